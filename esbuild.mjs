@@ -1,0 +1,48 @@
+// One build script, one bundle per runtime: extension host, worker, webview, CLI. `--tests` also
+// transpiles src/ and test/ file-by-file into out/ for mocha; `--production` minifies without source maps.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+
+const node = {
+  bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+  sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning',
+  // piscina's optional native dependency is loaded lazily and may be absent
+  external: ['@napi-rs/nice'],
+};
+
+const bundles = [
+  { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: [...node.external, 'vscode'] },
+  // the pool's worker: our task module plus piscina's own worker bootstrap, each its own entry
+  { ...node, entryPoints: { 'combee-worker': 'src/core/pool/workerTasks.ts', 'piscina-worker': 'node_modules/piscina/dist/worker.js' }, outdir: 'dist' },
+  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: production ? false : 'linked',
+    minify: production, logLevel: 'warning', entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' },
+];
+
+function listTs(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listTs(full));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(full);
+  }
+  return out;
+}
+
+const testTranspile = {
+  entryPoints: [...listTs('src/core'), ...listTs('src/cli'), ...listTs('src/shared'), ...listTs('test/unit'), ...listTs('test/support')],
+  outdir: 'out', outbase: '.', bundle: false, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'inline', logLevel: 'warning',
+};
+
+if (args.has('--tests')) rmSync('out', { recursive: true, force: true });
+const configs = args.has('--tests') ? [...bundles, testTranspile] : bundles;
+if (watch) {
+  for (const config of configs) await (await esbuild.context(config)).watch();
+} else {
+  await Promise.all(configs.map((config) => esbuild.build(config)));
+}

@@ -1,0 +1,48 @@
+/** Recognizes what a shell command does, so lessons can talk about "the test command" of a repo. */
+export type CommandKind = 'test' | 'build' | 'lint' | 'typecheck' | 'install' | 'format' | 'codegen' | 'run' | 'vcs' | 'other';
+
+const KIND_PATTERNS: Array<[CommandKind, RegExp]> = [
+  ['test', /\b(?:test|tests|jest|vitest|mocha|pytest|go test|cargo test|rspec|phpunit|ctest|tox|nox|playwright test|unittest)\b/i],
+  ['typecheck', /\b(?:tsc|mypy|pyright|typecheck|type-check|check-types)\b/i],
+  ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|golangci-lint|rubocop|stylelint|shellcheck)\b/i],
+  ['format', /\b(?:prettier|black|gofmt|rustfmt|fmt|format)\b/i],
+  ['codegen', /\b(?:generate|codegen|gen:|prisma generate|protoc|buf generate|openapi|graphql-codegen|sqlc)\b/i],
+  ['build', /\b(?:build|compile|make|cmake|gradle|mvn|webpack|esbuild|vite build|rollup|cargo build|go build|bundle)\b/i],
+  ['install', /\b(?:npm (?:ci|install|i)\b|pnpm (?:install|i)\b|yarn(?: install)?$|pip install|poetry install|uv sync|bundle install|go mod download|cargo fetch|apt-get install)/i],
+  ['vcs', /^\s*git\b/i],
+  ['run', /\b(?:npm run|pnpm|yarn|node|python|cargo run|go run|deno|bun)\b/i],
+];
+
+export function classifyCommand(command: string): CommandKind {
+  const first = firstCommand(command);
+  for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(first)) return kind;
+  return 'other';
+}
+
+/** The first meaningful command of a shell line: leading `cd x &&` and env assignments are dropped. */
+export function firstCommand(command: string): string {
+  let rest = command.trim();
+  for (;;) {
+    const cd = /^cd\s+\S+\s*(?:&&|;)\s*/.exec(rest);
+    if (cd) {
+      rest = rest.slice(cd[0].length);
+      continue;
+    }
+    const env = /^[A-Z_][A-Z0-9_]*=\S*\s+/.exec(rest);
+    if (env) {
+      rest = rest.slice(env[0].length);
+      continue;
+    }
+    return rest;
+  }
+}
+
+/** A stable, short key for comparing commands: first 3 words without flags' values and paths. */
+export function commandKey(command: string): string {
+  return firstCommand(command)
+    .split(/\s*(?:&&|\|\||;|\|)\s*/)[0]
+    .split(/\s+/)
+    .slice(0, 3)
+    .join(' ')
+    .toLowerCase();
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/** Bumped when the stored shape changes; readers of the store migrate or re-import older versions. */
+export const TRACE_SCHEMA_VERSION = 1;
+
+export const AGENTS = ['claude-code', 'codex', 'copilot', 'cline', 'roo-code', 'gemini-cli', 'cursor', 'opencode', 'continue', 'aider'] as const;
+export const AgentId = z.enum(AGENTS);
+export type AgentId = z.infer<typeof AgentId>;
+
+const base = {
+  /** Index within the trace, used as the evidence reference in lessons ("step 12"). */
+  index: z.number().int().nonnegative(),
+  time: z.string().optional(),
+  /** true for steps of a subagent (Claude sidechains, Codex spawned threads). */
+  sidechain: z.boolean().optional(),
+};
+
+export const UserMessageStep = z.object({ ...base, kind: z.literal('user'), text: z.string(), isMeta: z.boolean().optional() });
+export const AssistantMessageStep = z.object({ ...base, kind: z.literal('assistant'), text: z.string(), model: z.string().optional() });
+export const ToolCallStep = z.object({
+  ...base,
+  kind: z.literal('tool_call'),
+  callId: z.string(),
+  tool: z.string(),
+  /** Shell command line when the tool runs one (Bash, shell, exec_command…). */
+  command: z.string().optional(),
+  input: z.string(),
+});
+export const ToolResultStep = z.object({
+  ...base,
+  kind: z.literal('tool_result'),
+  callId: z.string(),
+  output: z.string(),
+  isError: z.boolean(),
+  exitCode: z.number().int().optional(),
+  interrupted: z.boolean().optional(),
+  /** Original output length in characters when `output` was cut. */
+  truncatedFrom: z.number().int().optional(),
+});
+export const SubagentStep = z.object({ ...base, kind: z.literal('subagent'), traceId: z.string(), description: z.string().optional() });
+export const ErrorStep = z.object({ ...base, kind: z.literal('error'), text: z.string() });
+
+export const Step = z.discriminatedUnion('kind', [UserMessageStep, AssistantMessageStep, ToolCallStep, ToolResultStep, SubagentStep, ErrorStep]);
+export type Step = z.infer<typeof Step>;
+export type ToolCallStep = z.infer<typeof ToolCallStep>;
+export type ToolResultStep = z.infer<typeof ToolResultStep>;
+
+export const Outcome = z.object({
+  toolErrors: z.number().int().nonnegative(),
+  testRuns: z.object({ passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }),
+  userCorrections: z.number().int().nonnegative(),
+  interrupted: z.boolean(),
+});
+export type Outcome = z.infer<typeof Outcome>;
+
+export const Trace = z.object({
+  schemaVersion: z.literal(TRACE_SCHEMA_VERSION),
+  /** Stable across re-imports: `<agent>:<agent's own session id>`. */
+  id: z.string(),
+  agent: AgentId,
+  agentVersion: z.string().optional(),
+  /** Working directory the agent recorded (home shown as `~` after redaction). */
+  cwd: z.string().optional(),
+  title: z.string().optional(),
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+  source: z.object({ path: z.string(), bytes: z.number().int().nonnegative() }),
+  parentId: z.string().optional(),
+  steps: z.array(Step),
+  outcome: Outcome,
+  /** Record types / fields the reader did not understand, counted rather than failed on. */
+  unknown: z.record(z.string(), z.number().int()),
+  warnings: z.array(z.string()),
+  redactions: z.number().int().nonnegative(),
+});
+export type Trace = z.infer<typeof Trace>;
+
+export type TraceDraft = Omit<Trace, 'schemaVersion' | 'outcome' | 'redactions'>;
+
+/** A step before it is numbered: readers push these and the accumulator assigns `index`. */
+export type StepInput = Step extends infer S ? (S extends Step ? Omit<S, 'index'> : never) : never;

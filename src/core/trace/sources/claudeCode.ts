@@ -1,0 +1,295 @@
+import { basename, dirname, sep } from 'node:path';
+import { z } from 'zod';
+import { readLines } from '../lines';
+import type { Step, StepInput, TraceDraft } from '../model';
+import { clipMiddle } from '../../util/text';
+import type { ReadContext, SessionFile, SourceReader } from './types';
+
+// Claude Code writes one JSON object per line; only the fields we use are validated, the rest pass through.
+const ContentBlock = z.looseObject({ type: z.string() });
+const Message = z.looseObject({
+  id: z.string().optional(),
+  role: z.string().optional(),
+  model: z.string().optional(),
+  content: z.union([z.string(), z.array(ContentBlock)]).optional(),
+});
+const Envelope = z.looseObject({
+  type: z.string(),
+  uuid: z.string().optional(),
+  sessionId: z.string().optional(),
+  timestamp: z.string().optional(),
+  cwd: z.string().optional(),
+  version: z.string().optional(),
+  isSidechain: z.boolean().optional(),
+  isMeta: z.boolean().optional(),
+  agentId: z.string().optional(),
+  subtype: z.string().optional(),
+  message: Message.optional(),
+  toolUseResult: z.unknown().optional(),
+  summary: z.string().optional(),
+  aiTitle: z.string().optional(),
+  customTitle: z.string().optional(),
+  content: z.unknown().optional(),
+  error: z.unknown().optional(),
+  sourceToolUseID: z.string().optional(),
+});
+type Envelope = z.infer<typeof Envelope>;
+
+const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
+const ToolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() });
+const ToolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().optional(),
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]).optional(),
+  is_error: z.boolean().optional(),
+});
+const ToolUseResult = z.looseObject({
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
+  interrupted: z.boolean().optional(),
+  agentId: z.string().optional(),
+});
+
+/** Known record types that carry nothing a lesson can use. */
+const IGNORED_TYPES = new Set([
+  'file-history-snapshot', 'queue-operation', 'progress', 'attachment', 'permission-mode', 'mode', 'worktree-state',
+  'last-prompt', 'agent-name', 'pr-link', 'frame-link', 'bridge-session', 'started', 'result', 'relocated', 'atis-latch',
+]);
+
+/** Injected, non-human user text (reminders, IDE context) is dropped from user messages. */
+const INJECTED_TAGS = /<(system-reminder|ide_opened_file|ide_selection|post-tool-use-hook|local-command-caveat)>[\s\S]*?<\/\1>/g;
+
+interface SessionAccumulator {
+  sessionId: string;
+  steps: Step[];
+  seenUuids: Set<string>;
+  /** message.id → index of its assistant text step, to merge the one-block-per-line split. */
+  assistantTextByMessage: Map<string, number>;
+  cwd?: string;
+  version?: string;
+  title?: string;
+  aiTitle?: string;
+  firstPrompt?: string;
+  startedAt?: string;
+  endedAt?: string;
+  unknown: Record<string, number>;
+  sidechain: boolean;
+}
+
+export const claudeCodeReader: SourceReader = {
+  agent: 'claude-code',
+
+  accepts(path) {
+    return path.endsWith('.jsonl');
+  },
+
+  sniff(_path, head) {
+    return /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) && !/"payload"\s*:/.test(head);
+  },
+
+  async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
+    const sessions = new Map<string, SessionAccumulator>();
+    const fileSessionId = basename(file.path, '.jsonl');
+    const subagent = isSubagentFile(file.path);
+    const parentSessionId = subagent ? basename(dirname(dirname(file.path))) : undefined;
+    let badLines = 0;
+
+    const result = await readLines(
+      file.path,
+      ({ text, lineNo }) => {
+        let parsed: Envelope;
+        try {
+          const json: unknown = JSON.parse(text);
+          const checked = Envelope.safeParse(json);
+          if (!checked.success) {
+            badLines++;
+            if (badLines <= 3) ctx.warn(`${file.path}:${lineNo}: not a Claude Code record (${checked.error.issues[0]?.message ?? 'invalid'})`);
+            return;
+          }
+          parsed = checked.data;
+        } catch {
+          badLines++;
+          if (badLines <= 3) ctx.warn(`${file.path}:${lineNo}: malformed JSON line skipped`);
+          return;
+        }
+        const sessionKey = subagent ? `${parentSessionId ?? fileSessionId}/${basename(file.path, '.jsonl')}` : (parsed.sessionId ?? fileSessionId);
+        let acc = sessions.get(sessionKey);
+        if (!acc) {
+          acc = newAccumulator(sessionKey, subagent);
+          sessions.set(sessionKey, acc);
+        }
+        applyRecord(acc, parsed, ctx);
+      },
+      { maxLineBytes: ctx.maxLineBytes },
+    );
+    if (badLines > 3) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
+    if (result.skippedLongLines > 0) ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+
+    const traces: TraceDraft[] = [];
+    for (const acc of sessions.values()) {
+      if (acc.steps.length === 0) continue;
+      traces.push({
+        id: `claude-code:${acc.sessionId}`,
+        agent: 'claude-code',
+        agentVersion: acc.version,
+        cwd: acc.cwd,
+        title: acc.aiTitle ?? acc.title ?? acc.firstPrompt,
+        startedAt: acc.startedAt,
+        endedAt: acc.endedAt,
+        source: { path: file.path, bytes: file.bytes },
+        parentId: subagent && parentSessionId ? `claude-code:${parentSessionId}` : undefined,
+        steps: acc.steps,
+        unknown: acc.unknown,
+        warnings: [],
+      });
+    }
+    return traces;
+  },
+};
+
+function isSubagentFile(path: string): boolean {
+  return path.includes(`${sep}subagents${sep}`) || path.includes('/subagents/');
+}
+
+function newAccumulator(sessionId: string, sidechain: boolean): SessionAccumulator {
+  return { sessionId, steps: [], seenUuids: new Set(), assistantTextByMessage: new Map(), unknown: {}, sidechain };
+}
+
+function countUnknown(acc: SessionAccumulator, key: string): void {
+  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
+}
+
+function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext): void {
+  // Resumed and forked sessions copy earlier lines verbatim: the uuid identifies a line across copies.
+  if (record.uuid) {
+    if (acc.seenUuids.has(record.uuid)) return;
+    acc.seenUuids.add(record.uuid);
+  }
+  if (record.timestamp) {
+    acc.startedAt ??= record.timestamp;
+    acc.endedAt = record.timestamp;
+  }
+  if (record.cwd) acc.cwd ??= record.cwd;
+  if (record.version) acc.version = record.version;
+  const time = record.timestamp;
+  const sidechain = acc.sidechain || record.isSidechain === true ? true : undefined;
+  const push = (step: StepInput) => acc.steps.push({ ...step, index: acc.steps.length, time, sidechain } as Step);
+
+  switch (record.type) {
+    case 'user':
+      applyUser(acc, record, push, ctx);
+      return;
+    case 'assistant':
+      applyAssistant(acc, record, push, ctx.maxOutputChars);
+      return;
+    case 'system':
+      if (record.subtype === 'api_error' || record.subtype === 'error') {
+        const detail = typeof record.error === 'object' && record.error !== null ? JSON.stringify(record.error).slice(0, 500) : String(record.content ?? 'API error');
+        push({ kind: 'error', text: detail });
+      } else {
+        countUnknown(acc, `system:${record.subtype ?? 'none'}`);
+      }
+      return;
+    case 'summary':
+      if (record.summary) acc.title ??= record.summary;
+      return;
+    case 'ai-title':
+      if (record.aiTitle) acc.aiTitle = record.aiTitle;
+      return;
+    case 'custom-title':
+      if (record.customTitle) acc.aiTitle = record.customTitle;
+      return;
+    default:
+      if (!IGNORED_TYPES.has(record.type)) countUnknown(acc, record.type);
+  }
+}
+
+type Push = (step: StepInput) => void;
+
+function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: ReadContext): void {
+  const content = record.message?.content;
+  if (typeof content === 'string') {
+    pushUserText(acc, content, record.isMeta === true, push);
+    return;
+  }
+  for (const block of content ?? []) {
+    if (block.type === 'text') {
+      const text = TextBlock.safeParse(block);
+      if (text.success) pushUserText(acc, text.data.text, record.isMeta === true, push);
+    } else if (block.type === 'tool_result') {
+      const result = ToolResultBlock.safeParse(block);
+      if (!result.success) {
+        countUnknown(acc, 'tool_result:invalid');
+        continue;
+      }
+      const extra = ToolUseResult.safeParse(record.toolUseResult);
+      const raw = toolResultText(result.data.content, extra.success ? extra.data : undefined);
+      const clipped = clipMiddle(raw, ctx.maxOutputChars);
+      const exit = /^Exit code (\d+)/m.exec(raw);
+      push({
+        kind: 'tool_result',
+        callId: result.data.tool_use_id ?? record.sourceToolUseID ?? 'unknown',
+        output: clipped.text,
+        truncatedFrom: clipped.truncatedFrom,
+        isError: result.data.is_error === true,
+        exitCode: exit ? Number(exit[1]) : undefined,
+        interrupted: extra.success && extra.data.interrupted ? true : undefined,
+      });
+      if (extra.success && extra.data.agentId) push({ kind: 'subagent', traceId: `claude-code:${acc.sessionId}/agent-${extra.data.agentId}` });
+    } else if (block.type !== 'image' && block.type !== 'document') {
+      countUnknown(acc, `user-block:${block.type}`);
+    }
+  }
+}
+
+function pushUserText(acc: SessionAccumulator, raw: string, isMeta: boolean, push: Push): void {
+  const text = raw.replace(INJECTED_TAGS, '').trim();
+  if (!text) return;
+  const meta = isMeta || /^<(?:command-name|local-command-stdout|command-message)>/.test(text) || /^Caveat: /.test(text);
+  if (!meta) acc.firstPrompt ??= text.split('\n')[0].slice(0, 120);
+  push({ kind: 'user', text, isMeta: meta ? true : undefined });
+}
+
+function toolResultText(content: z.infer<typeof ToolResultBlock>['content'], extra?: z.infer<typeof ToolUseResult>): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const texts = content.filter((c) => c.type === 'text' && typeof c.text === 'string').map((c) => c.text as string);
+    if (texts.length > 0) return texts.join('\n');
+  }
+  if (extra) return [extra.stdout, extra.stderr].filter(Boolean).join('\n');
+  return '';
+}
+
+function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, maxInputChars: number): void {
+  const message = record.message;
+  const content = message?.content;
+  if (typeof content === 'string') {
+    if (content.trim()) push({ kind: 'assistant', text: content, model: message?.model });
+    return;
+  }
+  for (const block of content ?? []) {
+    if (block.type === 'text') {
+      const text = TextBlock.safeParse(block);
+      if (!text.success || !text.data.text.trim()) continue;
+      const existing = message?.id ? acc.assistantTextByMessage.get(message.id) : undefined;
+      const step = existing !== undefined ? acc.steps[existing] : undefined;
+      if (step && step.kind === 'assistant') {
+        step.text += `\n${text.data.text}`;
+      } else {
+        push({ kind: 'assistant', text: text.data.text, model: message?.model });
+        if (message?.id) acc.assistantTextByMessage.set(message.id, acc.steps.length - 1);
+      }
+    } else if (block.type === 'tool_use') {
+      const use = ToolUseBlock.safeParse(block);
+      if (!use.success) {
+        countUnknown(acc, 'tool_use:invalid');
+        continue;
+      }
+      const input = (use.data.input ?? {}) as Record<string, unknown>;
+      const command = typeof input.command === 'string' ? input.command : undefined;
+      push({ kind: 'tool_call', callId: use.data.id, tool: use.data.name, command, input: clipMiddle(JSON.stringify(use.data.input ?? {}), maxInputChars).text });
+    } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+      countUnknown(acc, `assistant-block:${block.type}`);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import type { AgentId, TraceDraft } from '../model';
+
+export interface SessionFile {
+  path: string;
+  agent: AgentId;
+  bytes: number;
+  mtimeMs: number;
+}
+
+export interface ReadContext {
+  /** A counted, human-readable warning; reading goes on. */
+  warn(message: string): void;
+  maxLineBytes: number;
+  /** Tool outputs longer than this are cut in the middle (head and tail kept). */
+  maxOutputChars: number;
+}
+
+/** One reader per agent format. Readers never throw on bad content: they warn and skip. */
+export interface SourceReader {
+  readonly agent: AgentId;
+  /** Cheap check on the first bytes of a file: is it this agent's session format? */
+  sniff(path: string, head: string): boolean;
+  /** Whether a file found while walking a folder should be sniffed at all (extension / name check). */
+  accepts(path: string): boolean;
+  read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]>;
+}

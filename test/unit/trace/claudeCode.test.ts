@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { discoverSessions } from '../../../src/core/trace/discover';
+import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
+
+describe('Claude Code reader', () => {
+  const sharedDir = join(SHARED_TRACES, 'claude-code', 'vscode-copilot-chat_claude-fixtures');
+
+  (hasSharedTraces ? it : it.skip)('reads a real 2.1.37 session with a Bash tool call and its result', async () => {
+    const [file] = await discoverSessions(join(sharedDir, 'bd937e2a-89e9-4d7b-8125-293a35863fa4.jsonl'));
+    assert.equal(file.agent, 'claude-code');
+    const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
+    assert.deepEqual(warnings, []);
+    assert.equal(traces.length, 1);
+    const trace = traces[0];
+    assert.equal(trace.id, 'claude-code:bd937e2a-89e9-4d7b-8125-293a35863fa4');
+    assert.equal(trace.agentVersion, '2.1.37');
+    const call = trace.steps.find((s) => s.kind === 'tool_call');
+    assert.ok(call && call.kind === 'tool_call');
+    assert.equal(call.tool, 'Bash');
+    assert.equal(call.command, 'sleep 4');
+    const result = trace.steps.find((s) => s.kind === 'tool_result');
+    assert.ok(result && result.kind === 'tool_result' && result.callId === call.callId);
+    // the injected <system-reminder> is not part of what the user said
+    const user = trace.steps.find((s) => s.kind === 'user');
+    assert.ok(user && user.kind === 'user');
+    assert.equal(user.text, 'run sleep 4');
+    assert.equal(trace.cwd, '/Users/tyleonha/Code/Microsoft/vscode-copilot-chat');
+  });
+
+  (hasSharedTraces ? it : it.skip)('finds the parent session and its subagent transcript in the 2.1.x layout', async () => {
+    const files = await discoverSessions(sharedDir);
+    const sub = files.find((f) => f.path.includes('/subagents/'));
+    assert.ok(sub, 'subagent file discovered');
+    const { traces } = await importFile(sub, DEFAULT_READ_LIMITS, {});
+    assert.equal(traces.length, 1);
+    assert.equal(traces[0].parentId, 'claude-code:50a7220d-7250-46f3-b38e-b716ce25032e');
+    assert.ok(traces[0].steps.every((s) => s.sidechain === true));
+  });
+
+  (hasSharedTraces ? it : it.skip)('keeps unknown record types as counted metadata from the 2.1.x schema catalogue', async () => {
+    const [file] = await discoverSessions(join(SHARED_TRACES, 'claude-code', 'agent-sessions_schema-catalogue_small.jsonl'));
+    const { traces } = await importFile(file, DEFAULT_READ_LIMITS, {});
+    assert.ok(traces.length >= 1);
+    const unknownTotal = traces.reduce((sum, t) => sum + Object.values(t.unknown).reduce((a, b) => a + b, 0), 0);
+    assert.ok(unknownTotal > 0, 'some record types are unknown and counted');
+    assert.ok(traces.some((t) => t.steps.some((s) => s.kind === 'tool_result' && s.isError)), 'the rejected tool use is an error');
+  });
+
+  it('merges the one-block-per-line assistant split, skips malformed lines with a warning and dedupes copied uuids', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'combee-cc-'));
+    const path = join(dir, 'aaaa-1111.jsonl');
+    const base = { sessionId: 'aaaa-1111', cwd: '/home/dev/shop', version: '2.1.50', timestamp: '2026-10-01T10:00:00.000Z' };
+    const lines = [
+      { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'run the tests' } },
+      { ...base, type: 'assistant', uuid: 'a1', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'Running' }] } },
+      { ...base, type: 'assistant', uuid: 'a2', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'the suite.' }] } },
+      { ...base, type: 'assistant', uuid: 'a3', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] } },
+      { ...base, type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Exit code 1\nFAIL', is_error: true }] } },
+      { ...base, type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Exit code 1\nFAIL', is_error: true }] } },
+      { ...base, type: 'brand-new-record', uuid: 'x1' },
+    ].map((l) => JSON.stringify(l));
+    writeFileSync(path, `${lines.slice(0, 3).join('\n')}\n{"truncated": \n${lines.slice(3).join('\n')}\n`);
+    const [file] = await discoverSessions(dir);
+    const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /malformed JSON line/);
+    const t = traces[0];
+    assert.deepEqual(t.steps.map((s) => s.kind), ['user', 'assistant', 'tool_call', 'tool_result']);
+    const assistant = t.steps[1];
+    assert.ok(assistant.kind === 'assistant' && assistant.text === 'Running\nthe suite.');
+    const result = t.steps[3];
+    assert.ok(result.kind === 'tool_result' && result.exitCode === 1 && result.isError);
+    assert.deepEqual(t.outcome.testRuns, { passed: 0, failed: 1 });
+    assert.equal(t.unknown['brand-new-record'], 1);
+  });
+});
