@@ -17,8 +17,8 @@ const node = {
 
 const bundles = [
   { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: [...node.external, 'vscode'] },
-  // the pool's worker: our task module plus piscina's own worker bootstrap, each its own entry
-  { ...node, entryPoints: { 'combee-worker': 'src/core/pool/workerTasks.ts', 'piscina-worker': 'node_modules/piscina/dist/worker.js' }, outdir: 'dist' },
+  // the pool's worker: our task module plus piscina's bootstrap, which piscina loads as `<its __dirname>/worker.js`
+  { ...node, entryPoints: { 'combee-worker': 'src/core/pool/workerTasks.ts', worker: 'node_modules/piscina/dist/worker.js' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: production ? false : 'linked',
     minify: production, logLevel: 'warning', entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' },

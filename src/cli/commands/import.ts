@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AGENTS } from '../../core/trace/model';
+import { importSessions } from '../../core/trace/importer';
+import { TraceStore, defaultStoreDir } from '../../core/trace/store';
+import { createWorkerPool } from '../../core/pool/pool';
+import { oneOf, parse, UsageError } from '../args';
+import type { Output } from '../output';
+
+export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--json]
+  Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, or any folder of
+  session files) as normalized, redacted traces into the store.`;
+
+export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
+  const { values } = parse(argv, { from: { type: 'string' }, agent: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } });
+  if (typeof values.from !== 'string') throw new UsageError('--from <folder> is required');
+  const from = resolve(values.from);
+  if (!existsSync(from)) throw new UsageError(`--from: no such file or folder: ${from}`);
+  const agent = oneOf('agent', values.agent, ['auto', ...AGENTS] as const, 'auto');
+  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  // Bundled CLI: parse in worker threads; from sources (tests) the worker bundle is absent → in-process.
+  const pool = existsSync(join(__dirname, 'combee-worker.js')) ? createWorkerPool(__dirname) : undefined;
+  try {
+    const summary = await importSessions({
+      from,
+      store,
+      agent,
+      signal,
+      concurrency: pool ? pool.size * 2 : 2,
+      runFile: pool ? (file, limits, redaction) => pool.importFile(file, limits, redaction, signal) : undefined,
+      onProgress: values.json ? undefined : (done, total) => { if (done === total || done % 50 === 0) out.info(`imported ${done}/${total} file(s)`); },
+    });
+    if (values.json) {
+      const { warningMessages, traceIds, ...counts } = summary;
+      out.result(JSON.stringify({ ...counts, store: store.dir, warningMessages }, null, 2));
+      void traceIds;
+    } else {
+      for (const message of summary.warningMessages) out.warn(message);
+      const agents = Object.entries(summary.byAgent).map(([name, c]) => `${name}: ${c.sessions}`).join(', ') || 'none';
+      out.result(`Imported ${summary.sessions} session(s) (${agents}) from ${summary.files - summary.unchangedFiles} file(s), ${summary.unchangedFiles} unchanged; ${summary.steps} steps, ${summary.toolCalls} tool calls, ${summary.toolErrors} tool errors; ${summary.redactions} secret(s) redacted; ${summary.warnings} warning(s). Store: ${store.dir}`);
+    }
+    return 0;
+  } finally {
+    await pool?.destroy();
+  }
+}

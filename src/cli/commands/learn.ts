@@ -1,0 +1,92 @@
+import { resolve } from 'node:path';
+import { ProposalStore } from '../../core/assets/proposalStore';
+import { offlineRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
+import { learnWorkspace } from '../../core/service/learnWorkspace';
+import { TraceStore, defaultStoreDir } from '../../core/trace/store';
+import { integer, oneOf, parse, UsageError } from '../args';
+import type { Output } from '../output';
+
+export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
+             [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
+             [--seed <n>] [--all-workspaces] [--window-days <n>] [--dry-run] [--json]
+  Learns from the workspace's sessions not learned yet and proposes playbook changes as a diff.
+  --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for --provider openai.`;
+
+export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
+  const { values } = parse(argv, {
+    store: { type: 'string' }, workspace: { type: 'string' }, provider: { type: 'string' }, 'base-url': { type: 'string' },
+    model: { type: 'string' }, strategy: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' },
+    'all-workspaces': { type: 'boolean' }, 'window-days': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' },
+  });
+  const provider = oneOf('provider', values.provider, PROVIDER_CHOICES, 'auto');
+  const strategy = oneOf('strategy', values.strategy, ['combee', 'naive', 'sequential'] as const, 'combee');
+  const batchSize = values.batch === 'auto' ? undefined : integer('batch', values.batch);
+  if (batchSize === 0) throw new UsageError('--batch must be at least 1');
+  const seed = integer('seed', values.seed);
+  const windowDays = integer('window-days', values['window-days']);
+  const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const roles = resolveRoles(provider, out);
+  if (!roles) return 1;
+
+  const result = await learnWorkspace({
+    store,
+    proposals: new ProposalStore(store),
+    workspace,
+    ...roles,
+    provider: roles.info,
+    strategy,
+    batchSize,
+    seed,
+    windowDays,
+    allWorkspaces: values['all-workspaces'] === true,
+    dryRun: values['dry-run'] === true,
+    signal,
+    onProgress: values.json ? undefined : (message) => out.info(message),
+  });
+  const record = result.record;
+  if (values.json) {
+    out.result(JSON.stringify({
+      sessions: result.traces.length,
+      provider: roles.info.provider,
+      model: roles.info.model,
+      dryRun: values['dry-run'] === true,
+      proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })), rules: result.proposal.rules } : null,
+      run: record ? { id: record.id, status: record.status, strategy: record.strategy, seed: record.seed, batches: record.batches.length, totals: record.totals } : null,
+      warnings: record?.warnings.length ?? 0,
+      warningMessages: record?.warnings ?? [],
+    }, null, 2));
+    return record?.status === 'failed' ? 1 : 0;
+  }
+  for (const warning of record?.warnings ?? []) out.warn(warning);
+  if (result.traces.length === 0) {
+    out.result(`No new sessions for ${workspace}. Import some with \`combee import --from <folder>\`${values['all-workspaces'] ? '' : ', or pass --all-workspaces'}.`);
+    return 0;
+  }
+  if (!result.proposal) {
+    out.result(`Learned from ${result.traces.length} session(s): nothing new for the playbook.`);
+    return 0;
+  }
+  for (const file of result.proposal.files) out.result(file.diff);
+  const totals = record!.totals;
+  out.result([
+    `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy}, seed ${record!.seed}:`,
+    `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} skipped as duplicates.`,
+    values['dry-run'] ? '  Dry run: nothing was written.' : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: combee accept ${result.proposal.id} --workspace ${workspace}`,
+  ].join('\n'));
+  return record!.status === 'failed' ? 1 : 0;
+}
+
+function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], out: Output): Roles | undefined {
+  switch (provider) {
+    case 'auto':
+    case 'offline':
+      return offlineRoles();
+    case 'vscode':
+      out.warn('the vscode provider exists only inside VS Code; use --provider offline or openai from the command line');
+      return undefined;
+    case 'openai':
+      out.warn('the openai provider is not available in this build yet (tracked in the Model access issue); use --provider offline');
+      return undefined;
+  }
+}

@@ -1,0 +1,55 @@
+import { ACCEPT_HELP, acceptCommand } from './commands/accept';
+import { IMPORT_HELP, importCommand } from './commands/import';
+import { LEARN_HELP, learnCommand } from './commands/learn';
+import { UsageError } from './args';
+import { consoleOutput, type Output } from './output';
+
+const HELP = `combee — learn agent rules from past coding-agent sessions
+
+Usage:
+${IMPORT_HELP}
+
+${LEARN_HELP}
+
+${ACCEPT_HELP}
+
+Store: --store, else $COMBEE_STORE, else the per-user data folder.
+Exit codes: 0 success, 1 failure, 2 bad usage (warnings never change the exit code).`;
+
+/** Runs one CLI invocation and returns its exit code (never calls process.exit, so tests can call it). */
+export async function runCli(argv: string[], out: Output = consoleOutput, signal?: AbortSignal): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'import':
+        return await importCommand(rest, out, signal);
+      case 'learn':
+        return await learnCommand(rest, out, signal);
+      case 'accept':
+        return await acceptCommand(rest, out);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out.result(HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out.warn(`${error.message}\n\n${HELP}`);
+      return 2;
+    }
+    out.warn(`failed: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  void runCli(process.argv.slice(2), consoleOutput, controller.signal).then((code) => {
+    process.exitCode = code;
+  });
+}

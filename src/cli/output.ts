@@ -1,0 +1,12 @@
+/** All CLI output goes through here: stdout for results, stderr for progress and warnings. */
+export interface Output {
+  result(text: string): void;
+  info(text: string): void;
+  warn(text: string): void;
+}
+
+export const consoleOutput: Output = {
+  result: (text) => process.stdout.write(`${text}\n`),
+  info: (text) => process.stderr.write(`${text}\n`),
+  warn: (text) => process.stderr.write(`warning: ${text}\n`),
+};

@@ -1,0 +1,52 @@
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { Evidence } from '../playbook/delta';
+import { sha256 } from '../util/hash';
+
+export const FileChange = z.object({
+  /** Workspace-relative, forward slashes. */
+  path: z.string(),
+  kind: z.enum(['create', 'modify']),
+  /** sha256 of the file when the proposal was made (null: it did not exist). Guards against blind overwrites. */
+  baseHash: z.string().nullable(),
+  before: z.string(),
+  after: z.string(),
+  diff: z.string(),
+});
+export type FileChange = z.infer<typeof FileChange>;
+
+export const RuleChange = z.object({
+  id: z.string(),
+  op: z.enum(['ADD', 'UPDATE', 'MERGE', 'REMOVE']),
+  section: z.string().optional(),
+  content: z.string().optional(),
+  support: z.array(Evidence),
+});
+export type RuleChange = z.infer<typeof RuleChange>;
+
+export const PROPOSAL_VERSION = 1;
+
+export const Proposal = z.object({
+  version: z.literal(PROPOSAL_VERSION),
+  id: z.string(),
+  createdAt: z.string(),
+  workspace: z.string(),
+  runId: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  costUsd: z.number(),
+  status: z.enum(['pending', 'accepted', 'rejected', 'partial']),
+  files: z.array(FileChange),
+  rules: z.array(RuleChange),
+});
+export type Proposal = z.infer<typeof Proposal>;
+
+export function hashContent(text: string): string {
+  return sha256(text);
+}
+
+export function makeFileChange(path: string, before: string | undefined, after: string): FileChange | undefined {
+  if (before === after) return undefined;
+  const diff = createTwoFilesPatch(`a/${path}`, `b/${path}`, before ?? '', after, undefined, undefined, { context: 3 });
+  return { path, kind: before === undefined ? 'create' : 'modify', baseHash: before === undefined ? null : hashContent(before), before: before ?? '', after, diff };
+}

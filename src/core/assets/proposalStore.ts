@@ -1,0 +1,38 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { atomicWrite, readJsonFile } from '../util/fs';
+import type { TraceStore } from '../trace/store';
+import { Proposal } from './proposal';
+
+/** Proposals live in the per-user store until accepted; only then is anything written to the workspace. */
+export class ProposalStore {
+  constructor(private readonly store: TraceStore) {}
+
+  private dir(workspace: string): string {
+    return join(this.store.workspaceDir(workspace), 'proposals');
+  }
+
+  async save(proposal: Proposal): Promise<void> {
+    await atomicWrite(join(this.dir(proposal.workspace), `${proposal.id}.json`), JSON.stringify(proposal, null, 1));
+  }
+
+  async load(workspace: string, id: string): Promise<Proposal | undefined> {
+    const parsed = Proposal.safeParse(await readJsonFile(join(this.dir(workspace), `${id}.json`)).catch(() => undefined));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async list(workspace: string): Promise<Proposal[]> {
+    let files: string[];
+    try {
+      files = await readdir(this.dir(workspace));
+    } catch {
+      return [];
+    }
+    const out: Proposal[] = [];
+    for (const file of files.filter((f) => f.endsWith('.json')).sort()) {
+      const parsed = Proposal.safeParse(await readJsonFile(join(this.dir(workspace), file)).catch(() => undefined));
+      if (parsed.success) out.push(parsed.data);
+    }
+    return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+}

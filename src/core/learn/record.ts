@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+export const RUN_RECORD_VERSION = 1;
+
+export const NodeKind = z.enum(['trace', 'reflection', 'group', 'single', 'local', 'global', 'apply']);
+export type NodeKind = z.infer<typeof NodeKind>;
+
+export const RunNode = z.object({
+  id: z.string(),
+  kind: NodeKind,
+  batch: z.number().int(),
+  /** Aggregation level for group/local/global nodes (1 = over reflections). */
+  level: z.number().int().optional(),
+  label: z.string(),
+  parents: z.array(z.string()),
+  status: z.enum(['ok', 'failed', 'skipped']),
+  latencyMs: z.number().optional(),
+  inputTokens: z.number().optional(),
+  outputTokens: z.number().optional(),
+  costUsd: z.number().optional(),
+  /** Kind-specific payload: lessons of a reflection, ops of a delta, applied ops. */
+  detail: z.unknown().optional(),
+});
+export type RunNode = z.infer<typeof RunNode>;
+
+export const BatchRecord = z.object({
+  index: z.number().int(),
+  traceIds: z.array(z.string()),
+  mode: z.enum(['single_call', 'parallel_scan', 'naive', 'sequential']),
+  k: z.number().int(),
+  levels: z.number().int(),
+  groups: z.array(z.array(z.number().int())),
+  wallMs: z.number(),
+});
+export type BatchRecord = z.infer<typeof BatchRecord>;
+
+/** The aggregation tree of one run: written once by the learner, read by the webview and `combee tree`. */
+export const RunRecord = z.object({
+  version: z.literal(RUN_RECORD_VERSION),
+  id: z.string(),
+  workspace: z.string(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  status: z.enum(['completed', 'cancelled', 'failed']),
+  provider: z.string(),
+  model: z.string(),
+  strategy: z.enum(['combee', 'naive', 'sequential']),
+  seed: z.number().int(),
+  duplication: z.number().int(),
+  batchSize: z.number().int(),
+  totals: z.object({
+    traces: z.number().int(),
+    reflections: z.number().int(),
+    lessons: z.number().int(),
+    calls: z.number().int(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    costUsd: z.number(),
+    wallMs: z.number(),
+    applied: z.number().int(),
+    skipped: z.number().int(),
+  }),
+  batches: z.array(BatchRecord),
+  nodes: z.array(RunNode),
+  warnings: z.array(z.string()),
+});
+export type RunRecord = z.infer<typeof RunRecord>;

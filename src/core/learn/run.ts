@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import { applyDelta, type AppliedOp } from '../playbook/apply';
+import type { Delta } from '../playbook/delta';
+import type { Playbook } from '../playbook/model';
+import type { Trace } from '../trace/model';
+import { isAbortError, mapLimit } from '../util/concurrency';
+import { RUN_RECORD_VERSION, type BatchRecord, type RunNode, type RunRecord } from './record';
+import { groupCount, planScan, sliceGroups } from './scan';
+import type { AggregationInput, Aggregator, CallUsage, ProviderInfo, Reflection, Reflector, RoleResult } from './types';
+
+export type Strategy = 'combee' | 'naive' | 'sequential';
+
+export interface LearnOptions {
+  traces: Trace[];
+  playbook: Playbook;
+  reflector: Reflector;
+  aggregator: Aggregator;
+  provider: ProviderInfo;
+  workspace: string;
+  strategy?: Strategy;
+  /** Traces per batch; each batch sees the playbook the previous one produced. */
+  batchSize?: number;
+  seed?: number;
+  /** Augmented-shuffle duplication factor p. */
+  duplication?: number;
+  /** Concurrent calls per level. */
+  concurrency?: number;
+  /** Most deltas one global call takes; more → one more scan level. */
+  maxFanIn?: number;
+  signal?: AbortSignal;
+  onProgress?: (message: string, fraction: number) => void;
+}
+
+export interface LearnResult {
+  playbook: Playbook;
+  applied: AppliedOp[];
+  record: RunRecord;
+  /** Traces whose batch finished: these are learned, whatever happens to later batches. */
+  learnedTraceIds: string[];
+}
+
+export const DEFAULTS = { batchSize: 40, duplication: 2, concurrency: 4, maxFanIn: 12 } as const;
+
+/** Combee: map (reflect) → augmented shuffle → parallel scan aggregation → deterministic apply, batch after batch. */
+export async function learn(options: LearnOptions): Promise<LearnResult> {
+  const strategy = options.strategy ?? 'combee';
+  const batchSize = strategy === 'sequential' ? 1 : Math.max(1, options.batchSize ?? DEFAULTS.batchSize);
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const duplication = options.duplication ?? DEFAULTS.duplication;
+  const concurrency = options.concurrency ?? DEFAULTS.concurrency;
+  const maxFanIn = Math.max(2, options.maxFanIn ?? DEFAULTS.maxFanIn);
+  const started = Date.now();
+  const nodes: RunNode[] = [];
+  const batches: BatchRecord[] = [];
+  const warnings: string[] = [];
+  const applied: AppliedOp[] = [];
+  const learnedTraceIds: string[] = [];
+  const totals = { traces: options.traces.length, reflections: 0, lessons: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0, applied: 0, skipped: 0 };
+  let playbook = options.playbook;
+  let status: RunRecord['status'] = 'completed';
+
+  const traces = [...options.traces].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id));
+  const batchCount = Math.ceil(traces.length / batchSize);
+  const account = (usage: CallUsage) => {
+    totals.calls++;
+    totals.inputTokens += usage.inputTokens;
+    totals.outputTokens += usage.outputTokens;
+    totals.costUsd += usage.costUsd ?? 0;
+  };
+  const usageFields = (usage: CallUsage) => ({ latencyMs: usage.latencyMs, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
+
+  try {
+    for (let b = 0; b < batchCount; b++) {
+      const batchStarted = Date.now();
+      const batch = traces.slice(b * batchSize, (b + 1) * batchSize);
+      const frozen = playbook;
+      const progress = (stage: string, within: number) => options.onProgress?.(`batch ${b + 1}/${batchCount}: ${stage}`, (b + within) / batchCount);
+
+      // Map: every trace against the same frozen playbook.
+      progress(`reflecting on ${batch.length} session(s)`, 0);
+      const reflections: Array<{ reflection: Reflection; nodeId: string }> = [];
+      await mapLimit(batch, concurrency, async (trace) => {
+        const traceNode = `b${b}:trace:${trace.id}`;
+        nodes.push({ id: traceNode, kind: 'trace', batch: b, label: trace.title ?? trace.id, parents: [], status: 'ok', detail: { traceId: trace.id, agent: trace.agent, steps: trace.steps.length } });
+        const nodeId = `b${b}:reflection:${trace.id}`;
+        const result = await guarded(() => options.reflector.reflect(trace, frozen, options.signal), warnings, `reflection on ${trace.id}`);
+        if (!result) {
+          nodes.push({ id: nodeId, kind: 'reflection', batch: b, label: 'reflection failed', parents: [traceNode], status: 'failed' });
+          return;
+        }
+        account(result.usage);
+        warnings.push(...result.warnings);
+        nodes.push({ id: nodeId, kind: 'reflection', batch: b, label: `${result.value.lessons.length} lesson(s)`, parents: [traceNode], status: 'ok', ...usageFields(result.usage), detail: result.value });
+        reflections.push({ reflection: result.value, nodeId });
+      }, options.signal);
+      // Keep map order stable regardless of completion order.
+      reflections.sort((x, y) => batch.findIndex((t) => t.id === x.reflection.traceId) - batch.findIndex((t) => t.id === y.reflection.traceId));
+      totals.reflections += reflections.length;
+      totals.lessons += reflections.reduce((sum, r) => sum + r.reflection.lessons.length, 0);
+
+      progress('aggregating', 0.5);
+      const aggregate = async (input: AggregationInput, id: string, label: string, parents: string[], level: number): Promise<{ delta: Delta; nodeId: string } | undefined> => {
+        const result = await guarded(() => options.aggregator.aggregate(input, frozen, options.signal), warnings, `${input.level} aggregation ${id}`);
+        if (!result) {
+          nodes.push({ id, kind: input.level, batch: b, level, label: `${label} failed`, parents, status: 'failed' });
+          return undefined;
+        }
+        account(result.usage);
+        warnings.push(...result.warnings);
+        nodes.push({ id, kind: input.level, batch: b, level, label: `${label}: ${result.value.ops.length} op(s)`, parents, status: 'ok', ...usageFields(result.usage), detail: result.value });
+        return { delta: result.value, nodeId: id };
+      };
+
+      let final: { delta: Delta; nodeId: string } | undefined;
+      let batchRecord: Omit<BatchRecord, 'wallMs'>;
+      const traceIds = batch.map((t) => t.id);
+      if (reflections.length === 0) {
+        batchRecord = { index: b, traceIds, mode: strategy === 'combee' ? 'single_call' : strategy, k: 0, levels: 0, groups: [] };
+      } else if (strategy !== 'combee') {
+        final = await aggregate({ level: 'single', reflections: reflections.map((r) => r.reflection), deltas: [] }, `b${b}:single`, strategy === 'naive' ? 'naive aggregation' : 'aggregation', reflections.map((r) => r.nodeId), 1);
+        batchRecord = { index: b, traceIds, mode: strategy, k: 1, levels: 1, groups: [reflections.map((_, i) => i)] };
+      } else {
+        const plan = planScan(reflections, duplication, seed + b);
+        if (plan.mode === 'single_call') {
+          final = await aggregate({ level: 'single', reflections: reflections.map((r) => r.reflection), deltas: [] }, `b${b}:single`, 'aggregation (n < 4)', reflections.map((r) => r.nodeId), 1);
+          batchRecord = { index: b, traceIds, mode: 'single_call', k: 1, levels: 1, groups: plan.groups };
+        } else {
+          // Level 1: one local aggregation per shuffled group, all at once.
+          const locals = await mapLimit(plan.groups, concurrency, async (group, g) => {
+            const groupNode = `b${b}:group:${g}`;
+            nodes.push({ id: groupNode, kind: 'group', batch: b, level: 1, label: `group ${g + 1} (${group.length} reflections)`, parents: [...new Set(group.map((i) => reflections[i].nodeId))], status: 'ok', detail: { members: group.map((i) => reflections[i].reflection.traceId) } });
+            return aggregate({ level: 'local', reflections: group.map((i) => reflections[i].reflection), deltas: [] }, `b${b}:local:${g}`, `local delta ${g + 1}`, [groupNode], 1);
+          }, options.signal);
+          let level = 1;
+          let deltas = locals.filter((l): l is { delta: Delta; nodeId: string } => l !== undefined);
+          // Multi-level scan: too many deltas for one global call → aggregate them in groups first.
+          while (deltas.length > maxFanIn) {
+            level++;
+            const groups = sliceGroups(deltas, groupCount(deltas.length));
+            const next = await mapLimit(groups, concurrency, (group, g) =>
+              aggregate({ level: 'global', reflections: [], deltas: group.map((d) => d.delta) }, `b${b}:L${level}:${g}`, `level-${level} delta ${g + 1}`, group.map((d) => d.nodeId), level), options.signal);
+            deltas = next.filter((l): l is { delta: Delta; nodeId: string } => l !== undefined);
+          }
+          if (deltas.length === 1) final = deltas[0];
+          else if (deltas.length > 1) {
+            level++;
+            final = await aggregate({ level: 'global', reflections: [], deltas: deltas.map((d) => d.delta) }, `b${b}:global`, 'global delta', deltas.map((d) => d.nodeId), level);
+          }
+          batchRecord = { index: b, traceIds, mode: 'parallel_scan', k: plan.k, levels: level, groups: plan.groups };
+        }
+      }
+
+      if (final) {
+        const result = applyDelta(playbook, final.delta);
+        playbook = result.playbook;
+        applied.push(...result.applied);
+        const ok = result.applied.filter((a) => a.status === 'applied').length;
+        totals.applied += ok;
+        totals.skipped += result.applied.length - ok;
+        nodes.push({ id: `b${b}:apply`, kind: 'apply', batch: b, label: `${ok} change(s) applied`, parents: [final.nodeId], status: 'ok', detail: result.applied.map((a) => ({ op: a.op.op, id: a.id, status: a.status, reason: a.reason, content: 'content' in a.op ? a.op.content : undefined, support: a.op.support })) });
+      }
+      batches.push({ ...batchRecord, wallMs: Date.now() - batchStarted });
+      learnedTraceIds.push(...traceIds);
+      progress('done', 1);
+    }
+  } catch (error) {
+    if (!isAbortError(error)) {
+      status = 'failed';
+      warnings.push(`run failed: ${(error as Error).message}`);
+    } else {
+      status = 'cancelled';
+    }
+  }
+  totals.wallMs = Date.now() - started;
+  const record: RunRecord = {
+    version: RUN_RECORD_VERSION,
+    id: runId(),
+    workspace: options.workspace,
+    startedAt: new Date(started).toISOString(),
+    endedAt: new Date().toISOString(),
+    status,
+    provider: options.provider.provider,
+    model: options.provider.model,
+    strategy,
+    seed,
+    duplication,
+    batchSize,
+    totals,
+    batches,
+    nodes,
+    warnings,
+  };
+  return { playbook, applied, record, learnedTraceIds };
+}
+
+/** A failed call fails its node, not the run; a cancel still ends the run. */
+async function guarded<T>(call: () => Promise<RoleResult<T>>, warnings: string[], what: string): Promise<RoleResult<T> | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    warnings.push(`${what} failed: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function runId(): string {
+  return `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${randomUUID().slice(0, 8)}`;
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { BulletTag, Delta, Evidence, LessonKind } from '../playbook/delta';
+import type { Playbook } from '../playbook/model';
+import type { Trace } from '../trace/model';
+
+export const Lesson = z.object({
+  section: z.string().min(1),
+  content: z.string().min(1),
+  kind: LessonKind,
+  evidence: Evidence,
+  scope: z.string().optional(),
+  key: z.string().optional(),
+});
+export type Lesson = z.infer<typeof Lesson>;
+
+/** The map step's output for one trace, made against the frozen playbook of its batch. */
+export const Reflection = z.object({ traceId: z.string(), lessons: z.array(Lesson), tags: z.array(BulletTag) });
+export type Reflection = z.infer<typeof Reflection>;
+
+export interface CallUsage {
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  costUsd?: number;
+}
+
+export interface RoleResult<T> {
+  value: T;
+  usage: CallUsage;
+  warnings: string[];
+}
+
+export type AggregationLevel = 'single' | 'local' | 'global';
+
+export interface AggregationInput {
+  level: AggregationLevel;
+  reflections: Reflection[];
+  /** Deltas from the level below (global and higher levels). */
+  deltas: Delta[];
+}
+
+/** Reflects on one trace. Implementations: the offline miner, an LLM prompt. */
+export interface Reflector {
+  reflect(trace: Trace, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Reflection>>;
+}
+
+/** Aggregates reflections (or lower-level deltas) into one delta against the frozen playbook. */
+export interface Aggregator {
+  aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Delta>>;
+}
+
+export interface ProviderInfo {
+  provider: 'offline' | 'openai' | 'vscode';
+  model: string;
+}

@@ -1,0 +1,198 @@
+import { classifyCommand, commandKey, firstCommand, type CommandKind } from '../../trace/commands';
+import type { Step, ToolCallStep, ToolResultStep, Trace } from '../../trace/model';
+import { isCorrection } from '../../trace/outcome';
+import type { Playbook } from '../../playbook/model';
+import { bullets } from '../../playbook/model';
+import type { BulletTag } from '../../playbook/delta';
+import type { Lesson, Reflection } from '../../learn/types';
+
+/** How far after a failure we look for the command that worked. */
+const FIX_WINDOW = 14;
+const CHECK_KINDS: CommandKind[] = ['test', 'build', 'lint', 'typecheck'];
+
+interface Run {
+  call: ToolCallStep;
+  result: ToolResultStep;
+  command: string;
+  kind: CommandKind;
+  failed: boolean;
+}
+
+/**
+ * The offline reflector: mines grounded lessons from one trace without any model. Every lesson cites the steps
+ * that show it. Deterministic: the same trace and playbook always give the same reflection.
+ */
+export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
+  const runs = commandRuns(trace.steps);
+  const lessons: Lesson[] = [];
+  const seen = new Set<string>();
+  const add = (lesson: Lesson) => {
+    if (lesson.key && seen.has(lesson.key)) return;
+    if (lesson.key) seen.add(lesson.key);
+    lessons.push(lesson);
+  };
+  const evidence = (...steps: number[]) => ({ traceId: trace.id, steps: [...new Set(steps)].sort((a, b) => a - b) });
+
+  // 1. A failing command followed by the one that worked.
+  runs.forEach((failure, i) => {
+    if (!failure.failed) return;
+    const error = errorLine(failure.result.output);
+    const later = runs.slice(i + 1).filter((r) => r.call.index - failure.call.index <= FIX_WINDOW);
+    const retry = later.find((r) => !r.failed && (r.kind === failure.kind || sameKey(r.command, failure.command)) && r.kind !== 'other');
+    if (!retry) return;
+    const between = later.filter((r) => r.call.index < retry.call.index && !r.failed && r.kind !== 'vcs' && r.kind !== 'other' && r.kind !== failure.kind);
+    const errorText = error ? ` with \`${error}\`` : '';
+    if (retry.command !== failure.command && isVariantOf(retry.command, failure.command)) {
+      add({
+        section: 'Build and test',
+        kind: 'pitfall',
+        key: `variant:${commandKey(failure.command)}=>${normalizeCommand(retry.command)}`,
+        content: `Run \`${retry.command}\`, not \`${failure.command}\`: the plain form fails${errorText}.`,
+        evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
+      });
+    } else if (between.length > 0) {
+      const prep = between[between.length - 1];
+      add({
+        section: 'Build and test',
+        kind: 'procedure',
+        key: `prereq:${commandKey(prep.command)}=>${commandKey(failure.command)}`,
+        content: `Run \`${prep.command}\` before \`${retry.command}\`: without it \`${failure.command}\` fails${errorText}.`,
+        evidence: evidence(failure.call.index, failure.result.index, prep.call.index, prep.result.index, retry.call.index, retry.result.index),
+      });
+    } else if (retry.command !== failure.command) {
+      add({
+        section: 'Pitfalls',
+        kind: 'pitfall',
+        key: `fix:${errorKey(error ?? failure.command)}=>${normalizeCommand(retry.command)}`,
+        content: `When \`${failure.command}\` fails${errorText}, \`${retry.command}\` resolves it.`,
+        evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
+      });
+    }
+  });
+
+  // 2. The user correcting the agent or stating how the team works.
+  let sawAgent = false;
+  for (const step of trace.steps) {
+    if (step.kind === 'assistant' || step.kind === 'tool_call') sawAgent = true;
+    if (step.kind !== 'user' || step.isMeta || !sawAgent || !isCorrection(step.text)) continue;
+    const statement = directive(step.text);
+    if (!statement) continue;
+    const previousAction = [...trace.steps.slice(0, step.index)].reverse().find((s) => s.kind === 'tool_call');
+    add({
+      section: 'Conventions',
+      kind: 'preference',
+      key: `pref:${statement.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()}`,
+      content: statement,
+      scope: pathScope(statement),
+      evidence: evidence(...(previousAction ? [previousAction.index] : []), step.index),
+    });
+  }
+
+  // 3. The check commands that worked in this repository (the shortest successful one of each kind).
+  for (const kind of CHECK_KINDS) {
+    const worked = runs.filter((r) => r.kind === kind && !r.failed);
+    if (worked.length === 0) continue;
+    const best = [...worked].sort((a, b) => a.command.length - b.command.length || a.call.index - b.call.index)[0];
+    if (best.command.length > 80 || /\s(?:src|test|tests)\//.test(best.command)) continue;
+    add({
+      section: 'Build and test',
+      kind: 'rule',
+      key: `works:${kind}:${normalizeCommand(best.command)}`,
+      content: `${verb(kind)} with \`${best.command}\`.`,
+      evidence: evidence(best.call.index, best.result.index),
+    });
+  }
+
+  return { traceId: trace.id, lessons, tags: tagPlaybook(trace, playbook) };
+}
+
+function commandRuns(steps: Step[]): Run[] {
+  const calls = new Map<string, ToolCallStep>();
+  const runs: Run[] = [];
+  for (const step of steps) {
+    if (step.kind === 'tool_call' && step.command) calls.set(step.callId, step);
+    if (step.kind === 'tool_result') {
+      const call = calls.get(step.callId);
+      if (!call?.command) continue;
+      const command = firstLine(call.command);
+      const failed = step.isError || (step.exitCode !== undefined && step.exitCode !== 0);
+      runs.push({ call, result: step, command, kind: classifyCommand(command), failed });
+    }
+  }
+  return runs;
+}
+
+function firstLine(command: string): string {
+  return command.split('\n')[0].trim();
+}
+
+function sameKey(a: string, b: string): boolean {
+  return commandKey(a) === commandKey(b);
+}
+
+/** `TZ=UTC pnpm vitest run x` and `pnpm vitest run x --runInBand` are variants of `pnpm vitest run x`. */
+function isVariantOf(candidate: string, original: string): boolean {
+  const core = firstCommand(original).trim();
+  return candidate.includes(core) || firstCommand(candidate).startsWith(core);
+}
+
+function normalizeCommand(command: string): string {
+  return command.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+const ERROR_LINE = /(error|fail|cannot|not found|denied|undefined|exception|mismatch|expected|refused|missing)/i;
+
+/** The most telling line of a failing output, trimmed for a rule. */
+function errorLine(output: string): string | undefined {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l && !/^Exit code \d+$/.test(l) && !/^\[… \d+ characters cut …\]$/.test(l));
+  const line = lines.find((l) => ERROR_LINE.test(l)) ?? lines[0];
+  if (!line) return undefined;
+  const clean = line.replace(/`/g, "'").replace(/\s{2,}/g, ' ');
+  return clean.length > 120 ? `${clean.slice(0, 117)}…` : clean;
+}
+
+/** Error identity across sessions: paths, numbers and quoted values removed. */
+function errorKey(error: string): string {
+  return error.toLowerCase().replace(/(?:\/|\.\/)?[\w.-]+\/[\w./-]+/g, '<path>').replace(/\d+/g, '#').replace(/['"][^'"]*['"]/g, '<v>').replace(/\s+/g, ' ').trim();
+}
+
+/** The directive part of a correction: the sentences that say what to do, without the leading "No —". */
+function directive(text: string): string | undefined {
+  const body = text.replace(/^\s*(?:no|nope|wrong|stop|wait|hmm,? no)\b[\s,.!:—–-]*/i, '').trim();
+  const sentences = body.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
+  const useful = sentences.filter((s) => /\b(?:use|uses|never|always|don't|do not|instead|prefer|must|should|only|regenerated|generated)\b/i.test(s));
+  const chosen = (useful.length > 0 ? useful : sentences).slice(0, 2).join(' ');
+  if (!chosen || chosen.length < 8) return undefined;
+  const clipped = chosen.length > 240 ? `${chosen.slice(0, 237)}…` : chosen;
+  return clipped.charAt(0).toUpperCase() + clipped.slice(1);
+}
+
+function pathScope(statement: string): string | undefined {
+  const m = /(?:^|[\s`'"(])((?:[\w.-]+\/)+)(?=[\s`'",.)]|$)/.exec(statement);
+  return m ? m[1] : undefined;
+}
+
+function verb(kind: CommandKind): string {
+  switch (kind) {
+    case 'test': return 'Run the tests';
+    case 'build': return 'Build';
+    case 'lint': return 'Lint';
+    case 'typecheck': return 'Typecheck';
+    default: return 'Run';
+  }
+}
+
+/** Bullets the agent cited by id are helpful, or harmful when the user had to correct it afterwards. */
+function tagPlaybook(trace: Trace, playbook: Playbook): BulletTag[] {
+  const ids = new Set(bullets(playbook).map((b) => b.id));
+  const tags = new Map<string, BulletTag>();
+  for (const step of trace.steps) {
+    if (step.kind !== 'assistant') continue;
+    for (const m of step.text.matchAll(/\[([a-z]{2,5}-\d{5})\]/g)) {
+      if (!ids.has(m[1])) continue;
+      const correctedAfter = trace.steps.some((s) => s.index > step.index && s.kind === 'user' && !s.isMeta && isCorrection(s.text));
+      tags.set(m[1], { id: m[1], tag: correctedAfter ? 'harmful' : 'helpful', reason: correctedAfter ? 'the user corrected the agent after it applied this rule' : 'cited and the session went on without a correction' });
+    }
+  }
+  return [...tags.values()];
+}

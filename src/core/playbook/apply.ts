@@ -1,0 +1,128 @@
+import type { Delta, DeltaOp } from './delta';
+import { bullets, findBullet, formatId, nextIdNumber, sameSection, sectionSlug, type Bullet, type Playbook, type Section } from './model';
+import { isNearDuplicate } from './similarity';
+
+export interface AppliedOp {
+  op: DeltaOp;
+  /** The bullet id the op produced or changed. */
+  id?: string;
+  status: 'applied' | 'skipped';
+  reason?: string;
+}
+
+export interface ApplyResult {
+  playbook: Playbook;
+  applied: AppliedOp[];
+}
+
+function clone(playbook: Playbook): Playbook {
+  return {
+    preamble: [...playbook.preamble],
+    trailingNewline: playbook.trailingNewline,
+    sections: playbook.sections.map((s) => ({ ...s, lines: s.lines.map((l) => (l.kind === 'bullet' ? { kind: 'bullet', bullet: { ...l.bullet } } : { ...l })) })),
+  };
+}
+
+function ensureSection(playbook: Playbook, title: string): Section {
+  const existing = playbook.sections.find((s) => sameSection(s.title, title));
+  if (existing) return existing;
+  const section: Section = { title, header: `## ${title}`, lines: [{ kind: 'text', text: '' }] };
+  playbook.sections.push(section);
+  return section;
+}
+
+/** Inserts after the section's last bullet, before its trailing blank lines, so sections stay separated. */
+function insertBullet(section: Section, bullet: Bullet): void {
+  let at = section.lines.length;
+  while (at > 0 && section.lines[at - 1].kind === 'text' && (section.lines[at - 1] as { text: string }).text.trim() === '') at--;
+  section.lines.splice(at, 0, { kind: 'bullet', bullet });
+}
+
+function setBullet(section: Section, index: number, bullet: Bullet): void {
+  section.lines[index] = { kind: 'bullet', bullet };
+}
+
+/**
+ * Applies a delta to a copy of the playbook, deterministically: ACE counters from the tags, then the operations in
+ * order. An op that cannot apply (unknown id, near-duplicate ADD) is skipped and reported; the input is never mutated.
+ */
+export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
+  const playbook = clone(input);
+  const applied: AppliedOp[] = [];
+  // Last tag wins per id within one delta, as in ACE's update_bullet_counts.
+  const lastTag = new Map(delta.tags.map((t) => [t.id, t.tag] as const));
+  for (const [id, tag] of lastTag) {
+    const found = findBullet(playbook, id);
+    if (!found || tag === 'neutral') continue;
+    const bullet = { ...found.bullet, raw: undefined };
+    if (tag === 'helpful') bullet.helpful++;
+    else bullet.harmful++;
+    setBullet(found.section, found.index, bullet);
+  }
+  let next = nextIdNumber(playbook);
+  for (const op of delta.ops) {
+    switch (op.op) {
+      case 'ADD': {
+        const duplicate = bullets(playbook).find((b) => isNearDuplicate(b.content, op.content));
+        if (duplicate) {
+          applied.push({ op, id: duplicate.id, status: 'skipped', reason: `near-duplicate of ${duplicate.id}` });
+          break;
+        }
+        const section = ensureSection(playbook, op.section);
+        const id = formatId(sectionSlug(section.title), next++);
+        insertBullet(section, { id, helpful: 0, harmful: 0, content: oneLine(op.content) });
+        applied.push({ op, id, status: 'applied' });
+        break;
+      }
+      case 'UPDATE': {
+        const found = findBullet(playbook, op.id);
+        if (!found) {
+          applied.push({ op, status: 'skipped', reason: `no bullet ${op.id}` });
+          break;
+        }
+        setBullet(found.section, found.index, { ...found.bullet, content: oneLine(op.content), raw: undefined });
+        applied.push({ op, id: op.id, status: 'applied' });
+        break;
+      }
+      case 'MERGE': {
+        const found = op.ids.map((id) => findBullet(playbook, id));
+        if (found.some((f) => !f)) {
+          applied.push({ op, status: 'skipped', reason: `unknown id in ${op.ids.join(', ')}` });
+          break;
+        }
+        const [keep, ...rest] = found as NonNullable<(typeof found)[number]>[];
+        const merged: Bullet = {
+          id: keep.bullet.id,
+          helpful: found.reduce((sum, f) => sum + (f?.bullet.helpful ?? 0), 0),
+          harmful: found.reduce((sum, f) => sum + (f?.bullet.harmful ?? 0), 0),
+          content: oneLine(op.content),
+        };
+        setBullet(keep.section, keep.index, merged);
+        for (const other of rest) removeBullet(playbook, other.bullet.id);
+        applied.push({ op, id: keep.bullet.id, status: 'applied' });
+        break;
+      }
+      case 'REMOVE': {
+        if (!removeBullet(playbook, op.id)) {
+          applied.push({ op, status: 'skipped', reason: `no bullet ${op.id}` });
+          break;
+        }
+        applied.push({ op, id: op.id, status: 'applied' });
+        break;
+      }
+    }
+  }
+  return { playbook, applied };
+}
+
+function removeBullet(playbook: Playbook, id: string): boolean {
+  const found = findBullet(playbook, id);
+  if (!found) return false;
+  found.section.lines.splice(found.index, 1);
+  return true;
+}
+
+/** A bullet is one line: newlines in model output would break the format. */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n+\s*/g, ' ').trim();
+}

@@ -1,0 +1,64 @@
+import type { Bullet, Playbook, PlaybookLine, Section } from './model';
+import { DEFAULT_SECTIONS } from './model';
+
+const BULLET = /^\s*(?:[-*]\s+)?\[([^\]\s]+)\]\s*(?:helpful|h)=(\d+)\s+(?:harmful|r)=(\d+)\s*::\s?(.*)$/;
+const HEADER = /^##\s+(.+?)\s*$/;
+
+export function parseBulletLine(line: string): Bullet | undefined {
+  const m = BULLET.exec(line);
+  if (!m) return undefined;
+  return { id: m[1], helpful: Number(m[2]), harmful: Number(m[3]), content: m[4], raw: line };
+}
+
+export function formatBullet(bullet: Bullet): string {
+  return bullet.raw ?? `[${bullet.id}] helpful=${bullet.helpful} harmful=${bullet.harmful} :: ${bullet.content}`;
+}
+
+/** Parses a playbook; every line is kept, so `serializePlaybook(parsePlaybook(x)) === x`. */
+export function parsePlaybook(text: string): Playbook {
+  const trailingNewline = text.endsWith('\n');
+  const lines = text.length === 0 ? [] : (trailingNewline ? text.slice(0, -1) : text).split('\n');
+  const playbook: Playbook = { preamble: [], sections: [], trailingNewline };
+  let current: Section | undefined;
+  let inFence = false;
+  for (const line of lines) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const header = inFence ? null : HEADER.exec(line);
+    if (header) {
+      current = { title: header[1], header: line, lines: [] };
+      playbook.sections.push(current);
+      continue;
+    }
+    const bullet = inFence ? undefined : parseBulletLine(line);
+    const entry: PlaybookLine = bullet ? { kind: 'bullet', bullet } : { kind: 'text', text: line };
+    if (current) current.lines.push(entry);
+    else playbook.preamble.push(line);
+  }
+  return playbook;
+}
+
+export function serializePlaybook(playbook: Playbook): string {
+  const out: string[] = [...playbook.preamble];
+  for (const section of playbook.sections) {
+    out.push(section.header);
+    for (const line of section.lines) out.push(line.kind === 'bullet' ? formatBullet(line.bullet) : line.text);
+  }
+  const body = out.join('\n');
+  return playbook.trailingNewline && out.length > 0 ? `${body}\n` : body;
+}
+
+export const PLAYBOOK_PREAMBLE = [
+  '# Playbook',
+  '',
+  '<!-- Maintained by Combee from this repository\'s agent sessions; reviewed like code. Edit freely: human edits win.',
+  '     Format: [id] helpful=N harmful=N :: rule. Agents: cite a rule\'s id when you apply it. -->',
+  '',
+];
+
+export function emptyPlaybook(): Playbook {
+  return {
+    preamble: [...PLAYBOOK_PREAMBLE],
+    sections: DEFAULT_SECTIONS.map((title) => ({ title, header: `## ${title}`, lines: [{ kind: 'text', text: '' }] })),
+    trailingNewline: true,
+  };
+}

@@ -1,0 +1,71 @@
+/** An ACE bullet: `[slug-00012] helpful=3 harmful=0 :: content`. */
+export interface Bullet {
+  id: string;
+  helpful: number;
+  harmful: number;
+  content: string;
+  /** The line exactly as read, kept so an untouched bullet serializes byte-for-byte. */
+  raw?: string;
+}
+
+export type PlaybookLine = { kind: 'bullet'; bullet: Bullet } | { kind: 'text'; text: string };
+
+export interface Section {
+  title: string;
+  /** The header line exactly as read (`## Build and test`). */
+  header: string;
+  lines: PlaybookLine[];
+}
+
+export interface Playbook {
+  /** Lines before the first section header. */
+  preamble: string[];
+  sections: Section[];
+  /** Whether the source ended with a newline (kept for a lossless round trip). */
+  trailingNewline: boolean;
+}
+
+/** Sections suited to coding work, in the order a new playbook lists them. */
+export const DEFAULT_SECTIONS = ['Build and test', 'Conventions', 'Architecture', 'Tooling', 'Pitfalls', 'Workflow'] as const;
+
+export function bullets(playbook: Playbook): Bullet[] {
+  return playbook.sections.flatMap((s) => s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet] : [])));
+}
+
+export function findBullet(playbook: Playbook, id: string): { section: Section; index: number; bullet: Bullet } | undefined {
+  for (const section of playbook.sections) {
+    const index = section.lines.findIndex((l) => l.kind === 'bullet' && l.bullet.id === id);
+    if (index >= 0) return { section, index, bullet: (section.lines[index] as { kind: 'bullet'; bullet: Bullet }).bullet };
+  }
+  return undefined;
+}
+
+/** ACE's section slug: one word → its first 4 letters; several → initials of the first 5 words. */
+export function sectionSlug(title: string): string {
+  const words = title.toLowerCase().replace(/&/g, 'and').split(/[^a-z0-9]+/).filter(Boolean);
+  if (words.length === 0) return 'misc';
+  if (words.length === 1) return words[0].slice(0, 4);
+  return words.slice(0, 5).map((w) => w[0]).join('');
+}
+
+/** One global counter across sections, as in ACE: the next number after the highest id in use. */
+export function nextIdNumber(playbook: Playbook): number {
+  let max = 0;
+  for (const bullet of bullets(playbook)) {
+    const m = /-(\d+)$/.exec(bullet.id);
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return max + 1;
+}
+
+export function formatId(slug: string, n: number): string {
+  return `${slug}-${String(n).padStart(5, '0')}`;
+}
+
+export function sameSection(a: string, b: string): boolean {
+  return normalizeSectionTitle(a) === normalizeSectionTitle(b);
+}
+
+export function normalizeSectionTitle(title: string): string {
+  return title.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, ' ').trim();
+}

@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import Piscina from 'piscina';
+import type { FileImportResult, ReadLimits } from '../trace/importer';
+import type { RedactionOptions } from '../trace/redact';
+import type { SessionFile } from '../trace/sources/types';
+import type { ImportFileTask } from './workerTasks';
+
+/** Small by default: the extension host is shared with every other extension. */
+export function defaultPoolSize(): number {
+  return Math.max(1, Math.min(2, availableParallelism() - 1));
+}
+
+export interface WorkerPool {
+  importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions, signal?: AbortSignal): Promise<FileImportResult>;
+  readonly size: number;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A piscina pool over the bundled worker entry. `distDir` holds `combee-worker.js` and piscina's own bootstrap
+ * (`worker.js`); idle workers exit after a while so an idle extension holds no threads.
+ */
+export function createWorkerPool(distDir: string, size = defaultPoolSize()): WorkerPool {
+  const filename = join(distDir, 'combee-worker.js');
+  if (!existsSync(filename)) throw new Error(`worker bundle missing: ${filename} (run npm run build)`);
+  const piscina = new Piscina({ filename, minThreads: 0, maxThreads: size, idleTimeout: 15_000, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+  return {
+    size,
+    importFile(file, limits, redaction, signal) {
+      const task: ImportFileTask = { file, limits, redaction };
+      return piscina.run(task, { name: 'importFileTask', signal }) as Promise<FileImportResult>;
+    },
+    destroy: () => piscina.destroy(),
+  };
+}

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { renderPlaybookChange, DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
+import { PROPOSAL_VERSION, type FileChange, type Proposal, type RuleChange } from '../assets/proposal';
+import type { ProposalStore } from '../assets/proposalStore';
+import { learn, type Strategy } from '../learn/run';
+import type { RunRecord } from '../learn/record';
+import type { Aggregator, ProviderInfo, Reflector } from '../learn/types';
+import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../playbook/markdown';
+import type { Trace } from '../trace/model';
+import type { TraceStore } from '../trace/store';
+import { createWorkspaceMatcher } from '../trace/workspaceMatch';
+import { atomicWrite, readTextIfExists } from '../util/fs';
+
+export interface LearnWorkspaceOptions {
+  store: TraceStore;
+  proposals: ProposalStore;
+  workspace: string;
+  reflector: Reflector;
+  aggregator: Aggregator;
+  provider: ProviderInfo;
+  playbookPath?: string;
+  strategy?: Strategy;
+  batchSize?: number;
+  seed?: number;
+  /** Only sessions that ended within this many days (0 or undefined: no window). */
+  windowDays?: number;
+  /** Learn from every stored session, not only those recorded in this workspace. */
+  allWorkspaces?: boolean;
+  /** Compute the proposal without saving it or marking sessions learned. */
+  dryRun?: boolean;
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (message: string, fraction: number) => void;
+  now?: Date;
+}
+
+export interface LearnWorkspaceResult {
+  /** Sessions considered (new for this workspace). */
+  traces: Trace[];
+  proposal?: Proposal;
+  record?: RunRecord;
+  invalidStoredTraces: number;
+}
+
+/** Selects this workspace's unlearned sessions, learns from them and turns the new playbook into a proposal. */
+export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<LearnWorkspaceResult> {
+  const playbookPath = options.playbookPath ?? DEFAULT_PLAYBOOK_PATH;
+  let invalidStoredTraces = 0;
+  const all = await options.store.listTraces(() => invalidStoredTraces++);
+  const learned = await options.store.loadLearned(options.workspace);
+  const inWorkspace = createWorkspaceMatcher([options.workspace]);
+  const now = options.now ?? new Date();
+  const since = options.windowDays ? now.getTime() - options.windowDays * 86_400_000 : undefined;
+  const traces = all.filter((t) => {
+    if (learned.learned[t.id]) return false;
+    if (!options.allWorkspaces && !inWorkspace(t.cwd)) return false;
+    if (since !== undefined) {
+      const when = Date.parse(t.endedAt ?? t.startedAt ?? '');
+      if (Number.isFinite(when) && when < since) return false;
+    }
+    return true;
+  });
+  if (traces.length === 0) return { traces, invalidStoredTraces };
+
+  const target = join(options.workspace, ...playbookPath.split('/'));
+  const current = await readTextIfExists(target);
+  const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
+  const result = await learn({
+    traces,
+    playbook: base,
+    reflector: options.reflector,
+    aggregator: options.aggregator,
+    provider: options.provider,
+    workspace: options.workspace,
+    strategy: options.strategy,
+    batchSize: options.batchSize,
+    seed: options.seed,
+    concurrency: options.concurrency,
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
+
+  const files: FileChange[] = [];
+  // A run that changed nothing proposes nothing (not even a new, empty playbook file).
+  const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
+  const change = changed ? renderPlaybookChange(playbookPath, current, result.playbook) : undefined;
+  if (change) files.push(change);
+  const rules: RuleChange[] = result.applied
+    .filter((a) => a.status === 'applied' && a.id)
+    .map((a) => ({ id: a.id as string, op: a.op.op, section: a.op.op === 'ADD' ? a.op.section : undefined, content: 'content' in a.op ? a.op.content : undefined, support: a.op.support }));
+  const proposal: Proposal | undefined = files.length === 0 ? undefined : {
+    version: PROPOSAL_VERSION,
+    id: result.record.id,
+    createdAt: result.record.endedAt,
+    workspace: options.workspace,
+    runId: result.record.id,
+    provider: result.record.provider,
+    model: result.record.model,
+    costUsd: result.record.totals.costUsd,
+    status: 'pending',
+    files,
+    rules,
+  };
+  if (!options.dryRun) {
+    await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(result.record));
+    if (proposal) await options.proposals.save(proposal);
+    await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id);
+  }
+  return { traces, proposal, record: result.record, invalidStoredTraces };
+}

@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import { learnFromRecentSessions } from './commands/learn';
+import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
+import { acceptProposal, rejectProposal, reviewProposals } from './commands/proposals';
+import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
+import { Services } from './services';
+import { ProposalsView } from './views/proposalsView';
+import { RulesView } from './views/rulesView';
+import { SessionsView } from './views/sessionsView';
+import { showPanel } from './webview/panel';
+
+let services: Services | undefined;
+
+/** Cheap by design: registrations only; the store, pool and imports start on first use. */
+export function activate(context: vscode.ExtensionContext): { services: Services } {
+  const log = vscode.window.createOutputChannel('Combee', { log: true });
+  services = new Services(context, log);
+  const s = services;
+  const command = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
+
+  command('combee.learn', () => learnFromRecentSessions(s));
+  command('combee.reviewProposals', () => reviewProposals(s));
+  command('combee.acceptProposal', (id) => acceptProposal(s, id));
+  command('combee.rejectProposal', (id) => rejectProposal(s, id));
+  command('combee.showTree', () => void showPanel(s, 'tree'));
+  command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
+  command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
+  command('combee.setApiKey', () => setApiKeyCommand(s));
+  command('combee.openPlaybook', () => openPlaybookCommand());
+
+  const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
+  context.subscriptions.push(
+    log,
+    s,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
+    vscode.window.registerTreeDataProvider('combee.sessions', new SessionsView(s)),
+    vscode.window.registerTreeDataProvider('combee.proposals', new ProposalsView(s)),
+    vscode.window.registerTreeDataProvider('combee.rules', new RulesView(s)),
+    // Accept / Reject appear in the editor title only while a proposal diff is the active tab.
+    vscode.window.tabGroups.onDidChangeTabs(updateProposalContext),
+    vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
+  );
+  updateProposalContext();
+  log.info(`Combee activated (store: ${s.store.dir})`);
+  return { services: s };
+}
+
+function updateProposalContext(): void {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const active = input instanceof vscode.TabInputTextDiff && parseProposalUri(input.modified) !== undefined;
+  void vscode.commands.executeCommand('setContext', 'combee.proposalDiffActive', active);
+}
+
+export function deactivate(): void {
+  services?.dispose();
+  services = undefined;
+}

@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+import { ProposalStore } from '../core/assets/proposalStore';
+import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../core/pool/pool';
+import { TraceStore } from '../core/trace/store';
+import { readSettings } from './settings';
+
+/** What every command and view shares; created once on activation, cheaply (the pool starts on first use). */
+export class Services implements vscode.Disposable {
+  readonly store: TraceStore;
+  readonly proposals: ProposalStore;
+  private pool?: WorkerPool;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when traces, proposals or the playbook changed: views refresh on it. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
+    this.store = new TraceStore(context.globalStorageUri.fsPath);
+    this.proposals = new ProposalStore(this.store);
+  }
+
+  workerPool(): WorkerPool {
+    if (!this.pool) {
+      const configured = readSettings().poolSize;
+      this.pool = createWorkerPool(vscode.Uri.joinPath(this.context.extensionUri, 'dist').fsPath, configured > 0 ? configured : defaultPoolSize());
+      this.log.info(`worker pool started (${this.pool.size} thread(s))`);
+    }
+    return this.pool;
+  }
+
+  notifyChanged(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    // Workers must not outlive the extension host's shutdown (microsoft/vscode#259034).
+    void this.pool?.destroy();
+    this.pool = undefined;
+  }
+}
+
+export function workspaceFolderPaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}

@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { PROVIDER_CHOICES } from '../core/llm/providers';
+
+// Settings are external input too: validated, with a clear message and the default on a bad value.
+const Settings = z.object({
+  provider: z.enum(PROVIDER_CHOICES).catch('auto'),
+  defaultLocations: z.boolean().catch(true),
+  extraFolders: z.array(z.string()).catch([]),
+  playbookPath: z.string().min(1).catch('.combee/playbook.md'),
+  windowDays: z.number().int().min(0).catch(14),
+  strategy: z.enum(['combee', 'naive', 'sequential']).catch('combee'),
+  batchSize: z.union([z.number().int().min(1), z.literal('auto')]).catch('auto'),
+  poolSize: z.number().int().min(0).catch(0),
+  extraRedactionPatterns: z.array(z.string()).catch([]),
+  backgroundCapture: z.boolean().catch(false),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export function readSettings(scope?: vscode.Uri): Settings {
+  const c = vscode.workspace.getConfiguration('combee', scope);
+  return Settings.parse({
+    provider: c.get('provider'),
+    defaultLocations: c.get('sources.defaultLocations'),
+    extraFolders: c.get('sources.extraFolders'),
+    playbookPath: c.get('playbook.path'),
+    windowDays: c.get('learn.windowDays'),
+    strategy: c.get('learn.strategy'),
+    batchSize: c.get('learn.batchSize'),
+    poolSize: c.get('pool.size'),
+    extraRedactionPatterns: c.get('redaction.extraPatterns'),
+    backgroundCapture: c.get('capture.background'),
+  });
+}

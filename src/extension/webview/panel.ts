@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { loadRunRecords } from '../../core/learn/runStore';
+import type { RunRecord } from '../../core/learn/record';
+import { parsePlaybook } from '../../core/playbook/markdown';
+import { readTextIfExists } from '../../core/util/fs';
+import { isFromWebview, type PanelKind, type RuleView, type RunSummaryView, type RunView, type ToWebview } from '../../shared/protocol';
+import { workspaceFolderPaths, type Services } from '../services';
+import { readSettings } from '../settings';
+
+const panels = new Map<PanelKind, vscode.WebviewPanel>();
+
+/** Opens (or reveals) the aggregation-tree or helpfulness panel; data flows only through protocol messages. */
+export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPanel {
+  const existing = panels.get(kind);
+  if (existing) {
+    existing.reveal();
+    return existing;
+  }
+  const dist = vscode.Uri.joinPath(services.context.extensionUri, 'dist');
+  const media = vscode.Uri.joinPath(services.context.extensionUri, 'media');
+  const panel = vscode.window.createWebviewPanel(`combee.${kind}`, kind === 'tree' ? 'Combee: Aggregation Tree' : 'Combee: Rule Helpfulness', vscode.ViewColumn.Active, {
+    enableScripts: true,
+    localResourceRoots: [dist, media],
+    retainContextWhenHidden: false,
+  });
+  panels.set(kind, panel);
+  const post = (message: ToWebview) => void panel.webview.postMessage(message);
+  const subscriptions = [
+    panel.webview.onDidReceiveMessage(async (message: unknown) => {
+      if (!isFromWebview(message)) return;
+      try {
+        if (message.type === 'ready') {
+          post({ type: 'init', panel: kind });
+          post(kind === 'tree' ? await runsMessage(services) : await rulesMessage());
+        } else if (message.type === 'selectRun') {
+          post(await runsMessage(services, message.runId));
+        }
+      } catch (error) {
+        post({ type: 'error', message: (error as Error).message });
+      }
+    }),
+    services.onDidChange(async () => post(kind === 'tree' ? await runsMessage(services) : await rulesMessage())),
+  ];
+  panel.onDidDispose(() => {
+    panels.delete(kind);
+    subscriptions.forEach((s) => s.dispose());
+  });
+  const nonce = randomBytes(16).toString('base64');
+  const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+  const style = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'webview.css'));
+  panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${panel.webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0"><link rel="stylesheet" href="${style}"></head>
+<body><div id="root"></div><script nonce="${nonce}" src="${script}"></script></body></html>`;
+  return panel;
+}
+
+function summary(record: RunRecord): RunSummaryView {
+  return { id: record.id, startedAt: record.startedAt, status: record.status, provider: record.provider, model: record.model, strategy: record.strategy, traces: record.totals.traces, calls: record.totals.calls, applied: record.totals.applied };
+}
+
+async function runsMessage(services: Services, selectedId?: string): Promise<ToWebview> {
+  const records = (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.store, ws)))).flat().sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const chosen = records.find((r) => r.id === selectedId) ?? records[0];
+  const selected: RunView | undefined = chosen && {
+    ...summary(chosen),
+    seed: chosen.seed,
+    duplication: chosen.duplication,
+    batchSize: chosen.batchSize,
+    nodes: chosen.nodes.map((n) => ({ id: n.id, kind: n.kind, batch: n.batch, level: n.level, label: n.label, parents: n.parents, status: n.status, latencyMs: n.latencyMs, tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined })),
+  };
+  return { type: 'runs', runs: records.map(summary), selected };
+}
+
+async function rulesMessage(): Promise<ToWebview> {
+  const rules: RuleView[] = [];
+  for (const ws of workspaceFolderPaths()) {
+    const text = await readTextIfExists(join(ws, ...readSettings().playbookPath.split('/')));
+    if (text === undefined) continue;
+    for (const section of parsePlaybook(text).sections) {
+      for (const line of section.lines) if (line.kind === 'bullet') rules.push({ id: line.bullet.id, section: section.title, content: line.bullet.content, helpful: line.bullet.helpful, harmful: line.bullet.harmful });
+    }
+  }
+  return { type: 'rules', rules };
+}

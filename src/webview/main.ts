@@ -1,0 +1,91 @@
+import type { FromWebview, RuleView, RunNodeView, RunView, ToWebview } from '../shared/protocol';
+
+declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void };
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('root') as HTMLElement;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+const KIND_ORDER: RunNodeView['kind'][] = ['trace', 'reflection', 'group', 'single', 'local', 'global', 'apply'];
+const KIND_TITLES: Record<RunNodeView['kind'], string> = {
+  trace: 'Sessions', reflection: 'Reflections', group: 'Shuffled groups', single: 'Aggregation', local: 'Local deltas', global: 'Global delta', apply: 'Applied',
+};
+
+function renderRun(run: RunView): HTMLElement {
+  const section = el('section', undefined, 'run');
+  section.append(el('h2', `Run ${run.startedAt.replace('T', ' ').slice(0, 19)} — ${run.status}`));
+  section.append(el('p', `${run.provider} · ${run.model} · ${run.strategy} · seed ${run.seed} · p=${run.duplication} · batch ${run.batchSize} · ${run.traces} session(s), ${run.calls} call(s), ${run.applied} change(s)`, 'meta'));
+  const batches = [...new Set(run.nodes.map((n) => n.batch))].sort((a, b) => a - b);
+  for (const batch of batches) {
+    const columns = el('div', undefined, 'columns');
+    for (const kind of KIND_ORDER) {
+      const nodes = run.nodes.filter((n) => n.batch === batch && n.kind === kind);
+      if (nodes.length === 0) continue;
+      const column = el('div', undefined, 'column');
+      column.append(el('h3', KIND_TITLES[kind]));
+      for (const node of nodes) {
+        const card = el('div', undefined, `node ${node.status}`);
+        card.append(el('div', node.label, 'label'));
+        const facts = [node.latencyMs !== undefined ? `${Math.round(node.latencyMs)} ms` : '', node.tokens ? `${node.tokens} tok` : '', node.parents.length ? `← ${node.parents.length}` : ''].filter(Boolean).join(' · ');
+        if (facts) card.append(el('div', facts, 'facts'));
+        card.title = node.id;
+        column.append(card);
+      }
+      columns.append(column);
+    }
+    section.append(el('h3', `Batch ${batch + 1}`), columns);
+  }
+  return section;
+}
+
+function renderRules(rules: RuleView[]): HTMLElement {
+  const table = el('table');
+  const head = el('tr');
+  for (const title of ['Rule', 'Section', 'Helpful', 'Harmful', 'Content']) head.append(el('th', title));
+  table.append(head);
+  for (const rule of [...rules].sort((a, b) => b.helpful - b.harmful - (a.helpful - a.harmful))) {
+    const row = el('tr');
+    row.append(el('td', rule.id), el('td', rule.section), el('td', String(rule.helpful)), el('td', String(rule.harmful)), el('td', rule.content));
+    table.append(row);
+  }
+  return table;
+}
+
+window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
+  const message = event.data;
+  switch (message.type) {
+    case 'init':
+      root.replaceChildren(el('p', message.panel === 'tree' ? 'Loading runs…' : 'Loading rules…', 'meta'));
+      break;
+    case 'runs': {
+      if (message.runs.length === 0) {
+        root.replaceChildren(el('p', 'No learning runs yet. Run "Combee: Learn from Recent Sessions".', 'empty'));
+        break;
+      }
+      const picker = el('select');
+      for (const run of message.runs) {
+        const option = el('option', `${run.startedAt.replace('T', ' ').slice(0, 19)} · ${run.traces} session(s) · ${run.status}`);
+        option.value = run.id;
+        option.selected = run.id === message.selected?.id;
+        picker.append(option);
+      }
+      picker.addEventListener('change', () => vscode.postMessage({ type: 'selectRun', runId: picker.value }));
+      root.replaceChildren(el('h1', 'Aggregation tree'), picker, ...(message.selected ? [renderRun(message.selected)] : []));
+      break;
+    }
+    case 'rules':
+      root.replaceChildren(el('h1', 'Rule helpfulness'), message.rules.length ? renderRules(message.rules) : el('p', 'The playbook has no rules yet.', 'empty'));
+      break;
+    case 'error':
+      root.replaceChildren(el('p', message.message, 'error'));
+      break;
+  }
+});
+
+vscode.postMessage({ type: 'ready' });

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import type { Output } from '../../../src/cli/output';
+import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
+
+function capture(): Output & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
+}
+
+function setup() {
+  const root = mkdtempSync(join(tmpdir(), 'combee-cli-'));
+  const workspace = join(root, 'acme-shop');
+  mkdirSync(workspace);
+  const home = join(root, '.claude');
+  writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000001', workspace, prerequisiteTurns());
+  writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000002', workspace, [{ user: 'deploy' }, { bash: { command: 'echo OPENAI_API_KEY=sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX0123456789', output: 'OPENAI_API_KEY=sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX0123456789' } }]);
+  writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000003', join(root, 'other-repo'), prerequisiteTurns());
+  return { root, workspace, home, store: join(root, 'store') };
+}
+
+describe('combee CLI', () => {
+  it('exit code 2 on bad usage: no command, unknown command or flag, missing or wrong --from', async () => {
+    const { store } = setup();
+    for (const argv of [[], ['frobnicate'], ['import', '--bogus'], ['import'], ['import', '--from', '/definitely/not/here'], ['learn', '--strategy', 'magic'], ['learn', '--batch', '0', '--store', store]]) {
+      assert.equal(await runCli(argv, capture()), 2, argv.join(' '));
+    }
+  });
+
+  it('import --json prints the contract fields and a re-import skips unchanged files', async () => {
+    const { home, store } = setup();
+    const out = capture();
+    assert.equal(await runCli(['import', '--from', home, '--store', store, '--json'], out), 0);
+    const summary = JSON.parse(out.stdout.join('\n'));
+    for (const key of ['sessions', 'steps', 'toolCalls', 'warnings', 'redactions', 'byAgent']) assert.ok(key in summary, key);
+    assert.equal(summary.sessions, 3);
+    assert.equal(summary.toolCalls, 7);
+    assert.equal(summary.byAgent['claude-code'].sessions, 3);
+    assert.equal(summary.redactions, 3, 'the key in the command, its output and the toolUseResult copy');
+    const again = capture();
+    await runCli(['import', '--from', home, '--store', store, '--json'], again);
+    assert.equal(JSON.parse(again.stdout.join('\n')).unchangedFiles, 3);
+  });
+
+  it('stores no secret: the imported traces hold only the redaction marker', async () => {
+    const { home, store } = setup();
+    await runCli(['import', '--from', home, '--store', store], capture());
+    const { execSync } = await import('node:child_process');
+    const hits = execSync(`grep -rl "sk-proj-ABCDEF" ${JSON.stringify(store)} || true`).toString().trim();
+    assert.equal(hits, '');
+  });
+
+  it('learn --dry-run prints the diff of this workspace only and writes nothing', async () => {
+    const { home, store, workspace } = setup();
+    await runCli(['import', '--from', home, '--store', store], capture());
+    const out = capture();
+    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--dry-run', '--seed', '1'], out), 0);
+    const text = out.stdout.join('\n');
+    assert.match(text, /\+\+\+ b\/\.combee\/playbook\.md/);
+    assert.match(text, /^\+\[bat-\d{5}\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`/m);
+    assert.match(text, /Learned from 2 session\(s\)/);
+    assert.ok(!existsSync(join(workspace, '.combee')));
+    assert.ok(!existsSync(join(store, 'workspaces')) || !readFileSync(join(store, 'imports.json'), 'utf8').includes('learned'));
+  });
+
+  it('learn saves a proposal, accept writes it, and a second learn finds nothing new', async () => {
+    const { home, store, workspace } = setup();
+    await runCli(['import', '--from', home, '--store', store], capture());
+    const out = capture();
+    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--json', '--seed', '2'], out), 0);
+    const result = JSON.parse(out.stdout.join('\n'));
+    assert.equal(result.provider, 'offline');
+    assert.equal(result.run.strategy, 'combee');
+    const id = result.proposal.id as string;
+    assert.equal(await runCli(['accept', id, '--store', store, '--workspace', workspace], capture()), 0);
+    assert.match(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), /pnpm db:generate/);
+    const again = capture();
+    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace], again), 0);
+    assert.match(again.stdout.join('\n'), /No new sessions/);
+  });
+
+  it('accept refuses to overwrite a file changed since the proposal (exit 1, file untouched)', async () => {
+    const { home, store, workspace } = setup();
+    await runCli(['import', '--from', home, '--store', store], capture());
+    const out = capture();
+    await runCli(['learn', '--store', store, '--workspace', workspace, '--json'], out);
+    const id = JSON.parse(out.stdout.join('\n')).proposal.id as string;
+    mkdirSync(join(workspace, '.combee'));
+    writeFileSync(join(workspace, '.combee', 'playbook.md'), 'mine\n');
+    const accept = capture();
+    assert.equal(await runCli(['accept', id, '--store', store, '--workspace', workspace], accept), 1);
+    assert.match(accept.stderr.join('\n'), /changed since the proposal was made/);
+    assert.equal(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), 'mine\n');
+  });
+
+  it('--all-workspaces learns from sessions recorded elsewhere too', async () => {
+    const { home, store, workspace } = setup();
+    await runCli(['import', '--from', home, '--store', store], capture());
+    const out = capture();
+    await runCli(['learn', '--store', store, '--workspace', workspace, '--all-workspaces', '--dry-run', '--json'], out);
+    assert.equal(JSON.parse(out.stdout.join('\n')).sessions, 3);
+  });
+});

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { learn } from '../../../src/core/learn/run';
+import type { AggregationInput, Aggregator, Reflection, Reflector, RoleResult } from '../../../src/core/learn/types';
+import { offlineRoles } from '../../../src/core/llm/providers';
+import type { Delta } from '../../../src/core/playbook/delta';
+import { emptyPlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
+import { bullets, type Playbook } from '../../../src/core/playbook/model';
+import type { Trace } from '../../../src/core/trace/model';
+import { makeTrace, shell, user } from '../../support/traces';
+
+const usage = { inputTokens: 10, outputTokens: 5, latencyMs: 1 };
+
+/** One lesson per trace ("lesson <id>"); records what each call saw. */
+class ScriptedReflector implements Reflector {
+  seenPlaybooks: number[] = [];
+  failOn = new Set<string>();
+  async reflect(trace: Trace, playbook: Playbook): Promise<RoleResult<Reflection>> {
+    if (this.failOn.has(trace.id)) throw new Error('model said no');
+    this.seenPlaybooks.push(bullets(playbook).length);
+    return { value: { traceId: trace.id, lessons: [{ section: 'Workflow', content: `lesson from ${trace.id}`, kind: 'rule', evidence: { traceId: trace.id, steps: [0] }, key: trace.id }], tags: [] }, usage, warnings: [] };
+  }
+}
+
+class CountingAggregator implements Aggregator {
+  calls: Array<{ level: string; reflections: number; deltas: number }> = [];
+  private readonly offline = offlineRoles().aggregator;
+  async aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Delta>> {
+    this.calls.push({ level: input.level, reflections: input.reflections.length, deltas: input.deltas.length });
+    const result = await this.offline.aggregate(input, playbook, signal);
+    return { ...result, usage };
+  }
+}
+
+const traces = (n: number) => Array.from({ length: n }, (_, i) => makeTrace(`t${String(i).padStart(3, '0')}`, [user(`task ${i}`)], { startedAt: `2026-11-01T10:${String(i % 60).padStart(2, '0')}:00.000Z` }));
+const base = { playbook: emptyPlaybook(), provider: { provider: 'offline' as const, model: 'test' }, workspace: '/ws' };
+
+describe('learning run', () => {
+  it('combee at n=40: 40 reflections, k=6 local aggregations over 80 shuffled slots, 1 global; nothing lost', async () => {
+    const aggregator = new CountingAggregator();
+    const result = await learn({ ...base, traces: traces(40), reflector: new ScriptedReflector(), aggregator, batchSize: 40, seed: 9 });
+    assert.deepEqual(aggregator.calls.map((c) => c.level), ['local', 'local', 'local', 'local', 'local', 'local', 'global']);
+    assert.deepEqual(aggregator.calls.slice(0, 6).map((c) => c.reflections), [14, 14, 13, 13, 13, 13]);
+    assert.equal(aggregator.calls[6].deltas, 6);
+    assert.equal(bullets(result.playbook).length, 40, 'every planted lesson reaches the playbook');
+    const record = result.record;
+    assert.equal(record.status, 'completed');
+    assert.equal(record.seed, 9);
+    assert.equal(record.batches[0].k, 6);
+    assert.equal(record.batches[0].levels, 2);
+    assert.equal(record.totals.calls, 40 + 7);
+    assert.equal(record.nodes.filter((n) => n.kind === 'group').length, 6);
+    // Duplicates count once: every added rule is supported by exactly its one trace.
+    const apply = record.nodes.find((n) => n.kind === 'apply');
+    assert.ok(Array.isArray(apply?.detail) && (apply.detail as Array<{ support: unknown[] }>).every((a) => a.support.length === 1));
+  });
+
+  it('replays the same tree from the same seed', async () => {
+    const run = (seed: number) => learn({ ...base, traces: traces(20), reflector: new ScriptedReflector(), aggregator: new CountingAggregator(), seed });
+    const [a, b] = await Promise.all([run(3), run(3)]);
+    assert.deepEqual(a.record.batches[0].groups, b.record.batches[0].groups);
+    assert.equal(serializePlaybook(a.playbook), serializePlaybook(b.playbook));
+  });
+
+  it('naive makes one aggregation call over all reflections', async () => {
+    const aggregator = new CountingAggregator();
+    await learn({ ...base, traces: traces(12), reflector: new ScriptedReflector(), aggregator, strategy: 'naive', batchSize: 40 });
+    assert.deepEqual(aggregator.calls, [{ level: 'single', reflections: 12, deltas: 0 }]);
+  });
+
+  it('sequential learns one trace per batch, each batch seeing the playbook the previous one produced', async () => {
+    const reflector = new ScriptedReflector();
+    const result = await learn({ ...base, traces: traces(5), reflector, aggregator: new CountingAggregator(), strategy: 'sequential' });
+    assert.deepEqual(reflector.seenPlaybooks, [0, 1, 2, 3, 4]);
+    assert.equal(result.record.batches.length, 5);
+    assert.equal(result.record.batchSize, 1);
+  });
+
+  it('n < 4 takes one ordinary aggregation call', async () => {
+    const aggregator = new CountingAggregator();
+    const result = await learn({ ...base, traces: traces(3), reflector: new ScriptedReflector(), aggregator });
+    assert.deepEqual(aggregator.calls.map((c) => c.level), ['single']);
+    assert.equal(result.record.batches[0].mode, 'single_call');
+  });
+
+  it('adds a scan level when the local deltas exceed the fan-in of one call', async () => {
+    const aggregator = new CountingAggregator();
+    const result = await learn({ ...base, traces: traces(100), reflector: new ScriptedReflector(), aggregator, batchSize: 100, maxFanIn: 4 });
+    // k = 10 local deltas > 4 → ⌊√10⌋ = 3 level-2 groups → 1 global
+    assert.deepEqual(aggregator.calls.map((c) => c.level).join(','), [...Array(10).fill('local'), 'global', 'global', 'global', 'global'].join(','));
+    assert.equal(result.record.batches[0].levels, 3);
+    assert.equal(bullets(result.playbook).length, 100);
+  });
+
+  it('a failed reflection fails its node, not the run', async () => {
+    const reflector = new ScriptedReflector();
+    reflector.failOn.add('t002');
+    const result = await learn({ ...base, traces: traces(6), reflector, aggregator: new CountingAggregator() });
+    assert.equal(result.record.status, 'completed');
+    assert.equal(bullets(result.playbook).length, 5);
+    assert.match(result.record.warnings.join('\n'), /reflection on t002 failed: model said no/);
+    assert.equal(result.record.nodes.find((n) => n.id === 'b0:reflection:t002')?.status, 'failed');
+  });
+
+  it('a cancel keeps the batches already finished', async () => {
+    const controller = new AbortController();
+    const aggregator = new CountingAggregator();
+    const result = await learn({
+      ...base, traces: traces(6), reflector: new ScriptedReflector(), aggregator, batchSize: 2, signal: controller.signal,
+      onProgress: (message) => { if (message.startsWith('batch 2/3: done')) controller.abort(); },
+    });
+    assert.equal(result.record.status, 'cancelled');
+    assert.equal(result.learnedTraceIds.length, 4);
+    assert.equal(bullets(result.playbook).length, 4);
+  });
+
+  it('learns real rules end to end with the offline roles, merging the same lesson from several sessions', async () => {
+    const failingThenFixed = (id: string) => makeTrace(id, [user('run tests'), ...shell('pnpm test', "Error: Cannot find module '.prisma/client/default'", 1), ...shell('pnpm db:generate', 'ok'), ...shell('pnpm test', 'passed')]);
+    const roles = offlineRoles();
+    const result = await learn({ ...base, traces: [failingThenFixed('a'), failingThenFixed('b'), failingThenFixed('c'), failingThenFixed('d')], ...roles, seed: 1 });
+    const text = serializePlaybook(result.playbook);
+    assert.match(text, /^\[bat-00001\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`/m);
+    const added = result.applied.find((a) => a.id === 'bat-00001');
+    assert.deepEqual(added?.op.support.map((s) => s.traceId).sort(), ['a', 'b', 'c', 'd']);
+  });
+});
