@@ -13,8 +13,13 @@ const KIND_PATTERNS: Array<[CommandKind, RegExp]> = [
   ['run', /\b(?:npm run|pnpm|yarn|node|python|cargo run|go run|deno|bun)\b/i],
 ];
 
+/** Programs that only look at things: `cat vitest.config.ts` is not a test run. */
+const READ_ONLY = new Set(['cat', 'less', 'more', 'head', 'tail', 'ls', 'find', 'grep', 'rg', 'ag', 'sed', 'awk', 'wc', 'echo', 'printf', 'pwd', 'which', 'type', 'file', 'stat', 'tree', 'diff', 'jq', 'date', 'env', 'sleep', 'true']);
+
 export function classifyCommand(command: string): CommandKind {
   const first = firstCommand(command);
+  const program = first.split(/\s+/)[0]?.replace(/^.*\//, '') ?? '';
+  if (READ_ONLY.has(program)) return 'other';
   for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(first)) return kind;
   return 'other';
 }
@@ -45,4 +50,9 @@ export function commandKey(command: string): string {
     .slice(0, 3)
     .join(' ')
     .toLowerCase();
+}
+
+/** Flags that make a check repair things: `pnpm lint --fix` is a fix, not the way to run the check. */
+export function isAutoFix(command: string): boolean {
+  return /\s(?:--fix|--write|-w|--update-snapshots|-u|--apply)\b/.test(command) || /\b(?:format|fmt)\b/.test(command);
 }

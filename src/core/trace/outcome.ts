@@ -44,6 +44,9 @@ export function computeOutcome(steps: Step[]): Outcome {
       case 'assistant':
         sawAgentWork = true;
         break;
+      case 'error':
+        if (/^turn aborted/i.test(step.text)) interrupted = true;
+        break;
       case 'user':
         if (!step.isMeta && sawAgentWork && isCorrection(step.text)) userCorrections++;
         if (/\[Request interrupted by user/.test(step.text)) interrupted = true;

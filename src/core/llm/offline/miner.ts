@@ -1,4 +1,4 @@
-import { classifyCommand, commandKey, firstCommand, type CommandKind } from '../../trace/commands';
+import { classifyCommand, commandKey, firstCommand, isAutoFix, type CommandKind } from '../../trace/commands';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../../trace/model';
 import { isCorrection } from '../../trace/outcome';
 import type { Playbook } from '../../playbook/model';
@@ -42,7 +42,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     if (!retry) return;
     const between = later.filter((r) => r.call.index < retry.call.index && !r.failed && r.kind !== 'vcs' && r.kind !== 'other' && r.kind !== failure.kind);
     const errorText = error ? ` with \`${error}\`` : '';
-    if (retry.command !== failure.command && isVariantOf(retry.command, failure.command)) {
+    if (retry.command !== failure.command && isVariantOf(retry.command, failure.command) && !isAutoFix(retry.command)) {
       add({
         section: 'Build and test',
         kind: 'pitfall',
@@ -90,7 +90,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
 
   // 3. The check commands that worked in this repository (the shortest successful one of each kind).
   for (const kind of CHECK_KINDS) {
-    const worked = runs.filter((r) => r.kind === kind && !r.failed);
+    const worked = runs.filter((r) => r.kind === kind && !r.failed && !isAutoFix(r.command));
     if (worked.length === 0) continue;
     const best = [...worked].sort((a, b) => a.command.length - b.command.length || a.call.index - b.call.index)[0];
     if (best.command.length > 80 || /\s(?:src|test|tests)\//.test(best.command)) continue;
@@ -140,14 +140,20 @@ function normalizeCommand(command: string): string {
   return command.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-const ERROR_LINE = /(error|fail|cannot|not found|denied|undefined|exception|mismatch|expected|refused|missing)/i;
+// Strong markers name the cause; weak ones only say that something failed (a summary banner).
+const STRONG_ERROR = /(?:\b\w*(?:Error|Exception)\b:|\berror\b\s|error TS\d+|cannot find|not found|no such|ENOENT|EACCES|denied|refused|mismatch|undefined is not|is not defined|expected)/i;
+const WEAK_ERROR = /(error|fail|cannot|missing)/i;
 
 /** The most telling line of a failing output, trimmed for a rule. */
 function errorLine(output: string): string | undefined {
-  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l && !/^Exit code \d+$/.test(l) && !/^\[… \d+ characters cut …\]$/.test(l));
-  const line = lines.find((l) => ERROR_LINE.test(l)) ?? lines[0];
+  const lines = output
+    .split('\n')
+    .map((l) => l.replace(/[\u2500-\u257f\u23af❯×✗]+/g, ' ').trim())
+    .filter((l) => l && !/^Exit code \d+$/.test(l) && !/^\[… \d+ characters cut …\]$/.test(l));
+  const line = lines.find((l) => STRONG_ERROR.test(l)) ?? lines.find((l) => WEAK_ERROR.test(l)) ?? lines[0];
   if (!line) return undefined;
-  const clean = line.replace(/`/g, "'").replace(/\s{2,}/g, ' ');
+  // `3:1  error …` positions differ between sessions and say nothing in a rule
+  const clean = line.replace(/^\d+:\d+\s+/, '').replace(/`/g, "'").replace(/\s{2,}/g, ' ');
   return clean.length > 120 ? `${clean.slice(0, 117)}…` : clean;
 }
 
