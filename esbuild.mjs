@@ -20,6 +20,8 @@ const bundles = [
   // the pool's worker: our task module plus piscina's bootstrap, which piscina loads as `<its __dirname>/worker.js`
   { ...node, entryPoints: { 'combee-worker': 'src/core/pool/workerTasks.ts', worker: 'node_modules/piscina/dist/worker.js' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // the tokenizer's ranks are large: one bundle, loaded at run time by src/core/util/tokens.ts
+  { ...node, entryPoints: { tokenizer: 'src/core/util/tokenizerEntry.ts' }, outdir: 'dist', sourcemap: false },
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: production ? false : 'linked',
     minify: production, logLevel: 'warning', entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' },
 ];

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Trace } from '../../core/trace/model';
 import { createWorkspaceMatcher } from '../../core/trace/workspaceMatch';
+import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
 
 const AGENT_ICONS: Record<string, string> = { 'claude-code': 'sparkle', codex: 'terminal', copilot: 'copilot', 'gemini-cli': 'star-empty', cursor: 'edit', aider: 'comment-discussion' };
@@ -10,12 +11,22 @@ export class SessionsView implements vscode.TreeDataProvider<Trace> {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
 
+  private captureStarted = false;
+
   constructor(private readonly services: Services) {
     services.onDidChange(() => this.emitter.fire());
   }
 
   async getChildren(element?: Trace): Promise<Trace[]> {
     if (element) return [];
+    if (!this.captureStarted) {
+      // The first time the view is shown, bring in new sessions (incremental: unchanged files are skipped).
+      this.captureStarted = true;
+      void vscode.window.withProgress({ location: { viewId: 'combee.sessions' } }, () => captureSessions(this.services)).then(
+        () => this.emitter.fire(),
+        (error: Error) => this.services.log.warn(`could not import sessions: ${error.message}`),
+      );
+    }
     const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
     const traces = await this.services.store.listTraces();
     return traces.filter((t) => inWorkspace(t.cwd)).sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));

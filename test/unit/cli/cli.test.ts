@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import type { Output } from '../../../src/cli/output';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
+import { tempDir } from '../../support/tmp';
 
 function capture(): Output & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
@@ -13,7 +13,7 @@ function capture(): Output & { stdout: string[]; stderr: string[] } {
 }
 
 function setup() {
-  const root = mkdtempSync(join(tmpdir(), 'combee-cli-'));
+  const root = tempDir('combee-cli-');
   const workspace = join(root, 'acme-shop');
   mkdirSync(workspace);
   const home = join(root, '.claude');

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProposalStore } from '../../../src/core/assets/proposalStore';
 import { offlineRoles } from '../../../src/core/llm/providers';
@@ -8,6 +7,7 @@ import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
 import { importSessions } from '../../../src/core/trace/importer';
 import { TraceStore } from '../../../src/core/trace/store';
 import { EXAMPLES } from '../../support/paths';
+import { tempDir } from '../../support/tmp';
 
 // The lessons planted in examples/sessions (see examples/README.md), and how the offline learner must word them.
 const PLANTED: Array<[string, RegExp]> = [
@@ -23,7 +23,7 @@ const PLANTED: Array<[string, RegExp]> = [
 
 describe('offline learner on the example sessions', () => {
   it('finds every planted lesson, merges the recurring one across agents, and proposes nothing else', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'combee-examples-'));
+    const root = tempDir('combee-examples-');
     const store = new TraceStore(join(root, 'store'));
     for (const agent of ['claude-code', 'codex']) await importSessions({ from: join(EXAMPLES, 'sessions', agent), store });
     const workspace = join(root, 'ws');

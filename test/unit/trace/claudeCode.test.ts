@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverSessions } from '../../../src/core/trace/discover';
 import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
+import { tempDir } from '../../support/tmp';
 
 describe('Claude Code reader', () => {
   const sharedDir = join(SHARED_TRACES, 'claude-code', 'vscode-copilot-chat_claude-fixtures');
@@ -51,7 +51,7 @@ describe('Claude Code reader', () => {
   });
 
   it('merges the one-block-per-line assistant split, skips malformed lines with a warning and dedupes copied uuids', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'combee-cc-'));
+    const dir = tempDir('combee-cc-');
     const path = join(dir, 'aaaa-1111.jsonl');
     const base = { sessionId: 'aaaa-1111', cwd: '/home/dev/shop', version: '2.1.50', timestamp: '2026-10-01T10:00:00.000Z' };
     const lines = [

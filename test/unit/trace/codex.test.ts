@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverSessions } from '../../../src/core/trace/discover';
 import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { commandFromArgv, commandFromArguments } from '../../../src/core/trace/sources/codex';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
+import { tempDir } from '../../support/tmp';
 
 const kinds = (t: Trace, kind: Step['kind']) => t.steps.filter((s) => s.kind === kind);
 const jsonl = (lines: unknown[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
@@ -77,7 +77,7 @@ describe('Codex reader', () => {
   });
 
   it('reads a current-era rollout: failing command, exit codes from events, failed patch, injected context, bad line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'combee-codex-'));
+    const dir = tempDir('combee-codex-');
     const path = join(dir, 'rollout-2026-11-02T09-00-00-0199aaaa-0000-7000-8000-000000000001.jsonl');
     const t = (s: number) => `2026-11-02T09:00:${String(s).padStart(2, '0')}.000Z`;
     const lines = [
@@ -139,7 +139,7 @@ describe('Codex reader', () => {
   });
 
   it('falls back to event messages, marks aborted turns and links subagents to their parent', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'combee-codex-'));
+    const dir = tempDir('combee-codex-');
     const t = '2026-11-02T10:00:00.000Z';
     writeFileSync(join(dir, 'rollout-2026-11-02T10-00-00-0199bbbb-0000-7000-8000-000000000002.jsonl'), jsonl([
       env(t, 'session_meta', { id: '0199bbbb-0000-7000-8000-000000000002', cwd: '/w', cli_version: '0.149.0', source: { subagent: { thread_spawn: { parent_thread_id: '0199aaaa-parent', depth: 1 } } } }),
@@ -161,7 +161,7 @@ describe('Codex reader', () => {
   });
 
   it('reads an early-Rust rollout: bare SessionMeta, bare items and state lines', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'combee-codex-'));
+    const dir = tempDir('combee-codex-');
     const id = '5973b6c0-94b8-487b-a530-2aeb6098ae0e';
     writeFileSync(join(dir, `rollout-2025-08-20T10-00-00-${id}.jsonl`), jsonl([
       { id, timestamp: '2025-08-20T10:00:00.000Z', instructions: null, git: { commit_hash: 'abc', branch: 'main' } },
@@ -187,7 +187,7 @@ describe('Codex reader', () => {
   });
 
   it('reads a TypeScript-CLI single-JSON rollout', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'combee-codex-'));
+    const dir = tempDir('combee-codex-');
     const id = 'd2b9a1f0-1111-4222-8333-444455556666';
     const doc = {
       session: { timestamp: '2025-05-01T08:00:00.000Z', id, instructions: '' },
@@ -211,7 +211,7 @@ describe('Codex reader', () => {
   });
 
   it('warns once about a compressed rollout and produces no trace', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'combee-codex-'));
+    const dir = tempDir('combee-codex-');
     writeFileSync(join(dir, 'rollout-2026-11-02T10-00-00-0199cccc-0000-7000-8000-000000000003.jsonl.zst'), Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0]));
     const [file] = await discoverSessions(dir);
     assert.equal(file.agent, 'codex');
@@ -222,7 +222,7 @@ describe('Codex reader', () => {
   });
 
   it('caps malformed-line warnings at 3 per file plus one total', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'combee-codex-'));
+    const dir = tempDir('combee-codex-');
     const t = '2026-11-02T11:00:00.000Z';
     const good = jsonl([
       env(t, 'session_meta', { id: '0199dddd-0000-7000-8000-000000000004', cwd: '/w', cli_version: '0.148.0' }),
@@ -236,7 +236,7 @@ describe('Codex reader', () => {
   });
 
   it('does not claim unrelated JSON or the credential file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'combee-codex-'));
+    const dir = tempDir('combee-codex-');
     writeFileSync(join(dir, 'history.jsonl'), jsonl([{ session_id: 'x', ts: 1, text: 'hello' }]));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', items: [] }));
     writeFileSync(join(dir, 'auth.json'), JSON.stringify({ session: {}, items: [] }));

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importSessions } from '../../../src/core/trace/importer';
 import type { Trace } from '../../../src/core/trace/model';
 import { TraceStore } from '../../../src/core/trace/store';
 import { EXAMPLES } from '../../support/paths';
+import { tempDir } from '../../support/tmp';
 
 // The shipped acme-shop sessions feed the README demo and the extension tests: their counts are part of the contract.
 describe('example sessions', () => {
@@ -13,7 +12,7 @@ describe('example sessions', () => {
   let summary: Awaited<ReturnType<typeof importSessions>>;
 
   before(async () => {
-    const store = new TraceStore(mkdtempSync(join(tmpdir(), 'combee-examples-')));
+    const store = new TraceStore(tempDir('combee-examples-'));
     summary = await importSessions({ from: join(EXAMPLES, 'sessions'), store });
     traces = await store.listTraces();
   });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLines } from '../../../src/core/trace/lines';
+import { tempDir } from '../../support/tmp';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'combee-lines-'));
+const tmp = () => tempDir('combee-lines-');
 
 describe('streaming line reader', () => {
   it('reads lines, reports the resume offset before an unterminated last line, and resumes from it', async () => {

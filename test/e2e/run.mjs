@@ -1,0 +1,110 @@
+// UI end-to-end: the extension loaded as a development extension into code-server, driven through
+// chromium like a user would (command palette, diff editor, activity bar). One fresh server per test.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser, remoteUri, runCommand, startCodeServer, waitForDiffShowing, waitForSideBarContent, waitForWorkbench, workbenchUrl } from '../support/codeServer.mjs';
+import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+
+const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'e2e');
+const TEST_TIMEOUT_MS = Number(process.env.COMBEE_TEST_TIMEOUT_MS) || 3 * 60_000;
+const extensionPath = process.env.COMBEE_EXTENSION_PATH ?? REPO_ROOT; // override: develop against a stub
+const only = process.argv.slice(2);
+
+if (!existsSync(join(extensionPath, 'dist', 'extension.js'))) {
+  console.error(`test/e2e: ${join(extensionPath, 'dist', 'extension.js')} is missing; run \`npm run build\` first`);
+  process.exit(1);
+}
+rmSync(ARTIFACTS, { recursive: true, force: true });
+mkdirSync(ARTIFACTS, { recursive: true });
+
+const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, name) });
+
+async function waitForFile(path, text, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if (existsSync(path) && readFileSync(path, 'utf8').includes(text)) return;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  throw new Error(`${path} ${existsSync(path) ? `does not contain "${text}"` : 'was not written'} within ${timeout / 1000} s`);
+}
+
+const tests = [
+  ['learn → diff → accept from the command palette', async ({ page, fixture, step }) => {
+    const agentsBefore = readFileSync(join(fixture.workspace, 'AGENTS.md'));
+    step('run "Combee: Learn from Recent Sessions"');
+    await runCommand(page, 'Combee: Learn from Recent Sessions');
+    step('wait for a diff showing pnpm db:generate');
+    await waitForDiffShowing(page, 'pnpm db:generate');
+    await shot(page, '01-diff.png');
+    const playbook = join(fixture.workspace, '.combee', 'playbook.md');
+    if (existsSync(playbook)) throw new Error('.combee/playbook.md was written before the proposal was accepted');
+    step('run "Combee: Accept Proposal"');
+    await runCommand(page, 'Combee: Accept Proposal');
+    step('wait for .combee/playbook.md on disk');
+    await waitForFile(playbook, 'pnpm db:generate');
+    await shot(page, '02-accepted.png');
+    if (!readFileSync(join(fixture.workspace, 'AGENTS.md')).equals(agentsBefore)) throw new Error('AGENTS.md changed');
+  }],
+  ['the Combee view container shows the Sessions view', async ({ page, step }) => {
+    step('open the Combee activity bar entry');
+    const entry = page.locator('.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]').first();
+    await entry.waitFor({ state: 'visible', timeout: 60_000 });
+    await entry.click();
+    step('wait for the Sessions view and its content');
+    await page.locator('.part.sidebar').getByText(/sessions/i).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForSideBarContent(page);
+    step('wait for the imported example sessions to be listed');
+    // Opening the view imports the agents' sessions: their titles appear without running any command.
+    await page.locator('.part.sidebar .monaco-list-row').getByText('Fix NaN checkout total for coupons without expiry').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await shot(page, '03-views.png');
+  }],
+];
+
+async function runTest(name, body, index) {
+  const fixture = makeFixtureWorkspace();
+  const serverLog = [];
+  let server, browser, page, timer, failed = false, current = 'start code-server';
+  const step = (s) => { current = s; };
+  try {
+    server = await startCodeServer({ workspace: fixture.workspace, log: (t) => serverLog.push(t) });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('console', (m) => { if (m.type() === 'error') serverLog.push(`[page error] ${m.text()}\n`); });
+    await page.goto(workbenchUrl(server, fixture.workspace, [
+      ['extensionDevelopmentPath', remoteUri(server, extensionPath)],
+      ['skipWelcome', 'true'],
+    ]));
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${TEST_TIMEOUT_MS / 1000} s`)), TEST_TIMEOUT_MS); });
+    step('wait for the workbench');
+    const work = (async () => { await waitForWorkbench(page); await body({ page, fixture, server, step }); })();
+    work.catch(() => {}); // after a timeout it fails later, once the browser is closed
+    await Promise.race([work, timeout]);
+    fixture.cleanup();
+    return undefined;
+  } catch (error) {
+    failed = true;
+    if (page) await shot(page, `failure-${index + 1}.png`).catch(() => {});
+    writeFileSync(join(ARTIFACTS, `code-server-${index + 1}.log`), serverLog.join(''));
+    console.log(`     workspace kept at ${fixture.workspace}`);
+    return new Error(`during "${current}": ${error.message}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+    await browser?.close().catch(() => {});
+    await server?.stop(failed ? { saveLogsTo: join(ARTIFACTS, `server-logs-${index + 1}`) } : {}).catch(() => {});
+  }
+}
+
+let failed = 0;
+const started = Date.now();
+for (const [index, [name, body]] of tests.entries()) {
+  if (only.length && !only.some((o) => name.includes(o))) continue;
+  const t0 = Date.now();
+  const error = await runTest(name, body, index);
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (error) {
+    failed++;
+    console.log(`FAIL ${name} (${secs} s)\n     ${error.message.split('\n').slice(0, 8).join('\n     ')}`);
+  } else console.log(`PASS ${name} (${secs} s)`);
+}
+console.log(`test/e2e: ${failed ? `${failed} failed` : 'all passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${ARTIFACTS}`);
+process.exit(failed ? 1 : 0);
