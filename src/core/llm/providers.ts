@@ -1,6 +1,8 @@
 import type { Aggregator, ProviderInfo, Reflector } from '../learn/types';
 import { OfflineAggregator } from './offline/aggregator';
 import { OfflineReflector } from './offline/reflector';
+import { LlmAggregator, LlmReflector } from './llmRoles';
+import { OpenAiCompatibleClient } from './openaiClient';
 
 export const PROVIDER_CHOICES = ['auto', 'offline', 'openai', 'vscode'] as const;
 export type ProviderChoice = (typeof PROVIDER_CHOICES)[number];
@@ -14,4 +16,33 @@ export interface Roles {
 /** The embedded default: deterministic mining and merging, nothing leaves the machine. */
 export function offlineRoles(): Roles {
   return { reflector: new OfflineReflector(), aggregator: new OfflineAggregator(), info: { provider: 'offline', model: 'combee-offline-miner' } };
+}
+
+export interface OpenAiSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  concurrency?: number;
+  tokensPerMinute?: number;
+  timeoutMs?: number;
+  prices?: { input: number; output: number };
+  condenseBudgetTokens?: number;
+}
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
+
+/** Reflection and aggregation through any OpenAI-compatible endpoint. */
+export function openAiRoles(settings: OpenAiSettings): Roles {
+  const client = new OpenAiCompatibleClient(settings);
+  return { reflector: new LlmReflector(client, settings.condenseBudgetTokens), aggregator: new LlmAggregator(client), info: client.info };
+}
+
+/** Local servers (Ollama, vLLM, LM Studio) take any key; hosted ones need a real one. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return ['localhost', '127.0.0.1', '[::1]', '::1'].includes(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }

@@ -1,11 +1,20 @@
-/** Counting semaphore: at most `limit` calls in flight. */
+/** Counting semaphore: at most `limit` calls in flight; the limit can shrink and grow while in use. */
 export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
-  constructor(private readonly limit: number) {}
+  constructor(private limit: number) {}
+
+  get current(): number {
+    return this.limit;
+  }
+
+  setLimit(limit: number): void {
+    this.limit = Math.max(1, limit);
+    while (this.active < this.limit && this.waiting.length > 0) this.waiting.shift()?.();
+  }
 
   async acquire(signal?: AbortSignal): Promise<() => void> {
-    if (this.active >= this.limit) {
+    while (this.active >= this.limit) {
       await new Promise<void>((resolve, reject) => {
         const onAbort = () => {
           const i = this.waiting.indexOf(go);
@@ -26,7 +35,7 @@ export class Semaphore {
       if (released) return;
       released = true;
       this.active--;
-      this.waiting.shift()?.();
+      if (this.active < this.limit) this.waiting.shift()?.();
     };
   }
 }

@@ -1,0 +1,185 @@
+import OpenAI from 'openai';
+import { z } from 'zod';
+import type { ProviderInfo } from '../learn/types';
+import { extractJson, LlmOutputError, type ChatMessage, type JsonRequest, type JsonResponse, type LlmClient } from './client';
+import { abortableSleep, Semaphore, TokenRateLimiter } from './rateLimit';
+
+export interface OpenAiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Per-call timeout; a hung endpoint fails the call (and is retried), never the run. */
+  timeoutMs?: number;
+  maxRetries?: number;
+  concurrency?: number;
+  tokensPerMinute?: number;
+  temperature?: number;
+  /** USD per million tokens, for cost estimates. */
+  prices?: { input: number; output: number };
+  /** Base of the exponential backoff (tests shorten it). */
+  backoffBaseMs?: number;
+}
+
+/** How JSON is asked for: the best the endpoint accepts, learned from its 400s. */
+type JsonMode = 'json_schema' | 'json_object' | 'prompted';
+
+const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+
+/** Any OpenAI-compatible endpoint (OpenAI, Azure, DeepSeek, OpenRouter, Ollama, vLLM, LM Studio) via `openai`. */
+export class OpenAiCompatibleClient implements LlmClient {
+  readonly info: ProviderInfo;
+  private readonly client: OpenAI;
+  private readonly semaphore: Semaphore;
+  private readonly tpm?: TokenRateLimiter;
+  private jsonMode: JsonMode = 'json_schema';
+  /** Successes since the last 429: the concurrency limit grows back one step per `maxConcurrency` of them. */
+  private successesSince429 = 0;
+  private readonly maxConcurrency: number;
+
+  constructor(private readonly options: OpenAiClientOptions) {
+    this.info = { provider: 'openai', model: options.model };
+    // Retries are ours (counted, Retry-After aware), so the SDK's own are off.
+    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
+    this.maxConcurrency = Math.max(1, options.concurrency ?? 4);
+    this.semaphore = new Semaphore(this.maxConcurrency);
+    if (options.tokensPerMinute) this.tpm = new TokenRateLimiter(options.tokensPerMinute);
+  }
+
+  async completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {
+    const warnings: string[] = [];
+    const usage = { inputTokens: 0, outputTokens: 0, latencyMs: 0, costUsd: 0 };
+    const started = Date.now();
+    const first = await this.chat(request, request.messages, warnings, usage);
+    let problem = first.finishReason === 'length' ? 'the answer was cut off (finish_reason: length)' : undefined;
+    if (!problem) {
+      const parsed = parse(first.content, request.schema);
+      if (parsed.ok) return { value: parsed.value, usage: { ...usage, latencyMs: Date.now() - started }, warnings };
+      problem = parsed.problem;
+    }
+    // One repair attempt: show the model its answer and what was wrong with it.
+    warnings.push(`invalid ${request.schemaName} answer (${problem}); asked the model to repair it`);
+    const repairMessages: ChatMessage[] = [
+      ...request.messages,
+      { role: 'assistant', content: first.content.slice(0, 20_000) },
+      { role: 'user', content: `That answer is not valid: ${problem}. Reply again with only the complete JSON object, shorter if needed, matching the schema exactly.` },
+    ];
+    const second = await this.chat(request, repairMessages, warnings, usage);
+    const repaired = second.finishReason === 'length' ? { ok: false as const, problem: 'cut off again' } : parse(second.content, request.schema);
+    if (repaired.ok) return { value: repaired.value, usage: { ...usage, latencyMs: Date.now() - started }, warnings };
+    throw new LlmOutputError(`${request.schemaName}: invalid answer after one repair (${repaired.problem})`);
+  }
+
+  private async chat<T>(request: JsonRequest<T>, messages: ChatMessage[], warnings: string[], usage: { inputTokens: number; outputTokens: number; costUsd: number }): Promise<{ content: string; finishReason: string }> {
+    const maxRetries = this.options.maxRetries ?? 4;
+    const estimate = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4) + (request.maxOutputTokens ?? 2000);
+    for (let attempt = 0; ; attempt++) {
+      await this.tpm?.take(estimate, request.signal);
+      const release = await this.semaphore.acquire(request.signal);
+      try {
+        const completion = await this.client.chat.completions.create({
+          model: this.options.model,
+          messages: this.jsonMode === 'prompted' ? withJsonInstruction(messages, request) : messages,
+          temperature: this.options.temperature ?? 0.2,
+          max_tokens: request.maxOutputTokens ?? 2000,
+          ...this.responseFormat(request),
+        }, { signal: request.signal });
+        usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
+        usage.outputTokens += completion.usage?.completion_tokens ?? 0;
+        if (this.options.prices && completion.usage) {
+          usage.costUsd += (completion.usage.prompt_tokens * this.options.prices.input + completion.usage.completion_tokens * this.options.prices.output) / 1e6;
+        }
+        if (++this.successesSince429 >= this.maxConcurrency && this.semaphore.current < this.maxConcurrency) {
+          this.successesSince429 = 0;
+          this.semaphore.setLimit(this.semaphore.current + 1);
+        }
+        const choice = completion.choices?.[0];
+        return { content: choice?.message?.content ?? '', finishReason: choice?.finish_reason ?? 'stop' };
+      } catch (error) {
+        if (request.signal?.aborted || error instanceof OpenAI.APIUserAbortError) throw abortError(request.signal);
+        if (error instanceof OpenAI.BadRequestError && this.jsonMode !== 'prompted' && /response_format|json_schema|json_object|structured/i.test(error.message)) {
+          this.jsonMode = this.jsonMode === 'json_schema' ? 'json_object' : 'prompted';
+          warnings.push(`endpoint rejected the JSON mode; falling back to ${this.jsonMode}`);
+          attempt--;
+          continue;
+        }
+        const status = error instanceof OpenAI.APIError ? error.status : undefined;
+        const retryable = error instanceof OpenAI.APIConnectionError || (status !== undefined && RETRYABLE.has(status));
+        if (status === 429) {
+          // The endpoint says we are too many: halve our concurrency (additive increase brings it back).
+          this.successesSince429 = 0;
+          this.semaphore.setLimit(Math.floor(this.semaphore.current / 2));
+        }
+        if (!retryable || attempt >= maxRetries) throw new Error(describe(error, status));
+        const wait = retryDelay(error, attempt, this.options.backoffBaseMs ?? 1000);
+        warnings.push(`${describe(error, status)}; retry ${attempt + 1}/${maxRetries} in ${Math.round(wait)} ms`);
+        await abortableSleep(wait, request.signal).catch(() => {
+          throw abortError(request.signal);
+        });
+      } finally {
+        release();
+      }
+    }
+  }
+
+  private responseFormat<T>(request: JsonRequest<T>): { response_format?: OpenAI.ChatCompletionCreateParams['response_format'] } {
+    switch (this.jsonMode) {
+      case 'json_schema':
+        return { response_format: { type: 'json_schema', json_schema: { name: request.schemaName, schema: z.toJSONSchema(request.schema, { io: 'input' }) as Record<string, unknown>, strict: false } } };
+      case 'json_object':
+        return { response_format: { type: 'json_object' } };
+      default:
+        return {};
+    }
+  }
+}
+
+function withJsonInstruction<T>(messages: ChatMessage[], request: JsonRequest<T>): ChatMessage[] {
+  const schema = JSON.stringify(z.toJSONSchema(request.schema, { io: 'input' }));
+  const note = `Answer with one JSON object only, no prose, matching this JSON schema:\n${schema}`;
+  return [...messages.slice(0, -1), { ...messages[messages.length - 1], content: `${messages[messages.length - 1].content}\n\n${note}` }];
+}
+
+function parse<T>(content: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
+  let json: unknown;
+  try {
+    json = extractJson(content);
+  } catch (error) {
+    return { ok: false, problem: (error as Error).message };
+  }
+  const result = schema.safeParse(json);
+  if (result.success) return { ok: true, value: result.data };
+  const issue = result.error.issues[0];
+  return { ok: false, problem: `${issue.path.join('.') || 'root'}: ${issue.message}` };
+}
+
+/** Retry-After (seconds or an HTTP date) or retry-after-ms when given; else exponential backoff with jitter. */
+function retryDelay(error: unknown, attempt: number, baseMs: number): number {
+  const headers = error instanceof OpenAI.APIError ? error.headers : undefined;
+  const ms = Number(headers?.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return Math.min(ms, 60_000);
+  const after = headers?.get('retry-after');
+  if (after) {
+    const seconds = Number(after);
+    if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
+    const date = Date.parse(after);
+    if (Number.isFinite(date)) return Math.min(Math.max(0, date - Date.now()), 60_000);
+  }
+  return Math.min(baseMs * 2 ** attempt * (0.5 + Math.random()), 30_000);
+}
+
+function describe(error: unknown, status: number | undefined): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return 'request timed out';
+  if (error instanceof OpenAI.APIConnectionError) return `connection failed (${error.message})`;
+  if (status === 401) return 'the endpoint rejected the API key (401)';
+  if (status === 429) return 'rate limited (429)';
+  if (status !== undefined) return `HTTP ${status}: ${(error as Error).message.slice(0, 200)}`;
+  return (error as Error).message;
+}
+
+function abortError(signal?: AbortSignal): Error {
+  const reason = signal?.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  const error = new Error('aborted');
+  error.name = 'AbortError';
+  return error;
+}
