@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ProposalStore } from '../../core/assets/proposalStore';
-import { offlineRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
+import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, isLoopbackUrl, offlineRoles, openAiRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
 import { learnWorkspace } from '../../core/service/learnWorkspace';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { integer, oneOf, parse, UsageError } from '../args';
@@ -26,7 +26,9 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const windowDays = integer('window-days', values['window-days']);
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
-  const roles = resolveRoles(provider, out);
+  const baseUrl = typeof values['base-url'] === 'string' ? values['base-url'] : (process.env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL);
+  const model = typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL;
+  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY }, out);
   if (!roles) return 1;
 
   const result = await learnWorkspace({
@@ -77,16 +79,23 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   return record!.status === 'failed' ? 1 : 0;
 }
 
-function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], out: Output): Roles | undefined {
+/** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
+function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string }, out: Output): Roles | undefined {
+  const keyless = isLoopbackUrl(endpoint.baseUrl);
+  const openai = () => openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints' });
   switch (provider) {
     case 'auto':
+      return endpoint.apiKey || (keyless && endpoint.baseUrl !== DEFAULT_OPENAI_BASE_URL) ? openai() : offlineRoles();
     case 'offline':
       return offlineRoles();
     case 'vscode':
       out.warn('the vscode provider exists only inside VS Code; use --provider offline or openai from the command line');
       return undefined;
     case 'openai':
-      out.warn('the openai provider is not available in this build yet (tracked in the Model access issue); use --provider offline');
-      return undefined;
+      if (!endpoint.apiKey && !keyless) {
+        out.warn(`OPENAI_API_KEY is not set (needed for ${endpoint.baseUrl}); set it, or pass --base-url of a local endpoint, or use --provider offline`);
+        return undefined;
+      }
+      return openai();
   }
 }
