@@ -3,6 +3,7 @@ import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
 import { acceptProposal, rejectProposal, reviewProposals } from './commands/proposals';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
+import { chooseRoles } from './llm/providerChoice';
 import { Services } from './services';
 import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
@@ -12,7 +13,13 @@ import { showPanel } from './webview/panel';
 let services: Services | undefined;
 
 /** Cheap by design: registrations only; the store, pool and imports start on first use. */
-export function activate(context: vscode.ExtensionContext): { services: Services } {
+/** What activate() returns: used by the extension tests, and a small surface for other extensions. */
+export interface CombeeApi {
+  /** Which provider a run would use now (and why); never prompts for consent. */
+  describeProvider(): Promise<{ provider: string; model: string; reason: string }>;
+}
+
+export function activate(context: vscode.ExtensionContext): CombeeApi {
   const log = vscode.window.createOutputChannel('Combee', { log: true });
   services = new Services(context, log);
   const s = services;
@@ -42,7 +49,12 @@ export function activate(context: vscode.ExtensionContext): { services: Services
   );
   updateProposalContext();
   log.info(`Combee activated (store: ${s.store.dir})`);
-  return { services: s };
+  return {
+    describeProvider: async () => {
+      const { roles, reason } = await chooseRoles(s, false);
+      return { ...roles.info, reason };
+    },
+  };
 }
 
 function updateProposalContext(): void {

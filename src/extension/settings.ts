@@ -14,6 +14,12 @@ const Settings = z.object({
   poolSize: z.number().int().min(0).catch(0),
   extraRedactionPatterns: z.array(z.string()).catch([]),
   backgroundCapture: z.boolean().catch(false),
+  openaiBaseUrl: z.string().url().catch('https://api.openai.com/v1'),
+  openaiModel: z.string().min(1).catch('gpt-4.1-mini'),
+  lmVendor: z.string().catch(''),
+  lmFamily: z.string().catch(''),
+  llmConcurrency: z.number().int().min(1).catch(4),
+  condenseBudget: z.number().int().min(500).catch(6000),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -30,5 +36,11 @@ export function readSettings(scope?: vscode.Uri): Settings {
     poolSize: c.get('pool.size'),
     extraRedactionPatterns: c.get('redaction.extraPatterns'),
     backgroundCapture: c.get('capture.background'),
+    openaiBaseUrl: c.get('openai.baseUrl'),
+    openaiModel: c.get('openai.model'),
+    lmVendor: c.get('lm.vendor'),
+    lmFamily: c.get('lm.family'),
+    llmConcurrency: c.get('llm.concurrency'),
+    condenseBudget: c.get('llm.sessionBudgetTokens'),
   });
 }

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { ProviderInfo } from '../learn/types';
-import { extractJson, LlmOutputError, type ChatMessage, type JsonRequest, type JsonResponse, type LlmClient } from './client';
+import type { ChatMessage, JsonRequest, JsonResponse, LlmClient } from './client';
+import { completeJsonWithRepair, withJsonInstruction, type ChatTurn, type UsageTally } from './jsonCompletion';
 import { abortableSleep, Semaphore, TokenRateLimiter } from './rateLimit';
 
 export interface OpenAiClientOptions {
@@ -45,31 +46,11 @@ export class OpenAiCompatibleClient implements LlmClient {
     if (options.tokensPerMinute) this.tpm = new TokenRateLimiter(options.tokensPerMinute);
   }
 
-  async completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {
-    const warnings: string[] = [];
-    const usage = { inputTokens: 0, outputTokens: 0, latencyMs: 0, costUsd: 0 };
-    const started = Date.now();
-    const first = await this.chat(request, request.messages, warnings, usage);
-    let problem = first.finishReason === 'length' ? 'the answer was cut off (finish_reason: length)' : undefined;
-    if (!problem) {
-      const parsed = parse(first.content, request.schema);
-      if (parsed.ok) return { value: parsed.value, usage: { ...usage, latencyMs: Date.now() - started }, warnings };
-      problem = parsed.problem;
-    }
-    // One repair attempt: show the model its answer and what was wrong with it.
-    warnings.push(`invalid ${request.schemaName} answer (${problem}); asked the model to repair it`);
-    const repairMessages: ChatMessage[] = [
-      ...request.messages,
-      { role: 'assistant', content: first.content.slice(0, 20_000) },
-      { role: 'user', content: `That answer is not valid: ${problem}. Reply again with only the complete JSON object, shorter if needed, matching the schema exactly.` },
-    ];
-    const second = await this.chat(request, repairMessages, warnings, usage);
-    const repaired = second.finishReason === 'length' ? { ok: false as const, problem: 'cut off again' } : parse(second.content, request.schema);
-    if (repaired.ok) return { value: repaired.value, usage: { ...usage, latencyMs: Date.now() - started }, warnings };
-    throw new LlmOutputError(`${request.schemaName}: invalid answer after one repair (${repaired.problem})`);
+  completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {
+    return completeJsonWithRepair(request, (messages, warnings, usage) => this.chat(request, messages, warnings, usage));
   }
 
-  private async chat<T>(request: JsonRequest<T>, messages: ChatMessage[], warnings: string[], usage: { inputTokens: number; outputTokens: number; costUsd: number }): Promise<{ content: string; finishReason: string }> {
+  private async chat<T>(request: JsonRequest<T>, messages: ChatMessage[], warnings: string[], usage: UsageTally): Promise<ChatTurn> {
     const maxRetries = this.options.maxRetries ?? 4;
     const estimate = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4) + (request.maxOutputTokens ?? 2000);
     for (let attempt = 0; ; attempt++) {
@@ -131,25 +112,6 @@ export class OpenAiCompatibleClient implements LlmClient {
         return {};
     }
   }
-}
-
-function withJsonInstruction<T>(messages: ChatMessage[], request: JsonRequest<T>): ChatMessage[] {
-  const schema = JSON.stringify(z.toJSONSchema(request.schema, { io: 'input' }));
-  const note = `Answer with one JSON object only, no prose, matching this JSON schema:\n${schema}`;
-  return [...messages.slice(0, -1), { ...messages[messages.length - 1], content: `${messages[messages.length - 1].content}\n\n${note}` }];
-}
-
-function parse<T>(content: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
-  let json: unknown;
-  try {
-    json = extractJson(content);
-  } catch (error) {
-    return { ok: false, problem: (error as Error).message };
-  }
-  const result = schema.safeParse(json);
-  if (result.success) return { ok: true, value: result.data };
-  const issue = result.error.issues[0];
-  return { ok: false, problem: `${issue.path.join('.') || 'root'}: ${issue.message}` };
 }
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms when given; else exponential backoff with jitter. */

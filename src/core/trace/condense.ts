@@ -3,6 +3,7 @@ import { clipMiddle } from '../util/text';
 import type { Step, Trace } from './model';
 
 export const DEFAULT_CONDENSE_BUDGET = 6000;
+const OMISSION_MARKER_TOKENS = 12;
 
 interface Caps {
   user: number;
@@ -71,7 +72,8 @@ export function condenseTrace(trace: Trace, budgetTokens = DEFAULT_CONDENSE_BUDG
   let used = countTokens(head) + 20;
   const keep = new Set<number>();
   for (const { step, line } of order) {
-    const cost = countTokens(line) + 1;
+    // + room for the "[… n step(s) omitted …]" marker that may follow a kept step
+    const cost = countTokens(line) + 1 + OMISSION_MARKER_TOKENS;
     if (used + cost > budgetTokens) continue;
     used += cost;
     keep.add(step.index);

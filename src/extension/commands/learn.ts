@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { offlineRoles } from '../../core/llm/providers';
 import { learnWorkspace } from '../../core/service/learnWorkspace';
 import { isAbortError } from '../../core/util/concurrency';
 import { captureSessions } from '../capture';
+import { chooseRoles } from '../llm/providerChoice';
 import { openProposalDiff, proposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
@@ -20,10 +20,8 @@ export async function learnFromRecentSessions(services: Services): Promise<Learn
     return undefined;
   }
   const settings = readSettings();
-  const roles = offlineRoles();
-  if (settings.provider !== 'offline' && settings.provider !== 'auto') {
-    services.log.warn(`provider "${settings.provider}" is not available in this build yet; using the offline learner`);
-  }
+  const { roles, reason } = await chooseRoles(services, true);
+  services.log.info(`learning with ${reason} (${roles.info.provider}/${roles.info.model})`);
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Combee: learning from recent sessions', cancellable: true },
     async (progress, token) => {
@@ -61,7 +59,7 @@ export async function learnFromRecentSessions(services: Services): Promise<Learn
           const message = capture.sessions === 0 ? 'Combee found no new sessions for this workspace.' : 'Combee learned nothing new from the recent sessions.';
           void vscode.window.showInformationMessage(message);
         } else {
-          void vscode.window.showInformationMessage(`Combee proposes ${first.files.length} file change(s) learned with the ${roles.info.provider} provider. Review the diff, then Accept or Reject.`);
+          void vscode.window.showInformationMessage(`Combee proposes ${first.files.length} file change(s), learned with ${roles.info.provider} (${roles.info.model}). Review the diff, then Accept or Reject.`);
         }
         return first;
       } catch (error) {
