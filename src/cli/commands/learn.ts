@@ -20,7 +20,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   });
   const provider = oneOf('provider', values.provider, PROVIDER_CHOICES, 'auto');
   const strategy = oneOf('strategy', values.strategy, ['combee', 'naive', 'sequential'] as const, 'combee');
-  const batchSize = values.batch === 'auto' ? undefined : integer('batch', values.batch);
+  const batchSize = values.batch === undefined || values.batch === 'auto' ? 'auto' : integer('batch', values.batch);
   if (batchSize === 0) throw new UsageError('--batch must be at least 1');
   const seed = integer('seed', values.seed);
   const windowDays = integer('window-days', values['window-days']);

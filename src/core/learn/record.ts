@@ -34,6 +34,16 @@ export const BatchRecord = z.object({
 });
 export type BatchRecord = z.infer<typeof BatchRecord>;
 
+export const ControllerRecord = z.object({
+  profiled: z.array(z.object({ batchSize: z.number().int(), delayMs: z.number(), epochMs: z.number() })),
+  fit: z.object({ A: z.number(), alpha: z.number(), r2: z.number() }).optional(),
+  tau: z.number().optional(),
+  unclamped: z.number().optional(),
+  chosen: z.number().int(),
+  reason: z.string(),
+});
+export type ControllerRecord = z.infer<typeof ControllerRecord>;
+
 /** The aggregation tree of one run: written once by the learner, read by the webview and `combee tree`. */
 export const RunRecord = z.object({
   version: z.literal(RUN_RECORD_VERSION),
@@ -48,6 +58,8 @@ export const RunRecord = z.object({
   seed: z.number().int(),
   duplication: z.number().int(),
   batchSize: z.number().int(),
+  /** The dynamic batch-size controller's decision (batch size `auto`). */
+  controller: ControllerRecord.optional(),
   totals: z.object({
     traces: z.number().int(),
     reflections: z.number().int(),

@@ -6,6 +6,7 @@ import type { Trace } from '../trace/model';
 import { isAbortError, mapLimit } from '../util/concurrency';
 import { RUN_RECORD_VERSION, type BatchRecord, type RunNode, type RunRecord } from './record';
 import { groupCount, planScan, sliceGroups } from './scan';
+import { BatchSizer } from './batchSizer';
 import type { AggregationInput, Aggregator, CallUsage, ProviderInfo, Reflection, Reflector, RoleResult } from './types';
 
 export type Strategy = 'combee' | 'naive' | 'sequential';
@@ -18,8 +19,10 @@ export interface LearnOptions {
   provider: ProviderInfo;
   workspace: string;
   strategy?: Strategy;
-  /** Traces per batch; each batch sees the playbook the previous one produced. */
-  batchSize?: number;
+  /** Traces per batch, or `auto` (the dynamic controller); each batch sees the playbook the previous one produced. */
+  batchSize?: number | 'auto';
+  /** Bounds of the controller's choice. */
+  batchBounds?: { bMin: number; bMax: number };
   seed?: number;
   /** Augmented-shuffle duplication factor p. */
   duplication?: number;
@@ -39,12 +42,12 @@ export interface LearnResult {
   learnedTraceIds: string[];
 }
 
-export const DEFAULTS = { batchSize: 40, duplication: 2, concurrency: 4, maxFanIn: 12 } as const;
+export const DEFAULTS = { batchSize: 40, duplication: 2, concurrency: 4, maxFanIn: 12, batchBounds: { bMin: 4, bMax: 100 } } as const;
 
 /** Combee: map (reflect) → augmented shuffle → parallel scan aggregation → deterministic apply, batch after batch. */
 export async function learn(options: LearnOptions): Promise<LearnResult> {
   const strategy = options.strategy ?? 'combee';
-  const batchSize = strategy === 'sequential' ? 1 : Math.max(1, options.batchSize ?? DEFAULTS.batchSize);
+  const sizes = new BatchSizer(strategy === 'sequential' ? 1 : (options.batchSize ?? DEFAULTS.batchSize), options.traces.length, options.batchBounds ?? DEFAULTS.batchBounds);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const duplication = options.duplication ?? DEFAULTS.duplication;
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
@@ -60,7 +63,6 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   let status: RunRecord['status'] = 'completed';
 
   const traces = [...options.traces].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id));
-  const batchCount = Math.ceil(traces.length / batchSize);
   const account = (usage: CallUsage) => {
     totals.calls++;
     totals.inputTokens += usage.inputTokens;
@@ -70,11 +72,13 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const usageFields = (usage: CallUsage) => ({ latencyMs: usage.latencyMs, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
 
   try {
-    for (let b = 0; b < batchCount; b++) {
+    for (let b = 0, offset = 0; offset < traces.length; b++) {
       const batchStarted = Date.now();
-      const batch = traces.slice(b * batchSize, (b + 1) * batchSize);
+      const batch = traces.slice(offset, offset + sizes.next());
+      const done = offset;
+      offset += batch.length;
       const frozen = playbook;
-      const progress = (stage: string, within: number) => options.onProgress?.(`batch ${b + 1}/${batchCount}: ${stage}`, (b + within) / batchCount);
+      const progress = (stage: string, within: number) => options.onProgress?.(`batch ${b + 1} (${batch.length} session(s), ${offset}/${traces.length}): ${stage}`, (done + within * batch.length) / traces.length);
 
       // Map: every trace against the same frozen playbook.
       progress(`reflecting on ${batch.length} session(s)`, 0);
@@ -160,6 +164,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         nodes.push({ id: `b${b}:apply`, kind: 'apply', batch: b, label: `${ok} change(s) applied`, parents: [final.nodeId], status: 'ok', detail: result.applied.map((a) => ({ op: a.op.op, id: a.id, status: a.status, reason: a.reason, content: 'content' in a.op ? a.op.content : undefined, support: a.op.support })) });
       }
       batches.push({ ...batchRecord, wallMs: Date.now() - batchStarted });
+      sizes.record(batch.length, Date.now() - batchStarted);
       learnedTraceIds.push(...traceIds);
       progress('done', 1);
     }
@@ -184,7 +189,8 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     strategy,
     seed,
     duplication,
-    batchSize,
+    batchSize: sizes.largest,
+    controller: sizes.decision,
     totals,
     batches,
     nodes,

@@ -20,7 +20,7 @@ export interface LearnWorkspaceOptions {
   provider: ProviderInfo;
   playbookPath?: string;
   strategy?: Strategy;
-  batchSize?: number;
+  batchSize?: number | 'auto';
   seed?: number;
   /** Only sessions that ended within this many days (0 or undefined: no window). */
   windowDays?: number;

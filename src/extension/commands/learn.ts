@@ -41,7 +41,7 @@ export async function learnFromRecentSessions(services: Services): Promise<Learn
             provider: roles.info,
             playbookPath: settings.playbookPath,
             strategy: settings.strategy,
-            batchSize: settings.batchSize === 'auto' ? undefined : settings.batchSize,
+            batchSize: settings.batchSize,
             windowDays: settings.windowDays,
             signal: controller.signal,
             onProgress: (message) => progress.report({ message }),

@@ -106,7 +106,7 @@ describe('learning run', () => {
     const aggregator = new CountingAggregator();
     const result = await learn({
       ...base, traces: traces(6), reflector: new ScriptedReflector(), aggregator, batchSize: 2, signal: controller.signal,
-      onProgress: (message) => { if (message.startsWith('batch 2/3: done')) controller.abort(); },
+      onProgress: (message) => { if (message.startsWith('batch 2 (') && message.endsWith(': done')) controller.abort(); },
     });
     assert.equal(result.record.status, 'cancelled');
     assert.equal(result.learnedTraceIds.length, 4);
@@ -122,4 +122,23 @@ describe('learning run', () => {
     const added = result.applied.find((a) => a.id === 'bat-00001');
     assert.deepEqual(added?.op.support.map((s) => s.traceId).sort(), ['a', 'b', 'c', 'd']);
   });
+
+  it('batch size auto: profiles 4, 8, 16, 32, fits the curve, then uses the controller\'s size (recorded)', async () => {
+    const aggregator = new CountingAggregator();
+    const result = await learn({ ...base, traces: traces(200), reflector: new ScriptedReflector(), aggregator, batchSize: 'auto' });
+    const sizes = result.record.batches.map((b) => b.traceIds.length);
+    assert.deepEqual(sizes.slice(0, 4), [4, 8, 16, 32]);
+    const controller = result.record.controller;
+    assert.ok(controller && controller.profiled.length === 4 && controller.fit);
+    assert.ok(sizes.slice(4, -1).every((s) => s === controller.chosen), `${sizes.join(',')} vs ${controller.chosen}`);
+    assert.equal(sizes.reduce((a, b) => a + b, 0), 200);
+    assert.equal(bullets(result.playbook).length, 200);
+  });
+
+  it('batch size auto with few sessions learns them in one batch', async () => {
+    const result = await learn({ ...base, traces: traces(6), reflector: new ScriptedReflector(), aggregator: new CountingAggregator(), batchSize: 'auto' });
+    assert.deepEqual(result.record.batches.map((b) => b.traceIds.length), [6]);
+    assert.match(result.record.controller?.reason ?? '', /too few sessions/);
+  });
 });
+
