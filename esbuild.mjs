@@ -20,6 +20,8 @@ const bundles = [
   // the pool's worker: our task module plus piscina's bootstrap, which piscina loads as `<its __dirname>/worker.js`
   { ...node, entryPoints: { 'combee-worker': 'src/core/pool/workerTasks.ts', worker: 'node_modules/piscina/dist/worker.js' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // benchmarks (not shipped): `combee bench …` loads dist/bench.js when it exists
+  { ...node, entryPoints: { bench: 'bench/learn/index.ts' }, outdir: 'dist' },
   // the tokenizer's ranks are large: one bundle, loaded at run time by src/core/util/tokens.ts
   { ...node, entryPoints: { tokenizer: 'src/core/util/tokenizerEntry.ts' }, outdir: 'dist', sourcemap: false },
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: production ? false : 'linked',
@@ -37,7 +39,7 @@ function listTs(dir) {
 }
 
 const testTranspile = {
-  entryPoints: [...listTs('src/core'), ...listTs('src/cli'), ...listTs('src/shared'), ...listTs('test/unit'), ...listTs('test/support')],
+  entryPoints: [...listTs('src/core'), ...listTs('src/cli'), ...listTs('src/shared'), ...listTs('test/unit'), ...listTs('test/support'), ...listTs('bench')],
   outdir: 'out', outbase: '.', bundle: false, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'inline', logLevel: 'warning',
 };
 

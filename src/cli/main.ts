@@ -1,4 +1,5 @@
 import { ACCEPT_HELP, acceptCommand } from './commands/accept';
+import { benchCommand } from './commands/bench';
 import { IMPORT_HELP, importCommand } from './commands/import';
 import { LEARN_HELP, learnCommand } from './commands/learn';
 import { UsageError } from './args';
@@ -12,6 +13,8 @@ ${IMPORT_HELP}
 ${LEARN_HELP}
 
 ${ACCEPT_HELP}
+
+combee bench learn [--json] [--quick]   (from a source checkout) speed, retention and cost benchmarks (simulation)
 
 Store: --store, else $COMBEE_STORE, else the per-user data folder.
 Exit codes: 0 success, 1 failure, 2 bad usage (warnings never change the exit code).`;
@@ -27,6 +30,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput, signal
         return await learnCommand(rest, out, signal);
       case 'accept':
         return await acceptCommand(rest, out);
+      case 'bench':
+        return await benchCommand(rest, out);
       case undefined:
       case 'help':
       case '--help':

@@ -1,5 +1,6 @@
 import { serializePlaybook } from '../playbook/markdown';
 import type { Playbook } from '../playbook/model';
+import { jaccard, tokens } from '../playbook/similarity';
 import type { ChatMessage } from './client';
 
 const SECTIONS = 'Build and test, Conventions, Architecture, Tooling, Pitfalls, Workflow (or an existing section of the playbook)';
@@ -7,6 +8,25 @@ const SECTIONS = 'Build and test, Conventions, Architecture, Tooling, Pitfalls, 
 export function playbookForPrompt(playbook: Playbook): string {
   const text = serializePlaybook(playbook).trim();
   return text.length > 0 ? text : '(empty)';
+}
+
+/**
+ * Only the rules an aggregation could touch: those lexically close to its items (at most `limit`). Showing the
+ * whole playbook to every one of the k + 1 calls would cost tokens and add exactly the overload Combee avoids.
+ */
+export function relevantRules(playbook: Playbook, texts: string[], limit = 30, threshold = 0.2): string {
+  const itemTokens = texts.map(tokens);
+  const scored = playbook.sections.flatMap((section) => section.lines.flatMap((line) => {
+    if (line.kind !== 'bullet') return [];
+    const t = tokens(line.bullet.content);
+    const score = Math.max(0, ...itemTokens.map((i) => jaccard(i, t)));
+    return score >= threshold ? [{ section: section.title, bullet: line.bullet, score }] : [];
+  }));
+  const chosen = scored.sort((a, b) => b.score - a.score).slice(0, limit);
+  if (chosen.length === 0) return '(no existing rule is close to these items)';
+  const bySection = new Map<string, string[]>();
+  for (const c of chosen) bySection.set(c.section, [...(bySection.get(c.section) ?? []), `[${c.bullet.id}] helpful=${c.bullet.helpful} harmful=${c.bullet.harmful} :: ${c.bullet.content}`]);
+  return [...bySection].map(([section, lines]) => `## ${section}\n${lines.join('\n')}`).join('\n\n');
 }
 
 /** Map step: one session, the frozen playbook, lessons grounded in step numbers. */
@@ -54,7 +74,7 @@ export function localAggregationPrompt(items: LabelledItem[], playbook: Playbook
     {
       role: 'user',
       content: [
-        `Current playbook:\n${playbookForPrompt(playbook)}`,
+        `Existing rules close to these lessons:\n${relevantRules(playbook, items.map((i) => i.text))}`,
         `Lessons:\n${items.map((i) => `${i.label} (${i.sessions} session(s)): ${i.text}`).join('\n')}`,
         'Return JSON {"operations":[{"type":"ADD","section","content","kind"?,"scope"?,"sources":[labels]} | {"type":"UPDATE","id","content","sources"} | {"type":"MERGE","ids":[...],"content","sources"} | {"type":"REMOVE","id","reason","sources"}]}.',
       ].join('\n\n'),
@@ -76,7 +96,7 @@ export function globalAggregationPrompt(items: LabelledItem[], playbook: Playboo
     {
       role: 'user',
       content: [
-        `Current playbook:\n${playbookForPrompt(playbook)}`,
+        `Existing rules close to these operations:\n${relevantRules(playbook, items.map((i) => i.text))}`,
         `Proposed operations:\n${items.map((i) => `${i.label} (${i.sessions} session(s)): ${i.text}`).join('\n')}`,
         'Return JSON {"operations":[{"type":"ADD","section","content","kind"?,"scope"?,"sources":[labels]} | {"type":"UPDATE","id","content","sources"} | {"type":"MERGE","ids":[...],"content","sources"} | {"type":"REMOVE","id","reason","sources"}]}.',
       ].join('\n\n'),

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import type { ChatRequest, ScriptedReply } from '../../test/support/modelServer';
+
+/**
+ * SIMULATION (not a model). A deterministic reflector and a capacity-limited aggregator spoken over the real
+ * OpenAI protocol, so the real client, prompts and scan code run. Context overload is modelled on input size:
+ * an aggregation call keeps each distinct item with probability r = min(1, (C / load)^γ), where load counts a
+ * reflection-level item as REFLECTION_ITEM_TOKENS (a raw reflection with its reasoning) and a delta-level item as
+ * DELTA_ITEM_TOKENS (a compact operation). Which items survive is a hash of (item, call), so runs are replayable.
+ */
+export const OVERLOAD = { capacityTokens: 8000, gamma: 0.7, reflectionItemTokens: 500, deltaItemTokens: 40 } as const;
+/** Latencies, scaled 1:10 from typical hosted-model figures (a reflection ~1.5 s, an aggregation ~1 s + output). */
+export const LATENCY = { reflectMs: 150, reflectJitter: 0.2, aggregateBaseMs: 100, aggregatePerOutputOpMs: 2 } as const;
+
+function unit(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+export function retention(load: number): number {
+  return Math.min(1, (OVERLOAD.capacityTokens / Math.max(1, load)) ** OVERLOAD.gamma);
+}
+
+export function simulatedResponder(request: ChatRequest, callIndex: number): ScriptedReply {
+  const system = request.messages.find((m) => m.role === 'system')?.content ?? '';
+  const user = request.messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n');
+  if (system.includes('You review one coding-agent session')) {
+    // Reflector: every planted lesson the session states, grounded in its step.
+    const lessons = [...user.matchAll(/^#(\d+) USER: Note for the future — (LESSON-\d{3}: .*)$/gm)].map((m) => ({
+      section: 'Pitfalls', content: m[2], kind: 'pitfall', evidence_steps: [Number(m[1])],
+    }));
+    const jitter = 1 + LATENCY.reflectJitter * (2 * unit(`latency:${callIndex}:${user.length}`) - 1);
+    return { content: JSON.stringify({ lessons, bullet_tags: [] }), delayMs: LATENCY.reflectMs * jitter };
+  }
+  // Aggregator: items are "L<n> (...): [kind, section] text" (reflection level) or "D<i>.<j> (...): ADD to ...: text".
+  const playbook = user.split('\n\nLessons:')[0].split('\n\nProposed operations:')[0]; // the rules shown
+  const items = [...user.matchAll(/^((L|D)[\d.]+) \(\d+ session\(s\)\): (?:\[[^\]]*\] |ADD to "[^"]*": )?(.*)$/gm)].map((m) => ({ label: m[1], level: m[2], text: m[3] }));
+  const load = items.reduce((sum, i) => sum + (i.level === 'L' ? OVERLOAD.reflectionItemTokens : OVERLOAD.deltaItemTokens), 0);
+  const keep = retention(load);
+  const callKey = createHash('sha256').update(user).digest('hex');
+  const byText = new Map<string, string[]>();
+  for (const item of items) byText.set(item.text, [...(byText.get(item.text) ?? []), item.label]);
+  const operations = [...byText]
+    .filter(([text]) => !playbook.includes(text.slice(0, 40)))
+    .filter(([text]) => unit(`${callKey}:${text}`) < keep)
+    .map(([content, sources]) => ({ type: 'ADD', section: 'Pitfalls', content, kind: 'pitfall', sources }));
+  return { content: JSON.stringify({ operations }), delayMs: LATENCY.aggregateBaseMs + LATENCY.aggregatePerOutputOpMs * operations.length };
+}
