@@ -1,5 +1,6 @@
 import { ACCEPT_HELP, acceptCommand } from './commands/accept';
 import { benchCommand } from './commands/bench';
+import { TREE_HELP, treeCommand } from './commands/tree';
 import { IMPORT_HELP, importCommand } from './commands/import';
 import { LEARN_HELP, learnCommand } from './commands/learn';
 import { UsageError } from './args';
@@ -13,6 +14,8 @@ ${IMPORT_HELP}
 ${LEARN_HELP}
 
 ${ACCEPT_HELP}
+
+${TREE_HELP}
 
 combee bench learn [--json] [--quick]   (from a source checkout) speed, retention and cost benchmarks (simulation)
 
@@ -30,6 +33,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput, signal
         return await learnCommand(rest, out, signal);
       case 'accept':
         return await acceptCommand(rest, out);
+      case 'tree':
+        return await treeCommand(rest, out);
       case 'bench':
         return await benchCommand(rest, out);
       case undefined:

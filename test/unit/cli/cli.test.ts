@@ -104,4 +104,21 @@ describe('combee CLI', () => {
     await runCli(['learn', '--store', store, '--workspace', workspace, '--all-workspaces', '--dry-run', '--json'], out);
     assert.equal(JSON.parse(out.stdout.join('\n')).sessions, 3);
   });
+
+  it('tree shows the recorded aggregation tree of the last run, down to the sessions', async () => {
+    const { home, store, workspace } = setup();
+    await runCli(['import', '--from', home, '--store', store], capture());
+    assert.equal(await runCli(['tree', '--store', store, '--workspace', workspace], capture()), 1, 'no run yet');
+    await runCli(['learn', '--store', store, '--workspace', workspace, '--seed', '4'], capture());
+    const out = capture();
+    assert.equal(await runCli(['tree', '--store', store, '--workspace', workspace], out), 0);
+    const text = out.stdout.join('\n');
+    assert.match(text, /strategy combee · seed 4 · p = 2/);
+    assert.match(text, /batch 1: 2 session\(s\), single_call/);
+    assert.match(text, /change\(s\) applied/);
+    assert.match(text, /• Please fix the failing cart total test\./);
+    const json = capture();
+    await runCli(['tree', '--store', store, '--workspace', workspace, '--json'], json);
+    assert.equal(JSON.parse(json.stdout.join('\n')).version, 1);
+  });
 });

@@ -1,0 +1,36 @@
+import type { RunNode, RunRecord } from './record';
+
+/** The aggregation tree as indented text, from the applied changes down to the sessions (for `combee tree`). */
+export function renderRunTree(record: RunRecord): string {
+  const byId = new Map(record.nodes.map((n) => [n.id, n]));
+  const lines: string[] = [
+    `Run ${record.id} — ${record.status}`,
+    `  ${record.provider} (${record.model}) · strategy ${record.strategy} · seed ${record.seed} · p = ${record.duplication} · batch ≤ ${record.batchSize}`,
+    `  ${record.totals.traces} session(s), ${record.totals.reflections} reflection(s), ${record.totals.lessons} lesson(s), ${record.totals.calls} call(s), ${record.totals.inputTokens + record.totals.outputTokens} tokens, ${record.totals.applied} change(s) applied, ${(record.totals.wallMs / 1000).toFixed(1)} s`,
+  ];
+  if (record.controller) {
+    const c = record.controller;
+    lines.push(`  batch-size controller: ${c.chosen} (${c.reason}${c.fit ? `; T = ${c.fit.A.toFixed(0)}·b^-${c.fit.alpha.toFixed(2)}, r² ${c.fit.r2.toFixed(2)}` : ''})`);
+  }
+  const facts = (n: RunNode) => [n.latencyMs !== undefined ? `${Math.round(n.latencyMs)} ms` : '', n.inputTokens || n.outputTokens ? `${(n.inputTokens ?? 0) + (n.outputTokens ?? 0)} tok` : '', n.status !== 'ok' ? n.status.toUpperCase() : ''].filter(Boolean).join(', ');
+  const seen = new Set<string>();
+  const walk = (node: RunNode, depth: number) => {
+    const repeat = seen.has(node.id);
+    const detail = facts(node);
+    lines.push(`${'  '.repeat(depth)}${node.kind === 'trace' ? '• ' : ''}${node.label}${detail ? ` (${detail})` : ''}${repeat ? ' ↺' : ''}`);
+    if (repeat) return;
+    seen.add(node.id);
+    for (const parent of node.parents) {
+      const child = byId.get(parent);
+      if (child) walk(child, depth + 1);
+    }
+  };
+  for (const batch of record.batches) {
+    lines.push('', `batch ${batch.index + 1}: ${batch.traceIds.length} session(s), ${batch.mode}${batch.mode === 'parallel_scan' ? `, k = ${batch.k}, ${batch.levels} level(s)` : ''}, ${(batch.wallMs / 1000).toFixed(2)} s`);
+    const apply = record.nodes.find((n) => n.kind === 'apply' && n.batch === batch.index);
+    if (apply) walk(apply, 1);
+    else lines.push('  (nothing to apply)');
+  }
+  if (record.warnings.length) lines.push('', `${record.warnings.length} warning(s):`, ...record.warnings.slice(0, 20).map((w) => `  ${w}`));
+  return lines.join('\n');
+}
