@@ -3,7 +3,9 @@ import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
 import { acceptProposal, rejectProposal, reviewProposals } from './commands/proposals';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
+import { startBackground } from './background';
 import { chooseRoles } from './llm/providerChoice';
+import { createStatusBar } from './statusBar';
 import { Services } from './services';
 import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
@@ -46,6 +48,9 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     // Accept / Reject appear in the editor title only while a proposal diff is the active tab.
     vscode.window.tabGroups.onDidChangeTabs(updateProposalContext),
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
+    createStatusBar(s),
+    // Started on startup only when the user turned background capture on; otherwise it does nothing.
+    startBackground(s),
   );
   updateProposalContext();
   log.info(`Combee activated (store: ${s.store.dir})`);

@@ -9,6 +9,11 @@ export class Services implements vscode.Disposable {
   readonly store: TraceStore;
   readonly proposals: ProposalStore;
   private pool?: WorkerPool;
+  /** The run in progress, so deactivation can cancel it. */
+  currentRun?: AbortController;
+  running = false;
+  private readonly runningChanged = new vscode.EventEmitter<boolean>();
+  readonly onDidChangeRunning = this.runningChanged.event;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when traces, proposals or the playbook changed: views refresh on it. */
   readonly onDidChange = this.changed.event;
@@ -27,12 +32,19 @@ export class Services implements vscode.Disposable {
     return this.pool;
   }
 
+  setRunning(running: boolean): void {
+    this.running = running;
+    this.runningChanged.fire(running);
+  }
+
   notifyChanged(): void {
     this.changed.fire();
   }
 
   dispose(): void {
+    this.currentRun?.abort();
     this.changed.dispose();
+    this.runningChanged.dispose();
     // Workers must not outlive the extension host's shutdown (microsoft/vscode#259034).
     void this.pool?.destroy();
     this.pool = undefined;

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { renderPlaybookChange, DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { PROPOSAL_VERSION, type FileChange, type Proposal, type RuleChange } from '../assets/proposal';
 import type { ProposalStore } from '../assets/proposalStore';
-import { learn, type Strategy } from '../learn/run';
+import { estimateRun, type RunEstimate } from '../learn/estimate';
+import { DEFAULTS, learn, type Strategy } from '../learn/run';
+import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { RunRecord } from '../learn/record';
 import type { Aggregator, ProviderInfo, Reflector } from '../learn/types';
 import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../playbook/markdown';
@@ -31,12 +33,18 @@ export interface LearnWorkspaceOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction: number) => void;
+  /** Asked once the sessions are selected, before any model call; false cancels the run before it starts. */
+  confirm?: (estimate: RunEstimate) => Promise<boolean>;
+  /** Token budget of one condensed session (for the estimate). */
+  budgetTokens?: number;
   now?: Date;
 }
 
 export interface LearnWorkspaceResult {
   /** Sessions considered (new for this workspace). */
   traces: Trace[];
+  /** The user declined the estimate: nothing ran. */
+  declined?: boolean;
   proposal?: Proposal;
   record?: RunRecord;
   invalidStoredTraces: number;
@@ -61,6 +69,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     return true;
   });
   if (traces.length === 0) return { traces, invalidStoredTraces };
+  if (options.confirm) {
+    const batch = typeof options.batchSize === 'number' ? options.batchSize : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
+    const estimate = estimateRun(traces, { strategy: options.strategy ?? 'combee', batchSize: batch, budgetTokens: options.budgetTokens ?? DEFAULT_CONDENSE_BUDGET });
+    if (!(await options.confirm(estimate))) return { traces, invalidStoredTraces, declined: true };
+  }
 
   const target = join(options.workspace, ...playbookPath.split('/'));
   const current = await readTextIfExists(target);
