@@ -1,5 +1,6 @@
 import { ACCEPT_HELP, acceptCommand } from './commands/accept';
 import { benchCommand } from './commands/bench';
+import { CACHE_HELP, cacheCommand } from './commands/cache';
 import { TREE_HELP, treeCommand } from './commands/tree';
 import { IMPORT_HELP, importCommand } from './commands/import';
 import { LEARN_HELP, learnCommand } from './commands/learn';
@@ -16,6 +17,8 @@ ${LEARN_HELP}
 ${ACCEPT_HELP}
 
 ${TREE_HELP}
+
+${CACHE_HELP}
 
 combee bench learn [--json] [--quick]   (from a source checkout) speed, retention and cost benchmarks (simulation)
 
@@ -35,6 +38,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput, signal
         return await acceptCommand(rest, out);
       case 'tree':
         return await treeCommand(rest, out);
+      case 'cache':
+        return await cacheCommand(rest, out);
       case 'bench':
         return await benchCommand(rest, out);
       case undefined:

@@ -36,6 +36,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
   command('combee.setApiKey', () => setApiKeyCommand(s));
   command('combee.openPlaybook', () => openPlaybookCommand());
+  command('combee.clearCache', async () => {
+    await s.callCache.clear();
+    log.info('model call cache cleared');
+    void vscode.window.showInformationMessage('Combee: the cache of model calls is cleared.');
+  });
 
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   context.subscriptions.push(

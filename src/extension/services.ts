@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ProposalStore } from '../core/assets/proposalStore';
+import { CallCache } from '../core/llm/cache';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../core/pool/pool';
 import { TraceStore } from '../core/trace/store';
 import { readSettings } from './settings';
@@ -8,6 +9,8 @@ import { readSettings } from './settings';
 export class Services implements vscode.Disposable {
   readonly store: TraceStore;
   readonly proposals: ProposalStore;
+  /** Completed model calls: a resumed or repeated run costs nothing for them. */
+  readonly callCache: CallCache;
   private pool?: WorkerPool;
   /** The run in progress, so deactivation can cancel it. */
   currentRun?: AbortController;
@@ -21,6 +24,7 @@ export class Services implements vscode.Disposable {
   constructor(readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
     this.store = new TraceStore(context.globalStorageUri.fsPath);
     this.proposals = new ProposalStore(this.store);
+    this.callCache = new CallCache(vscode.Uri.joinPath(context.globalStorageUri, 'cache').fsPath);
   }
 
   workerPool(): WorkerPool {

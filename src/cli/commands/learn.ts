@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { CallCache } from '../../core/llm/cache';
 import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, isLoopbackUrl, offlineRoles, openAiRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
 import { learnWorkspace } from '../../core/service/learnWorkspace';
@@ -8,15 +9,17 @@ import type { Output } from '../output';
 
 export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
              [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
-             [--seed <n>] [--all-workspaces] [--window-days <n>] [--dry-run] [--json]
+             [--seed <n>] [--all-workspaces] [--window-days <n>] [--no-cache] [--dry-run] [--json]
   Learns from the workspace's sessions not learned yet and proposes playbook changes as a diff.
-  --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for --provider openai.`;
+  --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for --provider openai.
+  Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
     store: { type: 'string' }, workspace: { type: 'string' }, provider: { type: 'string' }, 'base-url': { type: 'string' },
     model: { type: 'string' }, strategy: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' },
     'all-workspaces': { type: 'boolean' }, 'window-days': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' },
+    'no-cache': { type: 'boolean' },
   });
   const provider = oneOf('provider', values.provider, PROVIDER_CHOICES, 'auto');
   const strategy = oneOf('strategy', values.strategy, ['combee', 'naive', 'sequential'] as const, 'combee');
@@ -28,7 +31,8 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const baseUrl = typeof values['base-url'] === 'string' ? values['base-url'] : (process.env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL);
   const model = typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL;
-  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY }, out);
+  const cache = values['no-cache'] ? undefined : new CallCache(join(store.dir, 'cache'));
+  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY, cache }, out);
   if (!roles) return 1;
 
   const result = await learnWorkspace({
@@ -80,9 +84,9 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
 }
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
-function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string }, out: Output): Roles | undefined {
+function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache }, out: Output): Roles | undefined {
   const keyless = isLoopbackUrl(endpoint.baseUrl);
-  const openai = () => openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints' });
+  const openai = () => openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints', cache: endpoint.cache });
   switch (provider) {
     case 'auto':
       return endpoint.apiKey || (keyless && endpoint.baseUrl !== DEFAULT_OPENAI_BASE_URL) ? openai() : offlineRoles();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { Delta } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
@@ -53,6 +54,8 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
   const maxFanIn = Math.max(2, options.maxFanIn ?? DEFAULTS.maxFanIn);
   const started = Date.now();
+  // Every concurrent call listens on the run's signal: many listeners are expected, not a leak.
+  if (options.signal) setMaxListeners(0, options.signal);
   const nodes: RunNode[] = [];
   const batches: BatchRecord[] = [];
   const warnings: string[] = [];

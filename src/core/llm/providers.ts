@@ -3,6 +3,7 @@ import { OfflineAggregator } from './offline/aggregator';
 import { OfflineReflector } from './offline/reflector';
 import { LlmAggregator, LlmReflector } from './llmRoles';
 import { OpenAiCompatibleClient } from './openaiClient';
+import { CachingLlmClient, type CallCache } from './cache';
 
 export const PROVIDER_CHOICES = ['auto', 'offline', 'openai', 'vscode'] as const;
 export type ProviderChoice = (typeof PROVIDER_CHOICES)[number];
@@ -27,6 +28,8 @@ export interface OpenAiSettings {
   timeoutMs?: number;
   prices?: { input: number; output: number };
   condenseBudgetTokens?: number;
+  /** Completed calls are cached here (content-addressed); omit to disable. */
+  cache?: CallCache;
 }
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -34,7 +37,8 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
 
 /** Reflection and aggregation through any OpenAI-compatible endpoint. */
 export function openAiRoles(settings: OpenAiSettings): Roles {
-  const client = new OpenAiCompatibleClient(settings);
+  const http = new OpenAiCompatibleClient(settings);
+  const client = settings.cache ? new CachingLlmClient(http, settings.cache, settings.baseUrl) : http;
   return { reflector: new LlmReflector(client, settings.condenseBudgetTokens), aggregator: new LlmAggregator(client), info: client.info };
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { CachingLlmClient } from '../../core/llm/cache';
 import { LlmAggregator, LlmReflector } from '../../core/llm/llmRoles';
 import { offlineRoles, openAiRoles, isLoopbackUrl, type Roles } from '../../core/llm/providers';
 import { API_KEY_SECRET } from '../commands/misc';
@@ -25,7 +26,7 @@ export async function chooseRoles(services: Services, fromUserAction: boolean): 
     if (model) {
       const allowed = services.context.languageModelAccessInformation.canSendRequest(model);
       if (allowed === true || (allowed === undefined && fromUserAction)) {
-        const client = new VscodeLmClient(model, 'Combee learns rules for this repository from your coding agents\' past sessions.');
+        const client = new CachingLlmClient(new VscodeLmClient(model, 'Combee learns rules for this repository from your coding agents\' past sessions.'), services.callCache, 'vscode.lm');
         return { roles: { reflector: new LlmReflector(client, settings.condenseBudget), aggregator: new LlmAggregator(client), info: client.info }, reason: `VS Code language model ${model.name}` };
       }
       services.log.info(`VS Code language model ${model.name} is not allowed for background use yet; skipping it`);
@@ -37,7 +38,7 @@ export async function chooseRoles(services: Services, fromUserAction: boolean): 
   if (settings.provider === 'openai' || settings.provider === 'auto') {
     const apiKey = await services.context.secrets.get(API_KEY_SECRET);
     if (apiKey || isLoopbackUrl(settings.openaiBaseUrl)) {
-      return { roles: openAiRoles({ baseUrl: settings.openaiBaseUrl, model: settings.openaiModel, apiKey: apiKey ?? 'not-needed-for-local-endpoints', concurrency: settings.llmConcurrency, condenseBudgetTokens: settings.condenseBudget }), reason: `OpenAI-compatible endpoint ${settings.openaiBaseUrl}` };
+      return { roles: openAiRoles({ baseUrl: settings.openaiBaseUrl, model: settings.openaiModel, apiKey: apiKey ?? 'not-needed-for-local-endpoints', concurrency: settings.llmConcurrency, condenseBudgetTokens: settings.condenseBudget, cache: services.callCache }), reason: `OpenAI-compatible endpoint ${settings.openaiBaseUrl}` };
     }
     if (settings.provider === 'openai') {
       void vscode.window.showWarningMessage('Combee: no API key is stored for the OpenAI-compatible endpoint. Run "Combee: Set API Key". Using the offline learner.');

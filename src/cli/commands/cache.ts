@@ -1,0 +1,27 @@
+import { join, resolve } from 'node:path';
+import { CallCache } from '../../core/llm/cache';
+import { TraceStore, defaultStoreDir } from '../../core/trace/store';
+import { parse, UsageError } from '../args';
+import type { Output } from '../output';
+
+export const CACHE_HELP = `combee cache stats|clear [--store <folder>]
+  The cache of completed model calls (content-addressed, size-capped).`;
+
+export async function cacheCommand(argv: string[], out: Output): Promise<number> {
+  const { values, positionals } = parse(argv, { store: { type: 'string' } });
+  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const cache = new CallCache(join(store.dir, 'cache'));
+  switch (positionals[0]) {
+    case 'stats': {
+      const { entries, bytes } = await cache.size();
+      out.result(`${entries} cached call(s), ${(bytes / 1024).toFixed(1)} KiB in ${cache.dir}`);
+      return 0;
+    }
+    case 'clear':
+      await cache.clear();
+      out.result(`cleared ${cache.dir}`);
+      return 0;
+    default:
+      throw new UsageError('combee cache stats|clear');
+  }
+}

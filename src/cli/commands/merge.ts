@@ -1,0 +1,31 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { mergePlaybooks } from '../../core/playbook/merge';
+import { readTextIfExists } from '../../core/util/fs';
+import { parse, UsageError } from '../args';
+import type { Output } from '../output';
+
+export const MERGE_HELP = `combee merge <base> <ours> <theirs>
+  Git merge driver for the playbook (%O %A %B): merges by rule id, adds up helpful/harmful counters and writes the
+  result to <ours>. Exit 0 when merged; 1 when a rule was edited differently on both sides (markers left in <ours>).
+  Register it: .gitattributes ".combee/playbook.md merge=combee" and
+  git config merge.combee.driver "npx combee merge %O %A %B"`;
+
+export async function mergeCommand(argv: string[], out: Output): Promise<number> {
+  const { positionals } = parse(argv, {});
+  if (positionals.length !== 3) throw new UsageError('merge needs three files: <base> <ours> <theirs>');
+  const [basePath, oursPath, theirsPath] = positionals.map((p) => resolve(p));
+  const ours = await readTextIfExists(oursPath);
+  const theirs = await readTextIfExists(theirsPath);
+  if (ours === undefined || theirs === undefined) throw new UsageError(`no such file: ${ours === undefined ? oursPath : theirsPath}`);
+  // Git passes an empty base when both sides added the file.
+  const base = (await readTextIfExists(basePath)) ?? '';
+  const result = mergePlaybooks(base, ours, theirs);
+  await writeFile(oursPath, result.text);
+  for (const { from, to } of result.renumbered) out.info(`both sides added ${from}: theirs is now ${to}`);
+  if (result.conflicts.length > 0) {
+    out.warn(`${result.conflicts.length} rule(s) edited differently on both sides (${result.conflicts.join(', ')}): resolve the conflict markers`);
+    return 1;
+  }
+  return 0;
+}
