@@ -30,7 +30,7 @@ export function retentionSvg(points: Point[], sequentialKept: number): string {
 <text x="${width / 2}" y="18" text-anchor="middle" font-weight="bold">Planted lessons kept vs batch size (SIMULATION: capacity-limited aggregator)</text>
 ${yTicks}${ticks}
 <line x1="${left}" x2="${right}" y1="${y(sequentialKept).toFixed(1)}" y2="${y(sequentialKept).toFixed(1)}" stroke="#888" stroke-dasharray="4 3"/>
-<text x="${right}" y="${(y(sequentialKept) - 5).toFixed(1)}" text-anchor="end" fill="#666">sequential (batch 1)</text>
+<text x="${right}" y="${(y(sequentialKept) + 14).toFixed(1)}" text-anchor="end" fill="#666">sequential (batch 1)</text>
 ${series('naive', '#d9534f')}${series('combee', '#2a7ae2')}
 <text x="${left + 10}" y="${bottom - 30}" fill="#d9534f">naive (one aggregation call)</text>
 <text x="${left + 10}" y="${bottom - 14}" fill="#2a7ae2">combee (parallel scan, p = 2)</text>

@@ -1,14 +1,8 @@
-import { serializePlaybook } from '../playbook/markdown';
 import type { Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
 import type { ChatMessage } from './client';
 
 const SECTIONS = 'Build and test, Conventions, Architecture, Tooling, Pitfalls, Workflow (or an existing section of the playbook)';
-
-export function playbookForPrompt(playbook: Playbook): string {
-  const text = serializePlaybook(playbook).trim();
-  return text.length > 0 ? text : '(empty)';
-}
 
 /**
  * Only the rules an aggregation could touch: those lexically close to its items (at most `limit`). Showing the
@@ -29,6 +23,30 @@ export function relevantRules(playbook: Playbook, texts: string[], limit = 30, t
   return [...bySection].map(([section, lines]) => `## ${section}\n${lines.join('\n')}`).join('\n\n');
 }
 
+/**
+ * The rules a reflection needs: those the session cites by id, then those most contained in the session's text,
+ * up to `limit`. The whole playbook in every one of n reflection prompts would grow the cost with every rule kept.
+ */
+export function rulesForSession(playbook: Playbook, sessionText: string, limit = 40, threshold = 0.5): string {
+  const sessionTokens = tokens(sessionText);
+  const cited = new Set([...sessionText.matchAll(/\[([a-z]{2,5}-\d{5})\]/g)].map((m) => m[1]));
+  const scored = playbook.sections.flatMap((section) => section.lines.flatMap((line) => {
+    if (line.kind !== 'bullet') return [];
+    const t = tokens(line.bullet.content);
+    let inside = 0;
+    for (const token of t) if (sessionTokens.has(token)) inside++;
+    const score = cited.has(line.bullet.id) ? 2 : t.size === 0 ? 0 : inside / t.size;
+    return score >= threshold ? [{ section: section.title, bullet: line.bullet, score }] : [];
+  }));
+  const chosen = scored.sort((a, b) => b.score - a.score).slice(0, limit);
+  const total = playbook.sections.reduce((n, s) => n + s.lines.filter((l) => l.kind === 'bullet').length, 0);
+  if (chosen.length === 0) return total === 0 ? '(empty)' : `(${total} rule(s), none related to this session)`;
+  const bySection = new Map<string, string[]>();
+  for (const c of chosen) bySection.set(c.section, [...(bySection.get(c.section) ?? []), `[${c.bullet.id}] helpful=${c.bullet.helpful} harmful=${c.bullet.harmful} :: ${c.bullet.content}`]);
+  const shown = [...bySection].map(([section, lines]) => `## ${section}\n${lines.join('\n')}`).join('\n\n');
+  return chosen.length < total ? `${shown}\n(${total - chosen.length} other rule(s) not shown: unrelated to this session)` : shown;
+}
+
 /** Map step: one session, the frozen playbook, lessons grounded in step numbers. */
 export function reflectionPrompt(condensedTrace: string, playbook: Playbook): ChatMessage[] {
   return [
@@ -45,7 +63,7 @@ export function reflectionPrompt(condensedTrace: string, playbook: Playbook): Ch
     {
       role: 'user',
       content: [
-        `Current playbook (rule ids in brackets):\n${playbookForPrompt(playbook)}`,
+        `Playbook rules related to this session (ids in brackets):\n${rulesForSession(playbook, condensedTrace)}`,
         `Session:\n${condensedTrace}`,
         `Return JSON {"lessons":[{"section","content","kind":"rule|pitfall|procedure|preference","evidence_steps":[n],"scope"?}],"bullet_tags":[{"id","tag","reason"}]}. Sections: ${SECTIONS}. "scope" is a repository folder when the lesson only applies there. At most 12 lessons; an empty list is a fine answer.`,
       ].join('\n\n'),
