@@ -58,6 +58,21 @@ const tests = [
     await page.locator('.part.sidebar .monaco-list-row').getByText('Fix NaN checkout total for coupons without expiry').first().waitFor({ state: 'visible', timeout: 60_000 });
     await shot(page, '03-views.png');
   }],
+  ['the aggregation tree webview shows the run, from sessions to applied changes', async ({ page, step }) => {
+    step('learn first');
+    await runCommand(page, 'Combee: Learn from Recent Sessions');
+    await waitForDiffShowing(page, 'pnpm db:generate');
+    step('run "Combee: Show Aggregation Tree"');
+    await runCommand(page, 'Combee: Show Aggregation Tree');
+    step('read the webview (nested iframes) until the run is drawn');
+    const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    await view.getByRole('heading', { name: 'Aggregation tree' }).waitFor({ timeout: 60_000 });
+    for (const text of ['Sessions', 'Reflections', 'Applied', 'Fix NaN checkout total for coupons without expiry']) {
+      await view.getByText(text, { exact: false }).first().waitFor({ timeout: 30_000 });
+    }
+    await view.getByText(/offline · combee-offline-miner · combee · seed \d+/).first().waitFor({ timeout: 10_000 });
+    await shot(page, '04-tree.png');
+  }],
 ];
 
 async function runTest(name, body, index) {

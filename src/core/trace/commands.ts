@@ -2,7 +2,8 @@
 export type CommandKind = 'test' | 'build' | 'lint' | 'typecheck' | 'install' | 'format' | 'codegen' | 'run' | 'vcs' | 'other';
 
 const KIND_PATTERNS: Array<[CommandKind, RegExp]> = [
-  ['test', /\b(?:test|tests|jest|vitest|mocha|pytest|go test|cargo test|rspec|phpunit|ctest|tox|nox|playwright test|unittest)\b/i],
+  // `test`/`tests` as a word, not a folder in a path (`tmp.lint.sh tests/basic/x.py` is a lint run)
+  ['test', /(?:\b(?:jest|vitest|mocha|pytest|go test|cargo test|rspec|phpunit|ctest|tox|nox|playwright test|unittest)\b|(?<![\w/.-])tests?(?![\w/.-]))/i],
   ['typecheck', /\b(?:tsc|mypy|pyright|typecheck|type-check|check-types)\b/i],
   ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|golangci-lint|rubocop|stylelint|shellcheck)\b/i],
   ['format', /\b(?:prettier|black|gofmt|rustfmt|fmt|format)\b/i],
