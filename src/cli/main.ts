@@ -1,6 +1,7 @@
 import { ACCEPT_HELP, acceptCommand } from './commands/accept';
 import { benchCommand } from './commands/bench';
 import { CACHE_HELP, cacheCommand } from './commands/cache';
+import { MERGE_HELP, mergeCommand } from './commands/merge';
 import { TREE_HELP, treeCommand } from './commands/tree';
 import { IMPORT_HELP, importCommand } from './commands/import';
 import { LEARN_HELP, learnCommand } from './commands/learn';
@@ -17,6 +18,8 @@ ${LEARN_HELP}
 ${ACCEPT_HELP}
 
 ${TREE_HELP}
+
+${MERGE_HELP}
 
 ${CACHE_HELP}
 
@@ -36,6 +39,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput, signal
         return await learnCommand(rest, out, signal);
       case 'accept':
         return await acceptCommand(rest, out);
+      case 'merge':
+        return await mergeCommand(rest, out);
       case 'tree':
         return await treeCommand(rest, out);
       case 'cache':

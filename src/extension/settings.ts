@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { PROVIDER_CHOICES } from '../core/llm/providers';
+import { ASSET_TARGETS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
 
 // Settings are external input too: validated, with a clear message and the default on a bad value.
 const Settings = z.object({
@@ -22,6 +23,9 @@ const Settings = z.object({
   lmFamily: z.string().catch(''),
   llmConcurrency: z.number().int().min(1).catch(4),
   condenseBudget: z.number().int().min(500).catch(6000),
+  assetTargets: z.array(z.enum(ASSET_TARGETS)).catch([...DEFAULT_ASSET_SETTINGS.targets]),
+  rulesBudget: z.number().int().min(100).catch(1500),
+  skillRoots: z.array(z.string().min(1)).min(1).catch(['.claude/skills']),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -46,5 +50,8 @@ export function readSettings(scope?: vscode.Uri): Settings {
     lmFamily: c.get('lm.family'),
     llmConcurrency: c.get('llm.concurrency'),
     condenseBudget: c.get('llm.sessionBudgetTokens'),
+    assetTargets: c.get('assets.targets'),
+    rulesBudget: c.get('assets.rulesBudgetTokens'),
+    skillRoots: c.get('assets.skillRoots'),
   });
 }

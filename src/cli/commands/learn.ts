@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { CallCache } from '../../core/llm/cache';
+import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, isLoopbackUrl, offlineRoles, openAiRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
 import { learnWorkspace } from '../../core/service/learnWorkspace';
@@ -9,8 +10,10 @@ import type { Output } from '../output';
 
 export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
              [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
-             [--seed <n>] [--all-workspaces] [--window-days <n>] [--no-cache] [--dry-run] [--json]
-  Learns from the workspace's sessions not learned yet and proposes playbook changes as a diff.
+             [--seed <n>] [--all-workspaces] [--window-days <n>] [--targets <list>] [--no-cache] [--dry-run] [--json]
+  Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
+  assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
+  default playbook,agents-md,skills) as diffs.
   --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for --provider openai.
   Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;
 
@@ -19,8 +22,11 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     store: { type: 'string' }, workspace: { type: 'string' }, provider: { type: 'string' }, 'base-url': { type: 'string' },
     model: { type: 'string' }, strategy: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' },
     'all-workspaces': { type: 'boolean' }, 'window-days': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' },
-    'no-cache': { type: 'boolean' },
+    'no-cache': { type: 'boolean' }, targets: { type: 'string' },
   });
+  const targets = typeof values.targets === 'string' ? values.targets.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+  const unknownTarget = targets?.find((t) => !(ASSET_TARGETS as readonly string[]).includes(t));
+  if (unknownTarget) throw new UsageError(`--targets: unknown target ${unknownTarget} (known: ${ASSET_TARGETS.join(', ')})`);
   const provider = oneOf('provider', values.provider, PROVIDER_CHOICES, 'auto');
   const strategy = oneOf('strategy', values.strategy, ['combee', 'naive', 'sequential'] as const, 'combee');
   const batchSize = values.batch === undefined || values.batch === 'auto' ? 'auto' : integer('batch', values.batch);
@@ -46,6 +52,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     seed,
     windowDays,
     allWorkspaces: values['all-workspaces'] === true,
+    assets: targets ? { targets: targets as AssetTarget[] } : undefined,
     dryRun: values['dry-run'] === true,
     signal,
     onProgress: values.json ? undefined : (message) => out.info(message),

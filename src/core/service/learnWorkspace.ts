@@ -1,6 +1,9 @@
 import { join } from 'node:path';
-import { renderPlaybookChange, DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
-import { PROPOSAL_VERSION, type FileChange, type Proposal, type RuleChange } from '../assets/proposal';
+import type { RuleWithScope } from '../assets/agentsMd';
+import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
+import { lessonsFromRecord } from '../assets/skills';
+import { renderAssets, type AssetSettings } from '../assets/targets';
+import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
 import type { ProposalStore } from '../assets/proposalStore';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
 import { DEFAULTS, learn, type Strategy } from '../learn/run';
@@ -11,6 +14,7 @@ import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../playbook/mar
 import type { Trace } from '../trace/model';
 import type { TraceStore } from '../trace/store';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { atomicWrite, readTextIfExists } from '../util/fs';
 
 export interface LearnWorkspaceOptions {
@@ -35,6 +39,8 @@ export interface LearnWorkspaceOptions {
   onProgress?: (message: string, fraction: number) => void;
   /** Asked once the sessions are selected, before any model call; false cancels the run before it starts. */
   confirm?: (estimate: RunEstimate) => Promise<boolean>;
+  /** Which assets to render and how (targets, rules budget, skill roots). */
+  assets?: Partial<AssetSettings>;
   /** Token budget of one condensed session (for the estimate). */
   budgetTokens?: number;
   now?: Date;
@@ -93,14 +99,31 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     onProgress: options.onProgress,
   });
 
-  const files: FileChange[] = [];
+  const rules: RuleWithScope[] = result.applied
+    .filter((a) => a.status === 'applied' && a.id)
+    .map((a) => ({
+      id: a.id as string,
+      op: a.op.op,
+      section: a.op.op === 'ADD' ? a.op.section : undefined,
+      content: 'content' in a.op ? a.op.content : undefined,
+      support: a.op.support,
+      scope: a.op.op === 'ADD' ? a.op.scope : undefined,
+      kind: a.op.op === 'ADD' ? a.op.kind : undefined,
+    }));
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
-  const change = changed ? renderPlaybookChange(playbookPath, current, result.playbook) : undefined;
-  if (change) files.push(change);
-  const rules: RuleChange[] = result.applied
-    .filter((a) => a.status === 'applied' && a.id)
-    .map((a) => ({ id: a.id as string, op: a.op.op, section: a.op.op === 'ADD' ? a.op.section : undefined, content: 'content' in a.op ? a.op.content : undefined, support: a.op.support }));
+  const files: FileChange[] = changed
+    ? renderAssets({
+      workspace: options.workspace,
+      playbook: result.playbook,
+      rules,
+      lessons: lessonsFromRecord(result.record),
+      readFile: (rel) => readWorkspaceFile(options.workspace, rel),
+      listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
+      settings: { ...options.assets, playbookPath },
+      warn: (message) => result.record.warnings.push(message),
+    })
+    : [];
   const proposal: Proposal | undefined = files.length === 0 ? undefined : {
     version: PROPOSAL_VERSION,
     id: result.record.id,
@@ -112,7 +135,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     costUsd: result.record.totals.costUsd,
     status: 'pending',
     files,
-    rules,
+    rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => rule),
   };
   if (!options.dryRun) {
     await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(result.record));
@@ -120,4 +143,22 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id);
   }
   return { traces, proposal, record: result.record, invalidStoredTraces };
+}
+
+/** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
+function readWorkspaceFile(workspace: string, rel: string): string | undefined {
+  const path = join(workspace, ...rel.split('/'));
+  try {
+    return statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function listWorkspaceFolders(workspace: string, rel: string): string[] {
+  try {
+    return readdirSync(join(workspace, ...rel.split('/')), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
 }

@@ -1,10 +1,16 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 export interface LineReadOptions {
   /** Byte offset to start from (incremental re-import of append-only logs). */
   start?: number;
   /** Lines longer than this are skipped with a warning instead of being held in memory. */
   maxLineBytes?: number;
+  /**
+   * Cheap prefilter, called with the start of each line (at most `SKIP_HEAD_CHARS` characters): `true` skips the
+   * line before it is parsed (and, for lines longer than a read chunk, before it is assembled). Skipped lines are
+   * counted in `skippedLines`, not handed to `onLine`.
+   */
+  skip?: (head: string) => boolean;
 }
 
 export interface LineVisit {
@@ -18,81 +24,119 @@ export interface LineReadResult {
   endOffset: number;
   lines: number;
   skippedLongLines: number;
+  /** Lines the `skip` prefilter dropped. */
+  skippedLines: number;
   /** Bytes after the last newline (a line still being written); not consumed, not counted in endOffset. */
   trailingBytes: number;
+  /** Bytes read from disk (from `start`). */
+  bytesRead: number;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+export const SKIP_HEAD_CHARS = 256;
+const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
 
 /**
- * Streams a file line by line without ever building a string bigger than one line, and never a line over
- * `maxLineBytes` (those are counted and skipped: one 700 MB line must not take the process down).
+ * Streams a file line by line without ever building a string bigger than one read chunk or one line, and never a
+ * line over `maxLineBytes` (those are counted and skipped: one 700 MB line must not take the process down).
  * An unterminated last line is handed to `onLine` too (finished files often lack the final newline) but is
  * not included in `endOffset`, so an append resumes before it.
  */
 export async function readLines(path: string, onLine: (line: LineVisit) => void, options: LineReadOptions = {}): Promise<LineReadResult> {
   const start = options.start ?? 0;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const skip = options.skip;
+  // A line split across reads: its pieces (copies: the read buffer is reused), or dropped early when too long or filtered.
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  let skipping = false;
+  let dropping: 'long' | 'filtered' | undefined;
   let offset = start;
-  let lineStartOffset = start;
   let endOffset = start;
   let lines = 0;
   let skippedLongLines = 0;
+  let skippedLines = 0;
 
-  const emit = (buf: Buffer) => {
+  const deliver = (text: string) => {
     lines++;
-    let text = buf.toString('utf8');
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    if (text.length > 0) onLine({ text, lineNo: lines });
+    if (text.length > 0 && text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+    if (text.length === 0) return;
+    if (skip && skip(text.length > SKIP_HEAD_CHARS ? text.slice(0, SKIP_HEAD_CHARS) : text)) {
+      skippedLines++;
+      return;
+    }
+    onLine({ text, lineNo: lines });
   };
-
-  for await (const chunk of createReadStream(path, { start, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    let from = 0;
-    while (from < chunk.length) {
-      const nl = chunk.indexOf(NEWLINE, from);
-      const end = nl === -1 ? chunk.length : nl;
-      if (!skipping) {
-        const piece = chunk.subarray(from, end);
-        if (pendingBytes + piece.length > maxLineBytes) {
-          skipping = true;
-          pending = [];
-          pendingBytes = 0;
-        } else if (piece.length > 0) {
-          pending.push(piece);
-          pendingBytes += piece.length;
-        }
-      }
-      if (nl === -1) {
-        offset += chunk.length - from;
-        break;
-      }
-      offset += end - from + 1;
-      if (skipping) {
-        skippedLongLines++;
-        lines++;
-      } else {
-        emit(pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes));
-      }
+  const finishPending = () => {
+    if (dropping) {
+      lines++;
+      if (dropping === 'long') skippedLongLines++;
+      else skippedLines++;
+    } else if (pendingBytes > 0) {
+      deliver((pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes)).toString('utf8'));
+    } else {
+      lines++;
+    }
+    pending = [];
+    pendingBytes = 0;
+    dropping = undefined;
+  };
+  /** Adds a piece of an unfinished line; decides early whether it is too long or filtered out. */
+  const addPiece = (piece: Buffer) => {
+    if (dropping || piece.length === 0) return;
+    if (pendingBytes + piece.length > maxLineBytes) {
+      dropping = 'long';
       pending = [];
       pendingBytes = 0;
-      skipping = false;
-      lineStartOffset = offset;
-      endOffset = offset;
-      from = nl + 1;
+      return;
     }
-  }
-  const trailingBytes = offset - lineStartOffset;
-  if (trailingBytes > 0) {
-    if (skipping) {
-      skippedLongLines++;
-      lines++;
-    } else {
-      emit(Buffer.concat(pending, pendingBytes));
+    if (skip && pendingBytes === 0 && piece.length >= SKIP_HEAD_CHARS * 4 && skip(piece.toString('utf8', 0, SKIP_HEAD_CHARS))) {
+      dropping = 'filtered';
+      return;
     }
+    pending.push(Buffer.from(piece));
+    pendingBytes += piece.length;
+  };
+
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, offset);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      const chunkStart = offset;
+      offset += bytesRead;
+      let from = 0;
+      if (pendingBytes > 0 || dropping) {
+        const nl = chunk.indexOf(NEWLINE);
+        if (nl === -1) {
+          addPiece(chunk);
+          continue;
+        }
+        addPiece(chunk.subarray(0, nl));
+        finishPending();
+        from = nl + 1;
+        endOffset = chunkStart + from;
+      }
+      // Decoded line by line: one line with a non-Latin-1 character must not turn the whole chunk into a
+      // two-byte string (slower to parse, twice the memory).
+      for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
+        if (nl - from > maxLineBytes) {
+          skippedLongLines++;
+          lines++;
+        } else {
+          deliver(chunk.toString('utf8', from, nl));
+        }
+        from = nl + 1;
+        endOffset = chunkStart + from;
+      }
+      if (from < bytesRead) addPiece(chunk.subarray(from));
+    }
+  } finally {
+    await handle.close();
   }
-  return { endOffset, lines, skippedLongLines, trailingBytes };
+  const trailingBytes = offset - endOffset;
+  if (trailingBytes > 0) finishPending();
+  return { endOffset, lines, skippedLongLines, skippedLines, trailingBytes, bytesRead: offset - start };
 }

@@ -71,6 +71,7 @@ export async function runLearning(services: Services, mode: { background: boolea
             batchSize: settings.batchSize,
             windowDays: settings.windowDays,
             budgetTokens: settings.condenseBudget,
+            assets: { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots },
             signal: controller.signal,
             confirm,
             onProgress: (message) => progress.report({ message }),

@@ -46,13 +46,23 @@ describe('walking skeleton: learn → diff → accept', () => {
     assert.match(modified.getText(), RULE);
   });
 
-  it('combee.acceptProposal writes the playbook and leaves AGENTS.md alone', async function () {
+  it('proposes an AGENTS.md block and a nested AGENTS.md for the scoped rule', async function () {
     if (!result?.proposalId) this.skip();
-    await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId);
+    assert.deepEqual(result.files.map((f) => f.path).sort(), ['.combee/playbook.md', 'AGENTS.md', 'src/generated/AGENTS.md']);
+  });
+
+  it('combee.acceptProposal writes every file; the team\'s AGENTS.md text stays byte-identical outside the block', async function () {
+    if (!result?.proposalId) this.skip();
+    const outcome = await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId);
+    assert.deepEqual(outcome.conflicts, []);
     const playbook = Buffer.from(await vscode.workspace.fs.readFile(fileUri('.combee/playbook.md'))).toString('utf8');
     assert.match(playbook, RULE);
-    const agentsAfter = await vscode.workspace.fs.readFile(fileUri('AGENTS.md'));
-    assert.ok(Buffer.from(agentsAfter).equals(Buffer.from(agentsBefore)), 'AGENTS.md changed');
+    const before = Buffer.from(agentsBefore).toString('utf8');
+    const after = Buffer.from(await vscode.workspace.fs.readFile(fileUri('AGENTS.md'))).toString('utf8');
+    assert.ok(after.startsWith(before), 'the hand-written part of AGENTS.md changed');
+    assert.match(after.slice(before.length), /^\n<!-- combee:begin [^\n]*-->\n[\s\S]*\[bat-\d{5}\] Run `pnpm db:generate` before `pnpm test`[\s\S]*<!-- combee:end -->\n$/);
+    const nested = Buffer.from(await vscode.workspace.fs.readFile(fileUri('src/generated/AGENTS.md'))).toString('utf8');
+    assert.match(nested, /Don't edit anything under src\/generated\//);
   });
 
   it('learning again with nothing new proposes nothing', async function () {

@@ -1,0 +1,116 @@
+import { basename } from 'node:path';
+import type { Lesson } from '../learn/types';
+import { bullets, type Playbook } from '../playbook/model';
+import { DEFAULT_RULES_BUDGET_TOKENS, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
+import { renderClaudeMd, renderClineRule, renderCopilotInstructions, renderCursorRule, renderGeminiMd, type RulesTargetInput } from './otherTargets';
+import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
+import type { FileChange } from './proposal';
+import { DEFAULT_SKILL_ROOT, renderSkills } from './skills';
+
+export const ASSET_TARGETS = ['playbook', 'agents-md', 'skills', 'claude-md', 'copilot-instructions', 'cursor-rules', 'clinerules', 'gemini-md'] as const;
+export type AssetTarget = (typeof ASSET_TARGETS)[number];
+
+export interface TargetInfo {
+  id: AssetTarget;
+  label: string;
+  /** Files it writes (patterns for per-folder or per-skill files). */
+  paths: string[];
+  defaultEnabled: boolean;
+  /** The playbook is the source of every other target: it cannot be turned off. */
+  required?: boolean;
+}
+
+export const TARGETS: readonly TargetInfo[] = [
+  { id: 'playbook', label: 'Playbook', paths: [DEFAULT_PLAYBOOK_PATH], defaultEnabled: true, required: true },
+  { id: 'agents-md', label: 'AGENTS.md (Codex, Amp, OpenCode, Copilot, Cursor…)', paths: ['AGENTS.md', '<folder>/AGENTS.md'], defaultEnabled: true },
+  { id: 'skills', label: 'Skills (SKILL.md)', paths: ['<root>/<name>/SKILL.md'], defaultEnabled: true },
+  { id: 'claude-md', label: 'CLAUDE.md (Claude Code)', paths: ['CLAUDE.md'], defaultEnabled: false },
+  { id: 'copilot-instructions', label: 'Copilot repository instructions', paths: ['.github/copilot-instructions.md'], defaultEnabled: false },
+  { id: 'cursor-rules', label: 'Cursor project rule', paths: ['.cursor/rules/combee.mdc'], defaultEnabled: false },
+  { id: 'clinerules', label: 'Cline rules', paths: ['.clinerules/combee.md'], defaultEnabled: false },
+  { id: 'gemini-md', label: 'GEMINI.md (Gemini CLI)', paths: ['GEMINI.md'], defaultEnabled: false },
+];
+
+export interface AssetSettings {
+  /** Enabled targets; `playbook` is always rendered. */
+  targets: AssetTarget[];
+  playbookPath: string;
+  /** Token budget of each rules block (AGENTS.md, CLAUDE.md, …). */
+  budgetTokens: number;
+  /** Skill roots: `.claude/skills` by default; `.github/skills`, `.agents/skills` optional. */
+  skillRoots: string[];
+  /** Sessions a procedure must recur in before it becomes a skill. */
+  skillMinSessions: number;
+}
+
+export const DEFAULT_ASSET_SETTINGS: AssetSettings = {
+  targets: TARGETS.filter((t) => t.defaultEnabled).map((t) => t.id),
+  playbookPath: DEFAULT_PLAYBOOK_PATH,
+  budgetTokens: DEFAULT_RULES_BUDGET_TOKENS,
+  skillRoots: [DEFAULT_SKILL_ROOT],
+  skillMinSessions: 2,
+};
+
+/** Fills defaults and drops unknown target names (settings come from users). */
+export function resolveAssetSettings(partial: Partial<AssetSettings> = {}): AssetSettings {
+  const targets = (partial.targets ?? DEFAULT_ASSET_SETTINGS.targets).filter((t): t is AssetTarget => (ASSET_TARGETS as readonly string[]).includes(t));
+  return {
+    targets: [...new Set<AssetTarget>(['playbook', ...targets])],
+    playbookPath: partial.playbookPath || DEFAULT_ASSET_SETTINGS.playbookPath,
+    budgetTokens: partial.budgetTokens && partial.budgetTokens > 0 ? partial.budgetTokens : DEFAULT_ASSET_SETTINGS.budgetTokens,
+    skillRoots: partial.skillRoots && partial.skillRoots.length > 0 ? partial.skillRoots : DEFAULT_ASSET_SETTINGS.skillRoots,
+    skillMinSessions: partial.skillMinSessions ?? DEFAULT_ASSET_SETTINGS.skillMinSessions,
+  };
+}
+
+export interface RenderAssetsInput {
+  /** The workspace folder (absolute); named in warnings — files are read through `readFile`. */
+  workspace: string;
+  /** The playbook after the run. */
+  playbook: Playbook;
+  /** The proposal's rule changes with provenance; `scope`/`kind` from the delta's ADD ops when known. */
+  rules: RuleWithScope[];
+  /** Lessons of the run (see `lessonsFromRecord`): skills and rule scopes come from them. */
+  lessons: Lesson[];
+  /** Current text of a workspace-relative file, undefined when it does not exist (or is a folder). */
+  readFile: (relPath: string) => string | undefined;
+  /** Folder names inside a workspace-relative folder ([] when absent); optional, improves skill updates. */
+  listDir?: (relPath: string) => string[];
+  /** Folders with an AGENTS.md holding a Combee block (from a previous run); keeps their rules there. */
+  nestedAgentsFolders?: string[];
+  settings?: Partial<AssetSettings>;
+  warn?: (message: string) => void;
+}
+
+/** Every enabled target rendered against the new playbook, as file changes (unchanged files are left out). */
+export function renderAssets(input: RenderAssetsInput): FileChange[] {
+  const settings = resolveAssetSettings(input.settings);
+  const on = new Set(settings.targets);
+  // Multi-root workspaces: say which folder a warning is about.
+  const warn = (message: string) => input.warn?.(`${basename(input.workspace)}: ${message}`);
+  const files: FileChange[] = [];
+  const push = (change: FileChange | undefined) => {
+    if (change && !files.some((f) => f.path === change.path)) files.push(change);
+  };
+
+  const currentPlaybook = input.readFile(settings.playbookPath);
+  // A new, empty playbook is not worth a file.
+  if (currentPlaybook !== undefined || bullets(input.playbook).length > 0) push(renderPlaybookChange(settings.playbookPath, currentPlaybook, input.playbook));
+
+  const scopes = resolveScopes({ rules: input.rules, lessons: input.lessons, nestedFolders: input.nestedAgentsFolders, readFile: input.readFile });
+  const common: RulesTargetInput = { playbook: input.playbook, playbookPath: settings.playbookPath, scopes, readFile: input.readFile, budgetTokens: settings.budgetTokens, warn };
+  if (on.has('agents-md')) for (const change of renderAgentsMd({ ...common, nestedFolders: input.nestedAgentsFolders })) push(change);
+  if (on.has('skills')) {
+    const skills = renderSkills({ playbook: input.playbook, playbookPath: settings.playbookPath, lessons: input.lessons, rules: input.rules, roots: settings.skillRoots, readFile: input.readFile, listDir: input.listDir, minSessions: settings.skillMinSessions, warn });
+    for (const change of skills) push(change);
+  }
+  const single: Array<[AssetTarget, (i: RulesTargetInput) => FileChange | undefined]> = [
+    ['claude-md', renderClaudeMd],
+    ['copilot-instructions', renderCopilotInstructions],
+    ['cursor-rules', renderCursorRule],
+    ['clinerules', renderClineRule],
+    ['gemini-md', renderGeminiMd],
+  ];
+  for (const [target, render] of single) if (on.has(target)) push(render(common));
+  return files;
+}

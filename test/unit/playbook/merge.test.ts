@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { mergeCommand } from '../../../src/cli/commands/merge';
+import type { Output } from '../../../src/cli/output';
+import { parsePlaybook } from '../../../src/core/playbook/markdown';
+import { diff3, merge3, mergePlaybooks } from '../../../src/core/playbook/merge';
+import { bullets } from '../../../src/core/playbook/model';
+import { REPO_ROOT } from '../../support/paths';
+import { tempDir } from '../../support/tmp';
+
+const BASE = `# Playbook
+
+## Build and test
+[bat-00001] helpful=2 harmful=1 :: Run \`pnpm test\` for the unit tests.
+[bat-00002] helpful=0 harmful=0 :: Run \`pnpm db:generate\` first.
+
+## Pitfalls
+[pit-00003] helpful=1 harmful=0 :: Never use npm here.
+
+`;
+
+const counters = (text: string) => Object.fromEntries(bullets(parsePlaybook(text)).map((b) => [b.id, [b.helpful, b.harmful]]));
+const contents = (text: string) => Object.fromEntries(bullets(parsePlaybook(text)).map((b) => [b.id, b.content]));
+const quiet: Output = { result: () => {}, info: () => {}, warn: () => {} };
+
+describe('playbook merge', () => {
+  it('diff3 keeps stable regions and resolves one-sided changes; same-place insertions are both kept', () => {
+    assert.deepEqual(merge3(['a', 'b', 'c'], ['a', 'B', 'c'], ['a', 'b', 'c', 'd']), ['a', 'B', 'c', 'd']);
+    assert.deepEqual(merge3(['a', ''], ['a', 'x', ''], ['a', 'y', '']), ['a', 'x', 'y', '']);
+    assert.deepEqual(merge3(['a', 'b'], ['a', 'ours'], ['a', 'theirs']), ['a', 'ours'], 'ours when in doubt');
+    assert.ok(diff3(['a'], ['a'], ['a']).every((c) => c.stable));
+  });
+
+  it('merges counters as base + (ours − base) + (theirs − base), never below zero', () => {
+    const ours = BASE.replace('helpful=2 harmful=1 :: Run `pnpm test`', 'helpful=5 harmful=0 :: Run `pnpm test`');
+    const theirs = BASE.replace('helpful=2 harmful=1 :: Run `pnpm test`', 'helpful=3 harmful=0 :: Run `pnpm test`').replace('[pit-00003] helpful=1', '[pit-00003] helpful=4');
+    const result = mergePlaybooks(BASE, ours, theirs);
+    assert.deepEqual(result.conflicts, []);
+    assert.deepEqual(counters(result.text), { 'bat-00001': [6, 0], 'bat-00002': [0, 0], 'pit-00003': [4, 0] });
+    // ours reset harmful 1 → 0 and theirs too: 1 + (0 − 1) + (0 − 1) = −1 → 0
+    assert.equal(result.text, BASE.replace('helpful=2 harmful=1', 'helpful=6 harmful=0').replace('[pit-00003] helpful=1', '[pit-00003] helpful=4'));
+  });
+
+  it('keeps both sides\' new bullets; the same new id for different rules renumbers theirs to the next free id', () => {
+    const ours = BASE.replace('Run `pnpm db:generate` first.\n', 'Run `pnpm db:generate` first.\n[bat-00004] helpful=0 harmful=0 :: Use Node 20.\n');
+    const theirs = BASE.replace('Run `pnpm db:generate` first.\n', 'Run `pnpm db:generate` first.\n[bat-00004] helpful=1 harmful=0 :: Set TZ=UTC for tests.\n')
+      .replace('Never use npm here.\n', 'Never use npm here.\n[pit-00005] helpful=0 harmful=0 :: Do not commit .env files.\n');
+    const result = mergePlaybooks(BASE, ours, theirs);
+    assert.deepEqual(result.conflicts, []);
+    assert.deepEqual(result.renumbered, [{ from: 'bat-00004', to: 'bat-00006' }]);
+    assert.deepEqual(contents(result.text), {
+      'bat-00001': 'Run `pnpm test` for the unit tests.',
+      'bat-00002': 'Run `pnpm db:generate` first.',
+      'bat-00004': 'Use Node 20.',
+      'bat-00006': 'Set TZ=UTC for tests.',
+      'pit-00003': 'Never use npm here.',
+      'pit-00005': 'Do not commit .env files.',
+    });
+    assert.match(result.text, /\[bat-00004\][^\n]*\n\[bat-00006\] helpful=1 harmful=0 :: Set TZ=UTC for tests\.\n\n## Pitfalls/);
+  });
+
+  it('the same rule added on both sides (any id) is kept once with the counters of both', () => {
+    const add = (id: string, helpful: number) => BASE.replace('Never use npm here.\n', `Never use npm here.\n[${id}] helpful=${helpful} harmful=0 :: Do not commit .env files.\n`);
+    for (const [oursId, theirsId] of [['pit-00004', 'pit-00004'], ['pit-00004', 'pit-00005']]) {
+      const result = mergePlaybooks(BASE, add(oursId, 1), add(theirsId, 2));
+      assert.deepEqual(result.conflicts, []);
+      assert.equal(bullets(parsePlaybook(result.text)).filter((b) => b.content === 'Do not commit .env files.').length, 1);
+      assert.deepEqual(counters(result.text)[oursId], [3, 0]);
+    }
+  });
+
+  it('a bullet deleted on one side and unchanged (or only re-counted) on the other is deleted', () => {
+    const deleted = BASE.replace(/\[bat-00002\][^\n]*\n/, '');
+    assert.doesNotMatch(mergePlaybooks(BASE, deleted, BASE).text, /bat-00002/);
+    assert.doesNotMatch(mergePlaybooks(BASE, BASE, deleted).text, /bat-00002/);
+    const bumped = BASE.replace('[bat-00002] helpful=0', '[bat-00002] helpful=3');
+    const result = mergePlaybooks(BASE, bumped, deleted);
+    assert.deepEqual(result.conflicts, []);
+    assert.doesNotMatch(result.text, /bat-00002/);
+  });
+
+  it('an edit on one side wins; different edits on both sides leave a conflict pair', () => {
+    const oursEdit = BASE.replace('Never use npm here.', 'Never use npm; use pnpm.');
+    const theirsBump = BASE.replace('[pit-00003] helpful=1', '[pit-00003] helpful=2');
+    const clean = mergePlaybooks(BASE, oursEdit, theirsBump);
+    assert.deepEqual(clean.conflicts, []);
+    assert.match(clean.text, /\[pit-00003\] helpful=2 harmful=0 :: Never use npm; use pnpm\./);
+
+    const theirsEdit = BASE.replace('[pit-00003] helpful=1 harmful=0 :: Never use npm here.', '[pit-00003] helpful=2 harmful=0 :: npm is banned.');
+    const conflicted = mergePlaybooks(BASE, oursEdit, theirsEdit);
+    assert.deepEqual(conflicted.conflicts, ['pit-00003']);
+    assert.match(conflicted.text, /<<<<<<< ours\n\[pit-00003\] helpful=2 harmful=0 :: Never use npm; use pnpm\.\n=======\n\[pit-00003\] helpful=2 harmful=0 :: npm is banned\.\n>>>>>>> theirs\n/);
+
+    const deleted = BASE.replace(/\[pit-00003\][^\n]*\n/, '');
+    const editVsDelete = mergePlaybooks(BASE, oursEdit, deleted);
+    assert.deepEqual(editVsDelete.conflicts, ['pit-00003']);
+    assert.match(editVsDelete.text, /<<<<<<< ours\n\[pit-00003\][^\n]*use pnpm\.\n=======\n>>>>>>> theirs\n/);
+  });
+
+  it('merges text and sections line-wise, keeps list prefixes, and CRLF files stay CRLF', () => {
+    const ours = BASE.replace('# Playbook\n', '# Playbook\n\nTeam note: keep rules short.\n').replace('[bat-00001] helpful=2', '- [bat-00001] helpful=2');
+    const theirs = `${BASE}## Security\n[sec-00004] helpful=0 harmful=0 :: Never log tokens.\n`.replace('[bat-00001] helpful=2', '[bat-00001] helpful=3');
+    const result = mergePlaybooks(BASE, ours, theirs);
+    assert.deepEqual(result.conflicts, []);
+    assert.match(result.text, /Team note: keep rules short\./);
+    assert.match(result.text, /\n- \[bat-00001\] helpful=3 harmful=1 :: Run `pnpm test`/);
+    assert.match(result.text, /## Security\n\[sec-00004\] helpful=0 harmful=0 :: Never log tokens\.\n$/);
+
+    const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+    const merged = mergePlaybooks(crlf(BASE), crlf(ours), crlf(theirs));
+    assert.equal(merged.text, crlf(result.text));
+  });
+
+  it('both sides adding a new section in the same place keep both sides\' bullets under one header', () => {
+    const add = (id: string, text: string) => `${BASE}## Security\n[${id}] helpful=0 harmful=0 :: ${text}\n`;
+    const result = mergePlaybooks(BASE, add('sec-00004', 'Never log tokens.'), add('sec-00005', 'Rotate keys.'));
+    assert.deepEqual(result.conflicts, []);
+    assert.equal(result.text.match(/## Security/g)?.length, 1);
+    assert.match(result.text, /## Security\n\[sec-00004\][^\n]*\n\[sec-00005\][^\n]*\n$/);
+  });
+
+  it('a bullet whose place was lost in a text conflict still lands in its section', () => {
+    const base = BASE.replace('## Pitfalls\n', '## Pitfalls\nNotes v1.\n');
+    const ours = base.replace('Notes v1.', 'Notes, ours.');
+    const theirs = base.replace('Notes v1.\n', 'Notes, theirs.\n[pit-00004] helpful=0 harmful=0 :: Quote globs in scripts.\n');
+    const result = mergePlaybooks(base, ours, theirs);
+    assert.deepEqual(result.conflicts, []);
+    assert.match(result.text, /## Pitfalls\nNotes, ours\.\n\[pit-00003\][^\n]*\n\[pit-00004\] helpful=0 harmful=0 :: Quote globs in scripts\.\n\n$/);
+  });
+
+  it('the command writes the result to <ours>: exit 0 merged, 1 conflict, usage error otherwise', async () => {
+    const dir = tempDir('combee-merge-');
+    const write = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const base = write('base', BASE);
+    const ours = write('ours', BASE.replace('[pit-00003] helpful=1', '[pit-00003] helpful=2'));
+    const theirs = write('theirs', BASE.replace('[pit-00003] helpful=1', '[pit-00003] helpful=5'));
+    assert.equal(await mergeCommand([base, ours, theirs], quiet), 0);
+    assert.deepEqual(counters(readFileSync(ours, 'utf8'))['pit-00003'], [6, 0]);
+    write('ours', BASE.replace('Never use npm here.', 'A'));
+    write('theirs', BASE.replace('Never use npm here.', 'B'));
+    assert.equal(await mergeCommand([base, ours, theirs], quiet), 1);
+    assert.match(readFileSync(ours, 'utf8'), /<<<<<<< ours/);
+    await assert.rejects(mergeCommand([base, ours], quiet), /three files/);
+  });
+
+  it('works as a git merge driver: two branches that add rules and bump counters merge cleanly', function () {
+    const repo = tempDir('combee-git-');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
+    const main = join(REPO_ROOT, 'out', 'src', 'cli', 'main.js');
+    if (!existsSync(main)) this.skip();
+    // The driver goes through the CLI once main.ts routes `merge`; until then, through the command module itself.
+    const routed = readFileSync(join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'utf8').includes('mergeCommand');
+    const script = join(tempDir('combee-driver-'), 'driver.js');
+    writeFileSync(script, `const { mergeCommand } = require(${JSON.stringify(join(REPO_ROOT, 'out', 'src', 'cli', 'commands', 'merge.js'))});\nconst { consoleOutput } = require(${JSON.stringify(join(REPO_ROOT, 'out', 'src', 'cli', 'output.js'))});\nmergeCommand(process.argv.slice(2), consoleOutput).then((code) => { process.exitCode = code; }, (e) => { console.error(e); process.exitCode = 2; });\n`);
+    const driver = routed ? `node "${main}" merge %O %A %B` : `node "${script}" %O %A %B`;
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.email', 'test@example.com');
+    git('config', 'user.name', 'Test');
+    git('config', 'merge.combee.driver', driver);
+    mkdirSync(join(repo, '.combee'));
+    writeFileSync(join(repo, '.gitattributes'), '.combee/playbook.md merge=combee\n');
+    const playbook = join(repo, '.combee', 'playbook.md');
+    writeFileSync(playbook, BASE);
+    git('add', '.');
+    git('commit', '-q', '-m', 'base');
+
+    git('checkout', '-q', '-b', 'alice');
+    writeFileSync(playbook, BASE.replace('[bat-00001] helpful=2', '[bat-00001] helpful=4')
+      .replace('Run `pnpm db:generate` first.\n', 'Run `pnpm db:generate` first.\n[bat-00004] helpful=0 harmful=0 :: Use Node 20.\n'));
+    git('commit', '-q', '-am', 'alice learns');
+
+    git('checkout', '-q', 'main');
+    git('checkout', '-q', '-b', 'bob');
+    writeFileSync(playbook, BASE.replace('[bat-00001] helpful=2', '[bat-00001] helpful=3').replace('[pit-00003] helpful=1', '[pit-00003] helpful=2')
+      .replace('Run `pnpm db:generate` first.\n', 'Run `pnpm db:generate` first.\n[bat-00004] helpful=1 harmful=0 :: Set TZ=UTC for tests.\n'));
+    git('commit', '-q', '-am', 'bob learns');
+
+    git('checkout', '-q', 'alice');
+    const merge = spawnSync('git', ['merge', '--no-edit', '-q', 'bob'], { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
+    assert.equal(merge.status, 0, `${merge.stdout}\n${merge.stderr}`);
+    const merged = readFileSync(playbook, 'utf8');
+    assert.doesNotMatch(merged, /<<<<<<<|=======|>>>>>>>/);
+    assert.deepEqual(counters(merged), { 'bat-00001': [5, 1], 'bat-00002': [0, 0], 'bat-00004': [0, 0], 'bat-00005': [1, 0], 'pit-00003': [2, 0] });
+    assert.equal(contents(merged)['bat-00005'], 'Set TZ=UTC for tests.');
+    assert.equal(git('status', '--porcelain').trim(), '');
+  });
+});
