@@ -43,6 +43,8 @@ const tests = [
     step('wait for .combee/playbook.md on disk');
     await waitForFile(playbook, 'pnpm db:generate');
     await shot(page, '02-accepted.png');
+    // a modified file is saved after the edit is applied: wait for it like for the new playbook
+    await waitForFile(join(fixture.workspace, 'AGENTS.md'), '<!-- combee:end -->');
     const agentsAfter = readFileSync(join(fixture.workspace, 'AGENTS.md'), 'utf8');
     // the team's text is untouched; Combee's rules sit in its own marked block after it
     if (!agentsAfter.startsWith(agentsBefore.toString('utf8')) || !/<!-- combee:begin[\s\S]*pnpm db:generate[\s\S]*<!-- combee:end -->\n$/.test(agentsAfter)) throw new Error(`AGENTS.md: unexpected content\n${agentsAfter}`);
