@@ -1,4 +1,4 @@
-import { ACCEPT_HELP, acceptCommand } from './commands/accept';
+import { ACCEPT_HELP, acceptCommand, rejectCommand } from './commands/accept';
 import { benchCommand } from './commands/bench';
 import { CACHE_HELP, cacheCommand } from './commands/cache';
 import { MERGE_HELP, mergeCommand } from './commands/merge';
@@ -39,6 +39,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput, signal
         return await learnCommand(rest, out, signal);
       case 'accept':
         return await acceptCommand(rest, out);
+      case 'reject':
+        return await rejectCommand(rest, out);
       case 'merge':
         return await mergeCommand(rest, out);
       case 'tree':

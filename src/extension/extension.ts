@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
-import { acceptProposal, rejectProposal, reviewProposals } from './commands/proposals';
+import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals } from './commands/proposals';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
 import { startBackground } from './background';
 import { chooseRoles } from './llm/providerChoice';
 import { createStatusBar } from './statusBar';
-import { Services } from './services';
+import { Services, workspaceFolderPaths } from './services';
+import type { Proposal } from '../core/assets/proposal';
 import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
@@ -19,6 +20,9 @@ let services: Services | undefined;
 export interface CombeeApi {
   /** Which provider a run would use now (and why); never prompts for consent. */
   describeProvider(): Promise<{ provider: string; model: string; reason: string }>;
+  /** Pending (or partly accepted) proposals of the open workspace folders, newest first. */
+  pendingProposals(): Promise<Proposal[]>;
+  loadProposal(id: string): Promise<Proposal | undefined>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -29,8 +33,14 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
 
   command('combee.learn', () => learnFromRecentSessions(s));
   command('combee.reviewProposals', () => reviewProposals(s));
-  command('combee.acceptProposal', (id) => acceptProposal(s, id));
-  command('combee.rejectProposal', (id) => rejectProposal(s, id));
+  command('combee.acceptProposal', (id) => acceptProposal(s, isNode(id) ? id.proposalId : id));
+  command('combee.rejectProposal', (id) => rejectProposal(s, isNode(id) ? id.proposalId : id));
+  // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.
+  command('combee.acceptFile', (a, b) => (isNode(a) ? acceptFile(s, a.proposalId, a.path) : acceptFile(s, a, b)));
+  command('combee.acceptRule', (a, b) => (isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b)));
+  command('combee.rejectRule', (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)));
+  command('combee.editProposal', (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)));
+  command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
   command('combee.showTree', () => void showPanel(s, 'tree'));
   command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
@@ -64,7 +74,20 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       const { roles, reason } = await chooseRoles(s, false);
       return { ...roles.info, reason };
     },
+    pendingProposals: async () => (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws)))).flat().filter((p) => p.status === 'pending' || p.status === 'partial'),
+    loadProposal: async (id) => {
+      for (const ws of workspaceFolderPaths()) {
+        const found = await s.proposals.load(ws, id);
+        if (found) return found;
+      }
+      return undefined;
+    },
   };
+}
+
+/** Tree nodes of the Proposals view carry what their commands need. */
+function isNode(value: unknown): value is { proposalId: string; path?: string; ruleId?: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { proposalId?: unknown }).proposalId === 'string';
 }
 
 function updateProposalContext(): void {

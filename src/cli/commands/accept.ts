@@ -1,15 +1,30 @@
 import { resolve } from 'node:path';
 import { applyFileChange, ConflictError } from '../../core/assets/applyChange';
+import { ReviewMemory } from '../../core/assets/memory';
+import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ProposalStore } from '../../core/assets/proposalStore';
+import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
+import { chooseRules, readWorkspaceFile } from '../../core/service/proposalFiles';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
 
-export const ACCEPT_HELP = `combee accept <proposal-id> [--workspace <folder>] [--store <folder>]
-  Writes every file of a pending proposal; a file changed since the proposal was made is reported, not overwritten.`;
+export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
+  Writes a pending proposal (or only the given rules, rendered into every asset). A file changed since the proposal
+  was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten.
+combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
+  Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.`;
 
-export async function acceptCommand(argv: string[], out: Output): Promise<number> {
-  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' } });
+interface Context {
+  workspace: string;
+  store: TraceStore;
+  proposals: ProposalStore;
+  proposal: Proposal;
+  rules: string[];
+}
+
+async function context(argv: string[], out: Output): Promise<Context | undefined> {
+  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, rule: { type: 'string', multiple: true } });
   const id = positionals[0];
   if (!id) throw new UsageError('a proposal id is required');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
@@ -18,19 +33,69 @@ export async function acceptCommand(argv: string[], out: Output): Promise<number
   const proposal = await proposals.load(workspace, id);
   if (!proposal) {
     out.warn(`no proposal ${id} for ${workspace}`);
-    return 1;
+    return undefined;
   }
+  const rules = (values.rule as unknown as string[] | undefined) ?? [];
+  const unknown = rules.filter((r) => !proposal.ops.some((o) => o.ruleId === r));
+  if (unknown.length) throw new UsageError(`proposal ${id} has no rule ${unknown.join(', ')} (it has ${proposal.ops.map((o) => o.ruleId).join(', ') || 'none'})`);
+  return { workspace, store, proposals, proposal, rules };
+}
+
+async function write(workspace: string, files: FileChange[], out: Output): Promise<number> {
   let conflicts = 0;
-  for (const file of proposal.files) {
+  for (const file of files) {
     try {
-      await applyFileChange(workspace, file);
-      out.result(`wrote ${file.path}`);
+      const how = await applyFileChange(workspace, file);
+      out.result(how === 'rebased' ? `wrote ${file.path} (re-based onto its newer content)` : how === 'already-applied' ? `${file.path} already has these changes` : `wrote ${file.path}`);
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       conflicts++;
       out.warn(error.message);
     }
   }
-  await proposals.save({ ...proposal, status: conflicts === 0 ? 'accepted' : 'partial' });
+  return conflicts;
+}
+
+const playbookPath = (proposal: Proposal) => proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
+
+export async function acceptCommand(argv: string[], out: Output): Promise<number> {
+  const ctx = await context(argv, out);
+  if (!ctx) return 1;
+  const { workspace, proposal } = ctx;
+  const path = playbookPath(proposal);
+  if (ctx.rules.length > 0) {
+    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: path }, (m) => out.warn(m));
+    const conflicts = await write(workspace, split.chosen.files, out);
+    await ctx.proposals.save(split.remaining());
+    await remember(ctx, path, ctx.rules);
+    return conflicts === 0 ? 0 : 1;
+  }
+  const conflicts = await write(workspace, proposal.files, out);
+  await ctx.proposals.save({ ...proposal, status: conflicts === 0 ? 'accepted' : 'partial' });
+  await remember(ctx, path, proposal.rules.map((r) => r.id));
   return conflicts === 0 ? 0 : 1;
+}
+
+async function remember(ctx: Context, path: string, ruleIds: string[]): Promise<void> {
+  const text = readWorkspaceFile(ctx.workspace, path);
+  if (text === undefined) return;
+  const support = new Map(ctx.proposal.rules.filter((r) => ruleIds.includes(r.id)).map((r) => [r.id, r.support.map((s) => s.traceId)]));
+  await new ReviewMemory(ctx.store, ctx.workspace).rememberAccepted(text, support);
+}
+
+export async function rejectCommand(argv: string[], out: Output): Promise<number> {
+  const ctx = await context(argv, out);
+  if (!ctx) return 1;
+  const { proposal } = ctx;
+  const rejected = ctx.rules.length > 0 ? proposal.rules.filter((r) => ctx.rules.includes(r.id)) : proposal.rules;
+  await new ReviewMemory(ctx.store, ctx.workspace).rememberRejected(rejected);
+  if (ctx.rules.length > 0) {
+    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: playbookPath(proposal) }, (m) => out.warn(m));
+    const rest = split.remaining();
+    await ctx.proposals.save({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status });
+  } else {
+    await ctx.proposals.save({ ...proposal, status: 'rejected' });
+  }
+  out.result(`rejected ${rejected.length} rule change(s); they will not be proposed again`);
+  return 0;
 }

@@ -1,25 +1,29 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AGENTS } from '../../core/trace/model';
 import { importSessions } from '../../core/trace/importer';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { createWorkerPool } from '../../core/pool/pool';
-import { oneOf, parse, UsageError } from '../args';
+import { integer, oneOf, parse, UsageError } from '../args';
 import type { Output } from '../output';
 
-export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--json]
+export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>] [--json]
   Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, or any folder of
-  session files) as normalized, redacted traces into the store.`;
+  session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
+  read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).`;
 
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
-  const { values } = parse(argv, { from: { type: 'string' }, agent: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parse(argv, { from: { type: 'string' }, agent: { type: 'string' }, store: { type: 'string' }, workers: { type: 'string' }, json: { type: 'boolean' } });
   if (typeof values.from !== 'string') throw new UsageError('--from <folder> is required');
   const from = resolve(values.from);
   if (!existsSync(from)) throw new UsageError(`--from: no such file or folder: ${from}`);
   const agent = oneOf('agent', values.agent, ['auto', ...AGENTS] as const, 'auto');
+  const workers = integer('workers', values.workers) ?? availableParallelism();
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
-  // Bundled CLI: parse in worker threads; from sources (tests) the worker bundle is absent → in-process.
-  const pool = existsSync(join(__dirname, 'combee-worker.js')) ? createWorkerPool(__dirname) : undefined;
+  // Bundled CLI: parse in worker threads (started only when a file needs reading); from sources (tests) the
+  // worker bundle is absent → in-process.
+  const pool = workers > 0 && existsSync(join(__dirname, 'combee-worker.js')) ? createWorkerPool(__dirname, workers) : undefined;
   try {
     const summary = await importSessions({
       from,
@@ -27,7 +31,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
       agent,
       signal,
       concurrency: pool ? pool.size * 2 : 2,
-      runFile: pool ? (file, limits, redaction) => pool.importFile(file, limits, redaction, signal) : undefined,
+      runTask: pool ? (task) => pool.runImport(task, signal) : undefined,
       onProgress: values.json ? undefined : (done, total) => { if (done === total || done % 50 === 0) out.info(`imported ${done}/${total} file(s)`); },
     });
     if (values.json) {
@@ -37,7 +41,8 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     } else {
       for (const message of summary.warningMessages) out.warn(message);
       const agents = Object.entries(summary.byAgent).map(([name, c]) => `${name}: ${c.sessions}`).join(', ') || 'none';
-      out.result(`Imported ${summary.sessions} session(s) (${agents}) from ${summary.files - summary.unchangedFiles} file(s), ${summary.unchangedFiles} unchanged; ${summary.steps} steps, ${summary.toolCalls} tool calls, ${summary.toolErrors} tool errors; ${summary.redactions} secret(s) redacted; ${summary.warnings} warning(s). Store: ${store.dir}`);
+      const resumed = summary.resumedFiles > 0 ? ` (${summary.resumedFiles} resumed where they stopped)` : '';
+      out.result(`Imported ${summary.sessions} session(s) (${agents}) from ${summary.files - summary.unchangedFiles} file(s)${resumed}, ${summary.unchangedFiles} unchanged; ${summary.steps} steps, ${summary.toolCalls} tool calls, ${summary.toolErrors} tool errors; ${summary.redactions} secret(s) redacted; ${summary.warnings} warning(s). Store: ${store.dir}`);
     }
     return 0;
   } finally {

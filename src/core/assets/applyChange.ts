@@ -1,20 +1,30 @@
 import { join } from 'node:path';
 import { atomicWrite, readTextIfExists } from '../util/fs';
-import { hashContent, type FileChange } from './proposal';
+import type { FileChange } from './proposal';
+import { rebaseChange } from './rebase';
 
 export class ConflictError extends Error {
-  constructor(readonly path: string) {
-    super(`${path} changed since the proposal was made; it was not overwritten`);
+  constructor(readonly path: string, reason = `${path} changed since the proposal was made`) {
+    super(`${reason}; it was not overwritten`);
     this.name = 'ConflictError';
   }
 }
 
-/** Writes one accepted change atomically, refusing when the file no longer matches the proposal's base. */
-export async function applyFileChange(workspace: string, change: FileChange): Promise<void> {
+/**
+ * Writes one accepted change atomically. A file changed since the proposal is re-based (the proposal's hunks patched
+ * onto it with their context); when they no longer fit, ConflictError and the file is left as it is.
+ */
+export async function applyFileChange(workspace: string, change: FileChange): Promise<'written' | 'rebased' | 'already-applied'> {
   const target = join(workspace, ...change.path.split('/'));
   const current = await readTextIfExists(target);
-  const currentHash = current === undefined ? null : hashContent(current);
-  if (current !== undefined && current === change.after) return;
-  if (currentHash !== change.baseHash) throw new ConflictError(change.path);
-  await atomicWrite(target, change.after);
+  const result = rebaseChange(change, current);
+  switch (result.kind) {
+    case 'already-applied':
+      return 'already-applied';
+    case 'conflict':
+      throw new ConflictError(change.path, result.reason);
+    default:
+      await atomicWrite(target, result.change.after);
+      return result.kind === 'rebased' ? 'rebased' : 'written';
+  }
 }

@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
-import { Evidence } from '../playbook/delta';
+import { BulletTag, DeltaOp, Evidence } from '../playbook/delta';
 import { sha256 } from '../util/hash';
 
 export const FileChange = z.object({
@@ -38,6 +38,10 @@ export const Proposal = z.object({
   status: z.enum(['pending', 'accepted', 'rejected', 'partial']),
   files: z.array(FileChange),
   rules: z.array(RuleChange),
+  /** The operations behind the rules (by the id they got), so one rule can be accepted or rejected alone. */
+  ops: z.array(z.object({ ruleId: z.string(), op: DeltaOp })).default([]),
+  /** Counter updates from the sessions' tags; they go with the rest of the proposal. */
+  tags: z.array(BulletTag).default([]),
 });
 export type Proposal = z.infer<typeof Proposal>;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
-import type { Delta } from '../playbook/delta';
+import type { BulletTag, Delta, DeltaOp } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import type { Trace } from '../trace/model';
 import { isAbortError, mapLimit } from '../util/concurrency';
@@ -33,11 +33,15 @@ export interface LearnOptions {
   maxFanIn?: number;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction: number) => void;
+  /** Returns a reason to drop an operation before it is applied (rejected or deleted before), else undefined. */
+  veto?: (op: DeltaOp) => string | undefined;
 }
 
 export interface LearnResult {
   playbook: Playbook;
   applied: AppliedOp[];
+  /** Counter tags applied across the batches (helpful / harmful on existing rules). */
+  tags: BulletTag[];
   record: RunRecord;
   /** Traces whose batch finished: these are learned, whatever happens to later batches. */
   learnedTraceIds: string[];
@@ -60,6 +64,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const batches: BatchRecord[] = [];
   const warnings: string[] = [];
   const applied: AppliedOp[] = [];
+  const tags: BulletTag[] = [];
   const learnedTraceIds: string[] = [];
   const totals = { traces: options.traces.length, reflections: 0, lessons: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0, applied: 0, skipped: 0 };
   let playbook = options.playbook;
@@ -158,9 +163,18 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       }
 
       if (final) {
-        const result = applyDelta(playbook, final.delta);
+        // Changes the team rejected or deleted before are not proposed again from the same evidence.
+        const vetoed: AppliedOp[] = [];
+        const ops = final.delta.ops.filter((op) => {
+          const reason = options.veto?.(op);
+          if (reason) vetoed.push({ op, status: 'skipped', reason });
+          return !reason;
+        });
+        const result = applyDelta(playbook, { ...final.delta, ops });
+        result.applied.push(...vetoed);
         playbook = result.playbook;
         applied.push(...result.applied);
+        tags.push(...final.delta.tags);
         const ok = result.applied.filter((a) => a.status === 'applied').length;
         totals.applied += ok;
         totals.skipped += result.applied.length - ok;
@@ -199,7 +213,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     nodes,
     warnings,
   };
-  return { playbook, applied, record, learnedTraceIds };
+  return { playbook, applied, tags, record, learnedTraceIds };
 }
 
 /** A failed call fails its node, not the run; a cancel still ends the run. */

@@ -60,6 +60,12 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
     setBullet(found.section, found.index, bullet);
   }
   let next = nextIdNumber(playbook);
+  const used = new Set(bullets(playbook).map((b) => b.id));
+  const freshId = (slug: string) => {
+    let id = formatId(slug, next++);
+    while (used.has(id) || idNumberTaken(used, id)) id = formatId(slug, next++);
+    return id;
+  };
   for (const op of delta.ops) {
     switch (op.op) {
       case 'ADD': {
@@ -69,7 +75,8 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
           break;
         }
         const section = ensureSection(playbook, op.section);
-        const id = formatId(sectionSlug(section.title), next++);
+        const id = op.id && !used.has(op.id) && !idNumberTaken(used, op.id) ? op.id : freshId(sectionSlug(section.title));
+        used.add(id);
         insertBullet(section, { id, helpful: 0, harmful: 0, content: oneLine(op.content) });
         applied.push({ op, id, status: 'applied' });
         break;
@@ -125,4 +132,10 @@ function removeBullet(playbook: Playbook, id: string): boolean {
 /** A bullet is one line: newlines in model output would break the format. */
 function oneLine(text: string): string {
   return text.replace(/\s*\n+\s*/g, ' ').trim();
+}
+
+/** One global counter across sections: `bat-00003` and `pit-00003` may not both exist. */
+function idNumberTaken(used: Set<string>, id: string): boolean {
+  const number = id.slice(id.lastIndexOf('-'));
+  return [...used].some((u) => u.endsWith(number));
 }

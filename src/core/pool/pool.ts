@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Piscina from 'piscina';
-import type { FileImportResult, ReadLimits } from '../trace/importer';
+import type { FileImportResult, ImportTask, ImportTaskResult, ReadLimits } from '../trace/importer';
 import type { RedactionOptions } from '../trace/redact';
 import type { SessionFile } from '../trace/sources/types';
 import type { ImportFileTask } from './workerTasks';
@@ -14,6 +14,8 @@ export function defaultPoolSize(): number {
 
 export interface WorkerPool {
   importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions, signal?: AbortSignal): Promise<FileImportResult>;
+  /** One whole file import in a worker, which stores the traces itself (nothing big crosses threads). */
+  runImport(task: ImportTask, signal?: AbortSignal): Promise<ImportTaskResult>;
   readonly size: number;
   destroy(): Promise<void>;
 }
@@ -31,6 +33,9 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
     importFile(file, limits, redaction, signal) {
       const task: ImportFileTask = { file, limits, redaction };
       return piscina.run(task, { name: 'importFileTask', signal }) as Promise<FileImportResult>;
+    },
+    runImport(task, signal) {
+      return piscina.run(task, { name: 'importTask', signal }) as Promise<ImportTaskResult>;
     },
     destroy: () => piscina.destroy(),
   };

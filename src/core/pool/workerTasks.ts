@@ -1,5 +1,5 @@
 // Worker-thread entry (bundled as dist/combee-worker.js): CPU-bound tasks the pool runs off the main thread.
-import { importFile, type FileImportResult, type ReadLimits } from '../trace/importer';
+import { importFile, runImportTask, type FileImportResult, type ImportTask, type ImportTaskResult, type ReadLimits } from '../trace/importer';
 import type { RedactionOptions } from '../trace/redact';
 import type { SessionFile } from '../trace/sources/types';
 
@@ -11,4 +11,9 @@ export interface ImportFileTask {
 
 export async function importFileTask(task: ImportFileTask): Promise<FileImportResult> {
   return importFile(task.file, task.limits, task.redaction);
+}
+
+/** Reads, normalizes and stores one file here; only counts go back to the main thread. */
+export async function importTask(task: ImportTask): Promise<ImportTaskResult> {
+  return runImportTask(task);
 }

@@ -14,8 +14,9 @@ import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../playbook/mar
 import type { Trace } from '../trace/model';
 import type { TraceStore } from '../trace/store';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { atomicWrite, readTextIfExists } from '../util/fs';
+import { ReviewMemory } from '../assets/memory';
+import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -84,6 +85,10 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const target = join(options.workspace, ...playbookPath.split('/'));
   const current = await readTextIfExists(target);
   const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
+  // The team's decisions: rules they deleted since the last accept, and changes they rejected, are not re-proposed.
+  const memory = new ReviewMemory(options.store, options.workspace);
+  if (!options.dryRun) await memory.noticeDeletions(current);
+  const veto = ReviewMemory.veto(await memory.load());
   const result = await learn({
     traces,
     playbook: base,
@@ -97,6 +102,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     concurrency: options.concurrency,
     signal: options.signal,
     onProgress: options.onProgress,
+    veto,
   });
 
   const rules: RuleWithScope[] = result.applied
@@ -136,6 +142,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     status: 'pending',
     files,
     rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => rule),
+    ops: result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op })),
+    tags: result.tags,
   };
   if (!options.dryRun) {
     await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(result.record));
@@ -145,20 +153,3 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   return { traces, proposal, record: result.record, invalidStoredTraces };
 }
 
-/** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
-function readWorkspaceFile(workspace: string, rel: string): string | undefined {
-  const path = join(workspace, ...rel.split('/'));
-  try {
-    return statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function listWorkspaceFolders(workspace: string, rel: string): string[] {
-  try {
-    return readdirSync(join(workspace, ...rel.split('/')), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  } catch {
-    return [];
-  }
-}

@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
-import { discoverSessions } from './discover';
-import { DEFAULT_MAX_LINE_BYTES } from './lines';
-import type { AgentId, Trace } from './model';
+import { copyForReader, decideResume, FINGERPRINT_BYTES, fingerprint, normalizeResumed, resumableCheckpoint, type IncrementalContext, type ResumeInput, type ResumePoint } from './incremental';
+import { DEFAULT_MAX_LINE_BYTES, type LineReadResult } from './lines';
+import type { AgentId, Trace, TraceDraft } from './model';
 import { normalizeTrace } from './normalize';
 import { createRedactor, type RedactionOptions } from './redact';
+import { classifyFile, walkCandidates } from './scan';
 import { readerFor } from './sources';
-import type { SessionFile } from './sources/types';
-import type { TraceStore } from './store';
+import type { ReadContext, SessionFile, SourceReader } from './sources/types';
+import { TraceStore, type ImportedFile } from './store';
 
 export interface ReadLimits {
   maxLineBytes: number;
@@ -15,32 +16,178 @@ export interface ReadLimits {
 
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxOutputChars: 20_000 };
 
+/** Sessions bigger than this get proportionally shorter tool outputs, so one trace stays small in memory. */
+const LARGE_FILE_BYTES = 64 * 1024 * 1024;
+const MIN_OUTPUT_CHARS = 4_000;
+
+export function limitsFor(bytes: number, limits: ReadLimits): ReadLimits {
+  if (bytes <= LARGE_FILE_BYTES) return limits;
+  const scaled = Math.floor((limits.maxOutputChars * LARGE_FILE_BYTES) / bytes);
+  return { ...limits, maxOutputChars: Math.max(Math.min(MIN_OUTPUT_CHARS, limits.maxOutputChars), scaled) };
+}
+
 export interface FileImportResult {
   traces: Trace[];
   warnings: string[];
 }
 
-/** Reads, redacts and validates one session file. The unit of work the worker pool runs. */
-export async function importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions): Promise<FileImportResult> {
+type Checkpoint = { read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | 'bytesRead'>; state: unknown };
+
+interface DraftsRead {
+  drafts: TraceDraft[];
+  warnings: string[];
+  checkpoint?: Checkpoint;
+  failed?: boolean;
+}
+
+async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadLimits, resume?: ResumeInput): Promise<DraftsRead> {
   const warnings: string[] = [];
-  const reader = readerFor(file.agent);
-  if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${file.agent}`] };
-  const redactor = createRedactor(redaction, (source, error) => warnings.push(`invalid redaction pattern ${JSON.stringify(source)}: ${error}`));
+  let checkpoint: Checkpoint | undefined;
+  const ctx: ReadContext & IncrementalContext = {
+    warn: (m) => warnings.push(m),
+    ...limits,
+    resume,
+    checkpoint: (read, state) => {
+      checkpoint = { read: { endOffset: read.endOffset, trailingBytes: read.trailingBytes, bytesRead: read.bytesRead }, state };
+    },
+  };
   try {
-    const drafts = await reader.read(file, { warn: (m) => warnings.push(m), ...limits });
-    const traces: Trace[] = [];
-    for (const draft of drafts) {
-      try {
-        traces.push(normalizeTrace({ ...draft, warnings: [...draft.warnings, ...warnings] }, redactor));
-      } catch (error) {
-        warnings.push(`${file.path}: session ${draft.id} failed validation and was skipped (${(error as Error).message.slice(0, 200)})`);
-      }
-    }
-    return { traces, warnings };
+    return { drafts: await reader.read(file, ctx), warnings, checkpoint };
   } catch (error) {
     warnings.push(`${file.path}: could not be read (${(error as Error).message})`);
-    return { traces: [], warnings };
+    return { drafts: [], warnings, failed: true };
   }
+}
+
+function normalizeAll(file: SessionFile, drafts: TraceDraft[], warnings: string[], redaction: RedactionOptions, stored?: Map<string, Trace>): Trace[] {
+  let reported = false;
+  const makeRedactor = () => createRedactor(redaction, (source, error) => {
+    if (!reported) warnings.push(`invalid redaction pattern ${JSON.stringify(source)}: ${error}`);
+  });
+  const redactor = makeRedactor();
+  reported = true;
+  const fileWarnings = [...warnings];
+  const traces: Trace[] = [];
+  for (const draft of drafts) {
+    try {
+      const old = stored?.get(draft.id);
+      traces.push(old ? normalizeResumed(draft, old, makeRedactor, fileWarnings) : normalizeTrace({ ...draft, warnings: [...draft.warnings, ...fileWarnings] }, redactor));
+    } catch (error) {
+      warnings.push(`${file.path}: session ${draft.id} failed validation and was skipped (${(error as Error).message.slice(0, 200)})`);
+    }
+  }
+  return traces;
+}
+
+/** Reads, redacts and validates one session file in full, without storing it. */
+export async function importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions): Promise<FileImportResult> {
+  const reader = readerFor(file.agent);
+  if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${file.agent}`] };
+  const read = await readDrafts(reader, file, limitsFor(file.bytes, limits));
+  const traces = normalizeAll(file, read.drafts, read.warnings, redaction);
+  return { traces, warnings: read.warnings };
+}
+
+/** One file's import, the unit of work of the worker pool: everything from sniffing to the stored traces. */
+export interface ImportTask {
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+  /** The agent when known from the index; otherwise the file is sniffed (limited to `sniffAgent` when given). */
+  agent?: AgentId;
+  sniffAgent?: AgentId | 'auto';
+  /** Its index entry from the last import, to resume from. */
+  previous?: ImportedFile;
+  limits: ReadLimits;
+  redaction: RedactionOptions;
+  storeDir: string;
+}
+
+export interface TraceCounts {
+  id: string;
+  agent: string;
+  steps: number;
+  toolCalls: number;
+  toolErrors: number;
+  redactions: number;
+}
+
+export interface ImportTaskResult {
+  /** The new index entry; absent when the file is no session of any agent. */
+  entry?: ImportedFile;
+  traces: TraceCounts[];
+  warnings: string[];
+  bytesRead: number;
+  mode: 'full' | 'resumed' | 'same' | 'not-a-session';
+  /** Why a file imported before was read again from its start. */
+  restart?: 'truncated' | 'rotated';
+}
+
+/** Reads a file (only its new lines when the reader can resume), stores its traces and returns counts only. */
+export async function runImportTask(task: ImportTask): Promise<ImportTaskResult> {
+  const store = new TraceStore(task.storeDir);
+  const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined))?.agent;
+  if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
+  const file: SessionFile = { path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs };
+  const reader = readerFor(agent);
+  if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${agent}`], bytesRead: 0, mode: 'not-a-session' };
+  const warnings: string[] = [];
+  const previous = task.previous?.agent === agent ? task.previous : undefined;
+
+  let decision = await decideResume(file.path, file.bytes, previous).catch(() => ({ kind: 'full' as const, reason: undefined }));
+  if (decision.kind === 'same' && previous) {
+    return { entry: { ...previous, mtimeMs: file.mtimeMs }, traces: [], warnings: [], bytesRead: 0, mode: 'same' };
+  }
+  const restart = decision.kind === 'full' ? decision.reason : undefined;
+  if (restart === 'truncated') warnings.push(`${file.path}: truncated since the last import (now ${file.bytes} bytes, ${previous?.offset} read before); read again in full`);
+  if (restart === 'rotated') warnings.push(`${file.path}: replaced since the last import (the bytes read before changed); read again in full`);
+
+  let resume: ResumeInput | undefined;
+  let stored: Map<string, Trace> | undefined;
+  if (decision.kind === 'resume' && previous) {
+    const traces = await Promise.all(previous.traceIds.map((id) => store.loadTrace(id)));
+    if (traces.every((t): t is Trace => t !== undefined)) {
+      stored = new Map(traces.map((t) => [t.id, t]));
+      resume = { start: decision.start, traces: copyForReader(traces), state: await store.loadResumeState(file.path) };
+    } else {
+      decision = { kind: 'full', reason: undefined };
+    }
+  }
+
+  const limits = limitsFor(file.bytes, task.limits);
+  const read = await readDrafts(reader, file, limits, resume);
+  // A reader without resume support reads from 0 whatever it was offered: then its drafts are whole traces.
+  const resumed = resume !== undefined && read.checkpoint !== undefined && read.checkpoint.read.endOffset + read.checkpoint.read.trailingBytes - read.checkpoint.read.bytesRead === resume.start;
+  const traces = normalizeAll(file, read.drafts, read.warnings, task.redaction, resumed ? stored : undefined);
+  for (const trace of traces) await store.saveTrace(trace);
+  warnings.push(...read.warnings);
+
+  let point: ResumePoint;
+  if (read.checkpoint && !read.failed && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes))) {
+    point = await fingerprint(file.path, read.checkpoint.read.endOffset);
+    await store.saveResumeState(file.path, read.checkpoint.state);
+  } else {
+    // no resume point, but a head fingerprint still tells a replaced file from a changed one next time
+    const { head, headBytes } = await fingerprint(file.path, Math.min(file.bytes, FINGERPRINT_BYTES));
+    point = { head, headBytes };
+    if (previous?.offset !== undefined) await store.saveResumeState(file.path, undefined);
+  }
+  const ids = traces.map((t) => t.id);
+  const traceIds = resumed && previous ? [...new Set([...previous.traceIds, ...ids])] : ids;
+  return {
+    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point },
+    traces: traces.map(countTrace),
+    warnings,
+    bytesRead: read.checkpoint?.read.bytesRead ?? file.bytes,
+    mode: resumed ? 'resumed' : 'full',
+    restart,
+  };
+}
+
+function countTrace(trace: Trace): TraceCounts {
+  let toolCalls = 0;
+  for (const step of trace.steps) if (step.kind === 'tool_call') toolCalls++;
+  return { id: trace.id, agent: trace.agent, steps: trace.steps.length, toolCalls, toolErrors: trace.outcome.toolErrors, redactions: trace.redactions };
 }
 
 export interface AgentCounts {
@@ -52,7 +199,14 @@ export interface AgentCounts {
 export interface ImportSummary extends AgentCounts {
   files: number;
   unchangedFiles: number;
+  /** Files read from where the last import stopped. */
+  resumedFiles: number;
+  /** Files imported before that were truncated or replaced, so read again in full. */
+  restartedFiles: number;
+  /** Size of the files imported in this run. */
   bytes: number;
+  /** Bytes actually read: only the new ones of resumed files. */
+  bytesRead: number;
   toolErrors: number;
   warnings: number;
   warningMessages: string[];
@@ -69,71 +223,119 @@ export interface ImportOptions {
   redaction?: RedactionOptions;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number, path: string) => void;
-  /** Runs `importFile` elsewhere (the worker pool); defaults to in-process. */
+  /** Runs `runImportTask` elsewhere (the worker pool, which then writes the traces itself); defaults to in-process. */
+  runTask?: (task: ImportTask) => Promise<ImportTaskResult>;
+  /** Older hook: runs `importFile` elsewhere and stores here; every changed file is read in full. */
   runFile?: (file: SessionFile, limits: ReadLimits, redaction: RedactionOptions) => Promise<FileImportResult>;
   /** Concurrent files in flight. */
   concurrency?: number;
 }
 
-/** Imports every session file under `from` into the store; unchanged files (same size and mtime) are skipped. */
+const INDEX_SAVE_INTERVAL_MS = 5_000;
+
+/** Imports every session file under `from` into the store: unchanged files are skipped, grown logs resumed. */
 export async function importSessions(options: ImportOptions): Promise<ImportSummary> {
   const limits = options.limits ?? DEFAULT_READ_LIMITS;
   const redaction = options.redaction ?? {};
-  const runFile = options.runFile ?? importFile;
   const summary: ImportSummary = {
-    sessions: 0, steps: 0, toolCalls: 0, files: 0, unchangedFiles: 0, bytes: 0, toolErrors: 0,
-    warnings: 0, warningMessages: [], redactions: 0, byAgent: {}, traceIds: [],
+    sessions: 0, steps: 0, toolCalls: 0, files: 0, unchangedFiles: 0, resumedFiles: 0, restartedFiles: 0, bytes: 0, bytesRead: 0,
+    toolErrors: 0, warnings: 0, warningMessages: [], redactions: 0, byAgent: {}, traceIds: [],
   };
   const warn = (message: string) => {
     summary.warnings++;
     if (summary.warningMessages.length < 200) summary.warningMessages.push(message);
   };
-  await options.store.ensure();
-  const files = await discoverSessions(resolve(options.from), { agent: options.agent, warn });
-  const index = await options.store.loadIndex();
-  const todo = files.filter((file) => {
+  const store = options.store;
+  await store.ensure();
+  const agentFilter = options.agent && options.agent !== 'auto' ? options.agent : undefined;
+  const [found, index] = await Promise.all([walkCandidates(resolve(options.from), { agent: options.agent, warn }), store.loadIndex()]);
+  const skipped = (index.skipped ??= {});
+  const todo: ImportTask[] = [];
+  for (const file of found) {
     const known = index.files[file.path];
-    const unchanged = known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs;
-    if (unchanged) summary.unchangedFiles++;
-    return !unchanged;
-  });
-  summary.files = files.length;
+    if (known && agentFilter && known.agent !== agentFilter) continue;
+    if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs) {
+      summary.unchangedFiles++;
+      continue;
+    }
+    const notSession = skipped[file.path];
+    if (!agentFilter && notSession && notSession.bytes === file.bytes && notSession.mtimeMs === file.mtimeMs) continue;
+    todo.push({
+      ...file, agent: known?.agent as AgentId | undefined, sniffAgent: options.agent, previous: known, limits, redaction, storeDir: store.dir,
+    });
+  }
+  summary.files = summary.unchangedFiles;
+  // Biggest first: a huge session must not start last and leave the other workers idle.
+  todo.sort((a, b) => b.bytes - a.bytes);
+  const runTask = options.runTask ?? (options.runFile ? legacyTask(options.runFile, store) : runImportTask);
 
   let done = 0;
   let next = 0;
+  let savedAt = Date.now();
+  let saving: Promise<void> | undefined;
   const worker = async () => {
     while (next < todo.length) {
       options.signal?.throwIfAborted();
-      const file = todo[next++];
-      const result = await runFile(file, limits, redaction);
+      const task = todo[next++];
+      const result = await runTask(task);
       for (const message of result.warnings) warn(message);
-      for (const trace of result.traces) {
-        await options.store.saveTrace(trace);
-        count(summary, trace);
+      if (result.entry) {
+        index.files[task.path] = result.entry;
+        delete skipped[task.path];
+        summary.files++;
+        summary.bytes += task.bytes;
+        summary.bytesRead += result.bytesRead;
+        if (result.mode === 'resumed') summary.resumedFiles++;
+        if (result.restart) summary.restartedFiles++;
+        for (const trace of result.traces) count(summary, trace);
+      } else if (result.mode === 'not-a-session' && !agentFilter) {
+        skipped[task.path] = { bytes: task.bytes, mtimeMs: task.mtimeMs };
       }
-      index.files[file.path] = { agent: file.agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds: result.traces.map((t) => t.id) };
-      summary.bytes += file.bytes;
-      options.onProgress?.(++done, todo.length, file.path);
+      options.onProgress?.(++done, todo.length, task.path);
+      // What was imported stays imported after a crash, without rewriting the index after every file.
+      if (!saving && Date.now() - savedAt > INDEX_SAVE_INTERVAL_MS) {
+        saving = store.saveIndex(index).finally(() => {
+          savedAt = Date.now();
+          saving = undefined;
+        });
+      }
     }
   };
   try {
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
   } finally {
-    // What was imported before a cancel or failure stays imported.
-    await options.store.saveIndex(index);
+    await saving;
+    if (todo.length > 0) await store.saveIndex(index);
   }
   return summary;
 }
 
-function count(summary: ImportSummary, trace: Trace): void {
-  const toolCalls = trace.steps.filter((s) => s.kind === 'tool_call').length;
+/** Adapts the older `runFile` hook: full reads, traces stored on this thread. */
+function legacyTask(runFile: NonNullable<ImportOptions['runFile']>, store: TraceStore): (task: ImportTask) => Promise<ImportTaskResult> {
+  return async (task) => {
+    const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined))?.agent;
+    if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
+    const result = await runFile({ path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs }, task.limits, task.redaction);
+    for (const trace of result.traces) await store.saveTrace(trace);
+    if (task.previous?.offset !== undefined) await store.saveResumeState(task.path, undefined);
+    return {
+      entry: { agent, bytes: task.bytes, mtimeMs: task.mtimeMs, traceIds: result.traces.map((t) => t.id) },
+      traces: result.traces.map(countTrace),
+      warnings: result.warnings,
+      bytesRead: task.bytes,
+      mode: 'full',
+    };
+  };
+}
+
+function count(summary: ImportSummary, trace: TraceCounts): void {
   const agent = (summary.byAgent[trace.agent] ??= { sessions: 0, steps: 0, toolCalls: 0 });
   for (const target of [summary, agent]) {
     target.sessions++;
-    target.steps += trace.steps.length;
-    target.toolCalls += toolCalls;
+    target.steps += trace.steps;
+    target.toolCalls += trace.toolCalls;
   }
-  summary.toolErrors += trace.outcome.toolErrors;
+  summary.toolErrors += trace.toolErrors;
   summary.redactions += trace.redactions;
   summary.traceIds.push(trace.id);
 }

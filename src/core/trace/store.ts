@@ -1,7 +1,8 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { randomBytes } from 'node:crypto';
 import { atomicWrite, readJsonFile } from '../util/fs';
 import { shortHash } from '../util/hash';
 import { Trace } from './model';
@@ -19,8 +20,25 @@ export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string {
   }
 }
 
-const ImportedFile = z.object({ agent: z.string(), bytes: z.number(), mtimeMs: z.number(), traceIds: z.array(z.string()) });
-const ImportIndex = z.object({ version: z.literal(1), files: z.record(z.string(), ImportedFile) });
+const ImportedFile = z.object({
+  agent: z.string(),
+  bytes: z.number(),
+  mtimeMs: z.number(),
+  traceIds: z.array(z.string()),
+  // where an append-only log resumes (see incremental.ts); absent: re-read in full when changed
+  offset: z.number().int().nonnegative().optional(),
+  head: z.string().optional(),
+  headBytes: z.number().int().nonnegative().optional(),
+  tail: z.string().optional(),
+  tailBytes: z.number().int().nonnegative().optional(),
+});
+/** Files found that are no session of any agent: not sniffed again until they change. */
+const SkippedFile = z.object({ bytes: z.number(), mtimeMs: z.number() });
+const ImportIndex = z.object({
+  version: z.union([z.literal(1), z.literal(2)]),
+  files: z.record(z.string(), ImportedFile),
+  skipped: z.record(z.string(), SkippedFile).optional(),
+});
 export type ImportIndex = z.infer<typeof ImportIndex>;
 export type ImportedFile = z.infer<typeof ImportedFile>;
 
@@ -37,7 +55,7 @@ export class TraceStore {
   }
 
   async saveTrace(trace: Trace): Promise<void> {
-    await atomicWrite(this.traceFile(trace.id), JSON.stringify(trace));
+    await writeTraceFile(this.traceFile(trace.id), trace);
   }
 
   async loadTrace(id: string): Promise<Trace | undefined> {
@@ -71,11 +89,26 @@ export class TraceStore {
 
   async loadIndex(): Promise<ImportIndex> {
     const parsed = ImportIndex.safeParse(await readJsonFile(join(this.dir, 'imports.json')).catch(() => undefined));
-    return parsed.success ? parsed.data : { version: 1, files: {} };
+    return parsed.success ? { ...parsed.data, version: 2 } : { version: 2, files: {} };
   }
 
   async saveIndex(index: ImportIndex): Promise<void> {
     await atomicWrite(join(this.dir, 'imports.json'), JSON.stringify(index));
+  }
+
+  private resumeFile(path: string): string {
+    return join(this.dir, 'resume', `${shortHash(path, 16)}.json`);
+  }
+
+  /** A reader's bookkeeping to resume a file (ids and flags, no message text); `undefined` removes it. */
+  async saveResumeState(path: string, state: unknown): Promise<void> {
+    if (state === undefined) await rm(this.resumeFile(path), { force: true });
+    else await atomicWrite(this.resumeFile(path), JSON.stringify({ path, state }));
+  }
+
+  async loadResumeState(path: string): Promise<unknown> {
+    const json = (await readJsonFile(this.resumeFile(path)).catch(() => undefined)) as { path?: string; state?: unknown } | undefined;
+    return json?.path === path ? json.state : undefined;
   }
 
   workspaceDir(workspace: string): string {
@@ -102,4 +135,55 @@ export class TraceStore {
   async ensure(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
   }
+}
+
+const createdDirs = new Set<string>();
+const WRITE_BATCH_CHARS = 1 << 20;
+
+/**
+ * Writes a trace as JSON step by step (via a temporary sibling and a rename): a trace of a 400 MB session never
+ * becomes one giant string.
+ */
+async function writeTraceFile(path: string, trace: Trace): Promise<void> {
+  const dir = dirname(path);
+  if (!createdDirs.has(dir)) {
+    await mkdir(dir, { recursive: true });
+    createdDirs.add(dir);
+  }
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const { steps, ...rest } = trace;
+  const head = JSON.stringify(rest);
+  const handle = await open(temp, 'w').catch(async (error: NodeJS.ErrnoException) => {
+    // the folder went away since it was made (a store wiped in the same process)
+    if (error.code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    return open(temp, 'w');
+  });
+  try {
+    if (steps.length < 2000) {
+      await handle.writeFile(`${head.slice(0, -1)},"steps":${JSON.stringify(steps)}}`);
+    } else {
+      await handle.write(`${head.slice(0, -1)},"steps":[`);
+      let batch: string[] = [];
+      let chars = 0;
+      for (let i = 0; i < steps.length; i++) {
+        const json = JSON.stringify(steps[i]);
+        batch.push(i === 0 ? json : `,${json}`);
+        chars += json.length;
+        if (chars >= WRITE_BATCH_CHARS) {
+          await handle.write(batch.join(''));
+          batch = [];
+          chars = 0;
+        }
+      }
+      batch.push(']}');
+      await handle.write(batch.join(''));
+    }
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await rename(temp, path);
 }

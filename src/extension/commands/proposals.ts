@@ -1,10 +1,22 @@
 import * as vscode from 'vscode';
-import type { Proposal } from '../../core/assets/proposal';
-import { acceptFiles, type AcceptOutcome } from '../review/accept';
+import { ReviewMemory } from '../../core/assets/memory';
+import type { FileChange, Proposal } from '../../core/assets/proposal';
+import { rebaseChange } from '../../core/assets/rebase';
+import { chooseRules } from '../../core/service/proposalFiles';
+import { acceptFiles, workspaceUri, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
+import { readSettings } from '../settings';
 
-/** The proposal of the active diff tab, or the given id (commands can be run from the palette or a test). */
+/** The active proposal diff tab's proposal and file, if any. */
+function activeProposalFile(): { workspace: string; proposalId: string; path: string } | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (!(input instanceof vscode.TabInputTextDiff)) return undefined;
+  const parsed = parseProposalUri(input.modified);
+  return parsed && { workspace: parsed.workspace, proposalId: parsed.proposalId, path: parsed.path };
+}
+
+/** The proposal of the given id (palette, views, tests), else of the active diff tab, else the newest pending one. */
 async function resolveProposal(services: Services, id?: unknown): Promise<Proposal | undefined> {
   const workspaces = workspaceFolderPaths();
   if (typeof id === 'string') {
@@ -14,20 +26,42 @@ async function resolveProposal(services: Services, id?: unknown): Promise<Propos
     }
     return undefined;
   }
-  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  if (input instanceof vscode.TabInputTextDiff) {
-    const parsed = parseProposalUri(input.modified);
-    if (parsed) return services.proposals.load(parsed.workspace, parsed.proposalId);
-  }
-  const pending = (await Promise.all(workspaces.map((ws) => services.proposals.list(ws)))).flat().filter((p) => p.status === 'pending');
+  const active = activeProposalFile();
+  if (active) return services.proposals.load(active.workspace, active.proposalId);
+  const pending = (await Promise.all(workspaces.map((ws) => services.proposals.list(ws)))).flat().filter((p) => p.status !== 'accepted' && p.status !== 'rejected');
   return pending[0];
 }
 
-async function closeProposalTabs(proposalId: string): Promise<void> {
-  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && parseProposalUri(t.input.modified)?.proposalId === proposalId);
+async function closeProposalTabs(proposalId: string, path?: string): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
+    if (!(t.input instanceof vscode.TabInputTextDiff)) return false;
+    const parsed = parseProposalUri(t.input.modified);
+    return parsed?.proposalId === proposalId && (path === undefined || parsed.path === path);
+  });
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }
 
+function assetSettings() {
+  const settings = readSettings();
+  return { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots, playbookPath: settings.playbookPath };
+}
+
+function report(services: Services, what: string, proposal: Proposal, outcome: AcceptOutcome): void {
+  services.log.info(`${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}`);
+  if (outcome.conflicts.length > 0) {
+    void vscode.window.showWarningMessage(`Combee did not overwrite ${outcome.conflicts.join(', ')}: changed where the proposal edits it since it was made. Learn again for a fresh proposal.`);
+  }
+}
+
+/** After an accept: remember the rules as written, so a later deletion by the team is noticed and respected. */
+async function rememberAccepted(services: Services, proposal: Proposal): Promise<void> {
+  const playbookPath = readSettings().playbookPath;
+  const bytes = await vscode.workspace.fs.readFile(workspaceUri(proposal, playbookPath)).then((b) => new TextDecoder().decode(b), () => undefined);
+  if (bytes === undefined) return;
+  await new ReviewMemory(services.store, proposal.workspace).rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
+}
+
+/** Accept all: every file of the proposal. */
 export async function acceptProposal(services: Services, id?: unknown): Promise<AcceptOutcome | undefined> {
   const proposal = await resolveProposal(services, id);
   if (!proposal) {
@@ -35,28 +69,132 @@ export async function acceptProposal(services: Services, id?: unknown): Promise<
     return undefined;
   }
   const outcome = await acceptFiles(proposal, proposal.files);
-  await services.proposals.save({ ...proposal, status: outcome.conflicts.length === 0 ? 'accepted' : 'partial' });
+  const remaining = proposal.files.filter((f) => outcome.conflicts.includes(f.path));
+  await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
+  await rememberAccepted(services, proposal);
   await closeProposalTabs(proposal.id);
   services.notifyChanged();
-  services.log.info(`accepted proposal ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}`);
-  if (outcome.conflicts.length > 0) {
-    void vscode.window.showWarningMessage(`Combee did not overwrite ${outcome.conflicts.join(', ')}: changed since the proposal was made. Learn again to get a fresh proposal.`);
-  }
+  report(services, 'accepted proposal', proposal, outcome);
   return outcome;
 }
 
-export async function rejectProposal(services: Services, id?: unknown): Promise<boolean> {
+/** Accept file: only the file of the active diff (or the given path). */
+export async function acceptFile(services: Services, id?: unknown, path?: unknown): Promise<AcceptOutcome | undefined> {
+  const active = activeProposalFile();
+  const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
+  const filePath = typeof path === 'string' ? path : active?.path;
+  const change = proposal?.files.find((f) => f.path === filePath);
+  if (!proposal || !change) {
+    void vscode.window.showInformationMessage('Open a file of a Combee proposal (its diff) to accept it alone.');
+    return undefined;
+  }
+  const outcome = await acceptFiles(proposal, [change]);
+  const remaining = proposal.files.filter((f) => f.path !== change.path || outcome.conflicts.includes(f.path));
+  await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
+  if (change.path === readSettings().playbookPath) await rememberAccepted(services, proposal);
+  await closeProposalTabs(proposal.id, change.path);
+  services.notifyChanged();
+  report(services, `accepted ${change.path} of`, proposal, outcome);
+  return outcome;
+}
+
+/** Accept rule: that rule alone, rendered into every asset; the rest of the proposal is re-rendered around it. */
+export async function acceptRule(services: Services, id?: unknown, ruleId?: unknown): Promise<AcceptOutcome | undefined> {
   const proposal = await resolveProposal(services, id);
-  if (!proposal) return false;
-  await services.proposals.save({ ...proposal, status: 'rejected' });
+  if (!proposal || typeof ruleId !== 'string' || !proposal.ops.some((o) => o.ruleId === ruleId)) {
+    void vscode.window.showInformationMessage('Pick a rule of a pending proposal in the Proposals view to accept it alone.');
+    return undefined;
+  }
+  const warn = (m: string) => services.log.warn(m);
+  const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(), warn);
+  const outcome = await acceptFiles(proposal, split.chosen.files);
+  const rest = split.remaining();
+  await services.proposals.save(rest);
+  await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.id === ruleId) });
   await closeProposalTabs(proposal.id);
   services.notifyChanged();
-  services.log.info(`rejected proposal ${proposal.id}`);
+  report(services, `accepted rule ${ruleId} of`, proposal, outcome);
+  return outcome;
+}
+
+/** Reject rule: dropped from the proposal and remembered, so it is not proposed again. */
+export async function rejectRule(services: Services, id?: unknown, ruleId?: unknown): Promise<boolean> {
+  const proposal = await resolveProposal(services, id);
+  const rule = proposal?.rules.find((r) => r.id === ruleId);
+  if (!proposal || !rule) return false;
+  await new ReviewMemory(services.store, proposal.workspace).rememberRejected([rule]);
+  const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(), (m) => services.log.warn(m));
+  const rest = split.remaining();
+  await services.proposals.save({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status });
+  await closeProposalTabs(proposal.id);
+  services.notifyChanged();
+  services.log.info(`rejected rule ${rule.id} of proposal ${proposal.id}; it will not be proposed again`);
   return true;
 }
 
+/** Reject: the whole proposal; its rule changes are remembered and not proposed again. */
+export async function rejectProposal(services: Services, id?: unknown): Promise<boolean> {
+  const proposal = await resolveProposal(services, id);
+  if (!proposal) return false;
+  await new ReviewMemory(services.store, proposal.workspace).rememberRejected(proposal.rules);
+  await services.proposals.save({ ...proposal, status: 'rejected' });
+  await closeProposalTabs(proposal.id);
+  services.notifyChanged();
+  services.log.info(`rejected proposal ${proposal.id}; its ${proposal.rules.length} rule change(s) will not be proposed again`);
+  return true;
+}
+
+/**
+ * Edit before accepting: the proposed text goes into the real file's editor unsaved (a new file opens as an
+ * untitled document at its path). Nothing reaches the disk until the user saves, which is the accept.
+ */
+export async function editProposal(services: Services, id?: unknown, path?: unknown): Promise<boolean> {
+  const active = activeProposalFile();
+  const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
+  const change = proposal?.files.find((f) => f.path === (typeof path === 'string' ? path : active?.path)) ?? proposal?.files[0];
+  if (!proposal || !change) return false;
+  const uri = workspaceUri(proposal, change.path);
+  const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  const target = exists ? uri : uri.with({ scheme: 'untitled' });
+  let document = await vscode.workspace.openTextDocument(target);
+  if (exists && !document.isDirty) {
+    // An open editor can lag a file changed on disk: start from the disk's text.
+    const disk = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    if (disk !== document.getText()) {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      document = await vscode.workspace.openTextDocument(target);
+    }
+  }
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(target, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), exists ? proposedText(change, document.getText()) : change.after);
+  await vscode.workspace.applyEdit(edit);
+  await closeProposalTabs(proposal.id, change.path);
+  await vscode.window.showTextDocument(document, { preview: false });
+  const saved = vscode.workspace.onDidSaveTextDocument(async (doc) => {
+    if (doc.uri.fsPath !== uri.fsPath) return;
+    saved.dispose();
+    const latest = await services.proposals.load(proposal.workspace, proposal.id);
+    if (latest) {
+      const remaining = latest.files.filter((f) => f.path !== change.path);
+      await services.proposals.save({ ...latest, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
+      services.notifyChanged();
+    }
+    services.log.info(`accepted ${change.path} of ${proposal.id} after editing`);
+  });
+  services.context.subscriptions.push(saved);
+  void vscode.window.showInformationMessage(`Edit the proposed ${change.path}, then save it to accept. Undo (or close without saving) to drop it.`);
+  return true;
+}
+
+/** The proposed text for a file as it is now: re-based when it changed since the proposal, else left as it is. */
+function proposedText(change: FileChange, current: string): string {
+  const result = rebaseChange(change, current);
+  return result.kind === 'unchanged' || result.kind === 'rebased' ? result.change.after : current;
+}
+
 export async function reviewProposals(services: Services): Promise<void> {
-  const pending = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws)))).flat().filter((p) => p.status === 'pending');
+  const pending = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws)))).flat().filter((p) => p.status === 'pending' || p.status === 'partial');
   if (pending.length === 0) {
     void vscode.window.showInformationMessage('No pending Combee proposals. Run "Combee: Learn from Recent Sessions" first.');
     return;
@@ -67,4 +205,10 @@ export async function reviewProposals(services: Services): Promise<void> {
   );
   if (!pick) return;
   for (const change of pick.proposal.files) await openProposalDiff(pick.proposal, change);
+}
+
+export async function openProposalFile(services: Services, id?: unknown, path?: unknown): Promise<void> {
+  const proposal = await resolveProposal(services, id);
+  const change = proposal?.files.find((f) => f.path === path);
+  if (proposal && change) await openProposalDiff(proposal, change);
 }

@@ -2,9 +2,13 @@ import * as vscode from 'vscode';
 import type { FileChange, Proposal, RuleChange } from '../../core/assets/proposal';
 import { workspaceFolderPaths, type Services } from '../services';
 
-type Node = { kind: 'proposal'; proposal: Proposal } | { kind: 'file'; proposal: Proposal; change: FileChange } | { kind: 'rule'; proposal: Proposal; rule: RuleChange };
+/** Tree nodes double as command arguments: each carries the ids its inline actions need. */
+type Node =
+  | { kind: 'proposal'; proposalId: string; proposal: Proposal }
+  | { kind: 'file'; proposalId: string; path: string; change: FileChange }
+  | { kind: 'rule'; proposalId: string; ruleId: string; rule: RuleChange };
 
-/** Pending proposals → their files → the rule changes, with provider, model and run. */
+/** Pending proposals → their files → the rule changes, with provider, model, run and cost. */
 export class ProposalsView implements vscode.TreeDataProvider<Node> {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -16,12 +20,12 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
   async getChildren(element?: Node): Promise<Node[]> {
     if (!element) {
       const all = (await Promise.all(workspaceFolderPaths().map((ws) => this.services.proposals.list(ws)))).flat();
-      return all.filter((p) => p.status === 'pending').map((proposal) => ({ kind: 'proposal', proposal }));
+      return all.filter((p) => (p.status === 'pending' || p.status === 'partial') && p.files.length > 0).map((proposal) => ({ kind: 'proposal', proposalId: proposal.id, proposal }));
     }
     if (element.kind === 'proposal') {
       return [
-        ...element.proposal.files.map((change): Node => ({ kind: 'file', proposal: element.proposal, change })),
-        ...element.proposal.rules.map((rule): Node => ({ kind: 'rule', proposal: element.proposal, rule })),
+        ...element.proposal.files.map((change): Node => ({ kind: 'file', proposalId: element.proposalId, path: change.path, change })),
+        ...element.proposal.rules.map((rule): Node => ({ kind: 'rule', proposalId: element.proposalId, ruleId: rule.id, rule })),
       ];
     }
     return [];
@@ -30,8 +34,10 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
   getTreeItem(node: Node): vscode.TreeItem {
     switch (node.kind) {
       case 'proposal': {
-        const item = new vscode.TreeItem(`Proposal ${node.proposal.createdAt.slice(0, 16).replace('T', ' ')}`, vscode.TreeItemCollapsibleState.Expanded);
-        item.description = `${node.proposal.provider} · ${node.proposal.model}`;
+        const p = node.proposal;
+        const item = new vscode.TreeItem(`Proposal ${p.createdAt.slice(0, 16).replace('T', ' ')}`, vscode.TreeItemCollapsibleState.Expanded);
+        item.description = `${p.provider} · ${p.model}${p.costUsd ? ` · $${p.costUsd.toFixed(3)}` : ''}${p.status === 'partial' ? ' · partly accepted' : ''}`;
+        item.tooltip = `Run ${p.runId} in ${p.workspace}: ${p.files.length} file(s), ${p.rules.length} rule change(s)`;
         item.contextValue = 'combee.proposal';
         item.iconPath = new vscode.ThemeIcon('git-pull-request');
         return item;
@@ -40,14 +46,19 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
         const item = new vscode.TreeItem(node.change.path);
         item.description = node.change.kind === 'create' ? 'new file' : 'modified';
         item.iconPath = vscode.ThemeIcon.File;
-        item.command = { command: 'combee.reviewProposals', title: 'Review' };
+        item.resourceUri = vscode.Uri.file(node.change.path);
+        item.contextValue = 'combee.proposalFile';
+        item.command = { command: 'combee.openProposalFile', title: 'Show the diff', arguments: [node.proposalId, node.path] };
         return item;
       }
       case 'rule': {
-        const item = new vscode.TreeItem(`${node.rule.op} ${node.rule.id}`);
-        item.description = node.rule.content;
-        item.tooltip = `${node.rule.content ?? ''}\n\nSupported by ${node.rule.support.length} session(s): ${node.rule.support.map((s) => `${s.traceId} (steps ${s.steps.join(', ')})`).join('; ')}`;
-        item.iconPath = new vscode.ThemeIcon(node.rule.op === 'REMOVE' ? 'remove' : 'add');
+        const rule = node.rule;
+        const item = new vscode.TreeItem(`${rule.op} ${rule.id}`);
+        item.description = rule.content;
+        const sessions = rule.support.map((s) => `- ${s.traceId} (steps ${s.steps.join(', ')})`).join('\n');
+        item.tooltip = new vscode.MarkdownString(`${rule.content ?? ''}\n\nSupported by ${rule.support.length} session(s):\n${sessions}`);
+        item.iconPath = new vscode.ThemeIcon(rule.op === 'REMOVE' ? 'remove' : rule.op === 'ADD' ? 'add' : 'edit');
+        item.contextValue = 'combee.proposalRule';
         return item;
       }
     }

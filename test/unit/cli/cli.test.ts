@@ -93,7 +93,7 @@ describe('combee CLI', () => {
     writeFileSync(join(workspace, '.combee', 'playbook.md'), 'mine\n');
     const accept = capture();
     assert.equal(await runCli(['accept', id, '--store', store, '--workspace', workspace], accept), 1);
-    assert.match(accept.stderr.join('\n'), /changed since the proposal was made/);
+    assert.match(accept.stderr.join("\n"), /since the proposal was made; it was not overwritten/);
     assert.equal(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), 'mine\n');
   });
 
@@ -120,5 +120,37 @@ describe('combee CLI', () => {
     const json = capture();
     await runCli(['tree', '--store', store, '--workspace', workspace, '--json'], json);
     assert.equal(JSON.parse(json.stdout.join('\n')).version, 1);
+  });
+
+  it('accept --rule writes one rule into every asset; reject --rule remembers it so it is not proposed again', async () => {
+    const { home, store, workspace } = setup();
+    writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000009', workspace, [
+      { user: 'update the api' },
+      { bash: { command: 'pnpm api:test', output: 'Error: proto stubs are missing', exitCode: 1 } },
+      { bash: { command: 'pnpm proto:gen', output: 'ok' } },
+      { bash: { command: 'pnpm api:test', output: 'ok' } },
+    ], '2026-11-03T09:00:00.000Z');
+    await runCli(['import', '--from', home, '--store', store], capture());
+    const out = capture();
+    await runCli(['learn', '--store', store, '--workspace', workspace, '--json', '--seed', '1'], out);
+    const proposal = JSON.parse(out.stdout.join('\n')).proposal;
+    const proto = proposal.rules.find((r: { content: string }) => r.content.includes('pnpm proto:gen'));
+    const dbgen = proposal.rules.find((r: { content: string }) => r.content.includes('pnpm db:generate'));
+    const accepted = capture();
+    assert.equal(await runCli(['accept', proposal.id, '--rule', proto.id, '--store', store, '--workspace', workspace], accepted), 0, accepted.stderr.join('\n'));
+    const playbook = readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8');
+    assert.match(playbook, /pnpm proto:gen/);
+    assert.doesNotMatch(playbook, /pnpm db:generate/);
+    assert.match(readFileSync(join(workspace, 'AGENTS.md'), 'utf8'), /pnpm proto:gen/);
+    assert.equal(await runCli(['reject', proposal.id, '--rule', dbgen.id, '--store', store, '--workspace', workspace], capture()), 0);
+    assert.equal(await runCli(['accept', proposal.id, '--rule', 'nope-00001', '--store', store, '--workspace', workspace], capture()), 2);
+    // a new session with the rejected lesson: learned, but the rejected rule is not proposed again
+    writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000010', workspace, prerequisiteTurns(), '2026-11-04T09:00:00.000Z');
+    await runCli(['import', '--from', home, '--store', store], capture());
+    const again = capture();
+    await runCli(['learn', '--store', store, '--workspace', workspace, '--json'], again);
+    const next = JSON.parse(again.stdout.join('\n'));
+    assert.equal(next.sessions, 1);
+    assert.ok(!next.proposal || !next.proposal.rules.some((r: { content: string }) => r.content.includes('pnpm db:generate')));
   });
 });

@@ -67,4 +67,18 @@ describe('applying a delta', () => {
     const { playbook } = applyDelta(parsePlaybook(''), { ops: [{ op: 'ADD', section: 'Tooling', content: 'Line one\n\nline two', support }], tags: [] });
     assert.equal(bullets(playbook)[0].content, 'Line one line two');
   });
+
+  it('uses a preferred id when it is free, and never reuses a number of the global counter', () => {
+    const { playbook, applied } = applyDelta(parsePlaybook(BASE), {
+      ops: [
+        { op: 'ADD', section: 'Workflow', content: 'Open a draft PR early.', id: 'work-00009', support },
+        { op: 'ADD', section: 'Workflow', content: 'Squash before merging.', id: 'work-00002', support },
+        { op: 'ADD', section: 'Workflow', content: 'Tag releases with the version.', support },
+      ],
+      tags: [],
+    });
+    assert.deepEqual(applied.map((a) => a.id), ['work-00009', 'work-00004', 'work-00005']);
+    assert.equal(new Set(bullets(playbook).map((b) => b.id.slice(-5))).size, bullets(playbook).length);
+  });
 });
+

@@ -1,0 +1,61 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { discoverSessions } from './discover';
+import type { AgentId } from './model';
+import { READERS } from './sources';
+import type { SessionFile } from './sources/types';
+
+/** Same folders `discoverSessions` leaves out (keep in sync with discover.ts). */
+const SKIP_DIRS = new Set(['node_modules', '.git', 'file-history', 'shell-snapshots', 'paste-cache', 'todos', 'debug', 'statsig', 'plugins']);
+const STAT_BATCH = 64;
+
+export interface FoundFile {
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/**
+ * The files under `root` some reader accepts by name, with size and mtime: no file is opened, so a re-import
+ * only sniffs files it has not seen in that state (`classifyFile`), and can do that in a worker.
+ */
+export async function walkCandidates(root: string, options: { agent?: AgentId | 'auto'; warn?: (message: string) => void } = {}): Promise<FoundFile[]> {
+  const readers = options.agent && options.agent !== 'auto' ? READERS.filter((r) => r.agent === options.agent) : READERS;
+  const rootStat = await stat(root);
+  if (rootStat.isFile()) return readers.some((r) => r.accepts(root)) ? [{ path: root, bytes: rootStat.size, mtimeMs: rootStat.mtimeMs }] : [];
+  const paths: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      options.warn?.(`cannot read folder ${dir}: ${(error as Error).message}`);
+      return;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) subdirs.push(full);
+      } else if (entry.isFile() && readers.some((r) => r.accepts(full))) {
+        paths.push(full);
+      }
+    }
+    for (let i = 0; i < subdirs.length; i += STAT_BATCH) await Promise.all(subdirs.slice(i, i + STAT_BATCH).map(walk));
+  };
+  await walk(root);
+  paths.sort();
+  const found: FoundFile[] = [];
+  for (let i = 0; i < paths.length; i += STAT_BATCH) {
+    const batch = await Promise.all(paths.slice(i, i + STAT_BATCH).map((path) => stat(path).then((s) => ({ path, bytes: s.size, mtimeMs: s.mtimeMs }), () => undefined)));
+    for (const file of batch) if (file) found.push(file);
+  }
+  return found;
+}
+
+/** Sniffs one file: which agent's session it is, if any. */
+export async function classifyFile(path: string, agent?: AgentId | 'auto'): Promise<SessionFile | undefined> {
+  const [file] = await discoverSessions(path, { agent });
+  return file;
+}

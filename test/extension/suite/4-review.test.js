@@ -1,0 +1,139 @@
+// Review in the real VS Code: accept or reject one rule, accept one file, edit before accepting, a file edited
+// during review re-based or reported, and rejected rules not proposed again. Runs after the skeleton (file order).
+const assert = require('node:assert/strict');
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const vscode = require('vscode');
+
+const root = () => vscode.workspace.workspaceFolders[0].uri;
+const fileUri = (rel) => vscode.Uri.joinPath(root(), ...rel.split('/'));
+const read = async (rel) => Buffer.from(await vscode.workspace.fs.readFile(fileUri(rel))).toString('utf8');
+
+let sessionCounter = 0;
+/** A new Claude Code session in the capture folder, recorded in this workspace: a user correction and a fix. */
+function writeSession(correction, failing, fixed) {
+  const home = vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
+  const cwd = root().fsPath;
+  const sessionId = `9e${String(++sessionCounter).padStart(6, '0')}-0000-4000-8000-000000000000`;
+  const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  const line = (extra) => JSON.stringify({ sessionId, cwd, version: '2.1.50', uuid: `${sessionId}-${++n}`, timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(), ...extra });
+  const bash = (command, output, code) => {
+    const id = `toolu_${sessionCounter}_${n}`;
+    return [
+      line({ type: 'assistant', message: { id: `msg_${sessionCounter}_${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } }),
+      line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: code ? `Exit code ${code}\n${output}` : output, is_error: code !== 0 }] } }),
+    ];
+  };
+  const lines = [
+    line({ type: 'user', message: { role: 'user', content: 'Please update the checkout module.' } }),
+    ...bash('pnpm proto:check', 'ok', 0),
+    line({ type: 'user', message: { role: 'user', content: correction } }),
+    ...bash(failing[0], failing[1], 1),
+    ...bash(fixed[0], 'ok', 0),
+    ...bash(failing[0], 'ok', 0),
+  ];
+  writeFileSync(join(dir, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
+}
+
+async function learn() {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  return vscode.commands.executeCommand('combee.learn');
+}
+
+async function proposal(id) {
+  const ext = vscode.extensions.getExtension('combee.combee');
+  return ext.exports.loadProposal(id);
+}
+
+describe('review: per rule, per file, edits and conflicts', () => {
+  before(async () => {
+    await vscode.extensions.getExtension('combee.combee').activate();
+  });
+
+  it('accepts one rule alone and keeps the rest of the proposal, re-rendered around it', async () => {
+    writeSession('No, never edit files in db/migrations/ by hand; always create a new migration.', ['pnpm api:test', 'Error: proto stubs are missing'], ['pnpm proto:gen']);
+    const result = await learn();
+    assert.ok(result?.proposalId, 'a proposal');
+    const before = await proposal(result.proposalId);
+    const protoRule = before.rules.find((r) => /pnpm proto:gen/.test(r.content ?? ''));
+    const migrationRule = before.rules.find((r) => /db\/migrations/.test(r.content ?? ''));
+    assert.ok(protoRule && migrationRule, JSON.stringify(before.rules.map((r) => r.content)));
+    const outcome = await vscode.commands.executeCommand('combee.acceptRule', result.proposalId, protoRule.id);
+    assert.deepEqual(outcome.conflicts, []);
+    const playbook = await read('.combee/playbook.md');
+    assert.match(playbook, /pnpm proto:gen/);
+    assert.doesNotMatch(playbook, /db\/migrations/);
+    const after = await proposal(result.proposalId);
+    assert.equal(after.status, 'partial');
+    assert.ok(after.rules.some((r) => /db\/migrations/.test(r.content ?? '')), 'the other rule is still proposed');
+    assert.ok(!after.rules.some((r) => /pnpm proto:gen/.test(r.content ?? '')), 'the accepted rule left the proposal');
+  });
+
+  it('rejects a rule, and does not propose it again from a new session saying the same', async () => {
+    const pending = await vscode.extensions.getExtension('combee.combee').exports.pendingProposals();
+    const current = pending[0];
+    const rule = current.rules.find((r) => /db\/migrations/.test(r.content ?? ''));
+    assert.ok(await vscode.commands.executeCommand('combee.rejectRule', current.id, rule.id));
+    writeSession('No, never edit files in db/migrations/ by hand; always create a new migration.', ['pnpm web:test', 'Error: stale i18n bundle'], ['pnpm i18n:build']);
+    const next = await learn();
+    assert.ok(next?.proposalId, 'the new lesson is proposed');
+    const p = await proposal(next.proposalId);
+    assert.ok(p.rules.some((r) => /pnpm i18n:build/.test(r.content ?? '')));
+    assert.ok(!p.rules.some((r) => /db\/migrations/.test(r.content ?? '')), 'the rejected rule came back');
+  });
+
+  it('re-bases a proposal onto AGENTS.md edited during review, keeping the team\'s edit', async () => {
+    const [p] = await vscode.extensions.getExtension('combee.combee').exports.pendingProposals();
+    assert.ok(p.files.some((f) => f.path === 'AGENTS.md'));
+    const doc = await vscode.workspace.openTextDocument(fileUri('AGENTS.md'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '<!-- reviewed by the team -->\n');
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+    const outcome = await vscode.commands.executeCommand('combee.acceptFile', p.id, 'AGENTS.md');
+    assert.deepEqual(outcome.rebased, ['AGENTS.md']);
+    const text = await read('AGENTS.md');
+    assert.ok(text.startsWith('<!-- reviewed by the team -->\n# Acme Shop'), 'team edit kept');
+    assert.match(text, /pnpm i18n:build/);
+  });
+
+  it('reports a real conflict and writes nothing when the file changed where the proposal edits it', async () => {
+    const [p] = await vscode.extensions.getExtension('combee.combee').exports.pendingProposals();
+    const playbook = p.files.find((f) => f.path === '.combee/playbook.md');
+    assert.ok(playbook);
+    // edit the context line right above the proposal's first added rule: its hunk no longer fits
+    const lines = playbook.diff.split('\n');
+    const added = lines.findIndex((l) => l.startsWith('+['));
+    const context = lines.slice(0, added).reverse().find((l) => l.startsWith(' '));
+    assert.ok(context, playbook.diff);
+    const mine = playbook.before.replace(`${context.slice(1)}\n`, `${context.slice(1)} (reworded by the team)\n`);
+    assert.notEqual(mine, playbook.before);
+    await vscode.workspace.fs.writeFile(fileUri('.combee/playbook.md'), Buffer.from(mine));
+    const outcome = await vscode.commands.executeCommand('combee.acceptFile', p.id, '.combee/playbook.md');
+    assert.deepEqual(outcome.conflicts, ['.combee/playbook.md']);
+    assert.equal(await read('.combee/playbook.md'), mine, 'the conflicting file was not touched');
+  });
+
+  it('edit before accepting: the proposal is in the editor unsaved; saving is the accept', async () => {
+    writeSession('Please always run pnpm format before committing.', ['pnpm docs:test', 'Error: examples out of date'], ['pnpm docs:gen']);
+    const result = await learn();
+    assert.ok(result?.proposalId);
+    const onDisk = await read('.combee/playbook.md');
+    assert.ok(await vscode.commands.executeCommand('combee.editProposal', result.proposalId, '.combee/playbook.md'));
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri('.combee/playbook.md').fsPath);
+    assert.ok(doc?.isDirty, 'the proposal waits unsaved in the editor');
+    assert.match(doc.getText(), /pnpm docs:gen/);
+    assert.equal(await read('.combee/playbook.md'), onDisk, 'nothing written before saving');
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '<!-- edited before accepting -->\n');
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+    const saved = await read('.combee/playbook.md');
+    assert.match(saved, /^<!-- edited before accepting -->\n[\s\S]*pnpm docs:gen/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const p = await proposal(result.proposalId);
+    assert.ok(!p.files.some((f) => f.path === '.combee/playbook.md'), 'the saved file left the proposal');
+  });
+});
