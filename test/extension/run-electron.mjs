@@ -1,0 +1,20 @@
+// The same extension-host tests in desktop VS Code through @vscode/test-electron, for machines with internet access
+// (it downloads VS Code). Offline, use test/extension/run.mjs (code-server), which `npm test` runs.
+import { runTests } from '@vscode/test-electron';
+import { join } from 'node:path';
+import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+
+const fixture = makeFixtureWorkspace();
+try {
+  await runTests({
+    version: process.env.COMBEE_VSCODE_VERSION ?? '1.100.3',
+    extensionDevelopmentPath: REPO_ROOT,
+    extensionTestsPath: join(REPO_ROOT, 'test', 'extension', 'suite', 'index.js'),
+    launchArgs: [fixture.workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
+  });
+  fixture.cleanup();
+} catch (error) {
+  console.error(`test/extension (electron): ${error instanceof Error ? error.message : error}`);
+  console.error('This runner downloads VS Code; without internet access use `node test/extension/run.mjs` (code-server).');
+  process.exit(1);
+}
