@@ -1,15 +1,19 @@
 import * as vscode from 'vscode';
 import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
-import { captureSessions } from './capture';
+import { captureFolders, captureSessions } from './capture';
 import { runLearning } from './commands/learn';
 import { workspaceFolderPaths, type Services } from './services';
 import { readSettings } from './settings';
 
+/** A safety net for changes a watcher missed (network drives, sleep); watchers do the live work. */
 const CHECK_EVERY_MS = 10 * 60_000;
+/** Agents append to a session many times a minute: import once things settle. */
+const SETTLE_MS = 5_000;
 
 /**
- * Background capture and learning (both off by default): every few minutes import new sessions, and when enough
- * unlearned ones have accumulated for this workspace, learn without any prompt or modal dialog.
+ * Background capture and learning (both off by default): watchers on the agents' folders (outside the workspace)
+ * import new and growing sessions as they are written, and when enough unlearned ones have accumulated for this
+ * workspace, learning starts without any prompt or modal dialog.
  */
 export function startBackground(services: Services): vscode.Disposable {
   let timer: NodeJS.Timeout | undefined;
@@ -35,19 +39,34 @@ export function startBackground(services: Services): vscode.Disposable {
       busy = false;
     }
   };
+  let watchers: vscode.Disposable[] = [];
+  let settle: NodeJS.Timeout | undefined;
+  const soon = () => {
+    if (settle) clearTimeout(settle);
+    settle = setTimeout(() => void tick(), SETTLE_MS);
+  };
   const schedule = () => {
     if (timer) clearInterval(timer);
     timer = undefined;
+    watchers.forEach((w) => w.dispose());
+    watchers = [];
     if (!readSettings().backgroundCapture) return;
+    for (const folder of captureFolders()) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.path), '**/*.{jsonl,json,md,zst}'));
+      watchers.push(watcher, watcher.onDidCreate(soon), watcher.onDidChange(soon));
+    }
+    services.log.info(`background capture: watching ${watchers.length / 3} agent folder(s)`);
     timer = setInterval(() => void tick(), CHECK_EVERY_MS);
     void tick();
   };
   schedule();
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('combee.capture.background') || e.affectsConfiguration('combee.learn.background')) schedule();
+    if (['combee.capture.background', 'combee.learn.background', 'combee.sources'].some((key) => e.affectsConfiguration(key))) schedule();
   });
   return new vscode.Disposable(() => {
     if (timer) clearInterval(timer);
+    if (settle) clearTimeout(settle);
+    watchers.forEach((w) => w.dispose());
     listener.dispose();
   });
 }

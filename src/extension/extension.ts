@@ -8,6 +8,7 @@ import { chooseRoles } from './llm/providerChoice';
 import { createStatusBar } from './statusBar';
 import { Services, workspaceFolderPaths } from './services';
 import type { Proposal } from '../core/assets/proposal';
+import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
 import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
@@ -23,6 +24,10 @@ export interface CombeeApi {
   /** Pending (or partly accepted) proposals of the open workspace folders, newest first. */
   pendingProposals(): Promise<Proposal[]>;
   loadProposal(id: string): Promise<Proposal | undefined>;
+  /** Ids of the stored sessions recorded in the open workspace folders. */
+  sessionIds(): Promise<string[]>;
+  /** Steps of a stored session (undefined when unknown). */
+  sessionSteps(id: string): Promise<number | undefined>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -75,6 +80,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       return { ...roles.info, reason };
     },
     pendingProposals: async () => (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws)))).flat().filter((p) => p.status === 'pending' || p.status === 'partial'),
+    sessionIds: async () => {
+      const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
+      return (await s.store.listTraces()).filter((t) => inWorkspace(t.cwd)).map((t) => t.id);
+    },
+    sessionSteps: async (id) => (await s.store.loadTrace(id))?.steps.length,
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {
         const found = await s.proposals.load(ws, id);
