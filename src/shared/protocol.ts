@@ -37,6 +37,8 @@ export interface RuleView {
   content: string;
   helpful: number;
   harmful: number;
+  /** Cumulative counts after each run that tagged the rule, oldest first. */
+  history: Array<{ at: string; helpful: number; harmful: number }>;
 }
 
 export type PanelKind = 'tree' | 'helpfulness';

@@ -77,6 +77,20 @@ const tests = [
     await view.getByText(/offline · combee-offline-miner · combee · seed \d+/).first().waitFor({ timeout: 10_000 });
     await shot(page, '04-tree.png');
   }],
+  ['the rule helpfulness webview lists the accepted playbook\'s rules', async ({ page, fixture, step }) => {
+    step('learn and accept');
+    await runCommand(page, 'Combee: Learn from Recent Sessions');
+    await waitForDiffShowing(page, 'pnpm db:generate');
+    await runCommand(page, 'Combee: Accept Proposal');
+    await waitForFile(join(fixture.workspace, '.combee', 'playbook.md'), 'pnpm db:generate');
+    step('run "Combee: Show Rule Helpfulness"');
+    await runCommand(page, 'Combee: Show Rule Helpfulness');
+    const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    await view.getByRole('heading', { name: 'Rule helpfulness' }).waitFor({ timeout: 60_000 });
+    await view.getByText(/Run `pnpm db:generate` before `pnpm test`/).first().waitFor({ timeout: 30_000 });
+    await view.getByText('not tagged yet').first().waitFor({ timeout: 10_000 });
+    await shot(page, '05-helpfulness.png');
+  }],
 ];
 
 async function runTest(name, body, index) {

@@ -31,6 +31,8 @@ export const BatchRecord = z.object({
   levels: z.number().int(),
   groups: z.array(z.array(z.number().int())),
   wallMs: z.number(),
+  /** Helpful / harmful tags applied to existing rules in this batch (rule helpfulness over time). */
+  tags: z.array(z.object({ id: z.string(), tag: z.enum(['helpful', 'harmful', 'neutral']) })).default([]),
 });
 export type BatchRecord = z.infer<typeof BatchRecord>;
 

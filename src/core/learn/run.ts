@@ -124,7 +124,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       };
 
       let final: { delta: Delta; nodeId: string } | undefined;
-      let batchRecord: Omit<BatchRecord, 'wallMs'>;
+      let batchRecord: Omit<BatchRecord, 'wallMs' | 'tags'>;
       const traceIds = batch.map((t) => t.id);
       if (reflections.length === 0) {
         batchRecord = { index: b, traceIds, mode: strategy === 'combee' ? 'single_call' : strategy, k: 0, levels: 0, groups: [] };
@@ -180,7 +180,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         totals.skipped += result.applied.length - ok;
         nodes.push({ id: `b${b}:apply`, kind: 'apply', batch: b, label: `${ok} change(s) applied`, parents: [final.nodeId], status: 'ok', detail: result.applied.map((a) => ({ op: a.op.op, id: a.id, status: a.status, reason: a.reason, content: 'content' in a.op ? a.op.content : undefined, support: a.op.support })) });
       }
-      batches.push({ ...batchRecord, wallMs: Date.now() - batchStarted });
+      batches.push({ ...batchRecord, wallMs: Date.now() - batchStarted, tags: (final?.delta.tags ?? []).map(({ id, tag }) => ({ id, tag })) });
       sizes.record(batch.length, Date.now() - batchStarted);
       learnedTraceIds.push(...traceIds);
       progress('done', 1);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { helpfulnessHistory } from '../../core/learn/helpfulness';
 import { loadRunRecords } from '../../core/learn/runStore';
 import type { RunRecord } from '../../core/learn/record';
 import { parsePlaybook } from '../../core/playbook/markdown';
@@ -33,7 +34,7 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
       try {
         if (message.type === 'ready') {
           post({ type: 'init', panel: kind });
-          post(kind === 'tree' ? await runsMessage(services) : await rulesMessage());
+          post(kind === 'tree' ? await runsMessage(services) : await rulesMessage(services));
         } else if (message.type === 'selectRun') {
           post(await runsMessage(services, message.runId));
         }
@@ -41,7 +42,7 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
         post({ type: 'error', message: (error as Error).message });
       }
     }),
-    services.onDidChange(async () => post(kind === 'tree' ? await runsMessage(services) : await rulesMessage())),
+    services.onDidChange(async () => post(kind === 'tree' ? await runsMessage(services) : await rulesMessage(services))),
   ];
   panel.onDidDispose(() => {
     panels.delete(kind);
@@ -74,13 +75,18 @@ async function runsMessage(services: Services, selectedId?: string): Promise<ToW
   return { type: 'runs', runs: records.map(summary), selected };
 }
 
-async function rulesMessage(): Promise<ToWebview> {
+async function rulesMessage(services: Services): Promise<ToWebview> {
   const rules: RuleView[] = [];
   for (const ws of workspaceFolderPaths()) {
     const text = await readTextIfExists(join(ws, ...readSettings().playbookPath.split('/')));
     if (text === undefined) continue;
+    const history = helpfulnessHistory(await loadRunRecords(services.store, ws));
     for (const section of parsePlaybook(text).sections) {
-      for (const line of section.lines) if (line.kind === 'bullet') rules.push({ id: line.bullet.id, section: section.title, content: line.bullet.content, helpful: line.bullet.helpful, harmful: line.bullet.harmful });
+      for (const line of section.lines) {
+        if (line.kind !== 'bullet') continue;
+        const b = line.bullet;
+        rules.push({ id: b.id, section: section.title, content: b.content, helpful: b.helpful, harmful: b.harmful, history: history.get(b.id) ?? [] });
+      }
     }
   }
   return { type: 'rules', rules };
