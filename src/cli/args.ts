@@ -23,3 +23,10 @@ export function integer(name: string, value: string | boolean | undefined): numb
   if (typeof value !== 'string' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer`);
   return n;
 }
+
+export function decimal(name: string, value: string | boolean | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a non-negative number`);
+  return n;
+}

@@ -26,6 +26,9 @@ const Settings = z.object({
   assetTargets: z.array(z.enum(ASSET_TARGETS)).catch([...DEFAULT_ASSET_SETTINGS.targets]),
   rulesBudget: z.number().int().min(100).catch(1500),
   skillRoots: z.array(z.string().min(1)).min(1).catch(['.claude/skills']),
+  maxTokensPerRun: z.number().int().min(0).catch(0),
+  maxCostPerRun: z.number().min(0).catch(0),
+  prices: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) })).catch({}),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -53,5 +56,8 @@ export function readSettings(scope?: vscode.Uri): Settings {
     assetTargets: c.get('assets.targets'),
     rulesBudget: c.get('assets.rulesBudgetTokens'),
     skillRoots: c.get('assets.skillRoots'),
+    maxTokensPerRun: c.get('llm.maxTokensPerRun'),
+    maxCostPerRun: c.get('llm.maxCostPerRun'),
+    prices: c.get('llm.prices'),
   });
 }

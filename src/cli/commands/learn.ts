@@ -5,12 +5,13 @@ import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, isLoopbackUrl, offlineRoles, openAiRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
 import { learnWorkspace } from '../../core/service/learnWorkspace';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
-import { integer, oneOf, parse, UsageError } from '../args';
+import { decimal, integer, oneOf, parse, UsageError } from '../args';
 import type { Output } from '../output';
 
 export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
              [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
-             [--seed <n>] [--all-workspaces] [--window-days <n>] [--targets <list>] [--no-cache] [--dry-run] [--json]
+             [--seed <n>] [--all-workspaces] [--window-days <n>] [--targets <list>] [--max-tokens <n>] [--max-cost <usd>]
+             [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--no-cache] [--dry-run] [--json]
   Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
   assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
   default playbook,agents-md,skills) as diffs.
@@ -23,7 +24,12 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     model: { type: 'string' }, strategy: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' },
     'all-workspaces': { type: 'boolean' }, 'window-days': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' },
     'no-cache': { type: 'boolean' }, targets: { type: 'string' },
+    'max-tokens': { type: 'string' }, 'max-cost': { type: 'string' }, 'price-in': { type: 'string' }, 'price-out': { type: 'string' },
   });
+  const maxTokens = integer('max-tokens', values['max-tokens']);
+  const maxCostUsd = decimal('max-cost', values['max-cost']);
+  const priceIn = decimal('price-in', values['price-in']);
+  const priceOut = decimal('price-out', values['price-out']);
   const targets = typeof values.targets === 'string' ? values.targets.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
   const unknownTarget = targets?.find((t) => !(ASSET_TARGETS as readonly string[]).includes(t));
   if (unknownTarget) throw new UsageError(`--targets: unknown target ${unknownTarget} (known: ${ASSET_TARGETS.join(', ')})`);
@@ -38,7 +44,8 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const baseUrl = typeof values['base-url'] === 'string' ? values['base-url'] : (process.env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL);
   const model = typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL;
   const cache = values['no-cache'] ? undefined : new CallCache(join(store.dir, 'cache'));
-  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY, cache }, out);
+  const prices = priceIn !== undefined || priceOut !== undefined ? { input: priceIn ?? 0, output: priceOut ?? 0 } : undefined;
+  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY, cache, prices }, out);
   if (!roles) return 1;
 
   const result = await learnWorkspace({
@@ -53,6 +60,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     windowDays,
     allWorkspaces: values['all-workspaces'] === true,
     assets: targets ? { targets: targets as AssetTarget[] } : undefined,
+    limits: maxTokens || maxCostUsd ? { maxTokens, maxCostUsd } : undefined,
     dryRun: values['dry-run'] === true,
     signal,
     onProgress: values.json ? undefined : (message) => out.info(message),
@@ -91,9 +99,9 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
 }
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
-function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache }, out: Output): Roles | undefined {
+function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache; prices?: { input: number; output: number } }, out: Output): Roles | undefined {
   const keyless = isLoopbackUrl(endpoint.baseUrl);
-  const openai = () => openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints', cache: endpoint.cache });
+  const openai = () => openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints', cache: endpoint.cache, prices: endpoint.prices });
   switch (provider) {
     case 'auto':
       return endpoint.apiKey || (keyless && endpoint.baseUrl !== DEFAULT_OPENAI_BASE_URL) ? openai() : offlineRoles();

@@ -53,7 +53,7 @@ export const RunRecord = z.object({
   workspace: z.string(),
   startedAt: z.string(),
   endedAt: z.string(),
-  status: z.enum(['completed', 'cancelled', 'failed']),
+  status: z.enum(['completed', 'cancelled', 'stopped', 'failed']),
   provider: z.string(),
   model: z.string(),
   strategy: z.enum(['combee', 'naive', 'sequential']),

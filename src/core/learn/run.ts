@@ -35,6 +35,8 @@ export interface LearnOptions {
   onProgress?: (message: string, fraction: number) => void;
   /** Returns a reason to drop an operation before it is applied (rejected or deleted before), else undefined. */
   veto?: (op: DeltaOp) => string | undefined;
+  /** Per-run limits: reaching one stops the run cleanly, keeping the batches already finished. */
+  limits?: { maxTokens?: number; maxCostUsd?: number };
 }
 
 export interface LearnResult {
@@ -58,8 +60,15 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
   const maxFanIn = Math.max(2, options.maxFanIn ?? DEFAULTS.maxFanIn);
   const started = Date.now();
+  // One signal for the run: the caller's cancel, or a budget reached; it reaches every call in flight.
+  const run = new AbortController();
+  const onCallerAbort = () => run.abort(options.signal?.reason);
+  if (options.signal?.aborted) run.abort(options.signal.reason);
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   // Every concurrent call listens on the run's signal: many listeners are expected, not a leak.
-  if (options.signal) setMaxListeners(0, options.signal);
+  setMaxListeners(0, run.signal);
+  const signal = run.signal;
+  let stopReason: string | undefined;
   const nodes: RunNode[] = [];
   const batches: BatchRecord[] = [];
   const warnings: string[] = [];
@@ -76,6 +85,11 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     totals.inputTokens += usage.inputTokens;
     totals.outputTokens += usage.outputTokens;
     totals.costUsd += usage.costUsd ?? 0;
+    const limits = options.limits;
+    if (stopReason || !limits) return;
+    if (limits.maxTokens && totals.inputTokens + totals.outputTokens >= limits.maxTokens) stopReason = `token limit of ${limits.maxTokens} reached`;
+    else if (limits.maxCostUsd && totals.costUsd >= limits.maxCostUsd) stopReason = `cost limit of $${limits.maxCostUsd} reached`;
+    if (stopReason) run.abort(budgetStop(stopReason));
   };
   const usageFields = (usage: CallUsage) => ({ latencyMs: usage.latencyMs, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
 
@@ -95,7 +109,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         const traceNode = `b${b}:trace:${trace.id}`;
         nodes.push({ id: traceNode, kind: 'trace', batch: b, label: trace.title ?? trace.id, parents: [], status: 'ok', detail: { traceId: trace.id, agent: trace.agent, steps: trace.steps.length } });
         const nodeId = `b${b}:reflection:${trace.id}`;
-        const result = await guarded(() => options.reflector.reflect(trace, frozen, options.signal), warnings, `reflection on ${trace.id}`);
+        const result = await guarded(() => options.reflector.reflect(trace, frozen, signal), warnings, `reflection on ${trace.id}`);
         if (!result) {
           nodes.push({ id: nodeId, kind: 'reflection', batch: b, label: 'reflection failed', parents: [traceNode], status: 'failed' });
           return;
@@ -104,15 +118,16 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         warnings.push(...result.warnings);
         nodes.push({ id: nodeId, kind: 'reflection', batch: b, label: `${result.value.lessons.length} lesson(s)`, parents: [traceNode], status: 'ok', ...usageFields(result.usage), detail: result.value });
         reflections.push({ reflection: result.value, nodeId });
-      }, options.signal);
+      }, signal);
       // Keep map order stable regardless of completion order.
       reflections.sort((x, y) => batch.findIndex((t) => t.id === x.reflection.traceId) - batch.findIndex((t) => t.id === y.reflection.traceId));
       totals.reflections += reflections.length;
       totals.lessons += reflections.reduce((sum, r) => sum + r.reflection.lessons.length, 0);
 
+      signal.throwIfAborted();
       progress('aggregating', 0.5);
       const aggregate = async (input: AggregationInput, id: string, label: string, parents: string[], level: number): Promise<{ delta: Delta; nodeId: string } | undefined> => {
-        const result = await guarded(() => options.aggregator.aggregate(input, frozen, options.signal), warnings, `${input.level} aggregation ${id}`);
+        const result = await guarded(() => options.aggregator.aggregate(input, frozen, signal), warnings, `${input.level} aggregation ${id}`);
         if (!result) {
           nodes.push({ id, kind: input.level, batch: b, level, label: `${label} failed`, parents, status: 'failed' });
           return undefined;
@@ -142,7 +157,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
             const groupNode = `b${b}:group:${g}`;
             nodes.push({ id: groupNode, kind: 'group', batch: b, level: 1, label: `group ${g + 1} (${group.length} reflections)`, parents: [...new Set(group.map((i) => reflections[i].nodeId))], status: 'ok', detail: { members: group.map((i) => reflections[i].reflection.traceId) } });
             return aggregate({ level: 'local', reflections: group.map((i) => reflections[i].reflection), deltas: [] }, `b${b}:local:${g}`, `local delta ${g + 1}`, [groupNode], 1);
-          }, options.signal);
+          }, signal);
           let level = 1;
           let deltas = locals.filter((l): l is { delta: Delta; nodeId: string } => l !== undefined);
           // Multi-level scan: too many deltas for one global call → aggregate them in groups first.
@@ -150,7 +165,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
             level++;
             const groups = sliceGroups(deltas, groupCount(deltas.length));
             const next = await mapLimit(groups, concurrency, (group, g) =>
-              aggregate({ level: 'global', reflections: [], deltas: group.map((d) => d.delta) }, `b${b}:L${level}:${g}`, `level-${level} delta ${g + 1}`, group.map((d) => d.nodeId), level), options.signal);
+              aggregate({ level: 'global', reflections: [], deltas: group.map((d) => d.delta) }, `b${b}:L${level}:${g}`, `level-${level} delta ${g + 1}`, group.map((d) => d.nodeId), level), signal);
             deltas = next.filter((l): l is { delta: Delta; nodeId: string } => l !== undefined);
           }
           if (deltas.length === 1) final = deltas[0];
@@ -162,6 +177,8 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         }
       }
 
+      // A cancel or a limit reached during this batch: nothing of it is applied.
+      signal.throwIfAborted();
       if (final) {
         // Changes the team rejected or deleted before are not proposed again from the same evidence.
         const vetoed: AppliedOp[] = [];
@@ -186,12 +203,17 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       progress('done', 1);
     }
   } catch (error) {
-    if (!isAbortError(error)) {
+    if (stopReason) {
+      status = 'stopped';
+      warnings.push(`run stopped: ${stopReason}; the batches finished before it are kept`);
+    } else if (!isAbortError(error)) {
       status = 'failed';
       warnings.push(`run failed: ${(error as Error).message}`);
     } else {
       status = 'cancelled';
     }
+  } finally {
+    options.signal?.removeEventListener('abort', onCallerAbort);
   }
   totals.wallMs = Date.now() - started;
   const record: RunRecord = {
@@ -217,6 +239,12 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
 }
 
 /** A failed call fails its node, not the run; a cancel still ends the run. */
+function budgetStop(reason: string): Error {
+  const error = new Error(reason);
+  error.name = 'AbortError';
+  return error;
+}
+
 async function guarded<T>(call: () => Promise<RoleResult<T>>, warnings: string[], what: string): Promise<RoleResult<T> | undefined> {
   try {
     return await call();

@@ -40,6 +40,10 @@ export interface LearnWorkspaceOptions {
   onProgress?: (message: string, fraction: number) => void;
   /** Asked once the sessions are selected, before any model call; false cancels the run before it starts. */
   confirm?: (estimate: RunEstimate) => Promise<boolean>;
+  /** Per-run token and money limits (a run that reaches one stops cleanly, keeping finished batches). */
+  limits?: { maxTokens?: number; maxCostUsd?: number };
+  /** USD per million input tokens, for the estimate shown before a large run. */
+  pricePerMTokInput?: number;
   /** Which assets to render and how (targets, rules budget, skill roots). */
   assets?: Partial<AssetSettings>;
   /** Token budget of one condensed session (for the estimate). */
@@ -78,7 +82,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   if (traces.length === 0) return { traces, invalidStoredTraces };
   if (options.confirm) {
     const batch = typeof options.batchSize === 'number' ? options.batchSize : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
-    const estimate = estimateRun(traces, { strategy: options.strategy ?? 'combee', batchSize: batch, budgetTokens: options.budgetTokens ?? DEFAULT_CONDENSE_BUDGET });
+    const estimate = estimateRun(traces, { strategy: options.strategy ?? 'combee', batchSize: batch, budgetTokens: options.budgetTokens ?? DEFAULT_CONDENSE_BUDGET, pricePerMTokInput: options.pricePerMTokInput });
     if (!(await options.confirm(estimate))) return { traces, invalidStoredTraces, declined: true };
   }
 
@@ -103,6 +107,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     signal: options.signal,
     onProgress: options.onProgress,
     veto,
+    limits: options.limits,
   });
 
   const rules: RuleWithScope[] = result.applied

@@ -72,6 +72,8 @@ export async function runLearning(services: Services, mode: { background: boolea
             windowDays: settings.windowDays,
             budgetTokens: settings.condenseBudget,
             assets: { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots },
+            limits: { maxTokens: settings.maxTokensPerRun || undefined, maxCostUsd: settings.maxCostPerRun || undefined },
+            pricePerMTokInput: settings.prices[roles.info.model]?.input,
             signal: controller.signal,
             confirm,
             onProgress: (message) => progress.report({ message }),
@@ -81,6 +83,7 @@ export async function runLearning(services: Services, mode: { background: boolea
             continue;
           }
           for (const warning of result.record?.warnings ?? []) services.log.warn(warning);
+          if (result.record?.status === 'stopped' && !mode.background) void vscode.window.showWarningMessage(`Combee stopped the run at its limit (${settings.maxTokensPerRun ? `${settings.maxTokensPerRun} tokens` : `$${settings.maxCostPerRun}`}); what was learned before is kept.`);
           services.log.info(`learned from ${result.traces.length} new session(s) in ${workspace} with ${roles.info.provider}/${roles.info.model}${result.record ? ` (run ${result.record.id}, ${result.record.status}, ${result.record.totals.calls} calls, ${result.record.totals.inputTokens + result.record.totals.outputTokens} tokens)` : ''}`);
           const proposal = result.proposal;
           if (!proposal || first) continue;

@@ -140,5 +140,13 @@ describe('learning run', () => {
     assert.deepEqual(result.record.batches.map((b) => b.traceIds.length), [6]);
     assert.match(result.record.controller?.reason ?? '', /too few sessions/);
   });
+
+  it('stops cleanly at a token limit, keeping the batches finished before it', async () => {
+    const result = await learn({ ...base, traces: traces(10), reflector: new ScriptedReflector(), aggregator: new CountingAggregator(), batchSize: 2, limits: { maxTokens: 100 } });
+    assert.equal(result.record.status, 'stopped');
+    assert.match(result.record.warnings.join('\n'), /token limit of 100 reached; the batches finished before it are kept/);
+    assert.deepEqual(result.learnedTraceIds, ['t000', 't001', 't002', 't003']);
+    assert.equal(bullets(result.playbook).length, 4);
+  });
 });
 
