@@ -92,7 +92,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const totals = record!.totals;
   out.result([
     `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy}, seed ${record!.seed}:`,
-    `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} skipped as duplicates.`,
+    `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
     values['dry-run'] ? '  Dry run: nothing was written.' : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: combee accept ${result.proposal.id} --workspace ${workspace}`,
   ].join('\n'));
   return record!.status === 'failed' ? 1 : 0;

@@ -183,7 +183,8 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         // Changes the team rejected or deleted before are not proposed again from the same evidence.
         const vetoed: AppliedOp[] = [];
         const ops = final.delta.ops.filter((op) => {
-          const reason = options.veto?.(op);
+          const sessions = new Set(op.support.map((e) => e.traceId)).size;
+          const reason = op.op === 'ADD' && op.minSupport && sessions < op.minSupport ? `seen in ${sessions} session(s); needs ${op.minSupport}` : options.veto?.(op);
           if (reason) vetoed.push({ op, status: 'skipped', reason });
           return !reason;
         });

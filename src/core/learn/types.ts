@@ -10,6 +10,8 @@ export const Lesson = z.object({
   evidence: Evidence,
   scope: z.string().optional(),
   key: z.string().optional(),
+  /** Sessions that must show this lesson before it becomes a rule (co-changed files need two). */
+  minSupport: z.number().int().min(1).optional(),
 });
 export type Lesson = z.infer<typeof Lesson>;
 

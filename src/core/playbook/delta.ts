@@ -21,6 +21,8 @@ export const AddOp = z.object({
   kind: LessonKind.optional(),
   /** A workspace-relative folder the rule applies to (nested AGENTS.md). */
   scope: z.string().optional(),
+  /** Distinct sessions that must support this ADD before it is applied. */
+  minSupport: z.number().int().min(1).optional(),
   /** The id to use when it is free: keeps a rule's id stable when a proposal is re-rendered after a partial accept. */
   id: z.string().optional(),
   ...common,

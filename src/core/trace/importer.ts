@@ -126,7 +126,7 @@ export interface ImportTaskResult {
 /** Reads a file (only its new lines when the reader can resume), stores its traces and returns counts only. */
 export async function runImportTask(task: ImportTask): Promise<ImportTaskResult> {
   const store = new TraceStore(task.storeDir);
-  const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined))?.agent;
+  const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined));
   if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
   const file: SessionFile = { path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs };
   const reader = readerFor(agent);
@@ -146,9 +146,10 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
   let stored: Map<string, Trace> | undefined;
   if (decision.kind === 'resume' && previous) {
     const traces = await Promise.all(previous.traceIds.map((id) => store.loadTrace(id)));
-    if (traces.every((t): t is Trace => t !== undefined)) {
+    const saved = await store.loadResumeState(file.path);
+    if (saved && traces.every((t): t is Trace => t !== undefined)) {
       stored = new Map(traces.map((t) => [t.id, t]));
-      resume = { start: decision.start, traces: copyForReader(traces), state: await store.loadResumeState(file.path) };
+      resume = { start: decision.start, traces: copyForReader(traces), state: saved.state };
     } else {
       decision = { kind: 'full', reason: undefined };
     }
@@ -313,7 +314,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
 /** Adapts the older `runFile` hook: full reads, traces stored on this thread. */
 function legacyTask(runFile: NonNullable<ImportOptions['runFile']>, store: TraceStore): (task: ImportTask) => Promise<ImportTaskResult> {
   return async (task) => {
-    const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined))?.agent;
+    const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined));
     if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
     const result = await runFile({ path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs }, task.limits, task.redaction);
     for (const trace of result.traces) await store.saveTrace(trace);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { readRange } from './io';
 import type { LineReadResult } from './lines';
 import { Trace, type Step, type TraceDraft } from './model';
 import { normalizeTrace } from './normalize';
@@ -70,17 +70,10 @@ export async function decideResume(path: string, bytes: number, known: KnownFile
 
 /** Fingerprints of a file's head and of the bytes just before `offset`. */
 export async function fingerprint(path: string, offset: number, headBytes = Math.min(FINGERPRINT_BYTES, offset), tailBytes = Math.min(FINGERPRINT_BYTES, offset)): Promise<Required<ResumePoint>> {
-  const handle = await open(path, 'r');
-  try {
-    const hash = async (position: number, length: number) => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = length > 0 ? await handle.read(buffer, 0, length, position) : { bytesRead: 0 };
-      return createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex');
-    };
-    return { offset, head: await hash(0, headBytes), headBytes, tail: await hash(offset - tailBytes, tailBytes), tailBytes };
-  } finally {
-    await handle.close();
-  }
+  const hash = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const head = await readRange(path, 0, headBytes);
+  const tail = tailBytes <= headBytes && offset === headBytes ? head.subarray(headBytes - tailBytes) : await readRange(path, offset - tailBytes, tailBytes);
+  return { offset, head: hash(head), headBytes, tail: hash(tail), tailBytes };
 }
 
 /**
@@ -91,16 +84,11 @@ export async function fingerprint(path: string, offset: number, headBytes = Math
 export async function resumableCheckpoint(path: string, read: Pick<LineReadResult, 'endOffset' | 'trailingBytes'>, maxLineBytes: number): Promise<boolean> {
   if (read.trailingBytes === 0) return true;
   if (read.trailingBytes > maxLineBytes) return true; // skipped as too long: never applied
-  const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(read.trailingBytes);
-    const { bytesRead } = await handle.read(buffer, 0, read.trailingBytes, read.endOffset);
-    JSON.parse(buffer.subarray(0, bytesRead).toString('utf8'));
+    JSON.parse((await readRange(path, read.endOffset, read.trailingBytes)).toString('utf8'));
     return false;
   } catch {
     return true;
-  } finally {
-    await handle.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openForRead } from './io';
 
 export interface LineReadOptions {
   /** Byte offset to start from (incremental re-import of append-only logs). */
@@ -98,11 +98,11 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
     pendingBytes += piece.length;
   };
 
-  const handle = await open(path, 'r');
+  const handle = await openForRead(path);
   try {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, offset);
+      const bytesRead = await handle.read(buffer, offset);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
       const chunkStart = offset;

@@ -1,9 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { discoverSessions } from './discover';
+import { readRange } from './io';
 import type { AgentId } from './model';
 import { READERS } from './sources';
-import type { SessionFile } from './sources/types';
 
 /** Same folders `discoverSessions` leaves out (keep in sync with discover.ts). */
 const SKIP_DIRS = new Set(['node_modules', '.git', 'file-history', 'shell-snapshots', 'paste-cache', 'todos', 'debug', 'statsig', 'plugins']);
@@ -54,8 +53,13 @@ export async function walkCandidates(root: string, options: { agent?: AgentId | 
   return found;
 }
 
-/** Sniffs one file: which agent's session it is, if any. */
-export async function classifyFile(path: string, agent?: AgentId | 'auto'): Promise<SessionFile | undefined> {
-  const [file] = await discoverSessions(path, { agent });
-  return file;
+/** Head size the readers sniff (as discover.ts). */
+const SNIFF_BYTES = 64 * 1024;
+
+/** Sniffs one file as `discoverSessions` does: which agent's session it is, if any. */
+export async function classifyFile(path: string, agent?: AgentId | 'auto'): Promise<AgentId | undefined> {
+  const readers = (agent && agent !== 'auto' ? READERS.filter((r) => r.agent === agent) : READERS).filter((r) => r.accepts(path));
+  if (readers.length === 0) return undefined;
+  const head = (await readRange(path, 0, SNIFF_BYTES)).toString('utf8');
+  return readers.find((r) => r.sniff(path, head))?.agent;
 }

@@ -1,10 +1,10 @@
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { randomBytes } from 'node:crypto';
 import { atomicWrite, readJsonFile } from '../util/fs';
 import { shortHash } from '../util/hash';
+import { readTextIfExists, removeFile, writeAtomic } from './io';
 import { Trace } from './model';
 
 /** The per-user data folder: `COMBEE_STORE`, else the platform's app-data location. Never inside a repository. */
@@ -55,12 +55,18 @@ export class TraceStore {
   }
 
   async saveTrace(trace: Trace): Promise<void> {
-    await writeTraceFile(this.traceFile(trace.id), trace);
+    await writeAtomic(this.traceFile(trace.id), traceJson(trace));
   }
 
   async loadTrace(id: string): Promise<Trace | undefined> {
-    const json = await readJsonFile(this.traceFile(id));
-    if (json === undefined) return undefined;
+    const text = await readTextIfExists(this.traceFile(id));
+    if (text === undefined) return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
     const parsed = Trace.safeParse(json);
     return parsed.success ? parsed.data : undefined;
   }
@@ -102,13 +108,18 @@ export class TraceStore {
 
   /** A reader's bookkeeping to resume a file (ids and flags, no message text); `undefined` removes it. */
   async saveResumeState(path: string, state: unknown): Promise<void> {
-    if (state === undefined) await rm(this.resumeFile(path), { force: true });
-    else await atomicWrite(this.resumeFile(path), JSON.stringify({ path, state }));
+    if (state === undefined) await removeFile(this.resumeFile(path));
+    else await writeAtomic(this.resumeFile(path), [JSON.stringify({ path, state: state ?? null })]);
   }
 
-  async loadResumeState(path: string): Promise<unknown> {
-    const json = (await readJsonFile(this.resumeFile(path)).catch(() => undefined)) as { path?: string; state?: unknown } | undefined;
-    return json?.path === path ? json.state : undefined;
+  /** `undefined` when there is none (or it is damaged): the file is then read in full. */
+  async loadResumeState(path: string): Promise<{ state: unknown } | undefined> {
+    try {
+      const json = JSON.parse((await readTextIfExists(this.resumeFile(path))) ?? 'null') as { path?: string; state?: unknown } | null;
+      return json?.path === path ? { state: json.state } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   workspaceDir(workspace: string): string {
@@ -137,53 +148,19 @@ export class TraceStore {
   }
 }
 
-const createdDirs = new Set<string>();
 const WRITE_BATCH_CHARS = 1 << 20;
 
-/**
- * Writes a trace as JSON step by step (via a temporary sibling and a rename): a trace of a 400 MB session never
- * becomes one giant string.
- */
-async function writeTraceFile(path: string, trace: Trace): Promise<void> {
-  const dir = dirname(path);
-  if (!createdDirs.has(dir)) {
-    await mkdir(dir, { recursive: true });
-    createdDirs.add(dir);
-  }
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+/** A trace as JSON, step by step in ~1 MB pieces: a trace of a 400 MB session never becomes one giant string. */
+function* traceJson(trace: Trace): Generator<string> {
   const { steps, ...rest } = trace;
   const head = JSON.stringify(rest);
-  const handle = await open(temp, 'w').catch(async (error: NodeJS.ErrnoException) => {
-    // the folder went away since it was made (a store wiped in the same process)
-    if (error.code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true });
-    return open(temp, 'w');
-  });
-  try {
-    if (steps.length < 2000) {
-      await handle.writeFile(`${head.slice(0, -1)},"steps":${JSON.stringify(steps)}}`);
-    } else {
-      await handle.write(`${head.slice(0, -1)},"steps":[`);
-      let batch: string[] = [];
-      let chars = 0;
-      for (let i = 0; i < steps.length; i++) {
-        const json = JSON.stringify(steps[i]);
-        batch.push(i === 0 ? json : `,${json}`);
-        chars += json.length;
-        if (chars >= WRITE_BATCH_CHARS) {
-          await handle.write(batch.join(''));
-          batch = [];
-          chars = 0;
-        }
-      }
-      batch.push(']}');
-      await handle.write(batch.join(''));
+  let batch = `${head.slice(0, -1)},"steps":[`;
+  for (let i = 0; i < steps.length; i++) {
+    batch += i === 0 ? JSON.stringify(steps[i]) : `,${JSON.stringify(steps[i])}`;
+    if (batch.length >= WRITE_BATCH_CHARS) {
+      yield batch;
+      batch = '';
     }
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
   }
-  await handle.close();
-  await rename(temp, path);
+  yield `${batch}]}`;
 }

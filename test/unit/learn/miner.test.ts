@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { mineLessons } from '../../../src/core/llm/offline/miner';
-import { emptyPlaybook, parsePlaybook } from '../../../src/core/playbook/markdown';
+import { learn } from '../../../src/core/learn/run';
+import { offlineRoles } from '../../../src/core/llm/providers';
+import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { assistant, makeTrace, shell, user } from '../../support/traces';
 
 describe('offline lesson miner', () => {
@@ -66,4 +68,21 @@ describe('offline lesson miner', () => {
     const bad = makeTrace('t7', [user('test it'), assistant('Per [bat-00002] I set TZ.'), user("No, that's wrong: we never set TZ here.")]);
     assert.deepEqual(mineLessons(bad, playbook).tags.map((t) => [t.id, t.tag]), [['bat-00002', 'harmful']]);
   });
+
+  it('proposes files that change together only once two sessions show it', async () => {
+    const edit = (file: string) => ({ kind: 'tool_call' as const, callId: `e-${file}`, tool: 'Edit', input: JSON.stringify({ file_path: `/home/dev/acme-shop/${file}`, old_string: 'a', new_string: 'b' }) });
+    const patch = { kind: 'tool_call' as const, callId: 'p1', tool: 'apply_patch', input: '*** Begin Patch\n*** Update File: prisma/schema.prisma\n@@\n*** Update File: src/db/types.ts\n@@\n*** End Patch' };
+    const one = makeTrace('claude-code:a', [user('add a column'), edit('prisma/schema.prisma'), edit('src/db/types.ts'), edit('src/db/types.test.ts'), edit('pnpm-lock.yaml')]);
+    const two = makeTrace('codex:b', [user('rename a field'), patch], { agent: 'codex' });
+    const lessons = mineLessons(one, emptyPlaybook()).lessons.filter((l) => l.key?.startsWith('cochange:'));
+    assert.deepEqual(lessons.map((l) => l.key), ['cochange:prisma/schema.prisma|src/db/types.test.ts', 'cochange:prisma/schema.prisma|src/db/types.ts']);
+    const roles = offlineRoles();
+    const alone = await learn({ traces: [one], playbook: emptyPlaybook(), ...roles, provider: roles.info, workspace: '/home/dev/acme-shop' });
+    assert.doesNotMatch(serializePlaybook(alone.playbook), /change together/);
+    assert.match(alone.applied.map((a) => a.reason ?? '').join('\n'), /seen in 1 session\(s\); needs 2/);
+    const both = await learn({ traces: [one, two], playbook: emptyPlaybook(), ...roles, provider: roles.info, workspace: '/home/dev/acme-shop' });
+    assert.match(serializePlaybook(both.playbook), /^\[arch-\d{5}\] helpful=0 harmful=0 :: `prisma\/schema\.prisma` and `src\/db\/types\.ts` change together: when you edit one, update the other\.$/m);
+    assert.doesNotMatch(serializePlaybook(both.playbook), /types\.test\.ts` change together/);
+  });
 });
+

@@ -36,6 +36,7 @@ function lessonsAsOps(reflection: Reflection): AddOp[] {
     kind: lesson.kind,
     scope: lesson.scope,
     key: lesson.key,
+    minSupport: lesson.minSupport,
     support: [lesson.evidence],
   }));
 }
