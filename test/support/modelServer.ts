@@ -44,6 +44,8 @@ export interface ModelServerOptions {
   models?: string[];
   /** Reject requests whose Authorization header is not `Bearer <apiKey>` (401). */
   apiKey?: string;
+  /** `/v1/embeddings`: a vector per input text; absent → the endpoint answers 404 like servers without embeddings. */
+  embed?: (text: string) => number[];
 }
 
 export interface ModelServer {
@@ -138,6 +140,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       const path = (req.url ?? '').split('?')[0];
       if (req.method === 'GET' && path === '/v1/models') {
         send(res, 200, JSON.stringify({ object: 'list', data: (options.models ?? ['test-model']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'combee-tests' })) }));
+      } else if (req.method === 'POST' && path === '/v1/embeddings' && options.embed) {
+        const request = JSON.parse(body) as { input: string | string[]; model: string };
+        const inputs = Array.isArray(request.input) ? request.input : [request.input];
+        send(res, 200, JSON.stringify({ object: 'list', model: request.model, data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: options.embed!(text) })), usage: { prompt_tokens: 0, total_tokens: 0 } }));
       } else if (req.method === 'POST' && path === '/v1/chat/completions') {
         handleChat(req, res, body).catch((error: Error) => send(res, 500, JSON.stringify({ error: { message: error.message } })));
       } else {

@@ -8,6 +8,8 @@ import { isAbortError, mapLimit } from '../util/concurrency';
 import { RUN_RECORD_VERSION, type BatchRecord, type RunNode, type RunRecord } from './record';
 import { groupCount, planScan, sliceGroups } from './scan';
 import { BatchSizer } from './batchSizer';
+import { semanticDuplicates } from './semanticDedupe';
+import type { EmbedFn } from '../llm/client';
 import type { AggregationInput, Aggregator, CallUsage, ProviderInfo, Reflection, Reflector, RoleResult } from './types';
 
 export type Strategy = 'combee' | 'naive' | 'sequential';
@@ -35,6 +37,8 @@ export interface LearnOptions {
   onProgress?: (message: string, fraction: number) => void;
   /** Returns a reason to drop an operation before it is applied (rejected or deleted before), else undefined. */
   veto?: (op: DeltaOp) => string | undefined;
+  /** Embeddings when the provider has them: catches duplicate rules worded differently. */
+  embed?: EmbedFn;
   /** Per-run limits: reaching one stops the run cleanly, keeping the batches already finished. */
   limits?: { maxTokens?: number; maxCostUsd?: number };
 }
@@ -90,6 +94,19 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     if (limits.maxTokens && totals.inputTokens + totals.outputTokens >= limits.maxTokens) stopReason = `token limit of ${limits.maxTokens} reached`;
     else if (limits.maxCostUsd && totals.costUsd >= limits.maxCostUsd) stopReason = `cost limit of $${limits.maxCostUsd} reached`;
     if (stopReason) run.abort(budgetStop(stopReason));
+  };
+  const vectors = new Map<string, number[]>();
+  let embeddingsFailed = false;
+  const semanticCheck = async (ops: DeltaOp[], current: Playbook): Promise<Map<DeltaOp, string>> => {
+    if (!options.embed || embeddingsFailed) return new Map();
+    try {
+      return await semanticDuplicates(ops, current, options.embed, vectors, signal);
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      embeddingsFailed = true;
+      warnings.push(`embeddings unavailable (${(error as Error).message}); duplicates are detected lexically only`);
+      return new Map();
+    }
   };
   const usageFields = (usage: CallUsage) => ({ latencyMs: usage.latencyMs, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
 
@@ -182,9 +199,10 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       if (final) {
         // Changes the team rejected or deleted before are not proposed again from the same evidence.
         const vetoed: AppliedOp[] = [];
+        const semantic = await semanticCheck(final.delta.ops, playbook);
         const ops = final.delta.ops.filter((op) => {
           const sessions = new Set(op.support.map((e) => e.traceId)).size;
-          const reason = op.op === 'ADD' && op.minSupport && sessions < op.minSupport ? `seen in ${sessions} session(s); needs ${op.minSupport}` : options.veto?.(op);
+          const reason = op.op === 'ADD' && op.minSupport && sessions < op.minSupport ? `seen in ${sessions} session(s); needs ${op.minSupport}` : semantic.get(op) ?? options.veto?.(op);
           if (reason) vetoed.push({ op, status: 'skipped', reason });
           return !reason;
         });

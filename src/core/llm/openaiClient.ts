@@ -19,6 +19,8 @@ export interface OpenAiClientOptions {
   prices?: { input: number; output: number };
   /** Base of the exponential backoff (tests shorten it). */
   backoffBaseMs?: number;
+  /** Model for embeddings (semantic duplicate detection). */
+  embeddingModel?: string;
 }
 
 /** How JSON is asked for: the best the endpoint accepts, learned from its 400s. */
@@ -33,6 +35,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   private readonly semaphore: Semaphore;
   private readonly tpm?: TokenRateLimiter;
   private jsonMode: JsonMode = 'json_schema';
+  private embeddingsUnavailable = false;
   /** Successes since the last 429: the concurrency limit grows back one step per `maxConcurrency` of them. */
   private successesSince429 = 0;
   private readonly maxConcurrency: number;
@@ -44,6 +47,19 @@ export class OpenAiCompatibleClient implements LlmClient {
     this.maxConcurrency = Math.max(1, options.concurrency ?? 4);
     this.semaphore = new Semaphore(this.maxConcurrency);
     if (options.tokensPerMinute) this.tpm = new TokenRateLimiter(options.tokensPerMinute);
+  }
+
+  /** Embeddings from the same endpoint; an endpoint without them (404, 400) turns them off for this client. */
+  async embed(texts: string[], signal?: AbortSignal): Promise<number[][] | undefined> {
+    if (this.embeddingsUnavailable || texts.length === 0) return texts.length === 0 ? [] : undefined;
+    try {
+      const response = await this.client.embeddings.create({ model: this.options.embeddingModel ?? 'text-embedding-3-small', input: texts, encoding_format: 'float' }, { signal });
+      return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      this.embeddingsUnavailable = true;
+      return undefined;
+    }
   }
 
   completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {

@@ -1,4 +1,5 @@
 import type { Aggregator, ProviderInfo, Reflector } from '../learn/types';
+import type { EmbedFn } from './client';
 import { OfflineAggregator } from './offline/aggregator';
 import { OfflineReflector } from './offline/reflector';
 import { LlmAggregator, LlmReflector } from './llmRoles';
@@ -12,6 +13,8 @@ export interface Roles {
   reflector: Reflector;
   aggregator: Aggregator;
   info: ProviderInfo;
+  /** Present when the provider offers embeddings (used to catch duplicates that are worded differently). */
+  embed?: EmbedFn;
 }
 
 /** The embedded default: deterministic mining and merging, nothing leaves the machine. */
@@ -28,6 +31,7 @@ export interface OpenAiSettings {
   timeoutMs?: number;
   prices?: { input: number; output: number };
   condenseBudgetTokens?: number;
+  embeddingModel?: string;
   /** Completed calls are cached here (content-addressed); omit to disable. */
   cache?: CallCache;
 }
@@ -39,7 +43,12 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
 export function openAiRoles(settings: OpenAiSettings): Roles {
   const http = new OpenAiCompatibleClient(settings);
   const client = settings.cache ? new CachingLlmClient(http, settings.cache, settings.baseUrl) : http;
-  return { reflector: new LlmReflector(client, settings.condenseBudgetTokens), aggregator: new LlmAggregator(client), info: client.info };
+  const embed: EmbedFn = async (texts, signal) => {
+    const vectors = await http.embed(texts, signal);
+    if (!vectors) throw new Error('embeddings unavailable');
+    return vectors;
+  };
+  return { reflector: new LlmReflector(client, settings.condenseBudgetTokens), aggregator: new LlmAggregator(client), info: client.info, embed };
 }
 
 /** Local servers (Ollama, vLLM, LM Studio) take any key; hosted ones need a real one. */

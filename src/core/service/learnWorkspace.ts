@@ -10,6 +10,7 @@ import { DEFAULTS, learn, type Strategy } from '../learn/run';
 import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { RunRecord } from '../learn/record';
 import type { Aggregator, ProviderInfo, Reflector } from '../learn/types';
+import type { EmbedFn } from '../llm/client';
 import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../playbook/markdown';
 import type { Trace } from '../trace/model';
 import type { TraceStore } from '../trace/store';
@@ -25,6 +26,8 @@ export interface LearnWorkspaceOptions {
   reflector: Reflector;
   aggregator: Aggregator;
   provider: ProviderInfo;
+  /** The provider's embeddings, when it has them (semantic duplicate detection). */
+  embed?: EmbedFn;
   playbookPath?: string;
   strategy?: Strategy;
   batchSize?: number | 'auto';
@@ -108,6 +111,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     onProgress: options.onProgress,
     veto,
     limits: options.limits,
+    embed: options.embed,
   });
 
   const rules: RuleWithScope[] = result.applied

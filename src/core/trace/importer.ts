@@ -18,6 +18,8 @@ export const DEFAULT_READ_LIMITS: ReadLimits = { maxLineBytes: DEFAULT_MAX_LINE_
 
 /** Sessions bigger than this get proportionally shorter tool outputs, so one trace stays small in memory. */
 const LARGE_FILE_BYTES = 64 * 1024 * 1024;
+/** Resume states up to this size (JSON characters) are kept in the import index itself. */
+const INLINE_STATE_CHARS = 16 * 1024;
 const MIN_OUTPUT_CHARS = 4_000;
 
 export function limitsFor(bytes: number, limits: ReadLimits): ReadLimits {
@@ -146,7 +148,7 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
   let stored: Map<string, Trace> | undefined;
   if (decision.kind === 'resume' && previous) {
     const traces = await Promise.all(previous.traceIds.map((id) => store.loadTrace(id)));
-    const saved = await store.loadResumeState(file.path);
+    const saved = previous.stateFile ? await store.loadResumeState(file.path) : 'state' in previous ? { state: previous.state } : undefined;
     if (saved && traces.every((t): t is Trace => t !== undefined)) {
       stored = new Map(traces.map((t) => [t.id, t]));
       resume = { start: decision.start, traces: copyForReader(traces), state: saved.state };
@@ -163,15 +165,23 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
   for (const trace of traces) await store.saveTrace(trace);
   warnings.push(...read.warnings);
 
-  let point: ResumePoint;
+  let point: ResumePoint & Pick<ImportedFile, 'state' | 'stateFile'>;
   if (read.checkpoint && !read.failed && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes))) {
     point = await fingerprint(file.path, read.checkpoint.read.endOffset);
-    await store.saveResumeState(file.path, read.checkpoint.state);
+    // Small states live in the index (one file fewer to create per session), big ones beside it.
+    const state = read.checkpoint.state ?? null;
+    if (JSON.stringify(state).length <= INLINE_STATE_CHARS) {
+      point.state = state;
+      if (previous?.stateFile) await store.saveResumeState(file.path, undefined);
+    } else {
+      await store.saveResumeState(file.path, state);
+      point.stateFile = true;
+    }
   } else {
     // no resume point, but a head fingerprint still tells a replaced file from a changed one next time
     const { head, headBytes } = await fingerprint(file.path, Math.min(file.bytes, FINGERPRINT_BYTES));
     point = { head, headBytes };
-    if (previous?.offset !== undefined) await store.saveResumeState(file.path, undefined);
+    if (previous?.stateFile) await store.saveResumeState(file.path, undefined);
   }
   const ids = traces.map((t) => t.id);
   const traceIds = resumed && previous ? [...new Set([...previous.traceIds, ...ids])] : ids;
@@ -318,7 +328,7 @@ function legacyTask(runFile: NonNullable<ImportOptions['runFile']>, store: Trace
     if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
     const result = await runFile({ path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs }, task.limits, task.redaction);
     for (const trace of result.traces) await store.saveTrace(trace);
-    if (task.previous?.offset !== undefined) await store.saveResumeState(task.path, undefined);
+    if (task.previous?.stateFile) await store.saveResumeState(task.path, undefined);
     return {
       entry: { agent, bytes: task.bytes, mtimeMs: task.mtimeMs, traceIds: result.traces.map((t) => t.id) },
       traces: result.traces.map(countTrace),

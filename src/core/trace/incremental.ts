@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readRange } from './io';
+import { openForRead, readRange } from './io';
 import type { LineReadResult } from './lines';
 import { Trace, type Step, type TraceDraft } from './model';
 import { normalizeTrace } from './normalize';
@@ -71,9 +71,21 @@ export async function decideResume(path: string, bytes: number, known: KnownFile
 /** Fingerprints of a file's head and of the bytes just before `offset`. */
 export async function fingerprint(path: string, offset: number, headBytes = Math.min(FINGERPRINT_BYTES, offset), tailBytes = Math.min(FINGERPRINT_BYTES, offset)): Promise<Required<ResumePoint>> {
   const hash = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-  const head = await readRange(path, 0, headBytes);
-  const tail = tailBytes <= headBytes && offset === headBytes ? head.subarray(headBytes - tailBytes) : await readRange(path, offset - tailBytes, tailBytes);
-  return { offset, head: hash(head), headBytes, tail: hash(tail), tailBytes };
+  const handle = await openForRead(path);
+  try {
+    const head = Buffer.alloc(headBytes);
+    const headRead = headBytes > 0 ? await handle.read(head, 0) : 0;
+    let tail: Buffer;
+    if (offset === headBytes) {
+      tail = head.subarray(headBytes - tailBytes, headRead);
+    } else {
+      tail = Buffer.alloc(tailBytes);
+      tail = tail.subarray(0, tailBytes > 0 ? await handle.read(tail, offset - tailBytes) : 0);
+    }
+    return { offset, head: hash(head.subarray(0, headRead)), headBytes, tail: hash(tail), tailBytes };
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -47,9 +47,10 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
   const start = options.start ?? 0;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const skip = options.skip;
-  // A line split across reads: its pieces (copies: the read buffer is reused), or dropped early when too long or filtered.
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  // A line split across reads is copied into `line` (the read buffer is reused), or dropped early when too long
+  // or filtered out.
+  let line: Buffer | undefined;
+  let lineBytes = 0;
   let dropping: 'long' | 'filtered' | undefined;
   let offset = start;
   let endOffset = start;
@@ -72,35 +73,41 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       lines++;
       if (dropping === 'long') skippedLongLines++;
       else skippedLines++;
-    } else if (pendingBytes > 0) {
-      deliver((pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes)).toString('utf8'));
+    } else if (lineBytes > 0 && line) {
+      deliver(line.toString('utf8', 0, lineBytes));
     } else {
       lines++;
     }
-    pending = [];
-    pendingBytes = 0;
+    lineBytes = 0;
     dropping = undefined;
   };
   /** Adds a piece of an unfinished line; decides early whether it is too long or filtered out. */
   const addPiece = (piece: Buffer) => {
     if (dropping || piece.length === 0) return;
-    if (pendingBytes + piece.length > maxLineBytes) {
+    if (lineBytes + piece.length > maxLineBytes) {
       dropping = 'long';
-      pending = [];
-      pendingBytes = 0;
+      lineBytes = 0;
       return;
     }
-    if (skip && pendingBytes === 0 && piece.length >= SKIP_HEAD_CHARS * 4 && skip(piece.toString('utf8', 0, SKIP_HEAD_CHARS))) {
+    if (skip && lineBytes === 0 && piece.length >= SKIP_HEAD_CHARS * 4 && skip(piece.toString('utf8', 0, SKIP_HEAD_CHARS))) {
       dropping = 'filtered';
       return;
     }
-    pending.push(Buffer.from(piece));
-    pendingBytes += piece.length;
+    if (!line || line.length < lineBytes + piece.length) {
+      const grown = takeBuffer(Math.min(maxLineBytes, Math.max(2 * (line?.length ?? 0), lineBytes + piece.length, CHUNK_BYTES)));
+      if (line) {
+        line.copy(grown, 0, 0, lineBytes);
+        giveBuffer(line);
+      }
+      line = grown;
+    }
+    piece.copy(line, lineBytes);
+    lineBytes += piece.length;
   };
 
   const handle = await openForRead(path);
+  const buffer = takeBuffer(CHUNK_BYTES);
   try {
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     for (;;) {
       const bytesRead = await handle.read(buffer, offset);
       if (bytesRead === 0) break;
@@ -108,7 +115,7 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       const chunkStart = offset;
       offset += bytesRead;
       let from = 0;
-      if (pendingBytes > 0 || dropping) {
+      if (lineBytes > 0 || dropping) {
         const nl = chunk.indexOf(NEWLINE);
         if (nl === -1) {
           addPiece(chunk);
@@ -133,10 +140,25 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       }
       if (from < bytesRead) addPiece(chunk.subarray(from));
     }
+    if (offset > endOffset) finishPending();
   } finally {
     await handle.close();
+    giveBuffer(buffer);
+    if (line) giveBuffer(line);
   }
   const trailingBytes = offset - endOffset;
-  if (trailingBytes > 0) finishPending();
   return { endOffset, lines, skippedLongLines, skippedLines, trailingBytes, bytesRead: offset - start };
+}
+
+// Read and line buffers are reused from call to call: allocating a fresh megabyte per file costs page faults.
+const pool: Buffer[] = [];
+const POOLED_BYTES = 4 * CHUNK_BYTES;
+
+function takeBuffer(size: number): Buffer {
+  const i = pool.findIndex((b) => b.length >= size);
+  return i === -1 ? Buffer.allocUnsafe(size) : pool.splice(i, 1)[0];
+}
+
+function giveBuffer(buffer: Buffer): void {
+  if (buffer.length <= POOLED_BYTES && pool.length < 4) pool.push(buffer);
 }

@@ -31,6 +31,9 @@ const ImportedFile = z.object({
   headBytes: z.number().int().nonnegative().optional(),
   tail: z.string().optional(),
   tailBytes: z.number().int().nonnegative().optional(),
+  // the reader's resume state: inline when small, else in resume/<hash>.json (`stateFile`)
+  state: z.unknown().optional(),
+  stateFile: z.boolean().optional(),
 });
 /** Files found that are no session of any agent: not sniffed again until they change. */
 const SkippedFile = z.object({ bytes: z.number(), mtimeMs: z.number() });

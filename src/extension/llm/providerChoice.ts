@@ -38,7 +38,7 @@ export async function chooseRoles(services: Services, fromUserAction: boolean): 
   if (settings.provider === 'openai' || settings.provider === 'auto') {
     const apiKey = await services.context.secrets.get(API_KEY_SECRET);
     if (apiKey || isLoopbackUrl(settings.openaiBaseUrl)) {
-      return { roles: openAiRoles({ baseUrl: settings.openaiBaseUrl, model: settings.openaiModel, apiKey: apiKey ?? 'not-needed-for-local-endpoints', concurrency: settings.llmConcurrency, condenseBudgetTokens: settings.condenseBudget, cache: services.callCache, prices: settings.prices[settings.openaiModel] }), reason: `OpenAI-compatible endpoint ${settings.openaiBaseUrl}` };
+      return { roles: openAiRoles({ baseUrl: settings.openaiBaseUrl, model: settings.openaiModel, apiKey: apiKey ?? 'not-needed-for-local-endpoints', concurrency: settings.llmConcurrency, condenseBudgetTokens: settings.condenseBudget, cache: services.callCache, prices: settings.prices[settings.openaiModel], embeddingModel: settings.embeddingModel }), reason: `OpenAI-compatible endpoint ${settings.openaiBaseUrl}` };
     }
     if (settings.provider === 'openai') {
       void vscode.window.showWarningMessage('Combee: no API key is stored for the OpenAI-compatible endpoint. Run "Combee: Set API Key". Using the offline learner.');
