@@ -3,6 +3,7 @@ import { appendFileSync, readFileSync, statSync, truncateSync, utimesSync, write
 import { join } from 'node:path';
 import { importSessions, type ImportSummary } from '../../../src/core/trace/importer';
 import type { IncrementalContext } from '../../../src/core/trace/incremental';
+import { setBlockingIo } from '../../../src/core/trace/io';
 import { readLines } from '../../../src/core/trace/lines';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { READERS } from '../../../src/core/trace/sources';
@@ -74,7 +75,9 @@ async function stored(store: TraceStore, id: string): Promise<Trace> {
   return trace;
 }
 
-describe('incremental re-import of append-only logs', () => {
+for (const blocking of [false, true]) describe(`incremental re-import of append-only logs (${blocking ? 'blocking file access, as in workers' : 'asynchronous file access'})`, () => {
+  before(() => setBlockingIo(blocking));
+  after(() => setBlockingIo(false));
   beforeEach(() => {
     lineReader.calls.length = 0;
   });
@@ -257,4 +260,26 @@ describe('incremental re-import with the real readers', () => {
     assert.equal(summary.bytesRead, statSync(path).size);
     assert.equal((await stored(store, 'codex:aaaaaaaa-1111-4222-8333-444444444444')).steps.length, 2);
   });
+});
+
+describe('line reader: prefilter and blocking reads', () => {
+  for (const blocking of [false, true]) {
+    it(`skips filtered lines before parsing, also lines longer than a read chunk (${blocking ? 'blocking' : 'async'})`, async () => {
+      setBlockingIo(blocking);
+      try {
+        const path = join(tempDir('combee-lines-skip-'), 'a.jsonl');
+        const big = `{"type":"snapshot","data":"${'z'.repeat(3_000_000)}"}`;
+        writeFileSync(path, `{"type":"keep","n":1}\n${big}\n{"type":"snapshot","n":2}\n{"type":"keep","n":3}\n${'é'.repeat(1_500_000)}\n`);
+        const seen: string[] = [];
+        const result = await readLines(path, ({ text }) => seen.push(text.length > 30 ? text.slice(0, 20) : text), { skip: (head) => head.startsWith('{"type":"snapshot"') });
+        assert.deepEqual(seen, ['{"type":"keep","n":1}', '{"type":"keep","n":3}', 'é'.repeat(20)]);
+        assert.equal(result.skippedLines, 2);
+        assert.equal(result.lines, 5);
+        assert.equal(result.endOffset, statSync(path).size);
+        assert.equal(result.bytesRead, statSync(path).size);
+      } finally {
+        setBlockingIo(false);
+      }
+    });
+  }
 });

@@ -52,9 +52,11 @@ describe('trace store', () => {
     const store = new TraceStore(tempDir('combee-store-'));
     assert.equal(await store.loadResumeState('/s/a.jsonl'), undefined);
     await store.saveResumeState('/s/a.jsonl', { seen: ['u1'], n: 2 });
-    assert.deepEqual(await store.loadResumeState('/s/a.jsonl'), { seen: ['u1'], n: 2 });
+    assert.deepEqual(await store.loadResumeState('/s/a.jsonl'), { state: { seen: ['u1'], n: 2 } });
     assert.equal(await store.loadResumeState('/s/b.jsonl'), undefined);
     await store.saveResumeState('/s/a.jsonl', undefined);
     assert.equal(await store.loadResumeState('/s/a.jsonl'), undefined);
+    await store.saveResumeState('/s/c.jsonl', null);
+    assert.deepEqual(await store.loadResumeState('/s/c.jsonl'), { state: null }, 'a reader may need no state');
   });
 });
