@@ -1,0 +1,58 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { AssetSettings } from '../assets/targets';
+import type { RunEstimate } from '../learn/estimate';
+import type { Strategy } from '../learn/run';
+import type { ProviderInfo } from '../learn/types';
+import type { ChatMessage } from '../llm/client';
+
+/** Which model learns, in a form that crosses to a worker thread (a proxy stands for VS Code's models). */
+export type ProviderSpec =
+  | { kind: 'offline' }
+  | { kind: 'openai'; baseUrl: string; apiKey: string; model: string; concurrency?: number; prices?: { input: number; output: number }; embeddingModel?: string }
+  | { kind: 'proxy'; info: ProviderInfo };
+
+export interface LearnTaskOptions {
+  playbookPath?: string;
+  strategy?: Strategy;
+  batchSize?: number | 'auto';
+  windowDays?: number;
+  budgetTokens?: number;
+  assets?: Partial<AssetSettings>;
+  limits?: { maxTokens?: number; maxCostUsd?: number };
+  pricePerMTokInput?: number;
+  allWorkspaces?: boolean;
+  dryRun?: boolean;
+  seed?: number;
+  /** Ask the host before a large run (it shows the estimate). */
+  confirm?: boolean;
+}
+
+export interface LearnTask {
+  storeDir: string;
+  workspace: string;
+  provider: ProviderSpec;
+  /** Completed model calls are cached here; omit to disable. */
+  cacheDir?: string;
+  options: LearnTaskOptions;
+  /** Progress, consent and proxied model calls travel over this port. */
+  port: MessagePort;
+}
+
+export interface LearnTaskResult {
+  sessions: number;
+  declined?: boolean;
+  proposal?: { id: string; files: string[] };
+  run?: { id: string; status: string; calls: number; tokens: number; warnings: string[] };
+}
+
+/** Worker → host. */
+export type WorkerMessage =
+  | { type: 'progress'; message: string; fraction: number }
+  | { type: 'confirm'; id: number; estimate: RunEstimate }
+  | { type: 'chat'; id: number; messages: ChatMessage[] };
+
+/** Host → worker. */
+export type HostMessage =
+  | { type: 'cancel' }
+  | { type: 'confirmed'; id: number; ok: boolean }
+  | { type: 'chat-result'; id: number; content?: string; finishReason?: string; inputTokens?: number; outputTokens?: number; error?: string };

@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import type { MessagePort } from 'node:worker_threads';
+import { ProposalStore } from '../assets/proposalStore';
+import type { RunEstimate } from '../learn/estimate';
+import { CachingLlmClient, CallCache } from '../llm/cache';
+import { LlmAggregator, LlmReflector } from '../llm/llmRoles';
+import { offlineRoles, openAiRoles, type Roles } from '../llm/providers';
+import { PortLlmClient } from '../llm/proxyClient';
+import { learnWorkspace } from '../service/learnWorkspace';
+import { TraceStore } from '../trace/store';
+import type { HostMessage, LearnTask, LearnTaskResult, ProviderSpec, WorkerMessage } from './learnProtocol';
+
+function rolesFor(spec: ProviderSpec, port: MessagePort, cacheDir: string | undefined, budget: number | undefined): Roles {
+  const cache = cacheDir ? new CallCache(cacheDir) : undefined;
+  switch (spec.kind) {
+    case 'offline':
+      return offlineRoles();
+    case 'openai':
+      return openAiRoles({ ...spec, cache, condenseBudgetTokens: budget });
+    case 'proxy': {
+      const proxy = new PortLlmClient(spec.info, port);
+      const client = cache ? new CachingLlmClient(proxy, cache, `proxy:${spec.info.provider}`) : proxy;
+      return { reflector: new LlmReflector(client, budget), aggregator: new LlmAggregator(client), info: spec.info };
+    }
+  }
+}
+
+/**
+ * A whole learning run inside a worker thread: reading the store, condensing, mining, aggregating, applying and
+ * rendering all happen here, so the extension host's event loop only relays progress. A cancel arrives over the
+ * port and stops the run cooperatively, so the batches already finished are saved like in any run.
+ */
+export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
+  const port = task.port;
+  const post = (message: WorkerMessage) => port.postMessage(message);
+  const controller = new AbortController();
+  const confirmations = new Map<number, (ok: boolean) => void>();
+  let nextConfirm = 0;
+  port.on('message', (message: HostMessage) => {
+    if (message.type === 'cancel') controller.abort();
+    if (message.type === 'confirmed') {
+      confirmations.get(message.id)?.(message.ok);
+      confirmations.delete(message.id);
+    }
+  });
+  try {
+    const store = new TraceStore(task.storeDir);
+    const roles = rolesFor(task.provider, port, task.cacheDir, task.options.budgetTokens);
+    const confirm = task.options.confirm
+      ? (estimate: RunEstimate) => new Promise<boolean>((resolve) => {
+        const id = nextConfirm++;
+        confirmations.set(id, resolve);
+        post({ type: 'confirm', id, estimate });
+      })
+      : undefined;
+    const result = await learnWorkspace({
+      store,
+      proposals: new ProposalStore(store),
+      workspace: task.workspace,
+      ...roles,
+      provider: roles.info,
+      ...task.options,
+      confirm,
+      signal: controller.signal,
+      onProgress: (message, fraction) => post({ type: 'progress', message, fraction }),
+    });
+    const record = result.record;
+    return {
+      sessions: result.traces.length,
+      declined: result.declined,
+      proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => f.path) } : undefined,
+      run: record ? { id: record.id, status: record.status, calls: record.totals.calls, tokens: record.totals.inputTokens + record.totals.outputTokens, warnings: record.warnings } : undefined,
+    };
+  } finally {
+    port.close();
+  }
+}
+
+export function defaultCacheDir(storeDir: string): string {
+  return join(storeDir, 'cache');
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import type { HostMessage, WorkerMessage } from '../../../src/core/pool/learnProtocol';
+import { runLearnTask } from '../../../src/core/pool/learnTask';
+import { importSessions } from '../../../src/core/trace/importer';
+import { TraceStore } from '../../../src/core/trace/store';
+import { EXAMPLES } from '../../support/paths';
+import { simulatedModel } from '../../support/simulatedModel';
+import { tempDir } from '../../support/tmp';
+
+async function exampleStore(): Promise<string> {
+  const dir = join(tempDir('combee-task-'), 'store');
+  const store = new TraceStore(dir);
+  for (const agent of ['claude-code', 'codex']) await importSessions({ from: join(EXAMPLES, 'sessions', agent), store });
+  return dir;
+}
+
+describe('a learning run as a worker task (over a message port)', () => {
+  it('runs offline, relays progress and saves the proposal', async () => {
+    const storeDir = await exampleStore();
+    const { port1, port2 } = new MessageChannel();
+    const progress: string[] = [];
+    port2.on('message', (m: WorkerMessage) => { if (m.type === 'progress') progress.push(m.message); });
+    const result = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'offline' }, options: { allWorkspaces: true, seed: 7 }, port: port1 });
+    port2.close();
+    assert.equal(result.sessions, 5);
+    assert.equal(result.run?.status, 'completed');
+    assert.deepEqual(result.proposal?.files, ['.combee/playbook.md', 'AGENTS.md', 'src/generated/AGENTS.md']);
+    assert.ok(progress.some((p) => /reflecting on 5 session/.test(p)));
+  });
+
+  it('proxies model calls to the host (how VS Code\'s language models are reached) and asks before a run', async () => {
+    const storeDir = await exampleStore();
+    const { port1, port2 } = new MessageChannel();
+    const asked: number[] = [];
+    port2.on('message', (m: WorkerMessage) => {
+      if (m.type === 'confirm') {
+        asked.push(m.estimate.sessions);
+        port2.postMessage({ type: 'confirmed', id: m.id, ok: true } satisfies HostMessage);
+      }
+      if (m.type === 'chat') {
+        const reply = simulatedModel({ model: 'host', messages: m.messages });
+        port2.postMessage({ type: 'chat-result', id: m.id, content: reply.content, finishReason: 'stop', inputTokens: 10, outputTokens: 5 } satisfies HostMessage);
+      }
+    });
+    const result = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'copilot/test' } }, options: { allWorkspaces: true, confirm: true, seed: 3 }, port: port1 });
+    port2.close();
+    assert.deepEqual(asked, [5]);
+    assert.equal(result.run?.status, 'completed');
+    assert.equal(result.run?.calls, 5 + 3);
+    assert.equal(result.run?.tokens, (5 + 3) * 15);
+    assert.ok(result.proposal);
+  });
+
+  it('a cancel from the host stops the run cooperatively; declining the estimate runs nothing', async () => {
+    const storeDir = await exampleStore();
+    const { port1, port2 } = new MessageChannel();
+    port2.on('message', (m: WorkerMessage) => {
+      if (m.type === 'confirm') port2.postMessage({ type: 'confirmed', id: m.id, ok: false } satisfies HostMessage);
+    });
+    const declined = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'x' } }, options: { allWorkspaces: true, confirm: true }, port: port1 });
+    port2.close();
+    assert.equal(declined.declined, true);
+    assert.equal(declined.run, undefined);
+
+    const channel = new MessageChannel();
+    channel.port2.on('message', (m: WorkerMessage) => {
+      if (m.type === 'chat') channel.port2.postMessage({ type: 'cancel' } satisfies HostMessage);
+    });
+    const cancelled = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'x' } }, options: { allWorkspaces: true }, port: channel.port1 });
+    channel.port2.close();
+    assert.equal(cancelled.run?.status, 'cancelled');
+    assert.equal(cancelled.proposal, undefined);
+  });
+});
