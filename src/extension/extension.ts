@@ -4,7 +4,7 @@ import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './
 import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals } from './commands/proposals';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
 import { startBackground } from './background';
-import { chooseRoles } from './llm/providerChoice';
+import { chooseProvider } from './llm/providerChoice';
 import { createStatusBar } from './statusBar';
 import { Services, workspaceFolderPaths } from './services';
 import type { Proposal } from '../core/assets/proposal';
@@ -76,8 +76,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   log.info(`Combee activated (store: ${s.store.dir})`);
   return {
     describeProvider: async () => {
-      const { roles, reason } = await chooseRoles(s, false);
-      return { ...roles.info, reason };
+      const { info, reason } = await chooseProvider(s, false);
+      return { ...info, reason };
     },
     pendingProposals: async () => (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws)))).flat().filter((p) => p.status === 'pending' || p.status === 'partial'),
     sessionIds: async () => {

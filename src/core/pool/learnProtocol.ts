@@ -39,6 +39,8 @@ export interface LearnTask {
 }
 
 export interface LearnTaskResult {
+  /** The worker thread that ran it (0 would mean the main thread). */
+  thread: number;
   sessions: number;
   declined?: boolean;
   proposal?: { id: string; files: string[] };

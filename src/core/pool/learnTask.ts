@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { MessagePort } from 'node:worker_threads';
+import { threadId, type MessagePort } from 'node:worker_threads';
 import { ProposalStore } from '../assets/proposalStore';
 import type { RunEstimate } from '../learn/estimate';
 import { CachingLlmClient, CallCache } from '../llm/cache';
@@ -66,6 +66,7 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
     });
     const record = result.record;
     return {
+      thread: threadId,
       sessions: result.traces.length,
       declined: result.declined,
       proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => f.path) } : undefined,

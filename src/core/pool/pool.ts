@@ -6,6 +6,7 @@ import type { FileImportResult, ImportTask, ImportTaskResult, ReadLimits } from 
 import type { RedactionOptions } from '../trace/redact';
 import type { SessionFile } from '../trace/sources/types';
 import type { ImportFileTask } from './workerTasks';
+import type { LearnTask, LearnTaskResult } from './learnProtocol';
 
 /** Small by default: the extension host is shared with every other extension. */
 export function defaultPoolSize(): number {
@@ -16,6 +17,8 @@ export interface WorkerPool {
   importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions, signal?: AbortSignal): Promise<FileImportResult>;
   /** One whole file import in a worker, which stores the traces itself (nothing big crosses threads). */
   runImport(task: ImportTask, signal?: AbortSignal): Promise<ImportTaskResult>;
+  /** A whole learning run in a worker; its port is transferred to the worker. */
+  learn(task: LearnTask, signal?: AbortSignal): Promise<LearnTaskResult>;
   readonly size: number;
   destroy(): Promise<void>;
 }
@@ -27,7 +30,11 @@ export interface WorkerPool {
 export function createWorkerPool(distDir: string, size = defaultPoolSize()): WorkerPool {
   const filename = join(distDir, 'combee-worker.js');
   if (!existsSync(filename)) throw new Error(`worker bundle missing: ${filename} (run npm run build)`);
-  const piscina = new Piscina({ filename, minThreads: 0, maxThreads: size, idleTimeout: 15_000, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+  const piscina = new Piscina({
+    filename, minThreads: 0, maxThreads: size, idleTimeout: 15_000, resourceLimits: { maxOldGenerationSizeMb: 512 },
+    // a second task waits in the worker: no idle round trip to the main thread between two small files
+    concurrentTasksPerWorker: 2,
+  });
   return {
     size,
     importFile(file, limits, redaction, signal) {
@@ -36,6 +43,9 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
     },
     runImport(task, signal) {
       return piscina.run(task, { name: 'importTask', signal }) as Promise<ImportTaskResult>;
+    },
+    learn(task, signal) {
+      return piscina.run(task, { name: 'learnTask', signal, transferList: [task.port] }) as Promise<LearnTaskResult>;
     },
     destroy: () => piscina.destroy(),
   };

@@ -17,3 +17,6 @@ export async function importFileTask(task: ImportFileTask): Promise<FileImportRe
 export async function importTask(task: ImportTask): Promise<ImportTaskResult> {
   return runImportTask(task);
 }
+
+/** A whole learning run (see learnTask.ts): the host only relays progress, consent and proxied model calls. */
+export { runLearnTask as learnTask } from './learnTask';

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { RunEstimate } from '../../core/learn/estimate';
-import { learnWorkspace } from '../../core/service/learnWorkspace';
 import { isAbortError } from '../../core/util/concurrency';
 import { captureSessions } from '../capture';
-import { chooseRoles } from '../llm/providerChoice';
+import { learnInWorker } from '../learnInWorker';
+import { chooseProvider } from '../llm/providerChoice';
 import { openProposalDiff, proposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
@@ -11,6 +11,8 @@ import { readSettings } from '../settings';
 export interface LearnCommandResult {
   proposalId: string;
   files: Array<{ path: string; uri: string }>;
+  /** The worker thread the run used (the extension host's own thread is 0). */
+  workerThread: number;
 }
 
 /** Sessions above which a model-backed run asks first, showing what it will cost. */
@@ -36,13 +38,14 @@ export async function runLearning(services: Services, mode: { background: boolea
     return undefined;
   }
   const settings = readSettings();
-  const { roles, reason } = await chooseRoles(services, !mode.background);
-  services.log.info(`learning${mode.background ? ' in the background' : ''} with ${reason} (${roles.info.provider}/${roles.info.model})`);
+  const choice = await chooseProvider(services, !mode.background);
+  const { info } = choice;
+  services.log.info(`learning${mode.background ? ' in the background' : ''} with ${choice.reason} (${info.provider}/${info.model})`);
   const confirm = async (estimate: RunEstimate) => {
-    if (roles.info.provider === 'offline' || estimate.sessions <= CONFIRM_ABOVE_SESSIONS) return true;
+    if (info.provider === 'offline' || estimate.sessions <= CONFIRM_ABOVE_SESSIONS) return true;
     if (mode.background) return true;
     const choice = await vscode.window.showInformationMessage(
-      `Combee will learn from ${estimate.sessions} sessions with ${roles.info.model}: about ${estimate.calls} model calls and ${Math.round(estimate.inputTokens / 1000)}k input tokens${estimate.costUsd !== undefined ? ` (≈ $${estimate.costUsd.toFixed(2)})` : ''}.`,
+      `Combee will learn from ${estimate.sessions} sessions with ${info.model}: about ${estimate.calls} model calls and ${Math.round(estimate.inputTokens / 1000)}k input tokens${estimate.costUsd !== undefined ? ` (≈ $${estimate.costUsd.toFixed(2)})` : ''}.`,
       'Learn', 'Cancel',
     );
     return choice === 'Learn';
@@ -60,12 +63,7 @@ export async function runLearning(services: Services, mode: { background: boolea
         let first: LearnCommandResult | undefined;
         for (const workspace of folders) {
           progress.report({ message: `learning for ${vscode.workspace.asRelativePath(workspace)}…` });
-          const result = await learnWorkspace({
-            store: services.store,
-            proposals: services.proposals,
-            workspace,
-            ...roles,
-            provider: roles.info,
+          const result = await learnInWorker(services, workspace, choice, {
             playbookPath: settings.playbookPath,
             strategy: settings.strategy,
             batchSize: settings.batchSize,
@@ -73,21 +71,19 @@ export async function runLearning(services: Services, mode: { background: boolea
             budgetTokens: settings.condenseBudget,
             assets: { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots },
             limits: { maxTokens: settings.maxTokensPerRun || undefined, maxCostUsd: settings.maxCostPerRun || undefined },
-            pricePerMTokInput: settings.prices[roles.info.model]?.input,
-            signal: controller.signal,
-            confirm,
-            onProgress: (message) => progress.report({ message }),
-          });
+            pricePerMTokInput: settings.prices[info.model]?.input,
+          }, { onProgress: (message) => progress.report({ message }), confirm }, controller.signal);
           if (result.declined) {
             services.log.info(`learning for ${workspace} declined at the estimate`);
             continue;
           }
-          for (const warning of result.record?.warnings ?? []) services.log.warn(warning);
-          if (result.record?.status === 'stopped' && !mode.background) void vscode.window.showWarningMessage(`Combee stopped the run at its limit (${settings.maxTokensPerRun ? `${settings.maxTokensPerRun} tokens` : `$${settings.maxCostPerRun}`}); what was learned before is kept.`);
-          services.log.info(`learned from ${result.traces.length} new session(s) in ${workspace} with ${roles.info.provider}/${roles.info.model}${result.record ? ` (run ${result.record.id}, ${result.record.status}, ${result.record.totals.calls} calls, ${result.record.totals.inputTokens + result.record.totals.outputTokens} tokens)` : ''}`);
-          const proposal = result.proposal;
+          const run = result.run;
+          for (const warning of run?.warnings ?? []) services.log.warn(warning);
+          if (run?.status === 'stopped' && !mode.background) void vscode.window.showWarningMessage(`Combee stopped the run at its limit (${settings.maxTokensPerRun ? `${settings.maxTokensPerRun} tokens` : `$${settings.maxCostPerRun}`}); what was learned before is kept.`);
+          services.log.info(`learned from ${result.sessions} new session(s) in ${workspace} with ${info.provider}/${info.model}${run ? ` (run ${run.id}, ${run.status}, ${run.calls} calls, ${run.tokens} tokens)` : ''}`);
+          const proposal = result.proposal ? await services.proposals.load(workspace, result.proposal.id) : undefined;
           if (!proposal || first) continue;
-          first = { proposalId: proposal.id, files: proposal.files.map((f) => ({ path: f.path, uri: proposalUri(proposal, f, 'after').toString() })) };
+          first = { proposalId: proposal.id, files: proposal.files.map((f) => ({ path: f.path, uri: proposalUri(proposal, f, 'after').toString() })), workerThread: result.thread };
           if (!mode.background) await openProposalDiff(proposal, proposal.files[0]);
         }
         services.notifyChanged();
@@ -95,7 +91,7 @@ export async function runLearning(services: Services, mode: { background: boolea
         if (!first) {
           void vscode.window.showInformationMessage(capture.sessions === 0 ? 'Combee found no new sessions for this workspace.' : 'Combee learned nothing new from the recent sessions.');
         } else {
-          void vscode.window.showInformationMessage(`Combee proposes ${first.files.length} file change(s), learned with ${roles.info.provider} (${roles.info.model}). Review the diff, then Accept or Reject.`);
+          void vscode.window.showInformationMessage(`Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.`);
         }
         return first;
       } catch (error) {

@@ -12,10 +12,11 @@ export class VscodeLmClient implements LlmClient {
   }
 
   completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {
-    return completeJsonWithRepair(request, (messages, warnings, usage) => this.chat(withJsonInstruction(messages, request), request.signal, warnings, usage));
+    return completeJsonWithRepair(request, (messages, _warnings, usage) => this.chat(withJsonInstruction(messages, request), request.signal, usage));
   }
 
-  private async chat(messages: ChatMessage[], signal: AbortSignal | undefined, _warnings: string[], usage: UsageTally): Promise<ChatTurn> {
+  /** One chat turn; the learning worker's calls arrive here through the message port. */
+  async chat(messages: ChatMessage[], signal: AbortSignal | undefined, usage: UsageTally): Promise<ChatTurn> {
     const source = new vscode.CancellationTokenSource();
     const onAbort = () => source.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });

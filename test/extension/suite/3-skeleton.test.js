@@ -36,6 +36,7 @@ describe('walking skeleton: learn → diff → accept', () => {
     assert.ok(paths.includes('.combee/playbook.md'), `files: ${paths.join(', ')}`);
     for (const f of result.files) assert.ok(f.uri, `file ${f.path} has no uri`);
     assert.ok(diffTabs().length > 0, 'no diff tab is open');
+    assert.ok(result.workerThread > 0, 'the run happened in a worker thread, not on the extension host\'s');
     assert.equal(await exists(fileUri('.combee/playbook.md')), false, 'the playbook was written before accepting');
   });
 
