@@ -1,7 +1,7 @@
 // One build script, one bundle per runtime: extension host, worker, webview, CLI. `--tests` also
 // transpiles src/ and test/ file-by-file into out/ for mocha; `--production` minifies without source maps.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -45,6 +45,10 @@ const testTranspile = {
 
 if (args.has('--tests')) rmSync('out', { recursive: true, force: true });
 const configs = args.has('--tests') ? [...bundles, testTranspile] : bundles;
+// sql.js (src/core/trace/sources/sqlite.ts) loads its WebAssembly from next to the running bundle.
+mkdirSync('dist', { recursive: true });
+copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+
 if (watch) {
   for (const config of configs) await (await esbuild.context(config)).watch();
 } else {

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
 import { captureFolders, captureSessions } from './capture';
@@ -51,8 +53,12 @@ export function startBackground(services: Services): vscode.Disposable {
     watchers.forEach((w) => w.dispose());
     watchers = [];
     if (!readSettings().backgroundCapture) return;
-    for (const folder of captureFolders()) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.path), '**/*.{jsonl,json,md,zst}'));
+    for (const location of captureFolders()) {
+      // A location can be a single database file (Cursor's state.vscdb, opencode.db): watch it and its -wal.
+      const pattern = statSync(location.path).isFile()
+        ? new vscode.RelativePattern(vscode.Uri.file(dirname(location.path)), `${basename(location.path)}*`)
+        : new vscode.RelativePattern(vscode.Uri.file(location.path), '**/*.{jsonl,json,md,zst,vscdb,db}');
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       watchers.push(watcher, watcher.onDidCreate(soon), watcher.onDidChange(soon));
     }
     services.log.info(`background capture: watching ${watchers.length / 3} agent folder(s)`);

@@ -30,6 +30,8 @@ export function defaultSourceFolders(env: NodeJS.ProcessEnv = process.env, home 
   const clineData = env.CLINE_DATA_DIR ?? (env.CLINE_DIR ? join(env.CLINE_DIR, 'data') : join(home, '.cline', 'data'));
   // OpenCode uses xdg-basedir everywhere, so Windows and macOS also get ~/.local/share.
   const openCodeData = join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'opencode');
+  // The ≥1.2 database itself, not its folder: next to it are auth.json and a git store of snapshots.
+  const openCodeDb = env.OPENCODE_DB && path.isAbsolute(env.OPENCODE_DB) ? env.OPENCODE_DB : join(openCodeData, 'opencode.db');
   const continueHome = env.CONTINUE_GLOBAL_DIR ?? join(home, '.continue');
 
   const folders: SourceFolder[] = [
@@ -50,8 +52,16 @@ export function defaultSourceFolders(env: NodeJS.ProcessEnv = process.env, home 
   folders.push(
     { agent: 'cline', path: join(clineData, 'tasks') },
     { agent: 'opencode', path: join(openCodeData, 'storage', 'session') },
+    { agent: 'opencode', path: openCodeDb },
     { agent: 'continue', path: join(continueHome, 'sessions') },
     { agent: 'cursor', path: join(home, '.cursor', 'projects') },
+  );
+  // Cursor IDE chats: the global state.vscdb holds every composer, workspace databases the old chat pane.
+  // (The first entry: portable and remote installs are VS Code's, not Cursor's.)
+  const cursorUser = vscodeUserDirs(env, home, platform, ['Cursor'])[0];
+  folders.push(
+    { agent: 'cursor', path: join(cursorUser, 'globalStorage', 'state.vscdb') },
+    { agent: 'cursor', path: join(cursorUser, 'workspaceStorage') },
   );
   return folders;
 }

@@ -210,7 +210,7 @@ describe('Codex reader', () => {
     assert.ok(!r.isError && r.exitCode === 0 && r.output === 'nothing to commit');
   });
 
-  it('warns once about a compressed rollout and produces no trace', async () => {
+  it('warns once about a damaged compressed rollout and produces no trace', async () => {
     const dir = tempDir('combee-codex-');
     writeFileSync(join(dir, 'rollout-2026-11-02T10-00-00-0199cccc-0000-7000-8000-000000000003.jsonl.zst'), Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0]));
     const [file] = await discoverSessions(dir);
@@ -218,7 +218,7 @@ describe('Codex reader', () => {
     const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
     assert.equal(traces.length, 0);
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /compressed rollout not supported yet/);
+    assert.match(warnings[0], /zstd stream damaged or cut short/);
   });
 
   it('caps malformed-line warnings at 3 per file plus one total', async () => {

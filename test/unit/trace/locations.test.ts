@@ -21,9 +21,9 @@ describe('default source folders', () => {
     assert.ok(cline.includes('/home/dev/.config/Cursor/User/globalStorage/saoudrizwan.claude-dev/tasks'), 'the extension also runs in VS Code forks');
     assert.ok(cline.includes('/home/dev/.cline/data/tasks'));
     assert.ok(pathsOf(folders, 'roo-code').includes('/home/dev/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks'));
-    assert.deepEqual(pathsOf(folders, 'opencode'), ['/home/dev/.local/share/opencode/storage/session']);
+    assert.deepEqual(pathsOf(folders, 'opencode'), ['/home/dev/.local/share/opencode/storage/session', '/home/dev/.local/share/opencode/opencode.db']);
     assert.deepEqual(pathsOf(folders, 'continue'), ['/home/dev/.continue/sessions']);
-    assert.deepEqual(pathsOf(folders, 'cursor'), ['/home/dev/.cursor/projects']);
+    assert.deepEqual(pathsOf(folders, 'cursor'), ['/home/dev/.cursor/projects', '/home/dev/.config/Cursor/User/globalStorage/state.vscdb', '/home/dev/.config/Cursor/User/workspaceStorage']);
     assert.deepEqual(pathsOf(folders, 'aider'), [], 'aider keeps its history in each repository');
   });
 
@@ -46,7 +46,9 @@ describe('default source folders', () => {
     assert.ok(pathsOf(folders, 'copilot').includes('/xdg/config/Code/User/workspaceStorage'));
     assert.ok(pathsOf(folders, 'copilot').includes('/opt/vscode/data/user-data/User/workspaceStorage'));
     assert.ok(pathsOf(folders, 'cline').includes('/cl/data/tasks'));
-    assert.deepEqual(pathsOf(folders, 'opencode'), ['/xdg/data/opencode/storage/session']);
+    assert.deepEqual(pathsOf(folders, 'opencode'), ['/xdg/data/opencode/storage/session', '/xdg/data/opencode/opencode.db']);
+    assert.ok(pathsOf(folders, 'cursor').includes('/xdg/config/Cursor/User/globalStorage/state.vscdb'));
+    assert.deepEqual(pathsOf(defaultSourceFolders({ OPENCODE_DB: '/db/oc.db' }, '/home/dev', 'linux'), 'opencode'), ['/home/dev/.local/share/opencode/storage/session', '/db/oc.db']);
     assert.deepEqual(pathsOf(folders, 'continue'), ['/cont/sessions']);
     assert.ok(pathsOf(defaultSourceFolders({ CLINE_DATA_DIR: '/cd', CLINE_DIR: '/cl' }, '/home/dev', 'linux'), 'cline').includes('/cd/tasks'), 'CLINE_DATA_DIR wins');
   });
@@ -55,7 +57,8 @@ describe('default source folders', () => {
     const folders = defaultSourceFolders({}, '/Users/dev', 'darwin');
     assert.ok(pathsOf(folders, 'copilot').includes('/Users/dev/Library/Application Support/Code/User/workspaceStorage'));
     assert.ok(pathsOf(folders, 'roo-code').includes('/Users/dev/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks'));
-    assert.deepEqual(pathsOf(folders, 'opencode'), ['/Users/dev/.local/share/opencode/storage/session'], 'OpenCode uses XDG paths on macOS too');
+    assert.deepEqual(pathsOf(folders, 'opencode'), ['/Users/dev/.local/share/opencode/storage/session', '/Users/dev/.local/share/opencode/opencode.db'], 'OpenCode uses XDG paths on macOS too');
+    assert.ok(pathsOf(folders, 'cursor').includes('/Users/dev/Library/Application Support/Cursor/User/globalStorage/state.vscdb'));
     assert.deepEqual(pathsOf(folders, 'gemini-cli'), ['/Users/dev/.gemini/tmp']);
   });
 
@@ -66,9 +69,9 @@ describe('default source folders', () => {
     assert.ok(pathsOf(folders, 'cline').includes('C:\\Users\\dev\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\tasks'));
     assert.deepEqual(pathsOf(folders, 'codex'), ['C:\\Users\\dev\\.codex\\sessions', 'C:\\Users\\dev\\.codex\\archived_sessions']);
     assert.deepEqual(pathsOf(folders, 'gemini-cli'), ['C:\\Users\\dev\\.gemini\\tmp']);
-    assert.deepEqual(pathsOf(folders, 'opencode'), ['C:\\Users\\dev\\.local\\share\\opencode\\storage\\session']);
+    assert.deepEqual(pathsOf(folders, 'opencode'), ['C:\\Users\\dev\\.local\\share\\opencode\\storage\\session', 'C:\\Users\\dev\\.local\\share\\opencode\\opencode.db']);
     assert.deepEqual(pathsOf(folders, 'continue'), ['C:\\Users\\dev\\.continue\\sessions']);
-    assert.deepEqual(pathsOf(folders, 'cursor'), ['C:\\Users\\dev\\.cursor\\projects']);
+    assert.deepEqual(pathsOf(folders, 'cursor'), ['C:\\Users\\dev\\.cursor\\projects', 'C:\\Users\\dev\\AppData\\Roaming\\Cursor\\User\\globalStorage\\state.vscdb', 'C:\\Users\\dev\\AppData\\Roaming\\Cursor\\User\\workspaceStorage']);
     assert.ok(!folders.some((f) => f.path.includes('.vscode-server')));
     const fallback = defaultSourceFolders({}, 'C:\\Users\\dev', 'win32');
     assert.ok(pathsOf(fallback, 'copilot').includes('C:\\Users\\dev\\AppData\\Roaming\\Code\\User\\workspaceStorage'), 'APPDATA unset');

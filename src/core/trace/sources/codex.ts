@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { Decompress } from 'fzstd';
 import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
@@ -56,7 +57,8 @@ const IGNORED_ITEMS = new Set(['reasoning']);
 const INJECTED_PREFIXES = ['# AGENTS.md instructions', '<environment_context>', '<user_instructions>', '<INSTRUCTIONS>'];
 
 const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
-const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?$/i;
+const ZSTD_CHUNK_BYTES = 1 << 20;
+const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(?:\.zst)?$/i;
 
 type StepDraft = StepInput & { time?: string; sidechain?: boolean };
 type ResultDraft = Extract<StepInput, { kind: 'tool_result' }> & { time?: string; sidechain?: boolean };
@@ -119,13 +121,12 @@ export const codexReader: SourceReader = {
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    if (file.path.endsWith('.jsonl.zst')) {
-      // Codex prefers the plain file when both exist; then the .zst is a stale copy.
-      if (!existsSync(file.path.slice(0, -'.zst'.length))) ctx.warn(`${file.path}: compressed rollout not supported yet (zstd); decompress it with \`zstd -d\` to import it`);
-      return [];
-    }
+    // Codex prefers the plain file when both exist; then the .zst is a stale copy.
+    if (file.path.endsWith('.jsonl.zst') && existsSync(file.path.slice(0, -'.zst'.length))) return [];
     const acc = newAccumulator(file, ctx);
-    if (file.path.endsWith('.json')) {
+    if (file.path.endsWith('.jsonl.zst')) {
+      await readZstd(acc);
+    } else if (file.path.endsWith('.json')) {
       const handled = await readWholeFile(acc);
       if (handled === 'skipped') return [];
       if (handled === 'not-json') await readJsonl(acc);
@@ -178,15 +179,21 @@ async function readWholeFile(acc: Accumulator): Promise<'done' | 'skipped' | 'no
 
 /** Eras 2 and 3: one JSON object per line; an era is recognized per line, so a mixed file still reads. */
 async function readJsonl(acc: Accumulator): Promise<void> {
+  const sink = lineSink(acc);
+  const result = await readLines(acc.file.path, ({ text, lineNo }) => sink.line(text, lineNo), { maxLineBytes: acc.ctx.maxLineBytes });
+  sink.done(result.skippedLongLines);
+}
+
+/** The handling of one JSONL line, shared by plain and compressed rollouts; bad lines are warned about up to 3 times. */
+function lineSink(acc: Accumulator): { line(text: string, lineNo: number): void; done(skippedLongLines: number): void } {
   const { file, ctx } = acc;
   let badLines = 0;
   const bad = (message: string) => {
     badLines++;
     if (badLines <= 3) ctx.warn(message);
   };
-  const result = await readLines(
-    file.path,
-    ({ text, lineNo }) => {
+  return {
+    line(text, lineNo) {
       let json: unknown;
       try {
         json = JSON.parse(text);
@@ -200,10 +207,98 @@ async function readJsonl(acc: Accumulator): Promise<void> {
       }
       applyLine(acc, json);
     },
-    { maxLineBytes: ctx.maxLineBytes },
-  );
-  if (badLines > 3) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
-  if (result.skippedLongLines > 0) ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+    done(skippedLongLines) {
+      if (badLines > 3) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
+      if (skippedLongLines > 0) ctx.warn(`${file.path}: ${skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+    },
+  };
+}
+
+/**
+ * A `.jsonl.zst` rollout, decompressed as it streams (fzstd, pure JS) and split into lines with the same per-line
+ * cap as plain files: memory stays at one read chunk, the zstd window and one line. A damaged or cut stream keeps
+ * the lines before the damage.
+ */
+async function readZstd(acc: Accumulator): Promise<void> {
+  const { file, ctx } = acc;
+  const sink = lineSink(acc);
+  const splitter = new LineSplitter(ctx.maxLineBytes, (text, lineNo) => sink.line(text, lineNo));
+  const decompress = new Decompress((chunk) => splitter.push(chunk));
+  const handle = await open(file.path, 'r');
+  let damaged = false;
+  try {
+    for (let position = 0; ;) {
+      // A fresh buffer per read: fzstd keeps references to input it has not consumed yet.
+      const buffer = Buffer.allocUnsafe(ZSTD_CHUNK_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      decompress.push(buffer.subarray(0, bytesRead));
+    }
+    decompress.push(new Uint8Array(0), true);
+  } catch (error) {
+    damaged = true;
+    ctx.warn(`${file.path}: zstd stream damaged or cut short (${(error as Error).message || 'invalid data'}); the lines before it are kept`);
+  } finally {
+    await handle.close();
+  }
+  // A line cut by the damage is not one.
+  if (!damaged) splitter.end();
+  sink.done(splitter.skippedLongLines);
+}
+
+/** Splits decompressed bytes into lines; a line over `maxLineBytes` is dropped as it grows, never assembled. */
+class LineSplitter {
+  skippedLongLines = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private dropping = false;
+  private lineNo = 0;
+
+  constructor(private readonly maxLineBytes: number, private readonly onLine: (text: string, lineNo: number) => void) {}
+
+  push(chunk: Uint8Array): void {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let from = 0;
+    for (let nl = bytes.indexOf(0x0a, from); nl !== -1; nl = bytes.indexOf(0x0a, from)) {
+      this.add(bytes.subarray(from, nl));
+      this.flush();
+      from = nl + 1;
+    }
+    // The rest of an unfinished line is copied: the decompressor may reuse its output.
+    if (from < bytes.length) this.add(Buffer.from(bytes.subarray(from)));
+  }
+
+  /** The last line, even without a final newline. */
+  end(): void {
+    if (this.pendingBytes > 0 || this.dropping) this.flush();
+  }
+
+  private add(piece: Buffer): void {
+    if (this.dropping || piece.length === 0) return;
+    if (this.pendingBytes + piece.length > this.maxLineBytes) {
+      this.dropping = true;
+      this.pending = [];
+      this.pendingBytes = 0;
+      return;
+    }
+    this.pending.push(piece);
+    this.pendingBytes += piece.length;
+  }
+
+  private flush(): void {
+    this.lineNo++;
+    if (this.dropping) {
+      this.skippedLongLines++;
+    } else if (this.pendingBytes > 0) {
+      let text = (this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes)).toString('utf8');
+      if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+      if (text.length > 0) this.onLine(text, this.lineNo);
+    }
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.dropping = false;
+  }
 }
 
 function applyLine(acc: Accumulator, json: Record<string, unknown>): void {
@@ -516,7 +611,7 @@ function finish(acc: Accumulator): TraceDraft[] {
   if (entries.length === 0) return [];
   const steps = entries.map((e, index) => ({ ...e.step, index }) as Step);
   const firstUser = steps.find((s) => s.kind === 'user');
-  const fromName = UUID_IN_NAME.exec(basename(acc.file.path))?.[1] ?? basename(acc.file.path).replace(/\.jsonl?$/, '');
+  const fromName = UUID_IN_NAME.exec(basename(acc.file.path))?.[1] ?? basename(acc.file.path).replace(/\.jsonl?(?:\.zst)?$/, '');
   return [{
     id: `codex:${acc.id ?? fromName}`,
     agent: 'codex',

@@ -6,9 +6,26 @@ import { codexReader } from './codex';
 import { continueReader } from './continueDev';
 import { copilotReader } from './copilot';
 import { cursorReader } from './cursor';
+import { cursorDbReader } from './cursorDb';
 import { geminiCliReader } from './geminiCli';
 import { openCodeReader } from './openCode';
+import { openCodeDbReader } from './openCodeDb';
 import type { SourceReader } from './types';
+
+/**
+ * One agent's formats behind one reader, since the importer finds a file's reader by its agent. Each file goes to
+ * the first reader that accepts its name (Cursor: transcripts `.jsonl` / `state.vscdb`; OpenCode: `ses_*.json` /
+ * `opencode.db`).
+ */
+function byName(...readers: [SourceReader, ...SourceReader[]]): SourceReader {
+  const pick = (path: string) => readers.find((r) => r.accepts(path));
+  return {
+    agent: readers[0].agent,
+    accepts: (path) => pick(path) !== undefined,
+    sniff: (path, head) => pick(path)?.sniff(path, head) ?? false,
+    read: (file, ctx) => (pick(file.path) ?? readers[0]).read(file, ctx),
+  };
+}
 
 /**
  * Every reader, in sniffing order (more specific formats first). Gemini CLI comes before Claude Code: a Gemini JSONL
@@ -17,7 +34,7 @@ import type { SourceReader } from './types';
  */
 export const READERS: SourceReader[] = [
   geminiCliReader, claudeCodeReader, codexReader,
-  copilotReader, clineReader, rooCodeReader, openCodeReader, continueReader, cursorReader, aiderReader,
+  copilotReader, clineReader, rooCodeReader, byName(openCodeReader, openCodeDbReader), continueReader, byName(cursorReader, cursorDbReader), aiderReader,
 ];
 
 export function readerFor(agent: AgentId): SourceReader | undefined {

@@ -8,7 +8,8 @@ import type { ReadContext, SessionFile, SourceReader } from './types';
 // OpenCode ≤1.1 JSON storage (research §8): storage/session/<projectID>/<sessionID>.json, with the session's messages
 // in storage/message/<sessionID>/*.json and each message's parts in storage/part/<messageID>/*.json. The session
 // file is the unit; messages and parts are read from the sibling folders.
-// Out of scope for now: the ≥1.2 `opencode.db` SQLite store (same message/part JSON, in rows).
+// The ≥1.2 `opencode.db` SQLite store holds the same message/part JSON in rows: openCodeDb.ts, with the
+// message and part handling exported here.
 
 const Session = z.looseObject({
   id: z.string().optional(),
@@ -18,7 +19,7 @@ const Session = z.looseObject({
   title: z.string().optional(),
   time: z.looseObject({ created: z.number().optional(), updated: z.number().optional() }).optional(),
 });
-const Message = z.looseObject({
+export const Message = z.looseObject({
   id: z.string().optional(),
   role: z.string().optional(),
   time: z.looseObject({ created: z.number().optional(), completed: z.number().optional() }).optional(),
@@ -27,8 +28,8 @@ const Message = z.looseObject({
   path: z.union([z.string(), z.looseObject({ cwd: z.string().optional() })]).optional(),
   error: z.looseObject({ name: z.string().optional(), data: z.looseObject({ message: z.string().optional() }).optional() }).nullish(),
 });
-type Message = z.infer<typeof Message>;
-const Part = z.looseObject({
+export type Message = z.infer<typeof Message>;
+export const Part = z.looseObject({
   type: z.string(),
   text: z.string().optional(),
   synthetic: z.boolean().optional(),
@@ -54,7 +55,7 @@ interface Loaded<T> {
   value: T;
 }
 
-interface Acc {
+export interface Acc {
   ctx: ReadContext;
   path: string;
   steps: Step[];
@@ -147,7 +148,7 @@ async function loadFolder<T>(acc: Acc, dir: string, schema: z.ZodType<T>): Promi
   return out;
 }
 
-function bad(acc: Acc, message: string): void {
+export function bad(acc: Acc, message: string): void {
   acc.badFiles++;
   if (acc.badFiles <= 3) acc.ctx.warn(message);
 }
@@ -156,7 +157,7 @@ function push(acc: Acc, step: StepInput, time: string | undefined): void {
   acc.steps.push({ ...step, index: acc.steps.length, time, sidechain: acc.sidechain ? true : undefined } as Step);
 }
 
-function applyMessage(acc: Acc, message: Message, parts: Array<z.infer<typeof Part>>): void {
+export function applyMessage(acc: Acc, message: Message, parts: Array<z.infer<typeof Part>>): void {
   const messageTime = msToIso(message.time?.created);
   const model = message.modelID ?? message.model?.modelID;
   const role = message.role;
@@ -231,7 +232,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function msToIso(ms: number | undefined): string | undefined {
+export function msToIso(ms: number | undefined): string | undefined {
   if (ms === undefined) return undefined;
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();

@@ -1,0 +1,118 @@
+import { basename } from 'node:path';
+import type { SqlValue } from 'sql.js';
+import type { TraceDraft } from '../model';
+import { type Acc, applyMessage, bad, Message, msToIso, Part } from './openCode';
+import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
+import type { ReadContext, SessionFile, SourceReader } from './types';
+
+// OpenCode ≥1.2 (research §8): `opencode.db` (`opencode-<channel>.db` off the latest and beta channels) with tables
+// session, message(id, session_id, time_created, data) and part(id, message_id, data). `data` is the ≤1.1 storage
+// file without its ids, so the JSON reader's message and part handling applies as is. Trace ids are the same as the
+// JSON storage's: a session migrated to the database and still on disk as JSON is stored once.
+
+const DB_NAME = /^opencode(?:-[\w.-]+)?\.db$/;
+const TABLES = ['session', 'message', 'part'];
+
+export const openCodeDbReader: SourceReader = {
+  agent: 'opencode',
+
+  accepts(path) {
+    return DB_NAME.test(basename(path));
+  },
+
+  sniff(path, head) {
+    return isSqliteHead(head) && DB_NAME.test(basename(path));
+  },
+
+  async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
+    const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message) });
+    if (!image) return [];
+    try {
+      return readSessions(image, file, ctx);
+    } finally {
+      image.close();
+    }
+  },
+};
+
+function readSessions(image: SqliteImage, file: SessionFile, ctx: ReadContext): TraceDraft[] {
+  let damage: string | undefined;
+  const drafts: TraceDraft[] = [];
+  try {
+    const tables = image.tables();
+    const missing = TABLES.filter((t) => !tables.has(t));
+    if (missing.length > 0) {
+      ctx.warn(`${file.path}: not an OpenCode database (no ${missing.join(', ')} table); skipped`);
+      return [];
+    }
+    const sessions: Array<Record<string, SqlValue>> = [];
+    image.each('SELECT * FROM session', [], (row) => sessions.push(row));
+    sessions.sort((a, b) => num(a.time_created, 0) - num(b.time_created, 0) || String(a.id).localeCompare(String(b.id)));
+    const messagesOf = image.lookup('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id');
+    const partsOf = image.lookup('SELECT id, data FROM part WHERE message_id = ? ORDER BY id');
+    for (const row of sessions) {
+      try {
+        const draft = readSession(row, file, ctx, messagesOf, partsOf);
+        if (draft) drafts.push(draft);
+      } catch (error) {
+        damage ??= (error as Error).message;
+      }
+    }
+  } catch (error) {
+    damage ??= (error as Error).message;
+  }
+  if (damage) ctx.warn(`${file.path}: damaged database (${damage}); the sessions that could be read are kept`);
+  return drafts;
+}
+
+type Lookup = (params: SqlValue[]) => Array<Record<string, SqlValue>>;
+
+function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: ReadContext, messagesOf: Lookup, partsOf: Lookup): TraceDraft | undefined {
+  const id = str(row.id);
+  if (!id) return undefined;
+  const parentId = str(row.parent_id);
+  const acc: Acc = { ctx, path: file.path, steps: [], unknown: {}, badFiles: 0, sidechain: Boolean(parentId), synthetic: 0 };
+  let cwd = str(row.directory);
+  for (const m of messagesOf([id])) {
+    const parsed = Message.safeParse(cellJson(m.data));
+    if (!parsed.success) {
+      bad(acc, `${file.path}: message ${String(m.id)}: not an OpenCode message; skipped`);
+      continue;
+    }
+    const message = { ...parsed.data, id: str(m.id) ?? parsed.data.id };
+    if (message.time?.created === undefined && typeof m.time_created === 'number') message.time = { ...message.time, created: m.time_created };
+    cwd ??= typeof message.path === 'string' ? message.path : message.path?.cwd;
+    const parts = [];
+    for (const p of message.id ? partsOf([message.id]) : []) {
+      const part = Part.safeParse(cellJson(p.data));
+      if (part.success) parts.push(part.data);
+      else bad(acc, `${file.path}: part ${String(p.id)}: not an OpenCode part; skipped`);
+    }
+    applyMessage(acc, message, parts);
+  }
+  if (acc.badFiles > 3) ctx.warn(`${file.path}: session ${id}: ${acc.badFiles} malformed message/part rows skipped in all`);
+  if (acc.steps.length === 0) return undefined;
+  const firstUser = acc.steps.find((step) => step.kind === 'user');
+  return {
+    id: `opencode:${id}`,
+    agent: 'opencode',
+    agentVersion: str(row.version),
+    cwd,
+    title: str(row.title) ?? (firstUser?.kind === 'user' ? firstUser.text.split('\n')[0].slice(0, 120) : undefined),
+    startedAt: msToIso(typeof row.time_created === 'number' ? row.time_created : undefined) ?? acc.steps[0].time,
+    endedAt: msToIso(typeof row.time_updated === 'number' ? row.time_updated : undefined) ?? [...acc.steps].reverse().find((step) => step.time)?.time,
+    source: { path: file.path, bytes: file.bytes },
+    parentId: parentId ? `opencode:${parentId}` : undefined,
+    steps: acc.steps,
+    unknown: acc.unknown,
+    warnings: [],
+  };
+}
+
+function str(value: SqlValue | undefined): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function num(value: SqlValue | undefined, fallback: number): number {
+  return typeof value === 'number' ? value : fallback;
+}
