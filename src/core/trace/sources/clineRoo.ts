@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { MAX_JSON_DOCUMENT_BYTES, readJsonDocument } from './jsonDocument';
 
 // Cline and Roo Code keep a folder per task (research §5): `tasks/<taskId>/api_conversation_history.json` is what the
 // model saw (Anthropic MessageParam[], or Roo's v2 `{version:2, messages}` of AI-SDK messages) and `ui_messages.json`
@@ -29,7 +30,8 @@ const UiMessage = z.looseObject({
   conversationHistoryIndex: z.number().optional(),
 });
 
-const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
+// Cline writes the Anthropic message array; Roo's v2 wraps it as {version: 2, messages}.
+const ApiHistory = z.union([z.array(z.unknown()), z.looseObject({ messages: z.array(z.unknown()) })]);
 const API_FILE = 'api_conversation_history.json';
 const ROO_EXTENSION = 'rooveterinaryinc.roo-cline';
 
@@ -103,22 +105,9 @@ interface Acc {
 }
 
 async function readTask(agent: 'cline' | 'roo-code', file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-  if (file.bytes >= MAX_WHOLE_FILE_BYTES) {
-    ctx.warn(`${file.path}: ${file.bytes} bytes is too large for a ${agent} task history; skipped`);
-    return [];
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file.path, 'utf8'));
-  } catch {
-    ctx.warn(`${file.path}: malformed JSON (a task still being written?); skipped`);
-    return [];
-  }
-  const messages = Array.isArray(json) ? json : isRecord(json) && Array.isArray(json.messages) ? json.messages : undefined;
-  if (!messages) {
-    ctx.warn(`${file.path}: not a ${agent} API history (expected an array or {version, messages})`);
-    return [];
-  }
+  const history = await readJsonDocument(file, ctx, ApiHistory, { name: `${agent} task history`, expected: 'an array or {version, messages}' });
+  if (!history || history === 'not-json') return [];
+  const messages = Array.isArray(history) ? history : history.messages;
   const taskDir = dirname(file.path);
   const taskId = basename(taskDir);
   const acc: Acc = { ctx, steps: [], unknown: {}, pending: [], synthetic: 0 };
@@ -403,7 +392,7 @@ async function readJsonFile(path: string, ctx?: ReadContext): Promise<unknown> {
   try {
     const info = await stat(path);
     if (!info.isFile()) return undefined;
-    if (info.size >= MAX_WHOLE_FILE_BYTES) {
+    if (info.size >= MAX_JSON_DOCUMENT_BYTES) {
       ctx?.warn(`${path}: ${info.size} bytes is too large; not read`);
       return undefined;
     }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Decompress } from 'fzstd';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { readJsonDocument } from './jsonDocument';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
 // early-Rust JSONL with bare items after a bare SessionMeta line, and the TypeScript CLI's single JSON file.
@@ -56,7 +57,6 @@ const IGNORED_ITEMS = new Set(['reasoning']);
 /** Context Codex injects as user messages; not something the human said. */
 const INJECTED_PREFIXES = ['# AGENTS.md instructions', '<environment_context>', '<user_instructions>', '<INSTRUCTIONS>'];
 
-const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 const ZSTD_CHUNK_BYTES = 1 << 20;
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(?:\.zst)?$/i;
 
@@ -146,31 +146,18 @@ function newAccumulator(file: SessionFile, ctx: ReadContext): Accumulator {
 
 /** Era 1: one pretty-printed JSON document, rewritten on every turn. */
 async function readWholeFile(acc: Accumulator): Promise<'done' | 'skipped' | 'not-json'> {
-  const { file, ctx } = acc;
-  if (file.bytes >= MAX_WHOLE_FILE_BYTES) {
-    ctx.warn(`${file.path}: ${file.bytes} bytes is too large for a single-JSON Codex session; skipped`);
-    return 'skipped';
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file.path, 'utf8'));
-  } catch {
-    // Not one JSON document: maybe JSONL under a .json name.
-    return 'not-json';
-  }
-  const parsed = EraOneFile.safeParse(json);
-  if (!parsed.success) {
-    ctx.warn(`${file.path}: not a Codex session file (expected {session, items})`);
-    return 'skipped';
-  }
-  const session = parsed.data.session;
+  // Not one JSON document: maybe JSONL under a .json name.
+  const document = await readJsonDocument(acc.file, acc.ctx, EraOneFile, { name: 'single-JSON Codex session', expected: '{session, items}', notJson: 'quiet' });
+  if (document === 'not-json') return 'not-json';
+  if (!document) return 'skipped';
+  const session = document.session;
   if (session) {
     acc.metaSeen = true;
     acc.id = session.id;
     acc.version = session.version;
     if (validTime(session.timestamp)) acc.startedAt = session.timestamp;
   }
-  for (const item of parsed.data.items) {
+  for (const item of document.items) {
     if (isRecord(item) && typeof item.type === 'string') applyResponseItem(acc, item, undefined);
     else count(acc, 'item:invalid');
   }

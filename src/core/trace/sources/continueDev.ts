@@ -6,6 +6,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { readJsonDocument } from './jsonDocument';
 
 // Continue keeps one JSON per session in ~/.continue/sessions/<id>.json (research §9), plus the index sessions.json,
 // which is skipped (its only extra is the creation date, read from it when present). Messages have no timestamps.
@@ -38,7 +39,6 @@ const SessionFileSchema = z.looseObject({
   chatModelTitle: z.string().optional(),
 });
 
-const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 const QUIET_ROLES = new Set(['system', 'thinking']);
 
 interface Acc {
@@ -66,23 +66,8 @@ export const continueReader: SourceReader = {
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    if (file.bytes >= MAX_WHOLE_FILE_BYTES) {
-      ctx.warn(`${file.path}: ${file.bytes} bytes is too large for a Continue session; skipped`);
-      return [];
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(file.path, 'utf8'));
-    } catch {
-      ctx.warn(`${file.path}: malformed Continue session JSON; skipped`);
-      return [];
-    }
-    const session = SessionFileSchema.safeParse(json);
-    if (!session.success) {
-      ctx.warn(`${file.path}: not a Continue session (expected {sessionId, history})`);
-      return [];
-    }
-    const s = session.data;
+    const s = await readJsonDocument(file, ctx, SessionFileSchema, { name: 'Continue session', expected: '{sessionId, history}' });
+    if (!s || s === 'not-json') return [];
     const acc: Acc = { ctx, steps: [], unknown: {}, states: new Map(), answered: new Set(), synthetic: 0, model: s.chatModelTitle };
     let badItems = 0;
     for (const raw of s.history) {

@@ -7,6 +7,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { readJsonDocument } from './jsonDocument';
 
 // Three GitHub Copilot formats (research §4):
 // - "copilot-agent" event logs: Copilot CLI `~/.copilot/session-state/<id>/events.jsonl` (and the older
@@ -72,7 +73,6 @@ const ToolInvocation = z.looseObject({
   resultDetails: z.unknown().optional(),
 });
 
-const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 /** ResponseModelState in VS Code's chatService. */
 const MODEL_STATE_CANCELLED = 2;
 const MODEL_STATE_FAILED = 3;
@@ -146,23 +146,8 @@ export const copilotReader: SourceReader = {
 };
 
 async function readWholeFile(acc: Acc): Promise<ChatData | 'skipped' | 'not-json'> {
-  const { file, ctx } = acc;
-  if (file.bytes >= MAX_WHOLE_FILE_BYTES) {
-    ctx.warn(`${file.path}: ${file.bytes} bytes is too large for a single-JSON Copilot chat session; skipped`);
-    return 'skipped';
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file.path, 'utf8'));
-  } catch {
-    return 'not-json';
-  }
-  const data = ChatData.safeParse(json);
-  if (!data.success) {
-    ctx.warn(`${file.path}: not a Copilot chat session file (expected {sessionId, requests})`);
-    return 'skipped';
-  }
-  return data.data;
+  const data = await readJsonDocument(acc.file, acc.ctx, ChatData, { name: 'single-JSON Copilot chat session', expected: '{sessionId, requests}', notJson: 'quiet' });
+  return data ?? 'skipped';
 }
 
 /** A `.jsonl` is either an event log or a mutation log; the first good line tells which. */

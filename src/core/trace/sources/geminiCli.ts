@@ -6,6 +6,7 @@ import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { readJsonDocument } from './jsonDocument';
 
 // Gemini CLI keeps one file per session (research §3): a single JSON ConversationRecord up to 0.38, then an
 // append-only JSONL log (metadata line, message lines, `$set` metadata updates, `$rewindTo` truncations).
@@ -45,7 +46,6 @@ const ToolCallRecord = z.looseObject({
 });
 const FunctionResponse = z.looseObject({ response: z.unknown().optional() });
 
-const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 /** Message types that carry nothing for a lesson (the UI's own notices). */
 const QUIET_TYPES = new Set(['warning']);
 const SHELL_TOOLS = new Set(['run_shell_command', 'shell']);
@@ -93,24 +93,12 @@ export const geminiCliReader: SourceReader = {
 };
 
 async function readWholeFile(file: SessionFile, ctx: ReadContext, replay: Replay): Promise<'done' | 'skipped' | 'not-json'> {
-  if (file.bytes >= MAX_WHOLE_FILE_BYTES) {
-    ctx.warn(`${file.path}: ${file.bytes} bytes is too large for a single-JSON Gemini CLI session; skipped`);
-    return 'skipped';
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file.path, 'utf8'));
-  } catch {
-    // Not one JSON document: a migrated or misnamed JSONL log.
-    return 'not-json';
-  }
-  const meta = Metadata.safeParse(json);
-  if (!meta.success) {
-    ctx.warn(`${file.path}: not a Gemini CLI session file (expected {sessionId, messages})`);
-    return 'skipped';
-  }
-  replay.meta = { ...meta.data, messages: undefined };
-  for (const message of meta.data.messages ?? []) addMessage(replay, message);
+  // Not one JSON document: a migrated or misnamed JSONL log.
+  const meta = await readJsonDocument(file, ctx, Metadata, { name: 'single-JSON Gemini CLI session', expected: '{sessionId, messages}', notJson: 'quiet' });
+  if (meta === 'not-json') return 'not-json';
+  if (!meta) return 'skipped';
+  replay.meta = { ...meta, messages: undefined };
+  for (const message of meta.messages ?? []) addMessage(replay, message);
   return 'done';
 }
 

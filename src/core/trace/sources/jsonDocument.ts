@@ -1,0 +1,32 @@
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import type { ReadContext, SessionFile } from './types';
+
+/** Whole-file JSON sessions (formats rewritten on every turn) are parsed in one piece: above this, skipped. */
+export const MAX_JSON_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a session stored as one JSON document, size-capped and validated. Too large or of the wrong shape → a
+ * warning and `undefined`. Not JSON at all → `'not-json'` (quietly, when `notJson` is 'quiet': the caller may try it
+ * as JSONL under a .json name), else a warning.
+ */
+export async function readJsonDocument<T>(file: SessionFile, ctx: ReadContext, schema: z.ZodType<T>, what: { name: string; expected: string; notJson?: 'quiet' | 'warn' }): Promise<T | undefined | 'not-json'> {
+  if (file.bytes >= MAX_JSON_DOCUMENT_BYTES) {
+    ctx.warn(`${file.path}: ${file.bytes} bytes is too large for a ${what.name}; skipped`);
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file.path, 'utf8'));
+  } catch {
+    if (what.notJson === 'quiet') return 'not-json';
+    ctx.warn(`${file.path}: malformed JSON in a ${what.name} (still being written?); skipped`);
+    return undefined;
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    ctx.warn(`${file.path}: not a ${what.name} (expected ${what.expected})`);
+    return undefined;
+  }
+  return parsed.data;
+}
