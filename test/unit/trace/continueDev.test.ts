@@ -98,7 +98,7 @@ describe('Continue reader', () => {
     const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
     assert.equal(traces.length, 0);
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /malformed Continue session JSON/);
+    assert.match(warnings[0], /malformed JSON in a Continue session/);
   });
 
   it('does not claim Claude Code or Codex lines, nor the sessions.json index', () => {
