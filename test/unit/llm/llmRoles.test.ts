@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
+import { learn } from '../../../src/core/learn/run';
 import { LlmAggregator, LlmReflector } from '../../../src/core/llm/llmRoles';
 import { OpenAiCompatibleClient } from '../../../src/core/llm/openaiClient';
 import { emptyPlaybook, parsePlaybook } from '../../../src/core/playbook/markdown';
@@ -102,4 +103,28 @@ describe('LLM roles', () => {
     assert.match(result.proposal.files[0].diff, /Check `pnpm test` carefully/);
     assert.ok(server.requests.every((r) => !JSON.stringify(r).includes('sk-proj-Zx81')), 'no secret reaches the model');
   });
+
+  it('a run goes on through 429s, 500s, a hang, malformed and schema-invalid answers, losing only what could not be repaired', async () => {
+    let reflections = 0;
+    server = await startModelServer({
+      responder: (request, index) => {
+        const isReflection = request.messages.some((m) => m.content.includes('You review one coding-agent session'));
+        if (!isReflection) return simulatedModel(request);
+        reflections++;
+        // per reflection call, in arrival order: a 429, a 500, a hang, malformed JSON, then schema-invalid twice
+        const script: Array<ReturnType<typeof simulatedModel>> = [{ status: 429, headers: { 'retry-after': '0' } }, { status: 500 }, { hang: true }, { content: '{"lessons": [' }, { content: '{"lessons": "none"}' }, { content: '{"lessons": 7}' }];
+        return script[index] ?? simulatedModel(request);
+      },
+    });
+    const client = new OpenAiCompatibleClient({ baseUrl: server.url, apiKey: 'k', model: 'sim', timeoutMs: 300, backoffBaseMs: 5, concurrency: 1 });
+    const traces = ['a', 'b', 'c'].map((id) => makeTrace(`claude-code:${id}`, [user('go'), ...shell(`pnpm test:${id}`, 'Error: boom', 1)]));
+    const result = await learn({ traces, playbook: emptyPlaybook(), reflector: new LlmReflector(client), aggregator: new LlmAggregator(client), provider: client.info, workspace: '/ws', concurrency: 1, seed: 1 });
+    assert.equal(result.record.status, 'completed');
+    const warnings = result.record.warnings.join('\n');
+    assert.match(warnings, /invalid answer after one repair/, 'the reflection whose repair also failed is dropped');
+    assert.equal(result.record.nodes.filter((n) => n.kind === 'reflection' && n.status === 'failed').length, 1);
+    assert.equal(result.record.totals.reflections, 2, 'the other two sessions were learned');
+    assert.ok(reflections >= 6);
+  });
 });
+
