@@ -40,4 +40,22 @@ describe('live capture', () => {
     await waitFor(async () => (await api.sessionSteps(`claude-code:${sessionId}`)) === 2, 60_000, 'the appended step to be imported');
     assert.ok(true);
   });
+
+  it('Import Sessions… imports a chosen folder of another agent\'s sessions (Codex) and counts them', async () => {
+    const cwd = vscode.workspace.workspaceFolders[0].uri.fsPath;
+    const folder = join(require('node:os').tmpdir(), `combee-codex-${Date.now()}`);
+    mkdirSync(join(folder, 'sessions', '2026', '11', '20'), { recursive: true });
+    const id = '01a1d000-0000-7000-8000-000000000001';
+    const lines = [
+      { timestamp: '2026-11-20T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-11-20T10:00:00.000Z', cwd, originator: 'codex_cli_rs', cli_version: '0.148.0' } },
+      { timestamp: '2026-11-20T10:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the flaky test' }] } },
+      { timestamp: '2026-11-20T10:00:02.000Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'pnpm test'] }), call_id: 'c1' } },
+      { timestamp: '2026-11-20T10:00:03.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: JSON.stringify({ output: 'ok', metadata: { exit_code: 0 } }) } },
+    ];
+    writeFileSync(join(folder, 'sessions', '2026', '11', '20', `rollout-2026-11-20T10-00-00-${id}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const imported = await vscode.commands.executeCommand('combee.importSessions', folder);
+    assert.equal(imported, 1);
+    assert.ok((await api.sessionIds()).includes(`codex:${id}`));
+  });
 });
+
