@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { copyForReader, decideResume, FINGERPRINT_BYTES, fingerprint, normalizeResumed, resumableCheckpoint, type IncrementalContext, type ResumeInput, type ResumePoint } from './incremental';
 import { DEFAULT_MAX_LINE_BYTES, type LineReadResult } from './lines';
 import type { AgentId, Trace, TraceDraft } from './model';
@@ -16,11 +16,11 @@ export interface ReadLimits {
 
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxOutputChars: 20_000 };
 
-/** Sessions bigger than this get proportionally shorter tool outputs, so one trace stays small in memory. */
-const LARGE_FILE_BYTES = 64 * 1024 * 1024;
+/** Sessions bigger than this get proportionally shorter tool outputs (down to 2,000 characters), so one trace stays small in memory. */
+const LARGE_FILE_BYTES = 32 * 1024 * 1024;
+const MIN_OUTPUT_CHARS = 2_000;
 /** Resume states up to this size (JSON characters) are kept in the import index itself. */
 const INLINE_STATE_CHARS = 16 * 1024;
-const MIN_OUTPUT_CHARS = 4_000;
 
 export function limitsFor(bytes: number, limits: ReadLimits): ReadLimits {
   if (bytes <= LARGE_FILE_BYTES) return limits;
@@ -141,14 +141,14 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
     return { entry: { ...previous, mtimeMs: file.mtimeMs }, traces: [], warnings: [], bytesRead: 0, mode: 'same' };
   }
   const restart = decision.kind === 'full' ? decision.reason : undefined;
-  if (restart === 'truncated') warnings.push(`${file.path}: truncated since the last import (now ${file.bytes} bytes, ${previous?.offset} read before); read again in full`);
+  if (restart === 'truncated') warnings.push(`${file.path}: truncated since the last import (now ${file.bytes} bytes, ${previous?.offset ?? previous?.bytes} read before); read again in full`);
   if (restart === 'rotated') warnings.push(`${file.path}: replaced since the last import (the bytes read before changed); read again in full`);
 
   let resume: ResumeInput | undefined;
   let stored: Map<string, Trace> | undefined;
   if (decision.kind === 'resume' && previous) {
     const traces = await Promise.all(previous.traceIds.map((id) => store.loadTrace(id)));
-    const saved = previous.stateFile ? await store.loadResumeState(file.path) : 'state' in previous ? { state: previous.state } : undefined;
+    const saved = previous.stateFile ? await store.loadResumeState(file.path) : parseState(previous.state);
     if (saved && traces.every((t): t is Trace => t !== undefined)) {
       stored = new Map(traces.map((t) => [t.id, t]));
       resume = { start: decision.start, traces: copyForReader(traces), state: saved.state };
@@ -170,8 +170,10 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
     point = await fingerprint(file.path, read.checkpoint.read.endOffset);
     // Small states live in the index (one file fewer to create per session), big ones beside it.
     const state = read.checkpoint.state ?? null;
-    if (JSON.stringify(state).length <= INLINE_STATE_CHARS) {
-      point.state = state;
+    const json = JSON.stringify(state);
+    if (json.length <= INLINE_STATE_CHARS) {
+      // kept as text: one flat string per file in the main thread's index, parsed only to resume
+      point.state = json;
       if (previous?.stateFile) await store.saveResumeState(file.path, undefined);
     } else {
       await store.saveResumeState(file.path, state);
@@ -193,6 +195,15 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
     mode: resumed ? 'resumed' : 'full',
     restart,
   };
+}
+
+function parseState(json: string | undefined): { state: unknown } | undefined {
+  if (json === undefined) return undefined;
+  try {
+    return { state: JSON.parse(json) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 function countTrace(trace: Trace): TraceCounts {
@@ -259,8 +270,12 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   const store = options.store;
   await store.ensure();
   const agentFilter = options.agent && options.agent !== 'auto' ? options.agent : undefined;
-  const [found, index] = await Promise.all([walkCandidates(resolve(options.from), { agent: options.agent, warn }), store.loadIndex()]);
+  const root = resolve(options.from);
+  const [found, index] = await Promise.all([walkCandidates(root, { agent: options.agent, warn }), store.loadIndex()]);
   const skipped = (index.skipped ??= {});
+  // Non-session files that are gone from the folder walked are forgotten (session files stay: their traces do).
+  const seen = new Set(found.map((f) => f.path));
+  for (const path of Object.keys(skipped)) if ((path === root || path.startsWith(root + sep)) && !seen.has(path)) delete skipped[path];
   const todo: ImportTask[] = [];
   for (const file of found) {
     const known = index.files[file.path];
@@ -276,19 +291,27 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     });
   }
   summary.files = summary.unchangedFiles;
-  // Biggest first: a huge session must not start last and leave the other workers idle.
-  todo.sort((a, b) => b.bytes - a.bytes);
   const runTask = options.runTask ?? (options.runFile ? legacyTask(options.runFile, store) : runImportTask);
+  const queue = new TaskQueue(todo);
 
   let done = 0;
-  let next = 0;
   let savedAt = Date.now();
   let saving: Promise<void> | undefined;
   const worker = async () => {
-    while (next < todo.length) {
+    for (let task = await queue.next(); task; task = await queue.next()) {
       options.signal?.throwIfAborted();
-      const task = todo[next++];
-      const result = await runTask(task);
+      let result: ImportTaskResult;
+      try {
+        result = await runTask(task);
+      } catch (error) {
+        // One file must not end the import: a worker that ran out of memory, a file that vanished mid-read…
+        if (options.signal?.aborted) throw error;
+        warn(`${task.path}: could not be imported (${(error as Error).message.slice(0, 300)})`);
+        options.onProgress?.(++done, todo.length, task.path);
+        continue;
+      } finally {
+        queue.finished(task);
+      }
       for (const message of result.warnings) warn(message);
       if (result.entry) {
         index.files[task.path] = result.entry;
@@ -319,6 +342,44 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     if (todo.length > 0) await store.saveIndex(index);
   }
   return summary;
+}
+
+/** Files this big hold tens of MB of trace while they are read: one at a time, other workers take smaller ones. */
+const LARGE_TASK_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Hands out tasks biggest first (a huge session must not start last and leave the other workers idle), but never
+ * two huge files at once: peak memory is that of one huge session plus ordinary ones, however many there are.
+ */
+export class TaskQueue<T extends { bytes: number }> {
+  private readonly large: T[];
+  private readonly small: T[];
+  private largeRunning = 0;
+  private waiting: Array<() => void> = [];
+
+  constructor(tasks: T[], private readonly largeBytes = LARGE_TASK_BYTES) {
+    const sorted = [...tasks].sort((a, b) => b.bytes - a.bytes);
+    this.large = sorted.filter((t) => t.bytes >= largeBytes);
+    this.small = sorted.filter((t) => t.bytes < largeBytes);
+  }
+
+  async next(): Promise<T | undefined> {
+    for (;;) {
+      if (this.large.length > 0 && this.largeRunning === 0) {
+        this.largeRunning++;
+        return this.large.shift();
+      }
+      if (this.small.length > 0) return this.small.shift();
+      if (this.large.length === 0) return undefined;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  finished(task: T): void {
+    if (task.bytes < this.largeBytes) return;
+    this.largeRunning--;
+    for (const wake of this.waiting.splice(0)) wake();
+  }
 }
 
 /** Adapts the older `runFile` hook: full reads, traces stored on this thread. */

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { openForRead } from './io';
 
 export interface LineReadOptions {
@@ -47,9 +48,10 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
   const start = options.start ?? 0;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const skip = options.skip;
-  // A line split across reads is copied into `line` (the read buffer is reused), or dropped early when too long
-  // or filtered out.
-  let line: Buffer | undefined;
+  // A line split across reads is decoded piece by piece as it comes (the decoder keeps a character cut between two
+  // reads), so no buffer has to grow with it; or it is dropped early when too long or filtered out.
+  const decoder = new StringDecoder('utf8');
+  let parts: string[] = [];
   let lineBytes = 0;
   let dropping: 'long' | 'filtered' | undefined;
   let offset = start;
@@ -73,11 +75,13 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       lines++;
       if (dropping === 'long') skippedLongLines++;
       else skippedLines++;
-    } else if (lineBytes > 0 && line) {
-      deliver(line.toString('utf8', 0, lineBytes));
+    } else if (lineBytes > 0) {
+      parts.push(decoder.end());
+      deliver(parts.length === 1 ? parts[0] : parts.join(''));
     } else {
       lines++;
     }
+    parts = [];
     lineBytes = 0;
     dropping = undefined;
   };
@@ -86,22 +90,16 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
     if (dropping || piece.length === 0) return;
     if (lineBytes + piece.length > maxLineBytes) {
       dropping = 'long';
+      parts = [];
       lineBytes = 0;
+      decoder.end();
       return;
     }
     if (skip && lineBytes === 0 && piece.length >= SKIP_HEAD_CHARS * 4 && skip(piece.toString('utf8', 0, SKIP_HEAD_CHARS))) {
       dropping = 'filtered';
       return;
     }
-    if (!line || line.length < lineBytes + piece.length) {
-      const grown = takeBuffer(Math.min(maxLineBytes, Math.max(2 * (line?.length ?? 0), lineBytes + piece.length, CHUNK_BYTES)));
-      if (line) {
-        line.copy(grown, 0, 0, lineBytes);
-        giveBuffer(line);
-      }
-      line = grown;
-    }
-    piece.copy(line, lineBytes);
+    parts.push(decoder.write(piece));
     lineBytes += piece.length;
   };
 
@@ -144,21 +142,18 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
   } finally {
     await handle.close();
     giveBuffer(buffer);
-    if (line) giveBuffer(line);
   }
   const trailingBytes = offset - endOffset;
   return { endOffset, lines, skippedLongLines, skippedLines, trailingBytes, bytesRead: offset - start };
 }
 
-// Read and line buffers are reused from call to call: allocating a fresh megabyte per file costs page faults.
+// Read buffers are reused from call to call: allocating a fresh megabyte per file costs page faults.
 const pool: Buffer[] = [];
-const POOLED_BYTES = 4 * CHUNK_BYTES;
 
 function takeBuffer(size: number): Buffer {
-  const i = pool.findIndex((b) => b.length >= size);
-  return i === -1 ? Buffer.allocUnsafe(size) : pool.splice(i, 1)[0];
+  return pool.pop() ?? Buffer.allocUnsafe(size);
 }
 
 function giveBuffer(buffer: Buffer): void {
-  if (buffer.length <= POOLED_BYTES && pool.length < 4) pool.push(buffer);
+  if (pool.length < 4) pool.push(buffer);
 }

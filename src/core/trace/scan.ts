@@ -31,7 +31,6 @@ export async function walkCandidates(root: string, options: { agent?: AgentId | 
       options.warn?.(`cannot read folder ${dir}: ${(error as Error).message}`);
       return;
     }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
     const subdirs: string[] = [];
     for (const entry of entries) {
       const full = join(dir, entry.name);

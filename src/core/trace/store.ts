@@ -31,8 +31,8 @@ const ImportedFile = z.object({
   headBytes: z.number().int().nonnegative().optional(),
   tail: z.string().optional(),
   tailBytes: z.number().int().nonnegative().optional(),
-  // the reader's resume state: inline when small, else in resume/<hash>.json (`stateFile`)
-  state: z.unknown().optional(),
+  // the reader's resume state as JSON text: inline when small, else in resume/<hash>.json (`stateFile`)
+  state: z.string().optional(),
   stateFile: z.boolean().optional(),
 });
 /** Files found that are no session of any agent: not sniffed again until they change. */
@@ -44,6 +44,21 @@ const ImportIndex = z.object({
 });
 export type ImportIndex = z.infer<typeof ImportIndex>;
 export type ImportedFile = z.infer<typeof ImportedFile>;
+
+const optional = (value: unknown, type: 'string' | 'number' | 'boolean') => value === undefined || typeof value === type;
+
+function isImportedFile(value: unknown): value is ImportedFile {
+  const e = value as Record<string, unknown> | null;
+  return typeof e === 'object' && e !== null && typeof e.agent === 'string' && typeof e.bytes === 'number' && typeof e.mtimeMs === 'number'
+    && Array.isArray(e.traceIds) && e.traceIds.every((id) => typeof id === 'string')
+    && optional(e.offset, 'number') && optional(e.head, 'string') && optional(e.headBytes, 'number') && optional(e.tail, 'string')
+    && optional(e.tailBytes, 'number') && optional(e.state, 'string') && optional(e.stateFile, 'boolean');
+}
+
+function isSkippedFile(value: unknown): value is z.infer<typeof SkippedFile> {
+  const e = value as Record<string, unknown> | null;
+  return typeof e === 'object' && e !== null && typeof e.bytes === 'number' && typeof e.mtimeMs === 'number';
+}
 
 const LearnedState = z.object({ version: z.literal(1), learned: z.record(z.string(), z.string()) });
 export type LearnedState = z.infer<typeof LearnedState>;
@@ -96,9 +111,17 @@ export class TraceStore {
     return traces;
   }
 
+  /**
+   * The import index; a damaged or unknown one reads as empty, a damaged entry as absent (its file is imported
+   * again). Checked entry by entry without copying: the index of thousands of sessions is read on every import.
+   */
   async loadIndex(): Promise<ImportIndex> {
-    const parsed = ImportIndex.safeParse(await readJsonFile(join(this.dir, 'imports.json')).catch(() => undefined));
-    return parsed.success ? { ...parsed.data, version: 2 } : { version: 2, files: {} };
+    const json = (await readJsonFile(join(this.dir, 'imports.json')).catch(() => undefined)) as Partial<ImportIndex> | undefined;
+    const index: ImportIndex = { version: 2, files: {}, skipped: {} };
+    if (!json || (json.version !== 1 && json.version !== 2) || typeof json.files !== 'object' || json.files === null) return index;
+    for (const [path, entry] of Object.entries(json.files)) if (isImportedFile(entry)) index.files[path] = entry;
+    for (const [path, entry] of Object.entries(json.skipped ?? {})) if (isSkippedFile(entry)) index.skipped![path] = entry;
+    return index;
   }
 
   async saveIndex(index: ImportIndex): Promise<void> {
@@ -157,13 +180,18 @@ const WRITE_BATCH_CHARS = 1 << 20;
 function* traceJson(trace: Trace): Generator<string> {
   const { steps, ...rest } = trace;
   const head = JSON.stringify(rest);
-  let batch = `${head.slice(0, -1)},"steps":[`;
+  let batch: string[] = [`${head.slice(0, -1)},"steps":[`];
+  let chars = 0;
   for (let i = 0; i < steps.length; i++) {
-    batch += i === 0 ? JSON.stringify(steps[i]) : `,${JSON.stringify(steps[i])}`;
-    if (batch.length >= WRITE_BATCH_CHARS) {
-      yield batch;
-      batch = '';
+    const json = JSON.stringify(steps[i]);
+    batch.push(i === 0 ? json : `,${json}`);
+    chars += json.length;
+    if (chars >= WRITE_BATCH_CHARS) {
+      yield batch.join('');
+      batch = [];
+      chars = 0;
     }
   }
-  yield `${batch}]}`;
+  batch.push(']}');
+  yield batch.join('');
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { importSessions, type ImportSummary } from '../../../src/core/trace/importer';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { importSessions, runImportTask, TaskQueue, type ImportTask, type ImportSummary } from '../../../src/core/trace/importer';
 import type { IncrementalContext } from '../../../src/core/trace/incremental';
 import { setBlockingIo } from '../../../src/core/trace/io';
 import { readLines } from '../../../src/core/trace/lines';
@@ -10,6 +10,7 @@ import { READERS } from '../../../src/core/trace/sources';
 import type { ReadContext, SourceReader } from '../../../src/core/trace/sources/types';
 import { TraceStore } from '../../../src/core/trace/store';
 import { writeClaudeSession, prerequisiteTurns } from '../../support/claudeSessions';
+import { EXAMPLES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 
 /**
@@ -194,6 +195,63 @@ for (const blocking of [false, true]) describe(`incremental re-import of append-
   });
 });
 
+describe('import robustness', () => {
+  it('a file whose import fails is a warning; the other files are imported and indexed', async () => {
+    const root = tempDir('combee-robust-');
+    const home = join(root, '.claude');
+    const good = writeClaudeSession(home, '33333333-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', prerequisiteTurns());
+    const bad = writeClaudeSession(home, '33333333-aaaa-4bbb-8ccc-000000000002', '/home/dev/shop', prerequisiteTurns());
+    const store = new TraceStore(join(root, 'store'));
+    const summary = await importSessions({
+      from: home, store,
+      runTask: async (task) => {
+        if (task.path === bad) throw new Error('worker ran out of memory');
+        return runImportTask(task);
+      },
+    });
+    assert.equal(summary.sessions, 1);
+    assert.ok(summary.warningMessages.some((m) => m.startsWith(bad) && /worker ran out of memory/.test(m)));
+    const index = await store.loadIndex();
+    assert.ok(index.files[good]);
+    assert.equal(index.files[bad], undefined, 'tried again next time');
+  });
+
+  it('files that are no session of any agent are remembered and not sniffed again until they change', async () => {
+    const root = tempDir('combee-robust-');
+    writeFileSync(join(root, 'notes.jsonl'), '{"hello": "world"}\n');
+    const store = new TraceStore(tempDir('combee-robust-store-'));
+    const sniffed: string[] = [];
+    const runTask = (task: ImportTask) => {
+      sniffed.push(task.path);
+      return runImportTask(task);
+    };
+    assert.equal((await importSessions({ from: root, store, runTask })).files, 0);
+    await importSessions({ from: root, store, runTask });
+    assert.equal(sniffed.length, 1);
+    appendFileSync(join(root, 'notes.jsonl'), '{"more": 1}\n');
+    await importSessions({ from: root, store, runTask });
+    assert.equal(sniffed.length, 2);
+  });
+});
+
+describe('import scheduling', () => {
+  it('hands out the biggest files first, never two huge ones at once', async () => {
+    const queue = new TaskQueue([{ bytes: 5 }, { bytes: 900 }, { bytes: 7 }, { bytes: 800 }, { bytes: 6 }], 100);
+    const a = await queue.next();
+    const rest = [await queue.next(), await queue.next(), await queue.next()];
+    assert.equal(a?.bytes, 900);
+    assert.deepEqual(rest.map((t) => t?.bytes), [7, 6, 5], 'the second huge file waits; small ones go meanwhile');
+    const later: { task?: { bytes: number } } = {};
+    const waiting = queue.next().then((t) => (later.task = t));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(later.task === undefined, true, "waits while the first huge file runs");
+    queue.finished(a!);
+    await waiting;
+    assert.equal(later.task?.bytes, 800, 'after the first huge file, the next one');
+    assert.equal(await queue.next(), undefined);
+  });
+});
+
 describe('incremental re-import with the real readers', () => {
   const claudeLine = (sessionId: string, n: number, extra: object) => `${JSON.stringify({
     parentUuid: null, isSidechain: false, userType: 'external', cwd: '/home/dev/shop', sessionId, version: '2.1.50', gitBranch: 'main',
@@ -279,6 +337,40 @@ describe('line reader: prefilter and blocking reads', () => {
         assert.equal(result.bytesRead, statSync(path).size);
       } finally {
         setBlockingIo(false);
+      }
+    });
+  }
+});
+
+/** Every `.jsonl` file under a folder. */
+function jsonlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsonlFiles(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : []));
+}
+
+describe('a resumed import equals a full one', () => {
+  // Guards the readers' resume hooks: whatever the cut, prefix + resumed rest must give the trace a full read gives.
+  for (const source of jsonlFiles(join(EXAMPLES, 'sessions'))) {
+    const name = relative(join(EXAMPLES, 'sessions'), source);
+    it(`${name}, cut at every third line`, async () => {
+      const bytes = readFileSync(source);
+      const cuts: number[] = [];
+      for (let i = bytes.indexOf(10), n = 0; i !== -1; i = bytes.indexOf(10, i + 1), n++) if (n % 3 === 0) cuts.push(i + 1);
+      const strip = (traces: Trace[]) => JSON.stringify(traces.map((t) => ({ ...t, warnings: [] })));
+      const root = tempDir('combee-equal-');
+      const full = new TraceStore(join(root, 'full'));
+      const path = join(root, 'agent', name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, bytes);
+      await importSessions({ from: join(root, 'agent'), store: full });
+      const expected = strip(await full.listTraces());
+      for (const cut of cuts) {
+        const store = new TraceStore(join(root, `cut-${cut}`));
+        writeFileSync(path, bytes.subarray(0, cut));
+        await importSessions({ from: join(root, 'agent'), store });
+        appendFileSync(path, bytes.subarray(cut));
+        bumpMtime(path);
+        await importSessions({ from: join(root, 'agent'), store });
+        assert.equal(strip(await store.listTraces()), expected, `cut at byte ${cut}`);
       }
     });
   }
