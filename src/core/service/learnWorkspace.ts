@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { RuleWithScope } from '../assets/agentsMd';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, type AssetSettings } from '../assets/targets';
@@ -17,7 +16,7 @@ import type { TraceStore } from '../trace/store';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { atomicWrite, readTextIfExists } from '../util/fs';
 import { ReviewMemory } from '../assets/memory';
-import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
+import { listWorkspaceFolders, readWorkspaceFile, rulesFromApplied } from './proposalFiles';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -114,17 +113,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     embed: options.embed,
   });
 
-  const rules: RuleWithScope[] = result.applied
-    .filter((a) => a.status === 'applied' && a.id)
-    .map((a) => ({
-      id: a.id as string,
-      op: a.op.op,
-      section: a.op.op === 'ADD' ? a.op.section : undefined,
-      content: 'content' in a.op ? a.op.content : undefined,
-      support: a.op.support,
-      scope: a.op.op === 'ADD' ? a.op.scope : undefined,
-      kind: a.op.op === 'ADD' ? a.op.kind : undefined,
-    }));
+  const rules = rulesFromApplied(result.applied);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   const files: FileChange[] = changed

@@ -6,7 +6,7 @@ import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, type AssetSettings } from '../assets/targets';
 import { loadRunRecords } from '../learn/runStore';
 import type { Lesson } from '../learn/types';
-import { applyDelta } from '../playbook/apply';
+import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { BulletTag, DeltaOp } from '../playbook/delta';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
 import type { TraceStore } from '../trace/store';
@@ -29,6 +29,21 @@ export function listWorkspaceFolders(workspace: string, rel: string): string[] {
   }
 }
 
+/** The rule changes a proposal lists: every applied op, by the id it produced, with scope and kind for the renderers. */
+export function rulesFromApplied(applied: AppliedOp[]): RuleWithScope[] {
+  return applied
+    .filter((a) => a.status === 'applied' && a.id)
+    .map((a) => ({
+      id: a.id as string,
+      op: a.op.op,
+      section: a.op.op === 'ADD' ? a.op.section : undefined,
+      content: 'content' in a.op ? a.op.content : undefined,
+      support: a.op.support,
+      scope: a.op.op === 'ADD' ? a.op.scope : undefined,
+      kind: a.op.op === 'ADD' ? a.op.kind : undefined,
+    }));
+}
+
 export interface OpsRender {
   files: FileChange[];
   /** The rules as applied now (ids can differ from the original proposal's when other rules came first). */
@@ -42,15 +57,7 @@ export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], 
   const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
   const result = applyDelta(base, { ops, tags });
   const applied = result.applied.filter((a) => a.status === 'applied' && a.id);
-  const rules: RuleWithScope[] = applied.map((a) => ({
-    id: a.id as string,
-    op: a.op.op,
-    section: a.op.op === 'ADD' ? a.op.section : undefined,
-    content: 'content' in a.op ? a.op.content : undefined,
-    support: a.op.support,
-    scope: a.op.op === 'ADD' ? a.op.scope : undefined,
-    kind: a.op.op === 'ADD' ? a.op.kind : undefined,
-  }));
+  const rules = rulesFromApplied(result.applied);
   if (applied.length === 0 && tags.length === 0) return { files: [], rules, ops: [] };
   const files = renderAssets({
     workspace,
