@@ -4,6 +4,7 @@ import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { lineWarnings } from './lineWarnings';
 
 // Claude Code writes one JSON object per line; only the fields we use are validated, the rest pass through.
 const ContentBlock = z.looseObject({ type: z.string() });
@@ -92,7 +93,7 @@ export const claudeCodeReader: SourceReader = {
     const fileSessionId = basename(file.path, '.jsonl');
     const subagent = isSubagentFile(file.path);
     const parentSessionId = subagent ? basename(dirname(dirname(file.path))) : undefined;
-    let badLines = 0;
+    const warnings = lineWarnings(file, ctx);
 
     const result = await readLines(
       file.path,
@@ -102,14 +103,12 @@ export const claudeCodeReader: SourceReader = {
           const json: unknown = JSON.parse(text);
           const checked = Envelope.safeParse(json);
           if (!checked.success) {
-            badLines++;
-            if (badLines <= 3) ctx.warn(`${file.path}:${lineNo}: not a Claude Code record (${checked.error.issues[0]?.message ?? 'invalid'})`);
+            warnings.bad(`${file.path}:${lineNo}: not a Claude Code record (${checked.error.issues[0]?.message ?? 'invalid'})`);
             return;
           }
           parsed = checked.data;
         } catch {
-          badLines++;
-          if (badLines <= 3) ctx.warn(`${file.path}:${lineNo}: malformed JSON line skipped`);
+          warnings.malformed(lineNo);
           return;
         }
         const sessionKey = subagent ? `${parentSessionId ?? fileSessionId}/${basename(file.path, '.jsonl')}` : (parsed.sessionId ?? fileSessionId);
@@ -122,8 +121,7 @@ export const claudeCodeReader: SourceReader = {
       },
       { maxLineBytes: ctx.maxLineBytes },
     );
-    if (badLines > 3) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
-    if (result.skippedLongLines > 0) ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+    warnings.done(result.skippedLongLines);
 
     const traces: TraceDraft[] = [];
     for (const acc of sessions.values()) {

@@ -8,6 +8,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
+import { lineWarnings } from './lineWarnings';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
 // early-Rust JSONL with bare items after a bare SessionMeta line, and the TypeScript CLI's single JSON file.
@@ -173,31 +174,23 @@ async function readJsonl(acc: Accumulator): Promise<void> {
 
 /** The handling of one JSONL line, shared by plain and compressed rollouts; bad lines are warned about up to 3 times. */
 function lineSink(acc: Accumulator): { line(text: string, lineNo: number): void; done(skippedLongLines: number): void } {
-  const { file, ctx } = acc;
-  let badLines = 0;
-  const bad = (message: string) => {
-    badLines++;
-    if (badLines <= 3) ctx.warn(message);
-  };
+  const warnings = lineWarnings(acc.file, acc.ctx);
   return {
     line(text, lineNo) {
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        bad(`${file.path}:${lineNo}: malformed JSON line skipped`);
+        warnings.malformed(lineNo);
         return;
       }
       if (!isRecord(json)) {
-        bad(`${file.path}:${lineNo}: not a Codex record (not an object)`);
+        warnings.bad(`${acc.file.path}:${lineNo}: not a Codex record (not an object)`);
         return;
       }
       applyLine(acc, json);
     },
-    done(skippedLongLines) {
-      if (badLines > 3) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
-      if (skippedLongLines > 0) ctx.warn(`${file.path}: ${skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
-    },
+    done: warnings.done,
   };
 }
 

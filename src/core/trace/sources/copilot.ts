@@ -8,6 +8,7 @@ import { clipMiddle } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
+import { lineWarnings } from './lineWarnings';
 
 // Three GitHub Copilot formats (research §4):
 // - "copilot-agent" event logs: Copilot CLI `~/.copilot/session-state/<id>/events.jsonl` (and the older
@@ -153,11 +154,8 @@ async function readWholeFile(acc: Acc): Promise<ChatData | 'skipped' | 'not-json
 /** A `.jsonl` is either an event log or a mutation log; the first good line tells which. */
 async function readJsonl(acc: Acc): Promise<void> {
   const { file, ctx } = acc;
-  let badLines = 0;
-  const bad = (message: string) => {
-    badLines++;
-    if (badLines <= 3) ctx.warn(message);
-  };
+  const warnings = lineWarnings(file, ctx);
+  const bad = warnings.bad;
   let mode: 'events' | 'mutations' | undefined;
   let state: unknown;
   const result = await readLines(
@@ -167,7 +165,7 @@ async function readJsonl(acc: Acc): Promise<void> {
       try {
         json = JSON.parse(text);
       } catch {
-        bad(`${file.path}:${lineNo}: malformed JSON line skipped`);
+        warnings.malformed(lineNo);
         return;
       }
       if (!isRecord(json)) {
@@ -185,8 +183,7 @@ async function readJsonl(acc: Acc): Promise<void> {
     },
     { maxLineBytes: ctx.maxLineBytes },
   );
-  if (badLines > 3) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
-  if (result.skippedLongLines > 0) ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+  warnings.done(result.skippedLongLines);
   if (mode !== 'mutations') return;
   const data = ChatData.safeParse(state);
   if (!data.success) {

@@ -4,6 +4,7 @@ import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { lineWarnings } from './lineWarnings';
 
 // Cursor CLI (`cursor-agent`) transcripts (research §6.2): ~/.cursor/projects/<encoded>/agent-transcripts/<uuid>.jsonl
 // or …/<uuid>/<uuid>.jsonl, subagents in …/<parent>/subagents/<uuid>.jsonl. Lines are `{role, message:{content[]}}`
@@ -43,7 +44,7 @@ export const cursorReader: SourceReader = {
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     const subagent = basename(dirname(file.path)) === 'subagents';
     const acc: Acc = { ctx, steps: [], unknown: {}, sidechain: subagent, pending: [], synthetic: 0 };
-    let badLines = 0;
+    const warnings = lineWarnings(file, ctx);
     const result = await readLines(
       file.path,
       ({ text, lineNo }) => {
@@ -51,22 +52,19 @@ export const cursorReader: SourceReader = {
         try {
           json = JSON.parse(text);
         } catch {
-          badLines++;
-          if (badLines <= 3) ctx.warn(`${file.path}:${lineNo}: malformed JSON line skipped`);
+          warnings.malformed(lineNo);
           return;
         }
         const line = Line.safeParse(json);
         if (!line.success) {
-          badLines++;
-          if (badLines <= 3) ctx.warn(`${file.path}:${lineNo}: not a Cursor transcript line (${line.error.issues[0]?.message ?? 'invalid'})`);
+          warnings.bad(`${file.path}:${lineNo}: not a Cursor transcript line (${line.error.issues[0]?.message ?? 'invalid'})`);
           return;
         }
         applyLine(acc, line.data);
       },
       { maxLineBytes: ctx.maxLineBytes },
     );
-    if (badLines > 3) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
-    if (result.skippedLongLines > 0) ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+    warnings.done(result.skippedLongLines);
     if (acc.steps.length === 0) return [];
     const id = basename(file.path, '.jsonl');
     const parent = subagent ? basename(dirname(dirname(file.path))) : undefined;

@@ -7,6 +7,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
+import { lineWarnings } from './lineWarnings';
 
 // Gemini CLI keeps one file per session (research §3): a single JSON ConversationRecord up to 0.38, then an
 // append-only JSONL log (metadata line, message lines, `$set` metadata updates, `$rewindTo` truncations).
@@ -103,11 +104,7 @@ async function readWholeFile(file: SessionFile, ctx: ReadContext, replay: Replay
 }
 
 async function readJsonl(file: SessionFile, ctx: ReadContext, replay: Replay): Promise<void> {
-  let badLines = 0;
-  const bad = (message: string) => {
-    badLines++;
-    if (badLines <= 3) ctx.warn(message);
-  };
+  const warnings = lineWarnings(file, ctx);
   let checkpoint: unknown[] | undefined;
   const result = await readLines(
     file.path,
@@ -116,11 +113,11 @@ async function readJsonl(file: SessionFile, ctx: ReadContext, replay: Replay): P
       try {
         json = JSON.parse(text);
       } catch {
-        bad(`${file.path}:${lineNo}: malformed JSON line skipped`);
+        warnings.malformed(lineNo);
         return;
       }
       if (!isRecord(json)) {
-        bad(`${file.path}:${lineNo}: not a Gemini CLI record (not an object)`);
+        warnings.bad(`${file.path}:${lineNo}: not a Gemini CLI record (not an object)`);
         return;
       }
       if (typeof json.$rewindTo === 'string') {
@@ -142,8 +139,7 @@ async function readJsonl(file: SessionFile, ctx: ReadContext, replay: Replay): P
     },
     { maxLineBytes: ctx.maxLineBytes },
   );
-  if (badLines > 3) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
-  if (result.skippedLongLines > 0) ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+  warnings.done(result.skippedLongLines);
   // A `$set.messages` checkpoint is the whole history; gemini-cli prefers it over the replayed lines.
   if (checkpoint) {
     replay.messages.clear();

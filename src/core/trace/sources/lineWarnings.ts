@@ -1,0 +1,30 @@
+import type { ReadContext, SessionFile } from './types';
+
+/** Bad lines of a file shown one by one up to this many, then as one total: a damaged file must not flood the log. */
+const SHOWN = 3;
+
+export interface LineWarnings {
+  /** A line that is not a record of this format (the message names the line). */
+  bad(message: string): void;
+  /** A line that is not JSON at all. */
+  malformed(lineNo: number): void;
+  /** After the file: the total of bad lines (when some were not shown) and the lines skipped for their size. */
+  done(skippedLongLines: number): void;
+}
+
+/** The counted warnings every line-oriented reader gives for bad and over-long lines. */
+export function lineWarnings(file: SessionFile, ctx: ReadContext): LineWarnings {
+  let badLines = 0;
+  const bad = (message: string) => {
+    badLines++;
+    if (badLines <= SHOWN) ctx.warn(message);
+  };
+  return {
+    bad,
+    malformed: (lineNo) => bad(`${file.path}:${lineNo}: malformed JSON line skipped`),
+    done(skippedLongLines) {
+      if (badLines > SHOWN) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
+      if (skippedLongLines > 0) ctx.warn(`${file.path}: ${skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+    },
+  };
+}
