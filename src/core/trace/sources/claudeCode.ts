@@ -93,7 +93,7 @@ export const claudeCodeReader: SourceReader = {
     const fileSessionId = basename(file.path, '.jsonl');
     const subagent = isSubagentFile(file.path);
     const parentSessionId = subagent ? basename(dirname(dirname(file.path))) : undefined;
-    const warnings = lineWarnings(file, ctx);
+    const warnings = lineWarnings(file, ctx, 'Claude Code');
 
     const result = await readLines(
       file.path,

@@ -174,21 +174,11 @@ async function readJsonl(acc: Accumulator): Promise<void> {
 
 /** The handling of one JSONL line, shared by plain and compressed rollouts; bad lines are warned about up to 3 times. */
 function lineSink(acc: Accumulator): { line(text: string, lineNo: number): void; done(skippedLongLines: number): void } {
-  const warnings = lineWarnings(acc.file, acc.ctx);
+  const warnings = lineWarnings(acc.file, acc.ctx, 'Codex');
   return {
     line(text, lineNo) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        warnings.malformed(lineNo);
-        return;
-      }
-      if (!isRecord(json)) {
-        warnings.bad(`${acc.file.path}:${lineNo}: not a Codex record (not an object)`);
-        return;
-      }
-      applyLine(acc, json);
+      const json = warnings.record(text, lineNo);
+      if (json) applyLine(acc, json);
     },
     done: warnings.done,
   };

@@ -154,24 +154,15 @@ async function readWholeFile(acc: Acc): Promise<ChatData | 'skipped' | 'not-json
 /** A `.jsonl` is either an event log or a mutation log; the first good line tells which. */
 async function readJsonl(acc: Acc): Promise<void> {
   const { file, ctx } = acc;
-  const warnings = lineWarnings(file, ctx);
+  const warnings = lineWarnings(file, ctx, 'Copilot');
   const bad = warnings.bad;
   let mode: 'events' | 'mutations' | undefined;
   let state: unknown;
   const result = await readLines(
     file.path,
     ({ text, lineNo }) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        warnings.malformed(lineNo);
-        return;
-      }
-      if (!isRecord(json)) {
-        bad(`${file.path}:${lineNo}: not a Copilot record (not an object)`);
-        return;
-      }
+      const json = warnings.record(text, lineNo);
+      if (!json) return;
       mode ??= typeof json.kind === 'number' && 'v' in json ? 'mutations' : 'events';
       if (mode === 'mutations') {
         const applied = applyMutation(state, json);

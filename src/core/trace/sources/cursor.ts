@@ -44,7 +44,7 @@ export const cursorReader: SourceReader = {
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     const subagent = basename(dirname(file.path)) === 'subagents';
     const acc: Acc = { ctx, steps: [], unknown: {}, sidechain: subagent, pending: [], synthetic: 0 };
-    const warnings = lineWarnings(file, ctx);
+    const warnings = lineWarnings(file, ctx, 'Cursor transcript');
     const result = await readLines(
       file.path,
       ({ text, lineNo }) => {

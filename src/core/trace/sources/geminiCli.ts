@@ -104,22 +104,13 @@ async function readWholeFile(file: SessionFile, ctx: ReadContext, replay: Replay
 }
 
 async function readJsonl(file: SessionFile, ctx: ReadContext, replay: Replay): Promise<void> {
-  const warnings = lineWarnings(file, ctx);
+  const warnings = lineWarnings(file, ctx, 'Gemini CLI');
   let checkpoint: unknown[] | undefined;
   const result = await readLines(
     file.path,
     ({ text, lineNo }) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        warnings.malformed(lineNo);
-        return;
-      }
-      if (!isRecord(json)) {
-        warnings.bad(`${file.path}:${lineNo}: not a Gemini CLI record (not an object)`);
-        return;
-      }
+      const json = warnings.record(text, lineNo);
+      if (!json) return;
       if (typeof json.$rewindTo === 'string') {
         rewind(replay, json.$rewindTo);
       } else if (typeof json.id === 'string') {
