@@ -396,9 +396,10 @@ export function writeFile(root, file) {
       }
       claudeTurn(s, w, { secrets, big: multi, until: file.bytes, runaway: file.big });
       if (!hugeDone && w.bytes > file.bytes / 2) {
-        // a runaway file-history-snapshot line, as in ccusage#873
+        // one tool result over the reader's 16 MiB line cap (a `cat` of a build log): skipped with a warning
         hugeDone = true;
-        w.line({ type: 'file-history-snapshot', messageId: s.parent, snapshot: { messageId: s.parent, trackedFileBackups: { 'dist/bundle.js': { content: 'x'.repeat(file.hugeLine), version: 1 } }, timestamp: iso(s.t) }, isSnapshotUpdate: true });
+        const toolId = `toolu_01${rng.alnum(22)}`;
+        w.line(claudeEnvelope(s, 'user', { message: { role: 'user', content: [{ tool_use_id: toolId, type: 'tool_result', content: 'x'.repeat(file.hugeLine), is_error: false }] } }));
       }
     }
   } else {

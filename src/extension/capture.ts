@@ -33,7 +33,8 @@ export async function captureSessions(services: Services, folders = captureFolde
       redaction: { extraPatterns: settings.extraRedactionPatterns },
       signal,
       concurrency: pool.size * 2,
-      runFile: (file, limits, redaction) => pool.importFile(file, limits, redaction, signal),
+      // the worker reads, resumes and stores each file itself: only counts cross threads
+      runTask: (task) => pool.runImport(task, signal),
     });
     for (const message of summary.warningMessages) services.log.warn(message);
     services.log.info(`imported ${summary.sessions} session(s) from ${folder.path} (${summary.unchangedFiles} unchanged file(s), ${summary.redactions} redaction(s), ${summary.warnings} warning(s))`);

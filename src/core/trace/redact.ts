@@ -4,34 +4,36 @@ interface SecretRule {
   pattern: RegExp;
   /** Replacement builder; by default the whole match becomes `[REDACTED:<name>]`. */
   replace?: (match: string, ...groups: string[]) => string;
+  /** Cheap test that must pass for the pattern to possibly match: most texts skip most rules. */
+  hint?: (text: string) => boolean;
 }
 
 const tag = (name: string) => `[REDACTED:${name}]`;
 
 const RULES: SecretRule[] = [
-  { name: 'private-key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g },
-  { name: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { name: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { name: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
-  { name: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
-  { name: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { name: 'slack-token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { name: 'stripe-key', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
-  { name: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { name: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
-  { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { name: 'private-key', hint: (t) => t.includes('PRIVATE KEY'), pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g },
+  { name: 'anthropic-key', hint: (t) => t.includes('sk-ant-'), pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { name: 'openai-key', hint: (t) => t.includes('sk-'), pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  { name: 'github-token', hint: (t) => t.includes('_') && (/gh[pousr]_/.test(t) || t.includes('github_pat_')), pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
+  { name: 'aws-access-key', hint: (t) => t.includes('AKIA') || t.includes('ASIA') || t.includes('ABIA') || t.includes('ACCA'), pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+  { name: 'google-api-key', hint: (t) => t.includes('AIza'), pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { name: 'slack-token', hint: (t) => t.includes('xox'), pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { name: 'stripe-key', hint: (t) => t.includes('_live_') || t.includes('_test_'), pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  { name: 'npm-token', hint: (t) => t.includes('npm_'), pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: 'huggingface-token', hint: (t) => t.includes('hf_'), pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
+  { name: 'jwt', hint: (t) => t.includes('eyJ'), pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   {
-    name: 'url-credentials',
+    name: 'url-credentials', hint: (t) => t.includes('://') && t.includes('@'),
     pattern: /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/:@'"]+):([^\s/@'"]+)@/gi,
     replace: (_m, scheme: string) => `${scheme}${tag('url-credentials')}@`,
   },
   {
-    name: 'authorization-header',
+    name: 'authorization-header', hint: (t) => /authorization/i.test(t),
     pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot)?\s*)[^\s"',]{6,}/gi,
     replace: (_m, head: string) => `${head}${tag('authorization-header')}`,
   },
   {
-    name: 'env-secret',
+    name: 'env-secret', hint: (t) => /key|token|secret|passw|pwd|credential|auth/i.test(t),
     pattern: /^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z0-9_]*\s*[=:]\s*)(["']?)(?!\[REDACTED)[^\s"'#]{4,}\2/gim,
     replace: (_m, head: string) => `${head}${tag('env-secret')}`,
   },
@@ -76,6 +78,7 @@ export function createRedactor(options: RedactionOptions = {}, onInvalidPattern:
       if (!text) return text;
       let out = text;
       for (const rule of rules) {
+        if (rule.hint && !rule.hint(out)) continue;
         rule.pattern.lastIndex = 0;
         out = out.replace(rule.pattern, (...args: unknown[]) => {
           const match = args[0] as string;
@@ -85,7 +88,7 @@ export function createRedactor(options: RedactionOptions = {}, onInvalidPattern:
           return rule.replace ? rule.replace(match, ...groups) : tag(rule.name);
         });
       }
-      if (homePaths) out = out.replace(HOME_PATH, '~');
+      if (homePaths && (out.includes('/home/') || out.includes('/Users/') || out.includes(':\\'))) out = out.replace(HOME_PATH, '~');
       return out;
     },
   };

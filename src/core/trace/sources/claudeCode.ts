@@ -1,7 +1,8 @@
 import { basename, dirname, sep } from 'node:path';
 import { z } from 'zod';
 import { readLines } from '../lines';
-import type { Step, StepInput, TraceDraft } from '../model';
+import type { ResumeInput } from '../incremental';
+import type { Step, StepInput, Trace, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { lineWarnings } from './lineWarnings';
@@ -95,6 +96,7 @@ export const claudeCodeReader: SourceReader = {
     const parentSessionId = subagent ? basename(dirname(dirname(file.path))) : undefined;
     const warnings = lineWarnings(file, ctx, 'Claude Code');
 
+    if (ctx.resume) seedSessions(sessions, ctx.resume, subagent);
     const result = await readLines(
       file.path,
       ({ text, lineNo }) => {
@@ -119,8 +121,9 @@ export const claudeCodeReader: SourceReader = {
         }
         applyRecord(acc, parsed, ctx);
       },
-      { maxLineBytes: ctx.maxLineBytes },
+      { maxLineBytes: ctx.maxLineBytes, start: ctx.resume?.start, skip: isIgnoredLine },
     );
+    ctx.checkpoint?.(result, resumeState(sessions));
     warnings.done(result.skippedLongLines);
 
     const traces: TraceDraft[] = [];
@@ -144,6 +147,61 @@ export const claudeCodeReader: SourceReader = {
     return traces;
   },
 };
+
+/** Ignored record types with no timestamp, uuid or cwd (nothing `applyRecord` would use), skipped before parsing. */
+const IGNORED_LINE = /^\{"type":"(?:file-history-snapshot|last-prompt|agent-name|permission-mode|mode)"/;
+function isIgnoredLine(head: string): boolean {
+  return IGNORED_LINE.test(head);
+}
+
+/** What a resumed read needs beyond the stored traces: ids and flags only, never message text. */
+interface SavedSession {
+  seen: string[];
+  /** The last few message.id → step index pairs: an assistant message split across the resume point still merges. */
+  messages: Array<[string, number]>;
+  titleFrom?: 'ai' | 'summary' | 'prompt';
+  /** Fields of a session with no step yet (not stored as a trace). */
+  meta?: Pick<SessionAccumulator, 'cwd' | 'version' | 'startedAt' | 'endedAt' | 'unknown'>;
+}
+
+function resumeState(sessions: Map<string, SessionAccumulator>): { sessions: Record<string, SavedSession> } {
+  const saved: Record<string, SavedSession> = {};
+  for (const [key, acc] of sessions) {
+    saved[key] = {
+      seen: [...acc.seenUuids],
+      messages: [...acc.assistantTextByMessage].slice(-4),
+      titleFrom: acc.aiTitle !== undefined ? 'ai' : acc.title !== undefined ? 'summary' : acc.firstPrompt !== undefined ? 'prompt' : undefined,
+      meta: acc.steps.length === 0 ? { cwd: acc.cwd, version: acc.version, startedAt: acc.startedAt, endedAt: acc.endedAt, unknown: acc.unknown } : undefined,
+    };
+  }
+  return { sessions: saved };
+}
+
+/** Continues the stored traces: their (redacted) steps and fields, plus the saved bookkeeping. */
+function seedSessions(sessions: Map<string, SessionAccumulator>, resume: ResumeInput, subagent: boolean): void {
+  const saved = (resume.state as { sessions?: Record<string, SavedSession> } | undefined)?.sessions ?? {};
+  const byKey = new Map<string, Trace>(resume.traces.map((t) => [t.id.slice('claude-code:'.length), t]));
+  for (const key of new Set([...byKey.keys(), ...Object.keys(saved)])) {
+    const trace = byKey.get(key);
+    const state = saved[key];
+    const acc = newAccumulator(key, subagent);
+    acc.seenUuids = new Set(state?.seen);
+    acc.assistantTextByMessage = new Map(state?.messages);
+    if (!trace && state?.meta) Object.assign(acc, state.meta);
+    if (trace) {
+      acc.steps = trace.steps;
+      acc.cwd = trace.cwd;
+      acc.version = trace.agentVersion;
+      acc.startedAt = trace.startedAt;
+      acc.endedAt = trace.endedAt;
+      acc.unknown = trace.unknown;
+      if (state?.titleFrom === 'ai') acc.aiTitle = trace.title;
+      else if (state?.titleFrom === 'summary') acc.title = trace.title;
+      else if (state?.titleFrom === 'prompt') acc.firstPrompt = trace.title;
+    }
+    sessions.set(key, acc);
+  }
+}
 
 function isSubagentFile(path: string): boolean {
   return path.includes(`${sep}subagents${sep}`) || path.includes('/subagents/');

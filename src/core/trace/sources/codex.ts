@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { Decompress } from 'fzstd';
 import { z } from 'zod';
 import { readLines } from '../lines';
+import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
@@ -167,9 +168,65 @@ async function readWholeFile(acc: Accumulator): Promise<'done' | 'skipped' | 'no
 
 /** Eras 2 and 3: one JSON object per line; an era is recognized per line, so a mixed file still reads. */
 async function readJsonl(acc: Accumulator): Promise<void> {
+  const { ctx } = acc;
+  // Only a plain rollout is append-only: it resumes where the last import stopped.
+  const resume = ctx.resume && seedAccumulator(acc, ctx.resume) ? ctx.resume : undefined;
   const sink = lineSink(acc);
-  const result = await readLines(acc.file.path, ({ text, lineNo }) => sink.line(text, lineNo), { maxLineBytes: acc.ctx.maxLineBytes });
+  const result = await readLines(acc.file.path, ({ text, lineNo }) => sink.line(text, lineNo), { maxLineBytes: ctx.maxLineBytes, start: resume?.start });
+  ctx.checkpoint?.(result, resumeState(acc));
   sink.done(result.skippedLongLines);
+}
+
+/** What a resumed read needs beyond the stored trace: ids, flags and counters, never message text. */
+interface SavedRollout {
+  id?: string;
+  sidechain: boolean;
+  metaSeen: boolean;
+  model?: string;
+  threadTitle: boolean;
+  sawResponseMessage: boolean;
+  pendingExit: Array<[string, number]>;
+  pendingFailed: string[];
+  syntheticCalls: number;
+  /** Steps taken from event_msg copies (kept only while no response_item message was seen): dropped if one comes. */
+  eventSteps: number[];
+}
+
+function resumeState(acc: Accumulator): SavedRollout {
+  return {
+    id: acc.id, sidechain: acc.sidechain, metaSeen: acc.metaSeen, model: acc.model, threadTitle: acc.threadName !== undefined,
+    sawResponseMessage: acc.sawResponseMessage, pendingExit: [...acc.pendingExit], pendingFailed: [...acc.pendingFailed], syntheticCalls: acc.syntheticCalls,
+    eventSteps: acc.sawResponseMessage ? [] : acc.entries.flatMap((e, i) => (e.fromEvent ? [i] : [])),
+  };
+}
+
+/** Continues the stored trace (its redacted steps and fields) with the saved bookkeeping; false: read from the start. */
+function seedAccumulator(acc: Accumulator, resume: ResumeInput): boolean {
+  const trace = resume.traces[0];
+  const saved = resume.state as SavedRollout | undefined;
+  if (!trace || !saved || resume.traces.length !== 1) return false;
+  const fromEvent = new Set(saved.eventSteps);
+  acc.entries = trace.steps.map((step, i) => ({ step, fromEvent: fromEvent.has(i) || undefined }));
+  for (const { step } of acc.entries) if (step.kind === 'tool_result') acc.results.set(step.callId, step);
+  acc.entries.forEach((e, i) => {
+    if (e.step.kind === 'user') acc.lastUserEntry = i;
+  });
+  acc.id = saved.id;
+  acc.parentId = trace.parentId;
+  acc.sidechain = saved.sidechain;
+  acc.metaSeen = saved.metaSeen;
+  acc.cwd = trace.cwd;
+  acc.version = trace.agentVersion;
+  acc.model = saved.model;
+  acc.threadName = saved.threadTitle ? trace.title : undefined;
+  acc.startedAt = trace.startedAt;
+  acc.endedAt = trace.endedAt;
+  acc.sawResponseMessage = saved.sawResponseMessage;
+  acc.pendingExit = new Map(saved.pendingExit);
+  acc.pendingFailed = new Set(saved.pendingFailed);
+  acc.syntheticCalls = saved.syntheticCalls;
+  acc.unknown = trace.unknown;
+  return true;
 }
 
 /** The handling of one JSONL line, shared by plain and compressed rollouts; bad lines are warned about up to 3 times. */

@@ -1,3 +1,4 @@
+import type { IncrementalContext } from '../incremental';
 import type { AgentId, TraceDraft } from '../model';
 
 export interface SessionFile {
@@ -7,7 +8,8 @@ export interface SessionFile {
   mtimeMs: number;
 }
 
-export interface ReadContext {
+/** `resume` / `checkpoint` (IncrementalContext): append-only readers continue where the last import stopped. */
+export interface ReadContext extends IncrementalContext {
   /** A counted, human-readable warning; reading goes on. */
   warn(message: string): void;
   maxLineBytes: number;
