@@ -4,7 +4,7 @@ import { readRange } from './io';
 import type { AgentId } from './model';
 import { READERS } from './sources';
 
-/** Same folders `discoverSessions` leaves out (keep in sync with discover.ts). */
+/** Folders of agent homes that never hold sessions (backups, caches, plugins). */
 const SKIP_DIRS = new Set(['node_modules', '.git', 'file-history', 'shell-snapshots', 'paste-cache', 'todos', 'debug', 'statsig', 'plugins']);
 const STAT_BATCH = 64;
 
@@ -52,10 +52,10 @@ export async function walkCandidates(root: string, options: { agent?: AgentId | 
   return found;
 }
 
-/** Head size the readers sniff (as discover.ts). */
+/** Head size the readers sniff. */
 const SNIFF_BYTES = 64 * 1024;
 
-/** Sniffs one file as `discoverSessions` does: which agent's session it is, if any. */
+/** Sniffs one file: which agent's session it is, if any. */
 export async function classifyFile(path: string, agent?: AgentId | 'auto'): Promise<AgentId | undefined> {
   const readers = (agent && agent !== 'auto' ? READERS.filter((r) => r.agent === agent) : READERS).filter((r) => r.accepts(path));
   if (readers.length === 0) return undefined;
