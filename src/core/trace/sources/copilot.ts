@@ -1,6 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
@@ -9,6 +8,7 @@ import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
+import { exitCodeAtEnd, uriToPath } from './common';
 
 // Three GitHub Copilot formats (research §4):
 // - "copilot-agent" event logs: Copilot CLI `~/.copilot/session-state/<id>/events.jsonl` (and the older
@@ -436,8 +436,7 @@ function applyRequest(acc: Acc, request: z.infer<typeof ChatRequest>): void {
 }
 
 function pushChatResult(acc: Acc, callId: string, output: string, denied: boolean, time: string | undefined): void {
-  const exit = /\bexit(?:ed with)? code:? (-?\d+)\b/i.exec(output.slice(-300));
-  const exitCode = exit ? Number(exit[1]) : undefined;
+  const exitCode = exitCodeAtEnd(output);
   const clipped = clipMiddle(output, acc.ctx.maxOutputChars);
   push(acc, {
     kind: 'tool_result',
@@ -512,15 +511,6 @@ async function workspaceFolder(path: string): Promise<string | undefined> {
   return undefined;
 }
 
-function uriToPath(uri: string): string | undefined {
-  try {
-    if (uri.startsWith('file:')) return fileURLToPath(uri);
-    // Remote windows (vscode-remote://ssh-remote+host/path): the path on the remote machine.
-    return decodeURIComponent(new URL(uri).pathname) || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function finish(acc: Acc): TraceDraft[] {
   if (acc.steps.length === 0) return [];

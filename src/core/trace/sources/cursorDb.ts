@@ -1,11 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, win32 } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SqlValue } from 'sql.js';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { uriToPath } from './common';
 
 // Cursor IDE chats (research §6.1) in `state.vscdb`, VS Code's SQLite key-value store:
 // - cursorDiskKV `composerData:<id>`: one composer (chat or agent session); its messages are listed in
@@ -376,15 +376,6 @@ function uriPath(uri: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-function uriToPath(uri: string): string | undefined {
-  try {
-    if (uri.startsWith('file:')) return fileURLToPath(uri);
-    // Remote workspaces (vscode-remote://ssh-remote+host/path): the path on that machine.
-    return decodeURIComponent(new URL(uri).pathname) || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The deepest folder holding every path (a single file: its folder). */
 function commonFolder(paths: string[]): string | undefined {

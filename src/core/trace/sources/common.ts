@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+
+/** A VS Code-style folder URI as a path (a remote one, `vscode-remote://ssh-remote+host/path`, as its path there). */
+export function uriToPath(uri: string): string | undefined {
+  try {
+    if (uri.startsWith('file:')) return fileURLToPath(uri);
+    return decodeURIComponent(new URL(uri).pathname) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The exit code a terminal tool printed at the end of its output ("exit code 1", "exited with code 2"), if any. */
+export function exitCodeAtEnd(output: string): number | undefined {
+  const m = /\bexit(?:ed with)? code:? (-?\d+)\b/i.exec(output.slice(-300));
+  return m ? Number(m[1]) : undefined;
+}
