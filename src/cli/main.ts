@@ -1,10 +1,4 @@
-import { ACCEPT_HELP, acceptCommand, rejectCommand } from './commands/accept';
-import { benchCommand } from './commands/bench';
-import { CACHE_HELP, cacheCommand } from './commands/cache';
-import { MERGE_HELP, mergeCommand } from './commands/merge';
-import { TREE_HELP, treeCommand } from './commands/tree';
-import { IMPORT_HELP, importCommand } from './commands/import';
-import { LEARN_HELP, learnCommand } from './commands/learn';
+import { ACCEPT_HELP, CACHE_HELP, IMPORT_HELP, LEARN_HELP, MERGE_HELP, TREE_HELP } from './help';
 import { UsageError } from './args';
 import { consoleOutput, type Output } from './output';
 
@@ -33,22 +27,23 @@ export async function runCli(argv: string[], out: Output = consoleOutput, signal
   const [command, ...rest] = argv;
   try {
     switch (command) {
+      // Each command is loaded when run: an import never pays for the learning engine's code and memory.
       case 'import':
-        return await importCommand(rest, out, signal);
+        return await (await import('./commands/import.js')).importCommand(rest, out, signal);
       case 'learn':
-        return await learnCommand(rest, out, signal);
+        return await (await import('./commands/learn.js')).learnCommand(rest, out, signal);
       case 'accept':
-        return await acceptCommand(rest, out);
+        return await (await import('./commands/accept.js')).acceptCommand(rest, out);
       case 'reject':
-        return await rejectCommand(rest, out);
+        return await (await import('./commands/accept.js')).rejectCommand(rest, out);
       case 'merge':
-        return await mergeCommand(rest, out);
+        return await (await import('./commands/merge.js')).mergeCommand(rest, out);
       case 'tree':
-        return await treeCommand(rest, out);
+        return await (await import('./commands/tree.js')).treeCommand(rest, out);
       case 'cache':
-        return await cacheCommand(rest, out);
+        return await (await import('./commands/cache.js')).cacheCommand(rest, out);
       case 'bench':
-        return await benchCommand(rest, out);
+        return await (await import('./commands/bench.js')).benchCommand(rest, out);
       case undefined:
       case 'help':
       case '--help':

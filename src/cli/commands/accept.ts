@@ -9,12 +9,6 @@ import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
 
-export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
-  Writes a pending proposal (or only the given rules, rendered into every asset). A file changed since the proposal
-  was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten.
-combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
-  Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.`;
-
 interface Context {
   workspace: string;
   store: TraceStore;

@@ -4,9 +4,6 @@ import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
 
-export const CACHE_HELP = `combee cache stats|clear [--store <folder>]
-  The cache of completed model calls (content-addressed, size-capped).`;
-
 export async function cacheCommand(argv: string[], out: Output): Promise<number> {
   const { values, positionals } = parse(argv, { store: { type: 'string' } });
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());

@@ -8,11 +8,6 @@ import { createWorkerPool } from '../../core/pool/pool';
 import { integer, oneOf, parse, UsageError } from '../args';
 import type { Output } from '../output';
 
-export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>] [--json]
-  Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, or any folder of
-  session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
-  read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).`;
-
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, { from: { type: 'string' }, agent: { type: 'string' }, store: { type: 'string' }, workers: { type: 'string' }, json: { type: 'boolean' } });
   if (typeof values.from !== 'string') throw new UsageError('--from <folder> is required');

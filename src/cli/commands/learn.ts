@@ -8,16 +8,6 @@ import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { decimal, integer, oneOf, parse, UsageError } from '../args';
 import type { Output } from '../output';
 
-export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
-             [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
-             [--seed <n>] [--all-workspaces] [--window-days <n>] [--targets <list>] [--max-tokens <n>] [--max-cost <usd>]
-             [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--no-cache] [--dry-run] [--json]
-  Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
-  assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
-  default playbook,agents-md,skills) as diffs.
-  --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for --provider openai.
-  Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;
-
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
     store: { type: 'string' }, workspace: { type: 'string' }, provider: { type: 'string' }, 'base-url': { type: 'string' },

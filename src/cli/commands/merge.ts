@@ -5,12 +5,6 @@ import { readTextIfExists } from '../../core/util/fs';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
 
-export const MERGE_HELP = `combee merge <base> <ours> <theirs>
-  Git merge driver for the playbook (%O %A %B): merges by rule id, adds up helpful/harmful counters and writes the
-  result to <ours>. Exit 0 when merged; 1 when a rule was edited differently on both sides (markers left in <ours>).
-  Register it: .gitattributes ".combee/playbook.md merge=combee" and
-  git config merge.combee.driver "npx combee merge %O %A %B"`;
-
 export async function mergeCommand(argv: string[], out: Output): Promise<number> {
   const { positionals } = parse(argv, {});
   if (positionals.length !== 3) throw new UsageError('merge needs three files: <base> <ours> <theirs>');

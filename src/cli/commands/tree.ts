@@ -5,9 +5,6 @@ import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { parse } from '../args';
 import type { Output } from '../output';
 
-export const TREE_HELP = `combee tree [--workspace <folder>] [--store <folder>] [--run <id>] [--json]
-  Shows the aggregation tree of the latest (or the given) learning run: sessions → reflections → groups → deltas → changes.`;
-
 export async function treeCommand(argv: string[], out: Output): Promise<number> {
   const { values } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, run: { type: 'string' }, json: { type: 'boolean' } });
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());

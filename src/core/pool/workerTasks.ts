@@ -2,6 +2,7 @@
 import { importFile, runImportTask, type FileImportResult, type ImportTask, type ImportTaskResult, type ReadLimits } from '../trace/importer';
 import type { RedactionOptions } from '../trace/redact';
 import type { SessionFile } from '../trace/sources/types';
+import type { LearnTask, LearnTaskResult } from './learnProtocol';
 
 export interface ImportFileTask {
   file: SessionFile;
@@ -18,5 +19,10 @@ export async function importTask(task: ImportTask): Promise<ImportTaskResult> {
   return runImportTask(task);
 }
 
-/** A whole learning run (see learnTask.ts): the host only relays progress, consent and proxied model calls. */
-export { runLearnTask as learnTask } from './learnTask';
+/**
+ * A whole learning run (see learnTask.ts): the host only relays progress, consent and proxied model calls. Loaded
+ * on first use, so a worker that only imports never holds the learning engine.
+ */
+export async function learnTask(task: LearnTask): Promise<LearnTaskResult> {
+  return (await import('./learnTask.js')).runLearnTask(task);
+}

@@ -1,5 +1,6 @@
 import { resolve, sep } from 'node:path';
 import { copyForReader, decideResume, FINGERPRINT_BYTES, fingerprint, normalizeResumed, resumableCheckpoint, type IncrementalContext, type ResumeInput, type ResumePoint } from './incremental';
+import { clipLimitsFor } from './jsonClip';
 import { DEFAULT_MAX_LINE_BYTES, type LineReadResult } from './lines';
 import type { AgentId, Trace, TraceDraft } from './model';
 import { normalizeTrace } from './normalize';
@@ -61,7 +62,11 @@ async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadL
   }
 }
 
-function normalizeAll(file: SessionFile, drafts: TraceDraft[], warnings: string[], redaction: RedactionOptions, stored?: Map<string, Trace>): Trace[] {
+/**
+ * Normalizes the drafts one at a time; each draft is let go once normalized (`drafts[i]` is cleared), so a caller
+ * that stores each trace before asking for the next holds one session's text at a time.
+ */
+function* normalizeEach(file: SessionFile, drafts: Array<TraceDraft | undefined>, warnings: string[], redaction: RedactionOptions, stored?: Map<string, Trace>): Generator<Trace> {
   let reported = false;
   const makeRedactor = () => createRedactor(redaction, (source, error) => {
     if (!reported) warnings.push(`invalid redaction pattern ${JSON.stringify(source)}: ${error}`);
@@ -69,16 +74,20 @@ function normalizeAll(file: SessionFile, drafts: TraceDraft[], warnings: string[
   const redactor = makeRedactor();
   reported = true;
   const fileWarnings = [...warnings];
-  const traces: Trace[] = [];
-  for (const draft of drafts) {
+  for (let i = 0; i < drafts.length; i++) {
+    const draft = drafts[i];
+    if (!draft) continue;
+    drafts[i] = undefined;
+    let trace: Trace;
     try {
       const old = stored?.get(draft.id);
-      traces.push(old ? normalizeResumed(draft, old, makeRedactor, fileWarnings) : normalizeTrace({ ...draft, warnings: [...draft.warnings, ...fileWarnings] }, redactor));
+      trace = old ? normalizeResumed(draft, old, makeRedactor, fileWarnings) : normalizeTrace({ ...draft, warnings: [...draft.warnings, ...fileWarnings] }, redactor);
     } catch (error) {
       warnings.push(`${file.path}: session ${draft.id} failed validation and was skipped (${(error as Error).message.slice(0, 200)})`);
+      continue;
     }
+    yield trace;
   }
-  return traces;
 }
 
 /** Reads, redacts and validates one session file in full, without storing it. */
@@ -86,7 +95,7 @@ export async function importFile(file: SessionFile, limits: ReadLimits, redactio
   const reader = readerFor(file.agent);
   if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${file.agent}`] };
   const read = await readDrafts(reader, file, limitsFor(file.bytes, limits));
-  const traces = normalizeAll(file, read.drafts, read.warnings, redaction);
+  const traces = [...normalizeEach(file, read.drafts, read.warnings, redaction)];
   return { traces, warnings: read.warnings };
 }
 
@@ -161,12 +170,15 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
   const read = await readDrafts(reader, file, limits, resume);
   // A reader without resume support reads from 0 whatever it was offered: then its drafts are whole traces.
   const resumed = resume !== undefined && read.checkpoint !== undefined && read.checkpoint.read.endOffset + read.checkpoint.read.trailingBytes - read.checkpoint.read.bytesRead === resume.start;
-  const traces = normalizeAll(file, read.drafts, read.warnings, task.redaction, resumed ? stored : undefined);
-  for (const trace of traces) await store.saveTrace(trace);
+  const counts: TraceCounts[] = [];
+  for (const trace of normalizeEach(file, read.drafts, read.warnings, task.redaction, resumed ? stored : undefined)) {
+    await store.saveTrace(trace);
+    counts.push(countTrace(trace));
+  }
   warnings.push(...read.warnings);
 
   let point: ResumePoint & Pick<ImportedFile, 'state' | 'stateFile'>;
-  if (read.checkpoint && !read.failed && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes))) {
+  if (read.checkpoint && !read.failed && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes, clipLimitsFor(limits.maxOutputChars)))) {
     point = await fingerprint(file.path, read.checkpoint.read.endOffset);
     // Small states live in the index (one file fewer to create per session), big ones beside it.
     const state = read.checkpoint.state ?? null;
@@ -185,11 +197,11 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
     point = { head, headBytes };
     if (previous?.stateFile) await store.saveResumeState(file.path, undefined);
   }
-  const ids = traces.map((t) => t.id);
+  const ids = counts.map((t) => t.id);
   const traceIds = resumed && previous ? [...new Set([...previous.traceIds, ...ids])] : ids;
   return {
     entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point },
-    traces: traces.map(countTrace),
+    traces: counts,
     warnings,
     bytesRead: read.checkpoint?.read.bytesRead ?? file.bytes,
     mode: resumed ? 'resumed' : 'full',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { openForRead, readRange } from './io';
-import type { LineReadResult } from './lines';
+import { openForRead } from './io';
+import type { JsonClipLimits } from './jsonClip';
+import { readLines, type LineReadResult } from './lines';
 import { Trace, type Step, type TraceDraft } from './model';
 import { normalizeTrace } from './normalize';
 import { computeOutcome } from './outcome';
@@ -93,15 +94,24 @@ export async function fingerprint(path: string, offset: number, headBytes = Math
  * the reader but lies after `endOffset`: resuming would apply it twice, so that file is re-read in full next time.
  * A half-written line (does not parse) is simply read again once complete.
  */
-export async function resumableCheckpoint(path: string, read: Pick<LineReadResult, 'endOffset' | 'trailingBytes'>, maxLineBytes: number): Promise<boolean> {
+export async function resumableCheckpoint(
+  path: string,
+  read: Pick<LineReadResult, 'endOffset' | 'trailingBytes'>,
+  maxLineBytes: number,
+  clipStrings?: JsonClipLimits,
+): Promise<boolean> {
   if (read.trailingBytes === 0) return true;
-  if (read.trailingBytes > maxLineBytes) return true; // skipped as too long: never applied
-  try {
-    JSON.parse((await readRange(path, read.endOffset, read.trailingBytes)).toString('utf8'));
-    return false;
-  } catch {
-    return true;
-  }
+  // Read exactly the bytes the reader saw, the same way it read them (a longer line may have been cut, not skipped).
+  let parsed = false;
+  await readLines(path, ({ text }) => {
+    try {
+      JSON.parse(text);
+      parsed = true;
+    } catch {
+      // half-written
+    }
+  }, { start: read.endOffset, end: read.endOffset + read.trailingBytes, maxLineBytes, clipStrings });
+  return !parsed;
 }
 
 /** A copy of stored traces a reader may change in place; steps are shallow-copied (their fields are primitives). */

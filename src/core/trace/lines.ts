@@ -1,11 +1,19 @@
 import { StringDecoder } from 'node:string_decoder';
 import { openForRead } from './io';
+import { JsonStringClipper, mayNeedClip, type JsonClipLimits } from './jsonClip';
 
 export interface LineReadOptions {
   /** Byte offset to start from (incremental re-import of append-only logs). */
   start?: number;
-  /** Lines longer than this are skipped with a warning instead of being held in memory. */
+  /** Byte offset to stop at (default: the end of the file). */
+  end?: number;
+  /**
+   * Lines longer than this are skipped with a warning instead of being held in memory (with `clipStrings`: lines
+   * still longer once their long strings are cut).
+   */
   maxLineBytes?: number;
+  /** For JSON lines: long string values are cut in the middle on the raw bytes, before decoding (see jsonClip). */
+  clipStrings?: JsonClipLimits;
   /**
    * Cheap prefilter, called with the start of each line (at most `SKIP_HEAD_CHARS` characters): `true` skips the
    * line before it is parsed (and, for lines longer than a read chunk, before it is assembled). Skipped lines are
@@ -46,12 +54,15 @@ const NEWLINE = 0x0a;
  */
 export async function readLines(path: string, onLine: (line: LineVisit) => void, options: LineReadOptions = {}): Promise<LineReadResult> {
   const start = options.start ?? 0;
+  const end = options.end ?? Number.MAX_SAFE_INTEGER;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const skip = options.skip;
+  const clip = options.clipStrings;
   // A line split across reads is decoded piece by piece as it comes (the decoder keeps a character cut between two
   // reads), so no buffer has to grow with it; or it is dropped early when too long or filtered out.
   const decoder = new StringDecoder('utf8');
   let parts: string[] = [];
+  let clipper: JsonStringClipper | undefined;
   let lineBytes = 0;
   let dropping: 'long' | 'filtered' | undefined;
   let offset = start;
@@ -70,11 +81,28 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
     }
     onLine({ text, lineNo: lines });
   };
+  const deliverClipped = (chunk: Buffer, from: number, to: number) => {
+    if (skip && skip(chunk.toString('utf8', from, Math.min(to, from + SKIP_HEAD_CHARS)))) {
+      lines++;
+      skippedLines++;
+      return;
+    }
+    const lineClipper = new JsonStringClipper(clip as JsonClipLimits);
+    lineClipper.write(chunk, from, to);
+    if (lineClipper.size > maxLineBytes) {
+      lines++;
+      skippedLongLines++;
+      return;
+    }
+    deliver(lineClipper.end().toString('utf8'));
+  };
   const finishPending = () => {
     if (dropping) {
       lines++;
       if (dropping === 'long') skippedLongLines++;
       else skippedLines++;
+    } else if (clipper) {
+      deliver(clipper.end().toString('utf8'));
     } else if (lineBytes > 0) {
       parts.push(decoder.end());
       deliver(parts.length === 1 ? parts[0] : parts.join(''));
@@ -82,32 +110,43 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       lines++;
     }
     parts = [];
+    clipper = undefined;
     lineBytes = 0;
     dropping = undefined;
+  };
+  const dropLong = () => {
+    dropping = 'long';
+    parts = [];
+    clipper = undefined;
+    lineBytes = 0;
+    decoder.end();
   };
   /** Adds a piece of an unfinished line; decides early whether it is too long or filtered out. */
   const addPiece = (piece: Buffer) => {
     if (dropping || piece.length === 0) return;
-    if (lineBytes + piece.length > maxLineBytes) {
-      dropping = 'long';
-      parts = [];
-      lineBytes = 0;
-      decoder.end();
-      return;
-    }
     if (skip && lineBytes === 0 && piece.length >= SKIP_HEAD_CHARS * 4 && skip(piece.toString('utf8', 0, SKIP_HEAD_CHARS))) {
       dropping = 'filtered';
       return;
     }
-    parts.push(decoder.write(piece));
     lineBytes += piece.length;
+    if (clip) {
+      clipper ??= new JsonStringClipper(clip);
+      clipper.write(piece, 0, piece.length);
+      if (clipper.size > maxLineBytes) dropLong();
+      return;
+    }
+    if (lineBytes > maxLineBytes) {
+      dropLong();
+      return;
+    }
+    parts.push(decoder.write(piece));
   };
 
   const handle = await openForRead(path);
   const buffer = takeBuffer(CHUNK_BYTES);
   try {
     for (;;) {
-      const bytesRead = await handle.read(buffer, offset);
+      const bytesRead = await handle.read(buffer, offset, Math.min(buffer.length, end - offset));
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
       const chunkStart = offset;
@@ -127,7 +166,9 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       // Decoded line by line: one line with a non-Latin-1 character must not turn the whole chunk into a
       // two-byte string (slower to parse, twice the memory).
       for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
-        if (nl - from > maxLineBytes) {
+        if (clip && mayNeedClip(nl - from, clip)) {
+          deliverClipped(chunk, from, nl);
+        } else if (nl - from > maxLineBytes) {
           skippedLongLines++;
           lines++;
         } else {

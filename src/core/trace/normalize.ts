@@ -1,26 +1,25 @@
 import { computeOutcome } from './outcome';
-import { Trace, TRACE_SCHEMA_VERSION, type Step, type TraceDraft } from './model';
+import { Step, Trace, TRACE_SCHEMA_VERSION, type TraceDraft } from './model';
 import type { Redactor } from './redact';
 
-/** Redacts every free-text field of a draft, derives its outcome and validates the result. */
+const TraceFields = Trace.omit({ steps: true });
+
+/**
+ * Redacts every free-text field of a draft, derives its outcome and validates the result. The draft's steps array
+ * becomes the trace's: each step is replaced by its redacted copy as it goes, so a big session's unredacted text is
+ * never held twice. Validation checks the trace without keeping zod's copy of it.
+ */
 export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   const before = redactor.count;
   const r = (text: string | undefined) => (text === undefined ? undefined : redactor.redact(text));
-  const steps: Step[] = draft.steps.map((step) => {
-    switch (step.kind) {
-      case 'user':
-      case 'assistant':
-      case 'error':
-        return { ...step, text: redactor.redact(step.text) };
-      case 'tool_call':
-        return { ...step, input: redactor.redact(step.input), command: r(step.command) };
-      case 'tool_result':
-        return { ...step, output: redactor.redact(step.output) };
-      case 'subagent':
-        return { ...step, description: r(step.description) };
-    }
-  });
-  const trace = {
+  const steps: Step[] = draft.steps;
+  for (let i = 0; i < steps.length; i++) {
+    const step = redactStep(steps[i], redactor, r);
+    const checked = Step.safeParse(step);
+    if (!checked.success) throw new Error(`step ${i}: ${checked.error.issues[0]?.message ?? 'invalid'} at ${checked.error.issues[0]?.path.join('.') ?? ''}`);
+    steps[i] = step;
+  }
+  const trace: Trace = {
     ...draft,
     schemaVersion: TRACE_SCHEMA_VERSION,
     title: r(draft.title),
@@ -30,5 +29,22 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
     redactions: 0,
   };
   trace.redactions = redactor.count - before;
-  return Trace.parse(trace);
+  const { steps: _steps, ...fields } = trace;
+  TraceFields.parse(fields);
+  return trace;
+}
+
+function redactStep(step: Step, redactor: Redactor, r: (text: string | undefined) => string | undefined): Step {
+  switch (step.kind) {
+    case 'user':
+    case 'assistant':
+    case 'error':
+      return { ...step, text: redactor.redact(step.text) };
+    case 'tool_call':
+      return { ...step, input: redactor.redact(step.input), command: r(step.command) };
+    case 'tool_result':
+      return { ...step, output: redactor.redact(step.output) };
+    case 'subagent':
+      return { ...step, description: r(step.description) };
+  }
 }

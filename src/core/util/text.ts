@@ -1,13 +1,38 @@
+/**
+ * The note left where text was cut. ASCII: one character beyond Latin-1 makes V8 store the whole string at two
+ * bytes per character. Inline: it may land inside JSON nested in a string, where a raw newline is invalid.
+ */
+export function cutNote(cut: number): string {
+  return `[... ${cut} characters cut ...]`;
+}
+
+/** The note on a line of its own, for text meant to be read. */
+function cutMarker(cut: number): string {
+  return `\n${cutNote(cut)}\n`;
+}
+
+const CUT_MARKER = /\n?\[\.\.\. (\d+) characters cut \.\.\.\]\n?/;
+
+/** Where an earlier cut (made on the raw bytes, before decoding) left its marker in `text`, and how much it removed. */
+function earlierCut(text: string): { index: number; length: number; cut: number } | undefined {
+  if (!text.includes(' characters cut ...]')) return undefined;
+  const match = CUT_MARKER.exec(text);
+  return match ? { index: match.index, length: match[0].length, cut: Number(match[1]) } : undefined;
+}
+
 /** Cuts long text in the middle, keeping its head and tail, so both the command and its final error survive. */
 export function clipMiddle(text: string, maxChars: number): { text: string; truncatedFrom?: number } {
-  if (text.length <= maxChars) return { text };
+  const earlier = earlierCut(text);
+  const original = earlier ? text.length - earlier.length + earlier.cut : text.length;
+  if (text.length <= maxChars) return earlier ? { text, truncatedFrom: original } : { text };
   const keep = Math.max(0, maxChars - 40);
   const head = Math.ceil(keep * 0.4);
   const tail = keep - head;
-  const cut = text.length - head - tail;
+  const earlierInside = earlier !== undefined && earlier.index >= head && earlier.index + earlier.length <= text.length - tail;
+  const cut = earlierInside ? original - head - tail : text.length - head - tail;
   // Slices of `text` would keep all of it alive (V8 sliced strings): the clipped text is copied into a flat string.
-  const clipped = `${text.slice(0, head)}\n[… ${cut} characters cut …]\n${text.slice(text.length - tail)}`;
-  return { text: flat(clipped), truncatedFrom: text.length };
+  const clipped = `${text.slice(0, head)}${cutMarker(cut)}${text.slice(text.length - tail)}`;
+  return { text: flat(clipped), truncatedFrom: original };
 }
 
 export function normalizeWhitespace(text: string): string {

@@ -82,7 +82,7 @@ describe('LLM roles', () => {
     assert.match(condensed.text, /#2 RESULT FAILED exit 1: /);
     assert.ok(condensed.omittedSteps > 0);
     const small = condenseTrace(makeTrace('claude-code:s', [user('hi'), ...shell('pnpm lint', `${'a'.repeat(9000)}END`, 1)]), 6000);
-    assert.match(small.text, /\[… \d+ characters cut …\]\nEND|characters cut …\][\s\S]*END/);
+    assert.match(small.text, /\[\.\.\. \d+ characters cut \.\.\.\]\nEND|characters cut \.\.\.\][\s\S]*END/);
     assert.equal(small.omittedSteps, 0);
   });
 

@@ -188,7 +188,7 @@ function errorLine(output: string): string | undefined {
   const lines = output
     .split('\n')
     .map((l) => l.replace(/[\u2500-\u257f\u23af❯×✗]+/g, ' ').trim())
-    .filter((l) => l && !/^Exit code \d+$/.test(l) && !/^\[… \d+ characters cut …\]$/.test(l));
+    .filter((l) => l && !/^Exit code \d+$/.test(l) && !/^\[\.\.\. \d+ characters cut \.\.\.\]$/.test(l));
   const line = lines.find((l) => STRONG_ERROR.test(l)) ?? lines.find((l) => WEAK_ERROR.test(l)) ?? lines[0];
   if (!line) return undefined;
   // `3:1  error …` positions differ between sessions and say nothing in a rule

@@ -1,5 +1,6 @@
 import { basename, dirname, sep } from 'node:path';
 import { z } from 'zod';
+import { clipLimitsFor } from '../jsonClip';
 import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, Trace, TraceDraft } from '../model';
@@ -121,7 +122,7 @@ export const claudeCodeReader: SourceReader = {
         }
         applyRecord(acc, parsed, ctx);
       },
-      { maxLineBytes: ctx.maxLineBytes, start: ctx.resume?.start, skip: isIgnoredLine },
+      { maxLineBytes: ctx.maxLineBytes, start: ctx.resume?.start, skip: isIgnoredLine, clipStrings: clipLimitsFor(ctx.maxOutputChars) },
     );
     ctx.checkpoint?.(result, resumeState(sessions));
     warnings.done(result.skippedLongLines);

@@ -7,6 +7,7 @@ import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
+import { clipLimitsFor } from '../jsonClip';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
@@ -172,7 +173,11 @@ async function readJsonl(acc: Accumulator): Promise<void> {
   // Only a plain rollout is append-only: it resumes where the last import stopped.
   const resume = ctx.resume && seedAccumulator(acc, ctx.resume) ? ctx.resume : undefined;
   const sink = lineSink(acc);
-  const result = await readLines(acc.file.path, ({ text, lineNo }) => sink.line(text, lineNo), { maxLineBytes: ctx.maxLineBytes, start: resume?.start });
+  const result = await readLines(acc.file.path, ({ text, lineNo }) => sink.line(text, lineNo), {
+    maxLineBytes: ctx.maxLineBytes,
+    start: resume?.start,
+    clipStrings: clipLimitsFor(ctx.maxOutputChars),
+  });
   ctx.checkpoint?.(result, resumeState(acc));
   sink.done(result.skippedLongLines);
 }

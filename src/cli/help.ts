@@ -1,0 +1,35 @@
+// Usage text of every command, apart from the commands themselves: `combee --help` loads none of them.
+import { AGENTS } from '../core/trace/model';
+
+export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
+  Writes a pending proposal (or only the given rules, rendered into every asset). A file changed since the proposal
+  was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten.
+combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
+  Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.`;
+
+export const CACHE_HELP = `combee cache stats|clear [--store <folder>]
+  The cache of completed model calls (content-addressed, size-capped).`;
+
+export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>] [--json]
+  Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, or any folder of
+  session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
+  read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).`;
+
+export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
+             [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
+             [--seed <n>] [--all-workspaces] [--window-days <n>] [--targets <list>] [--max-tokens <n>] [--max-cost <usd>]
+             [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--no-cache] [--dry-run] [--json]
+  Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
+  assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
+  default playbook,agents-md,skills) as diffs.
+  --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for --provider openai.
+  Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;
+
+export const MERGE_HELP = `combee merge <base> <ours> <theirs>
+  Git merge driver for the playbook (%O %A %B): merges by rule id, adds up helpful/harmful counters and writes the
+  result to <ours>. Exit 0 when merged; 1 when a rule was edited differently on both sides (markers left in <ours>).
+  Register it: .gitattributes ".combee/playbook.md merge=combee" and
+  git config merge.combee.driver "npx combee merge %O %A %B"`;
+
+export const TREE_HELP = `combee tree [--workspace <folder>] [--store <folder>] [--run <id>] [--json]
+  Shows the aggregation tree of the latest (or the given) learning run: sessions → reflections → groups → deltas → changes.`;

@@ -1,0 +1,238 @@
+import { cutNote } from '../util/text';
+
+/**
+ * Cuts the middle out of long string values of one JSON text (a JSONL line) while it is still bytes, so a 300 MB
+ * tool output is never decoded, parsed or held: only its head, a marker and its tail reach `JSON.parse`. The
+ * readers clip outputs to a few thousand characters anyway; this does it before the expensive part.
+ * Works on a line given in pieces (a line longer than a read chunk) with memory bounded by the kept bytes.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** Longest JSON escape (`\uXXXX`): a cut with no backslash in the 6 bytes before it is between two characters. */
+const ESCAPE_SPAN = 6;
+/** How far to look for such a boundary before giving up on keeping that end. */
+const BOUNDARY_SEARCH = 4096;
+/** Extra bytes kept before the tail so a boundary can be checked there. */
+const TAIL_CONTEXT = 64;
+
+export interface JsonClipLimits {
+  /** Bytes kept from the start of a long string. */
+  headBytes: number;
+  /** Bytes kept from its end. */
+  tailBytes: number;
+}
+
+/** The cut marker as it appears inside a JSON string. */
+function markerBytes(cut: number): Buffer {
+  return Buffer.from(JSON.stringify(cutNote(cut)).slice(1, -1), 'utf8');
+}
+
+/**
+ * Limits that keep at least what `clipMiddle(text, maxChars)` keeps (40 % head, 60 % tail), for text of up to three
+ * bytes per character; heavily escaped text keeps somewhat less.
+ */
+export function clipLimitsFor(maxChars: number): JsonClipLimits {
+  return { headBytes: 3 * Math.ceil(maxChars * 0.4) + 64, tailBytes: 3 * Math.ceil(maxChars * 0.6) + 64 };
+}
+
+/** Whether a line of `bytes` bytes may hold a string worth cutting under these limits. */
+export function mayNeedClip(bytes: number, limits: JsonClipLimits): boolean {
+  return bytes > limits.headBytes + limits.tailBytes + 1024;
+}
+
+export class JsonStringClipper {
+  private readonly limit: number;
+  private out: Buffer[] = [];
+  private outBytes = 0;
+  private inString = false;
+  /** The current string began in an earlier piece. */
+  private continued = false;
+  /** Backslashes at the end of the last piece, inside the current string (an escape split across pieces). */
+  private carriedBackslashes = 0;
+  /** Content of the current string while it may still be kept whole (copies: pieces are reused by the caller). */
+  private pending: Buffer[] = [];
+  private stringBytes = 0;
+  private clipping = false;
+  private headKept = 0;
+  /** Last bytes of a string being cut (at least tailBytes + TAIL_CONTEXT once it is long enough). */
+  private tailWindow: Buffer[] = [];
+  private tailWindowBytes = 0;
+  private cutStrings = 0;
+
+  constructor(private readonly limits: JsonClipLimits) {
+    this.limit = limits.headBytes + limits.tailBytes + 1024;
+  }
+
+  /** Strings cut so far. */
+  get cuts(): number {
+    return this.cutStrings;
+  }
+
+  /** Bytes of output so far (what the line will cost once decoded). */
+  get size(): number {
+    return this.outBytes + (this.inString && !this.clipping ? this.stringBytes : 0);
+  }
+
+  /** Feeds `chunk[from, to)`, the next piece of the line. */
+  write(chunk: Buffer, from: number, to: number): void {
+    let pos = from;
+    // Bytes outside strings and the short strings of this piece are copied out as one run.
+    let runStart = pos;
+    const flushRun = (end: number) => {
+      if (end > runStart) this.push(Buffer.from(chunk.subarray(runStart, end)));
+    };
+    while (pos < to) {
+      if (!this.inString) {
+        const q = indexOf(chunk, QUOTE, pos, to);
+        if (q === -1) break;
+        this.inString = true;
+        this.continued = false;
+        this.carriedBackslashes = 0;
+        this.stringBytes = 0;
+        pos = q + 1;
+        continue;
+      }
+      const contentStart = pos;
+      let q = indexOf(chunk, QUOTE, pos, to);
+      while (q !== -1 && this.escaped(chunk, contentStart, q)) q = indexOf(chunk, QUOTE, q + 1, to);
+      const contentEnd = q === -1 ? to : q;
+      if (this.continued || q === -1 || contentEnd - contentStart > this.limit) {
+        flushRun(contentStart);
+        this.addContent(chunk.subarray(contentStart, contentEnd));
+        if (q === -1) {
+          this.carriedBackslashes = trailingBackslashes(chunk, contentStart, to, this.continued ? this.carriedBackslashes : 0);
+          this.continued = true;
+          return;
+        }
+        this.closeString();
+        runStart = q;
+      }
+      // else: a short string opened and closed in this piece stays in the run
+      this.inString = false;
+      pos = q + 1;
+    }
+    flushRun(to);
+  }
+
+  /** The clipped line. */
+  end(): Buffer {
+    if (this.inString) {
+      // unterminated: keep what there is; the parser then reports the line as malformed
+      if (this.clipping) this.closeString();
+      else for (const piece of this.pending) this.push(piece);
+    }
+    return this.out.length === 1 ? this.out[0] : Buffer.concat(this.out, this.outBytes);
+  }
+
+  private push(piece: Buffer): void {
+    if (piece.length === 0) return;
+    this.out.push(piece);
+    this.outBytes += piece.length;
+  }
+
+  /** Whether the quote at `q` is escaped: an odd run of backslashes before it (possibly begun in an earlier piece). */
+  private escaped(chunk: Buffer, contentStart: number, q: number): boolean {
+    let run = 0;
+    let i = q - 1;
+    while (i >= contentStart && chunk[i] === BACKSLASH) {
+      run++;
+      i--;
+    }
+    if (i < contentStart && this.continued) run += this.carriedBackslashes;
+    return run % 2 === 1;
+  }
+
+  private addContent(content: Buffer): void {
+    if (content.length === 0) return;
+    if (this.clipping) {
+      this.stringBytes += content.length;
+      this.keepTail(content);
+      return;
+    }
+    if (this.stringBytes + content.length <= this.limit) {
+      this.pending.push(Buffer.from(content));
+      this.stringBytes += content.length;
+      return;
+    }
+    // Too long: write the head now and from here on keep only a window of the end.
+    const whole = this.pending.length > 0 ? Buffer.concat([...this.pending, content]) : content;
+    this.pending = [];
+    this.headKept = headCut(whole, this.limits.headBytes);
+    this.push(Buffer.from(whole.subarray(0, this.headKept)));
+    this.clipping = true;
+    this.tailWindow = [];
+    this.tailWindowBytes = 0;
+    this.stringBytes += content.length;
+    this.keepTail(whole);
+  }
+
+  private keepTail(content: Buffer): void {
+    const want = this.limits.tailBytes + TAIL_CONTEXT;
+    const piece = content.length > want ? content.subarray(content.length - want) : content;
+    this.tailWindow.push(Buffer.from(piece));
+    this.tailWindowBytes += piece.length;
+    while (this.tailWindow.length > 1 && this.tailWindowBytes - this.tailWindow[0].length >= want) {
+      this.tailWindowBytes -= this.tailWindow[0].length;
+      this.tailWindow.shift();
+    }
+  }
+
+  private closeString(): void {
+    if (!this.clipping) {
+      for (const piece of this.pending) this.push(piece);
+      this.pending = [];
+      return;
+    }
+    const window = Buffer.concat(this.tailWindow, this.tailWindowBytes);
+    const tailStart = tailCut(window, this.limits.tailBytes);
+    this.push(markerBytes(this.stringBytes - this.headKept - (window.length - tailStart)));
+    this.push(Buffer.from(window.subarray(tailStart)));
+    this.tailWindow = [];
+    this.tailWindowBytes = 0;
+    this.clipping = false;
+    this.cutStrings++;
+  }
+}
+
+/** Largest cut ≤ `want` that falls between two characters (not inside an escape or a UTF-8 sequence); 0 if none is near. */
+export function headCut(bytes: Buffer, want: number): number {
+  const top = Math.min(want, bytes.length);
+  const floor = Math.max(0, top - BOUNDARY_SEARCH);
+  for (let p = top; p > floor; p--) if (isBoundary(bytes, p)) return p;
+  return 0;
+}
+
+/**
+ * Smallest start ≥ `length - want` that falls between two characters, for a window that is the end of a longer
+ * string (its first bytes are context, never a start); `length` (nothing kept) if none is near.
+ */
+export function tailCut(bytes: Buffer, want: number): number {
+  const from = Math.max(ESCAPE_SPAN, bytes.length - want);
+  const ceiling = Math.min(bytes.length, from + BOUNDARY_SEARCH);
+  for (let p = from; p < ceiling; p++) if (isBoundary(bytes, p)) return p;
+  return bytes.length;
+}
+
+/** `p` starts a character: not a UTF-8 continuation byte, and no escape (at most 6 bytes) runs across it. */
+function isBoundary(bytes: Buffer, p: number): boolean {
+  if (p < bytes.length && (bytes[p] & 0xc0) === 0x80) return false;
+  for (let i = Math.max(0, p - ESCAPE_SPAN); i < p; i++) if (bytes[i] === BACKSLASH) return false;
+  return true;
+}
+
+function indexOf(chunk: Buffer, byte: number, from: number, to: number): number {
+  const i = chunk.indexOf(byte, from);
+  return i === -1 || i >= to ? -1 : i;
+}
+
+/** The run of backslashes ending at `to` (plus the carried run when the whole piece is backslashes). */
+function trailingBackslashes(chunk: Buffer, from: number, to: number, carried: number): number {
+  let run = 0;
+  let i = to - 1;
+  while (i >= from && chunk[i] === BACKSLASH) {
+    run++;
+    i--;
+  }
+  return i < from ? run + carried : run;
+}

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../../../src/core/trace/jsonClip';
+import { readLines } from '../../../src/core/trace/lines';
+import { clipMiddle } from '../../../src/core/util/text';
+import { tempDir } from '../../support/tmp';
+
+const LIMITS: JsonClipLimits = { headBytes: 300, tailBytes: 400 };
+const CUT = /\[\.\.\. (\d+) characters cut \.\.\.\]/;
+const CUT_SPLIT = /\[\.\.\. \d+ characters cut \.\.\.\]/;
+
+/** Clips `json` fed in pieces cut at `splits` (byte offsets). */
+function clip(json: string, limits = LIMITS, splits: number[] = []): string {
+  const bytes = Buffer.from(json, 'utf8');
+  const clipper = new JsonStringClipper(limits);
+  let from = 0;
+  for (const at of [...splits.filter((s) => s > 0 && s < bytes.length).sort((a, b) => a - b), bytes.length]) {
+    // each piece in its own buffer, as a reused read buffer would be
+    const piece = Buffer.from(bytes.subarray(from, at));
+    clipper.write(piece, 0, piece.length);
+    from = at;
+  }
+  return clipper.end().toString('utf8');
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const ALPHABET = ['a', 'b', ' ', '\n', '"', '\\', 'é', '€', '😀', '\u0001', '\t', '/', '{', '}', 'z', '0'];
+
+function randomText(next: () => number, length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += ALPHABET[Math.floor(next() * ALPHABET.length)];
+  return text;
+}
+
+describe('cutting long JSON strings on the raw bytes', () => {
+  it('keeps short strings and the structure byte for byte', () => {
+    const json = JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: 'a "quoted" \\ word é 😀' }] }, n: [1, 2, null] });
+    assert.equal(clip(json), json);
+    assert.equal(clip(json, LIMITS, [1, 5, 17, 40, 41, 42]), json);
+  });
+
+  it('cuts a long string to its head, a marker and its tail, and the line still parses', () => {
+    const long = `${'h'.repeat(5000)}MIDDLE${'t'.repeat(5000)}`;
+    const out = JSON.parse(clip(JSON.stringify({ a: 'short', output: long, exit: 1 })));
+    assert.equal(out.a, 'short');
+    assert.equal(out.exit, 1);
+    const [head, tail] = out.output.split(CUT_SPLIT);
+    assert.ok(long.startsWith(out.output.slice(0, 300)));
+    assert.ok(long.endsWith(out.output.slice(-400)));
+    assert.ok(!out.output.includes('MIDDLE'));
+    assert.equal(head.length, 300);
+    assert.equal(Number(CUT.exec(out.output)?.[1]), long.length - 300 - 400);
+    assert.ok(tail !== undefined);
+  });
+
+  it('gives the same result however the line is split into pieces, for escapes, quotes and multi-byte characters', () => {
+    const next = rng(7);
+    for (let round = 0; round < 200; round++) {
+      const value = {
+        short: randomText(next, Math.floor(next() * 50)),
+        long: randomText(next, 600 + Math.floor(next() * 3000)),
+        list: [randomText(next, Math.floor(next() * 900)), 'x'],
+      };
+      const json = JSON.stringify(value);
+      const whole = clip(json);
+      const splits = Array.from({ length: 1 + Math.floor(next() * 6) }, () => Math.floor(next() * Buffer.byteLength(json)));
+      assert.equal(clip(json, LIMITS, splits), whole, `round ${round}`);
+      const parsed = JSON.parse(whole);
+      assert.equal(parsed.short, value.short);
+      const [head, tail] = String(parsed.long).split(CUT_SPLIT);
+      if (tail === undefined) {
+        assert.equal(parsed.long, value.long);
+      } else {
+        assert.ok(value.long.startsWith(head), `round ${round}: head is a prefix`);
+        assert.ok(value.long.endsWith(tail), `round ${round}: tail is a suffix`);
+        assert.ok(head.length >= 300 / 6 && tail.length >= 400 / 6 - 1, `round ${round}: ends kept`);
+      }
+    }
+  });
+
+  it('leaves JSON nested in a string parseable (Codex shell output)', () => {
+    const inner = JSON.stringify({ output: `${'line "x" \\ é\n'.repeat(2000)}`, metadata: { exit_code: 2 } });
+    const out = JSON.parse(clip(JSON.stringify({ type: 'function_call_output', output: inner })));
+    const shell = JSON.parse(out.output);
+    assert.equal(shell.metadata.exit_code, 2);
+    assert.match(shell.output, CUT);
+  });
+
+  it('leaves an unterminated line unparseable, so it is reported as malformed', () => {
+    const json = JSON.stringify({ output: 'x'.repeat(5000) }).slice(0, 3000);
+    assert.throws(() => JSON.parse(clip(json)));
+  });
+
+  it('lets clipMiddle count what the raw cut removed', () => {
+    const long = 'a'.repeat(100_000);
+    const out = JSON.parse(clip(JSON.stringify({ output: long }), clipLimitsFor(2000))).output as string;
+    const clipped = clipMiddle(out, 2000);
+    assert.equal(clipped.truncatedFrom, 100_000);
+    assert.deepEqual(clipMiddle(long, 2000), clipped);
+  });
+
+  it('reads a line far over the line limit when its size is in long strings', async () => {
+    const path = join(tempDir('combee-clip-'), 'big.jsonl');
+    const huge = `${'start '.repeat(10)}${'y'.repeat(6_000_000)}${' end'.repeat(10)}`;
+    writeFileSync(path, `${JSON.stringify({ n: 1 })}\n${JSON.stringify({ n: 2, output: huge })}\n${JSON.stringify({ n: 3 })}\n`);
+    const seen: Array<{ n: number; output?: string }> = [];
+    const result = await readLines(path, (l) => seen.push(JSON.parse(l.text)), { maxLineBytes: 1_000_000, clipStrings: clipLimitsFor(1000) });
+    assert.deepEqual(seen.map((r) => r.n), [1, 2, 3]);
+    assert.equal(result.skippedLongLines, 0);
+    assert.ok(seen[1].output!.startsWith('start start'));
+    assert.ok(seen[1].output!.endsWith('end end'));
+    assert.ok(seen[1].output!.length < 5000);
+  });
+});
