@@ -10,10 +10,12 @@ combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <fo
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>]
   The cache of completed model calls (content-addressed, size-capped).`;
 
-export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>] [--json]
+export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>]
+              [--max-output-chars <n>] [--json]
   Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, or any folder of
   session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
-  read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).`;
+  read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).
+  --max-output-chars: tool outputs longer than this are stored cut in the middle (default 8000).`;
 
 export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
              [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]

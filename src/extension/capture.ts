@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { importSessions, type ImportSummary } from '../core/trace/importer';
+import { DEFAULT_READ_LIMITS, importSessions, type ImportSummary } from '../core/trace/importer';
 import { defaultSourceFolders } from '../core/trace/locations';
 import type { AgentId } from '../core/trace/model';
 import type { Services } from './services';
@@ -31,6 +31,7 @@ export async function captureSessions(services: Services, folders = captureFolde
       agent: folder.agent,
       store: services.store,
       redaction: { extraPatterns: settings.extraRedactionPatterns },
+      limits: { ...DEFAULT_READ_LIMITS, maxOutputChars: settings.maxToolOutputChars },
       signal,
       concurrency: pool.size * 2,
       // the worker reads, resumes and stores each file itself: only counts cross threads

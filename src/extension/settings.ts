@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { PROVIDER_CHOICES } from '../core/llm/providers';
 import { ASSET_TARGETS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
+import { DEFAULT_READ_LIMITS } from '../core/trace/importer';
 
 // Settings are external input too: validated, with a clear message and the default on a bad value.
 const Settings = z.object({
@@ -15,6 +16,7 @@ const Settings = z.object({
   poolSize: z.number().int().min(0).catch(0),
   extraRedactionPatterns: z.array(z.string()).catch([]),
   backgroundCapture: z.boolean().catch(false),
+  maxToolOutputChars: z.number().int().min(1000).catch(DEFAULT_READ_LIMITS.maxOutputChars),
   backgroundLearning: z.boolean().catch(false),
   backgroundThreshold: z.number().int().min(1).catch(10),
   openaiBaseUrl: z.string().url().catch('https://api.openai.com/v1'),
@@ -46,6 +48,7 @@ export function readSettings(scope?: vscode.Uri): Settings {
     poolSize: c.get('pool.size'),
     extraRedactionPatterns: c.get('redaction.extraPatterns'),
     backgroundCapture: c.get('capture.background'),
+    maxToolOutputChars: c.get('capture.maxToolOutputChars'),
     backgroundLearning: c.get('learn.background'),
     backgroundThreshold: c.get('learn.backgroundThreshold'),
     openaiBaseUrl: c.get('openai.baseUrl'),

@@ -2,19 +2,21 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AGENTS } from '../../core/trace/model';
-import { importSessions } from '../../core/trace/importer';
+import { DEFAULT_READ_LIMITS, importSessions } from '../../core/trace/importer';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { createWorkerPool } from '../../core/pool/pool';
 import { integer, oneOf, parse, UsageError } from '../args';
 import type { Output } from '../output';
 
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
-  const { values } = parse(argv, { from: { type: 'string' }, agent: { type: 'string' }, store: { type: 'string' }, workers: { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parse(argv, { from: { type: 'string' }, agent: { type: 'string' }, store: { type: 'string' }, workers: { type: 'string' }, 'max-output-chars': { type: 'string' }, json: { type: 'boolean' } });
   if (typeof values.from !== 'string') throw new UsageError('--from <folder> is required');
   const from = resolve(values.from);
   if (!existsSync(from)) throw new UsageError(`--from: no such file or folder: ${from}`);
   const agent = oneOf('agent', values.agent, ['auto', ...AGENTS] as const, 'auto');
   const workers = integer('workers', values.workers) ?? availableParallelism();
+  const maxOutputChars = integer('max-output-chars', values['max-output-chars']) ?? DEFAULT_READ_LIMITS.maxOutputChars;
+  if (maxOutputChars < 1000) throw new UsageError('--max-output-chars: at least 1000');
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   // Bundled CLI: parse in worker threads (started only when a file needs reading); from sources (tests) the
   // worker bundle is absent → in-process.
@@ -24,6 +26,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
       from,
       store,
       agent,
+      limits: { ...DEFAULT_READ_LIMITS, maxOutputChars },
       signal,
       concurrency: pool ? pool.size * 2 : 2,
       runTask: pool ? (task) => pool.runImport(task, signal) : undefined,

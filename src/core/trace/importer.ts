@@ -15,7 +15,7 @@ export interface ReadLimits {
   maxOutputChars: number;
 }
 
-export const DEFAULT_READ_LIMITS: ReadLimits = { maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxOutputChars: 20_000 };
+export const DEFAULT_READ_LIMITS: ReadLimits = { maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxOutputChars: 8_000 };
 
 /** Sessions bigger than this get proportionally shorter tool outputs (down to 2,000 characters), so one trace stays small in memory. */
 const LARGE_FILE_BYTES = 32 * 1024 * 1024;

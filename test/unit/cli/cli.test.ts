@@ -25,8 +25,8 @@ function setup() {
 
 describe('combee CLI', () => {
   it('exit code 2 on bad usage: no command, unknown command or flag, missing or wrong --from', async () => {
-    const { store } = setup();
-    for (const argv of [[], ['frobnicate'], ['import', '--bogus'], ['import'], ['import', '--from', '/definitely/not/here'], ['learn', '--strategy', 'magic'], ['learn', '--batch', '0', '--store', store]]) {
+    const { store, home } = setup();
+    for (const argv of [[], ['frobnicate'], ['import', '--bogus'], ['import'], ['import', '--from', '/definitely/not/here'], ['learn', '--strategy', 'magic'], ['learn', '--batch', '0', '--store', store], ['import', '--from', home, '--max-output-chars', '10']]) {
       assert.equal(await runCli(argv, capture()), 2, argv.join(' '));
     }
   });
