@@ -48,7 +48,8 @@ const NEWLINE = 0x0a;
 
 /**
  * Streams a file line by line without ever building a string bigger than one read chunk or one line, and never a
- * line over `maxLineBytes` (those are counted and skipped: one 700 MB line must not take the process down).
+ * line over `maxLineBytes` (those are counted and skipped: one 700 MB line must not take the process down). With
+ * `clipStrings`, a JSON line is measured after its long strings are cut, so a 700 MB tool output is read, cut.
  * An unterminated last line is handed to `onLine` too (finished files often lack the final newline) but is
  * not included in `endOffset`, so an append resumes before it.
  */
