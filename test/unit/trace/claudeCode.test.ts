@@ -3,10 +3,34 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverSessions } from '../../../src/core/trace/discover';
 import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { writeClaudeSession } from '../../support/claudeSessions';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 
 describe('Claude Code reader', () => {
+  it('reads a tool output of 40 MB on one line (over the 16 MiB line cap) cut in the middle, with its exit code, head and tail', async () => {
+    const home = tempDir('combee-claude-huge-');
+    const output = `FIRST LINE OF OUTPUT\n${'build log line ✓ ok\n'.repeat(2_000_000)}FAIL src/cart.test.ts: expected 3, got 4\n`;
+    const path = writeClaudeSession(home, '22222222-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', [
+      { user: 'run the tests' },
+      { bash: { command: 'pnpm test', output, exitCode: 1 } },
+      { user: 'thanks' },
+    ]);
+    const [file] = await discoverSessions(path);
+    const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
+    assert.deepEqual(warnings, []);
+    const result = traces[0].steps.find((s) => s.kind === 'tool_result');
+    assert.ok(result && result.kind === 'tool_result');
+    assert.equal(result.exitCode, 1);
+    assert.equal(result.isError, true);
+    assert.ok(result.output.startsWith('Exit code 1\nFIRST LINE OF OUTPUT'));
+    assert.ok(result.output.endsWith('FAIL src/cart.test.ts: expected 3, got 4\n'));
+    assert.ok(result.output.length <= DEFAULT_READ_LIMITS.maxOutputChars);
+    // counted in source bytes: close to the 40 M characters of the original
+    assert.ok(result.truncatedFrom !== undefined && Math.abs(result.truncatedFrom - output.length) / output.length < 0.2, String(result.truncatedFrom));
+    assert.deepEqual(traces[0].steps.filter((s) => s.kind === 'user').map((s) => s.kind === 'user' && s.text), ['run the tests', 'thanks']);
+  });
+
   const sharedDir = join(SHARED_TRACES, 'claude-code', 'vscode-copilot-chat_claude-fixtures');
 
   (hasSharedTraces ? it : it.skip)('reads a real 2.1.37 session with a Bash tool call and its result', async () => {

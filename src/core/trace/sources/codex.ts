@@ -7,7 +7,7 @@ import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
-import { clipLimitsFor } from '../jsonClip';
+import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../jsonClip';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
@@ -254,7 +254,7 @@ function lineSink(acc: Accumulator): { line(text: string, lineNo: number): void;
 async function readZstd(acc: Accumulator): Promise<void> {
   const { file, ctx } = acc;
   const sink = lineSink(acc);
-  const splitter = new LineSplitter(ctx.maxLineBytes, (text, lineNo) => sink.line(text, lineNo));
+  const splitter = new LineSplitter(ctx.maxLineBytes, clipLimitsFor(ctx.maxOutputChars), (text, lineNo) => sink.line(text, lineNo));
   const decompress = new Decompress((chunk) => splitter.push(chunk));
   const handle = await open(file.path, 'r');
   let damaged = false;
@@ -279,15 +279,21 @@ async function readZstd(acc: Accumulator): Promise<void> {
   sink.done(splitter.skippedLongLines);
 }
 
-/** Splits decompressed bytes into lines; a line over `maxLineBytes` is dropped as it grows, never assembled. */
+/**
+ * Splits decompressed bytes into lines, long JSON strings cut as they stream (as for plain files); a line still over
+ * `maxLineBytes` is dropped as it grows, never assembled.
+ */
 class LineSplitter {
   skippedLongLines = 0;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  private clipper: JsonStringClipper | undefined;
   private dropping = false;
   private lineNo = 0;
 
-  constructor(private readonly maxLineBytes: number, private readonly onLine: (text: string, lineNo: number) => void) {}
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly clip: JsonClipLimits,
+    private readonly onLine: (text: string, lineNo: number) => void,
+  ) {}
 
   push(chunk: Uint8Array): void {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -297,38 +303,35 @@ class LineSplitter {
       this.flush();
       from = nl + 1;
     }
-    // The rest of an unfinished line is copied: the decompressor may reuse its output.
-    if (from < bytes.length) this.add(Buffer.from(bytes.subarray(from)));
+    // The clipper copies what it keeps of an unfinished line: the decompressor may reuse its output.
+    if (from < bytes.length) this.add(bytes.subarray(from));
   }
 
   /** The last line, even without a final newline. */
   end(): void {
-    if (this.pendingBytes > 0 || this.dropping) this.flush();
+    if (this.clipper || this.dropping) this.flush();
   }
 
   private add(piece: Buffer): void {
     if (this.dropping || piece.length === 0) return;
-    if (this.pendingBytes + piece.length > this.maxLineBytes) {
+    this.clipper ??= new JsonStringClipper(this.clip);
+    this.clipper.write(piece, 0, piece.length);
+    if (this.clipper.size > this.maxLineBytes) {
       this.dropping = true;
-      this.pending = [];
-      this.pendingBytes = 0;
-      return;
+      this.clipper = undefined;
     }
-    this.pending.push(piece);
-    this.pendingBytes += piece.length;
   }
 
   private flush(): void {
     this.lineNo++;
     if (this.dropping) {
       this.skippedLongLines++;
-    } else if (this.pendingBytes > 0) {
-      let text = (this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes)).toString('utf8');
+    } else if (this.clipper) {
+      let text = this.clipper.end().toString('utf8');
       if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
       if (text.length > 0) this.onLine(text, this.lineNo);
     }
-    this.pending = [];
-    this.pendingBytes = 0;
+    this.clipper = undefined;
     this.dropping = false;
   }
 }
