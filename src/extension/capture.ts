@@ -36,6 +36,7 @@ export async function captureSessions(services: Services, folders = captureFolde
       concurrency: pool.size * 2,
       // the worker reads, resumes and stores each file itself: only counts cross threads
       runTask: (task) => pool.runImport(task, signal),
+      runBatch: (tasks) => pool.runImportBatch(tasks, signal),
     });
     for (const message of summary.warningMessages) services.log.warn(message);
     services.log.info(`imported ${summary.sessions} session(s) from ${folder.path} (${summary.unchangedFiles} unchanged file(s), ${summary.redactions} redaction(s), ${summary.warnings} warning(s))`);

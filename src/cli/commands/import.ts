@@ -30,6 +30,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
       signal,
       concurrency: pool ? pool.size * 2 : 2,
       runTask: pool ? (task) => pool.runImport(task, signal) : undefined,
+      runBatch: pool ? (tasks) => pool.runImportBatch(tasks, signal) : undefined,
       onProgress: values.json ? undefined : (done, total) => { if (done === total || done % 50 === 0) out.info(`imported ${done}/${total} file(s)`); },
     });
     if (values.json) {

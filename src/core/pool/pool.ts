@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Piscina from 'piscina';
-import type { FileImportResult, ImportTask, ImportTaskResult, ReadLimits } from '../trace/importer';
+import type { BatchFailure, FileImportResult, ImportTask, ImportTaskResult, ReadLimits } from '../trace/importer';
 import type { RedactionOptions } from '../trace/redact';
 import type { SessionFile } from '../trace/sources/types';
 import type { ImportFileTask } from './workerTasks';
@@ -17,6 +17,8 @@ export interface WorkerPool {
   importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions, signal?: AbortSignal): Promise<FileImportResult>;
   /** One whole file import in a worker, which stores the traces itself (nothing big crosses threads). */
   runImport(task: ImportTask, signal?: AbortSignal): Promise<ImportTaskResult>;
+  /** Several small files' imports in one worker task. */
+  runImportBatch(tasks: ImportTask[], signal?: AbortSignal): Promise<Array<ImportTaskResult | BatchFailure>>;
   /** A whole learning run in a worker; its port is transferred to the worker. */
   learn(task: LearnTask, signal?: AbortSignal): Promise<LearnTaskResult>;
   readonly size: number;
@@ -47,6 +49,9 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
     },
     runImport(task, signal) {
       return piscina.run(task, { name: 'importTask', signal }) as Promise<ImportTaskResult>;
+    },
+    runImportBatch(tasks, signal) {
+      return piscina.run(tasks, { name: 'importBatchTask', signal }) as Promise<Array<ImportTaskResult | BatchFailure>>;
     },
     learn(task, signal) {
       return piscina.run(task, { name: 'learnTask', signal, transferList: [task.port] }) as Promise<LearnTaskResult>;

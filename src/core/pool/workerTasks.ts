@@ -1,5 +1,5 @@
 // Worker-thread entry (bundled as dist/combee-worker.js): CPU-bound tasks the pool runs off the main thread.
-import { importFile, runImportTask, type FileImportResult, type ImportTask, type ImportTaskResult, type ReadLimits } from '../trace/importer';
+import { importFile, runImportBatch, runImportTask, type BatchFailure, type FileImportResult, type ImportTask, type ImportTaskResult, type ReadLimits } from '../trace/importer';
 import type { RedactionOptions } from '../trace/redact';
 import type { SessionFile } from '../trace/sources/types';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
@@ -17,6 +17,11 @@ export async function importFileTask(task: ImportFileTask): Promise<FileImportRe
 /** Reads, normalizes and stores one file here; only counts go back to the main thread. */
 export async function importTask(task: ImportTask): Promise<ImportTaskResult> {
   return runImportTask(task);
+}
+
+/** Several small files in one task: one round trip to the main thread for all of them. */
+export async function importBatchTask(tasks: ImportTask[]): Promise<Array<ImportTaskResult | BatchFailure>> {
+  return runImportBatch(tasks);
 }
 
 // Piscina preloads a file's default export when a worker starts; without one it falls back to import(), and Node

@@ -259,6 +259,11 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number, path: string) => void;
   /** Runs `runImportTask` elsewhere (the worker pool, which then writes the traces itself); defaults to in-process. */
   runTask?: (task: ImportTask) => Promise<ImportTaskResult>;
+  /**
+   * Runs several small files' tasks in one go (`runImportBatch` in a worker): one round trip to the worker per batch
+   * instead of per file. Files are retried one by one through `runTask` when a whole batch fails.
+   */
+  runBatch?: (tasks: ImportTask[]) => Promise<Array<ImportTaskResult | BatchFailure>>;
   /** Older hook: runs `importFile` elsewhere and stores here; every changed file is read in full. */
   runFile?: (file: SessionFile, limits: ReadLimits, redaction: RedactionOptions) => Promise<FileImportResult>;
   /** Concurrent files in flight. */
@@ -266,6 +271,26 @@ export interface ImportOptions {
 }
 
 const INDEX_SAVE_INTERVAL_MS = 5_000;
+/** Small files go to a worker together: per-file round trips cost more than reading a 20 KB session. */
+const BATCH = { files: 32, bytes: 4 * 1024 * 1024 };
+
+/** A file of a batch whose import threw (in the worker or on the way). */
+export interface BatchFailure {
+  error: string;
+}
+
+/** Runs a batch of tasks one after the other in this thread; a task that throws fails alone. */
+export async function runImportBatch(tasks: ImportTask[]): Promise<Array<ImportTaskResult | BatchFailure>> {
+  const results: Array<ImportTaskResult | BatchFailure> = [];
+  for (const task of tasks) {
+    try {
+      results.push(await runImportTask(task));
+    } catch (error) {
+      results.push({ error: (error as Error).message });
+    }
+  }
+  return results;
+}
 
 /** Imports every session file under `from` into the store: unchanged files are skipped, grown logs resumed. */
 export async function importSessions(options: ImportOptions): Promise<ImportSummary> {
@@ -305,39 +330,64 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   summary.files = summary.unchangedFiles;
   const runTask = options.runTask ?? (options.runFile ? legacyTask(options.runFile, store) : runImportTask);
   const queue = new TaskQueue(todo);
+  const batchLimits = options.runBatch ? BATCH : { files: 1, bytes: 0 };
+
+  /** A batch's results; when the batch as a whole fails, its files are tried one by one so a bad one fails alone. */
+  const runBatch = async (tasks: ImportTask[]): Promise<Array<ImportTaskResult | BatchFailure>> => {
+    const one = async (task: ImportTask): Promise<ImportTaskResult | BatchFailure> => {
+      try {
+        return await runTask(task);
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        return { error: (error as Error).message };
+      }
+    };
+    if (tasks.length === 1 || !options.runBatch) return [await one(tasks[0])];
+    try {
+      return await options.runBatch(tasks);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const results: Array<ImportTaskResult | BatchFailure> = [];
+      for (const task of tasks) results.push(await one(task));
+      return results;
+    }
+  };
 
   let done = 0;
   let savedAt = Date.now();
   let saving: Promise<void> | undefined;
-  const worker = async () => {
-    for (let task = await queue.next(); task; task = await queue.next()) {
-      options.signal?.throwIfAborted();
-      let result: ImportTaskResult;
-      try {
-        result = await runTask(task);
-      } catch (error) {
-        // One file must not end the import: a worker that ran out of memory, a file that vanished mid-read…
-        if (options.signal?.aborted) throw error;
-        warn(`${task.path}: could not be imported (${(error as Error).message.slice(0, 300)})`);
-        options.onProgress?.(++done, todo.length, task.path);
-        continue;
-      } finally {
-        queue.finished(task);
-      }
-      for (const message of result.warnings) warn(message);
-      if (result.entry) {
-        index.files[task.path] = result.entry;
-        delete skipped[task.path];
-        summary.files++;
-        summary.bytes += task.bytes;
-        summary.bytesRead += result.bytesRead;
-        if (result.mode === 'resumed') summary.resumedFiles++;
-        if (result.restart) summary.restartedFiles++;
-        for (const trace of result.traces) count(summary, trace);
-      } else if (result.mode === 'not-a-session' && !agentFilter) {
-        skipped[task.path] = { bytes: task.bytes, mtimeMs: task.mtimeMs };
-      }
+  const record = (task: ImportTask, result: ImportTaskResult | BatchFailure) => {
+    if ('error' in result) {
+      // One file must not end the import: a worker that ran out of memory, a file that vanished mid-read…
+      warn(`${task.path}: could not be imported (${result.error.slice(0, 300)})`);
       options.onProgress?.(++done, todo.length, task.path);
+      return;
+    }
+    for (const message of result.warnings) warn(message);
+    if (result.entry) {
+      index.files[task.path] = result.entry;
+      delete skipped[task.path];
+      summary.files++;
+      summary.bytes += task.bytes;
+      summary.bytesRead += result.bytesRead;
+      if (result.mode === 'resumed') summary.resumedFiles++;
+      if (result.restart) summary.restartedFiles++;
+      for (const trace of result.traces) count(summary, trace);
+    } else if (result.mode === 'not-a-session' && !agentFilter) {
+      skipped[task.path] = { bytes: task.bytes, mtimeMs: task.mtimeMs };
+    }
+    options.onProgress?.(++done, todo.length, task.path);
+  };
+  const worker = async () => {
+    for (let batch = await queue.nextBatch(batchLimits); batch.length > 0; batch = await queue.nextBatch(batchLimits)) {
+      options.signal?.throwIfAborted();
+      let results: Array<ImportTaskResult | BatchFailure>;
+      try {
+        results = await runBatch(batch);
+      } finally {
+        for (const task of batch) queue.finished(task);
+      }
+      batch.forEach((task, i) => record(task, results[i] ?? { error: 'no result' }));
       // What was imported stays imported after a crash, without rewriting the index after every file.
       if (!saving && Date.now() - savedAt > INDEX_SAVE_INTERVAL_MS) {
         saving = store.saveIndex(index).finally(() => {
@@ -385,6 +435,21 @@ export class TaskQueue<T extends { bytes: number }> {
       if (this.large.length === 0) return undefined;
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
+  }
+
+  /** The next task, or several small ones together (biggest first) up to `limits`; empty when all are handed out. */
+  async nextBatch(limits: { files: number; bytes: number }): Promise<T[]> {
+    const first = await this.next();
+    if (!first) return [];
+    const batch = [first];
+    if (first.bytes >= this.largeBytes) return batch;
+    let bytes = first.bytes;
+    while (batch.length < limits.files && this.small.length > 0 && bytes + this.small[0].bytes <= limits.bytes) {
+      const task = this.small.shift() as T;
+      bytes += task.bytes;
+      batch.push(task);
+    }
+    return batch;
   }
 
   finished(task: T): void {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { importSessions, runImportTask, TaskQueue, type ImportTask, type ImportSummary } from '../../../src/core/trace/importer';
+import { importSessions, runImportBatch, runImportTask, TaskQueue, type ImportTask, type ImportSummary } from '../../../src/core/trace/importer';
 import type { IncrementalContext } from '../../../src/core/trace/incremental';
 import { setBlockingIo } from '../../../src/core/trace/io';
 import { readLines } from '../../../src/core/trace/lines';
@@ -235,6 +235,37 @@ describe('import robustness', () => {
 });
 
 describe('import scheduling', () => {
+  it('hands small files out in batches (a huge one alone), and retries a failed batch file by file', async () => {
+    const queue = new TaskQueue([{ bytes: 5 }, { bytes: 900 }, { bytes: 7 }, { bytes: 40 }, { bytes: 6 }], 100);
+    assert.deepEqual((await queue.nextBatch({ files: 3, bytes: 50 })).map((t) => t.bytes), [900]);
+    assert.deepEqual((await queue.nextBatch({ files: 3, bytes: 50 })).map((t) => t.bytes), [40, 7], 'up to 50 bytes');
+    assert.deepEqual((await queue.nextBatch({ files: 1, bytes: 50 })).map((t) => t.bytes), [6], 'up to 1 file');
+
+    const root = tempDir('combee-batch-');
+    const home = join(root, '.claude');
+    const ids = [1, 2, 3, 4, 5].map((n) => `44444444-aaaa-4bbb-8ccc-00000000000${n}`);
+    const paths = ids.map((id) => writeClaudeSession(home, id, '/home/dev/shop', prerequisiteTurns()));
+    const bad = paths[2];
+    const batches: number[] = [];
+    const summary = await importSessions({
+      from: home, store: new TraceStore(join(root, 'store')),
+      runTask: async (task) => {
+        if (task.path === bad) throw new Error('worker ran out of memory');
+        return runImportTask(task);
+      },
+      runBatch: async (tasks) => {
+        batches.push(tasks.length);
+        if (tasks.some((t) => t.path === bad)) throw new Error('worker exited');
+        return runImportBatch(tasks);
+      },
+      concurrency: 1,
+    });
+    assert.deepEqual(batches, [5], 'five small files, one batch');
+    assert.equal(summary.sessions, 4, 'the batch was retried file by file: only the bad file is lost');
+    assert.equal(summary.warnings, 1);
+    assert.match(summary.warningMessages[0], /could not be imported \(worker ran out of memory\)/);
+  });
+
   it('hands out the biggest files first, never two huge ones at once', async () => {
     const queue = new TaskQueue([{ bytes: 5 }, { bytes: 900 }, { bytes: 7 }, { bytes: 800 }, { bytes: 6 }], 100);
     const a = await queue.next();
