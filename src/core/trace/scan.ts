@@ -52,13 +52,17 @@ export async function walkCandidates(root: string, options: { agent?: AgentId | 
   return found;
 }
 
-/** Head size the readers sniff. */
-const SNIFF_BYTES = 64 * 1024;
+/** Head sizes the readers sniff: most files tell within the first; a long first line (instructions) needs more. */
+const SNIFF_BYTES = [8 * 1024, 64 * 1024];
 
 /** Sniffs one file: which agent's session it is, if any. */
 export async function classifyFile(path: string, agent?: AgentId | 'auto'): Promise<AgentId | undefined> {
   const readers = (agent && agent !== 'auto' ? READERS.filter((r) => r.agent === agent) : READERS).filter((r) => r.accepts(path));
   if (readers.length === 0) return undefined;
-  const head = (await readRange(path, 0, SNIFF_BYTES)).toString('utf8');
-  return readers.find((r) => r.sniff(path, head))?.agent;
+  for (const bytes of SNIFF_BYTES) {
+    const buffer = await readRange(path, 0, bytes);
+    const found = readers.find((r) => r.sniff(path, buffer.toString('utf8')))?.agent;
+    if (found || buffer.length < bytes) return found;
+  }
+  return undefined;
 }
