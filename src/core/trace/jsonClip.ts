@@ -60,7 +60,14 @@ export class JsonStringClipper {
   private tailWindowBytes = 0;
   private cutStrings = 0;
 
-  constructor(private readonly limits: JsonClipLimits) {
+  /**
+   * `borrow`: the caller keeps every piece unchanged until `end()` (a line inside one read chunk), so kept bytes are
+   * referenced, not copied: one allocation per line instead of one per piece.
+   */
+  constructor(
+    private readonly limits: JsonClipLimits,
+    private readonly borrow = false,
+  ) {
     this.limit = limits.headBytes + limits.tailBytes + 1024;
   }
 
@@ -80,7 +87,7 @@ export class JsonStringClipper {
     // Bytes outside strings and the short strings of this piece are copied out as one run.
     let runStart = pos;
     const flushRun = (end: number) => {
-      if (end > runStart) this.push(Buffer.from(chunk.subarray(runStart, end)));
+      if (end > runStart) this.push(this.keep(chunk.subarray(runStart, end)));
     };
     while (pos < to) {
       if (!this.inString) {
@@ -125,6 +132,11 @@ export class JsonStringClipper {
     return this.out.length === 1 ? this.out[0] : Buffer.concat(this.out, this.outBytes);
   }
 
+  /** A view when borrowing, else a copy (the caller reuses its buffers). */
+  private keep(bytes: Buffer): Buffer {
+    return this.borrow ? bytes : Buffer.from(bytes);
+  }
+
   private push(piece: Buffer): void {
     if (piece.length === 0) return;
     this.out.push(piece);
@@ -151,7 +163,7 @@ export class JsonStringClipper {
       return;
     }
     if (this.stringBytes + content.length <= this.limit) {
-      this.pending.push(Buffer.from(content));
+      this.pending.push(this.keep(content));
       this.stringBytes += content.length;
       return;
     }
@@ -159,7 +171,7 @@ export class JsonStringClipper {
     const whole = this.pending.length > 0 ? Buffer.concat([...this.pending, content]) : content;
     this.pending = [];
     this.headKept = headCut(whole, this.limits.headBytes);
-    this.push(Buffer.from(whole.subarray(0, this.headKept)));
+    this.push(this.keep(whole.subarray(0, this.headKept)));
     this.clipping = true;
     this.tailWindow = [];
     this.tailWindowBytes = 0;
@@ -170,7 +182,7 @@ export class JsonStringClipper {
   private keepTail(content: Buffer): void {
     const want = this.limits.tailBytes + TAIL_CONTEXT;
     const piece = content.length > want ? content.subarray(content.length - want) : content;
-    this.tailWindow.push(Buffer.from(piece));
+    this.tailWindow.push(this.keep(piece));
     this.tailWindowBytes += piece.length;
     while (this.tailWindow.length > 1 && this.tailWindowBytes - this.tailWindow[0].length >= want) {
       this.tailWindowBytes -= this.tailWindow[0].length;
@@ -184,10 +196,10 @@ export class JsonStringClipper {
       this.pending = [];
       return;
     }
-    const window = Buffer.concat(this.tailWindow, this.tailWindowBytes);
+    const window = this.tailWindow.length === 1 ? this.tailWindow[0] : Buffer.concat(this.tailWindow, this.tailWindowBytes);
     const tailStart = tailCut(window, this.limits.tailBytes);
     this.push(markerBytes(this.stringBytes - this.headKept - (window.length - tailStart)));
-    this.push(Buffer.from(window.subarray(tailStart)));
+    this.push(this.keep(window.subarray(tailStart)));
     this.tailWindow = [];
     this.tailWindowBytes = 0;
     this.clipping = false;

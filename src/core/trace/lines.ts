@@ -88,7 +88,7 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       skippedLines++;
       return;
     }
-    const lineClipper = new JsonStringClipper(clip as JsonClipLimits);
+    const lineClipper = new JsonStringClipper(clip as JsonClipLimits, true);
     lineClipper.write(chunk, from, to);
     if (lineClipper.size > maxLineBytes) {
       lines++;

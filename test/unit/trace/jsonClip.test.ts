@@ -73,6 +73,10 @@ describe('cutting long JSON strings on the raw bytes', () => {
       const whole = clip(json);
       const splits = Array.from({ length: 1 + Math.floor(next() * 6) }, () => Math.floor(next() * Buffer.byteLength(json)));
       assert.equal(clip(json, LIMITS, splits), whole, `round ${round}`);
+      const borrowing = new JsonStringClipper(LIMITS, true);
+      const bytes = Buffer.from(json);
+      borrowing.write(bytes, 0, bytes.length);
+      assert.equal(borrowing.end().toString('utf8'), whole, `round ${round}: borrowed`);
       const parsed = JSON.parse(whole);
       assert.equal(parsed.short, value.short);
       const [head, tail] = String(parsed.long).split(CUT_SPLIT);
