@@ -6,38 +6,45 @@ interface SecretRule {
   replace?: (match: string, ...groups: string[]) => string;
   /** Cheap test that must pass for the pattern to possibly match: most texts skip most rules. */
   hint?: (text: string) => boolean;
+  /** Which one-pass gate (below) covers the hint: when the gate finds nothing in a text, the rule is skipped. */
+  gate?: 'literal' | 'named';
 }
 
 const tag = (name: string) => `[REDACTED:${name}]`;
 
 const RULES: SecretRule[] = [
-  { name: 'private-key', hint: (t) => t.includes('PRIVATE KEY'), pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g },
-  { name: 'anthropic-key', hint: (t) => t.includes('sk-ant-'), pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { name: 'openai-key', hint: (t) => t.includes('sk-'), pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { name: 'github-token', hint: (t) => t.includes('_') && (/gh[pousr]_/.test(t) || t.includes('github_pat_')), pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
-  { name: 'aws-access-key', hint: (t) => t.includes('AKIA') || t.includes('ASIA') || t.includes('ABIA') || t.includes('ACCA'), pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
-  { name: 'google-api-key', hint: (t) => t.includes('AIza'), pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { name: 'slack-token', hint: (t) => t.includes('xox'), pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { name: 'stripe-key', hint: (t) => t.includes('_live_') || t.includes('_test_'), pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
-  { name: 'npm-token', hint: (t) => t.includes('npm_'), pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { name: 'huggingface-token', hint: (t) => t.includes('hf_'), pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
-  { name: 'jwt', hint: (t) => t.includes('eyJ'), pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { name: 'private-key', gate: 'literal', hint: (t) => t.includes('PRIVATE KEY'), pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g },
+  { name: 'anthropic-key', gate: 'literal', hint: (t) => t.includes('sk-ant-'), pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { name: 'openai-key', gate: 'literal', hint: (t) => t.includes('sk-'), pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  { name: 'github-token', gate: 'literal', hint: (t) => t.includes('_') && (/gh[pousr]_/.test(t) || t.includes('github_pat_')), pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
+  { name: 'aws-access-key', gate: 'literal', hint: (t) => t.includes('AKIA') || t.includes('ASIA') || t.includes('ABIA') || t.includes('ACCA'), pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+  { name: 'google-api-key', gate: 'literal', hint: (t) => t.includes('AIza'), pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { name: 'slack-token', gate: 'literal', hint: (t) => t.includes('xox'), pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { name: 'stripe-key', gate: 'literal', hint: (t) => t.includes('_live_') || t.includes('_test_'), pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  { name: 'npm-token', gate: 'literal', hint: (t) => t.includes('npm_'), pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: 'huggingface-token', gate: 'literal', hint: (t) => t.includes('hf_'), pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
+  { name: 'jwt', gate: 'literal', hint: (t) => t.includes('eyJ'), pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   {
-    name: 'url-credentials', hint: (t) => t.includes('://') && t.includes('@'),
+    name: 'url-credentials', gate: 'literal', hint: (t) => t.includes('://') && t.includes('@'),
     pattern: /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/:@'"]+):([^\s/@'"]+)@/gi,
     replace: (_m, scheme: string) => `${scheme}${tag('url-credentials')}@`,
   },
   {
-    name: 'authorization-header', hint: (t) => /authorization/i.test(t),
+    name: 'authorization-header', gate: 'named', hint: (t) => /authorization/i.test(t),
     pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot)?\s*)[^\s"',]{6,}/gi,
     replace: (_m, head: string) => `${head}${tag('authorization-header')}`,
   },
   {
-    name: 'env-secret', hint: (t) => /key|token|secret|passw|pwd|credential|auth/i.test(t),
+    name: 'env-secret', gate: 'named',
     pattern: /^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z0-9_]*\s*[=:]\s*)(["']?)(?!\[REDACTED)[^\s"'#]{4,}\2/gim,
     replace: (_m, head: string) => `${head}${tag('env-secret')}`,
   },
 ];
+
+// One pass over a text instead of one per rule: every `literal` rule's hint needs one of these substrings, every
+// `named` rule's hint one of these words (case-insensitive; "auth" covers "authorization").
+const LITERAL_GATE = /sk-|gh[pousr]_|github_pat_|AKIA|ASIA|ABIA|ACCA|AIza|xox|_live_|_test_|npm_|hf_|eyJ|PRIVATE KEY|:\/\//;
+const NAMED_GATE = /key|token|secret|passw|pwd|credential|auth/i;
 
 const HOME_PATH = /(?:\/home\/|\/Users\/)([A-Za-z0-9._-]+)|\b[A-Za-z]:\\(?:\\)?Users\\(?:\\)?([A-Za-z0-9._ -]+?)(?=\\|$|["'\s])/g;
 
@@ -77,7 +84,11 @@ export function createRedactor(options: RedactionOptions = {}, onInvalidPattern:
     redact(text: string): string {
       if (!text) return text;
       let out = text;
+      // Tested once on the input: a replacement only removes a secret, and the tag it leaves never completes another.
+      const literal = LITERAL_GATE.test(text);
+      const named = NAMED_GATE.test(text);
       for (const rule of rules) {
+        if ((rule.gate === 'literal' && !literal) || (rule.gate === 'named' && !named)) continue;
         if (rule.hint && !rule.hint(out)) continue;
         rule.pattern.lastIndex = 0;
         out = out.replace(rule.pattern, (...args: unknown[]) => {

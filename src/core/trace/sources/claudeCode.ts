@@ -282,7 +282,8 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
       const extra = ToolUseResult.safeParse(record.toolUseResult);
       const raw = toolResultText(result.data.content, extra.success ? extra.data : undefined);
       const clipped = clipMiddle(raw, ctx.maxOutputChars);
-      const exit = /^Exit code (\d+)/m.exec(raw);
+      // Claude Code puts it on the first line of a failed command's result
+      const exit = /^Exit code (\d+)/m.exec(raw.slice(0, 300));
       push({
         kind: 'tool_result',
         callId: result.data.tool_use_id ?? record.sourceToolUseID ?? 'unknown',
