@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { atomicWrite, readJsonFile } from '../util/fs';
 import { shortHash } from '../util/hash';
-import { readTextIfExists, removeFile, writeAtomic } from './io';
+import { readTextIfExists, removeFile, writeAtomic, writeNewOrAtomic } from './io';
 import { Trace } from './model';
 
 /** The per-user data folder: `COMBEE_STORE`, else the platform's app-data location. Never inside a repository. */
@@ -73,7 +73,7 @@ export class TraceStore {
   }
 
   async saveTrace(trace: Trace): Promise<void> {
-    await writeAtomic(this.traceFile(trace.id), traceJson(trace));
+    await writeNewOrAtomic(this.traceFile(trace.id), traceJson(trace));
   }
 
   async loadTrace(id: string): Promise<Trace | undefined> {
