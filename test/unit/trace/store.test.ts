@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setBlockingIo, writeNewOrAtomic } from '../../../src/core/trace/io';
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type Step, type Trace } from '../../../src/core/trace/model';
 import { TraceStore } from '../../../src/core/trace/store';
@@ -27,6 +28,32 @@ describe('trace store', () => {
     assert.equal(files.length, 3);
     assert.ok(files.every((f) => !f.endsWith('.tmp')), 'no temporary file left behind');
   });
+
+  for (const blocking of [false, true]) {
+    it(`writes a new trace file in place and replaces an existing one whole; a failed write leaves no half file (${blocking ? 'blocking' : 'async'} I/O)`, async () => {
+      setBlockingIo(blocking);
+      try {
+        const dir = tempDir('combee-write-');
+        const path = join(dir, 'sub', 't.json');
+        await writeNewOrAtomic(path, ['{"a":', '1}']);
+        assert.equal(readFileSync(path, 'utf8'), '{"a":1}');
+        await writeNewOrAtomic(path, ['{"a":', '2}']);
+        assert.equal(readFileSync(path, 'utf8'), '{"a":2}');
+        const failing = function* () {
+          yield '{"a":';
+          throw new Error('disk full');
+        };
+        await assert.rejects(writeNewOrAtomic(path, failing()), /disk full/);
+        assert.equal(readFileSync(path, 'utf8'), '{"a":2}', 'an existing file is untouched');
+        const fresh = join(dir, 'sub', 'new.json');
+        await assert.rejects(writeNewOrAtomic(fresh, failing()), /disk full/);
+        assert.equal(existsSync(fresh), false, 'a new file is removed');
+        assert.deepEqual(readdirSync(join(dir, 'sub')), ['t.json'], 'no temporary file left behind');
+      } finally {
+        setBlockingIo(false);
+      }
+    });
+  }
 
   it('writes again after its folder was removed in the same process', async () => {
     const store = new TraceStore(tempDir('combee-store-'));
