@@ -16,12 +16,27 @@ const BOUNDARY_SEARCH = 4096;
 /** Extra bytes kept before the tail so a boundary can be checked there. */
 const TAIL_CONTEXT = 64;
 
-export interface JsonClipLimits {
+export interface StringLimits {
   /** Bytes kept from the start of a long string. */
   headBytes: number;
   /** Bytes kept from its end. */
   tailBytes: number;
 }
+
+export interface JsonClipLimits extends StringLimits {
+  /**
+   * Tighter limits for every string inside the value of one top-level key: a record's copy of what it also holds
+   * elsewhere (Claude Code's `toolUseResult` repeats the tool output, an edited file whole…).
+   */
+  under?: StringLimits & { key: string };
+}
+
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
 
 /** The cut marker as it appears inside a JSON string. */
 function markerBytes(cut: number): Buffer {
@@ -36,13 +51,29 @@ export function clipLimitsFor(maxChars: number): JsonClipLimits {
   return { headBytes: 3 * Math.ceil(maxChars * 0.4) + 64, tailBytes: 3 * Math.ceil(maxChars * 0.6) + 64 };
 }
 
+/** Strings up to this much longer than head + tail are kept whole (cutting them would save little). */
+const SLACK = 1024;
+
+function threshold(limits: StringLimits): number {
+  return limits.headBytes + limits.tailBytes + SLACK;
+}
+
 /** Whether a line of `bytes` bytes may hold a string worth cutting under these limits. */
 export function mayNeedClip(bytes: number, limits: JsonClipLimits): boolean {
-  return bytes > limits.headBytes + limits.tailBytes + 1024;
+  return bytes > Math.min(threshold(limits), limits.under ? threshold(limits.under) : Infinity);
 }
 
 export class JsonStringClipper {
-  private readonly limit: number;
+  /** The limits of the string being read, and the length from which it is cut. */
+  private current: StringLimits;
+  private limit: number;
+  private readonly underKey: Buffer | undefined;
+  /** Structure outside strings, tracked only for `limits.under`: nesting depth and where the top-level key stands. */
+  private depth = 0;
+  /** The last string closed at depth 1 was the `under` key (a colon makes it the key of what follows). */
+  private keyCandidate = false;
+  /** Inside the value of the `under` key. */
+  private underValue = false;
   private out: Buffer[] = [];
   private outBytes = 0;
   private inString = false;
@@ -68,7 +99,9 @@ export class JsonStringClipper {
     private readonly limits: JsonClipLimits,
     private readonly borrow = false,
   ) {
-    this.limit = limits.headBytes + limits.tailBytes + 1024;
+    this.current = limits;
+    this.limit = threshold(limits);
+    this.underKey = limits.under ? Buffer.from(limits.under.key) : undefined;
   }
 
   /** Strings cut so far. */
@@ -92,11 +125,9 @@ export class JsonStringClipper {
     while (pos < to) {
       if (!this.inString) {
         const q = indexOf(chunk, QUOTE, pos, to);
+        if (this.underKey) this.structure(chunk, pos, q === -1 ? to : q);
         if (q === -1) break;
-        this.inString = true;
-        this.continued = false;
-        this.carriedBackslashes = 0;
-        this.stringBytes = 0;
+        this.openString();
         pos = q + 1;
         continue;
       }
@@ -114,12 +145,45 @@ export class JsonStringClipper {
         }
         this.closeString();
         runStart = q;
+        this.keyCandidate = false;
+      } else if (this.underKey && this.depth === 1) {
+        // a short string opened and closed in this piece stays in the run; at depth 1 it may be the key
+        const key = this.underKey;
+        this.keyCandidate = contentEnd - contentStart === key.length && chunk.compare(key, 0, key.length, contentStart, contentEnd) === 0;
       }
-      // else: a short string opened and closed in this piece stays in the run
       this.inString = false;
       pos = q + 1;
     }
     flushRun(to);
+  }
+
+  private openString(): void {
+    this.inString = true;
+    this.continued = false;
+    this.carriedBackslashes = 0;
+    this.stringBytes = 0;
+    const limits = this.underValue && this.limits.under ? this.limits.under : this.limits;
+    if (limits !== this.current) {
+      this.current = limits;
+      this.limit = threshold(limits);
+    }
+  }
+
+  /** Follows nesting and top-level keys through bytes outside strings. */
+  private structure(chunk: Buffer, from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const c = chunk[i];
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        this.depth++;
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        this.depth--;
+        if (this.depth <= 1) this.underValue = false;
+      } else if (this.depth === 1) {
+        if (c === COLON) this.underValue = this.keyCandidate;
+        else if (c === COMMA) this.underValue = false;
+        if (c === COLON || c === COMMA) this.keyCandidate = false;
+      }
+    }
   }
 
   /** The clipped line. */
@@ -170,7 +234,7 @@ export class JsonStringClipper {
     // Too long: write the head now and from here on keep only a window of the end.
     const whole = this.pending.length > 0 ? Buffer.concat([...this.pending, content]) : content;
     this.pending = [];
-    this.headKept = headCut(whole, this.limits.headBytes);
+    this.headKept = headCut(whole, this.current.headBytes);
     this.push(this.keep(whole.subarray(0, this.headKept)));
     this.clipping = true;
     this.tailWindow = [];
@@ -180,7 +244,7 @@ export class JsonStringClipper {
   }
 
   private keepTail(content: Buffer): void {
-    const want = this.limits.tailBytes + TAIL_CONTEXT;
+    const want = this.current.tailBytes + TAIL_CONTEXT;
     const piece = content.length > want ? content.subarray(content.length - want) : content;
     this.tailWindow.push(this.keep(piece));
     this.tailWindowBytes += piece.length;
@@ -197,7 +261,7 @@ export class JsonStringClipper {
       return;
     }
     const window = this.tailWindow.length === 1 ? this.tailWindow[0] : Buffer.concat(this.tailWindow, this.tailWindowBytes);
-    const tailStart = tailCut(window, this.limits.tailBytes);
+    const tailStart = tailCut(window, this.current.tailBytes);
     this.push(markerBytes(this.stringBytes - this.headKept - (window.length - tailStart)));
     this.push(this.keep(window.subarray(tailStart)));
     this.tailWindow = [];
