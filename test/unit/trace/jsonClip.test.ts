@@ -90,6 +90,36 @@ describe('cutting long JSON strings on the raw bytes', () => {
     }
   });
 
+  it('cuts strings inside the value of the `under` key harder, only at the top level, however the line is split', () => {
+    const limits: JsonClipLimits = { ...LIMITS, under: { key: 'extra', headBytes: 20, tailBytes: 30 } };
+    const long = `${'a'.repeat(600)}${'z'.repeat(600)}`; // under LIMITS' cut length
+    const record = {
+      type: 'user',
+      message: { content: long, extra: long },
+      extra: { stdout: long, list: [long, 'short'], flag: true, nested: { deeper: long } },
+      after: long,
+      label: 'extra',
+    };
+    const json = JSON.stringify(record);
+    const whole = clip(json, limits);
+    const out = JSON.parse(whole);
+    const kept = (text: string) => text.split(CUT_SPLIT).join('').length;
+    assert.equal(out.message.content, long, 'under the limit for ordinary strings');
+    assert.equal(out.message.extra, long, 'a key of the same name deeper down is not the top-level one');
+    assert.equal(out.after, long, 'the value after it is ordinary again');
+    assert.ok(kept(out.extra.stdout) <= 50 && out.extra.stdout.startsWith('aaaa') && out.extra.stdout.endsWith('zzzz'));
+    assert.ok(kept(out.extra.list[0]) <= 50 && kept(out.extra.nested.deeper) <= 50);
+    assert.equal(out.extra.list[1], 'short');
+    assert.equal(out.extra.flag, true);
+    assert.equal(out.label, 'extra');
+    const bytes = Buffer.byteLength(json);
+    for (const at of [1, 10, 11, 12, 40, 900, 1000, 2000, 2500, 3000, 4000, bytes - 5]) assert.equal(clip(json, limits, [at, at + 7]), whole, `split at ${at}`);
+    // a string value of the key itself
+    const asString = JSON.parse(clip(JSON.stringify({ extra: long, other: long }), limits));
+    assert.ok(kept(asString.extra) <= 50);
+    assert.equal(asString.other, long);
+  });
+
   it('leaves JSON nested in a string parseable (Codex shell output)', () => {
     const inner = JSON.stringify({ output: `${'line "x" \\ é\n'.repeat(2000)}`, metadata: { exit_code: 2 } });
     const out = JSON.parse(clip(JSON.stringify({ type: 'function_call_output', output: inner })));
