@@ -89,7 +89,6 @@ export class JsonStringClipper {
   /** Last bytes of a string being cut (at least tailBytes + TAIL_CONTEXT once it is long enough). */
   private tailWindow: Buffer[] = [];
   private tailWindowBytes = 0;
-  private cutStrings = 0;
 
   /**
    * `borrow`: the caller keeps every piece unchanged until `end()` (a line inside one read chunk), so kept bytes are
@@ -102,11 +101,6 @@ export class JsonStringClipper {
     this.current = limits;
     this.limit = threshold(limits);
     this.underKey = limits.under ? Buffer.from(limits.under.key) : undefined;
-  }
-
-  /** Strings cut so far. */
-  get cuts(): number {
-    return this.cutStrings;
   }
 
   /** Bytes of output so far (what the line will cost once decoded). */
@@ -267,7 +261,6 @@ export class JsonStringClipper {
     this.tailWindow = [];
     this.tailWindowBytes = 0;
     this.clipping = false;
-    this.cutStrings++;
   }
 }
 
