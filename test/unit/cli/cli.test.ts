@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
+import { TraceStore } from '../../../src/core/trace/store';
 import type { Output } from '../../../src/cli/output';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { tempDir } from '../../support/tmp';
@@ -44,6 +45,20 @@ describe('combee CLI', () => {
     const again = capture();
     await runCli(['import', '--from', home, '--store', store, '--json'], again);
     assert.equal(JSON.parse(again.stdout.join('\n')).unchangedFiles, 3);
+  });
+
+  it('import --max-output-chars stores long tool outputs cut to that length, head and tail kept', async () => {
+    const root = tempDir('combee-cli-max-');
+    const home = join(root, '.claude');
+    const output = `START ${'x'.repeat(5_000)} END`;
+    writeClaudeSession(home, '55555555-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', [{ user: 'build' }, { bash: { command: 'pnpm build', output } }]);
+    const store = join(root, 'store');
+    assert.equal(await runCli(['import', '--from', home, '--store', store, '--max-output-chars', '1000'], capture()), 0);
+    const trace = await new TraceStore(store).loadTrace('claude-code:55555555-aaaa-4bbb-8ccc-000000000001');
+    const result = trace?.steps.find((s) => s.kind === 'tool_result');
+    assert.ok(result && result.kind === 'tool_result');
+    assert.ok(result.output.length <= 1000 && result.output.startsWith('START') && result.output.endsWith('END'));
+    assert.equal(result.truncatedFrom, output.length);
   });
 
   it('stores no secret: the imported traces hold only the redaction marker', async () => {
