@@ -5,9 +5,9 @@ import type { Redactor } from './redact';
 const TraceFields = Trace.omit({ steps: true });
 
 /**
- * Redacts every free-text field of a draft, derives its outcome and validates the result. The draft's steps array
- * becomes the trace's: each step is replaced by its redacted copy as it goes, so a big session's unredacted text is
- * never held twice. Validation checks the trace without keeping zod's copy of it.
+ * Redacts every free-text field of a draft, derives its outcome and validates the result. The draft's steps become
+ * the trace's, redacted in place, so a big session's text is never held twice. Validation checks the trace without
+ * keeping zod's copy of it.
  */
 export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   const before = redactor.count;
@@ -34,17 +34,24 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   return trace;
 }
 
+/** Redacts a step's free text in place (the draft is the normalizer's to change). */
 function redactStep(step: Step, redactor: Redactor, r: (text: string | undefined) => string | undefined): Step {
   switch (step.kind) {
     case 'user':
     case 'assistant':
     case 'error':
-      return { ...step, text: redactor.redact(step.text) };
+      step.text = redactor.redact(step.text);
+      break;
     case 'tool_call':
-      return { ...step, input: redactor.redact(step.input), command: r(step.command) };
+      step.input = redactor.redact(step.input);
+      if (step.command !== undefined) step.command = r(step.command);
+      break;
     case 'tool_result':
-      return { ...step, output: redactor.redact(step.output) };
+      step.output = redactor.redact(step.output);
+      break;
     case 'subagent':
-      return { ...step, description: r(step.description) };
+      if (step.description !== undefined) step.description = r(step.description);
+      break;
   }
+  return step;
 }

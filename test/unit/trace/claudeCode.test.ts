@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverSessions } from '../../../src/core/trace/discover';
 import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
@@ -8,6 +8,19 @@ import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 
 describe('Claude Code reader', () => {
+  it('counts an odd content block and keeps the rest of its line', async () => {
+    const home = tempDir('combee-claude-odd-');
+    const path = writeClaudeSession(home, '22222222-aaaa-4bbb-8ccc-000000000002', '/home/dev/shop', [{ user: 'first' }]);
+    const sessionId = '22222222-aaaa-4bbb-8ccc-000000000002';
+    const odd = { type: 'user', sessionId, cwd: '/home/dev/shop', uuid: '22222222-0000-4000-8000-00000000abcd', timestamp: '2026-11-02T09:10:00.000Z', message: { role: 'user', content: [42, { type: 'text', text: 'second' }, { text: 'no type' }] } };
+    writeFileSync(path, `${readFileSync(path, 'utf8')}${JSON.stringify(odd)}\n`);
+    const [file] = await discoverSessions(path);
+    const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(traces[0].steps.map((s) => s.kind === 'user' && s.text), ['first', 'second']);
+    assert.equal(traces[0].unknown['user-block:invalid'], 2);
+  });
+
   it('reads a tool output of 40 MB on one line (over the 16 MiB line cap) cut in the middle, with its exit code, head and tail', async () => {
     const home = tempDir('combee-claude-huge-');
     const output = `FIRST LINE OF OUTPUT\n${'build log line ✓ ok\n'.repeat(2_000_000)}FAIL src/cart.test.ts: expected 3, got 4\n`;

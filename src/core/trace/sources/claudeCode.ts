@@ -10,12 +10,13 @@ import { lineWarnings } from './lineWarnings';
 
 // Claude Code writes one JSON object per line; only the fields we use are validated and kept (a stripping object
 // parses half again as fast as a loose one: it is the one schema every line goes through).
-const ContentBlock = z.looseObject({ type: z.string() });
+// Blocks are validated one by one, each by its own schema where it is used (an odd block is counted, not fatal).
+const ContentBlocks = z.array(z.unknown());
 const Message = z.object({
   id: z.string().optional(),
   role: z.string().optional(),
   model: z.string().optional(),
-  content: z.union([z.string(), z.array(ContentBlock)]).optional(),
+  content: z.union([z.string(), ContentBlocks]).optional(),
 });
 const Envelope = z.object({
   type: z.string(),
@@ -272,6 +273,11 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
 
 type Push = (step: StepInput) => void;
 
+function blockType(block: unknown): string {
+  const type = typeof block === 'object' && block !== null ? (block as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : 'invalid';
+}
+
 function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: ReadContext): void {
   const content = record.message?.content;
   if (typeof content === 'string') {
@@ -279,10 +285,11 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
     return;
   }
   for (const block of content ?? []) {
-    if (block.type === 'text') {
+    const type = blockType(block);
+    if (type === 'text') {
       const text = TextBlock.safeParse(block);
       if (text.success) pushUserText(acc, text.data.text, record.isMeta === true, push);
-    } else if (block.type === 'tool_result') {
+    } else if (type === 'tool_result') {
       const result = ToolResultBlock.safeParse(block);
       if (!result.success) {
         countUnknown(acc, 'tool_result:invalid');
@@ -303,8 +310,8 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
         interrupted: extra.success && extra.data.interrupted ? true : undefined,
       });
       if (extra.success && extra.data.agentId) push({ kind: 'subagent', traceId: `claude-code:${acc.sessionId}/agent-${extra.data.agentId}` });
-    } else if (block.type !== 'image' && block.type !== 'document') {
-      countUnknown(acc, `user-block:${block.type}`);
+    } else if (type !== 'image' && type !== 'document') {
+      countUnknown(acc, `user-block:${type}`);
     }
   }
 }
@@ -335,7 +342,8 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
     return;
   }
   for (const block of content ?? []) {
-    if (block.type === 'text') {
+    const type = blockType(block);
+    if (type === 'text') {
       const text = TextBlock.safeParse(block);
       if (!text.success || !text.data.text.trim()) continue;
       const existing = message?.id ? acc.assistantTextByMessage.get(message.id) : undefined;
@@ -346,7 +354,7 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
         push({ kind: 'assistant', text: text.data.text, model: message?.model });
         if (message?.id) acc.assistantTextByMessage.set(message.id, acc.steps.length - 1);
       }
-    } else if (block.type === 'tool_use') {
+    } else if (type === 'tool_use') {
       const use = ToolUseBlock.safeParse(block);
       if (!use.success) {
         countUnknown(acc, 'tool_use:invalid');
@@ -355,8 +363,8 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
       const input = (use.data.input ?? {}) as Record<string, unknown>;
       const command = typeof input.command === 'string' ? input.command : undefined;
       push({ kind: 'tool_call', callId: use.data.id, tool: use.data.name, command, input: clipMiddle(JSON.stringify(use.data.input ?? {}), maxInputChars).text });
-    } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') {
-      countUnknown(acc, `assistant-block:${block.type}`);
+    } else if (type !== 'thinking' && type !== 'redacted_thinking') {
+      countUnknown(acc, `assistant-block:${type}`);
     }
   }
 }
