@@ -61,50 +61,14 @@ let tempCounter = 0;
 
 /**
  * Writes `parts` (strings, written as they come) to a temporary sibling, then renames it over `path`: a reader
- * never sees a half-written file. Folders are made once per process (again if they were removed meanwhile).
+ * never sees a half-written file.
  */
 export async function writeAtomic(path: string, parts: Iterable<string>): Promise<void> {
-  const dir = dirname(path);
   // unique per process, thread and write (cheaper than random bytes at thousands of files a second)
-  const temp = join(dir, `.${basename(path)}.${process.pid}-${threadId}-${++tempCounter}.tmp`);
-  if (blocking) {
-    if (!madeDirs.has(dir)) mkdirSync(dir, { recursive: true });
-    madeDirs.add(dir);
-    let fd: number;
-    try {
-      fd = openSync(temp, 'w');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      mkdirSync(dir, { recursive: true });
-      fd = openSync(temp, 'w');
-    }
-    try {
-      for (const part of parts) writeSync(fd, part);
-    } catch (error) {
-      closeSync(fd);
-      rmSync(temp, { force: true });
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(temp, path);
-    return;
-  }
-  if (!madeDirs.has(dir)) await mkdir(dir, { recursive: true });
-  madeDirs.add(dir);
-  const handle = await open(temp, 'w').catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true });
-    return open(temp, 'w');
-  });
-  try {
-    for (const part of parts) await handle.write(part);
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  await rename(temp, path);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${threadId}-${++tempCounter}.tmp`);
+  await writeParts(temp, 'w', parts);
+  if (blocking) renameSync(temp, path);
+  else await rename(temp, path);
 }
 
 /**
@@ -115,19 +79,32 @@ export async function writeAtomic(path: string, parts: Iterable<string>): Promis
  * replaced atomically by the next import, which finds it unindexed.
  */
 export async function writeNewOrAtomic(path: string, parts: Iterable<string>): Promise<void> {
+  try {
+    await writeParts(path, 'wx', parts);
+  } catch (error) {
+    // the file exists: `parts` was not read yet (the open failed first)
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    await writeAtomic(path, parts);
+  }
+}
+
+/**
+ * Opens `path` with `flag` ('w', or 'wx' for a new file only) and writes `parts`; a write that fails removes the
+ * file. Folders are made once per process (again if they were removed meanwhile).
+ */
+async function writeParts(path: string, flag: 'w' | 'wx', parts: Iterable<string>): Promise<void> {
   const dir = dirname(path);
+  const missingDir = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
   if (blocking) {
     if (!madeDirs.has(dir)) mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
     let fd: number;
     try {
-      fd = openSync(path, 'wx');
+      fd = openSync(path, flag);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return writeAtomic(path, parts);
-      if (code !== 'ENOENT') throw error;
+      if (!missingDir(error)) throw error;
       mkdirSync(dir, { recursive: true });
-      return writeAtomic(path, parts);
+      fd = openSync(path, flag);
     }
     try {
       for (const part of parts) writeSync(fd, part);
@@ -141,14 +118,11 @@ export async function writeNewOrAtomic(path: string, parts: Iterable<string>): P
   }
   if (!madeDirs.has(dir)) await mkdir(dir, { recursive: true });
   madeDirs.add(dir);
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, 'wx');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST' && code !== 'ENOENT') throw error;
-    return writeAtomic(path, parts);
-  }
+  const handle = await open(path, flag).catch(async (error: unknown) => {
+    if (!missingDir(error)) throw error;
+    await mkdir(dir, { recursive: true });
+    return open(path, flag);
+  });
   try {
     for (const part of parts) await handle.write(part);
   } catch (error) {
