@@ -11,18 +11,16 @@ const TraceFields = Trace.omit({ steps: true });
  */
 export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   const before = redactor.count;
-  const r = (text: string | undefined) => (text === undefined ? undefined : redactor.redact(text));
   const steps: Step[] = draft.steps;
   for (let i = 0; i < steps.length; i++) {
-    const step = redactStep(steps[i], redactor, r);
-    const checked = Step.safeParse(step);
+    redactStep(steps[i], redactor);
+    const checked = Step.safeParse(steps[i]);
     if (!checked.success) throw new Error(`step ${i}: ${checked.error.issues[0]?.message ?? 'invalid'} at ${checked.error.issues[0]?.path.join('.') ?? ''}`);
-    steps[i] = step;
   }
   const trace: Trace = {
     ...draft,
     schemaVersion: TRACE_SCHEMA_VERSION,
-    title: r(draft.title),
+    title: draft.title === undefined ? undefined : redactor.redact(draft.title),
     cwd: draft.cwd,
     steps,
     outcome: computeOutcome(steps),
@@ -35,7 +33,7 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
 }
 
 /** Redacts a step's free text in place (the draft is the normalizer's to change). */
-function redactStep(step: Step, redactor: Redactor, r: (text: string | undefined) => string | undefined): Step {
+function redactStep(step: Step, redactor: Redactor): void {
   switch (step.kind) {
     case 'user':
     case 'assistant':
@@ -44,14 +42,13 @@ function redactStep(step: Step, redactor: Redactor, r: (text: string | undefined
       break;
     case 'tool_call':
       step.input = redactor.redact(step.input);
-      if (step.command !== undefined) step.command = r(step.command);
+      if (step.command !== undefined) step.command = redactor.redact(step.command);
       break;
     case 'tool_result':
       step.output = redactor.redact(step.output);
       break;
     case 'subagent':
-      if (step.description !== undefined) step.description = r(step.description);
+      if (step.description !== undefined) step.description = redactor.redact(step.description);
       break;
   }
-  return step;
 }
