@@ -2,10 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Piscina from 'piscina';
-import type { BatchFailure, FileImportResult, ImportTask, ImportTaskResult, ReadLimits } from '../trace/importer';
-import type { RedactionOptions } from '../trace/redact';
-import type { SessionFile } from '../trace/sources/types';
-import type { ImportFileTask } from './workerTasks';
+import type { BatchFailure, ImportTask, ImportTaskResult } from '../trace/importer';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
 
 /** Small by default: the extension host is shared with every other extension. */
@@ -14,7 +11,6 @@ export function defaultPoolSize(): number {
 }
 
 export interface WorkerPool {
-  importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions, signal?: AbortSignal): Promise<FileImportResult>;
   /** One whole file import in a worker, which stores the traces itself (nothing big crosses threads). */
   runImport(task: ImportTask, signal?: AbortSignal): Promise<ImportTaskResult>;
   /** Several small files' imports in one worker task. */
@@ -43,10 +39,6 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
   });
   return {
     size,
-    importFile(file, limits, redaction, signal) {
-      const task: ImportFileTask = { file, limits, redaction };
-      return piscina.run(task, { name: 'importFileTask', signal }) as Promise<FileImportResult>;
-    },
     runImport(task, signal) {
       return piscina.run(task, { name: 'importTask', signal }) as Promise<ImportTaskResult>;
     },

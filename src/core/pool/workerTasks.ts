@@ -1,18 +1,6 @@
 // Worker-thread entry (bundled as dist/combee-worker.js): CPU-bound tasks the pool runs off the main thread.
-import { importFile, runImportBatch, runImportTask, type BatchFailure, type FileImportResult, type ImportTask, type ImportTaskResult, type ReadLimits } from '../trace/importer';
-import type { RedactionOptions } from '../trace/redact';
-import type { SessionFile } from '../trace/sources/types';
+import { runImportBatch, runImportTask, type BatchFailure, type ImportTask, type ImportTaskResult } from '../trace/importer';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
-
-export interface ImportFileTask {
-  file: SessionFile;
-  limits: ReadLimits;
-  redaction: RedactionOptions;
-}
-
-export async function importFileTask(task: ImportFileTask): Promise<FileImportResult> {
-  return importFile(task.file, task.limits, task.redaction);
-}
 
 /** Reads, normalizes and stores one file here; only counts go back to the main thread. */
 export async function importTask(task: ImportTask): Promise<ImportTaskResult> {

@@ -8,7 +8,7 @@ import { createRedactor, type RedactionOptions } from './redact';
 import { classifyFile, walkCandidates } from './scan';
 import { readerFor } from './sources';
 import type { ReadContext, SessionFile, SourceReader } from './sources/types';
-import { TraceStore, type ImportedFile } from './store';
+import { TraceStore, type ImportedFile, type TraceWriter } from './store';
 
 export interface ReadLimits {
   maxLineBytes: number;
@@ -134,9 +134,20 @@ export interface ImportTaskResult {
   restart?: 'truncated' | 'rotated';
 }
 
-/** Reads a file (only its new lines when the reader can resume), stores its traces and returns counts only. */
-export async function runImportTask(task: ImportTask): Promise<ImportTaskResult> {
+/**
+ * Reads a file (only its new lines when the reader can resume), stores its traces and returns counts only. With
+ * `writer` the traces go into that (shared) pack and are visible once the caller closes it; else into their own.
+ */
+export async function runImportTask(task: ImportTask, writer?: TraceWriter): Promise<ImportTaskResult> {
   const store = new TraceStore(task.storeDir);
+  if (!writer) {
+    const own = store.openPack();
+    try {
+      return await runImportTask(task, own);
+    } finally {
+      await own.close();
+    }
+  }
   const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined));
   if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
   const file: SessionFile = { path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs };
@@ -172,7 +183,7 @@ export async function runImportTask(task: ImportTask): Promise<ImportTaskResult>
   const resumed = resume !== undefined && read.checkpoint !== undefined && read.checkpoint.read.endOffset + read.checkpoint.read.trailingBytes - read.checkpoint.read.bytesRead === resume.start;
   const counts: TraceCounts[] = [];
   for (const trace of normalizeEach(file, read.drafts, read.warnings, task.redaction, resumed ? stored : undefined)) {
-    await store.saveTrace(trace);
+    await writer.save(trace);
     counts.push(countTrace(trace));
   }
   warnings.push(...read.warnings);
@@ -264,8 +275,6 @@ export interface ImportOptions {
    * instead of per file. Files are retried one by one through `runTask` when a whole batch fails.
    */
   runBatch?: (tasks: ImportTask[]) => Promise<Array<ImportTaskResult | BatchFailure>>;
-  /** Older hook: runs `importFile` elsewhere and stores here; every changed file is read in full. */
-  runFile?: (file: SessionFile, limits: ReadLimits, redaction: RedactionOptions) => Promise<FileImportResult>;
   /** Concurrent files in flight. */
   concurrency?: number;
 }
@@ -279,15 +288,24 @@ export interface BatchFailure {
   error: string;
 }
 
-/** Runs a batch of tasks one after the other in this thread; a task that throws fails alone. */
+/**
+ * Runs a batch of tasks one after the other in this thread, storing all their traces in one pack, published before
+ * the results go back (the caller then indexes them); a task that throws fails alone.
+ */
 export async function runImportBatch(tasks: ImportTask[]): Promise<Array<ImportTaskResult | BatchFailure>> {
   const results: Array<ImportTaskResult | BatchFailure> = [];
-  for (const task of tasks) {
-    try {
-      results.push(await runImportTask(task));
-    } catch (error) {
-      results.push({ error: (error as Error).message });
+  if (tasks.length === 0) return results;
+  const writer = new TraceStore(tasks[0].storeDir).openPack();
+  try {
+    for (const task of tasks) {
+      try {
+        results.push(await runImportTask(task, writer));
+      } catch (error) {
+        results.push({ error: (error as Error).message });
+      }
     }
+  } finally {
+    await writer.close();
   }
   return results;
 }
@@ -328,7 +346,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     });
   }
   summary.files = summary.unchangedFiles;
-  const runTask = options.runTask ?? (options.runFile ? legacyTask(options.runFile, store) : runImportTask);
+  const runTask = options.runTask ?? runImportTask;
   const queue = new TaskQueue(todo);
   const batchLimits = options.runBatch ? BATCH : { files: 1, bytes: 0 };
 
@@ -403,6 +421,8 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     await saving;
     if (todo.length > 0) await store.saveIndex(index);
   }
+  // Superseded copies of grown sessions pile up in packs: rewritten once they are most of a pack.
+  if (summary.sessions > 0) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
   return summary;
 }
 
@@ -457,24 +477,6 @@ export class TaskQueue<T extends { bytes: number }> {
     this.largeRunning--;
     for (const wake of this.waiting.splice(0)) wake();
   }
-}
-
-/** Adapts the older `runFile` hook: full reads, traces stored on this thread. */
-function legacyTask(runFile: NonNullable<ImportOptions['runFile']>, store: TraceStore): (task: ImportTask) => Promise<ImportTaskResult> {
-  return async (task) => {
-    const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined));
-    if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
-    const result = await runFile({ path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs }, task.limits, task.redaction);
-    for (const trace of result.traces) await store.saveTrace(trace);
-    if (task.previous?.stateFile) await store.saveResumeState(task.path, undefined);
-    return {
-      entry: { agent, bytes: task.bytes, mtimeMs: task.mtimeMs, traceIds: result.traces.map((t) => t.id) },
-      traces: result.traces.map(countTrace),
-      warnings: result.warnings,
-      bytesRead: task.bytes,
-      mode: 'full',
-    };
-  };
 }
 
 function count(summary: ImportSummary, trace: TraceCounts): void {

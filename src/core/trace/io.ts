@@ -66,33 +66,16 @@ let tempCounter = 0;
 export async function writeAtomic(path: string, parts: Iterable<string>): Promise<void> {
   // unique per process, thread and write (cheaper than random bytes at thousands of files a second)
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${threadId}-${++tempCounter}.tmp`);
-  await writeParts(temp, 'w', parts);
+  await writeParts(temp, parts);
   if (blocking) renameSync(temp, path);
   else await rename(temp, path);
 }
 
 /**
- * For JSON that parses only when complete and that nothing refers to until its writer says it is done (a trace,
- * before its import index entry): a new file is written in place, an existing one replaced through `writeAtomic`.
- * A rename costs ~0.6 ms on some file systems (ext4 on this project's CI VM): seconds for a few thousand sessions.
- * A half-written new file (a crash, a reader racing the writer) fails to parse, is treated as absent, and is
- * replaced atomically by the next import, which finds it unindexed.
- */
-export async function writeNewOrAtomic(path: string, parts: Iterable<string>): Promise<void> {
-  try {
-    await writeParts(path, 'wx', parts);
-  } catch (error) {
-    // the file exists: `parts` was not read yet (the open failed first)
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    await writeAtomic(path, parts);
-  }
-}
-
-/**
- * Opens `path` with `flag` ('w', or 'wx' for a new file only) and writes `parts`; a write that fails removes the
+ * Creates or truncates `path` and writes `parts`; a write that fails removes the
  * file. Folders are made once per process (again if they were removed meanwhile).
  */
-async function writeParts(path: string, flag: 'w' | 'wx', parts: Iterable<string>): Promise<void> {
+async function writeParts(path: string, parts: Iterable<string>): Promise<void> {
   const dir = dirname(path);
   const missingDir = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
   if (blocking) {
@@ -100,11 +83,11 @@ async function writeParts(path: string, flag: 'w' | 'wx', parts: Iterable<string
     madeDirs.add(dir);
     let fd: number;
     try {
-      fd = openSync(path, flag);
+      fd = openSync(path, 'w');
     } catch (error) {
       if (!missingDir(error)) throw error;
       mkdirSync(dir, { recursive: true });
-      fd = openSync(path, flag);
+      fd = openSync(path, 'w');
     }
     try {
       for (const part of parts) writeSync(fd, part);
@@ -118,10 +101,10 @@ async function writeParts(path: string, flag: 'w' | 'wx', parts: Iterable<string
   }
   if (!madeDirs.has(dir)) await mkdir(dir, { recursive: true });
   madeDirs.add(dir);
-  const handle = await open(path, flag).catch(async (error: unknown) => {
+  const handle = await open(path, 'w').catch(async (error: unknown) => {
     if (!missingDir(error)) throw error;
     await mkdir(dir, { recursive: true });
-    return open(path, flag);
+    return open(path, 'w');
   });
   try {
     for (const part of parts) await handle.write(part);
@@ -131,6 +114,53 @@ async function writeParts(path: string, flag: 'w' | 'wx', parts: Iterable<string
     throw error;
   }
   await handle.close();
+}
+
+export interface WriteHandle {
+  /** Writes all of `data`; returns the bytes written. */
+  write(data: string | Buffer): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Creates `path` (which must not exist yet; its folder is made when missing) for writing. */
+export async function createForWrite(path: string): Promise<WriteHandle> {
+  const dir = dirname(path);
+  if (blocking) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dir, { recursive: true });
+      fd = openSync(path, 'wx');
+    }
+    const writeRest = (bytes: Buffer, done: number) => {
+      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+    };
+    return {
+      write: async (data) => {
+        const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+        const done = typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data, 0, data.length);
+        // a write(2) may stop short (a signal, a nearly full disk): the rest is written, or the error surfaces
+        if (done < bytes) writeRest(typeof data === 'string' ? Buffer.from(data) : data, done);
+        return bytes;
+      },
+      close: async () => closeSync(fd),
+    };
+  }
+  const handle = await open(path, 'wx').catch(async (error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    return open(path, 'wx');
+  });
+  return {
+    write: async (data) => {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
+      return bytes.length;
+    },
+    close: () => handle.close(),
+  };
 }
 
 export async function removeFile(path: string): Promise<void> {

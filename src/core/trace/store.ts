@@ -1,11 +1,30 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { atomicWrite, readJsonFile } from '../util/fs';
 import { shortHash } from '../util/hash';
-import { readTextIfExists, removeFile, writeAtomic, writeNewOrAtomic } from './io';
+import { readTextIfExists, removeFile, writeAtomic } from './io';
 import { Trace } from './model';
+import { compactPacks, loadPackMap, PackWriter, readAllPacked, readPacked, type CompactionResult } from './packs';
+
+/** Stores traces into one pack until closed (see packs.ts). */
+export interface TraceWriter {
+  save(trace: Trace): Promise<void>;
+  close(): Promise<void>;
+}
+
+function parseTrace(text: string): Trace | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = Trace.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /** The per-user data folder: `COMBEE_STORE`, else the platform's app-data location. Never inside a repository. */
 export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -67,48 +86,81 @@ export type LearnedState = z.infer<typeof LearnedState>;
 export class TraceStore {
   constructor(readonly dir: string) {}
 
-  private traceFile(id: string): string {
+  /** Where traces were stored one file each, before packs; still read, and removed once a pack holds the trace. */
+  private legacyTraceFile(id: string): string {
     const [agent] = id.split(':');
     return join(this.dir, 'traces', agent, `${id.slice(agent.length + 1).replace(/[^A-Za-z0-9._-]/g, '_')}-${shortHash(id, 8)}.json`);
   }
 
+  private get packsDir(): string {
+    return join(this.dir, 'packs');
+  }
+
+  /** A writer that stores traces together in one pack; they become visible when it is closed. */
+  openPack(): TraceWriter {
+    const pack = new PackWriter(this.packsDir);
+    const legacy = existsSync(join(this.dir, 'traces'));
+    return {
+      save: async (trace) => {
+        await pack.add(trace.id, traceJson(trace));
+        if (legacy) await removeFile(this.legacyTraceFile(trace.id));
+      },
+      close: () => pack.close(),
+    };
+  }
+
+  /** Stores one trace (in a pack of its own: importers use `openPack` for many). */
   async saveTrace(trace: Trace): Promise<void> {
-    await writeNewOrAtomic(this.traceFile(trace.id), traceJson(trace));
+    const writer = this.openPack();
+    try {
+      await writer.save(trace);
+    } finally {
+      await writer.close();
+    }
   }
 
   async loadTrace(id: string): Promise<Trace | undefined> {
-    const text = await readTextIfExists(this.traceFile(id));
-    if (text === undefined) return undefined;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    const parsed = Trace.safeParse(json);
-    return parsed.success ? parsed.data : undefined;
+    const entry = (await loadPackMap(this.packsDir)).traces.get(id);
+    const text = entry ? await readPacked(this.packsDir, entry) : await readTextIfExists(this.legacyTraceFile(id));
+    return text === undefined ? undefined : parseTrace(text);
   }
 
-  /** Every stored trace that validates; invalid files (an older schema, a damaged write) are reported, not thrown. */
-  async listTraces(onInvalid?: (file: string) => void): Promise<Trace[]> {
-    const root = join(this.dir, 'traces');
+  /** Every stored trace that validates, by id; invalid ones (an older schema, a damaged write) are reported, not thrown. */
+  async listTraces(onInvalid?: (where: string) => void): Promise<Trace[]> {
+    const map = await loadPackMap(this.packsDir);
     const traces: Trace[] = [];
-    let agents: string[] = [];
+    for await (const { id, json } of readAllPacked(this.packsDir, map)) {
+      const trace = parseTrace(json);
+      if (trace) traces.push(trace);
+      else onInvalid?.(`${id} in ${this.packsDir}`);
+    }
+    for (const path of await this.legacyTraceFiles()) {
+      const parsed = Trace.safeParse(await readJsonFile(path).catch(() => undefined));
+      if (!parsed.success) onInvalid?.(path);
+      else if (!map.traces.has(parsed.data.id)) traces.push(parsed.data);
+    }
+    return traces.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  private async legacyTraceFiles(): Promise<string[]> {
+    const root = join(this.dir, 'traces');
+    let agents: string[];
     try {
       agents = await readdir(root);
     } catch {
-      return traces;
+      return [];
     }
-    for (const agent of agents.sort()) {
-      const files = (await readdir(join(root, agent))).filter((f) => f.endsWith('.json')).sort();
-      for (const file of files) {
-        const path = join(root, agent, file);
-        const parsed = Trace.safeParse(await readJsonFile(path).catch(() => undefined));
-        if (parsed.success) traces.push(parsed.data);
-        else onInvalid?.(path);
-      }
+    const paths: string[] = [];
+    for (const agent of agents) {
+      const files = await readdir(join(root, agent)).catch(() => [] as string[]);
+      for (const file of files) if (file.endsWith('.json')) paths.push(join(root, agent, file));
     }
-    return traces;
+    return paths;
+  }
+
+  /** Rewrites packs that are mostly superseded copies (see packs.ts); run after an import that wrote traces. */
+  async compact(): Promise<CompactionResult> {
+    return compactPacks(this.packsDir);
   }
 
   /**

@@ -121,7 +121,9 @@ for (const blocking of [false, true]) describe(`incremental re-import of append-
     bumpMtime(path);
     const summary = await run();
     assert.equal(summary.redactions, 2, 'the stored redaction plus the new one');
-    const text = readFileSync(join(store.dir, 'traces', 'claude-code', (await import('node:fs')).readdirSync(join(store.dir, 'traces', 'claude-code'))[0]), 'utf8');
+    const packs = join(store.dir, 'packs');
+    const text = (await import('node:fs')).readdirSync(packs).map((f) => readFileSync(join(packs, f), 'utf8')).join('\n');
+    assert.match(text, /\[REDACTED/, 'the packs were read');
     assert.doesNotMatch(text, /sk-proj-A|ghp_B/);
   });
 
@@ -186,7 +188,7 @@ for (const blocking of [false, true]) describe(`incremental re-import of append-
     const { path, store, run } = await setup(['one']);
     await run();
     const { rmSync } = await import('node:fs');
-    rmSync(join(store.dir, 'traces'), { recursive: true });
+    rmSync(join(store.dir, 'packs'), { recursive: true });
     appendFileSync(path, record('two'));
     bumpMtime(path);
     const summary = await run();
@@ -264,6 +266,11 @@ describe('import scheduling', () => {
     assert.equal(summary.sessions, 4, 'the batch was retried file by file: only the bad file is lost');
     assert.equal(summary.warnings, 1);
     assert.match(summary.warningMessages[0], /could not be imported \(worker ran out of memory\)/);
+
+    const clean = new TraceStore(join(root, 'store-clean'));
+    await importSessions({ from: home, store: clean, runBatch: runImportBatch, concurrency: 1 });
+    assert.deepEqual(readdirSync(join(clean.dir, 'packs')).map((f) => f.replace(/^[^.]+/, 'pack')).sort(), ['pack.idx.json', 'pack.jsonl'], 'a batch stores its traces in one pack');
+    assert.equal((await clean.listTraces()).length, 5);
   });
 
   it('hands out the biggest files first, never two huge ones at once', async () => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setBlockingIo, writeNewOrAtomic } from '../../../src/core/trace/io';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setBlockingIo, writeAtomic } from '../../../src/core/trace/io';
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type Step, type Trace } from '../../../src/core/trace/model';
 import { TraceStore } from '../../../src/core/trace/store';
+import { shortHash } from '../../../src/core/util/hash';
 import { tempDir } from '../../support/tmp';
 
 function trace(id: string, steps: number): Trace {
@@ -18,49 +19,100 @@ function trace(id: string, steps: number): Trace {
 }
 
 describe('trace store', () => {
-  it('writes small and large traces (streamed step by step) that read back identical', async () => {
+  it('writes small and large traces (streamed step by step) that read back identical, one pack per writer', async () => {
     const store = new TraceStore(tempDir('combee-store-'));
-    for (const t of [trace('claude-code:small', 3), trace('claude-code:large', 5_003), trace('claude-code:empty', 0)]) {
-      await store.saveTrace(t);
-      assert.deepEqual(await store.loadTrace(t.id), t);
-    }
-    const files = readdirSync(join(store.dir, 'traces', 'claude-code'));
-    assert.equal(files.length, 3);
-    assert.ok(files.every((f) => !f.endsWith('.tmp')), 'no temporary file left behind');
+    const all = [trace('claude-code:small', 3), trace('claude-code:large', 5_003), trace('claude-code:empty', 0)];
+    const writer = store.openPack();
+    for (const t of all) await writer.save(t);
+    assert.equal(await store.loadTrace('claude-code:small'), undefined, 'nothing is visible before the pack is closed');
+    await writer.close();
+    for (const t of all) assert.deepEqual(await store.loadTrace(t.id), t);
+    assert.deepEqual((await store.listTraces()).map((t) => t.id), ['claude-code:empty', 'claude-code:large', 'claude-code:small']);
+    const files = readdirSync(join(store.dir, 'packs'));
+    assert.equal(files.length, 2, `one pack and its index: ${files.join(', ')}`);
   });
 
   for (const blocking of [false, true]) {
-    it(`writes a new trace file in place and replaces an existing one whole; a failed write leaves no half file (${blocking ? 'blocking' : 'async'} I/O)`, async () => {
+    it(`a trace written again wins over its older copy; a failed write publishes only complete traces (${blocking ? 'blocking' : 'async'} I/O)`, async () => {
       setBlockingIo(blocking);
       try {
-        const dir = tempDir('combee-write-');
-        const path = join(dir, 'sub', 't.json');
-        await writeNewOrAtomic(path, ['{"a":', '1}']);
-        assert.equal(readFileSync(path, 'utf8'), '{"a":1}');
-        await writeNewOrAtomic(path, ['{"a":', '2}']);
-        assert.equal(readFileSync(path, 'utf8'), '{"a":2}');
-        const failing = function* () {
-          yield '{"a":';
+        const store = new TraceStore(tempDir('combee-store-'));
+        await store.saveTrace(trace('codex:a', 1));
+        await store.saveTrace(trace('codex:a', 4));
+        assert.equal((await store.loadTrace('codex:a'))?.steps.length, 4);
+        const writer = store.openPack();
+        await writer.save(trace('codex:b', 2));
+        const broken = { ...trace('codex:c', 2), toJSON: () => {
           throw new Error('disk full');
-        };
-        await assert.rejects(writeNewOrAtomic(path, failing()), /disk full/);
-        assert.equal(readFileSync(path, 'utf8'), '{"a":2}', 'an existing file is untouched');
-        const fresh = join(dir, 'sub', 'new.json');
-        await assert.rejects(writeNewOrAtomic(fresh, failing()), /disk full/);
-        assert.equal(existsSync(fresh), false, 'a new file is removed');
-        assert.deepEqual(readdirSync(join(dir, 'sub')), ['t.json'], 'no temporary file left behind');
+        } } as unknown as Trace;
+        await assert.rejects(writer.save(broken), /disk full/);
+        await writer.save(trace('codex:d', 1));
+        await writer.close();
+        assert.deepEqual((await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`), ['codex:a:4', 'codex:b:2', 'codex:d:1']);
+        assert.equal(await store.loadTrace('codex:c'), undefined);
       } finally {
         setBlockingIo(false);
       }
     });
   }
 
+  it('replaces an existing file atomically with writeAtomic; a failed write leaves the old file and no temporary one', async () => {
+    const dir = tempDir('combee-write-');
+    const path = join(dir, 'sub', 't.json');
+    await writeAtomic(path, ['{"a":', '1}']);
+    await writeAtomic(path, ['{"a":', '2}']);
+    assert.equal(readFileSync(path, 'utf8'), '{"a":2}');
+    const failing = function* () {
+      yield '{"a":';
+      throw new Error('disk full');
+    };
+    await assert.rejects(writeAtomic(path, failing()), /disk full/);
+    assert.equal(readFileSync(path, 'utf8'), '{"a":2}', 'the existing file is untouched');
+    assert.deepEqual(readdirSync(join(dir, 'sub')), ['t.json'], 'no temporary file left behind');
+  });
+
   it('writes again after its folder was removed in the same process', async () => {
     const store = new TraceStore(tempDir('combee-store-'));
     await store.saveTrace(trace('codex:a', 1));
-    rmSync(join(store.dir, 'traces'), { recursive: true });
+    rmSync(join(store.dir, 'packs'), { recursive: true });
+    assert.equal(await store.loadTrace('codex:a'), undefined);
     await store.saveTrace(trace('codex:a', 2));
     assert.equal((await store.loadTrace('codex:a'))?.steps.length, 2);
+  });
+
+  it('reads traces stored one file each by earlier versions; a pack holding the same trace wins and removes the old file', async () => {
+    const store = new TraceStore(tempDir('combee-store-'));
+    const legacy = join(store.dir, 'traces', 'codex');
+    mkdirSync(legacy, { recursive: true });
+    const legacyA = join(legacy, `a-${shortHash('codex:a', 8)}.json`);
+    writeFileSync(legacyA, JSON.stringify(trace('codex:a', 1)));
+    writeFileSync(join(legacy, 'b-1234abcd.json'), JSON.stringify(trace('codex:b', 1)));
+    writeFileSync(join(legacy, 'broken-1234abcd.json'), '{"schemaVersion": 1, "id": "codex:');
+    const invalid: string[] = [];
+    assert.deepEqual((await store.listTraces((where) => invalid.push(where))).map((t) => t.id), ['codex:a', 'codex:b']);
+    assert.equal(invalid.length, 1);
+    await store.saveTrace(trace('codex:a', 3));
+    assert.deepEqual((await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`), ['codex:a:3', 'codex:b:1']);
+    assert.equal(existsSync(legacyA), false, 'the superseded file is removed');
+  });
+
+  it('compaction rewrites packs that are mostly superseded copies and keeps every live trace', async () => {
+    const store = new TraceStore(tempDir('combee-store-'));
+    const big = (id: string, steps: number) => ({ ...trace(id, steps), title: 'x'.repeat(200_000) });
+    const first = store.openPack();
+    for (const id of ['a', 'b', 'c']) await first.save(big(`codex:${id}`, 1));
+    await first.close();
+    const second = store.openPack();
+    for (const id of ['a', 'b']) await second.save(big(`codex:${id}`, 2));
+    await second.close();
+    const packs = () => readdirSync(join(store.dir, 'packs')).filter((f) => f.endsWith('.jsonl')).length;
+    assert.equal(packs(), 2);
+    const result = await store.compact();
+    assert.equal(result.rewritten, 1, 'only the live trace of the mostly dead pack moves');
+    assert.ok(result.freedBytes > 400_000);
+    assert.equal(packs(), 2);
+    assert.deepEqual((await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`), ['codex:a:2', 'codex:b:2', 'codex:c:1']);
+    assert.deepEqual(await store.compact(), { rewritten: 0, freedBytes: 0 }, 'nothing left to do');
   });
 
   it('reads a version 1 import index and a damaged one as empty', async () => {
