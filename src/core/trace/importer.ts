@@ -1,5 +1,5 @@
 import { resolve, sep } from 'node:path';
-import { copyForReader, decideResume, FINGERPRINT_BYTES, fingerprint, normalizeResumed, resumableCheckpoint, type IncrementalContext, type ResumeInput, type ResumePoint } from './incremental';
+import { copyForReader, decideResume, FINGERPRINT_BYTES, fingerprint, fingerprintFromEdges, normalizeResumed, resumableCheckpoint, type IncrementalContext, type ResumeInput, type ResumePoint } from './incremental';
 import { clipLimitsFor } from './jsonClip';
 import { DEFAULT_MAX_LINE_BYTES, type LineReadResult } from './lines';
 import type { AgentId, Trace, TraceDraft } from './model';
@@ -34,7 +34,7 @@ export interface FileImportResult {
   warnings: string[];
 }
 
-type Checkpoint = { read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | 'bytesRead'>; state: unknown };
+type Checkpoint = { read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | 'bytesRead' | 'edges'>; state: unknown };
 
 interface DraftsRead {
   drafts: TraceDraft[];
@@ -51,7 +51,7 @@ async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadL
     ...limits,
     resume,
     checkpoint: (read, state) => {
-      checkpoint = { read: { endOffset: read.endOffset, trailingBytes: read.trailingBytes, bytesRead: read.bytesRead }, state };
+      checkpoint = { read: { endOffset: read.endOffset, trailingBytes: read.trailingBytes, bytesRead: read.bytesRead, edges: read.edges }, state };
     },
   };
   try {
@@ -190,7 +190,8 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
 
   let point: ResumePoint & Pick<ImportedFile, 'state' | 'stateFile'>;
   if (read.checkpoint && !read.failed && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes, clipLimitsFor(limits.maxOutputChars)))) {
-    point = await fingerprint(file.path, read.checkpoint.read.endOffset);
+    const { endOffset, edges } = read.checkpoint.read;
+    point = fingerprintFromEdges(edges, endOffset) ?? (await fingerprint(file.path, endOffset));
     // Small states live in the index (one file fewer to create per session), big ones beside it.
     const state = read.checkpoint.state ?? null;
     const json = JSON.stringify(state);

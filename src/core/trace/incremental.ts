@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { openForRead } from './io';
 import type { JsonClipLimits } from './jsonClip';
-import { readLines, type LineReadResult } from './lines';
+import { EDGE_BYTES, readLines, type LineReadResult } from './lines';
 import { Trace, type Step, type TraceDraft } from './model';
 import { normalizeTrace } from './normalize';
 import { computeOutcome } from './outcome';
@@ -28,7 +28,7 @@ export interface ResumeInput {
 export interface IncrementalContext {
   resume?: ResumeInput;
   /** Called once after reading (full or resumed): how far the reader got, and what it needs to continue later. */
-  checkpoint?(read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | 'bytesRead'>, state: unknown): void;
+  checkpoint?(read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | 'bytesRead' | 'edges'>, state: unknown): void;
 }
 
 /** The part of an import-index entry that lets the next import resume. */
@@ -43,7 +43,7 @@ export interface ResumePoint {
   tailBytes?: number;
 }
 
-export const FINGERPRINT_BYTES = 4096;
+export const FINGERPRINT_BYTES = EDGE_BYTES;
 
 export interface KnownFile extends ResumePoint {
   bytes: number;
@@ -87,6 +87,14 @@ export async function fingerprint(path: string, offset: number, headBytes = Math
   } finally {
     await handle.close();
   }
+}
+
+/** The same as `fingerprint(path, offset)`, from the edges a full read kept; `undefined` when it did not see them. */
+export function fingerprintFromEdges(edges: LineReadResult['edges'], offset: number): Required<ResumePoint> | undefined {
+  const bytes = Math.min(FINGERPRINT_BYTES, offset);
+  if (!edges?.head || !edges.tail || edges.head.length < bytes || edges.tail.length !== bytes) return undefined;
+  const hash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+  return { offset, head: hash(edges.head.subarray(0, bytes)), headBytes: bytes, tail: hash(edges.tail), tailBytes: bytes };
 }
 
 /**

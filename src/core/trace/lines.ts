@@ -39,7 +39,16 @@ export interface LineReadResult {
   trailingBytes: number;
   /** Bytes read from disk (from `start`). */
   bytesRead: number;
+  /**
+   * The first `EDGE_BYTES` bytes of the file (fewer when it is shorter) and the `EDGE_BYTES` before `endOffset`, when
+   * the read saw them (`start` 0; the end within the last read): what an incremental import fingerprints, without
+   * opening the file again.
+   */
+  edges?: { head?: Buffer; tail?: Buffer };
 }
+
+/** Size of the `edges` kept (the fingerprint size of incremental imports). */
+export const EDGE_BYTES = 4096;
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 export const SKIP_HEAD_CHARS = 256;
@@ -145,6 +154,10 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
 
   const handle = await openForRead(path);
   const buffer = takeBuffer(CHUNK_BYTES);
+  let head: Buffer | undefined;
+  let lastChunkStart = start;
+  let lastChunkBytes = 0;
+  let tail: Buffer | undefined;
   try {
     for (;;) {
       const bytesRead = await handle.read(buffer, offset, Math.min(buffer.length, end - offset));
@@ -152,6 +165,9 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       const chunk = buffer.subarray(0, bytesRead);
       const chunkStart = offset;
       offset += bytesRead;
+      if (chunkStart === 0) head = Buffer.from(chunk.subarray(0, EDGE_BYTES));
+      lastChunkStart = chunkStart;
+      lastChunkBytes = bytesRead;
       let from = 0;
       if (lineBytes > 0 || dropping) {
         const nl = chunk.indexOf(NEWLINE);
@@ -181,12 +197,14 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
       if (from < bytesRead) addPiece(chunk.subarray(from));
     }
     if (offset > endOffset) finishPending();
+    const tailFrom = endOffset - Math.min(EDGE_BYTES, endOffset);
+    if (tailFrom >= lastChunkStart && endOffset <= lastChunkStart + lastChunkBytes) tail = Buffer.from(buffer.subarray(tailFrom - lastChunkStart, endOffset - lastChunkStart));
   } finally {
     await handle.close();
     giveBuffer(buffer);
   }
   const trailingBytes = offset - endOffset;
-  return { endOffset, lines, skippedLongLines, skippedLines, trailingBytes, bytesRead: offset - start };
+  return { endOffset, lines, skippedLongLines, skippedLines, trailingBytes, bytesRead: offset - start, edges: { head, tail } };
 }
 
 // Read buffers are reused from call to call: allocating a fresh megabyte per file costs page faults.

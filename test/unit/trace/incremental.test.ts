@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { importSessions, runImportBatch, runImportTask, TaskQueue, type ImportTask, type ImportSummary } from '../../../src/core/trace/importer';
-import type { IncrementalContext } from '../../../src/core/trace/incremental';
+import { fingerprint, fingerprintFromEdges, type IncrementalContext } from '../../../src/core/trace/incremental';
 import { setBlockingIo } from '../../../src/core/trace/io';
 import { readLines } from '../../../src/core/trace/lines';
 import type { Step, Trace } from '../../../src/core/trace/model';
@@ -378,6 +378,34 @@ describe('line reader: prefilter and blocking reads', () => {
       }
     });
   }
+});
+
+describe('fingerprints from the bytes a read saw', () => {
+  it('equal the fingerprints read from the file, or are left to it when the read did not see both ends', async () => {
+    const dir = tempDir('combee-edges-');
+    const line = (n: number, size: number) => `{"n":${n},"s":"${'é'.repeat(size)}"}\n`;
+    const cases: Array<[string, string]> = [
+      ['tiny', line(1, 10)],
+      ['unterminated', `${line(1, 10)}{"n":2,"s":"half`],
+      ['two edges', Array.from({ length: 40 }, (_, n) => line(n, 200)).join('')],
+      ['end in the last chunk', Array.from({ length: 900 }, (_, n) => line(n, 900)).join('')],
+      ['end across chunks', `${'x'.repeat((1 << 20) - 100)}\n${line(1, 10)}`],
+      ['empty', ''],
+    ];
+    let fromEdges = 0;
+    for (const [name, text] of cases) {
+      const path = join(dir, `${name.replace(/ /g, '-')}.jsonl`);
+      writeFileSync(path, text);
+      for (const start of [0, Math.floor(text.length / 2)]) {
+        const read = await readLines(path, () => {}, { start: start === 0 ? 0 : Buffer.byteLength(text.slice(0, start)) });
+        const computed = fingerprintFromEdges(read.edges, read.endOffset);
+        if (computed === undefined) continue;
+        fromEdges++;
+        assert.deepEqual(computed, await fingerprint(path, read.endOffset), `${name} from ${start}`);
+      }
+    }
+    assert.ok(fromEdges >= 5, `most cases fingerprinted from the read (${fromEdges})`);
+  });
 });
 
 /** Every `.jsonl` file under a folder. */
