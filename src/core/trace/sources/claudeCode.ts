@@ -4,12 +4,12 @@ import { clipLimitsFor, type JsonClipLimits } from '../jsonClip';
 import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, Trace, TraceDraft } from '../model';
+import { fastParser } from '../../util/fastParse';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { lineWarnings } from './lineWarnings';
 
-// Claude Code writes one JSON object per line; only the fields we use are validated and kept (a stripping object
-// parses half again as fast as a loose one: it is the one schema every line goes through).
+// Claude Code writes one JSON object per line; only the fields we use are validated (other keys are ignored).
 // Blocks are validated one by one, each by its own schema where it is used (an odd block is counted, not fatal).
 const ContentBlocks = z.array(z.unknown());
 const Message = z.object({
@@ -54,6 +54,12 @@ const ToolUseResult = z.looseObject({
   interrupted: z.boolean().optional(),
   agentId: z.string().optional(),
 });
+// every line and block goes through these: checked without zod's per-parse copy (see fastParse)
+const parseEnvelope = fastParser(Envelope);
+const parseTextBlock = fastParser(TextBlock);
+const parseToolUseBlock = fastParser(ToolUseBlock);
+const parseToolResultBlock = fastParser(ToolResultBlock);
+const parseToolUseResult = fastParser(ToolUseResult);
 
 /**
  * `toolUseResult` repeats what the tool_result block holds (the output, or a whole edited file): only its flags and,
@@ -114,7 +120,7 @@ export const claudeCodeReader: SourceReader = {
         let parsed: Envelope;
         try {
           const json: unknown = JSON.parse(text);
-          const checked = Envelope.safeParse(json);
+          const checked = parseEnvelope(json);
           if (!checked.success) {
             warnings.bad(`${file.path}:${lineNo}: not a Claude Code record (${checked.error.issues[0]?.message ?? 'invalid'})`);
             return;
@@ -287,15 +293,15 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
   for (const block of content ?? []) {
     const type = blockType(block);
     if (type === 'text') {
-      const text = TextBlock.safeParse(block);
+      const text = parseTextBlock(block);
       if (text.success) pushUserText(acc, text.data.text, record.isMeta === true, push);
     } else if (type === 'tool_result') {
-      const result = ToolResultBlock.safeParse(block);
+      const result = parseToolResultBlock(block);
       if (!result.success) {
         countUnknown(acc, 'tool_result:invalid');
         continue;
       }
-      const extra = ToolUseResult.safeParse(record.toolUseResult);
+      const extra = parseToolUseResult(record.toolUseResult);
       const raw = toolResultText(result.data.content, extra.success ? extra.data : undefined);
       const clipped = clipMiddle(raw, ctx.maxOutputChars);
       // Claude Code puts it on the first line of a failed command's result
@@ -344,7 +350,7 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
   for (const block of content ?? []) {
     const type = blockType(block);
     if (type === 'text') {
-      const text = TextBlock.safeParse(block);
+      const text = parseTextBlock(block);
       if (!text.success || !text.data.text.trim()) continue;
       const existing = message?.id ? acc.assistantTextByMessage.get(message.id) : undefined;
       const step = existing !== undefined ? acc.steps[existing] : undefined;
@@ -355,7 +361,7 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
         if (message?.id) acc.assistantTextByMessage.set(message.id, acc.steps.length - 1);
       }
     } else if (type === 'tool_use') {
-      const use = ToolUseBlock.safeParse(block);
+      const use = parseToolUseBlock(block);
       if (!use.success) {
         countUnknown(acc, 'tool_use:invalid');
         continue;

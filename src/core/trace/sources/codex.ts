@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Decompress } from 'fzstd';
 import { z } from 'zod';
+import { fastParser } from '../../util/fastParse';
 import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, TraceDraft } from '../model';
@@ -45,6 +46,14 @@ const LocalShellCall = z.looseObject({
 const CallOutput = z.looseObject({ call_id: z.string().nullish(), output: z.unknown().optional() });
 /** The classic shell tool's output, serialized as a JSON string inside `output`. */
 const ShellOutput = z.looseObject({ output: z.string(), metadata: z.looseObject({ exit_code: z.number().optional() }).optional() });
+// every line and item goes through these: checked without zod's per-parse copy (see fastParse)
+const parseEnvelope = fastParser(Envelope);
+const parseTurnContext = fastParser(TurnContext);
+const parseMessageItem = fastParser(MessageItem);
+const parseCallItem = fastParser(CallItem);
+const parseLocalShellCall = fastParser(LocalShellCall);
+const parseCallOutput = fastParser(CallOutput);
+const parseShellOutput = fastParser(ShellOutput);
 const EraOneFile = z.looseObject({
   session: z.looseObject({ id: z.string().optional(), timestamp: z.string().optional(), version: z.string().optional() }).optional(),
   items: z.array(z.unknown()),
@@ -338,7 +347,7 @@ class LineSplitter {
 
 function applyLine(acc: Accumulator, json: Record<string, unknown>): void {
   if ('payload' in json) {
-    const envelope = Envelope.safeParse(json);
+    const envelope = parseEnvelope(json);
     if (!envelope.success) {
       count(acc, 'envelope:invalid');
       return;
@@ -367,7 +376,7 @@ function applyEnvelope(acc: Accumulator, envelope: z.infer<typeof Envelope>): vo
       if (payload) applyMeta(acc, payload, time);
       return;
     case 'turn_context': {
-      const turn = TurnContext.safeParse(payload);
+      const turn = parseTurnContext(payload);
       if (!turn.success) return;
       // The working directory may change mid-session; the session belongs to where it started.
       acc.cwd ??= turn.data.cwd;
@@ -426,7 +435,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
       return;
     case 'function_call':
     case 'custom_tool_call': {
-      const call = CallItem.safeParse(item);
+      const call = parseCallItem(item);
       if (!call.success) {
         count(acc, `response_item:${type}:invalid`);
         return;
@@ -444,7 +453,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
       return;
     }
     case 'local_shell_call': {
-      const call = LocalShellCall.safeParse(item);
+      const call = parseLocalShellCall(item);
       if (!call.success) {
         count(acc, `response_item:${type}:invalid`);
         return;
@@ -461,7 +470,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
-      const out = CallOutput.safeParse(item);
+      const out = parseCallOutput(item);
       if (!out.success) {
         count(acc, `response_item:${type}:invalid`);
         return;
@@ -475,7 +484,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
 }
 
 function applyMessage(acc: Accumulator, item: Record<string, unknown>, time: string | undefined): void {
-  const message = MessageItem.safeParse(item);
+  const message = parseMessageItem(item);
   if (!message.success) {
     count(acc, 'response_item:message:invalid');
     return;
@@ -542,7 +551,7 @@ function parseOutput(output: unknown): { text: string; exitCode?: number; failed
   if (typeof output === 'string') {
     if (output.trimStart().startsWith('{')) {
       try {
-        const shell = ShellOutput.safeParse(JSON.parse(output));
+        const shell = parseShellOutput(JSON.parse(output));
         if (shell.success) {
           const code = shell.data.metadata?.exit_code;
           return { text: shell.data.output, exitCode: Number.isInteger(code) ? code : undefined };

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { fastParser } from '../../../src/core/util/fastParse';
+
+const Block = z.looseObject({ type: z.string(), text: z.string().optional() });
+const Record = z.object({
+  type: z.string(),
+  uuid: z.string().optional(),
+  isMeta: z.boolean().optional(),
+  count: z.number().optional(),
+  kind: z.literal(['a', 'b']).optional(),
+  parent: z.string().nullable().optional(),
+  message: z.object({ role: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]).optional() }).optional(),
+  blocks: z.array(Block).optional(),
+  extra: z.unknown().optional(),
+});
+
+/** Every field of `base` replaced in turn by values of other types, plus whole values of other types. */
+function variants(base: Record<string, unknown>): unknown[] {
+  const others: unknown[] = [undefined, null, 0, 1.5, Number.NaN, '', 'x', true, false, [], [1, 'a'], {}, { type: 'text' }, [{ type: 'text', text: 1 }], [{ type: 'text', text: 'hi', more: 1 }]];
+  const out: unknown[] = [base, null, undefined, 'line', 42, [], [base]];
+  for (const key of Object.keys(base)) {
+    for (const other of others) out.push({ ...base, [key]: other });
+  }
+  for (const other of others) out.push({ ...base, message: { role: 'user', content: other } });
+  return out;
+}
+
+describe('fastParser', () => {
+  it('accepts exactly what zod accepts, returning the value itself (unknown keys left on it) instead of a copy', () => {
+    const parse = fastParser(Record);
+    const base = {
+      type: 'user', uuid: 'u1', isMeta: false, count: 3, kind: 'a', parent: null, message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      blocks: [{ type: 'text', text: 'a', cache: true }], extra: { anything: [1] }, notInSchema: 'kept',
+    };
+    let accepted = 0;
+    for (const value of variants(base)) {
+      const fast = parse(value);
+      const slow = Record.safeParse(value);
+      assert.equal(fast.success, slow.success, `same verdict for ${JSON.stringify(value)}`);
+      if (!fast.success || !slow.success) continue;
+      accepted++;
+      assert.equal(fast.data, value, 'the value itself');
+    }
+    assert.ok(accepted > 20, `${accepted} variants accepted`);
+  });
+
+  it('leaves to zod what it cannot check alone: refinements, transforms, strict objects', () => {
+    const refined = z.object({ name: z.string().min(3) });
+    const strict = z.strictObject({ a: z.string() });
+    const transformed = z.object({ n: z.string().transform((s) => s.length) });
+    assert.equal(fastParser(refined)({ name: 'ab' }).success, false);
+    assert.equal(fastParser(strict)({ a: 'x', b: 1 }).success, false);
+    const length = fastParser(transformed)({ n: 'abc' });
+    assert.deepEqual(length.success && length.data, { n: 3 }, 'the transform ran: zod parsed it');
+    const failed = fastParser(Record)({ type: 7 });
+    assert.equal(failed.success, false);
+    assert.match(failed.success ? '' : failed.error.issues[0].message, /string/, "zod's own message");
+  });
+});
