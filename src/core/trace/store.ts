@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { atomicWrite, readJsonFile } from '../util/fs';
 import { shortHash } from '../util/hash';
 import { readTextIfExists, removeFile, writeAtomic } from './io';
+import { fastParser } from '../util/fastParse';
 import { Trace } from './model';
 import { compactPacks, loadPackMap, PackWriter, readAllPacked, readPacked, type CompactionResult } from './packs';
 
@@ -15,6 +16,9 @@ export interface TraceWriter {
   close(): Promise<void>;
 }
 
+// thousands of stored traces are read for a learning run or the Sessions view: checked without zod's copy
+const checkTrace = fastParser(Trace);
+
 function parseTrace(text: string): Trace | undefined {
   let json: unknown;
   try {
@@ -22,7 +26,7 @@ function parseTrace(text: string): Trace | undefined {
   } catch {
     return undefined;
   }
-  const parsed = Trace.safeParse(json);
+  const parsed = checkTrace(json);
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -135,7 +139,7 @@ export class TraceStore {
       else onInvalid?.(`${id} in ${this.packsDir}`);
     }
     for (const path of await this.legacyTraceFiles()) {
-      const parsed = Trace.safeParse(await readJsonFile(path).catch(() => undefined));
+      const parsed = checkTrace(await readJsonFile(path).catch(() => undefined));
       if (!parsed.success) onInvalid?.(path);
       else if (!map.traces.has(parsed.data.id)) traces.push(parsed.data);
     }

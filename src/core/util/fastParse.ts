@@ -14,16 +14,49 @@ interface Def {
   element?: z.ZodType;
   shape?: Record<string, z.ZodType>;
   catchall?: z.ZodType;
+  keyType?: z.ZodType;
+  valueType?: z.ZodType;
   values?: unknown[];
+  entries?: Record<string, unknown>;
   checks?: unknown[];
 }
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-/** A check for the schema, or `undefined` when it uses anything beyond plain shapes (refinements, transforms…). */
+interface CheckDef {
+  check: string;
+  format?: string;
+  value?: number;
+  inclusive?: boolean;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** The schema's refinements as one test; `undefined` when one of them is not a plain bound. */
+function compileRefinements(def: Def): Check | undefined {
+  const tests: Check[] = [];
+  for (const check of def.checks ?? []) {
+    const c = (check as { _zod: { def: CheckDef } })._zod.def;
+    if (c.check === 'number_format' && c.format === 'safeint') tests.push((v) => Number.isSafeInteger(v));
+    else if (c.check === 'greater_than' && typeof c.value === 'number') tests.push(c.inclusive ? (v) => (v as number) >= c.value! : (v) => (v as number) > c.value!);
+    else if (c.check === 'less_than' && typeof c.value === 'number') tests.push(c.inclusive ? (v) => (v as number) <= c.value! : (v) => (v as number) < c.value!);
+    else if (c.check === 'min_length' && typeof c.minimum === 'number') tests.push((v) => (v as string).length >= c.minimum!);
+    else if (c.check === 'max_length' && typeof c.maximum === 'number') tests.push((v) => (v as string).length <= c.maximum!);
+    else return undefined;
+  }
+  return tests.length === 0 ? () => true : (v) => tests.every((test) => test(v));
+}
+
+/** A check for the schema, or `undefined` when it uses anything beyond plain shapes and bounds (transforms…). */
 function compile(schema: z.ZodType): Check | undefined {
   const def = defOf(schema);
-  if (def.checks && def.checks.length > 0) return undefined;
+  const shape = compileShape(def);
+  if (!shape || !def.checks || def.checks.length === 0) return shape;
+  const refined = (def.type === 'number' || def.type === 'string') && compileRefinements(def);
+  return refined ? (v) => shape(v) && refined(v) : undefined;
+}
+
+function compileShape(def: Def): Check | undefined {
   switch (def.type) {
     case 'string':
       return (v) => typeof v === 'string';
@@ -31,6 +64,10 @@ function compile(schema: z.ZodType): Check | undefined {
       return (v) => typeof v === 'boolean';
     case 'number':
       return (v) => typeof v === 'number' && Number.isFinite(v);
+    case 'enum': {
+      const values = Object.values(def.entries ?? {});
+      return (v) => values.includes(v);
+    }
     case 'unknown':
     case 'any':
       return () => true;
@@ -57,6 +94,16 @@ function compile(schema: z.ZodType): Check | undefined {
       if (defOf(def.element).type === 'unknown') return (v) => Array.isArray(v);
       const element = compile(def.element);
       return element && ((v) => Array.isArray(v) && v.every(element));
+    }
+    case 'record': {
+      // keys of parsed JSON are strings: only a plain string key type is checked here
+      if (!def.keyType || !def.valueType || defOf(def.keyType).type !== 'string' || defOf(def.keyType).checks?.length) return undefined;
+      const value = compile(def.valueType);
+      return value && ((v) => {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+        for (const key in v) if (Object.prototype.hasOwnProperty.call(v, key) && !value((v as Record<string, unknown>)[key])) return false;
+        return true;
+      });
     }
     case 'object': {
       // strip (no catchall) and loose (unknown catchall) objects accept extra keys; strict ones are left to zod

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
+import { Trace, TRACE_SCHEMA_VERSION } from '../../../src/core/trace/model';
 import { fastParser } from '../../../src/core/util/fastParse';
 
 const Block = z.looseObject({ type: z.string(), text: z.string().optional() });
@@ -43,6 +44,31 @@ describe('fastParser', () => {
       assert.equal(fast.data, value, 'the value itself');
     }
     assert.ok(accepted > 20, `${accepted} variants accepted`);
+  });
+
+  it('gives the same verdict as zod on the stored trace model: bounds, enums, records, steps by kind', () => {
+    const parse = fastParser(Trace);
+    const step = (kind: string, extra: object) => ({ kind, index: 0, ...extra });
+    const base = {
+      schemaVersion: TRACE_SCHEMA_VERSION, id: 'codex:a', agent: 'codex', source: { path: '/a', bytes: 10 },
+      steps: [step('user', { text: 'hi' }), step('tool_call', { callId: 'c', tool: 'Bash', input: '{}' }), step('tool_result', { callId: 'c', output: 'ok', isError: false, exitCode: 0 })],
+      outcome: { toolErrors: 0, testRuns: { passed: 0, failed: 0 }, userCorrections: 0, interrupted: false },
+      unknown: { 'user-block:x': 2 }, warnings: [], redactions: 0,
+    };
+    const mutants: unknown[] = [base];
+    for (const bad of [-1, 1.5, Number.MAX_SAFE_INTEGER + 2, '3', null]) {
+      mutants.push({ ...base, redactions: bad }, { ...base, unknown: { x: bad } }, { ...base, source: { path: '/a', bytes: bad } });
+      mutants.push({ ...base, steps: [{ ...base.steps[2], exitCode: bad }] }, { ...base, steps: [{ ...base.steps[0], index: bad }] });
+    }
+    mutants.push({ ...base, agent: 'nobody' }, { ...base, steps: [step('telepathy', { text: 'x' })] }, { ...base, steps: [step('user', { output: 'x' })] });
+    mutants.push({ ...base, unknown: [] }, { ...base, unknown: { a: 1, b: 2 } }, { ...base, schemaVersion: 99 });
+    let accepted = 0;
+    for (const value of mutants) {
+      const fast = parse(value);
+      assert.equal(fast.success, Trace.safeParse(value).success, JSON.stringify(value));
+      if (fast.success) accepted++;
+    }
+    assert.equal(accepted, 4, 'the base, a negative exit code, a negative unknown count and a bigger unknown record');
   });
 
   it('leaves to zod what it cannot check alone: refinements, transforms, strict objects', () => {
