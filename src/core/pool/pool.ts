@@ -31,9 +31,9 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
   const piscina = new Piscina({
     filename, minThreads: 0, maxThreads: size, idleTimeout: 15_000,
     // a bounded young generation: parsing makes short-lived garbage by the megabyte and every MB of new space stays
-    // resident in each worker; 12 MB measured on the 1 GB import benchmark: 6 MB costs ~5 % more time in GC,
-    // 16–24 MB ~30 MB more peak RSS for two workers
-    resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 12 },
+    // resident in each worker. Measured on the import benchmark (Claude Code part, 2 workers): 12 MB ~5 % slower than
+    // 16 MB, 20 MB no faster; 16 MB peaks at ~280 MB RSS for the whole process, 12 MB at ~260
+    resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 },
     // a second task waits in the worker: no idle round trip to the main thread between two small files
     concurrentTasksPerWorker: 2,
   });
