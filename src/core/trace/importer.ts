@@ -373,6 +373,8 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   };
 
   let done = 0;
+  /** A file imported before was read again: its earlier traces are superseded copies in older packs now. */
+  let superseded = false;
   let savedAt = Date.now();
   let saving: Promise<void> | undefined;
   const record = (task: ImportTask, result: ImportTaskResult | BatchFailure) => {
@@ -384,6 +386,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     }
     for (const message of result.warnings) warn(message);
     if (result.entry) {
+      if (task.previous && result.traces.length > 0) superseded = true;
       index.files[task.path] = result.entry;
       delete skipped[task.path];
       summary.files++;
@@ -423,7 +426,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     if (todo.length > 0) await store.saveIndex(index);
   }
   // Superseded copies of grown sessions pile up in packs: rewritten once they are most of a pack.
-  if (summary.sessions > 0) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
+  if (superseded) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
   return summary;
 }
 

@@ -329,6 +329,25 @@ describe('incremental re-import with the real readers', () => {
     assert.deepEqual(after.outcome, before.outcome);
   });
 
+  it('Claude Code: a session that keeps growing leaves no pile of superseded copies in the packs', async () => {
+    const { path, store, run, sessionId } = await claudeSetup();
+    await run();
+    const packs = () => readdirSync(join(store.dir, 'packs')).filter((f) => f.endsWith('.jsonl')).length;
+    for (let n = 1; n <= 4; n++) {
+      // a dozen long messages a round: each copy the next round supersedes is ~290 KB
+      const text = (m: number) => `round ${n}.${m}: ${'x'.repeat(12_000)} ${'y'.repeat(12_000)}`;
+      const uuid = (m: number) => `${sessionId.slice(0, 8)}-0000-4000-8000-${String(n * 100 + m).padStart(12, '0')}`;
+      appendFileSync(path, Array.from({ length: 12 }, (_, m) => claudeLine(sessionId, n, { type: 'user', uuid: uuid(m), message: { role: 'user', content: text(m) } })).join(''));
+      bumpMtime(path);
+      await run();
+      assert.ok(packs() <= 2, `after round ${n}: ${packs()} packs`);
+    }
+    const trace = await stored(store, `claude-code:${sessionId}`);
+    const rounds = trace.steps.filter((s) => s.kind === 'user' && s.text.startsWith('round')).map((s) => (s.kind === 'user' ? s.text.slice(0, 7) : ''));
+    assert.deepEqual([...new Set(rounds)], ['round 1', 'round 2', 'round 3', 'round 4']);
+    assert.equal(rounds.length, 48);
+  });
+
   it('Claude Code: a truncated session is reported and read again in full', async () => {
     const { path, run } = await claudeSetup();
     await run();
