@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AGENTS } from '../../core/trace/model';
 import { DEFAULT_READ_LIMITS, importSessions } from '../../core/trace/importer';
+import { isBlockingIo, setBlockingIo } from '../../core/trace/io';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { createWorkerPool } from '../../core/pool/pool';
 import { integer, oneOf, parse, UsageError } from '../args';
@@ -21,6 +22,9 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
   // Bundled CLI: parse in worker threads (started only when a file needs reading); from sources (tests) the
   // worker bundle is absent → in-process.
   const pool = workers > 0 && existsSync(join(__dirname, 'combee-worker.js')) ? createWorkerPool(__dirname, workers) : undefined;
+  // This thread only lists files and hands them out: blocking calls are cheaper, and nothing else waits on it.
+  const wasBlocking = isBlockingIo();
+  setBlockingIo(true);
   try {
     const summary = await importSessions({
       from,
@@ -45,6 +49,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     }
     return 0;
   } finally {
+    setBlockingIo(wasBlocking);
     await pool?.destroy();
   }
 }

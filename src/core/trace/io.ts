@@ -5,12 +5,15 @@ import { isMainThread, threadId } from 'node:worker_threads';
 
 // In a worker thread nothing else waits on the event loop, and a blocking call costs a tenth of a promise-based
 // one (no thread-pool round trip): thousands of small files make that the difference. On the main thread
-// (extension host, tests) file access stays asynchronous.
+// (extension host, tests) file access stays asynchronous; the CLI, whose main thread only hands out work, turns it on.
 let blocking = !isMainThread;
 
-/** Tests use this to run the blocking path on the main thread. */
 export function setBlockingIo(on: boolean): void {
   blocking = on;
+}
+
+export function isBlockingIo(): boolean {
+  return blocking;
 }
 
 export interface ReadHandle {

@@ -1,6 +1,7 @@
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readRange } from './io';
+import { isBlockingIo, readRange } from './io';
 import type { AgentId } from './model';
 import { READERS } from './sources';
 
@@ -20,13 +21,14 @@ export interface FoundFile {
  */
 export async function walkCandidates(root: string, options: { agent?: AgentId | 'auto'; warn?: (message: string) => void } = {}): Promise<FoundFile[]> {
   const readers = options.agent && options.agent !== 'auto' ? READERS.filter((r) => r.agent === options.agent) : READERS;
+  const blocking = isBlockingIo();
   const rootStat = await stat(root);
   if (rootStat.isFile()) return readers.some((r) => r.accepts(root)) ? [{ path: root, bytes: rootStat.size, mtimeMs: rootStat.mtimeMs }] : [];
   const paths: string[] = [];
   const walk = async (dir: string): Promise<void> => {
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = blocking ? readdirSync(dir, { withFileTypes: true }) : await readdir(dir, { withFileTypes: true });
     } catch (error) {
       options.warn?.(`cannot read folder ${dir}: ${(error as Error).message}`);
       return;
@@ -45,6 +47,17 @@ export async function walkCandidates(root: string, options: { agent?: AgentId | 
   await walk(root);
   paths.sort();
   const found: FoundFile[] = [];
+  if (blocking) {
+    for (const path of paths) {
+      try {
+        const s = statSync(path);
+        found.push({ path, bytes: s.size, mtimeMs: s.mtimeMs });
+      } catch {
+        // gone or unreadable since it was listed, as below
+      }
+    }
+    return found;
+  }
   for (let i = 0; i < paths.length; i += STAT_BATCH) {
     const batch = await Promise.all(paths.slice(i, i + STAT_BATCH).map((path) => stat(path).then((s) => ({ path, bytes: s.size, mtimeMs: s.mtimeMs }), () => undefined)));
     for (const file of batch) if (file) found.push(file);
