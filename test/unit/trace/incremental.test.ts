@@ -6,6 +6,7 @@ import { fingerprint, fingerprintFromEdges, type IncrementalContext } from '../.
 import { setBlockingIo } from '../../../src/core/trace/io';
 import { readLines } from '../../../src/core/trace/lines';
 import type { Step, Trace } from '../../../src/core/trace/model';
+import { walkCandidates } from '../../../src/core/trace/scan';
 import { READERS } from '../../../src/core/trace/sources';
 import type { ReadContext, SourceReader } from '../../../src/core/trace/sources/types';
 import { TraceStore } from '../../../src/core/trace/store';
@@ -397,6 +398,28 @@ describe('line reader: prefilter and blocking reads', () => {
       }
     });
   }
+});
+
+describe('listing session files', () => {
+  it('finds the same files with blocking and with asynchronous file access, skipping folders that hold no sessions', async () => {
+    const root = tempDir('combee-walk-');
+    const home = join(root, '.claude');
+    const ids = [1, 2, 3].map((n) => `55555555-aaaa-4bbb-8ccc-00000000000${n}`);
+    for (const id of ids) writeClaudeSession(home, id, '/home/dev/shop', prerequisiteTurns());
+    mkdirSync(join(home, 'file-history', 'x'), { recursive: true });
+    writeFileSync(join(home, 'file-history', 'x', 'old.jsonl'), '{}\n');
+    const listed = async (blocking: boolean) => {
+      setBlockingIo(blocking);
+      try {
+        return (await walkCandidates(home)).map((f) => `${relative(home, f.path)}:${f.bytes}`);
+      } finally {
+        setBlockingIo(false);
+      }
+    };
+    const asynchronous = await listed(false);
+    assert.equal(asynchronous.length, 3);
+    assert.deepEqual(await listed(true), asynchronous);
+  });
 });
 
 describe('fingerprints from the bytes a read saw', () => {
