@@ -75,8 +75,8 @@ export async function writeAtomic(path: string, parts: Iterable<string>): Promis
 }
 
 /**
- * Creates or truncates `path` and writes `parts`; a write that fails removes the
- * file. Folders are made once per process (again if they were removed meanwhile).
+ * Creates or truncates `path` and writes `parts`; a write that fails removes the file. Folders are made once per
+ * process (again if they were removed meanwhile).
  */
 async function writeParts(path: string, parts: Iterable<string>): Promise<void> {
   const dir = dirname(path);

@@ -1,5 +1,5 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
 import { createForWrite, openForRead, readTextIfExists, type WriteHandle } from './io';
@@ -114,7 +114,7 @@ export async function loadPackMap(dir: string): Promise<PackMap> {
   }
   const packs = names.filter((n) => n.endsWith(INDEX_SUFFIX)).map((n) => n.slice(0, -INDEX_SUFFIX.length)).sort();
   const present = new Set(names);
-  for (const path of indexCache.keys()) if (path.startsWith(dir) && !present.has(path.slice(dir.length + 1))) indexCache.delete(path);
+  for (const path of indexCache.keys()) if (path.startsWith(dir + sep) && !present.has(path.slice(dir.length + 1))) indexCache.delete(path);
   const map: PackMap = { traces: new Map(), packs: new Map() };
   const indexes = await Promise.all(packs.map((pack) => readIndex(join(dir, pack + INDEX_SUFFIX))));
   packs.forEach((pack, i) => {

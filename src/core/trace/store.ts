@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { atomicWrite, readJsonFile } from '../util/fs';
 import { shortHash } from '../util/hash';
-import { readTextIfExists, removeFile, writeAtomic } from './io';
 import { fastParser } from '../util/fastParse';
+import { readTextIfExists, removeFile, writeAtomic } from './io';
 import { Trace } from './model';
 import { compactPacks, loadPackMap, PackWriter, readAllPacked, readPacked, type CompactionResult } from './packs';
 
@@ -162,7 +162,7 @@ export class TraceStore {
     return paths;
   }
 
-  /** Rewrites packs that are mostly superseded copies (see packs.ts); run after an import that wrote traces. */
+  /** Rewrites packs that are mostly superseded copies (see packs.ts); run after an import that read known files again. */
   async compact(): Promise<CompactionResult> {
     return compactPacks(this.packsDir);
   }
