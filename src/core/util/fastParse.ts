@@ -65,7 +65,9 @@ function compileShape(def: Def): Check | undefined {
     case 'number':
       return (v) => typeof v === 'number' && Number.isFinite(v);
     case 'enum': {
+      // string enums only: a numeric (TypeScript) enum's reverse mappings are zod's to sort out
       const values = Object.values(def.entries ?? {});
+      if (values.some((value) => typeof value !== 'string')) return undefined;
       return (v) => values.includes(v);
     }
     case 'unknown':
