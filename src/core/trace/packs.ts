@@ -27,9 +27,13 @@ const INDEX_SUFFIX = '.idx.json';
 const PACK_SUFFIX = '.jsonl';
 let packCounter = 0;
 
-/** Sorts by creation time (a fixed-width base-36 clock first), then by process, thread and count. */
+/** Sorts by creation time (a fixed-width base-36 clock first), then by process, thread and (fixed-width) count. */
+export function packName(time: number, count: number): string {
+  return `${time.toString(36).padStart(9, '0')}-${process.pid.toString(36)}-${threadId}-${count.toString(36).padStart(6, '0')}`;
+}
+
 function newPackName(): string {
-  return `${Date.now().toString(36).padStart(9, '0')}-${process.pid.toString(36)}-${threadId}-${(++packCounter).toString(36)}`;
+  return packName(Date.now(), ++packCounter);
 }
 
 /** Appends traces to a new pack; `close` publishes them (writes the index). Nothing is created until the first trace. */
@@ -80,7 +84,7 @@ export class PackWriter {
 }
 
 // A published index never changes: each is read once per process (and dropped when its pack is gone).
-const indexCache = new Map<string, PackIndex | null>();
+const indexCache = new Map<string, PackIndex>();
 
 async function readIndex(path: string): Promise<PackIndex | null> {
   const cached = indexCache.get(path);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { setBlockingIo, writeAtomic } from '../../../src/core/trace/io';
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type Step, type Trace } from '../../../src/core/trace/model';
+import { packName } from '../../../src/core/trace/packs';
 import { TraceStore } from '../../../src/core/trace/store';
 import { shortHash } from '../../../src/core/util/hash';
 import { tempDir } from '../../support/tmp';
@@ -55,6 +56,11 @@ describe('trace store', () => {
       }
     });
   }
+
+  it('names packs so that they sort in the order they were made, also within one millisecond', () => {
+    const names = [packName(5, 35), packName(5, 36), packName(6, 1), packName(36 ** 2, 2), packName(36 ** 2 + 1, 1)];
+    assert.deepEqual([...names].sort(), names);
+  });
 
   it('replaces an existing file atomically with writeAtomic; a failed write leaves the old file and no temporary one', async () => {
     const dir = tempDir('combee-write-');
