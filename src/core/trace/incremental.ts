@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../util/hash';
 import { openForRead } from './io';
 import type { JsonClipLimits } from './jsonClip';
 import { EDGE_BYTES, readLines, type LineReadResult } from './lines';
@@ -71,7 +71,6 @@ export async function decideResume(path: string, bytes: number, known: KnownFile
 
 /** Fingerprints of a file's head and of the bytes just before `offset`. */
 export async function fingerprint(path: string, offset: number, headBytes = Math.min(FINGERPRINT_BYTES, offset), tailBytes = Math.min(FINGERPRINT_BYTES, offset)): Promise<Required<ResumePoint>> {
-  const hash = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const handle = await openForRead(path);
   try {
     const head = Buffer.alloc(headBytes);
@@ -83,7 +82,7 @@ export async function fingerprint(path: string, offset: number, headBytes = Math
       tail = Buffer.alloc(tailBytes);
       tail = tail.subarray(0, tailBytes > 0 ? await handle.read(tail, offset - tailBytes) : 0);
     }
-    return { offset, head: hash(head.subarray(0, headRead)), headBytes, tail: hash(tail), tailBytes };
+    return { offset, head: sha256(head.subarray(0, headRead)), headBytes, tail: sha256(tail), tailBytes };
   } finally {
     await handle.close();
   }
@@ -93,8 +92,7 @@ export async function fingerprint(path: string, offset: number, headBytes = Math
 export function fingerprintFromEdges(edges: LineReadResult['edges'], offset: number): Required<ResumePoint> | undefined {
   const bytes = Math.min(FINGERPRINT_BYTES, offset);
   if (!edges?.head || !edges.tail || edges.head.length < bytes || edges.tail.length !== bytes) return undefined;
-  const hash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-  return { offset, head: hash(edges.head.subarray(0, bytes)), headBytes: bytes, tail: hash(edges.tail), tailBytes: bytes };
+  return { offset, head: sha256(edges.head.subarray(0, bytes)), headBytes: bytes, tail: sha256(edges.tail), tailBytes: bytes };
 }
 
 /**

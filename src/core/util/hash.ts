@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
 }
 
 export function shortHash(text: string, length = 12): string {

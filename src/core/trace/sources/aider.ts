@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
+import { shortHash } from '../../util/hash';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 
@@ -86,7 +86,7 @@ export const aiderReader: SourceReader = {
       const n = (seen.get(session.start) ?? 0) + 1;
       seen.set(session.start, n);
       if (session.steps.length === 0) continue;
-      const hash = createHash('sha256').update(`${file.path}${session.start}${n > 1 ? `#${n}` : ''}`).digest('hex').slice(0, 16);
+      const hash = shortHash(`${file.path}${session.start}${n > 1 ? `#${n}` : ''}`, 16);
       if (traces.length === 0 && p.preamble > 0) session.unknown['preamble-lines'] = p.preamble;
       traces.push({
         id: `aider:${hash}`,

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
+import { sha256 } from '../../util/hash';
 import { clipMiddle } from '../../util/text';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
@@ -325,7 +325,7 @@ async function findCwd(path: string, meta: Metadata): Promise<string | undefined
   try {
     const parsed: unknown = JSON.parse(registry);
     const projects = isRecord(parsed) && isRecord(parsed.projects) ? parsed.projects : {};
-    return Object.keys(projects).find((root) => createHash('sha256').update(root).digest('hex') === meta.projectHash);
+    return Object.keys(projects).find((root) => sha256(root) === meta.projectHash);
   } catch {
     return undefined;
   }
