@@ -42,8 +42,14 @@ export async function readRange(path: string, position: number, length: number):
   const handle = await openForRead(path);
   try {
     const buffer = Buffer.alloc(length);
-    const n = length > 0 ? await handle.read(buffer, position) : 0;
-    return buffer.subarray(0, n);
+    let got = 0;
+    // one read(2) may return less than asked before the end of the file
+    while (got < length) {
+      const n = await handle.read(buffer.subarray(got), position + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buffer.subarray(0, got);
   } finally {
     await handle.close();
   }

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
-import { createForWrite, openForRead, readTextIfExists, type WriteHandle } from './io';
+import { createForWrite, readRange, readTextIfExists, type WriteHandle } from './io';
 
 // Trace packs: the traces of one import batch, one JSON line each, in one file (`<name>.jsonl`) with a sidecar index
 // (`<name>.idx.json`: id → byte range) written once the pack is complete. Thousands of small sessions then cost a
@@ -132,24 +132,8 @@ export async function loadPackMap(dir: string): Promise<PackMap> {
 
 /** One trace's JSON text, `undefined` when its pack is gone or short. */
 export async function readPacked(dir: string, entry: PackEntry): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await openForRead(join(dir, entry.pack + PACK_SUFFIX));
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(entry.length);
-    let got = 0;
-    while (got < entry.length) {
-      const n = await handle.read(buffer.subarray(got), entry.offset + got);
-      if (n === 0) return undefined;
-      got += n;
-    }
-    return buffer.toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const bytes = await readRange(join(dir, entry.pack + PACK_SUFFIX), entry.offset, entry.length).catch(() => undefined);
+  return bytes && bytes.length === entry.length ? bytes.toString('utf8') : undefined;
 }
 
 /** Every live trace's JSON text, pack by pack (each pack read once). */
