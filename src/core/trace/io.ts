@@ -65,7 +65,6 @@ export async function readTextIfExists(path: string): Promise<string | undefined
   }
 }
 
-const madeDirs = new Set<string>();
 let tempCounter = 0;
 
 /**
@@ -80,46 +79,14 @@ export async function writeAtomic(path: string, parts: Iterable<string>): Promis
   else await rename(temp, path);
 }
 
-/**
- * Creates or truncates `path` and writes `parts`; a write that fails removes the file. Folders are made once per
- * process (again if they were removed meanwhile).
- */
+/** Creates or truncates `path` and writes `parts`; a write that fails removes the file. */
 async function writeParts(path: string, parts: Iterable<string>): Promise<void> {
-  const dir = dirname(path);
-  const missingDir = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
-  if (blocking) {
-    if (!madeDirs.has(dir)) mkdirSync(dir, { recursive: true });
-    madeDirs.add(dir);
-    let fd: number;
-    try {
-      fd = openSync(path, 'w');
-    } catch (error) {
-      if (!missingDir(error)) throw error;
-      mkdirSync(dir, { recursive: true });
-      fd = openSync(path, 'w');
-    }
-    try {
-      for (const part of parts) writeSync(fd, part);
-    } catch (error) {
-      closeSync(fd);
-      rmSync(path, { force: true });
-      throw error;
-    }
-    closeSync(fd);
-    return;
-  }
-  if (!madeDirs.has(dir)) await mkdir(dir, { recursive: true });
-  madeDirs.add(dir);
-  const handle = await open(path, 'w').catch(async (error: unknown) => {
-    if (!missingDir(error)) throw error;
-    await mkdir(dir, { recursive: true });
-    return open(path, 'w');
-  });
+  const handle = await openForWrite(path, 'w');
   try {
     for (const part of parts) await handle.write(part);
   } catch (error) {
     await handle.close();
-    await rm(path, { force: true });
+    await removeFile(path);
     throw error;
   }
   await handle.close();
@@ -131,17 +98,20 @@ export interface WriteHandle {
   close(): Promise<void>;
 }
 
-/** Creates `path` (which must not exist yet; its folder is made when missing) for writing. */
-export async function createForWrite(path: string): Promise<WriteHandle> {
-  const dir = dirname(path);
+/**
+ * Opens `path` for writing with `flag` ('w' creates or truncates, 'wx' creates a file that must not exist yet); its
+ * folder is made when missing (also when it was removed since the last write).
+ */
+export async function openForWrite(path: string, flag: 'w' | 'wx'): Promise<WriteHandle> {
+  const missingDir = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
   if (blocking) {
     let fd: number;
     try {
-      fd = openSync(path, 'wx');
+      fd = openSync(path, flag);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      mkdirSync(dir, { recursive: true });
-      fd = openSync(path, 'wx');
+      if (!missingDir(error)) throw error;
+      mkdirSync(dirname(path), { recursive: true });
+      fd = openSync(path, flag);
     }
     const writeRest = (bytes: Buffer, done: number) => {
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
@@ -157,10 +127,10 @@ export async function createForWrite(path: string): Promise<WriteHandle> {
       close: async () => closeSync(fd),
     };
   }
-  const handle = await open(path, 'wx').catch(async (error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true });
-    return open(path, 'wx');
+  const handle = await open(path, flag).catch(async (error: unknown) => {
+    if (!missingDir(error)) throw error;
+    await mkdir(dirname(path), { recursive: true });
+    return open(path, flag);
   });
   return {
     write: async (data) => {

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
-import { createForWrite, readRange, readTextIfExists, type WriteHandle } from './io';
+import { openForWrite, readRange, readTextIfExists, type WriteHandle } from './io';
 
 // Trace packs: the traces of one import batch, one JSON line each, in one file (`<name>.jsonl`) with a sidecar index
 // (`<name>.idx.json`: id → byte range) written once the pack is complete. Thousands of small sessions then cost a
@@ -49,7 +49,7 @@ export class PackWriter {
   async add(id: string, parts: Iterable<string | Buffer>): Promise<void> {
     if (!this.handle) {
       this.name = newPackName();
-      this.handle = await createForWrite(join(this.dir, this.name + PACK_SUFFIX));
+      this.handle = await openForWrite(join(this.dir, this.name + PACK_SUFFIX), 'wx');
     }
     const start = this.bytes;
     try {
@@ -71,7 +71,7 @@ export class PackWriter {
     await handle.close();
     if (this.entries.length > 0) {
       const index: PackIndex = { version: 1, bytes: this.bytes, traces: this.entries };
-      const out = await createForWrite(join(this.dir, this.name + INDEX_SUFFIX));
+      const out = await openForWrite(join(this.dir, this.name + INDEX_SUFFIX), 'wx');
       try {
         await out.write(JSON.stringify(index));
       } finally {
