@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { shortHash } from '../../util/hash';
-import { clipMiddle } from '../../util/text';
+import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 
 // Aider appends every session of a repo to one Markdown file, `.aider.chat.history.md` (research §7):
@@ -206,8 +206,7 @@ function closeCommand(p: Parser): void {
   if (!session || !command) return;
   const output = command.lines.join('\n').replace(/^\n+|\s+$/g, '');
   if (!output) return;
-  const clipped = clipMiddle(output, p.ctx.maxOutputChars);
-  push(session, { kind: 'tool_result', callId: command.callId, output: clipped.text, truncatedFrom: clipped.truncatedFrom, isError: OUTPUT_ERROR.test(output) });
+  push(session, { kind: 'tool_result', callId: command.callId, ...storedOutput(output, p.ctx.maxOutputChars), isError: OUTPUT_ERROR.test(output) });
 }
 
 /** Plain lines are the model's reply; it also ends the open command's output. */

@@ -6,6 +6,7 @@ import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, Trace, TraceDraft } from '../model';
 import { fastParser } from '../../util/fastParse';
 import { clipMiddle } from '../../util/text';
+import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { lineWarnings } from './lineWarnings';
 
@@ -303,14 +304,12 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
       }
       const extra = parseToolUseResult(record.toolUseResult);
       const raw = toolResultText(result.data.content, extra.success ? extra.data : undefined);
-      const clipped = clipMiddle(raw, ctx.maxOutputChars);
       // Claude Code puts it on the first line of a failed command's result
       const exit = /^Exit code (\d+)/m.exec(raw.slice(0, 300));
       push({
         kind: 'tool_result',
         callId: result.data.tool_use_id ?? record.sourceToolUseID ?? 'unknown',
-        output: clipped.text,
-        truncatedFrom: clipped.truncatedFrom,
+        ...storedOutput(raw, ctx.maxOutputChars),
         isError: result.data.is_error === true,
         exitCode: exit ? Number(exit[1]) : undefined,
         interrupted: extra.success && extra.data.interrupted ? true : undefined,

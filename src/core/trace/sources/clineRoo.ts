@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
+import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { MAX_JSON_DOCUMENT_BYTES, readJsonDocument } from './jsonDocument';
 
@@ -277,13 +278,11 @@ function finishResult(acc: Acc, open: OpenResult, time: string | undefined): voi
   const output = open.parts.join('\n').replace(ENVIRONMENT, '').trim();
   const exit = /\bExit code:? (-?\d+)/i.exec(output);
   const exitCode = exit ? Number(exit[1]) : undefined;
-  const clipped = clipMiddle(output, acc.ctx.maxOutputChars);
   const denied = /^\s*The user denied this operation/.test(output);
   push(acc, {
     kind: 'tool_result',
     callId: open.callId,
-    output: clipped.text,
-    truncatedFrom: clipped.truncatedFrom,
+    ...storedOutput(output, acc.ctx.maxOutputChars),
     isError: open.isError || TOOL_FAILED.test(output) || (exitCode !== undefined && exitCode !== 0),
     exitCode,
   }, time);

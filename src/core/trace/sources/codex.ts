@@ -9,6 +9,7 @@ import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../jsonClip';
+import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
@@ -523,7 +524,6 @@ function isInjected(text: string): boolean {
 
 function applyCallOutput(acc: Accumulator, callId: string, output: unknown, time: string | undefined): void {
   const parsed = parseOutput(output);
-  const clipped = clipMiddle(parsed.text, acc.ctx.maxOutputChars);
   const head = parsed.text.trimStart();
   let exitCode = parsed.exitCode ?? acc.pendingExit.get(callId);
   if (exitCode === undefined) {
@@ -535,8 +535,7 @@ function applyCallOutput(acc: Accumulator, callId: string, output: unknown, time
   const result = push(acc, {
     kind: 'tool_result',
     callId,
-    output: clipped.text,
-    truncatedFrom: clipped.truncatedFrom,
+    ...storedOutput(parsed.text, acc.ctx.maxOutputChars),
     isError,
     exitCode,
     interrupted: aborted ? true : undefined,

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { clipMiddle } from '../../util/text';
 
 /** A VS Code-style folder URI as a path (a remote one, `vscode-remote://ssh-remote+host/path`, as its path there). */
 export function uriToPath(uri: string): string | undefined {
@@ -14,4 +15,10 @@ export function uriToPath(uri: string): string | undefined {
 export function exitCodeAtEnd(output: string): number | undefined {
   const m = /\bexit(?:ed with)? code:? (-?\d+)\b/i.exec(output.slice(-300));
   return m ? Number(m[1]) : undefined;
+}
+
+/** A tool output as stored: cut in the middle to `maxChars`, with its original length when it was cut. */
+export function storedOutput(text: string, maxChars: number): { output: string; truncatedFrom?: number } {
+  const clipped = clipMiddle(text, maxChars);
+  return { output: clipped.text, truncatedFrom: clipped.truncatedFrom };
 }

@@ -7,7 +7,7 @@ import { clipMiddle } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
-import { exitCodeAtEnd } from './common';
+import { exitCodeAtEnd, storedOutput } from './common';
 
 // Continue keeps one JSON per session in ~/.continue/sessions/<id>.json (research §9), plus the index sessions.json,
 // which is skipped (its only extra is the creation date, read from it when present). Messages have no timestamps.
@@ -165,12 +165,10 @@ function flushStates(acc: Acc): void {
 function pushResult(acc: Acc, callId: string, output: string, status: string | undefined): void {
   acc.answered.add(callId);
   const exitCode = exitCodeAtEnd(output);
-  const clipped = clipMiddle(output, acc.ctx.maxOutputChars);
   push(acc, {
     kind: 'tool_result',
     callId,
-    output: clipped.text,
-    truncatedFrom: clipped.truncatedFrom,
+    ...storedOutput(output, acc.ctx.maxOutputChars),
     isError: status === 'errored' || status === 'canceled' || (exitCode !== undefined && exitCode !== 0),
     exitCode,
     interrupted: status === 'canceled' ? true : undefined,

@@ -8,7 +8,7 @@ import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
-import { exitCodeAtEnd, uriToPath } from './common';
+import { exitCodeAtEnd, storedOutput, uriToPath } from './common';
 
 // Three GitHub Copilot formats (research §4):
 // - "copilot-agent" event logs: Copilot CLI `~/.copilot/session-state/<id>/events.jsonl` (and the older
@@ -292,12 +292,10 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
       const { text, failed } = eventResultText(done.data.result, done.data.error);
       const exit = /<exited with exit code (-?\d+)>/.exec(text) ?? /\bexit(?:ed with)? code:? (-?\d+)\b/i.exec(text.slice(-300));
       const exitCode = exit ? Number(exit[1]) : undefined;
-      const clipped = clipMiddle(text, acc.ctx.maxOutputChars);
       push(acc, {
         kind: 'tool_result',
         callId: done.data.toolCallId ?? 'unknown',
-        output: clipped.text,
-        truncatedFrom: clipped.truncatedFrom,
+        ...storedOutput(text, acc.ctx.maxOutputChars),
         isError: done.data.success === false || failed || (exitCode !== undefined && exitCode !== 0),
         exitCode,
       }, time);
@@ -437,12 +435,10 @@ function applyRequest(acc: Acc, request: z.infer<typeof ChatRequest>): void {
 
 function pushChatResult(acc: Acc, callId: string, output: string, denied: boolean, time: string | undefined): void {
   const exitCode = exitCodeAtEnd(output);
-  const clipped = clipMiddle(output, acc.ctx.maxOutputChars);
   push(acc, {
     kind: 'tool_result',
     callId,
-    output: clipped.text,
-    truncatedFrom: clipped.truncatedFrom,
+    ...storedOutput(output, acc.ctx.maxOutputChars),
     isError: denied || TOOL_ERROR.test(output) || (exitCode !== undefined && exitCode !== 0),
     exitCode,
   }, time);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
+import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { lineWarnings } from './lineWarnings';
 
@@ -135,8 +136,7 @@ function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
         const callId = typeof b.tool_use_id === 'string' ? b.tool_use_id : acc.pending[0] ?? 'unknown';
         acc.pending = acc.pending.filter((id) => id !== callId);
         const output = typeof b.content === 'string' ? b.content : Array.isArray(b.content) ? b.content.map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : '')).join('\n') : '';
-        const clipped = clipMiddle(output, acc.ctx.maxOutputChars);
-        push(acc, { kind: 'tool_result', callId, output: clipped.text, truncatedFrom: clipped.truncatedFrom, isError: b.is_error === true });
+        push(acc, { kind: 'tool_result', callId, ...storedOutput(output, acc.ctx.maxOutputChars), isError: b.is_error === true });
         break;
       }
       default:

@@ -5,7 +5,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './types';
-import { uriToPath } from './common';
+import { storedOutput, uriToPath } from './common';
 
 // Cursor IDE chats (research §6.1) in `state.vscdb`, VS Code's SQLite key-value store:
 // - cursorDiskKV `composerData:<id>`: one composer (chat or agent session); its messages are listed in
@@ -212,12 +212,10 @@ function applyTool(acc: Acc, tool: Record<string, unknown>, bubbleId: string | u
   else if (error) output = output ? `${output}\n${error}` : error;
   if (!output && ending === 'rejected') output = 'rejected by the user';
   if (!output && ending === 'cancelled') output = 'cancelled';
-  const clipped = clipMiddle(output, acc.ctx.maxOutputChars);
   push(acc, {
     kind: 'tool_result',
     callId,
-    output: clipped.text,
-    truncatedFrom: clipped.truncatedFrom,
+    ...storedOutput(output, acc.ctx.maxOutputChars),
     isError: ending !== 'ok' || error !== undefined || (result.exitCode !== undefined && result.exitCode !== 0),
     exitCode: result.exitCode,
     interrupted: ending === 'cancelled' ? true : undefined,

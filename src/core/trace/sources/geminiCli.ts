@@ -5,6 +5,7 @@ import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { sha256 } from '../../util/hash';
 import { clipMiddle } from '../../util/text';
+import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
@@ -255,12 +256,10 @@ function applyToolCall(raw: unknown, messageTime: string | undefined, push: Push
   const exit = SHELL_TOOLS.has(tool) ? /Exit Code: (-?\d+)/i.exec(output) : null;
   const exitCode = exit ? Number(exit[1]) : undefined;
   const cancelled = status === 'cancelled';
-  const clipped = clipMiddle(output, maxChars);
   push({
     kind: 'tool_result',
     callId,
-    output: clipped.text,
-    truncatedFrom: clipped.truncatedFrom,
+    ...storedOutput(output, maxChars),
     isError: status === 'error' || cancelled || result?.error === true || (exitCode !== undefined && exitCode !== 0),
     exitCode,
     interrupted: cancelled ? true : undefined,

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
+import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 
 // OpenCode ≤1.1 JSON storage (research §8): storage/session/<projectID>/<sessionID>.json, with the session's messages
@@ -211,13 +212,11 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
   const raw = status === 'error' ? state?.error : state?.output;
   const output = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
   const exitCode = state?.metadata?.exit ?? state?.metadata?.exitCode;
-  const clipped = clipMiddle(output, acc.ctx.maxOutputChars);
   const aborted = status === 'error' && /\baborted\b/i.test(output);
   push(acc, {
     kind: 'tool_result',
     callId,
-    output: clipped.text,
-    truncatedFrom: clipped.truncatedFrom,
+    ...storedOutput(output, acc.ctx.maxOutputChars),
     isError: status === 'error' || (exitCode !== undefined && exitCode !== 0),
     exitCode: Number.isInteger(exitCode) ? exitCode : undefined,
     interrupted: aborted ? true : undefined,
