@@ -54,7 +54,7 @@ describe('redaction', () => {
     for (const leaked of ['b3BlbnNzaC1rZXkt', 'hunter22', 'abc123def456ghi789', 'whsec_live_value_123', 'tok-998877665544']) assert.ok(!out.includes(leaked), `${leaked} survived:\n${out}`);
     assert.match(out, /postgres:\/\/\[REDACTED:url-credentials\]@db\.internal/);
     assert.match(out, /Authorization: Bearer \[REDACTED:authorization-header\]/);
-    assert.match(out, /export STRIPE_SECRET=\[REDACTED:env-secret\]/);
+    assert.match(out, /export STRIPE_SECRET=\[REDACTED:secret-assignment\]/);
   });
 
   it('keeps look-alikes: git hashes, UUIDs, message and tool ids, image ids, hashes, harmless settings', () => {

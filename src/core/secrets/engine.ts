@@ -1,0 +1,122 @@
+import { CONTEXT_RULES } from './contextual';
+import { ENCODED_TAGS, encodedSpans } from './encoded';
+import { KeywordFilter, type TextScan } from './keywords';
+import { privateKeyRanges, PRIVATE_KEY_TAG } from './privateKeys';
+import { PROVIDER_RULES } from './providers';
+import { startsToken, tag, type SecretRule } from './rule';
+
+/** Provider shapes first (a token inside a header or an assignment keeps its provider's name), then the contexts. */
+export const BUILT_IN_RULES: readonly SecretRule[] = [...PROVIDER_RULES, ...CONTEXT_RULES];
+const FILTER = new KeywordFilter(BUILT_IN_RULES);
+const STICKY = BUILT_IN_RULES.map((r) => (r.anchored ? new RegExp(r.pattern.source, r.pattern.flags.replace('g', '') + 'y') : undefined));
+const TAGS = BUILT_IN_RULES.map((r) => tag(r.id));
+
+/** A secret found: what replaces [start, end), and the whole match with its context [matchStart, matchEnd). */
+export interface Found {
+  start: number;
+  end: number;
+  matchStart: number;
+  matchEnd: number;
+  replacement: string;
+}
+
+/** Finds more secrets in a text the built-in rules have scanned (the user's patterns). */
+export type ExtraFinder = (text: string, found: (start: number, end: number, replacement: string) => void) => void;
+
+/** Calls `found` for each match of `rule` at one place (`sticky`) or over the whole text. */
+function matchRule(rule: SecretRule, pattern: RegExp, text: string, at: number, found: (f: Found) => void, replacement: string): number {
+  pattern.lastIndex = at;
+  const m = pattern.exec(text);
+  if (!m) return -1;
+  const start = m.index;
+  if (m[0].length === 0) return start + 1;
+  if (rule.boundary !== false && !startsToken(text, start)) return start + 1;
+  const where = rule.locate ? rule.locate(m, text) : [0, m[0].length];
+  if (where && where[1] > where[0]) found({ start: start + where[0], end: start + where[1], matchStart: start, matchEnd: start + m[0].length, replacement });
+  return start + m[0].length;
+}
+
+/** Every secret the built-in rules find in `text` (overlaps possible), in rule order. */
+function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): void {
+  for (const r of privateKeyRanges(text)) found({ start: r.start, end: r.end, matchStart: r.start, matchEnd: r.end, replacement: PRIVATE_KEY_TAG });
+  for (const i of scan.rules) {
+    const rule = BUILT_IN_RULES[i];
+    const sticky = STICKY[i];
+    if (sticky) {
+      let next = 0;
+      for (const at of scan.anchors.get(i) ?? []) {
+        if (at < next) continue;
+        const end = matchRule(rule, sticky, text, at, found, TAGS[i]);
+        if (end > 0) next = end;
+      }
+    } else {
+      for (let at = 0; at >= 0 && at < text.length; ) at = matchRule(rule, rule.pattern, text, at, found, TAGS[i]);
+    }
+  }
+}
+
+/**
+ * Every secret in `text`: built-in rules, `extra` (the user's patterns), and encoded runs whose decoded text holds
+ * one (decided by `holdsSecret`). Overlapping finds are merged into one, named by the first rule that found it.
+ */
+export function findSecrets(text: string, extra: ExtraFinder | undefined, holdsSecret: ((decoded: string) => boolean) | undefined): Found[] {
+  const scan = FILTER.scan(text);
+  const all: Found[] = [];
+  const add = (f: Found) => all.push(f);
+  findBuiltIn(text, scan, add);
+  extra?.(text, (start, end, replacement) => all.push({ start, end, matchStart: start, matchEnd: end, replacement }));
+  if (holdsSecret && (scan.base64.length > 0 || scan.percent)) {
+    for (const e of encodedSpans(text, scan.base64, scan.percent, holdsSecret)) all.push({ ...e, matchStart: e.start, matchEnd: e.end, replacement: e.kind === 'base64' ? ENCODED_TAGS.base64 : ENCODED_TAGS.url });
+  }
+  return merge(all);
+}
+
+/** Sorted, non-overlapping finds; overlapping ones become one, named by the earliest found (rule order). */
+function merge(all: Found[]): Found[] {
+  if (all.length <= 1) return all;
+  const order = all.map((f, i) => ({ f, i })).sort((a, b) => a.f.start - b.f.start || a.i - b.i);
+  const out: Found[] = [];
+  let current: Found | undefined;
+  let currentRank = 0;
+  for (const { f, i } of order) {
+    if (current && f.start < current.end) {
+      current.end = Math.max(current.end, f.end);
+      current.matchEnd = Math.max(current.matchEnd, f.matchEnd);
+      current.matchStart = Math.min(current.matchStart, f.matchStart);
+      if (i < currentRank) {
+        current.replacement = f.replacement;
+        currentRank = i;
+      }
+      continue;
+    }
+    current = { ...f };
+    currentRank = i;
+    out.push(current);
+  }
+  return out;
+}
+
+/** `text` with the finds replaced. */
+export function applyFinds(text: string, finds: readonly Found[]): string {
+  if (finds.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const f of finds) {
+    parts.push(text.slice(at, f.start), f.replacement);
+    at = f.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/** Whole matches (with their context) of the built-in rules: where a cut must not fall. Unmerged, unsorted. */
+export function secretMatches(text: string): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  findBuiltIn(text, FILTER.scan(text), (f) => spans.push({ start: f.matchStart, end: f.matchEnd }));
+  return spans;
+}
+
+/** Numbers for the README: rules, providers and keywords. */
+export function ruleStats(): { rules: number; providers: number; keywords: number } {
+  return { rules: BUILT_IN_RULES.length + 1, providers: new Set(BUILT_IN_RULES.map((r) => r.provider)).size + 1, keywords: FILTER.size };
+}

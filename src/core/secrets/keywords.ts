@@ -1,0 +1,223 @@
+import type { SecretRule } from './rule';
+
+/**
+ * The keyword pre-filter: one pass over a text through an Aho-Corasick automaton of every rule's keywords
+ * (case-insensitive, as a flat transition table) finds which keywords occur and where, and on the way the base64 runs
+ * and `%XX` escapes the encoded pass needs. Only rules whose keyword occurs run; anchored rules run only where it
+ * occurs. The pass costs the same however many rules and keywords there are.
+ */
+
+export interface TextScan {
+  /** Rule indices whose keyword occurs, ascending. */
+  rules: number[];
+  /** For anchored rules: the offsets where one of their keywords starts, ascending. */
+  anchors: Map<number, number[]>;
+  /** [start, end) pairs of runs of 24+ base64 characters that could be encoded text (mixed case, length a multiple of 4). */
+  base64: number[];
+  /** A `%XX` escape occurs. */
+  percent: boolean;
+}
+
+const ALPHABET = 128;
+/** Characters of no keyword share one column: the table stays small enough for the cache. */
+const OTHER = 0;
+/** 1 for the characters of base64 (standard alphabet). */
+const BASE64 = new Uint8Array(ALPHABET);
+for (let c = 0; c < ALPHABET; c++) if (/[A-Za-z0-9+/]/.test(String.fromCharCode(c))) BASE64[c] = 1;
+const MIN_BASE64_RUN = 24;
+
+interface Hits {
+  found: Uint8Array;
+  any: boolean;
+  anchors: Map<number, number[]>;
+}
+
+interface Keyword {
+  text: string;
+  rules: number[];
+  anchored: number[];
+}
+
+export class KeywordFilter {
+  private readonly keywords: Keyword[] = [];
+  /** column[char]: the table column of an ASCII character (upper-case letters share their lower-case one's). */
+  private readonly column = new Uint8Array(ALPHABET);
+  private readonly width: number;
+  /** delta[state * width + column]: the next state. */
+  private readonly delta: Uint16Array;
+  /** Keywords ending at each state: outputs[outStart[s] .. outStart[s + 1]). */
+  private readonly outStart: Int32Array;
+  private readonly outputs: Int32Array;
+  /** States from this one on end a keyword. */
+  private readonly firstOutput: number;
+
+  constructor(private readonly rules: readonly SecretRule[]) {
+    const byText = new Map<string, Keyword>();
+    rules.forEach((rule, i) => {
+      for (const raw of rule.keywords) {
+        const text = raw.toLowerCase();
+        if (text.length < 2 || /[^\x20-\x7e]/.test(text)) throw new Error(`keyword ${JSON.stringify(raw)} of ${rule.id}: two or more ASCII characters`);
+        let k = byText.get(text);
+        if (!k) {
+          k = { text, rules: [], anchored: [] };
+          byText.set(text, k);
+          this.keywords.push(k);
+        }
+        if (!k.rules.includes(i)) k.rules.push(i);
+        if (rule.anchored && !k.anchored.includes(i)) k.anchored.push(i);
+      }
+    });
+    // trie
+    const children: Array<Map<number, number>> = [new Map()];
+    const ends: number[][] = [[]];
+    this.keywords.forEach((k, id) => {
+      let s = 0;
+      for (let j = 0; j < k.text.length; j++) {
+        const c = k.text.charCodeAt(j);
+        let next = children[s].get(c);
+        if (next === undefined) {
+          next = children.length;
+          children.push(new Map());
+          ends.push([]);
+          children[s].set(c, next);
+        }
+        s = next;
+      }
+      ends[s].push(id);
+    });
+    // one column per character some keyword has (0: all others)
+    const used = [...new Set(this.keywords.flatMap((k) => [...k.text].map((ch) => ch.charCodeAt(0))))].sort((a, b) => a - b);
+    used.forEach((c, i) => {
+      this.column[c] = i + 1;
+      if (c >= 97 && c <= 122) this.column[c - 32] = i + 1;
+    });
+    const width = used.length + 1;
+    this.width = width;
+    // failure links, breadth first, folded into a full transition table
+    const states = children.length;
+    if (states >= 65536) throw new Error('too many keyword states for the scan table');
+    const delta = new Uint16Array(states * width);
+    const fail = new Int32Array(states);
+    const queue: number[] = [];
+    for (const [c, next] of children[0]) {
+      delta[this.column[c]] = next;
+      queue.push(next);
+    }
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q];
+      ends[s].push(...ends[fail[s]]);
+      for (let col = 0; col < width; col++) {
+        const c = col === OTHER ? -1 : used[col - 1];
+        const next = children[s].get(c);
+        if (next !== undefined) {
+          fail[next] = s === 0 ? 0 : delta[fail[s] * width + col];
+          delta[s * width + col] = next;
+          queue.push(next);
+        } else {
+          delta[s * width + col] = s === 0 ? 0 : delta[fail[s] * width + col];
+        }
+      }
+    }
+    // renumbered so that the states where a keyword ends come last: one comparison per character tells
+    const order = [...Array(states).keys()].sort((a, b) => Number(ends[a].length > 0) - Number(ends[b].length > 0) || a - b);
+    const rank = new Int32Array(states);
+    order.forEach((old, i) => (rank[old] = i));
+    const table = new Uint16Array(states * width);
+    for (let old = 0; old < states; old++) for (let col = 0; col < width; col++) table[rank[old] * width + col] = rank[delta[old * width + col]];
+    this.delta = table;
+    this.firstOutput = order.findIndex((old) => ends[old].length > 0);
+    if (this.firstOutput < 0) this.firstOutput = states;
+    this.outStart = new Int32Array(states + 1);
+    const flat: number[] = [];
+    order.forEach((old, i) => {
+      this.outStart[i] = flat.length;
+      flat.push(...new Set(ends[old]));
+    });
+    this.outStart[states] = flat.length;
+    this.outputs = Int32Array.from(flat);
+  }
+
+  scan(text: string): TextScan {
+    const { delta, column, width, firstOutput } = this;
+    const hits: Hits = { found: new Uint8Array(this.keywords.length), any: false, anchors: new Map() };
+    const base64: number[] = [];
+    let percent = false;
+    let runStart = 0;
+    let s = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const code = text.charCodeAt(i);
+      const c = code < ALPHABET ? code : 0;
+      if (BASE64[c] === 0) {
+        if (i - runStart >= MIN_BASE64_RUN) endRun(base64, text, runStart, i);
+        runStart = i + 1;
+        if (c === 37 && !percent) percent = isEscape(text, i);
+      }
+      s = delta[s * width + column[c]];
+      if (s >= firstOutput) this.record(s, i, hits);
+    }
+    if (n - runStart >= MIN_BASE64_RUN) endRun(base64, text, runStart, n);
+    const rules: number[] = [];
+    if (hits.any) {
+      const hit = new Uint8Array(this.rules.length);
+      for (let id = 0; id < this.keywords.length; id++) if (hits.found[id] === 1) for (const r of this.keywords[id].rules) hit[r] = 1;
+      for (let r = 0; r < hit.length; r++) if (hit[r] === 1) rules.push(r);
+    }
+    return { rules, anchors: hits.anchors, base64, percent };
+  }
+
+  /** The keywords ending at `i` (in state `s`): marked found, and their start kept for anchored rules. */
+  private record(s: number, i: number, hits: Hits): void {
+    for (let o = this.outStart[s]; o < this.outStart[s + 1]; o++) {
+      const id = this.outputs[o];
+      const k = this.keywords[id];
+      if (hits.found[id] === 0) {
+        hits.found[id] = 1;
+        hits.any = true;
+      } else if (k.anchored.length === 0) {
+        continue;
+      }
+      const start = i + 1 - k.text.length;
+      for (const r of k.anchored) {
+        const at = hits.anchors.get(r);
+        if (at === undefined) hits.anchors.set(r, [start]);
+        else if (at[at.length - 1] < start) at.push(start);
+        else if (at[at.length - 1] !== start) insertSorted(at, start);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.keywords.length;
+  }
+}
+
+/** A shorter keyword ending at the same place starts later: positions mostly arrive in order. */
+function insertSorted(list: number[], value: number): void {
+  let i = list.length - 1;
+  while (i >= 0 && list[i] > value) i--;
+  if (list[i] !== value) list.splice(i + 1, 0, value);
+}
+
+/** Keeps a run that could be base64 of text: its padding included, a multiple of 4 long, with both cases of letters. */
+function endRun(runs: number[], text: string, start: number, end: number): void {
+  let stop = end;
+  while (stop < text.length && stop - end < 2 && text.charCodeAt(stop) === 61) stop++;
+  if ((stop - start) % 4 !== 0) return;
+  let upper = false;
+  let lower = false;
+  for (let i = start; i < end && !(upper && lower); i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) upper = true;
+    else if (c >= 97 && c <= 122) lower = true;
+  }
+  if (upper && lower) runs.push(start, stop);
+}
+
+function isEscape(text: string, i: number): boolean {
+  return i + 2 < text.length && isHex(text.charCodeAt(i + 1)) && isHex(text.charCodeAt(i + 2));
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}

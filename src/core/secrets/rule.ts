@@ -1,0 +1,75 @@
+/**
+ * One secret shape. `keywords` (lowercase) are the pre-filter: the rule runs on a text only when one of them occurs
+ * in it (gitleaks' approach), so adding rules does not add passes over every text.
+ */
+export interface SecretRule {
+  /** Tag left in place of the secret: `[REDACTED:<id>]`. */
+  id: string;
+  /** Provider or category, for the README's count. */
+  provider: string;
+  keywords: string[];
+  /** Global regular expression; see `locate` for which part of a match is the secret. */
+  pattern: RegExp;
+  /**
+   * Where the secret lies in a match, relative to its start (context before and after it is kept), or undefined to
+   * keep the match (a placeholder, a look-alike). Default: the whole match.
+   */
+  locate?: (match: RegExpExecArray, text: string) => [number, number] | undefined;
+  /** The match must start at a token boundary (default true; see `startsToken`). */
+  boundary?: boolean;
+  /**
+   * Every match starts where one of the keywords does: the pattern is tried only at those places (sticky), never
+   * over the whole text. Otherwise it runs over the whole text, and only when a keyword occurs.
+   */
+  anchored?: boolean;
+}
+
+export const tag = (id: string): string => `[REDACTED:${id}]`;
+
+/** A case-insensitive spelling of a literal, for patterns whose other parts are case-sensitive (no `(?i:)` in Node 20). */
+export function ci(word: string): string {
+  return word.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+}
+
+const WORD = /[A-Za-z0-9_]/;
+const HEX = /[0-9A-Fa-f]/;
+
+/**
+ * Whether a token may start at `index`: after a non-word character, or after a JSON escape (`\n`, `\t`, `\u0022`…),
+ * so a token inside a JSON-encoded string (`…\nexport TOKEN=…`) is still found where `\b` would fail.
+ */
+export function startsToken(text: string, index: number): boolean {
+  if (index === 0) return true;
+  const before = text.charCodeAt(index - 1);
+  if (!WORD.test(text[index - 1])) return true;
+  if (index >= 2 && text[index - 2] === '\\' && 'nrtbf'.includes(String.fromCharCode(before))) return true;
+  if (index >= 6 && text[index - 6] === '\\' && text[index - 5] === 'u') {
+    for (let i = index - 4; i < index; i++) if (!HEX.test(text[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+/** Groups `(context)(secret)`: the secret is group 2 right after group 1. */
+export function afterGroup(m: RegExpExecArray): [number, number] {
+  return [m[1].length, m[1].length + m[2].length];
+}
+
+const PLACEHOLDER = [
+  /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/, // $VAR, ${VAR}
+  /\$\{|\{\{|%\(|<%/, // templates
+  /^<[^>]*>$/, // <your-token>
+  /^\[REDACTED/,
+  /^(?:x+|\*+|\.+|_+|-+|#+|•+)$/i,
+  /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|str|number|int|integer|bool|boolean|any|unknown|object|bytes|empty|redacted|hidden|masked|await|new|this|self|function|lambda|return|input|getpass|prompt|env|process|os|config|options|args|kwargs|params|request|req)$/i,
+  /^\d{1,6}$/, // limits, ports, counts
+  /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/, // member access: process.env.TOKEN, self.password
+  /^[a-z]+(?:_[a-z]+)+$/, // a snake_case identifier
+  /^(?:https?:\/\/|\/|~\/|\.\.?\/)/, // a URL or a path (credentials in URLs have their own rule)
+];
+
+/** Values of `key = value` shapes that are no secret: placeholders, types, code, small numbers. */
+export function isPlaceholder(value: string): boolean {
+  for (const p of PLACEHOLDER) if (p.test(value)) return true;
+  return false;
+}

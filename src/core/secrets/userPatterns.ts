@@ -1,0 +1,43 @@
+import { RE2JS } from 're2js';
+
+/**
+ * The user's own redaction patterns (`combee.redaction.extraPatterns`, `combee import --redact`), run by RE2JS, a
+ * pure-JavaScript port of RE2: matching takes time linear in the text whatever the pattern, so no pattern can stall
+ * an import. Patterns RE2 cannot run in linear time (backreferences, lookaround) are rejected with the reason.
+ */
+export interface UserPattern {
+  source: string;
+  regex: RE2JS;
+}
+
+export function compileUserPatterns(sources: readonly string[], onInvalid: (source: string, error: string) => void): UserPattern[] {
+  const patterns: UserPattern[] = [];
+  for (const source of sources) {
+    if (typeof source !== 'string' || source.length === 0) continue;
+    try {
+      patterns.push({ source, regex: RE2JS.compile(source) });
+    } catch (error) {
+      onInvalid(source, whyRejected(source, (error as Error).message));
+    }
+  }
+  return patterns;
+}
+
+function whyRejected(source: string, message: string): string {
+  const detail = message.replace(/^error parsing regexp: /, '');
+  if (/\\[1-9]|\\k</.test(source)) return `backreferences cannot run in linear time (${detail}); rejected`;
+  if (/\(\?<?[=!]/.test(source)) return `lookahead and lookbehind cannot run in linear time (${detail}); rejected`;
+  return `not a valid RE2 pattern (${detail}); rejected`;
+}
+
+/** Calls `found` for every (non-empty) match of the patterns in `text`. */
+export function findUserPatterns(text: string, patterns: readonly UserPattern[], found: (start: number, end: number) => void): void {
+  for (const { regex } of patterns) {
+    const matcher = regex.matcher(text);
+    while (matcher.find()) {
+      const start = matcher.start();
+      const end = matcher.end();
+      if (end > start) found(start, end);
+    }
+  }
+}
