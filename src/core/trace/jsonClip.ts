@@ -1,3 +1,4 @@
+import { CUT_CONTEXT, safeHeadEnd, safeTailStart } from '../secrets/cutPoints';
 import { cutNote } from '../util/text';
 
 /**
@@ -11,10 +12,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** Longest JSON escape (`\uXXXX`): a cut with no backslash in the 6 bytes before it is between two characters. */
 const ESCAPE_SPAN = 6;
-/** How far to look for such a boundary before giving up on keeping that end. */
-const BOUNDARY_SEARCH = 4096;
-/** Extra bytes kept before the tail so a boundary can be checked there. */
-const TAIL_CONTEXT = 64;
+/** Bytes looked at around a cut: the boundary search and the window in which secrets are found (see cutPoints). */
+const VIEW = 4096 + CUT_CONTEXT;
+/** Extra bytes kept before the tail so a boundary (and any secret across it) can be checked there. */
+const TAIL_CONTEXT = CUT_CONTEXT;
 
 export interface StringLimits {
   /** Bytes kept from the start of a long string. */
@@ -264,23 +265,29 @@ export class JsonStringClipper {
   }
 }
 
-/** Largest cut ≤ `want` that falls between two characters (not inside an escape or a UTF-8 sequence); 0 if none is near. */
+/**
+ * Largest cut ≤ `want` that falls between two characters (not inside an escape or a UTF-8 sequence), outside any
+ * secret and token around it (see cutPoints: the bytes are looked at as Latin-1, escapes and all); 0 if none is near.
+ */
 export function headCut(bytes: Buffer, want: number): number {
   const top = Math.min(want, bytes.length);
-  const floor = Math.max(0, top - BOUNDARY_SEARCH);
-  for (let p = top; p > floor; p--) if (isBoundary(bytes, p)) return p;
-  return 0;
+  const lo = Math.max(0, top - VIEW);
+  const view = bytes.toString('latin1', lo, Math.min(bytes.length, top + CUT_CONTEXT));
+  const cut = safeHeadEnd(view, top - lo, (p) => isBoundary(bytes, lo + p));
+  return cut === 0 ? 0 : lo + cut;
 }
 
 /**
- * Smallest start ≥ `length - want` that falls between two characters, for a window that is the end of a longer
- * string (its first bytes are context, never a start); `length` (nothing kept) if none is near.
+ * Smallest start ≥ `length - want` that falls between two characters, outside any secret and token around it, for a
+ * window that is the end of a longer string (its first bytes are context, never a start); `length` (nothing kept) if
+ * none is near.
  */
 export function tailCut(bytes: Buffer, want: number): number {
   const from = Math.max(ESCAPE_SPAN, bytes.length - want);
-  const ceiling = Math.min(bytes.length, from + BOUNDARY_SEARCH);
-  for (let p = from; p < ceiling; p++) if (isBoundary(bytes, p)) return p;
-  return bytes.length;
+  const lo = Math.max(0, from - CUT_CONTEXT);
+  const view = bytes.toString('latin1', lo, Math.min(bytes.length, from + VIEW));
+  const start = safeTailStart(view, from - lo, (p) => lo + p >= ESCAPE_SPAN && isBoundary(bytes, lo + p));
+  return start >= view.length ? bytes.length : lo + start;
 }
 
 /** `p` starts a character: not a UTF-8 continuation byte, and no escape (at most 6 bytes) runs across it. */

@@ -1,3 +1,5 @@
+import { safeHeadEnd, safeTailStart } from '../secrets/cutPoints';
+
 /**
  * The note left where text was cut. ASCII: one character beyond Latin-1 makes V8 store the whole string at two
  * bytes per character. Inline: it may land inside JSON nested in a string, where a raw newline is invalid.
@@ -20,14 +22,17 @@ function earlierCut(text: string): { index: number; length: number; cut: number 
   return match ? { index: match.index, length: match[0].length, cut: Number(match[1]) } : undefined;
 }
 
-/** Cuts long text in the middle, keeping its head and tail, so both the command and its final error survive. */
+/**
+ * Cuts long text in the middle, keeping its head and tail, so both the command and its final error survive. The cuts
+ * fall outside secrets and tokens (see `cutPoints`), so redacting the kept text removes every secret of the whole.
+ */
 export function clipMiddle(text: string, maxChars: number): { text: string; truncatedFrom?: number } {
   const earlier = earlierCut(text);
   const original = earlier ? text.length - earlier.length + earlier.cut : text.length;
   if (text.length <= maxChars) return earlier ? { text, truncatedFrom: original } : { text };
   const keep = Math.max(0, maxChars - 40);
-  const head = Math.ceil(keep * 0.4);
-  const tail = keep - head;
+  const head = safeHeadEnd(text, Math.ceil(keep * 0.4));
+  const tail = text.length - Math.max(head, safeTailStart(text, text.length - (keep - Math.ceil(keep * 0.4))));
   const earlierInside = earlier !== undefined && earlier.index >= head && earlier.index + earlier.length <= text.length - tail;
   const cut = earlierInside ? original - head - tail : text.length - head - tail;
   // Slices of `text` would keep all of it alive (V8 sliced strings): the clipped text is copied into a flat string.
