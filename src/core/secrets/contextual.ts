@@ -11,7 +11,7 @@ import { afterGroup, ci, isPlaceholder, type SecretRule } from './rule';
  * must end there (`MAX_TOKENS`, `TOKENIZER`, `CACHE_KEY_PREFIX` do not). The match starts at the word, so the rule is
  * tried only where the keyword scan found one.
  */
-const NAME_WORDS = ['password', 'passwd', 'passphrase', 'pwd', 'secret', 'token', 'credentials', 'credential', 'key'];
+const NAME_WORDS = ['password', 'passwd', 'passphrase', 'pwd', 'secret', 'token', 'credentials', 'credential', 'key', 'private_key_id'];
 /** A name ending in `key` is a secret's only after one of these (`api_key`, `secretKey`, `AccountKey`) or in `UPPER_KEY`. */
 const KEY_PREFIX = new RegExp(`(?:${['api', 'secret', 'access', 'private', 'encryption', 'signing', 'master', 'auth', 'license', 'client', 'app', 'account', 'shared_?access', 'consumer', 'webhook', 'session', 'service', 'subscription', 'admin', 'deploy', 'ssh', 'jwt', 'oauth'].join('|')})[_.-]?$`, 'i');
 const UPPER_KEY_PREFIX = /[A-Z0-9]_$/;

@@ -43,10 +43,9 @@ function printable(bytes: Buffer): string | undefined {
 
 /** Characters of one encoded piece; `/ ? & = : @` (unencoded) end it, so a secret takes its parameter, not its whole URL. */
 const URL_CHAR = /[A-Za-z0-9._~!*'()+;,%$-]/;
-const ESCAPE = /%[0-9A-Fa-f]{2}/g;
-
 function urlEncoded(text: string, holdsSecret: (decoded: string) => boolean, spans: EncodedSpan[]): void {
-  ESCAPE.lastIndex = 0;
+  // its own expression: `holdsSecret` decodes recursively and must not move this loop's position
+  const ESCAPE = /%[0-9A-Fa-f]{2}/g;
   let floor = 0;
   for (let m = ESCAPE.exec(text); m; m = ESCAPE.exec(text)) {
     let start = m.index;

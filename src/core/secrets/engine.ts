@@ -32,7 +32,8 @@ function matchRule(rule: SecretRule, pattern: RegExp, text: string, at: number, 
   if (m[0].length === 0) return start + 1;
   if (rule.boundary !== false && !startsToken(text, start)) return start + 1;
   const where = rule.locate ? rule.locate(m, text) : [0, m[0].length];
-  if (where && where[1] > where[0]) found({ start: start + where[0], end: start + where[1], matchStart: start, matchEnd: start + m[0].length, replacement });
+  // what an earlier redaction left is no secret (redacting twice changes nothing)
+  if (where && where[1] > where[0] && !text.startsWith('[REDACTED:', start + where[0])) found({ start: start + where[0], end: start + where[1], matchStart: start, matchEnd: start + m[0].length, replacement });
   return start + m[0].length;
 }
 

@@ -65,7 +65,7 @@ export const PROVIDER_RULES: SecretRule[] = [
   shape('google-oauth-token', 'Google', ['ya29.', '1//0'], 'ya29\\.[A-Za-z0-9_-]{30,}|1//0[A-Za-z0-9_-]{40,}'),
   shape('firebase-fcm-key', 'Firebase', ['apa91b'], 'AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}', false),
   shape('azure-ad-secret', 'Azure', ['q~'], '[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}', false),
-  shape('azure-sas', 'Azure', ['sig='], '(?<=[?&]sig=)[A-Za-z0-9%+/=]{30,}', false),
+  { id: 'azure-sas', provider: 'Azure', keywords: ['sig='], pattern: /([?&]sig=)([A-Za-z0-9%+/=]{30,})/g, locate: afterGroup, boundary: false },
   shape('alibaba-key', 'Alibaba Cloud', ['ltai'], 'LTAI[A-Za-z0-9]{20}'),
   named('alibaba-secret', 'Alibaba Cloud', ['alibaba', 'aliyun'], '[A-Za-z0-9]{30}'),
   shape('digitalocean-token', 'DigitalOcean', ['dop_v1_', 'doo_v1_', 'dor_v1_'], 'do[por]_v1_[a-f0-9]{64}'),
@@ -97,8 +97,10 @@ export const PROVIDER_RULES: SecretRule[] = [
   shape('slack-webhook', 'Slack', ['hooks.slack.com'], 'hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}'),
   shape('discord-webhook', 'Discord', ['discord'], 'discord(?:app)?\\.com/api/webhooks/\\d+/[A-Za-z0-9_-]{40,}'),
   named('discord-token', 'Discord', ['discord', 'bot_token'], '[MNO][A-Za-z0-9_-]{23,25}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}'),
-  shape('telegram-token', 'Telegram', [':aa'], '\\d{8,10}:AA[A-Za-z0-9_-]{33}', false),
-  shape('twilio-key', 'Twilio', ['twilio'], 'SK[0-9a-fA-F]{32}', false),
+  // also inside `/bot<token>/` of the API's URLs, where no boundary precedes it
+  { ...shape('telegram-token', 'Telegram', [':aa'], '(?<!\\d)\\d{8,10}:AA[A-Za-z0-9_-]{33}', false), boundary: false },
+  // no keyword of its own but `sk`: tried at each `sk`, it fails at once where the case or the length is wrong
+  shape('twilio-key', 'Twilio', ['sk'], 'SK[0-9a-fA-F]{32}'),
   named('twilio-auth-token', 'Twilio', ['twilio'], '[0-9a-f]{32}'),
   shape('sendgrid-key', 'SendGrid', ['sg.'], 'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}'),
   shape('mailgun-key', 'Mailgun', ['key-'], 'key-[0-9a-z]{32}'),

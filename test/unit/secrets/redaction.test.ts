@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { ruleStats } from '../../../src/core/secrets/engine';
+import { createRedactor } from '../../../src/core/trace/redact';
+import { JsonStringClipper } from '../../../src/core/trace/jsonClip';
+import { clipMiddle } from '../../../src/core/util/text';
+import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../support/secretCorpus';
+
+const corpus = buildCorpus();
+
+/** Every 8-character piece of the shape's random parts found in `text`. */
+function leaks(text: string, needles: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const needle of needles) for (let i = 0; i + 8 <= needle.length; i++) if (text.includes(needle.slice(i, i + 8))) found.push(needle.slice(i, i + 8));
+  return found;
+}
+
+function assertClean(out: string, shape: SecretShape, where: string, needles = shape.needles): void {
+  const found = leaks(out, needles);
+  assert.deepEqual(found, [], `${shape.name} (${where}) left ${found.slice(0, 3).join(', ')} in: ${out.slice(0, 400)}`);
+}
+
+const FILLER = 'lorem ipsum dolor sit amet, consectetur adipiscing elit; ';
+const filler = (n: number) => FILLER.repeat(Math.ceil(n / FILLER.length)).slice(0, n);
+
+describe('secret redaction', () => {
+  it('covers at least 60 shapes of the common providers and categories, with a keyword for every rule', () => {
+    assert.ok(corpus.length >= 60, `${corpus.length} shapes`);
+    const stats = ruleStats();
+    assert.ok(stats.providers >= 60, `${stats.providers} providers and categories`);
+    assert.ok(stats.keywords > 100);
+  });
+
+  it('removes every shape as written, inside JSON-escaped text, base64-encoded and URL-encoded, and counts each', () => {
+    for (const shape of corpus) {
+      const forms: Array<[string, string, string[]]> = [
+        ['plain', `before ${shape.text} after`, shape.needles],
+        ['JSON-escaped after \\n', JSON.stringify({ command: `cd app\n${shape.text}\necho done` }), shape.needles],
+        ['base64', `echo ${Buffer.from(shape.text).toString('base64')} | base64 -d`, [Buffer.from(shape.text).toString('base64')]],
+        ['URL-encoded', `https://x.example/?q=${encodeURIComponent(shape.text)}&page=2`, shape.needles],
+      ];
+      for (const [form, input, needles] of forms) {
+        const redactor = createRedactor({ homePaths: false });
+        const out = redactor.redact(input);
+        assertClean(out, shape, form, needles);
+        assert.ok(redactor.count >= 1, `${shape.name} (${form}) not counted`);
+        assert.match(out, /\[REDACTED:[a-z0-9-]+\]/);
+      }
+    }
+  });
+
+  it('keeps look-alikes byte for byte: hashes, digests, integrity strings, UUIDs, versions, settings, placeholders, publishable keys, e-mail, ids', () => {
+    const redactor = createRedactor({ homePaths: false });
+    for (const text of LOOK_ALIKES) assert.equal(redactor.redact(text), text);
+    assert.equal(redactor.redact(LOOK_ALIKES.join('\n')), LOOK_ALIKES.join('\n'));
+    assert.equal(redactor.count, 0);
+  });
+
+  it('is idempotent: redacted text has nothing left to find, and the same input gives the same output', () => {
+    const text = corpus.map((s) => s.text).join('\n');
+    const first = createRedactor();
+    const once = first.redact(text);
+    const second = createRedactor();
+    assert.equal(second.redact(once), once);
+    assert.equal(second.count, 0);
+    assert.equal(createRedactor().redact(text), once);
+  });
+
+  it('removes half a private key block: BEGIN without END and END without BEGIN, in plain and JSON-escaped text', () => {
+    const key = corpus.find((s) => s.name === 'private key (RSA PRIVATE KEY)') as SecretShape;
+    const lines = key.text.split('\n');
+    const head = lines.slice(0, 3).join('\n');
+    const tail = lines.slice(3).join('\n');
+    for (const text of [`cat id_rsa\n${head}`, `${tail}\n$ ls`, JSON.stringify({ content: `${head}` }), JSON.stringify({ content: `${tail}\n` })]) {
+      const out = createRedactor().redact(text);
+      assertClean(out, key, text.slice(0, 30));
+      assert.match(out, /\[REDACTED:private-key\]/);
+    }
+    assert.equal(createRedactor().redact(`${head}\n[... 123 characters cut ...]\nthe end`).endsWith('[... 123 characters cut ...]\nthe end'), true);
+  });
+
+  it('a cut in clipMiddle falls outside secrets: for every shape, at every offset across it, no piece of it survives (head and tail cuts)', () => {
+    for (const shape of corpus) {
+      const len = shape.text.length;
+      // head cut sweeping the secret
+      const before = 600;
+      const text = `${filler(before)} ${shape.text} ${filler(4 * (before + len) + 400)}`;
+      for (let h = before - 2; h <= before + len + 3; h += 3) {
+        const keep = Math.floor(h / 0.4);
+        const out = createRedactor().redact(clipMiddle(text, keep + 40).text);
+        assertClean(out, shape, `head cut near ${h - before}`);
+      }
+      // tail cut sweeping the secret
+      const after = 300;
+      const tailText = `${filler(3 * (len + after) + 1200)} ${shape.text} ${filler(after)}`;
+      for (let t = after - 2; t <= after + len + 3; t += 3) {
+        const keep = Math.ceil(t / 0.6);
+        const out = createRedactor().redact(clipMiddle(tailText, keep + 40).text);
+        assertClean(out, shape, `tail cut near ${len + after - t}`);
+      }
+    }
+  });
+
+  it('a cut on the raw bytes of a JSON string (before decoding) falls outside secrets too', () => {
+    for (const shape of corpus) {
+      const body = `${filler(3000)}\n${shape.text}\n${filler(3000)}`;
+      const line = Buffer.from(JSON.stringify({ content: body }));
+      const at = line.indexOf(JSON.stringify(shape.text).slice(1, 12));
+      assert.ok(at > 0, shape.name);
+      const span = Buffer.byteLength(JSON.stringify(shape.text)) - 2;
+      for (let offset = -2; offset <= span + 2; offset += 7) {
+        for (const side of ['head', 'tail'] as const) {
+          const cutAt = at + offset - '{"content":"'.length;
+          const stringBytes = line.length - '{"content":""}'.length;
+          const limits = side === 'head' ? { headBytes: cutAt, tailBytes: 200 } : { headBytes: 200, tailBytes: stringBytes - cutAt };
+          const clipper = new JsonStringClipper(limits);
+          clipper.write(line, 0, line.length);
+          const decoded = (JSON.parse(clipper.end().toString('utf8')) as { content: string }).content;
+          assertClean(createRedactor().redact(decoded), shape, `${side} byte cut at ${offset}`);
+        }
+      }
+    }
+  });
+
+  it('runs user patterns in linear time: nested quantifiers on long inputs simply complete', () => {
+    const invalid: string[] = [];
+    const redactor = createRedactor({ extraPatterns: ['(a+)+$', '(x+x+)+y', '(.*a){12}', '^(a|aa)*$', 'ACME-[0-9]{6}'] }, (source, why) => invalid.push(`${source}: ${why}`));
+    assert.deepEqual(invalid, []);
+    for (const input of [`${'a'.repeat(50_000)}!`, `${'x'.repeat(50_000)}`, `${'ab'.repeat(20_000)}`]) assert.equal(typeof redactor.redact(input), 'string');
+    assert.equal(redactor.redact('ticket ACME-123456 done'), 'ticket [REDACTED:custom] done');
+    assert.equal(redactor.redact(`echo ${Buffer.from('the ticket is ACME-654321, see you').toString('base64')}`), 'echo [REDACTED:base64-secret]');
+  });
+
+  it('rejects patterns RE2 cannot run in linear time, naming the pattern and why', () => {
+    const invalid: Array<[string, string]> = [];
+    createRedactor({ extraPatterns: ['(\\w)\\1', '(?=secret)\\w+', '(?<=key=)\\w+', '(unclosed', 'ok-[0-9]+'] }, (source, why) => invalid.push([source, why]));
+    assert.deepEqual(invalid.map(([s]) => s), ['(\\w)\\1', '(?=secret)\\w+', '(?<=key=)\\w+', '(unclosed']);
+    assert.match(invalid[0][1], /backreference/);
+    assert.match(invalid[1][1], /lookahead and lookbehind/);
+    assert.match(invalid[2][1], /lookahead and lookbehind/);
+    assert.match(invalid[3][1], /not a valid RE2 pattern.*missing closing \)/);
+  });
+});
