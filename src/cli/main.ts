@@ -1,6 +1,6 @@
 import { ACCEPT_HELP, CACHE_HELP, IMPORT_HELP, LEARN_HELP, MERGE_HELP, TREE_HELP } from './help';
 import { UsageError } from './args';
-import { consoleOutput, type Output } from './output';
+import { consoleOutput, redactingOutput, type Output } from './output';
 
 const HELP = `combee — learn agent rules from past coding-agent sessions
 
@@ -23,8 +23,9 @@ Store: --store, else $COMBEE_STORE, else the per-user data folder.
 Exit codes: 0 success, 1 failure, 2 bad usage (warnings never change the exit code).`;
 
 /** Runs one CLI invocation and returns its exit code (never calls process.exit, so tests can call it). */
-export async function runCli(argv: string[], out: Output = consoleOutput, signal?: AbortSignal): Promise<number> {
+export async function runCli(argv: string[], output: Output = consoleOutput, signal?: AbortSignal): Promise<number> {
   const [command, ...rest] = argv;
+  const out = redactingOutput(output);
   try {
     switch (command) {
       // Each command is loaded when run: an import never pays for the learning engine's code and memory.

@@ -1,3 +1,5 @@
+import { redactText } from '../core/trace/redact';
+
 /** All CLI output goes through here: stdout for results, stderr for progress and warnings. */
 export interface Output {
   result(text: string): void;
@@ -10,3 +12,12 @@ export const consoleOutput: Output = {
   info: (text) => process.stderr.write(`${text}\n`),
   warn: (text) => process.stderr.write(`warning: ${text}\n`),
 };
+
+/** Every line the CLI prints (results, `--json`, progress, warnings) through the built-in secret rules first. */
+export function redactingOutput(out: Output): Output {
+  return {
+    result: (text) => out.result(redactText(text)),
+    info: (text) => out.info(redactText(text)),
+    warn: (text) => out.warn(redactText(text)),
+  };
+}

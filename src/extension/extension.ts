@@ -13,6 +13,7 @@ import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
 import { showPanel } from './webview/panel';
+import { redactingLog } from './redactingLog';
 
 let services: Services | undefined;
 
@@ -31,7 +32,7 @@ export interface CombeeApi {
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
-  const log = vscode.window.createOutputChannel('Combee', { log: true });
+  const log = redactingLog(vscode.window.createOutputChannel('Combee', { log: true }));
   services = new Services(context, log);
   const s = services;
   const command = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { redactDeep } from '../secrets/deep';
+import { redactText } from '../trace/redact';
 import { extractJson, LlmOutputError, type ChatMessage, type JsonRequest, type JsonResponse } from './client';
 
 export interface ChatTurn {
@@ -23,7 +25,8 @@ export async function completeJsonWithRepair<T>(request: JsonRequest<T>, chat: C
   const warnings: string[] = [];
   const usage: UsageTally = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const started = Date.now();
-  const done = (value: T): JsonResponse<T> => ({ value, usage: { ...usage, latencyMs: Date.now() - started }, warnings });
+  // a model's answer is untrusted text: a secret it repeats (or makes up) goes no further than here
+  const done = (value: T): JsonResponse<T> => ({ value: redactDeep(value, redactText), usage: { ...usage, latencyMs: Date.now() - started }, warnings });
   const first = await chat(request.messages, warnings, usage);
   const firstCheck = first.finishReason === 'length' ? { ok: false as const, problem: 'the answer was cut off (finish_reason: length)' } : parseAnswer(first.content, request.schema);
   if (firstCheck.ok) return done(firstCheck.value);
@@ -36,7 +39,7 @@ export async function completeJsonWithRepair<T>(request: JsonRequest<T>, chat: C
   const second = await chat(repairMessages, warnings, usage);
   const repaired = second.finishReason === 'length' ? { ok: false as const, problem: 'cut off again' } : parseAnswer(second.content, request.schema);
   if (repaired.ok) return done(repaired.value);
-  throw new LlmOutputError(`${request.schemaName}: invalid answer after one repair (${repaired.problem})`);
+  throw new LlmOutputError(redactText(`${request.schemaName}: invalid answer after one repair (${repaired.problem})`));
 }
 
 export function parseAnswer<T>(content: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {

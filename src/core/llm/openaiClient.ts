@@ -4,6 +4,9 @@ import type { ProviderInfo } from '../learn/types';
 import type { ChatMessage, JsonRequest, JsonResponse, LlmClient } from './client';
 import { completeJsonWithRepair, withJsonInstruction, type ChatTurn, type UsageTally } from './jsonCompletion';
 import { abortableSleep, Semaphore, TokenRateLimiter } from './rateLimit';
+import { redactMessages } from './redactMessages';
+import { redactText } from '../trace/redact';
+import { headOf } from '../util/text';
 
 export interface OpenAiClientOptions {
   baseUrl: string;
@@ -53,7 +56,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][] | undefined> {
     if (this.embeddingsUnavailable || texts.length === 0) return texts.length === 0 ? [] : undefined;
     try {
-      const response = await this.client.embeddings.create({ model: this.options.embeddingModel ?? 'text-embedding-3-small', input: texts, encoding_format: 'float' }, { signal });
+      const response = await this.client.embeddings.create({ model: this.options.embeddingModel ?? 'text-embedding-3-small', input: texts.map(redactText), encoding_format: 'float' }, { signal });
       return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
@@ -75,7 +78,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       try {
         const completion = await this.client.chat.completions.create({
           model: this.options.model,
-          messages: this.jsonMode === 'prompted' ? withJsonInstruction(messages, request) : messages,
+          messages: redactMessages(this.jsonMode === 'prompted' ? withJsonInstruction(messages, request) : messages),
           temperature: this.options.temperature ?? 0.2,
           max_tokens: request.maxOutputTokens ?? 2000,
           ...this.responseFormat(request),
@@ -150,7 +153,7 @@ function describe(error: unknown, status: number | undefined): string {
   if (error instanceof OpenAI.APIConnectionError) return `connection failed (${error.message})`;
   if (status === 401) return 'the endpoint rejected the API key (401)';
   if (status === 429) return 'rate limited (429)';
-  if (status !== undefined) return `HTTP ${status}: ${(error as Error).message.slice(0, 200)}`;
+  if (status !== undefined) return `HTTP ${status}: ${headOf((error as Error).message, 200)}`;
   return (error as Error).message;
 }
 

@@ -3,6 +3,7 @@ import type { ProviderInfo } from '../learn/types';
 import type { HostMessage, WorkerMessage } from '../pool/learnProtocol';
 import type { ChatMessage, JsonRequest, JsonResponse, LlmClient } from './client';
 import { completeJsonWithRepair, withJsonInstruction } from './jsonCompletion';
+import { redactMessages } from './redactMessages';
 
 /**
  * A model the worker cannot reach itself (VS Code's language models live in the extension host): each chat turn is
@@ -46,7 +47,7 @@ export class PortLlmClient implements LlmClient {
         if (answer.error) reject(new Error(answer.error));
         else resolve(answer);
       });
-      this.port.postMessage({ type: 'chat', id, messages } satisfies WorkerMessage);
+      this.port.postMessage({ type: 'chat', id, messages: redactMessages(messages) } satisfies WorkerMessage);
     });
   }
 }

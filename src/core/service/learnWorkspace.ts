@@ -17,6 +17,8 @@ import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { atomicWrite, readTextIfExists } from '../util/fs';
 import { ReviewMemory } from '../assets/memory';
 import { listWorkspaceFolders, readWorkspaceFile, rulesFromApplied } from './proposalFiles';
+import { redactDeep } from '../secrets/deep';
+import { redactText } from '../trace/redact';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -139,12 +141,13 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     costUsd: result.record.totals.costUsd,
     status: 'pending',
     files,
-    rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => rule),
+    rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => redactDeep(rule, redactText)),
     ops: result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op })),
     tags: result.tags,
   };
   if (!options.dryRun) {
-    await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(result.record));
+    // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text
+    await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(redactDeep(result.record, redactText)));
     if (proposal) await options.proposals.save(proposal);
     await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id);
   }

@@ -24,6 +24,8 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
     ...draft,
     schemaVersion: TRACE_SCHEMA_VERSION,
     title: draft.title === undefined ? undefined : redactor.redact(draft.title),
+    // a warning may quote what the reader could not parse
+    warnings: draft.warnings.map((w) => redactor.redact(w)),
     cwd: draft.cwd,
     steps,
     outcome: computeOutcome(steps),

@@ -40,6 +40,17 @@ export function clipMiddle(text: string, maxChars: number): { text: string; trun
   return { text: flat(clipped), truncatedFrom: original };
 }
 
+/** The first `max` characters of `text`, cut outside any secret or token, so what is kept can still be redacted. */
+export function headOf(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, safeHeadEnd(text, max));
+}
+
+/** A session's title from its first prompt: the first line, cut to `max` outside any secret or token (see cutPoints). */
+export function titleLine(text: string, max = 120): string {
+  const line = text.split('\n')[0];
+  return headOf(line, max);
+}
+
 export function normalizeWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }

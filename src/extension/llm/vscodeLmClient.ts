@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatMessage, JsonRequest, JsonResponse, LlmClient } from '../../core/llm/client';
 import { completeJsonWithRepair, withJsonInstruction, type ChatTurn, type UsageTally } from '../../core/llm/jsonCompletion';
+import { redactMessages } from '../../core/llm/redactMessages';
 import type { ProviderInfo } from '../../core/learn/types';
 
 /** VS Code's language models (Copilot and others): no system role, no JSON mode, token limits from the model. */
@@ -21,7 +22,7 @@ export class VscodeLmClient implements LlmClient {
     const onAbort = () => source.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const chat = toLmMessages(messages);
+      const chat = toLmMessages(redactMessages(messages));
       const input = await this.countTokens(chat, source.token);
       if (input > this.model.maxInputTokens) throw new Error(`the prompt has ${input} tokens; ${this.model.name} takes ${this.model.maxInputTokens}`);
       const response = await this.model.sendRequest(chat, { justification: this.justification }, source.token);

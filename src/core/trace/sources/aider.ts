@@ -4,6 +4,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { shortHash } from '../../util/hash';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { titleLine } from '../../util/text';
 
 // Aider appends every session of a repo to one Markdown file, `.aider.chat.history.md` (research §7):
 // `# aider chat started at <local time>` opens a session, `#### ` lines are what the user typed, `> ` lines are aider's
@@ -182,7 +183,7 @@ function flushUser(p: Parser): void {
   if (!text) return;
   const command = USER_COMMAND.exec(text);
   const meta = (text.startsWith('/') && !PROMPT_COMMANDS.test(text)) || text.startsWith('!');
-  if (!meta) session.title ??= text.split('\n')[0].slice(0, 120);
+  if (!meta) session.title ??= titleLine(text);
   push(session, { kind: 'user', text, isMeta: meta ? true : undefined });
   if (command) {
     const tool = command[1] ?? 'run';

@@ -5,7 +5,7 @@ import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, Trace, TraceDraft } from '../model';
 import { fastParser } from '../../util/fastParse';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, headOf, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { lineWarnings } from './lineWarnings';
@@ -258,7 +258,7 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
       return;
     case 'system':
       if (record.subtype === 'api_error' || record.subtype === 'error') {
-        const detail = typeof record.error === 'object' && record.error !== null ? JSON.stringify(record.error).slice(0, 500) : String(record.content ?? 'API error');
+        const detail = typeof record.error === 'object' && record.error !== null ? headOf(JSON.stringify(record.error), 500) : String(record.content ?? 'API error');
         push({ kind: 'error', text: detail });
       } else {
         countUnknown(acc, `system:${record.subtype ?? 'none'}`);
@@ -325,7 +325,7 @@ function pushUserText(acc: SessionAccumulator, raw: string, isMeta: boolean, pus
   const text = raw.replace(INJECTED_TAGS, '').trim();
   if (!text) return;
   const meta = isMeta || /^<(?:command-name|local-command-stdout|command-message)>/.test(text) || /^Caveat: /.test(text);
-  if (!meta) acc.firstPrompt ??= text.split('\n')[0].slice(0, 120);
+  if (!meta) acc.firstPrompt ??= titleLine(text);
   push({ kind: 'user', text, isMeta: meta ? true : undefined });
 }
 

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { MAX_JSON_DOCUMENT_BYTES, readJsonDocument } from './jsonDocument';
@@ -302,7 +302,7 @@ function pushUserText(acc: Acc, raw: string, time: string | undefined): void {
   const meta = /^\[(?:TASK RESUMPTION|ERROR|NOTE)\]/.test(text) || /^<(?:explicit_instructions|slash-command)/.test(text);
   text = text.replace(/^<(task|feedback|user_message|answer)>\s*([\s\S]*?)\s*<\/\1>$/, '$2').trim();
   if (!text) return;
-  if (!meta) acc.firstPrompt ??= text.split('\n')[0].slice(0, 120);
+  if (!meta) acc.firstPrompt ??= titleLine(text);
   push(acc, { kind: 'user', text, isMeta: meta ? true : undefined }, time);
 }
 
@@ -413,7 +413,7 @@ function parseJson(text: string | undefined): unknown {
 
 function firstLine(text: string | undefined): string | undefined {
   const line = text?.split('\n').find((l) => l.trim())?.trim();
-  return line ? line.slice(0, 120) : undefined;
+  return line ? titleLine(line) : undefined;
 }
 
 function count(acc: Acc, key: string): void {

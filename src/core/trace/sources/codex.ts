@@ -7,7 +7,7 @@ import { fastParser } from '../../util/fastParse';
 import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, TraceDraft } from '../model';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, headOf, titleLine } from '../../util/text';
 import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../jsonClip';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
@@ -613,7 +613,7 @@ function applyEvent(acc: Accumulator, event: Record<string, unknown>, type: stri
       return;
     }
     case 'error': {
-      const text = typeof event.message === 'string' ? event.message : JSON.stringify(event).slice(0, 500);
+      const text = typeof event.message === 'string' ? event.message : headOf(JSON.stringify(event), 500);
       push(acc, { kind: 'error', text }, time);
       return;
     }
@@ -622,7 +622,7 @@ function applyEvent(acc: Accumulator, event: Record<string, unknown>, type: stri
       return;
     case 'collab_agent_spawn_end':
       if (typeof event.new_thread_id === 'string') {
-        const prompt = typeof event.prompt === 'string' ? event.prompt.slice(0, 200) : undefined;
+        const prompt = typeof event.prompt === 'string' ? titleLine(event.prompt, 200) : undefined;
         push(acc, { kind: 'subagent', traceId: `codex:${event.new_thread_id}`, description: prompt }, time);
       }
       return;
@@ -660,7 +660,7 @@ function finish(acc: Accumulator): TraceDraft[] {
     agent: 'codex',
     agentVersion: acc.version,
     cwd: acc.cwd,
-    title: acc.threadName ?? (firstUser?.kind === 'user' ? firstUser.text.split('\n')[0].slice(0, 120) : undefined),
+    title: acc.threadName ?? (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
     startedAt: acc.startedAt,
     endedAt: acc.endedAt,
     source: { path: acc.file.path, bytes: acc.file.bytes },

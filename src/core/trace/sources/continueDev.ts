@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, titleLine } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
@@ -88,7 +88,7 @@ export const continueReader: SourceReader = {
       id: `continue:${s.sessionId}`,
       agent: 'continue',
       cwd: workspacePath(s.workspaceDirectory),
-      title: s.title && s.title !== 'New Session' ? s.title : firstUser?.kind === 'user' ? firstUser.text.split('\n')[0].slice(0, 120) : s.title,
+      title: s.title && s.title !== 'New Session' ? s.title : firstUser?.kind === 'user' ? titleLine(firstUser.text) : s.title,
       startedAt: await createdAt(file.path, s.sessionId),
       // No per-message times: the file's last write is the session's last activity.
       endedAt: Number.isFinite(file.mtimeMs) && file.mtimeMs > 0 ? new Date(file.mtimeMs).toISOString() : undefined,

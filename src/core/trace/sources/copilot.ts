@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, headOf, titleLine } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
@@ -257,7 +257,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
     case 'user.message': {
       const content = isRecord(data) && typeof data.content === 'string' ? data.content.trim() : '';
       if (!content) return;
-      acc.firstPrompt ??= content.split('\n')[0].slice(0, 120);
+      acc.firstPrompt ??= titleLine(content);
       push(acc, { kind: 'user', text: content }, time);
       return;
     }
@@ -302,7 +302,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
       return;
     }
     case 'session.error': {
-      const message = isRecord(data) && typeof data.message === 'string' ? data.message : JSON.stringify(data ?? {}).slice(0, 500);
+      const message = isRecord(data) && typeof data.message === 'string' ? data.message : headOf(JSON.stringify(data ?? {}), 500);
       push(acc, { kind: 'error', text: message }, time);
       return;
     }
@@ -361,7 +361,7 @@ function applyRequest(acc: Acc, request: z.infer<typeof ChatRequest>): void {
   const time = request.timestamp !== undefined ? msToIso(request.timestamp) : undefined;
   const text = (typeof request.message === 'string' ? request.message : (request.message?.text ?? '')).trim();
   if (text) {
-    acc.firstPrompt ??= text.split('\n')[0].slice(0, 120);
+    acc.firstPrompt ??= titleLine(text);
     push(acc, { kind: 'user', text }, time);
   }
   const metadata = request.result?.metadata ?? undefined;

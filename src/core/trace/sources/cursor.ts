@@ -2,7 +2,7 @@ import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { lineWarnings } from './lineWarnings';
@@ -73,7 +73,7 @@ export const cursorReader: SourceReader = {
     return [{
       id: `cursor:${id}`,
       agent: 'cursor',
-      title: firstUser?.kind === 'user' ? firstUser.text.split('\n')[0].slice(0, 120) : undefined,
+      title: firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined,
       // No times in the file: its last write is when the session last moved.
       endedAt: Number.isFinite(file.mtimeMs) && file.mtimeMs > 0 ? new Date(file.mtimeMs).toISOString() : undefined,
       source: { path: file.path, bytes: file.bytes },

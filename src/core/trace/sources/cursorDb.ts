@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, win32 } from 'node:path';
 import type { SqlValue } from 'sql.js';
 import type { Step, StepInput, TraceDraft } from '../model';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, titleLine } from '../../util/text';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { storedOutput, uriToPath } from './common';
@@ -145,7 +145,7 @@ function readComposer(id: string, data: Record<string, unknown>, file: SessionFi
       id: `cursor:${id}`,
       agent: 'cursor',
       cwd: workspace ? uriPath(workspace) : undefined,
-      title: str(data.name)?.trim() || (firstUser?.kind === 'user' ? firstUser.text.split('\n')[0].slice(0, 120) : undefined),
+      title: str(data.name)?.trim() || (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
       startedAt: timeOf(data.createdAt) ?? acc.firstTime,
       endedAt: timeOf(data.lastUpdatedAt) ?? acc.lastTime,
       source: { path: file.path, bytes: file.bytes },
@@ -283,7 +283,7 @@ function readChatTabs(data: unknown, file: SessionFile, ctx: ReadContext): Trace
     drafts.push({
       id: `cursor:${tab.tabId}`,
       agent: 'cursor',
-      title: str(tab.chatTitle)?.split('\n')[0].trim() || (firstUser?.kind === 'user' ? firstUser.text.split('\n')[0].slice(0, 120) : undefined),
+      title: str(tab.chatTitle)?.split('\n')[0].trim() || (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
       endedAt: timeOf(tab.lastSendTime),
       source: { path: file.path, bytes: file.bytes },
       steps: acc.steps,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { sha256 } from '../../util/hash';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
@@ -185,7 +185,7 @@ async function finish(file: SessionFile, ctx: ReadContext, replay: Replay): Prom
         // displayContent is what the person typed; content may carry expanded @file text.
         const text = partsText(m.displayContent ?? m.content).trim();
         if (!text) break;
-        firstPrompt ??= text.split('\n')[0].slice(0, 120);
+        firstPrompt ??= titleLine(text);
         push({ kind: 'user', text }, time);
         break;
       }

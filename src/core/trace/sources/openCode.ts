@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
-import { clipMiddle } from '../../util/text';
+import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 
@@ -114,7 +114,7 @@ export const openCodeReader: SourceReader = {
       agent: 'opencode',
       agentVersion: s.version,
       cwd,
-      title: s.title ?? (firstUser?.kind === 'user' ? firstUser.text.split('\n')[0].slice(0, 120) : undefined),
+      title: s.title ?? (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
       startedAt: msToIso(s.time?.created) ?? acc.steps[0].time,
       endedAt: msToIso(s.time?.updated) ?? [...acc.steps].reverse().find((step) => step.time)?.time,
       source: { path: file.path, bytes: file.bytes },

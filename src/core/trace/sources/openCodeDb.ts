@@ -4,6 +4,7 @@ import type { TraceDraft } from '../model';
 import { type Acc, applyMessage, bad, Message, msToIso, Part } from './openCode';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { titleLine } from '../../util/text';
 
 // OpenCode ≥1.2 (research §8): `opencode.db` (`opencode-<channel>.db` off the latest and beta channels) with tables
 // session, message(id, session_id, time_created, data) and part(id, message_id, data). `data` is the ≤1.1 storage
@@ -98,7 +99,7 @@ function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: Read
     agent: 'opencode',
     agentVersion: str(row.version),
     cwd,
-    title: str(row.title) ?? (firstUser?.kind === 'user' ? firstUser.text.split('\n')[0].slice(0, 120) : undefined),
+    title: str(row.title) ?? (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
     startedAt: msToIso(typeof row.time_created === 'number' ? row.time_created : undefined) ?? acc.steps[0].time,
     endedAt: msToIso(typeof row.time_updated === 'number' ? row.time_updated : undefined) ?? [...acc.steps].reverse().find((step) => step.time)?.time,
     source: { path: file.path, bytes: file.bytes },
