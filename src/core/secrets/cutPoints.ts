@@ -9,8 +9,8 @@ import { secretMatches } from './engine';
  * Latin-1 (one character per byte; a backslash escape is a separator).
  */
 
-/** Text looked at on each side of a cut for secrets. */
-const WINDOW = 1024;
+/** Text looked at on each side of a cut for secrets (a match with its context is shorter; a longer token is kept whole or dropped). */
+const WINDOW = 512;
 /** How far a cut moves to reach a token boundary before it settles for staying out of secrets. */
 const TOKEN_SEARCH = 4096;
 
@@ -45,10 +45,17 @@ export function safeHeadEnd(text: string, want: number, acceptable: (p: number) 
   const top = Math.max(0, Math.min(want, text.length));
   if (top === 0 || top === text.length) return top;
   const floor = Math.max(0, top - TOKEN_SEARCH);
-  const spans = spansAround(text, Math.max(0, floor - WINDOW), Math.min(text.length, top + WINDOW));
-  for (let p = top; p > floor; p--) if (tokenBoundary(text, p) && !crossed(spans, p) && acceptable(p)) return p;
-  // one token longer than the search: at least stay out of secrets
-  for (let p = top; p > floor; p--) if (!crossed(spans, p) && acceptable(p)) return p;
+  // the nearest token boundary first (a few characters back, as a rule); secrets are looked for only around it
+  let p = top;
+  while (p > floor && !(tokenBoundary(text, p) && acceptable(p))) p--;
+  if (p === floor) {
+    // one token longer than the search: at least stay out of secrets
+    const spans = spansAround(text, Math.max(0, top - WINDOW), Math.min(text.length, top + WINDOW));
+    for (p = top; p > floor; p--) if (!crossed(spans, p) && acceptable(p)) return p;
+    return 0;
+  }
+  const spans = spansAround(text, Math.max(0, p - WINDOW), Math.min(text.length, top + WINDOW));
+  for (; p > floor; p--) if (tokenBoundary(text, p) && !crossed(spans, p) && acceptable(p)) return p;
   return 0;
 }
 
@@ -57,11 +64,17 @@ export function safeTailStart(text: string, want: number, acceptable: (p: number
   const bottom = Math.max(0, Math.min(want, text.length));
   if (bottom === 0 || bottom === text.length) return bottom;
   const ceiling = Math.min(text.length, bottom + TOKEN_SEARCH);
-  const spans = spansAround(text, Math.max(0, bottom - WINDOW), Math.min(text.length, ceiling + WINDOW));
-  for (let p = bottom; p < ceiling; p++) if (tokenBoundary(text, p) && !crossed(spans, p) && acceptable(p)) return p;
-  for (let p = bottom; p < ceiling; p++) if (!crossed(spans, p) && acceptable(p)) return p;
+  let p = bottom;
+  while (p < ceiling && !(tokenBoundary(text, p) && acceptable(p))) p++;
+  if (p === ceiling) {
+    const spans = spansAround(text, Math.max(0, bottom - WINDOW), Math.min(text.length, bottom + WINDOW));
+    for (p = bottom; p < ceiling; p++) if (!crossed(spans, p) && acceptable(p)) return p;
+    return text.length;
+  }
+  const spans = spansAround(text, Math.max(0, bottom - WINDOW), Math.min(text.length, p + WINDOW));
+  for (; p < ceiling; p++) if (tokenBoundary(text, p) && !crossed(spans, p) && acceptable(p)) return p;
   return text.length;
 }
 
 /** Bytes before a tail that must be kept to place its start safely (see `safeTailStart`). */
-export const CUT_CONTEXT = WINDOW + 64;
+export const CUT_CONTEXT = 2 * WINDOW + 64;

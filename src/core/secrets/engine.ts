@@ -5,11 +5,29 @@ import { privateKeyRanges, PRIVATE_KEY_TAG } from './privateKeys';
 import { PROVIDER_RULES } from './providers';
 import { startsToken, tag, type SecretRule } from './rule';
 
-/** Provider shapes first (a token inside a header or an assignment keeps its provider's name), then the contexts. */
-export const BUILT_IN_RULES: readonly SecretRule[] = [...PROVIDER_RULES, ...CONTEXT_RULES];
-const FILTER = new KeywordFilter(BUILT_IN_RULES);
-const STICKY = BUILT_IN_RULES.map((r) => (r.anchored ? new RegExp(r.pattern.source, r.pattern.flags.replace('g', '') + 'y') : undefined));
-const TAGS = BUILT_IN_RULES.map((r) => tag(r.id));
+/** Private key blocks are found by `privateKeyRanges`, not by a pattern: this entry gives them their keywords. */
+const PRIVATE_KEYS: SecretRule = {
+  id: 'private-key',
+  provider: 'Private keys (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP, PuTTY)',
+  keywords: ['private key', 'putty-user-key-file'],
+  pattern: /(?!)/g,
+};
+
+/**
+ * Private keys, then provider shapes (a token inside a header or an assignment keeps its provider's name), then the
+ * contexts. Earlier rules name a secret several rules find.
+ */
+export const BUILT_IN_RULES: readonly SecretRule[] = [PRIVATE_KEYS, ...PROVIDER_RULES, ...CONTEXT_RULES];
+/** Built on first use: a process that redacts nothing (a re-import with nothing new) does not pay for the tables. */
+let tables: { filter: KeywordFilter; sticky: Array<RegExp | undefined>; tags: string[] } | undefined;
+function built(): NonNullable<typeof tables> {
+  tables ??= {
+    filter: new KeywordFilter(BUILT_IN_RULES),
+    sticky: BUILT_IN_RULES.map((r) => (r.anchored ? new RegExp(r.pattern.source, r.pattern.flags.replace('g', '') + 'y') : undefined)),
+    tags: BUILT_IN_RULES.map((r) => tag(r.id)),
+  };
+  return tables;
+}
 
 /** A secret found: what replaces [start, end), and the whole match with its context [matchStart, matchEnd). */
 export interface Found {
@@ -39,9 +57,13 @@ function matchRule(rule: SecretRule, pattern: RegExp, text: string, at: number, 
 
 /** Every secret the built-in rules find in `text` (overlaps possible), in rule order. */
 function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): void {
-  for (const r of privateKeyRanges(text)) found({ start: r.start, end: r.end, matchStart: r.start, matchEnd: r.end, replacement: PRIVATE_KEY_TAG });
+  const { sticky: STICKY, tags: TAGS } = built();
   for (const i of scan.rules) {
     const rule = BUILT_IN_RULES[i];
+    if (rule === PRIVATE_KEYS) {
+      for (const r of privateKeyRanges(text)) found({ start: r.start, end: r.end, matchStart: r.start, matchEnd: r.end, replacement: PRIVATE_KEY_TAG });
+      continue;
+    }
     const sticky = STICKY[i];
     if (sticky) {
       let next = 0;
@@ -61,7 +83,7 @@ function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): v
  * one (decided by `holdsSecret`). Overlapping finds are merged into one, named by the first rule that found it.
  */
 export function findSecrets(text: string, extra: ExtraFinder | undefined, holdsSecret: ((decoded: string) => boolean) | undefined): Found[] {
-  const scan = FILTER.scan(text);
+  const scan = built().filter.scan(text);
   const all: Found[] = [];
   const add = (f: Found) => all.push(f);
   findBuiltIn(text, scan, add);
@@ -113,11 +135,11 @@ export function applyFinds(text: string, finds: readonly Found[]): string {
 /** Whole matches (with their context) of the built-in rules: where a cut must not fall. Unmerged, unsorted. */
 export function secretMatches(text: string): Array<{ start: number; end: number }> {
   const spans: Array<{ start: number; end: number }> = [];
-  findBuiltIn(text, FILTER.scan(text), (f) => spans.push({ start: f.matchStart, end: f.matchEnd }));
+  findBuiltIn(text, built().filter.scan(text), (f) => spans.push({ start: f.matchStart, end: f.matchEnd }));
   return spans;
 }
 
 /** Numbers for the README: rules, providers and keywords. */
 export function ruleStats(): { rules: number; providers: number; keywords: number } {
-  return { rules: BUILT_IN_RULES.length + 1, providers: new Set(BUILT_IN_RULES.map((r) => r.provider)).size + 1, keywords: FILTER.size };
+  return { rules: BUILT_IN_RULES.length, providers: new Set(BUILT_IN_RULES.map((r) => r.provider)).size, keywords: built().filter.size };
 }

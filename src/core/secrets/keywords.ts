@@ -9,11 +9,11 @@ import type { SecretRule } from './rule';
 
 export interface TextScan {
   /** Rule indices whose keyword occurs, ascending. */
-  rules: number[];
+  rules: readonly number[];
   /** For anchored rules: the offsets where one of their keywords starts, ascending. */
-  anchors: Map<number, number[]>;
+  anchors: ReadonlyMap<number, readonly number[]>;
   /** [start, end) pairs of runs of 24+ base64 characters that could be encoded text (mixed case, length a multiple of 4). */
-  base64: number[];
+  base64: readonly number[];
   /** A `%XX` escape occurs. */
   percent: boolean;
 }
@@ -25,6 +25,12 @@ const OTHER = 0;
 const BASE64 = new Uint8Array(ALPHABET);
 for (let c = 0; c < ALPHABET; c++) if (/[A-Za-z0-9+/]/.test(String.fromCharCode(c))) BASE64[c] = 1;
 const MIN_BASE64_RUN = 24;
+
+const NONE_FOUND = new Uint8Array(0);
+const NO_RULES: number[] = [];
+const NO_RUNS: number[] = [];
+/** Shared by the texts without keywords, never written to (`record` replaces it first). */
+const NO_ANCHORS = new Map<number, number[]>();
 
 interface Hits {
   found: Uint8Array;
@@ -139,8 +145,9 @@ export class KeywordFilter {
 
   scan(text: string): TextScan {
     const { delta, column, width, firstOutput } = this;
-    const hits: Hits = { found: new Uint8Array(this.keywords.length), any: false, anchors: new Map() };
-    const base64: number[] = [];
+    // most texts hold no keyword: nothing is allocated for them
+    const hits: Hits = { found: NONE_FOUND, any: false, anchors: NO_ANCHORS };
+    let base64 = NO_RUNS;
     let percent = false;
     let runStart = 0;
     let s = 0;
@@ -149,15 +156,15 @@ export class KeywordFilter {
       const code = text.charCodeAt(i);
       const c = code < ALPHABET ? code : 0;
       if (BASE64[c] === 0) {
-        if (i - runStart >= MIN_BASE64_RUN) endRun(base64, text, runStart, i);
+        if (i - runStart >= MIN_BASE64_RUN) base64 = endRun(base64, text, runStart, i);
         runStart = i + 1;
         if (c === 37 && !percent) percent = isEscape(text, i);
       }
       s = delta[s * width + column[c]];
       if (s >= firstOutput) this.record(s, i, hits);
     }
-    if (n - runStart >= MIN_BASE64_RUN) endRun(base64, text, runStart, n);
-    const rules: number[] = [];
+    if (n - runStart >= MIN_BASE64_RUN) base64 = endRun(base64, text, runStart, n);
+    const rules: number[] = hits.any ? [] : NO_RULES;
     if (hits.any) {
       const hit = new Uint8Array(this.rules.length);
       for (let id = 0; id < this.keywords.length; id++) if (hits.found[id] === 1) for (const r of this.keywords[id].rules) hit[r] = 1;
@@ -171,6 +178,10 @@ export class KeywordFilter {
     for (let o = this.outStart[s]; o < this.outStart[s + 1]; o++) {
       const id = this.outputs[o];
       const k = this.keywords[id];
+      if (hits.found === NONE_FOUND) {
+        hits.found = new Uint8Array(this.keywords.length);
+        hits.anchors = new Map();
+      }
       if (hits.found[id] === 0) {
         hits.found[id] = 1;
         hits.any = true;
@@ -200,10 +211,10 @@ function insertSorted(list: number[], value: number): void {
 }
 
 /** Keeps a run that could be base64 of text: its padding included, a multiple of 4 long, with both cases of letters. */
-function endRun(runs: number[], text: string, start: number, end: number): void {
+function endRun(runs: number[], text: string, start: number, end: number): number[] {
   let stop = end;
   while (stop < text.length && stop - end < 2 && text.charCodeAt(stop) === 61) stop++;
-  if ((stop - start) % 4 !== 0) return;
+  if ((stop - start) % 4 !== 0) return runs;
   let upper = false;
   let lower = false;
   for (let i = start; i < end && !(upper && lower); i++) {
@@ -211,7 +222,10 @@ function endRun(runs: number[], text: string, start: number, end: number): void 
     if (c >= 65 && c <= 90) upper = true;
     else if (c >= 97 && c <= 122) lower = true;
   }
-  if (upper && lower) runs.push(start, stop);
+  if (!(upper && lower)) return runs;
+  const out = runs === NO_RUNS ? [] : runs;
+  out.push(start, stop);
+  return out;
 }
 
 function isEscape(text: string, i: number): boolean {

@@ -1,7 +1,7 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 
 /**
- * The user's own redaction patterns (`combee.redaction.extraPatterns`, `combee import --redact`), run by RE2JS, a
+ * The user's own redaction patterns (`combee.redaction.extraPatterns`), run by RE2JS, a
  * pure-JavaScript port of RE2: matching takes time linear in the text whatever the pattern, so no pattern can stall
  * an import. Patterns RE2 cannot run in linear time (backreferences, lookaround) are rejected with the reason.
  */
@@ -12,10 +12,13 @@ export interface UserPattern {
 
 export function compileUserPatterns(sources: readonly string[], onInvalid: (source: string, error: string) => void): UserPattern[] {
   const patterns: UserPattern[] = [];
+  if (sources.length === 0) return patterns;
+  // loaded only when there are patterns: most imports have none and need not pay for the engine's code
+  const { RE2JS: engine } = require('re2js') as typeof import('re2js');
   for (const source of sources) {
     if (typeof source !== 'string' || source.length === 0) continue;
     try {
-      patterns.push({ source, regex: RE2JS.compile(source) });
+      patterns.push({ source, regex: engine.compile(source) });
     } catch (error) {
       onInvalid(source, whyRejected(source, (error as Error).message));
     }
