@@ -19,8 +19,6 @@ export interface TextScan {
 }
 
 const ALPHABET = 128;
-/** Characters of no keyword share one column: the table stays small enough for the cache. */
-const OTHER = 0;
 /** 1 for the characters of base64 (standard alphabet). */
 const BASE64 = new Uint8Array(ALPHABET);
 for (let c = 0; c < ALPHABET; c++) if (/[A-Za-z0-9+/]/.test(String.fromCharCode(c))) BASE64[c] = 1;
@@ -46,7 +44,7 @@ interface Keyword {
 
 export class KeywordFilter {
   private readonly keywords: Keyword[] = [];
-  /** column[char]: the table column of an ASCII character (upper-case letters share their lower-case one's). */
+  /** column[char]: the table column of an ASCII character (upper-case letters share their lower-case one's; 0: a character of no keyword, so the table stays small enough for the cache). */
   private readonly column = new Uint8Array(ALPHABET);
   private readonly width: number;
   /** delta[state * width + column]: the next state. */
@@ -73,59 +71,59 @@ export class KeywordFilter {
         if (rule.anchored && !k.anchored.includes(i)) k.anchored.push(i);
       }
     });
-    // trie
-    const children: Array<Map<number, number>> = [new Map()];
-    const ends: number[][] = [[]];
-    this.keywords.forEach((k, id) => {
-      let s = 0;
-      for (let j = 0; j < k.text.length; j++) {
-        const c = k.text.charCodeAt(j);
-        let next = children[s].get(c);
-        if (next === undefined) {
-          next = children.length;
-          children.push(new Map());
-          ends.push([]);
-          children[s].set(c, next);
-        }
-        s = next;
-      }
-      ends[s].push(id);
-    });
     // one column per character some keyword has (0: all others)
-    const used = [...new Set(this.keywords.flatMap((k) => [...k.text].map((ch) => ch.charCodeAt(0))))].sort((a, b) => a - b);
+    const used = [...new Set(this.keywords.flatMap((k) => [...k.text].map((ch) => ch.charCodeAt(0))))].sort((x, y) => x - y);
     used.forEach((c, i) => {
       this.column[c] = i + 1;
       if (c >= 97 && c <= 122) this.column[c - 32] = i + 1;
     });
     const width = used.length + 1;
     this.width = width;
+    // the trie, in a flat table (-1: no child); typed arrays keep this start-up cost to a millisecond or two
+    const capacity = this.keywords.reduce((n, k) => n + k.text.length, 1);
+    if (capacity >= 65536) throw new Error('too many keyword states for the scan table');
+    const child = new Int32Array(capacity * width).fill(-1);
+    const ends: number[][] = [[]];
+    let states = 1;
+    this.keywords.forEach((k, id) => {
+      let s = 0;
+      for (let j = 0; j < k.text.length; j++) {
+        const col = this.column[k.text.charCodeAt(j)];
+        if (child[s * width + col] < 0) {
+          child[s * width + col] = states++;
+          ends.push([]);
+        }
+        s = child[s * width + col];
+      }
+      ends[s].push(id);
+    });
     // failure links, breadth first, folded into a full transition table
-    const states = children.length;
-    if (states >= 65536) throw new Error('too many keyword states for the scan table');
     const delta = new Uint16Array(states * width);
     const fail = new Int32Array(states);
     const queue: number[] = [];
-    for (const [c, next] of children[0]) {
-      delta[this.column[c]] = next;
-      queue.push(next);
+    for (let col = 0; col < width; col++) {
+      const next = child[col];
+      if (next >= 0) {
+        delta[col] = next;
+        queue.push(next);
+      }
     }
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q];
-      ends[s].push(...ends[fail[s]]);
+      if (ends[fail[s]].length > 0) ends[s].push(...ends[fail[s]]);
       for (let col = 0; col < width; col++) {
-        const c = col === OTHER ? -1 : used[col - 1];
-        const next = children[s].get(c);
-        if (next !== undefined) {
-          fail[next] = s === 0 ? 0 : delta[fail[s] * width + col];
+        const next = child[s * width + col];
+        if (next >= 0) {
+          fail[next] = delta[fail[s] * width + col];
           delta[s * width + col] = next;
           queue.push(next);
         } else {
-          delta[s * width + col] = s === 0 ? 0 : delta[fail[s] * width + col];
+          delta[s * width + col] = delta[fail[s] * width + col];
         }
       }
     }
     // renumbered so that the states where a keyword ends come last: one comparison per character tells
-    const order = [...Array(states).keys()].sort((a, b) => Number(ends[a].length > 0) - Number(ends[b].length > 0) || a - b);
+    const order = [...Array(states).keys()].sort((x, y) => Number(ends[x].length > 0) - Number(ends[y].length > 0) || x - y);
     const rank = new Int32Array(states);
     order.forEach((old, i) => (rank[old] = i));
     const table = new Uint16Array(states * width);
