@@ -3,6 +3,11 @@ import { ruleStats } from '../../../src/core/secrets/engine';
 import { createRedactor } from '../../../src/core/trace/redact';
 import { JsonStringClipper } from '../../../src/core/trace/jsonClip';
 import { clipMiddle } from '../../../src/core/util/text';
+import { importSessions } from '../../../src/core/trace/importer';
+import { TraceStore } from '../../../src/core/trace/store';
+import { join } from 'node:path';
+import { writeClaudeSession } from '../../support/claudeSessions';
+import { tempDir } from '../../support/tmp';
 import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../support/secretCorpus';
 
 const corpus = buildCorpus();
@@ -138,5 +143,19 @@ describe('secret redaction', () => {
     assert.match(invalid[1][1], /lookahead and lookbehind/);
     assert.match(invalid[2][1], /lookahead and lookbehind/);
     assert.match(invalid[3][1], /not a valid RE2 pattern.*missing closing \)/);
+  });
+
+  it('an import with a nested-quantifier user pattern completes, and a pattern RE2 rejects is a counted warning naming it', async () => {
+    const root = tempDir('combee-re2-');
+    const home = join(root, '.claude');
+    // the issue's case: (a+)+$ on 28+ characters took 14 s and doubled with each one more in a backtracking engine
+    writeClaudeSession(home, '7e2e7e2e-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', [{ user: `${'a'.repeat(5_000)}!` }, { bash: { command: 'echo ACME-123456', output: 'ACME-123456' } }]);
+    const store = new TraceStore(join(root, 'store'));
+    const summary = await importSessions({ from: home, store, redaction: { extraPatterns: ['(a+)+$', '(x+x+)+y', 'ACME-[0-9]{6}', '(\\w)\\1'] } });
+    assert.equal(summary.sessions, 1);
+    assert.equal(summary.warnings, 1);
+    assert.match(summary.warningMessages[0], /invalid redaction pattern "\(\\\\w\)\\\\1": backreferences cannot run in linear time/);
+    const trace = await store.loadTrace('claude-code:7e2e7e2e-aaaa-4bbb-8ccc-000000000001');
+    assert.ok(trace && !JSON.stringify(trace).includes('ACME-123456'));
   });
 });
