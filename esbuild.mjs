@@ -24,6 +24,8 @@ const bundles = [
   { ...node, entryPoints: { bench: 'bench/learn/index.ts' }, outdir: 'dist' },
   // the tokenizer's ranks are large: one bundle, loaded at run time by src/core/util/tokens.ts
   { ...node, entryPoints: { tokenizer: 'src/core/util/tokenizerEntry.ts' }, outdir: 'dist', sourcemap: false },
+  // the RE2 engine for user redaction patterns: its own bundle, loaded only when there are patterns (src/core/secrets/userPatterns.ts)
+  { ...node, entryPoints: { re2: 'src/core/secrets/re2Entry.ts' }, outdir: 'dist', sourcemap: false },
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: production ? false : 'linked',
     minify: production, logLevel: 'warning', entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' },
 ];

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { RE2JS } from 're2js';
 
 /**
@@ -13,8 +16,7 @@ export interface UserPattern {
 export function compileUserPatterns(sources: readonly string[], onInvalid: (source: string, error: string) => void): UserPattern[] {
   const patterns: UserPattern[] = [];
   if (sources.length === 0) return patterns;
-  // loaded only when there are patterns: most imports have none and need not pay for the engine's code
-  const { RE2JS: engine } = require('re2js') as typeof import('re2js');
+  const engine = loadEngine();
   for (const source of sources) {
     if (typeof source !== 'string' || source.length === 0) continue;
     try {
@@ -24,6 +26,21 @@ export function compileUserPatterns(sources: readonly string[], onInvalid: (sour
     }
   }
   return patterns;
+}
+
+let loaded: typeof RE2JS | undefined;
+
+/**
+ * RE2JS from its own bundle (dist/re2.js) next to this one, or from node_modules when running from sources: most
+ * imports have no user pattern and never load the engine's code.
+ */
+function loadEngine(): typeof RE2JS {
+  if (loaded) return loaded;
+  const load = createRequire(__filename);
+  const bundled = join(__dirname, 're2.js');
+  const moduleName = ['re2', 'js'].join('');
+  loaded = (existsSync(bundled) ? load(bundled) : load(moduleName)).RE2JS as typeof RE2JS;
+  return loaded;
 }
 
 function whyRejected(source: string, message: string): string {
