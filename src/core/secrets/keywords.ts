@@ -25,6 +25,8 @@ for (let c = 0; c < ALPHABET; c++) if (/[A-Za-z0-9+/]/.test(String.fromCharCode(
 const MIN_BASE64_RUN = 24;
 
 const NONE_FOUND = new Uint8Array(0);
+/** (state, offset) pairs of keyword ends noted during one scan (scans never overlap: JavaScript runs one at a time). */
+const END_SCRATCH = new Int32Array(8192);
 const NO_RULES: number[] = [];
 const NO_RUNS: number[] = [];
 /** Shared by the texts without keywords, never written to (`record` replaces it first). */
@@ -46,8 +48,8 @@ export class KeywordFilter {
   private readonly keywords: Keyword[] = [];
   /** column[char]: the table column of an ASCII character (upper-case letters share their lower-case one's; 0: a character of no keyword, so the table stays small enough for the cache). */
   private readonly column = new Uint8Array(ALPHABET);
-  private readonly width: number;
-  /** delta[state * width + column]: the next state. */
+  private readonly shift: number;
+  /** delta[(state << shift) + column]: the next state. */
   private readonly delta: Uint16Array;
   /** Keywords ending at each state: outputs[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
@@ -77,8 +79,10 @@ export class KeywordFilter {
       this.column[c] = i + 1;
       if (c >= 97 && c <= 122) this.column[c - 32] = i + 1;
     });
-    const width = used.length + 1;
-    this.width = width;
+    // rows a power of two wide: the next state is one shift and one add away
+    const shift = Math.ceil(Math.log2(used.length + 1));
+    const width = 1 << shift;
+    this.shift = shift;
     // the trie, in a flat table (-1: no child); typed arrays keep this start-up cost to a millisecond or two
     const capacity = this.keywords.reduce((n, k) => n + k.text.length, 1);
     if (capacity >= 65536) throw new Error('too many keyword states for the scan table');
@@ -142,33 +146,34 @@ export class KeywordFilter {
   }
 
   scan(text: string): TextScan {
-    const { delta, column, width, firstOutput } = this;
+    const { delta, column, shift, firstOutput } = this;
     // most texts hold no keyword: nothing is allocated for them
     const hits: Hits = { found: NONE_FOUND, any: false, anchors: NO_ANCHORS };
-    let base64 = NO_RUNS;
-    let percent = false;
-    let runStart = 0;
     let s = 0;
     const n = text.length;
+    // the loop only notes where keywords end (no call in it, so it stays tight); they are looked at afterwards
+    const ends = END_SCRATCH;
+    let noted = 0;
     for (let i = 0; i < n; i++) {
       const code = text.charCodeAt(i);
-      const c = code < ALPHABET ? code : 0;
-      if (BASE64[c] === 0) {
-        if (i - runStart >= MIN_BASE64_RUN) base64 = endRun(base64, text, runStart, i);
-        runStart = i + 1;
-        if (c === 37 && !percent) percent = isEscape(text, i);
+      s = delta[(s << shift) + column[code < ALPHABET ? code : 0]];
+      if (s >= firstOutput) {
+        ends[noted++] = s;
+        ends[noted++] = i;
+        if (noted === ends.length) {
+          for (let e = 0; e < noted; e += 2) this.record(ends[e], ends[e + 1], hits);
+          noted = 0;
+        }
       }
-      s = delta[s * width + column[c]];
-      if (s >= firstOutput) this.record(s, i, hits);
     }
-    if (n - runStart >= MIN_BASE64_RUN) base64 = endRun(base64, text, runStart, n);
+    for (let e = 0; e < noted; e += 2) this.record(ends[e], ends[e + 1], hits);
     const rules: number[] = hits.any ? [] : NO_RULES;
     if (hits.any) {
       const hit = new Uint8Array(this.rules.length);
       for (let id = 0; id < this.keywords.length; id++) if (hits.found[id] === 1) for (const r of this.keywords[id].rules) hit[r] = 1;
       for (let r = 0; r < hit.length; r++) if (hit[r] === 1) rules.push(r);
     }
-    return { rules, anchors: hits.anchors, base64, percent };
+    return { rules, anchors: hits.anchors, base64: base64Runs(text), percent: hasEscape(text) };
   }
 
   /** The keywords ending at `i` (in state `s`): marked found, and their start kept for anchored rules. */
@@ -206,6 +211,35 @@ function insertSorted(list: number[], value: number): void {
   let i = list.length - 1;
   while (i >= 0 && list[i] > value) i--;
   if (list[i] !== value) list.splice(i + 1, 0, value);
+}
+
+const isBase64 = (c: number) => c < ALPHABET && BASE64[c] === 1;
+
+/**
+ * Runs of 24+ base64 characters, found by looking at every 12th character only: such a run covers two consecutive
+ * sampled places, and only there is it measured.
+ */
+function base64Runs(text: string): readonly number[] {
+  let runs = NO_RUNS;
+  const n = text.length;
+  const step = MIN_BASE64_RUN / 2;
+  for (let i = 0; i + step < n; i += step) {
+    if (!isBase64(text.charCodeAt(i)) || !isBase64(text.charCodeAt(i + step))) continue;
+    let start = i;
+    while (start > 0 && isBase64(text.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < n && isBase64(text.charCodeAt(end))) end++;
+    if (end - start >= MIN_BASE64_RUN) runs = endRun(runs, text, start, end);
+    // the next run starts after this one's end
+    i = Math.ceil(end / step) * step - step;
+  }
+  return runs;
+}
+
+/** A `%XX` escape occurs. */
+function hasEscape(text: string): boolean {
+  for (let i = text.indexOf('%'); i !== -1; i = text.indexOf('%', i + 1)) if (isEscape(text, i)) return true;
+  return false;
 }
 
 /** Keeps a run that could be base64 of text: its padding included, a multiple of 4 long, with both cases of letters. */
