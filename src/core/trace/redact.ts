@@ -30,7 +30,7 @@ export function createRedactor(options: RedactionOptions = {}, onInvalidPattern:
   const patterns = compileUserPatterns(options.extraPatterns ?? [], onInvalidPattern);
   const extra: ExtraFinder | undefined = patterns.length === 0 ? undefined : (text, found) => findUserPatterns(text, patterns, (s, e) => found(s, e, CUSTOM_TAG));
   const homePaths = options.homePaths ?? true;
-  const holdsSecret = (depth: number) => (decoded: string): boolean => findSecrets(decoded, extra, depth < MAX_DEPTH ? holdsSecret(depth + 1) : undefined).length > 0;
+  const holdsSecret = (depth: number) => (decoded: string): boolean => findSecrets(decoded, extra, depth < MAX_DEPTH ? holdsSecret(depth + 1) : undefined).finds.length > 0;
   const decodedHoldsSecret = holdsSecret(1);
   let count = 0;
   return {
@@ -39,10 +39,11 @@ export function createRedactor(options: RedactionOptions = {}, onInvalidPattern:
     },
     redact(text: string): string {
       if (!text) return text;
-      const finds = findSecrets(text, extra, decodedHoldsSecret);
+      const { finds, homeFolder } = findSecrets(text, extra, decodedHoldsSecret);
       count += finds.length;
       let out = applyFinds(text, finds);
-      if (homePaths && (out.includes('/home/') || out.includes('/Users/') || out.includes(':\\'))) out = out.replace(HOME_PATH, '~');
+      // the keyword scan also tells whether a home folder is mentioned (case-insensitively: a superset of HOME_PATH's)
+      if (homePaths && homeFolder) out = out.replace(HOME_PATH, '~');
       return out;
     },
   };
