@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.showTree', () => void showPanel(s, 'tree'));
   command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
-  command('combee.setApiKey', () => setApiKeyCommand(s));
+  command('combee.setApiKey', (key) => setApiKeyCommand(s, key));
   command('combee.openPlaybook', () => openPlaybookCommand());
   command('combee.clearCache', async () => {
     await s.callCache.clear();
@@ -62,9 +62,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
-    vscode.window.registerTreeDataProvider('combee.sessions', new SessionsView(s)),
-    vscode.window.registerTreeDataProvider('combee.proposals', new ProposalsView(s)),
-    vscode.window.registerTreeDataProvider('combee.rules', new RulesView(s)),
+    ...restrictedModeMessages([
+      vscode.window.createTreeView('combee.sessions', { treeDataProvider: new SessionsView(s) }),
+      vscode.window.createTreeView('combee.proposals', { treeDataProvider: new ProposalsView(s) }),
+      vscode.window.createTreeView('combee.rules', { treeDataProvider: new RulesView(s) }),
+    ], s),
     // Accept / Reject appear in the editor title only while a proposal diff is the active tab.
     vscode.window.tabGroups.onDidChangeTabs(updateProposalContext),
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
@@ -93,6 +95,18 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       return undefined;
     },
   };
+}
+
+/** In Restricted Mode every view says why nothing is learned or written; the message goes once the folder is trusted. */
+function restrictedModeMessages(views: vscode.TreeView<unknown>[], s: Services): vscode.Disposable[] {
+  const update = () => {
+    for (const view of views) view.message = vscode.workspace.isTrusted ? undefined : 'Restricted Mode: Combee lists this folder\'s sessions but learns and writes nothing, and ignores the folder\'s Combee settings, until you trust it.';
+  };
+  update();
+  return [...views, vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    update();
+    s.notifyChanged();
+  })];
 }
 
 /** Tree nodes of the Proposals view carry what their commands need. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PROVIDER_CHOICES } from '../core/llm/providers';
 import { ASSET_TARGETS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
 import { DEFAULT_READ_LIMITS } from '../core/trace/importer';
+import { OutsideWorkspaceError, workspaceRelative } from '../core/trust/workspacePath';
 
 // Settings are external input too: validated, with a clear message and the default on a bad value.
 const Settings = z.object({
@@ -21,6 +22,7 @@ const Settings = z.object({
   backgroundThreshold: z.number().int().min(1).catch(10),
   openaiBaseUrl: z.string().url().catch('https://api.openai.com/v1'),
   openaiModel: z.string().min(1).catch('gpt-4.1-mini'),
+  allowInsecureHttp: z.boolean().catch(false),
   embeddingModel: z.string().min(1).catch('text-embedding-3-small'),
   lmVendor: z.string().catch(''),
   lmFamily: z.string().catch(''),
@@ -35,34 +37,81 @@ const Settings = z.object({
 });
 export type Settings = z.infer<typeof Settings>;
 
-export function readSettings(scope?: vscode.Uri): Settings {
+type Key = keyof Settings;
+
+/**
+ * Each field's setting, and who may set it. `user`: where data goes, which key is used, which files outside the
+ * workspace are read, what runs unasked, what a run may cost — only the user's own settings count (the manifest scopes
+ * them `application` or `machine`; a repository's `.vscode/settings.json` is read past here, whatever VS Code does).
+ * `workspace`: harmless choices a repository may make (its paths are confined to the folder where they are used).
+ */
+const SETTINGS: Record<Key, { id: string; who: 'user' | 'workspace' }> = {
+  provider: { id: 'provider', who: 'user' },
+  defaultLocations: { id: 'sources.defaultLocations', who: 'user' },
+  extraFolders: { id: 'sources.extraFolders', who: 'user' },
+  playbookPath: { id: 'playbook.path', who: 'workspace' },
+  windowDays: { id: 'learn.windowDays', who: 'user' },
+  strategy: { id: 'learn.strategy', who: 'workspace' },
+  batchSize: { id: 'learn.batchSize', who: 'workspace' },
+  poolSize: { id: 'pool.size', who: 'user' },
+  extraRedactionPatterns: { id: 'redaction.extraPatterns', who: 'user' },
+  backgroundCapture: { id: 'capture.background', who: 'user' },
+  maxToolOutputChars: { id: 'capture.maxToolOutputChars', who: 'user' },
+  backgroundLearning: { id: 'learn.background', who: 'user' },
+  backgroundThreshold: { id: 'learn.backgroundThreshold', who: 'user' },
+  openaiBaseUrl: { id: 'openai.baseUrl', who: 'user' },
+  openaiModel: { id: 'openai.model', who: 'user' },
+  allowInsecureHttp: { id: 'openai.allowInsecureHttp', who: 'user' },
+  embeddingModel: { id: 'openai.embeddingModel', who: 'user' },
+  lmVendor: { id: 'lm.vendor', who: 'user' },
+  lmFamily: { id: 'lm.family', who: 'user' },
+  llmConcurrency: { id: 'llm.concurrency', who: 'user' },
+  condenseBudget: { id: 'llm.sessionBudgetTokens', who: 'user' },
+  assetTargets: { id: 'assets.targets', who: 'workspace' },
+  rulesBudget: { id: 'assets.rulesBudgetTokens', who: 'workspace' },
+  skillRoots: { id: 'assets.skillRoots', who: 'workspace' },
+  maxTokensPerRun: { id: 'llm.maxTokensPerRun', who: 'user' },
+  maxCostPerRun: { id: 'llm.maxCostPerRun', who: 'user' },
+  prices: { id: 'llm.prices', who: 'user' },
+};
+
+/** Setting ids only the user's own settings may set (the manifest test checks their scopes against this). */
+export const USER_ONLY_SETTINGS: string[] = Object.values(SETTINGS).filter((s) => s.who === 'user').map((s) => `combee.${s.id}`);
+/** Setting ids a trusted repository may set; in Restricted Mode their workspace values are ignored too. */
+export const WORKSPACE_SETTINGS: string[] = Object.values(SETTINGS).filter((s) => s.who === 'workspace').map((s) => `combee.${s.id}`);
+
+/** Bad values that were replaced by their default (shown once in the log by whoever reads settings for a run). */
+export interface SettingProblem {
+  setting: string;
+  message: string;
+}
+
+export function readSettings(scope?: vscode.Uri, problems: SettingProblem[] = []): Settings {
   const c = vscode.workspace.getConfiguration('combee', scope);
-  return Settings.parse({
-    provider: c.get('provider'),
-    defaultLocations: c.get('sources.defaultLocations'),
-    extraFolders: c.get('sources.extraFolders'),
-    playbookPath: c.get('playbook.path'),
-    windowDays: c.get('learn.windowDays'),
-    strategy: c.get('learn.strategy'),
-    batchSize: c.get('learn.batchSize'),
-    poolSize: c.get('pool.size'),
-    extraRedactionPatterns: c.get('redaction.extraPatterns'),
-    backgroundCapture: c.get('capture.background'),
-    maxToolOutputChars: c.get('capture.maxToolOutputChars'),
-    backgroundLearning: c.get('learn.background'),
-    backgroundThreshold: c.get('learn.backgroundThreshold'),
-    openaiBaseUrl: c.get('openai.baseUrl'),
-    openaiModel: c.get('openai.model'),
-    embeddingModel: c.get('openai.embeddingModel'),
-    lmVendor: c.get('lm.vendor'),
-    lmFamily: c.get('lm.family'),
-    llmConcurrency: c.get('llm.concurrency'),
-    condenseBudget: c.get('llm.sessionBudgetTokens'),
-    assetTargets: c.get('assets.targets'),
-    rulesBudget: c.get('assets.rulesBudgetTokens'),
-    skillRoots: c.get('assets.skillRoots'),
-    maxTokensPerRun: c.get('llm.maxTokensPerRun'),
-    maxCostPerRun: c.get('llm.maxCostPerRun'),
-    prices: c.get('llm.prices'),
-  });
+  const trusted = vscode.workspace.isTrusted;
+  const raw: Record<string, unknown> = {};
+  for (const [field, { id, who }] of Object.entries(SETTINGS)) {
+    if (who === 'workspace' && trusted) {
+      raw[field] = c.get(id);
+      continue;
+    }
+    const seen = c.inspect(id);
+    raw[field] = seen?.globalValue ?? seen?.defaultValue;
+  }
+  const settings = Settings.parse(raw);
+  settings.playbookPath = confined(settings.playbookPath, 'playbook.path', problems) ?? '.combee/playbook.md';
+  const roots = settings.skillRoots.map((root) => confined(root, 'assets.skillRoots', problems)).filter((r): r is string => r !== undefined);
+  settings.skillRoots = roots.length > 0 ? [...new Set(roots)] : ['.claude/skills'];
+  return settings;
+}
+
+/** A workspace-relative path setting, or undefined (with the reason in `problems`) when it would leave the folder. */
+function confined(path: string, setting: string, problems: SettingProblem[]): string | undefined {
+  try {
+    return workspaceRelative(path);
+  } catch (error) {
+    if (!(error instanceof OutsideWorkspaceError)) throw error;
+    problems.push({ setting: `combee.${setting}`, message: `combee.${setting}: ${error.message}; the default is used instead` });
+    return undefined;
+  }
 }

@@ -6,7 +6,8 @@ import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { chooseRules, readWorkspaceFile } from '../../core/service/proposalFiles';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
-import { parse, UsageError } from '../args';
+import { OutsideWorkspaceError } from '../../core/trust/workspacePath';
+import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
 
 interface Context {
@@ -15,13 +16,15 @@ interface Context {
   proposals: ProposalStore;
   proposal: Proposal;
   rules: string[];
+  playbookPath: string;
 }
 
 async function context(argv: string[], out: Output): Promise<Context | undefined> {
-  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, rule: { type: 'string', multiple: true } });
+  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, rule: { type: 'string', multiple: true }, playbook: { type: 'string' } });
   const id = positionals[0];
   if (!id) throw new UsageError('a proposal id is required');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  const playbook = workspacePathFlag('playbook', workspace, values.playbook);
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const proposals = new ProposalStore(store);
   const proposal = await proposals.load(workspace, id);
@@ -32,7 +35,7 @@ async function context(argv: string[], out: Output): Promise<Context | undefined
   const rules = (values.rule as unknown as string[] | undefined) ?? [];
   const unknown = rules.filter((r) => !proposal.ops.some((o) => o.ruleId === r));
   if (unknown.length) throw new UsageError(`proposal ${id} has no rule ${unknown.join(', ')} (it has ${proposal.ops.map((o) => o.ruleId).join(', ') || 'none'})`);
-  return { workspace, store, proposals, proposal, rules };
+  return { workspace, store, proposals, proposal, rules, playbookPath: playbook ?? guessPlaybookPath(proposal) };
 }
 
 async function write(workspace: string, files: FileChange[], out: Output): Promise<number> {
@@ -42,7 +45,7 @@ async function write(workspace: string, files: FileChange[], out: Output): Promi
       const how = await applyFileChange(workspace, file);
       out.result(how === 'rebased' ? `wrote ${file.path} (re-based onto its newer content)` : how === 'already-applied' ? `${file.path} already has these changes` : `wrote ${file.path}`);
     } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
+      if (!(error instanceof ConflictError) && !(error instanceof OutsideWorkspaceError)) throw error;
       conflicts++;
       out.warn(error.message);
     }
@@ -50,13 +53,14 @@ async function write(workspace: string, files: FileChange[], out: Output): Promi
   return conflicts;
 }
 
-const playbookPath = (proposal: Proposal) => proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
+/** Without --playbook: the proposal's playbook file (the one ending in playbook.md), else the default path. */
+const guessPlaybookPath = (proposal: Proposal) => proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
 
 export async function acceptCommand(argv: string[], out: Output): Promise<number> {
   const ctx = await context(argv, out);
   if (!ctx) return 1;
   const { workspace, proposal } = ctx;
-  const path = playbookPath(proposal);
+  const path = ctx.playbookPath;
   if (ctx.rules.length > 0) {
     const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: path }, (m) => out.warn(m));
     const conflicts = await write(workspace, split.chosen.files, out);
@@ -84,7 +88,7 @@ export async function rejectCommand(argv: string[], out: Output): Promise<number
   const rejected = ctx.rules.length > 0 ? proposal.rules.filter((r) => ctx.rules.includes(r.id)) : proposal.rules;
   await new ReviewMemory(ctx.store, ctx.workspace).rememberRejected(rejected);
   if (ctx.rules.length > 0) {
-    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: playbookPath(proposal) }, (m) => out.warn(m));
+    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: ctx.playbookPath }, (m) => out.warn(m));
     const rest = split.remaining();
     await ctx.proposals.save({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status });
   } else {

@@ -4,8 +4,9 @@ import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, isLoopbackUrl, offlineRoles, openAiRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
 import { learnWorkspace } from '../../core/service/learnWorkspace';
+import { EndpointRefusedError } from '../../core/llm/endpoint';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
-import { decimal, integer, oneOf, parse, UsageError } from '../args';
+import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
@@ -13,7 +14,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     store: { type: 'string' }, workspace: { type: 'string' }, provider: { type: 'string' }, 'base-url': { type: 'string' },
     model: { type: 'string' }, strategy: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' },
     'all-workspaces': { type: 'boolean' }, 'window-days': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' },
-    'no-cache': { type: 'boolean' }, targets: { type: 'string' },
+    'no-cache': { type: 'boolean' }, targets: { type: 'string' }, playbook: { type: 'string' }, 'allow-insecure-http': { type: 'boolean' },
     'max-tokens': { type: 'string' }, 'max-cost': { type: 'string' }, 'price-in': { type: 'string' }, 'price-out': { type: 'string' },
   });
   const maxTokens = integer('max-tokens', values['max-tokens']);
@@ -30,12 +31,13 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const seed = integer('seed', values.seed);
   const windowDays = integer('window-days', values['window-days']);
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  const playbookPath = workspacePathFlag('playbook', workspace, values.playbook);
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const baseUrl = typeof values['base-url'] === 'string' ? values['base-url'] : (process.env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL);
   const model = typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL;
   const cache = values['no-cache'] ? undefined : new CallCache(join(store.dir, 'cache'));
   const prices = priceIn !== undefined || priceOut !== undefined ? { input: priceIn ?? 0, output: priceOut ?? 0 } : undefined;
-  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY, cache, prices }, out);
+  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY, cache, prices, allowInsecureHttp: values['allow-insecure-http'] === true }, out);
   if (!roles) return 1;
 
   const result = await learnWorkspace({
@@ -44,6 +46,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     workspace,
     ...roles,
     provider: roles.info,
+    playbookPath,
     strategy,
     batchSize,
     seed,
@@ -89,9 +92,16 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
 }
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
-function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache; prices?: { input: number; output: number } }, out: Output): Roles | undefined {
+function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache; prices?: { input: number; output: number }; allowInsecureHttp: boolean }, out: Output): Roles | undefined {
   const keyless = isLoopbackUrl(endpoint.baseUrl);
-  const openai = () => openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints', cache: endpoint.cache, prices: endpoint.prices });
+  const openai = () => {
+    try {
+      return openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints', cache: endpoint.cache, prices: endpoint.prices, allowInsecureHttp: endpoint.allowInsecureHttp });
+    } catch (error) {
+      if (error instanceof EndpointRefusedError) throw new UsageError(error.message);
+      throw error;
+    }
+  };
   switch (provider) {
     case 'auto':
       return endpoint.apiKey || (keyless && endpoint.baseUrl !== DEFAULT_OPENAI_BASE_URL) ? openai() : offlineRoles();
@@ -108,3 +118,4 @@ function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { b
       return openai();
   }
 }
+

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, type AssetSettings } from '../assets/targets';
@@ -65,7 +66,10 @@ export interface LearnWorkspaceResult {
 
 /** Selects this workspace's unlearned sessions, learns from them and turns the new playbook into a proposal. */
 export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<LearnWorkspaceResult> {
-  const playbookPath = options.playbookPath ?? DEFAULT_PLAYBOOK_PATH;
+  const playbookPath = workspaceRelative(options.playbookPath ?? DEFAULT_PLAYBOOK_PATH, options.workspace);
+  // Refused before any work: a path from settings or flags that leaves the workspace (OutsideWorkspaceError).
+  const target = resolveInWorkspace(options.workspace, playbookPath);
+  for (const root of options.assets?.skillRoots ?? []) resolveInWorkspace(options.workspace, root);
   let invalidStoredTraces = 0;
   const all = await options.store.listTraces(() => invalidStoredTraces++);
   const learned = await options.store.loadLearned(options.workspace);
@@ -88,7 +92,6 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     if (!(await options.confirm(estimate))) return { traces, invalidStoredTraces, declined: true };
   }
 
-  const target = join(options.workspace, ...playbookPath.split('/'));
   const current = await readTextIfExists(target);
   const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
   // The team's decisions: rules they deleted since the last accept, and changes they rejected, are not re-proposed.

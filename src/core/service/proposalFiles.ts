@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { tryResolveInWorkspace } from '../trust/workspacePath';
 import type { RuleWithScope } from '../assets/agentsMd';
 import type { FileChange, Proposal } from '../assets/proposal';
 import { lessonsFromRecord } from '../assets/skills';
@@ -13,7 +13,9 @@ import type { TraceStore } from '../trace/store';
 
 /** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
 export function readWorkspaceFile(workspace: string, rel: string): string | undefined {
-  const path = join(workspace, ...rel.split('/'));
+  // A path leaving the workspace reads as absent; writing it is refused where files are written.
+  const path = tryResolveInWorkspace(workspace, rel);
+  if (path === undefined) return undefined;
   try {
     return statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
   } catch {
@@ -22,8 +24,10 @@ export function readWorkspaceFile(workspace: string, rel: string): string | unde
 }
 
 export function listWorkspaceFolders(workspace: string, rel: string): string[] {
+  const path = tryResolveInWorkspace(workspace, rel);
+  if (path === undefined) return [];
   try {
-    return readdirSync(join(workspace, ...rel.split('/')), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    return readdirSync(path, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
   } catch {
     return [];
   }

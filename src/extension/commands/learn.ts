@@ -6,7 +6,8 @@ import { learnInWorker } from '../learnInWorker';
 import { chooseProvider } from '../llm/providerChoice';
 import { openProposalDiff, proposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
-import { readSettings } from '../settings';
+import { readSettings, type SettingProblem } from '../settings';
+import { allowedInThisWorkspace } from '../trust';
 
 export interface LearnCommandResult {
   proposalId: string;
@@ -33,11 +34,18 @@ export async function runLearning(services: Services, mode: { background: boolea
     if (!mode.background) void vscode.window.showWarningMessage('Combee learns per workspace folder: open a folder first.');
     return undefined;
   }
+  // Restricted Mode: nothing is learned from an untrusted folder's point of view (its sessions stay listed).
+  if (!allowedInThisWorkspace('learn', mode.background)) return undefined;
   if (services.running) {
     if (!mode.background) void vscode.window.showInformationMessage('Combee is already learning; its progress is in the status bar.');
     return undefined;
   }
-  const settings = readSettings();
+  const problems: SettingProblem[] = [];
+  const settings = readSettings(undefined, problems);
+  for (const problem of problems) {
+    services.log.warn(problem.message);
+    if (!mode.background) void vscode.window.showWarningMessage(`Combee: ${problem.message}.`);
+  }
   const choice = await chooseProvider(services, !mode.background);
   const { info } = choice;
   services.log.info(`learning${mode.background ? ' in the background' : ''} with ${choice.reason} (${info.provider}/${info.model})`);

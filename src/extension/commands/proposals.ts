@@ -3,10 +3,12 @@ import { ReviewMemory } from '../../core/assets/memory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
 import { chooseRules } from '../../core/service/proposalFiles';
-import { acceptFiles, workspaceUri, type AcceptOutcome } from '../review/accept';
+import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
+import { acceptFiles, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
+import { allowedInThisWorkspace } from '../trust';
 
 /** The active proposal diff tab's proposal and file, if any. */
 function activeProposalFile(): { workspace: string; proposalId: string; path: string } | undefined {
@@ -47,7 +49,8 @@ function assetSettings() {
 }
 
 function report(services: Services, what: string, proposal: Proposal, outcome: AcceptOutcome): void {
-  services.log.info(`${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}`);
+  services.log.info(`${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}${outcome.refused.length ? `; refused (outside the workspace): ${outcome.refused.map((r) => r.path).join(', ')}` : ''}`);
+  for (const { reason } of outcome.refused) void vscode.window.showErrorMessage(`Combee did not write a file of proposal ${proposal.id}: ${reason}.`);
   if (outcome.conflicts.length > 0) {
     void vscode.window.showWarningMessage(`Combee did not overwrite ${outcome.conflicts.join(', ')}: changed where the proposal edits it since it was made. Learn again for a fresh proposal.`);
   }
@@ -55,14 +58,16 @@ function report(services: Services, what: string, proposal: Proposal, outcome: A
 
 /** After an accept: remember the rules as written, so a later deletion by the team is noticed and respected. */
 async function rememberAccepted(services: Services, proposal: Proposal): Promise<void> {
-  const playbookPath = readSettings().playbookPath;
-  const bytes = await vscode.workspace.fs.readFile(workspaceUri(proposal, playbookPath)).then((b) => new TextDecoder().decode(b), () => undefined);
+  const path = tryResolveInWorkspace(proposal.workspace, readSettings().playbookPath);
+  if (path === undefined) return;
+  const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(path)).then((b) => new TextDecoder().decode(b), () => undefined);
   if (bytes === undefined) return;
   await new ReviewMemory(services.store, proposal.workspace).rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
 }
 
 /** Accept all: every file of the proposal. */
 export async function acceptProposal(services: Services, id?: unknown): Promise<AcceptOutcome | undefined> {
+  if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
   if (!proposal) {
     void vscode.window.showInformationMessage('Combee has no pending proposal to accept.');
@@ -80,6 +85,7 @@ export async function acceptProposal(services: Services, id?: unknown): Promise<
 
 /** Accept file: only the file of the active diff (or the given path). */
 export async function acceptFile(services: Services, id?: unknown, path?: unknown): Promise<AcceptOutcome | undefined> {
+  if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const active = activeProposalFile();
   const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
   const filePath = typeof path === 'string' ? path : active?.path;
@@ -100,6 +106,7 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
 
 /** Accept rule: that rule alone, rendered into every asset; the rest of the proposal is re-rendered around it. */
 export async function acceptRule(services: Services, id?: unknown, ruleId?: unknown): Promise<AcceptOutcome | undefined> {
+  if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
   if (!proposal || typeof ruleId !== 'string' || !proposal.ops.some((o) => o.ruleId === ruleId)) {
     void vscode.window.showInformationMessage('Pick a rule of a pending proposal in the Proposals view to accept it alone.');
@@ -149,11 +156,17 @@ export async function rejectProposal(services: Services, id?: unknown): Promise<
  * untitled document at its path). Nothing reaches the disk until the user saves, which is the accept.
  */
 export async function editProposal(services: Services, id?: unknown, path?: unknown): Promise<boolean> {
+  if (!allowedInThisWorkspace('write accepted changes')) return false;
   const active = activeProposalFile();
   const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
   const change = proposal?.files.find((f) => f.path === (typeof path === 'string' ? path : active?.path)) ?? proposal?.files[0];
   if (!proposal || !change) return false;
-  const uri = workspaceUri(proposal, change.path);
+  const inside = tryResolveInWorkspace(proposal.workspace, change.path);
+  if (inside === undefined) {
+    void vscode.window.showErrorMessage(`Combee will not open ${change.path} for editing: it leads outside the workspace folder.`);
+    return false;
+  }
+  const uri = vscode.Uri.file(inside);
   const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
   const target = exists ? uri : uri.with({ scheme: 'untitled' });
   let document = await vscode.workspace.openTextDocument(target);

@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
+import { OutsideWorkspaceError, resolveInWorkspace } from '../../core/trust/workspacePath';
 
 export interface AcceptOutcome {
   written: string[];
+  /** Files whose path leaves the workspace (`..`, a symlink out): never written, with the reason. */
+  refused: Array<{ path: string; reason: string }>;
   /** Files changed during review whose proposal was patched onto their new content. */
   rebased: string[];
   conflicts: string[];
@@ -25,8 +28,9 @@ async function currentState(uri: vscode.Uri): Promise<{ text: string | undefined
   return { text, document, stale: document !== undefined && document.getText() !== text };
 }
 
-export function workspaceUri(proposal: Proposal, path: string): vscode.Uri {
-  return vscode.Uri.joinPath(vscode.Uri.file(proposal.workspace), ...path.split('/'));
+/** The file a proposal's path names; throws OutsideWorkspaceError when it leads outside the workspace. */
+function workspaceUri(proposal: Proposal, path: string): vscode.Uri {
+  return vscode.Uri.file(resolveInWorkspace(proposal.workspace, path));
 }
 
 /**
@@ -35,11 +39,18 @@ export function workspaceUri(proposal: Proposal, path: string): vscode.Uri {
  */
 export async function acceptFiles(proposal: Proposal, files: FileChange[], options: { save: boolean } = { save: true }): Promise<AcceptOutcome> {
   const edit = new vscode.WorkspaceEdit();
-  const outcome: AcceptOutcome = { written: [], rebased: [], conflicts: [] };
+  const outcome: AcceptOutcome = { written: [], refused: [], rebased: [], conflicts: [] };
   const touched: vscode.Uri[] = [];
   const direct: Array<{ uri: vscode.Uri; text: string }> = [];
   for (const change of files) {
-    const uri = workspaceUri(proposal, change.path);
+    let uri: vscode.Uri;
+    try {
+      uri = workspaceUri(proposal, change.path);
+    } catch (error) {
+      if (!(error instanceof OutsideWorkspaceError)) throw error;
+      outcome.refused.push({ path: change.path, reason: error.message });
+      continue;
+    }
     const { text: current, stale } = await currentState(uri);
     const result = rebaseChange(change, current);
     if (result.kind === 'already-applied') continue;

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { parsePlaybook } from '../../core/playbook/markdown';
 import type { Bullet } from '../../core/playbook/model';
+import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/fs';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
@@ -21,7 +21,8 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
     if (element) return element.kind === 'section' ? element.bullets.map((bullet) => ({ kind: 'bullet', bullet })) : [];
     const [workspace] = workspaceFolderPaths();
     if (!workspace) return [];
-    const text = await readTextIfExists(join(workspace, ...readSettings().playbookPath.split('/')));
+    const path = tryResolveInWorkspace(workspace, readSettings().playbookPath);
+    const text = path === undefined ? undefined : await readTextIfExists(path);
     if (text === undefined) return [];
     return parsePlaybook(text).sections
       .map((s): Node => ({ kind: 'section', title: s.title, bullets: s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet] : [])) }))
