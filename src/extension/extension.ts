@@ -13,6 +13,7 @@ import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
 import { showPanel } from './webview/panel';
+import { readSettings, type Settings, type SettingProblem } from './settings';
 
 let services: Services | undefined;
 
@@ -28,6 +29,8 @@ export interface CombeeApi {
   sessionIds(): Promise<string[]>;
   /** Steps of a stored session (undefined when unknown). */
   sessionSteps(id: string): Promise<number | undefined>;
+  /** The settings a run would use now, after workspace values that may not count were set aside, and what was refused. */
+  effectiveSettings(): { settings: Settings; problems: SettingProblem[]; trusted: boolean };
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -87,6 +90,10 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       return (await s.store.listTraces()).filter((t) => inWorkspace(t.cwd)).map((t) => t.id);
     },
     sessionSteps: async (id) => (await s.store.loadTrace(id))?.steps.length,
+    effectiveSettings: () => {
+      const problems: SettingProblem[] = [];
+      return { settings: readSettings(undefined, problems), problems, trusted: vscode.workspace.isTrusted };
+    },
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {
         const found = await s.proposals.load(ws, id);

@@ -4,6 +4,7 @@ import { PROVIDER_CHOICES } from '../core/llm/providers';
 import { ASSET_TARGETS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
 import { DEFAULT_READ_LIMITS } from '../core/trace/importer';
 import { OutsideWorkspaceError, workspaceRelative } from '../core/trust/workspacePath';
+import { SETTINGS } from '../shared/settingIds';
 
 // Settings are external input too: validated, with a clear message and the default on a bad value.
 const Settings = z.object({
@@ -36,49 +37,9 @@ const Settings = z.object({
   prices: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) })).catch({}),
 });
 export type Settings = z.infer<typeof Settings>;
-
-type Key = keyof Settings;
-
-/**
- * Each field's setting, and who may set it. `user`: where data goes, which key is used, which files outside the
- * workspace are read, what runs unasked, what a run may cost — only the user's own settings count (the manifest scopes
- * them `application` or `machine`; a repository's `.vscode/settings.json` is read past here, whatever VS Code does).
- * `workspace`: harmless choices a repository may make (its paths are confined to the folder where they are used).
- */
-const SETTINGS: Record<Key, { id: string; who: 'user' | 'workspace' }> = {
-  provider: { id: 'provider', who: 'user' },
-  defaultLocations: { id: 'sources.defaultLocations', who: 'user' },
-  extraFolders: { id: 'sources.extraFolders', who: 'user' },
-  playbookPath: { id: 'playbook.path', who: 'workspace' },
-  windowDays: { id: 'learn.windowDays', who: 'user' },
-  strategy: { id: 'learn.strategy', who: 'workspace' },
-  batchSize: { id: 'learn.batchSize', who: 'workspace' },
-  poolSize: { id: 'pool.size', who: 'user' },
-  extraRedactionPatterns: { id: 'redaction.extraPatterns', who: 'user' },
-  backgroundCapture: { id: 'capture.background', who: 'user' },
-  maxToolOutputChars: { id: 'capture.maxToolOutputChars', who: 'user' },
-  backgroundLearning: { id: 'learn.background', who: 'user' },
-  backgroundThreshold: { id: 'learn.backgroundThreshold', who: 'user' },
-  openaiBaseUrl: { id: 'openai.baseUrl', who: 'user' },
-  openaiModel: { id: 'openai.model', who: 'user' },
-  allowInsecureHttp: { id: 'openai.allowInsecureHttp', who: 'user' },
-  embeddingModel: { id: 'openai.embeddingModel', who: 'user' },
-  lmVendor: { id: 'lm.vendor', who: 'user' },
-  lmFamily: { id: 'lm.family', who: 'user' },
-  llmConcurrency: { id: 'llm.concurrency', who: 'user' },
-  condenseBudget: { id: 'llm.sessionBudgetTokens', who: 'user' },
-  assetTargets: { id: 'assets.targets', who: 'workspace' },
-  rulesBudget: { id: 'assets.rulesBudgetTokens', who: 'workspace' },
-  skillRoots: { id: 'assets.skillRoots', who: 'workspace' },
-  maxTokensPerRun: { id: 'llm.maxTokensPerRun', who: 'user' },
-  maxCostPerRun: { id: 'llm.maxCostPerRun', who: 'user' },
-  prices: { id: 'llm.prices', who: 'user' },
-};
-
-/** Setting ids only the user's own settings may set (the manifest test checks their scopes against this). */
-export const USER_ONLY_SETTINGS: string[] = Object.values(SETTINGS).filter((s) => s.who === 'user').map((s) => `combee.${s.id}`);
-/** Setting ids a trusted repository may set; in Restricted Mode their workspace values are ignored too. */
-export const WORKSPACE_SETTINGS: string[] = Object.values(SETTINGS).filter((s) => s.who === 'workspace').map((s) => `combee.${s.id}`);
+export { USER_ONLY_SETTINGS, WORKSPACE_SETTINGS } from '../shared/settingIds';
+// Every field has exactly one setting in the table.
+void (SETTINGS satisfies Record<keyof Settings, { id: string; who: 'user' | 'workspace' }>);
 
 /** Bad values that were replaced by their default (shown once in the log by whoever reads settings for a run). */
 export interface SettingProblem {

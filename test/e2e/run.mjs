@@ -99,7 +99,7 @@ async function runTest(name, body, index) {
   let server, browser, page, timer, failed = false, current = 'start code-server';
   const step = (s) => { current = s; };
   try {
-    server = await startCodeServer({ workspace: fixture.workspace, log: (t) => serverLog.push(t) });
+    server = await startCodeServer({ workspace: fixture.workspace, userSettings: fixture.userSettings, log: (t) => serverLog.push(t) });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('console', (m) => { if (m.type() === 'error') serverLog.push(`[page error] ${m.text()}\n`); });
