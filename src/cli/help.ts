@@ -8,6 +8,9 @@ export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--work
 combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--playbook <path>] [--store <folder>]
   Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.`;
 
+export const BENCH_HELP = `combee bench learn [--json] [--quick]
+  (from a source checkout) speed, retention and cost benchmarks of the learning engine (a simulation).`;
+
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>]
   The cache of completed model calls (content-addressed, size-capped).`;
 

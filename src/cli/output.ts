@@ -10,3 +10,8 @@ export const consoleOutput: Output = {
   info: (text) => process.stderr.write(`${text}\n`),
   warn: (text) => process.stderr.write(`warning: ${text}\n`),
 };
+
+/** A word as a POSIX shell reads it back unchanged (paths with spaces or quotes in printed commands). */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -7,7 +7,7 @@ import { learnWorkspace } from '../../core/service/learnWorkspace';
 import { EndpointRefusedError } from '../../core/llm/endpoint';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
-import type { Output } from '../output';
+import { shellQuote, type Output } from '../output';
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
@@ -86,9 +86,17 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   out.result([
     `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy}, seed ${record!.seed}:`,
     `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
-    values['dry-run'] ? '  Dry run: nothing was written.' : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: combee accept ${result.proposal.id} --workspace ${workspace}`,
+    values['dry-run'] ? '  Dry run: nothing was written.' : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: ${followUp('accept', result.proposal.id, workspace, values)}`,
   ].join('\n'));
   return record!.status === 'failed' ? 1 : 0;
+}
+
+/** A follow-up command that works when pasted: it carries the store and playbook this run was given. */
+function followUp(command: string, id: string, workspace: string, values: Record<string, string | boolean | undefined>): string {
+  const args = ['combee', command, id, '--workspace', workspace];
+  if (typeof values.store === 'string') args.push('--store', resolve(values.store));
+  if (typeof values.playbook === 'string') args.push('--playbook', values.playbook);
+  return args.map(shellQuote).join(' ');
 }
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
