@@ -67,18 +67,24 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       dryRun: values['dry-run'] === true,
       proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })), rules: result.proposal.rules } : null,
       run: record ? { id: record.id, status: record.status, strategy: record.strategy, seed: record.seed, batches: record.batches.length, totals: record.totals } : null,
+      failedSessions: result.failedTraces ?? [],
+      givenUpSessions: result.givenUp,
       warnings: record?.warnings.length ?? 0,
       warningMessages: record?.warnings ?? [],
     }, null, 2));
     return record?.status === 'failed' ? 1 : 0;
   }
   for (const warning of record?.warnings ?? []) out.warn(warning);
+  if (record?.status === 'failed') {
+    out.warn(`learning failed: ${result.failedTraces?.length ?? 0} of ${result.traces.length} session(s) could not be learned (see the warnings above); they are not marked learned, so the next run tries them again${roles.info.provider === 'openai' ? '. Check OPENAI_API_KEY and --base-url' : ''}.`);
+    return 1;
+  }
   if (result.traces.length === 0) {
     out.result(`No new sessions for ${workspace}. Import some with \`combee import --from <folder>\`${values['all-workspaces'] ? '' : ', or pass --all-workspaces'}.`);
     return 0;
   }
   if (!result.proposal) {
-    out.result(`Learned from ${result.traces.length} session(s): nothing new for the playbook.`);
+    out.result(`Learned from ${result.traces.length - (result.failedTraces?.length ?? 0)} of ${result.traces.length} session(s): nothing new for the playbook.`);
     return 0;
   }
   for (const file of result.proposal.files) out.result(file.diff);
@@ -86,9 +92,10 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   out.result([
     `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy}, seed ${record!.seed}:`,
     `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
+    ...(result.failedTraces?.length ? [`  ${result.failedTraces.length} session(s) could not be learned this time (see the warnings); the next run tries them again.`] : []),
     values['dry-run'] ? '  Dry run: nothing was written.' : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: ${followUp('accept', result.proposal.id, workspace, values)}`,
   ].join('\n'));
-  return record!.status === 'failed' ? 1 : 0;
+  return 0;
 }
 
 /** A follow-up command that works when pasted: it carries the store and playbook this run was given. */

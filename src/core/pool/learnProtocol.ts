@@ -45,6 +45,9 @@ export interface LearnTaskResult {
   declined?: boolean;
   proposal?: { id: string; files: string[] };
   run?: { id: string; status: string; calls: number; tokens: number; warnings: string[] };
+  /** Sessions not learned this time (retried later), and sessions no longer retried after repeated failures. */
+  failedSessions?: number;
+  givenUpSessions?: number;
 }
 
 /** Worker → host. */

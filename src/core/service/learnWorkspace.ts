@@ -6,6 +6,7 @@ import { renderAssets, type AssetSettings } from '../assets/targets';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
 import type { ProposalStore } from '../assets/proposalStore';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
+import { LatencyProfiles } from '../learn/latencyProfiles';
 import { DEFAULTS, learn, type Strategy } from '../learn/run';
 import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { RunRecord } from '../learn/record';
@@ -54,9 +55,16 @@ export interface LearnWorkspaceOptions {
   now?: Date;
 }
 
+/** A session whose learning failed this many times is no longer retried by itself; it is reported with the reason. */
+export const MAX_LEARNING_FAILURES = 3;
+
 export interface LearnWorkspaceResult {
   /** Sessions considered (new for this workspace). */
   traces: Trace[];
+  /** Sessions of this run whose learning failed (not marked learned: the next run tries them again). */
+  failedTraces?: Array<{ id: string; reason: string }>;
+  /** Sessions left out because their learning failed MAX_LEARNING_FAILURES times, with the last reason. */
+  givenUp: Array<{ id: string; reason: string; count: number }>;
   /** The user declined the estimate: nothing ran. */
   declined?: boolean;
   proposal?: Proposal;
@@ -76,8 +84,14 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const inWorkspace = createWorkspaceMatcher([options.workspace]);
   const now = options.now ?? new Date();
   const since = options.windowDays ? now.getTime() - options.windowDays * 86_400_000 : undefined;
+  const givenUp: LearnWorkspaceResult['givenUp'] = [];
   const traces = all.filter((t) => {
     if (learned.learned[t.id]) return false;
+    const failure = learned.failed[t.id];
+    if (failure && failure.count >= MAX_LEARNING_FAILURES) {
+      if (options.allWorkspaces || inWorkspace(t.cwd)) givenUp.push({ id: t.id, reason: failure.reason, count: failure.count });
+      return false;
+    }
     if (!options.allWorkspaces && !inWorkspace(t.cwd)) return false;
     if (since !== undefined) {
       const when = Date.parse(t.endedAt ?? t.startedAt ?? '');
@@ -85,11 +99,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     }
     return true;
   });
-  if (traces.length === 0) return { traces, invalidStoredTraces };
+  if (traces.length === 0) return { traces, givenUp, invalidStoredTraces };
   if (options.confirm) {
     const batch = typeof options.batchSize === 'number' ? options.batchSize : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
     const estimate = estimateRun(traces, { strategy: options.strategy ?? 'combee', batchSize: batch, budgetTokens: options.budgetTokens ?? DEFAULT_CONDENSE_BUDGET, pricePerMTokInput: options.pricePerMTokInput });
-    if (!(await options.confirm(estimate))) return { traces, invalidStoredTraces, declined: true };
+    if (!(await options.confirm(estimate))) return { traces, givenUp, invalidStoredTraces, declined: true };
   }
 
   const current = await readTextIfExists(target);
@@ -98,6 +112,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const memory = new ReviewMemory(options.store, options.workspace);
   if (!options.dryRun) await memory.noticeDeletions(current);
   const veto = ReviewMemory.veto(await memory.load());
+  const profiles = new LatencyProfiles(options.store.dir);
+  const latencyProfile = options.batchSize === 'auto' ? await profiles.load(options.provider.provider, options.provider.model) : undefined;
   const result = await learn({
     traces,
     playbook: base,
@@ -114,7 +130,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     veto,
     limits: options.limits,
     embed: options.embed,
+    latencyProfile,
   });
+  for (const { id, reason, count } of givenUp) result.record.warnings.push(`session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`);
 
   const rules = rulesFromApplied(result.applied);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
@@ -149,8 +167,10 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   if (!options.dryRun) {
     await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(result.record));
     if (proposal) await options.proposals.save(proposal);
-    await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id);
+    await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id, result.failedTraces);
+    // Delays measured under faults or a cancel say little about the model: only a clean run's profile is kept.
+    if (result.record.status === 'completed' && result.measuredProfile.length >= 2) await profiles.save(options.provider.provider, options.provider.model, result.measuredProfile);
   }
-  return { traces, proposal, record: result.record, invalidStoredTraces };
+  return { traces, givenUp, failedTraces: result.failedTraces, proposal, record: result.record, invalidStoredTraces };
 }
 

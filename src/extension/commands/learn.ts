@@ -69,6 +69,7 @@ export async function runLearning(services: Services, mode: { background: boolea
         progress.report({ message: 'importing sessions…' });
         const capture = await captureSessions(services, undefined, controller.signal, (message) => services.log.debug(message));
         let first: LearnCommandResult | undefined;
+        const failures: string[] = [];
         for (const workspace of folders) {
           progress.report({ message: `learning for ${vscode.workspace.asRelativePath(workspace)}…` });
           const result = await learnInWorker(services, workspace, choice, {
@@ -87,6 +88,7 @@ export async function runLearning(services: Services, mode: { background: boolea
           }
           const run = result.run;
           for (const warning of run?.warnings ?? []) services.log.warn(warning);
+          if (run?.status === 'failed') failures.push(run.warnings.find((w) => w.startsWith('run failed:'))?.slice('run failed: '.length) ?? 'the model calls failed');
           if (run?.status === 'stopped' && !mode.background) void vscode.window.showWarningMessage(`Combee stopped the run at its limit (${settings.maxTokensPerRun ? `${settings.maxTokensPerRun} tokens` : `$${settings.maxCostPerRun}`}); what was learned before is kept.`);
           services.log.info(`learned from ${result.sessions} new session(s) in ${workspace} with ${info.provider}/${info.model}${run ? ` (run ${run.id}, ${run.status}, ${run.calls} calls, ${run.tokens} tokens)` : ''}`);
           const proposal = result.proposal ? await services.proposals.load(workspace, result.proposal.id) : undefined;
@@ -95,7 +97,14 @@ export async function runLearning(services: Services, mode: { background: boolea
           if (!mode.background) await openProposalDiff(proposal, proposal.files[0]);
         }
         services.notifyChanged();
-        if (controller.signal.aborted || mode.background) return first;
+        if (controller.signal.aborted) return first;
+        if (failures.length > 0) {
+          // A failed run is never "nothing new": its sessions are kept for the next run.
+          services.log.error(`learning failed: ${failures.join('; ')}`);
+          if (!mode.background) void reportFailedRun(services, failures);
+          if (!first) return undefined;
+        }
+        if (mode.background) return first;
         if (!first) {
           void vscode.window.showInformationMessage(capture.sessions === 0 ? 'Combee found no new sessions for this workspace.' : 'Combee learned nothing new from the recent sessions.');
         } else {
@@ -118,4 +127,12 @@ export async function runLearning(services: Services, mode: { background: boolea
   } finally {
     services.setRunning(false);
   }
+}
+
+/** An error notification for a failed run, with the ways out: the key, the log, or another try. */
+async function reportFailedRun(services: Services, failures: string[]): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(`Combee could not learn: ${failures[0]}. Nothing was marked learned.`, 'Set API Key', 'Show Log', 'Retry');
+  if (choice === 'Set API Key') await vscode.commands.executeCommand('combee.setApiKey');
+  else if (choice === 'Show Log') services.log.show();
+  else if (choice === 'Retry') await vscode.commands.executeCommand('combee.learn');
 }
