@@ -3,7 +3,7 @@ import { CallCache } from '../../core/llm/cache';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, isLoopbackUrl, offlineRoles, openAiRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
-import { learnWorkspace } from '../../core/service/learnWorkspace';
+import { DEFAULT_WINDOW_DAYS, learnWorkspace } from '../../core/service/learnWorkspace';
 import { EndpointRefusedError } from '../../core/llm/endpoint';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
@@ -29,7 +29,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const batchSize = values.batch === undefined || values.batch === 'auto' ? 'auto' : integer('batch', values.batch);
   if (batchSize === 0) throw new UsageError('--batch must be at least 1');
   const seed = integer('seed', values.seed);
-  const windowDays = integer('window-days', values['window-days']);
+  const windowDays = integer('window-days', values['window-days']) ?? DEFAULT_WINDOW_DAYS;
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const playbookPath = workspacePathFlag('playbook', workspace, values.playbook);
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
@@ -69,6 +69,8 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       run: record ? { id: record.id, status: record.status, strategy: record.strategy, seed: record.seed, batches: record.batches.length, totals: record.totals } : null,
       failedSessions: result.failedTraces ?? [],
       givenUpSessions: result.givenUp,
+      outsideWindow: result.outsideWindow,
+      windowDays,
       warnings: record?.warnings.length ?? 0,
       warningMessages: record?.warnings ?? [],
     }, null, 2));
@@ -80,7 +82,9 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     return 1;
   }
   if (result.traces.length === 0) {
-    out.result(`No new sessions for ${workspace}. Import some with \`combee import --from <folder>\`${values['all-workspaces'] ? '' : ', or pass --all-workspaces'}.`);
+    out.result(result.outsideWindow > 0
+      ? `No new sessions for ${workspace} within ${windowDays} days of its newest one: ${result.outsideWindow} older session(s) are left out. Learn from them with --window-days 0.`
+      : `No new sessions for ${workspace}. Import some with \`combee import --from <folder>\`${values['all-workspaces'] ? '' : ', or pass --all-workspaces'}.`);
     return 0;
   }
   if (!result.proposal) {

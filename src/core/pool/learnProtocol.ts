@@ -48,6 +48,8 @@ export interface LearnTaskResult {
   /** Sessions not learned this time (retried later), and sessions no longer retried after repeated failures. */
   failedSessions?: number;
   givenUpSessions?: number;
+  /** Unlearned sessions older than the window. */
+  outsideWindow?: number;
 }
 
 /** Worker → host. */

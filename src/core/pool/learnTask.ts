@@ -73,6 +73,7 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
       run: record ? { id: record.id, status: record.status, calls: record.totals.calls, tokens: record.totals.inputTokens + record.totals.outputTokens, warnings: record.warnings } : undefined,
       failedSessions: result.failedTraces?.length ?? 0,
       givenUpSessions: result.givenUp.length,
+      outsideWindow: result.outsideWindow,
     };
   } finally {
     port.close();

@@ -33,7 +33,10 @@ export interface LearnWorkspaceOptions {
   strategy?: Strategy;
   batchSize?: number | 'auto';
   seed?: number;
-  /** Only sessions that ended within this many days (0 or undefined: no window). */
+  /**
+   * Only sessions that ended within this many days of the workspace's newest session (0 or undefined: no window).
+   * Anchored to the sessions, not to the clock, so the same store gives the same selection on any day.
+   */
   windowDays?: number;
   /** Learn from every stored session, not only those recorded in this workspace. */
   allWorkspaces?: boolean;
@@ -52,8 +55,12 @@ export interface LearnWorkspaceOptions {
   assets?: Partial<AssetSettings>;
   /** Token budget of one condensed session (for the estimate). */
   budgetTokens?: number;
+  /** Anchors the window here instead of at the newest session (tests, or "the last N days from today"). */
   now?: Date;
 }
+
+/** The window the extension and the CLI apply by default (`combee.learn.windowDays`, `--window-days`). */
+export const DEFAULT_WINDOW_DAYS = 14;
 
 /** A session whose learning failed this many times is no longer retried by itself; it is reported with the reason. */
 export const MAX_LEARNING_FAILURES = 3;
@@ -63,6 +70,8 @@ export interface LearnWorkspaceResult {
   traces: Trace[];
   /** Sessions of this run whose learning failed (not marked learned: the next run tries them again). */
   failedTraces?: Array<{ id: string; reason: string }>;
+  /** Unlearned sessions of this workspace left out because they are older than the window. */
+  outsideWindow: number;
   /** Sessions left out because their learning failed MAX_LEARNING_FAILURES times, with the last reason. */
   givenUp: Array<{ id: string; reason: string; count: number }>;
   /** The user declined the estimate: nothing ran. */
@@ -82,28 +91,30 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const all = await options.store.listTraces(() => invalidStoredTraces++);
   const learned = await options.store.loadLearned(options.workspace);
   const inWorkspace = createWorkspaceMatcher([options.workspace]);
-  const now = options.now ?? new Date();
-  const since = options.windowDays ? now.getTime() - options.windowDays * 86_400_000 : undefined;
+  const mine = options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd));
+  const timeOf = (t: Trace) => Date.parse(t.endedAt ?? t.startedAt ?? '');
+  const anchor = options.now?.getTime() ?? Math.max(...mine.map(timeOf).filter(Number.isFinite));
+  const since = options.windowDays && Number.isFinite(anchor) ? anchor - options.windowDays * 86_400_000 : undefined;
   const givenUp: LearnWorkspaceResult['givenUp'] = [];
-  const traces = all.filter((t) => {
+  let outsideWindow = 0;
+  const traces = mine.filter((t) => {
     if (learned.learned[t.id]) return false;
     const failure = learned.failed[t.id];
     if (failure && failure.count >= MAX_LEARNING_FAILURES) {
-      if (options.allWorkspaces || inWorkspace(t.cwd)) givenUp.push({ id: t.id, reason: failure.reason, count: failure.count });
+      givenUp.push({ id: t.id, reason: failure.reason, count: failure.count });
       return false;
     }
-    if (!options.allWorkspaces && !inWorkspace(t.cwd)) return false;
-    if (since !== undefined) {
-      const when = Date.parse(t.endedAt ?? t.startedAt ?? '');
-      if (Number.isFinite(when) && when < since) return false;
+    if (since !== undefined && timeOf(t) < since) {
+      outsideWindow++;
+      return false;
     }
     return true;
   });
-  if (traces.length === 0) return { traces, givenUp, invalidStoredTraces };
+  if (traces.length === 0) return { traces, givenUp, outsideWindow, invalidStoredTraces };
   if (options.confirm) {
     const batch = typeof options.batchSize === 'number' ? options.batchSize : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
     const estimate = estimateRun(traces, { strategy: options.strategy ?? 'combee', batchSize: batch, budgetTokens: options.budgetTokens ?? DEFAULT_CONDENSE_BUDGET, pricePerMTokInput: options.pricePerMTokInput });
-    if (!(await options.confirm(estimate))) return { traces, givenUp, invalidStoredTraces, declined: true };
+    if (!(await options.confirm(estimate))) return { traces, givenUp, outsideWindow, invalidStoredTraces, declined: true };
   }
 
   const current = await readTextIfExists(target);
@@ -171,6 +182,6 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     // Delays measured under faults or a cancel say little about the model: only a clean run's profile is kept.
     if (result.record.status === 'completed' && result.measuredProfile.length >= 2) await profiles.save(options.provider.provider, options.provider.model, result.measuredProfile);
   }
-  return { traces, givenUp, failedTraces: result.failedTraces, proposal, record: result.record, invalidStoredTraces };
+  return { traces, givenUp, outsideWindow, failedTraces: result.failedTraces, proposal, record: result.record, invalidStoredTraces };
 }
 

@@ -28,7 +28,7 @@ export function learnFromRecentSessions(services: Services): Promise<LearnComman
  * One learning run over every workspace folder. Foreground: a cancellable notification, consent prompts allowed,
  * the proposal opens as a diff. Background: progress in the status bar only, never a consent prompt or a modal.
  */
-export async function runLearning(services: Services, mode: { background: boolean }): Promise<LearnCommandResult | undefined> {
+export async function runLearning(services: Services, mode: { background: boolean; windowDays?: number }): Promise<LearnCommandResult | undefined> {
   const folders = workspaceFolderPaths();
   if (folders.length === 0) {
     if (!mode.background) void vscode.window.showWarningMessage('Combee learns per workspace folder: open a folder first.');
@@ -70,13 +70,14 @@ export async function runLearning(services: Services, mode: { background: boolea
         const capture = await captureSessions(services, undefined, controller.signal, (message) => services.log.debug(message));
         let first: LearnCommandResult | undefined;
         const failures: string[] = [];
+        let outsideWindow = 0;
         for (const workspace of folders) {
           progress.report({ message: `learning for ${vscode.workspace.asRelativePath(workspace)}…` });
           const result = await learnInWorker(services, workspace, choice, {
             playbookPath: settings.playbookPath,
             strategy: settings.strategy,
             batchSize: settings.batchSize,
-            windowDays: settings.windowDays,
+            windowDays: mode.windowDays ?? settings.windowDays,
             budgetTokens: settings.condenseBudget,
             assets: { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots },
             limits: { maxTokens: settings.maxTokensPerRun || undefined, maxCostUsd: settings.maxCostPerRun || undefined },
@@ -88,6 +89,7 @@ export async function runLearning(services: Services, mode: { background: boolea
           }
           const run = result.run;
           for (const warning of run?.warnings ?? []) services.log.warn(warning);
+          outsideWindow += result.outsideWindow ?? 0;
           if (run?.status === 'failed') failures.push(run.warnings.find((w) => w.startsWith('run failed:'))?.slice('run failed: '.length) ?? 'the model calls failed');
           if (run?.status === 'stopped' && !mode.background) void vscode.window.showWarningMessage(`Combee stopped the run at its limit (${settings.maxTokensPerRun ? `${settings.maxTokensPerRun} tokens` : `$${settings.maxCostPerRun}`}); what was learned before is kept.`);
           services.log.info(`learned from ${result.sessions} new session(s) in ${workspace} with ${info.provider}/${info.model}${run ? ` (run ${run.id}, ${run.status}, ${run.calls} calls, ${run.tokens} tokens)` : ''}`);
@@ -105,7 +107,9 @@ export async function runLearning(services: Services, mode: { background: boolea
           if (!first) return undefined;
         }
         if (mode.background) return first;
-        if (!first) {
+        if (!first && outsideWindow > 0) {
+          void explainWindow(services, outsideWindow, settings.windowDays);
+        } else if (!first) {
           void vscode.window.showInformationMessage(capture.sessions === 0 ? 'Combee found no new sessions for this workspace.' : 'Combee learned nothing new from the recent sessions.');
         } else {
           void vscode.window.showInformationMessage(`Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.`);
@@ -135,4 +139,11 @@ async function reportFailedRun(services: Services, failures: string[]): Promise<
   if (choice === 'Set API Key') await vscode.commands.executeCommand('combee.setApiKey');
   else if (choice === 'Show Log') services.log.show();
   else if (choice === 'Retry') await vscode.commands.executeCommand('combee.learn');
+}
+
+/** Sessions exist but are older than the window: say so, and offer the two ways to include them. */
+async function explainWindow(services: Services, outsideWindow: number, windowDays: number): Promise<void> {
+  const choice = await vscode.window.showInformationMessage(`Combee found no new sessions within ${windowDays} days of this workspace's newest one; ${outsideWindow} older session(s) were left out (combee.learn.windowDays).`, 'Learn from All', 'Change Setting');
+  if (choice === 'Change Setting') await vscode.commands.executeCommand('workbench.action.openSettings', 'combee.learn.windowDays');
+  else if (choice === 'Learn from All') await runLearning(services, { background: false, windowDays: 0 });
 }

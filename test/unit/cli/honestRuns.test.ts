@@ -91,4 +91,26 @@ describe('combee CLI: honest runs', () => {
     assert.deepEqual(a.proposal.rules.map((r: { id: string }) => r.id), b.proposal.rules.map((r: { id: string }) => r.id));
     assert.deepEqual(a.proposal.files.map((f: { diff: string }) => f.diff), b.proposal.files.map((f: { diff: string }) => f.diff));
   });
+
+  it('sessions older than the window are left out, and the run says so and how to include them', async () => {
+    const root = tempDir('combee-cli-window-');
+    const workspace = join(root, 'repo');
+    mkdirSync(workspace);
+    const home = join(root, '.claude');
+    writeClaudeSession(home, '99999999-bbbb-4bbb-8ccc-000000000001', workspace, prerequisiteTurns(), '2026-09-01T09:00:00.000Z');
+    writeClaudeSession(home, '99999999-bbbb-4bbb-8ccc-000000000002', workspace, prerequisiteTurns(), '2026-11-20T09:00:00.000Z');
+    const store = join(root, 'store');
+    await runCli(['import', '--from', home, '--store', store], capture());
+    const first = capture();
+    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--json'], first), 0);
+    const report = JSON.parse(first.stdout.join('\n'));
+    assert.equal(report.sessions, 1, 'the default 14-day window, anchored at the newest session');
+    assert.equal(report.outsideWindow, 1);
+    const second = capture();
+    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline'], second), 0);
+    assert.match(second.stdout.join('\n'), /No new sessions .* within 14 days of its newest one: 1 older session\(s\) are left out\. Learn from them with --window-days 0\./);
+    const all = capture();
+    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--window-days', '0', '--json'], all), 0);
+    assert.equal(JSON.parse(all.stdout.join('\n')).sessions, 1);
+  });
 });
