@@ -28,6 +28,7 @@ const Settings = z.object({
   lmVendor: z.string().catch(''),
   lmFamily: z.string().catch(''),
   llmConcurrency: z.number().int().min(1).catch(4),
+  requestTimeoutSeconds: z.number().int().min(0).catch(0),
   condenseBudget: z.number().int().min(500).catch(6000),
   assetTargets: z.array(z.enum(ASSET_TARGETS)).catch([...DEFAULT_ASSET_SETTINGS.targets]),
   rulesBudget: z.number().int().min(100).catch(1500),

@@ -28,6 +28,7 @@ export const SETTINGS = {
   lmVendor: { id: 'lm.vendor', who: 'user' },
   lmFamily: { id: 'lm.family', who: 'user' },
   llmConcurrency: { id: 'llm.concurrency', who: 'user' },
+  requestTimeoutSeconds: { id: 'llm.requestTimeoutSeconds', who: 'user' },
   condenseBudget: { id: 'llm.sessionBudgetTokens', who: 'user' },
   assetTargets: { id: 'assets.targets', who: 'workspace' },
   rulesBudget: { id: 'assets.rulesBudgetTokens', who: 'workspace' },

@@ -14,10 +14,11 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     store: { type: 'string' }, workspace: { type: 'string' }, provider: { type: 'string' }, 'base-url': { type: 'string' },
     model: { type: 'string' }, strategy: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' },
     'all-workspaces': { type: 'boolean' }, 'window-days': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' },
-    'no-cache': { type: 'boolean' }, targets: { type: 'string' }, playbook: { type: 'string' }, 'allow-insecure-http': { type: 'boolean' },
+    'no-cache': { type: 'boolean' }, targets: { type: 'string' }, playbook: { type: 'string' }, 'allow-insecure-http': { type: 'boolean' }, timeout: { type: 'string' },
     'max-tokens': { type: 'string' }, 'max-cost': { type: 'string' }, 'price-in': { type: 'string' }, 'price-out': { type: 'string' },
   });
   const maxTokens = integer('max-tokens', values['max-tokens']);
+  const timeoutSeconds = integer('timeout', values.timeout);
   const maxCostUsd = decimal('max-cost', values['max-cost']);
   const priceIn = decimal('price-in', values['price-in']);
   const priceOut = decimal('price-out', values['price-out']);
@@ -37,7 +38,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const model = typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL;
   const cache = values['no-cache'] ? undefined : new CallCache(join(store.dir, 'cache'));
   const prices = priceIn !== undefined || priceOut !== undefined ? { input: priceIn ?? 0, output: priceOut ?? 0 } : undefined;
-  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY, cache, prices, allowInsecureHttp: values['allow-insecure-http'] === true }, out);
+  const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY, cache, prices, allowInsecureHttp: values['allow-insecure-http'] === true, timeoutMs: timeoutSeconds ? timeoutSeconds * 1000 : undefined }, out);
   if (!roles) return 1;
 
   const result = await learnWorkspace({
@@ -111,11 +112,11 @@ function followUp(command: string, id: string, workspace: string, values: Record
 }
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
-function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache; prices?: { input: number; output: number }; allowInsecureHttp: boolean }, out: Output): Roles | undefined {
+function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache; prices?: { input: number; output: number }; allowInsecureHttp: boolean; timeoutMs?: number }, out: Output): Roles | undefined {
   const keyless = isLoopbackUrl(endpoint.baseUrl);
   const openai = () => {
     try {
-      return openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints', cache: endpoint.cache, prices: endpoint.prices, allowInsecureHttp: endpoint.allowInsecureHttp });
+      return openAiRoles({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints', cache: endpoint.cache, prices: endpoint.prices, allowInsecureHttp: endpoint.allowInsecureHttp, timeoutMs: endpoint.timeoutMs });
     } catch (error) {
       if (error instanceof EndpointRefusedError) throw new UsageError(error.message);
       throw error;

@@ -6,6 +6,7 @@ import { LlmAggregator, LlmReflector } from './llmRoles';
 import { OpenAiCompatibleClient } from './openaiClient';
 import { CachingLlmClient, type CallCache } from './cache';
 import { checkEndpoint } from './endpoint';
+import type { HedgePolicy } from './hedge';
 
 export const PROVIDER_CHOICES = ['auto', 'offline', 'openai', 'vscode'] as const;
 export type ProviderChoice = (typeof PROVIDER_CHOICES)[number];
@@ -35,6 +36,11 @@ export interface OpenAiSettings {
   embeddingModel?: string;
   /** Completed calls are cached here (content-addressed); omit to disable. */
   cache?: CallCache;
+  /** When an unanswered call gets a twin request (false: never); see hedge.ts. */
+  hedge?: HedgePolicy | false;
+  maxRetries?: number;
+  /** Base of the retry backoff (simulations and tests shorten it). */
+  backoffBaseMs?: number;
   /** Plain http to a machine other than this one (a model server on the user's network); only from the user's own settings. */
   allowInsecureHttp?: boolean;
 }

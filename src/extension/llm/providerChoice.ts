@@ -52,7 +52,7 @@ export async function chooseProvider(services: Services, fromUserAction: boolean
     } else if (apiKey || isLoopbackUrl(settings.openaiBaseUrl)) {
       const model = settings.openaiModel || DEFAULT_OPENAI_MODEL;
       return {
-        spec: { kind: 'openai', baseUrl: settings.openaiBaseUrl, apiKey: apiKey ?? 'not-needed-for-local-endpoints', model, concurrency: settings.llmConcurrency, prices: settings.prices[model], embeddingModel: settings.embeddingModel, allowInsecureHttp: settings.allowInsecureHttp },
+        spec: { kind: 'openai', baseUrl: settings.openaiBaseUrl, apiKey: apiKey ?? 'not-needed-for-local-endpoints', model, concurrency: settings.llmConcurrency, prices: settings.prices[model], embeddingModel: settings.embeddingModel, allowInsecureHttp: settings.allowInsecureHttp, timeoutMs: settings.requestTimeoutSeconds ? settings.requestTimeoutSeconds * 1000 : undefined },
         info: { provider: 'openai', model },
         reason: `OpenAI-compatible endpoint ${settings.openaiBaseUrl}`,
       };
