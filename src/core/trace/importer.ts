@@ -425,8 +425,9 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     await saving;
     if (todo.length > 0) await store.saveIndex(index);
   }
-  // Superseded copies of grown sessions pile up in packs: rewritten once they are most of a pack.
-  if (superseded) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
+  // Superseded copies of grown sessions pile up in packs, and so do the copies an import killed midway left for the
+  // next one to write again: rewritten once they are worth it (compaction decides; checking costs the index reads).
+  if (superseded || summary.sessions > 0) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
   return summary;
 }
 
