@@ -1,7 +1,10 @@
 import { basename } from 'node:path';
 import type { Lesson } from '../learn/types';
 import { bullets, type Playbook } from '../playbook/model';
-import { DEFAULT_RULES_BUDGET_TOKENS, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
+import type { RuleFlag } from '../trust/kinds';
+import { withMarks, withoutBullets } from '../trust/hold';
+import { screenText } from '../trust/screen';
+import { DEFAULT_RULES_BUDGET_TOKENS, lessonOf, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
 import { renderClaudeMd, renderClineRule, renderCopilotInstructions, renderCursorRule, renderGeminiMd, type RulesTargetInput } from './otherTargets';
 import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
@@ -80,6 +83,21 @@ export interface RenderAssetsInput {
   nestedAgentsFolders?: string[];
   settings?: Partial<AssetSettings>;
   warn?: (message: string) => void;
+  /** Held-back rules (see trust/hold.ts): only in the playbook, marked when `marks` names them; nowhere else. */
+  hold?: { ids: ReadonlySet<string>; marks?: ReadonlyMap<string, readonly RuleFlag[]> };
+}
+
+/**
+ * What the other assets may draw from: the playbook without the held rules, and lessons that neither became a held
+ * rule nor read as risky themselves (skills quote lessons, not bullets).
+ */
+function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: RuleWithScope[]; lessons: Lesson[] } {
+  const held = input.hold?.ids ?? new Set<string>();
+  const rules = input.rules.filter((r) => !held.has(r.id));
+  const heldLessons = new Set(input.rules.filter((r) => held.has(r.id)).map((r) => lessonOf(r, input.lessons)).filter((l): l is Lesson => l !== undefined));
+  const keptLessons = new Set(rules.map((r) => lessonOf(r, input.lessons)).filter((l): l is Lesson => l !== undefined));
+  const lessons = input.lessons.filter((l) => !heldLessons.has(l) && (keptLessons.has(l) || screenText(l.content).length === 0));
+  return { playbook: withoutBullets(input.playbook, held), rules, lessons };
 }
 
 /** Every enabled target rendered against the new playbook, as file changes (unchanged files are left out). */
@@ -95,13 +113,15 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
 
   const currentPlaybook = input.readFile(settings.playbookPath);
   // A new, empty playbook is not worth a file.
-  if (currentPlaybook !== undefined || bullets(input.playbook).length > 0) push(renderPlaybookChange(settings.playbookPath, currentPlaybook, input.playbook));
+  const shownPlaybook = input.hold?.marks ? withMarks(input.playbook, input.hold.marks) : input.playbook;
+  if (currentPlaybook !== undefined || bullets(input.playbook).length > 0) push(renderPlaybookChange(settings.playbookPath, currentPlaybook, shownPlaybook));
 
-  const scopes = resolveScopes({ rules: input.rules, lessons: input.lessons, nestedFolders: input.nestedAgentsFolders, readFile: input.readFile });
-  const common: RulesTargetInput = { playbook: input.playbook, playbookPath: settings.playbookPath, scopes, readFile: input.readFile, budgetTokens: settings.budgetTokens, warn };
+  const visible = visibleInputs(input);
+  const scopes = resolveScopes({ rules: visible.rules, lessons: visible.lessons, nestedFolders: input.nestedAgentsFolders, readFile: input.readFile });
+  const common: RulesTargetInput = { playbook: visible.playbook, playbookPath: settings.playbookPath, scopes, readFile: input.readFile, budgetTokens: settings.budgetTokens, warn };
   if (on.has('agents-md')) for (const change of renderAgentsMd({ ...common, nestedFolders: input.nestedAgentsFolders })) push(change);
   if (on.has('skills')) {
-    const skills = renderSkills({ playbook: input.playbook, playbookPath: settings.playbookPath, lessons: input.lessons, rules: input.rules, roots: settings.skillRoots, readFile: input.readFile, listDir: input.listDir, minSessions: settings.skillMinSessions, warn });
+    const skills = renderSkills({ playbook: visible.playbook, playbookPath: settings.playbookPath, lessons: visible.lessons, rules: visible.rules, roots: settings.skillRoots, readFile: input.readFile, listDir: input.listDir, minSessions: settings.skillMinSessions, warn });
     for (const change of skills) push(change);
   }
   const single: Array<[AssetTarget, (i: RulesTargetInput) => FileChange | undefined]> = [

@@ -16,7 +16,8 @@ import type { TraceStore } from '../trace/store';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { atomicWrite, readTextIfExists } from '../util/fs';
 import { ReviewMemory } from '../assets/memory';
-import { listWorkspaceFolders, readWorkspaceFile, rulesFromApplied } from './proposalFiles';
+import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
+import { screenProposal } from '../trust/screenProposal';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -94,7 +95,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // The team's decisions: rules they deleted since the last accept, and changes they rejected, are not re-proposed.
   const memory = new ReviewMemory(options.store, options.workspace);
   if (!options.dryRun) await memory.noticeDeletions(current);
-  const veto = ReviewMemory.veto(await memory.load());
+  const remembered = await memory.load();
+  const veto = ReviewMemory.veto(remembered);
   const result = await learn({
     traces,
     playbook: base,
@@ -113,7 +115,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     embed: options.embed,
   });
 
-  const rules = rulesFromApplied(result.applied);
+  // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
+  const { rules, hold, warnings } = screenProposal({ applied: result.applied, playbook: result.playbook, traces, playbookPath, isTrusted: ReviewMemory.trusts(remembered) });
+  result.record.warnings.push(...warnings);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   const files: FileChange[] = changed
@@ -126,6 +130,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
       settings: { ...options.assets, playbookPath },
       warn: (message) => result.record.warnings.push(message),
+      hold: { ids: hold.ids, marks: hold.flagged },
     })
     : [];
   const proposal: Proposal | undefined = files.length === 0 ? undefined : {
@@ -142,6 +147,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => rule),
     ops: result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op })),
     tags: result.tags,
+    heldRules: hold.existing,
   };
   if (!options.dryRun) {
     await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(result.record));

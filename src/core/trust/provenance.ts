@@ -12,7 +12,10 @@ const READ_COMMANDS = /^\s*(?:cat|head|tail|less|more|bat|type|grep|rg|ag|find|f
 export interface EvidenceSummary {
   /** Non-injected user messages cited as evidence: the user's own words. */
   userTexts: string[];
-  /** A cited action (not a read) that succeeded, or a failing command followed by a passing one. */
+  /**
+   * A cited action (not a read) that worked: it succeeded (a failing command followed by a passing one ends in
+   * such a result), or it failed and the rule is about that very command ("`pnpm test` fails without …").
+   */
   acted: boolean;
   /** Cited steps that are text the agent read. */
   readSteps: Array<{ traceId: string; step: number }>;
@@ -44,8 +47,11 @@ function roleOf(step: Step): Role {
   }
 }
 
+const squash = (text: string) => text.toLowerCase().replace(/[`'"]/g, '').replace(/\s+/g, ' ').trim();
+
 /** The cited steps of a rule, looked up in the traces, summarised by where they come from. */
-export function summarizeEvidence(support: readonly Evidence[], traces: ReadonlyMap<string, Trace>): EvidenceSummary {
+export function summarizeEvidence(support: readonly Evidence[], traces: ReadonlyMap<string, Trace>, content = ''): EvidenceSummary {
+  const about = squash(content);
   const summary: EvidenceSummary = { userTexts: [], acted: false, readSteps: [], missing: 0, cited: 0 };
   for (const evidence of support) {
     const trace = traces.get(evidence.traceId);
@@ -67,7 +73,9 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
       else if (role === 'action' && step.kind === 'tool_call') {
         // An action counts when it worked: its own result succeeded (a fix after a failure ends in such a result).
         const result = results.get(step.callId);
+        const command = step.command ? squash(step.command.split('\n')[0]) : '';
         if (result && !failed(result)) summary.acted = true;
+        else if (command.length >= 4 && about.includes(command)) summary.acted = true;
       } else summary.readSteps.push({ traceId: evidence.traceId, step: index });
     }
   }

@@ -25,7 +25,7 @@ function stepList(steps: Array<{ traceId: string; step: number }>): string {
  * cited steps are all text the agent read (or not in the store) is flagged `untrusted-source`.
  */
 export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Trace>): RuleFlag[] {
-  const summary = summarizeEvidence(rule.support, traces);
+  const summary = summarizeEvidence(rule.support, traces, rule.content);
   const flags: RuleFlag[] = [];
   if (rule.content) {
     const userKinds = new Set(summary.userTexts.filter((t) => t.length <= USER_STATEMENT_CHARS).flatMap((t) => screenText(t).map((f) => f.kind)));
