@@ -1,9 +1,11 @@
 // Usage text of every command, apart from the commands themselves: `combee --help` loads none of them.
 import { AGENTS } from '../core/trace/model';
 
-export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
+export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--include-flagged] [--workspace <folder>] [--store <folder>]
   Writes a pending proposal (or only the given rules, rendered into every asset). A file changed since the proposal
   was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten.
+  Flagged rules (risky text, or evidence that is only text an agent read) are left out and stay pending unless
+  named with --rule or all taken with --include-flagged; the command says which and why.
 combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
   Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.`;
 
@@ -25,6 +27,8 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
   assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
   default playbook,agents-md,skills) as diffs.
   --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for --provider openai.
+  Every proposed rule is screened (--json: proposal.rules[].flags, [] when clean); a flagged rule is in the
+  playbook diff only, marked, and flagged rules already in the playbook are kept out of the other files.
   Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;
 
 export const MERGE_HELP = `combee merge <base> <ours> <theirs>

@@ -6,6 +6,7 @@ import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { chooseRules, readWorkspaceFile } from '../../core/service/proposalFiles';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
+import { describeFlags } from '../../core/trust/kinds';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
 
@@ -15,10 +16,11 @@ interface Context {
   proposals: ProposalStore;
   proposal: Proposal;
   rules: string[];
+  includeFlagged: boolean;
 }
 
 async function context(argv: string[], out: Output): Promise<Context | undefined> {
-  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, rule: { type: 'string', multiple: true } });
+  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, rule: { type: 'string', multiple: true }, 'include-flagged': { type: 'boolean' } });
   const id = positionals[0];
   if (!id) throw new UsageError('a proposal id is required');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
@@ -32,7 +34,7 @@ async function context(argv: string[], out: Output): Promise<Context | undefined
   const rules = (values.rule as unknown as string[] | undefined) ?? [];
   const unknown = rules.filter((r) => !proposal.ops.some((o) => o.ruleId === r));
   if (unknown.length) throw new UsageError(`proposal ${id} has no rule ${unknown.join(', ')} (it has ${proposal.ops.map((o) => o.ruleId).join(', ') || 'none'})`);
-  return { workspace, store, proposals, proposal, rules };
+  return { workspace, store, proposals, proposal, rules, includeFlagged: values['include-flagged'] === true };
 }
 
 async function write(workspace: string, files: FileChange[], out: Output): Promise<number> {
@@ -57,11 +59,21 @@ export async function acceptCommand(argv: string[], out: Output): Promise<number
   if (!ctx) return 1;
   const { workspace, proposal } = ctx;
   const path = playbookPath(proposal);
-  if (ctx.rules.length > 0) {
-    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: path }, (m) => out.warn(m));
+  const flagged = proposal.rules.filter((r) => r.flags.length > 0);
+  for (const held of proposal.heldRules) out.warn(`rule ${held.id} already in the playbook is flagged (${describeFlags(held.flags)}); it stays out of AGENTS.md and the other files`);
+  if (ctx.rules.length > 0 || flagged.length > 0) {
+    // Flagged rules go in only by name (or all of them with --include-flagged); the files shown mark them, so the
+    // accepted part is rendered again without them.
+    const named = ctx.rules.length > 0 ? ctx.rules : proposal.ops.map((o) => o.ruleId).filter((id) => ctx.includeFlagged || !flagged.some((r) => r.id === id));
+    const accepting = flagged.filter((r) => named.includes(r.id));
+    for (const rule of accepting) out.warn(`accepting flagged rule ${rule.id} (${describeFlags(rule.flags)})`);
+    if (ctx.rules.length === 0) for (const rule of flagged.filter((r) => !named.includes(r.id))) out.warn(`left out flagged rule ${rule.id}: ${describeFlags(rule.flags)}. Accept it by name with --rule ${rule.id}, or all flagged rules with --include-flagged.`);
+    const split = await chooseRules(ctx.store, proposal, named, { playbookPath: path }, (m) => out.warn(m));
     const conflicts = await write(workspace, split.chosen.files, out);
+    if (split.chosen.files.length === 0) out.result('nothing written');
     await ctx.proposals.save(split.remaining());
-    await remember(ctx, path, ctx.rules);
+    await remember(ctx, path, named);
+    await new ReviewMemory(ctx.store, workspace).rememberTrusted(accepting.flatMap((r) => (r.content ? [r.content] : [])));
     return conflicts === 0 ? 0 : 1;
   }
   const conflicts = await write(workspace, proposal.files, out);

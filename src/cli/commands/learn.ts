@@ -62,7 +62,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       provider: roles.info.provider,
       model: roles.info.model,
       dryRun: values['dry-run'] === true,
-      proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })), rules: result.proposal.rules } : null,
+      proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })), rules: result.proposal.rules, heldRules: result.proposal.heldRules } : null,
       run: record ? { id: record.id, status: record.status, strategy: record.strategy, seed: record.seed, batches: record.batches.length, totals: record.totals } : null,
       warnings: record?.warnings.length ?? 0,
       warningMessages: record?.warnings ?? [],

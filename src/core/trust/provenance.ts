@@ -14,7 +14,7 @@ export interface EvidenceSummary {
   userTexts: string[];
   /**
    * A cited action (not a read) that worked: it succeeded (a failing command followed by a passing one ends in
-   * such a result), or it failed and the rule is about that very command ("`pnpm test` fails without …").
+   * such a result); or any cited command the rule is about ("`pnpm test` fails without …", "check with `curl …`").
    */
   acted: boolean;
   /** Cited steps that are text the agent read. */
@@ -69,14 +69,17 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
         continue;
       }
       const role = roleOf(step);
+      const command = step.kind === 'tool_call' && step.command ? squash(step.command.split('\n')[0]) : '';
+      // A rule about the very command the agent ran ("check X with `curl …`", "`pnpm test` fails without …") rests
+      // on that run, whatever the command read or however it ended.
+      const ruleIsAboutIt = command.length >= 4 && about.includes(command);
       if (role === 'user' && step.kind === 'user') summary.userTexts.push(step.text);
       else if (role === 'action' && step.kind === 'tool_call') {
         // An action counts when it worked: its own result succeeded (a fix after a failure ends in such a result).
         const result = results.get(step.callId);
-        const command = step.command ? squash(step.command.split('\n')[0]) : '';
-        if (result && !failed(result)) summary.acted = true;
-        else if (command.length >= 4 && about.includes(command)) summary.acted = true;
-      } else summary.readSteps.push({ traceId: evidence.traceId, step: index });
+        if ((result && !failed(result)) || ruleIsAboutIt) summary.acted = true;
+      } else if (ruleIsAboutIt) summary.acted = true;
+      else summary.readSteps.push({ traceId: evidence.traceId, step: index });
     }
   }
   return summary;
