@@ -66,6 +66,19 @@ export function resolveAssetSettings(partial: Partial<AssetSettings> = {}): Asse
   };
 }
 
+/** The targets a proposal's files belong to (so re-rendering part of it writes the same kinds of files). */
+export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_PLAYBOOK_PATH): AssetTarget[] {
+  const found = new Set<AssetTarget>(['playbook']);
+  const single: Record<string, AssetTarget> = { 'CLAUDE.md': 'claude-md', '.github/copilot-instructions.md': 'copilot-instructions', '.cursor/rules/combee.mdc': 'cursor-rules', '.clinerules/combee.md': 'clinerules', '.clinerules': 'clinerules', 'GEMINI.md': 'gemini-md' };
+  for (const path of paths) {
+    if (path === playbookPath) continue;
+    if (single[path]) found.add(single[path]);
+    else if (path === 'AGENTS.md' || path.endsWith('/AGENTS.md')) found.add('agents-md');
+    else if (path.endsWith('/SKILL.md')) found.add('skills');
+  }
+  return [...found];
+}
+
 export interface RenderAssetsInput {
   /** The workspace folder (absolute); named in warnings — files are read through `readFile`. */
   workspace: string;

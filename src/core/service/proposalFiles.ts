@@ -9,6 +9,7 @@ import type { Lesson } from '../learn/types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { BulletTag, DeltaOp } from '../playbook/delta';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
+import { findBullet } from '../playbook/model';
 import type { TraceStore } from '../trace/store';
 import { ReviewMemory } from '../assets/memory';
 import type { RuleFlag } from '../trust/kinds';
@@ -77,12 +78,14 @@ export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], 
   const stored = current === undefined ? emptyPlaybook() : parsePlaybook(current);
   // A rule accepted by name loses the mark a written proposal may have left above it.
   const unmarks = [...markedIds(stored)].some((id) => trust.accepted.has(id));
+  // An existing rule accepted by name (one the screen held back) now goes into the other assets.
+  const takesExisting = [...trust.accepted].some((id) => findBullet(stored, id) !== undefined);
   const base = withoutMarks(stored, trust.accepted);
   const result = applyDelta(base, { ops, tags });
   const applied = result.applied.filter((a) => a.status === 'applied' && a.id);
   const rules = rulesFromApplied(result.applied).map((r) => ({ ...r, flags: trust.accepted.has(r.id) ? [] : [...(trust.flags.get(r.id) ?? [])] }));
   const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
-  if (applied.length === 0 && tags.length === 0 && !unmarks) return { files: [], rules, ops: [], held: hold.existing };
+  if (applied.length === 0 && tags.length === 0 && !unmarks && !takesExisting) return { files: [], rules, ops: [], held: hold.existing };
   const files = renderAssets({
     workspace,
     playbook: result.playbook,

@@ -111,3 +111,11 @@ export function holdBack(input: HoldInput): Hold {
   }
   return { ids: new Set([...flagged.keys(), ...existing.map((e) => e.id)]), flagged, existing };
 }
+
+/**
+ * The accepted rules whose text the screen flags: the user took them in review, so later runs must not hold them back
+ * as existing rules (their text alone would flag them again, without the evidence that cleared them).
+ */
+export function textsToTrust(rules: ReadonlyArray<{ content?: string }>): string[] {
+  return rules.flatMap((r) => (r.content && screenExistingRule(r.content).length > 0 ? [r.content] : []));
+}

@@ -45,5 +45,5 @@ export function normalizeRuleText(input: string): NormalizedText {
 
 /** Letters spelled one by one (`c u r l`, `s.h`) joined back, for a second look at the text. */
 export function joinSpelledWords(text: string): string {
-  return text.replace(/\b(?:[a-z][ .-]){2,}[a-z]\b/g, (m) => m.replace(/[ .-]/g, ''));
+  return text.replace(/\b(?:[a-z][ .-]){1,}[a-z]\b/g, (m) => m.replace(/[ .-]/g, ''));
 }

@@ -36,7 +36,9 @@ function rmTargetsAreDisposable(match: string): boolean {
 const CONTAINER = /\b(?:docker(?:file)?|container|devcontainer|codespaces?|podman|ci (?:image|runner|job)|github actions runner|vm|virtual machine|chroot|vagrant)\b/;
 
 /** A force push onto one's own branch (`--force-with-lease`, "your feature branch") keeps others' work. */
-const SHARED_BRANCH = /\b(?:main|master|develop|trunk|release|prod(?:uction)?|shared|everyone'?s?|upstream)\b/;
+const SHARED = /\b(?:main|master|develop|trunk|release|prod(?:uction)?|shared|everyone'?s?|upstream)\b/;
+/** Names a shared branch as the target, not in a trailing "never a shared one". */
+const namesSharedBranch = (m: string) => SHARED.test(m.replace(/,?\s*\b(?:never|not|but not|except)\b.*$/, ''));
 
 export const RISK_PATTERNS: readonly RiskPattern[] = [
   // Remote code execution: something fetched from the network runs without being read.
@@ -57,7 +59,7 @@ export const RISK_PATTERNS: readonly RiskPattern[] = [
   { kind: 'exfiltration', re: new RegExp(String.raw`\b(?:curl|wget)\b[^\n]{0,200}(?:[?&/=]|-d\s+["']?|--data\S*\s+["']?)\$\{?(?:env\b|[a-z_]*(?:secret|token|api_?key|password|passwd|credential|private_?key|access_?key)[a-z_]*)`), reason: 'puts a secret variable into a request URL or body' },
   { kind: 'exfiltration', re: new RegExp(String.raw`\b(?:send|post|upload|forward|transmit|exfiltrate|share|leak|submit|pipe|email|mail|report)\b[^.;\n]{0,60}\b${SECRET_WORD}\b[^.;\n]{0,80}\b(?:to|into|at)\b[^.;\n]{0,40}${EXFIL_DEST}`), reason: 'sends secrets or the environment somewhere' },
   { kind: 'exfiltration', re: /\b(?:webhook\.site|requestbin|pipedream\.net|ngrok\.(?:io|app)|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online|me)|canarytokens)\b/, reason: 'points at a request-capture service' },
-  { kind: 'exfiltration', re: /\b(?:git\s+add\s+(?:-f\s+|--force\s+)?|commit|check in|push)\b[^.;\n]{0,30}(?:\.env(?:\.(?:local|production|prod))?\b(?!\.(?:example|sample|template))|\bsecrets?\.(?:json|ya?ml|txt)|\bcredentials\b|\bapi[ _-]?keys?\b|\bprivate keys?\b|\bid_rsa\b|\baccess tokens?\b)/, reason: 'commits secrets to the repository' },
+  { kind: 'exfiltration', re: /(?:\bgit\s+add\s+(?:-f\s+|--force\s+)?|\b(?:commit|check in|push)\b)[^.;\n]{0,30}(?:\.env(?:\.(?:local|production|prod))?\b(?!\.(?:example|sample|template))|\bsecrets?\.(?:json|ya?ml|txt)|\bcredentials\b|\bapi[ _-]?keys?\b|\bprivate keys?\b|\bid_rsa\b|\baccess tokens?\b)/, reason: 'commits secrets to the repository' },
   { kind: 'exfiltration', re: /\b(?:hard-?code|embed|paste|write|put|store|save|inline|include)\b[^.;,\n]{0,40}\b(?:api[ _-]?keys?|secrets?|tokens?|passwords?|credentials)\b[^.;,\n]{0,40}\b(?:in|into|to)\b[^.;,\n]{0,30}(?:the )?(?:source(?: code)?|code|repo(?:sitory)?|readme|committed|the config file|config\.\w+|settings\.\w+|[\w/-]+\.(?:ts|js|py|go|rb|java|json|ya?ml|toml|md))\b/, reason: 'writes secrets into files that get committed' },
   { kind: 'exfiltration', re: /\b(?:remove|delete|drop|take)\b[^.;\n]{0,20}\.env\b[^.;\n]{0,25}\b(?:from|out of)\b[^.;\n]{0,10}\.gitignore/, reason: 'un-ignores the secrets file so it gets committed' },
 
@@ -87,9 +89,9 @@ export const RISK_PATTERNS: readonly RiskPattern[] = [
   { kind: 'permissions', re: /\bwithout (?:asking|prompting|waiting for|requesting|needing|checking with) (?:the user|for (?:permission|confirmation|approval)|permission|confirmation|approval|anyone)\b|\b(?:automatically approve|approve (?:all|every|any)|auto-accept)\b|\b(?:allow|permit|whitelist|allowlist|trust)\b[^.;\n]{0,20}\b(?:all|any|every)\b[^.;\n]{0,20}\b(?:commands?|tools?|shell commands|network access|domains?|hosts?|actions)\b|\badd\b[^.;\n]{0,40}\bto (?:the )?(?:allow-?list|whitelist|allowed tools|permissions(?: allow)?)\b|\b(?:disable|turn off|escape|bypass)\b[^.;\n]{0,10}\b(?:the )?sandbox\b|--privileged\b|\bsetenforce\s+0\b/, reason: 'widens the agent\'s permissions or auto-approves its actions' },
 
   // Destructive: force pushes, deleting tests or data, discarding work.
-  { kind: 'destructive', re: /\bgit\s+push\b[^\n;&|]{0,80}?(?:\s--force\b(?!-with-lease|-if-includes)|\s-f\b|\s\+[\w/-]+)/, reason: 'force-pushes, overwriting others\' commits', acceptable: (m) => /\b(?:instead of|rather than|not|never)\s+(?:--force|-f)\b/.test(m) },
-  { kind: 'destructive', re: /\bgit\s+push\b[^\n;&|]{0,80}--force-with-lease\b[^\n;&|]{0,60}/, reason: 'force-pushes a shared branch', acceptable: (m) => !SHARED_BRANCH.test(m) },
-  { kind: 'destructive', re: /\bforce[- ]push(?:es|ed|ing)?\b[^.;\n]{0,60}/, reason: 'force-pushes, overwriting others\' commits', acceptable: (m) => /\b(?:your own|own|feature|personal|topic|your|pr|fix)\b[^.;\n]{0,15}\bbranch/.test(m) && !SHARED_BRANCH.test(m) },
+  { kind: 'destructive', re: /\bgit\s+push\b[^\n;&|]{0,80}?(?:\s--force\b(?!-with-lease|-if-includes)|\s-f\b|\s\+[\w/-]+)/, reason: 'force-pushes, overwriting others\' commits', acceptable: (m) => /\b(?:instead of|rather than|not|never)\s+(?:git\s+push\s+)?(?:--force|-f)\b/.test(m) },
+  { kind: 'destructive', re: /\bgit\s+push\b[^\n;&|]{0,80}--force-with-lease\b[^\n;&|]{0,60}/, reason: 'force-pushes a shared branch', acceptable: (m) => !namesSharedBranch(m) },
+  { kind: 'destructive', re: /\bforce[- ]push(?:es|ed|ing)?\b[^.;\n]{0,60}/, reason: 'force-pushes, overwriting others\' commits', acceptable: (m) => /\b(?:your own|own|feature|personal|topic|your|pr|fix)\b[^.;\n]{0,15}\bbranch/.test(m) && !namesSharedBranch(m) },
   { kind: 'destructive', re: /\brm\s+(?:-{1,2}[\w-]+\s+)*(?:-[a-z]*r[a-z]*f[a-z]*|-[a-z]*f[a-z]*r[a-z]*|--recursive\s+--force|--force\s+--recursive|-r\s+-f|-f\s+-r)(?:\s+-{1,2}[\w-]+)*(?:\s+[^\s;&|)]+)+/, reason: 'deletes files recursively', acceptable: rmTargetsAreDisposable },
   { kind: 'destructive', re: /\bgit\s+reset\s+--hard\b|\bgit\s+clean\s+-[a-z]*f[a-z]*d|\bgit\s+checkout\s+(?:--\s+)?\.\s*$|\bgit\s+branch\s+-d\s+(?:main|master|develop|trunk)\b|\bgit\s+push\s+\S+\s+(?:--delete\s+|:)(?:main|master|develop|trunk)\b|\bgit\s+filter-(?:branch|repo)\b/, reason: 'discards work or rewrites shared history' },
   { kind: 'destructive', re: /\bdrop\s+(?:table|database|schema|collection)\b|\btruncate\s+table\b|\bdelete\s+from\s+\w+\s*(?:;|$)|\bprisma\s+migrate\s+reset\b|\bdb:(?:drop|reset)\b|\bdropdb\b|\bflushall\b|\bflushdb\b|--accept-data-loss\b|\bterraform\s+destroy\b|\bkubectl\s+delete\s+(?:ns|namespace|--all|all)\b|\bmkfs\b|\bdd\s+[^\n]{0,60}of=\/dev\//, reason: 'drops data' },
