@@ -13,8 +13,9 @@ export interface EvidenceSummary {
   /** Non-injected user messages cited as evidence: the user's own words. */
   userTexts: string[];
   /**
-   * A cited action (not a read) that worked: it succeeded (a failing command followed by a passing one ends in
-   * such a result); or any cited command the rule is about ("`pnpm test` fails without …", "check with `curl …`").
+   * A cited action that is first-hand: a failing command followed by a passing run of it; or an action (not a read)
+   * that succeeded, or any cited command the rule is about ("`pnpm test` fails without …", "check with `curl …`"),
+   * provided the agent did not run it because read text told it to (quoted earlier in tool output, never by the user).
    */
   acted: boolean;
   /** Cited steps that are text the agent read. */
@@ -61,6 +62,7 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
     }
     const results = new Map<string, ToolResultStep>();
     for (const step of trace.steps) if (step.kind === 'tool_result') results.set(step.callId, step);
+    const runs: Array<{ at: number; command: string; ok: boolean }> = [];
     for (const index of evidence.steps) {
       summary.cited++;
       const step = trace.steps[index];
@@ -73,16 +75,34 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
       // A rule about the very command the agent ran ("check X with `curl …`", "`pnpm test` fails without …") rests
       // on that run, whatever the command read or however it ended.
       const ruleIsAboutIt = command.length >= 4 && about.includes(command);
+      // ... unless the agent ran it because it read it: the command is quoted in earlier read text, not by the user.
+      const prompted = command.length >= 4 && promptedByReadText(trace.steps, index, command);
       if (role === 'user' && step.kind === 'user') summary.userTexts.push(step.text);
-      else if (role === 'action' && step.kind === 'tool_call') {
-        // An action counts when it worked: its own result succeeded (a fix after a failure ends in such a result).
+      else if (step.kind === 'tool_call' && (role === 'action' || ruleIsAboutIt)) {
         const result = results.get(step.callId);
-        if ((result && !failed(result)) || ruleIsAboutIt) summary.acted = true;
-      } else if (ruleIsAboutIt) summary.acted = true;
-      else summary.readSteps.push({ traceId: evidence.traceId, step: index });
+        const ok = result !== undefined && !failed(result);
+        if (role === 'action' && command) runs.push({ at: index, command, ok });
+        if (!prompted && ((role === 'action' && ok) || ruleIsAboutIt)) summary.acted = true;
+        else if (prompted) summary.readSteps.push({ traceId: evidence.traceId, step: index });
+      } else summary.readSteps.push({ traceId: evidence.traceId, step: index });
     }
+    // What demonstrably worked: a cited failing command followed by a cited passing run of it (or of a variant).
+    if (runs.some((f) => !f.ok && runs.some((p) => p.ok && p.at > f.at && (p.command.includes(f.command) || f.command.includes(p.command))))) summary.acted = true;
   }
   return summary;
+}
+
+/** The command appears in read text before `index` (tool output, a file, an injected message) and in no user message. */
+function promptedByReadText(steps: readonly Step[], index: number, command: string): boolean {
+  let read = false;
+  for (const step of steps.slice(0, index)) {
+    if (step.kind === 'user' && !step.isMeta) {
+      if (squash(step.text).includes(command)) return false;
+    } else if (step.kind === 'tool_result' || (step.kind === 'user' && step.isMeta)) {
+      if (!read && squash(step.kind === 'user' ? step.text : step.output).includes(command)) read = true;
+    }
+  }
+  return read;
 }
 
 /** No cited step is the user speaking or an action that worked: the rule rests on read text alone. */
