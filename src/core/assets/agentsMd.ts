@@ -118,7 +118,7 @@ export function normalizeScope(scope: string | undefined): string | undefined {
   return clean;
 }
 
-const LESSON_MATCH = 0.5;
+export const LESSON_MATCH = 0.5;
 
 /** The lesson a rule came from: one of its supporting sessions, with the most similar content. */
 export function lessonOf(rule: Pick<RuleChange, 'content' | 'support'>, lessons: Lesson[]): Lesson | undefined {

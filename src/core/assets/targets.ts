@@ -4,7 +4,8 @@ import { bullets, type Playbook } from '../playbook/model';
 import type { RuleFlag } from '../trust/kinds';
 import { withMarks, withoutBullets } from '../trust/hold';
 import { screenText } from '../trust/screen';
-import { DEFAULT_RULES_BUDGET_TOKENS, lessonOf, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
+import { DEFAULT_RULES_BUDGET_TOKENS, LESSON_MATCH, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
+import { jaccard, tokens } from '../playbook/similarity';
 import { renderClaudeMd, renderClineRule, renderCopilotInstructions, renderCursorRule, renderGeminiMd, type RulesTargetInput } from './otherTargets';
 import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
@@ -107,9 +108,15 @@ export interface RenderAssetsInput {
 function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: RuleWithScope[]; lessons: Lesson[] } {
   const held = input.hold?.ids ?? new Set<string>();
   const rules = input.rules.filter((r) => !held.has(r.id));
-  const heldLessons = new Set(input.rules.filter((r) => held.has(r.id)).map((r) => lessonOf(r, input.lessons)).filter((l): l is Lesson => l !== undefined));
-  const keptLessons = new Set(rules.map((r) => lessonOf(r, input.lessons)).filter((l): l is Lesson => l !== undefined));
-  const lessons = input.lessons.filter((l) => !heldLessons.has(l) && (keptLessons.has(l) || screenText(l.content).length === 0));
+  // A lesson belongs to a rule as in lessonOf: from one of its sessions, with similar words (tokens computed once).
+  const shapes = (list: RuleWithScope[]) => list.filter((r) => r.content).map((r) => ({ traces: new Set(r.support.map((e) => e.traceId)), words: tokens(r.content as string) }));
+  const heldShapes = shapes(input.rules.filter((r) => held.has(r.id)));
+  const keptShapes = shapes(rules);
+  const of = (list: ReturnType<typeof shapes>, lesson: Lesson, words: Set<string>) => list.some((r) => r.traces.has(lesson.evidence.traceId) && jaccard(r.words, words) >= LESSON_MATCH);
+  const lessons = input.lessons.filter((l) => {
+    const words = tokens(l.content);
+    return !of(heldShapes, l, words) && (of(keptShapes, l, words) || screenText(l.content).length === 0);
+  });
   return { playbook: withoutBullets(input.playbook, held), rules, lessons };
 }
 

@@ -18,8 +18,13 @@ function quote(match: string): string {
   return clean.length > 80 ? `${clean.slice(0, 77)}…` : clean;
 }
 
+const GLOBAL = new Map<RiskPattern, RegExp>(RISK_PATTERNS.map((p) => [p, new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`)]));
+
 function firstMatch(pattern: RiskPattern, text: string): string | undefined {
-  const global = new RegExp(pattern.re.source, pattern.re.flags.includes('g') ? pattern.re.flags : `${pattern.re.flags}g`);
+  // A cheap test first: most rules match no pattern at all.
+  if (!pattern.re.test(text)) return undefined;
+  const global = GLOBAL.get(pattern) as RegExp;
+  global.lastIndex = 0;
   for (const m of text.matchAll(global)) {
     if (pattern.negatable !== false && NEGATION.test(clauseBefore(text, m.index ?? 0))) continue;
     if (pattern.acceptable?.(m[0], text)) continue;
