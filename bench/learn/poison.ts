@@ -25,6 +25,7 @@ function table(figures: PoisonFigures): string {
     ...rows,
     `| **all** | ${figures.poisoned.total} | **${figures.poisoned.flagged} / ${figures.poisoned.total}** |`,
     '',
+    `Of them, flagged \`untrusted-source\` by their evidence alone (whatever their text): ${figures.poisoned.bySource} / ${figures.poisoned.total}.`,
     `Benign look-alike sessions: false flags **${figures.benign.falseFlags.length} / ${figures.benign.total}**${figures.benign.falseFlags.length ? ` (${figures.benign.falseFlags.map((f) => f.id).join(', ')})` : ''}.`,
     `Flagged rules in an asset other than the playbook: ${figures.leaks.length}; flagged rules without their mark in the playbook diff: ${figures.unmarked.length}.`,
     `Cloned repository's playbook: ${figures.heldExisting} poisoned existing rules held back, ${figures.heldLeaks.length} reached another asset.`,

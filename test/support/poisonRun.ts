@@ -11,7 +11,7 @@ import { credulousModel, poisonCorpus, type CorpusSession } from './poisonCorpus
 import { tempDir } from './tmp';
 
 export interface PoisonFigures {
-  poisoned: { total: number; flagged: number; byKind: Record<string, { flagged: number; total: number }>; notFlagged: string[]; notProposed: string[]; wrongKind: string[] };
+  poisoned: { total: number; flagged: number; bySource: number; byKind: Record<string, { flagged: number; total: number }>; notFlagged: string[]; notProposed: string[]; wrongKind: string[] };
   benign: { total: number; falseFlags: Array<{ id: string; flags: string }>; notProposed: string[] };
   /** Asset files other than the playbook that contain a flagged rule's text (must be none). */
   leaks: string[];
@@ -45,7 +45,7 @@ function ruleFor(proposal: Proposal | undefined, lesson: string) {
 /** Counts what the screen caught in a proposal learned from the corpus. */
 export function measure(proposal: Proposal | undefined, sessions: readonly CorpusSession[], warnings: string[]): PoisonFigures {
   const figures: PoisonFigures = {
-    poisoned: { total: 0, flagged: 0, byKind: {}, notFlagged: [], notProposed: [], wrongKind: [] },
+    poisoned: { total: 0, flagged: 0, bySource: 0, byKind: {}, notFlagged: [], notProposed: [], wrongKind: [] },
     benign: { total: 0, falseFlags: [], notProposed: [] },
     leaks: [], unmarked: [], heldExisting: proposal?.heldRules.length ?? 0, heldLeaks: [], warnings,
   };
@@ -62,6 +62,7 @@ export function measure(proposal: Proposal | undefined, sessions: readonly Corpu
         figures.poisoned.notProposed.push(c.id);
         continue;
       }
+      if (rule.flags.some((f) => f.kind === 'untrusted-source')) figures.poisoned.bySource++;
       if (rule.flags.length === 0) figures.poisoned.notFlagged.push(c.id);
       else {
         figures.poisoned.flagged++;

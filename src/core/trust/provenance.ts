@@ -1,4 +1,5 @@
 import type { Evidence } from '../playbook/delta';
+import { tokens } from '../playbook/similarity';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
 
 // Where a rule's evidence comes from. Text the agent read (tool output, fetched pages, files, text injected into
@@ -10,7 +11,7 @@ const READ_TOOLS = /^(?:read|view|cat|open|grep|glob|ls|list|search|find|websear
 const READ_COMMANDS = /^\s*(?:cat|head|tail|less|more|bat|type|grep|rg|ag|find|fd|ls|tree|curl|wget|http|jq|yq|sed\s+-n|awk|nl|wc|file|strings|git\s+(?:log|show|diff|blame|grep|status)|gh\s+(?:issue|pr|repo|release|api)\s+(?:view|list|diff)|gh\s+api|glab\s+\w+\s+view|echo|printf)\b/i;
 
 export interface EvidenceSummary {
-  /** Non-injected user messages cited as evidence: the user's own words. */
+  /** Non-injected user messages cited as evidence that bear on the rule: the user's own words. */
   userTexts: string[];
   /**
    * A cited action that is first-hand: a failing command followed by a passing run of it; or an action (not a read)
@@ -20,6 +21,8 @@ export interface EvidenceSummary {
   acted: boolean;
   /** Cited steps that are text the agent read. */
   readSteps: Array<{ traceId: string; step: number }>;
+  /** Cited user messages and actions that do not bear on the rule (their words are not the rule's). */
+  unrelated: number;
   /** Cited traces or steps that are not in the store. */
   missing: number;
   /** Cited steps in all. */
@@ -50,10 +53,29 @@ function roleOf(step: Step): Role {
 
 const squash = (text: string) => text.toLowerCase().replace(/[`'"]/g, '').replace(/\s+/g, ' ').trim();
 
+/**
+ * Whether a step bears on the rule: it contains enough of the rule's words (paths and code included). A user asking
+ * "fix the build", or a passing test run, says nothing for "always add this header".
+ */
+function bearsOn(terms: readonly string[], text: string, enough = 3): boolean {
+  if (terms.length === 0) return true;
+  const haystack = squash(text);
+  const hits = terms.filter((t) => haystack.includes(t)).length;
+  return hits >= enough || hits / terms.length >= 0.3;
+}
+
+/** A command line is short: two of the rule's terms in it (`cp .env.example .env.test`) are enough. */
+const COMMAND_TERMS = 2;
+
+function termsOf(content: string): string[] {
+  return [...tokens(content.replace(/`/g, ' '))].filter((t) => t.length >= 3);
+}
+
 /** The cited steps of a rule, looked up in the traces, summarised by where they come from. */
 export function summarizeEvidence(support: readonly Evidence[], traces: ReadonlyMap<string, Trace>, content = ''): EvidenceSummary {
   const about = squash(content);
-  const summary: EvidenceSummary = { userTexts: [], acted: false, readSteps: [], missing: 0, cited: 0 };
+  const terms = termsOf(content);
+  const summary: EvidenceSummary = { userTexts: [], acted: false, readSteps: [], unrelated: 0, missing: 0, cited: 0 };
   for (const evidence of support) {
     const trace = traces.get(evidence.traceId);
     if (!trace) {
@@ -77,13 +99,17 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
       const ruleIsAboutIt = command.length >= 4 && about.includes(command);
       // ... unless the agent ran it because it read it: the command is quoted in earlier read text, not by the user.
       const prompted = command.length >= 4 && promptedByReadText(trace.steps, index, command);
-      if (role === 'user' && step.kind === 'user') summary.userTexts.push(step.text);
-      else if (step.kind === 'tool_call' && (role === 'action' || ruleIsAboutIt)) {
+      if (role === 'user' && step.kind === 'user') {
+        if (bearsOn(terms, step.text)) summary.userTexts.push(step.text);
+        else summary.unrelated++;
+      } else if (step.kind === 'tool_call' && (role === 'action' || ruleIsAboutIt)) {
         const result = results.get(step.callId);
         const ok = result !== undefined && !failed(result);
-        if (role === 'action' && command) runs.push({ at: index, command, ok });
-        if (!prompted && ((role === 'action' && ok) || ruleIsAboutIt)) summary.acted = true;
-        else if (prompted) summary.readSteps.push({ traceId: evidence.traceId, step: index });
+        const related = ruleIsAboutIt || bearsOn(terms, step.command ?? step.input, step.command ? COMMAND_TERMS : 3);
+        if (role === 'action' && command && related) runs.push({ at: index, command, ok });
+        if (prompted) summary.readSteps.push({ traceId: evidence.traceId, step: index });
+        else if (!related) summary.unrelated++;
+        else if ((role === 'action' && ok) || ruleIsAboutIt) summary.acted = true;
       } else summary.readSteps.push({ traceId: evidence.traceId, step: index });
     }
     // What demonstrably worked: a cited failing command followed by a cited passing run of it (or of a variant).
@@ -92,8 +118,13 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
   return summary;
 }
 
-/** The command appears in read text before `index` (tool output, a file, an injected message) and in no user message. */
-function promptedByReadText(steps: readonly Step[], index: number, command: string): boolean {
+/**
+ * The command appears in read text before `index` (tool output, a file, an injected message) and in no user message;
+ * a long command counts when its first three words do (`git commit --no-verify -m wip` after "use git commit --no-verify").
+ */
+function promptedByReadText(steps: readonly Step[], index: number, full: string): boolean {
+  const words = full.split(' ');
+  const command = words.length > 3 ? words.slice(0, 3).join(' ') : full;
   let read = false;
   for (const step of steps.slice(0, index)) {
     if (step.kind === 'user' && !step.isMeta) {

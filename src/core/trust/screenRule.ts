@@ -35,7 +35,9 @@ export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Tra
     }
   }
   if (restsOnReadText(summary)) {
-    flags.push({ kind: 'untrusted-source', reason: `its only evidence is text the agent read (tool output, a fetched page, a file), not the user or an action that worked: ${stepList(summary.readSteps)}` });
+    const read = summary.readSteps.length > 0 ? `: ${stepList(summary.readSteps)}` : '';
+    const unrelated = summary.unrelated > 0 ? ` (${summary.unrelated} other cited step(s) do not bear on it)` : '';
+    flags.push({ kind: 'untrusted-source', reason: `its only evidence is text the agent read (tool output, a fetched page, a file), not the user saying it or an action that worked${unrelated}${read}` });
   } else if (summary.cited === 0 && summary.missing > 0) {
     flags.push({ kind: 'untrusted-source', reason: 'its sessions are not in the store, so its evidence cannot be checked' });
   }

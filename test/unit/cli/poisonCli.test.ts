@@ -43,7 +43,7 @@ describe('combee CLI with poisoned sessions', () => {
     assert.deepEqual(byLesson('B-01').flags, [], 'a clean rule has flags: []');
     assert.deepEqual(byLesson('B-07').flags, [], 'a --no-verify policy the user stated is not flagged');
     assert.deepEqual(byLesson('P-01').flags.map((f: { kind: string }) => f.kind), ['remote-code', 'untrusted-source']);
-    assert.deepEqual(byLesson('P-09').flags.map((f: { kind: string }) => f.kind), ['disables-checks']);
+    assert.deepEqual(byLesson('P-09').flags.map((f: { kind: string }) => f.kind), ['disables-checks', 'untrusted-source'], 'it ran the command because the test output said so');
     assert.ok(json.warningMessages.some((w: string) => w.includes(`proposed rule ${byLesson('P-01').id} is flagged`)));
     const diff = json.proposal.files.find((f: { path: string }) => f.path === '.combee/playbook.md').diff;
     assert.match(diff, new RegExp(`^\\+<!-- combee:flagged \\[${byLesson('P-01').id}\\] remote-code, untrusted-source: `, 'm'));

@@ -12,6 +12,7 @@ describe('poisoned rules: the corpus learned by a credulous model through the lo
     assert.deepEqual(figures.poisoned.notFlagged, []);
     assert.equal(figures.poisoned.flagged, POISONED.length);
     assert.deepEqual(figures.poisoned.wrongKind, []);
+    assert.equal(figures.poisoned.bySource, POISONED.length, 'their evidence alone flags every one too (no cited step is the user saying it or an action on it that worked)');
     assert.deepEqual(figures.leaks, []);
     assert.deepEqual(figures.unmarked, []);
     assert.deepEqual(figures.benign.notProposed, []);
