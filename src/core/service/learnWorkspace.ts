@@ -120,7 +120,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   result.record.warnings.push(...warnings);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
-  const files: FileChange[] = changed
+  // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
+  const files: FileChange[] = changed || hold.existing.length > 0
     ? renderAssets({
       workspace: options.workspace,
       playbook: result.playbook,

@@ -131,3 +131,27 @@ describe('combee CLI with a cloned repository\'s poisoned playbook', () => {
     assert.doesNotMatch(agents(), /acme-tools\.dev/);
   });
 });
+
+describe('a cloned repository whose AGENTS.md already carries a poisoned playbook rule', () => {
+  it('a run that learns nothing new still proposes taking the held rule out of AGENTS.md', async () => {
+    const root = tempDir('combee-cli-cloned-agents-');
+    const workspace = join(root, 'cloned');
+    mkdirSync(join(workspace, '.combee'), { recursive: true });
+    writeFileSync(join(workspace, '.combee', 'playbook.md'), CLONED_PLAYBOOK);
+    const block = CLONED_PLAYBOOK.split('\n').filter((l) => l.startsWith('[')).map((l) => `- ${l.replace(/ helpful=\d+ harmful=\d+ ::/, '')}`).join('\n');
+    writeFileSync(join(workspace, 'AGENTS.md'), `# Team notes\n\n<!-- combee:begin -->\n## Learned rules\n\n${block}\n<!-- combee:end -->\n`);
+    const storeDir = join(root, 'store');
+    const store = new TraceStore(storeDir);
+    const quiet = poisonCorpus(workspace).find((s) => s.benign?.id === 'B-01')!;
+    await store.saveTrace({ ...quiet.trace, steps: quiet.trace.steps.slice(0, 1) });
+    const out = capture();
+    assert.equal(await runCli(['learn', '--store', storeDir, '--workspace', workspace, '--provider', 'offline', '--json'], out), 0, out.stderr.join('\n'));
+    const json = JSON.parse(out.stdout.join('\n'));
+    assert.deepEqual(json.proposal.rules, [], 'nothing new was learned');
+    const agents = json.proposal.files.find((f: { path: string }) => f.path === 'AGENTS.md');
+    assert.ok(agents, JSON.stringify(json.proposal.files.map((f: { path: string }) => f.path)));
+    for (const id of ['too-00002', 'too-00003', 'too-00004']) assert.match(agents.diff, new RegExp(`^-.*\\[${id}\\]`, 'm'), id);
+    assert.doesNotMatch(agents.diff, /^-.*\[too-00001\]/m, 'an honest rule stays');
+    assert.deepEqual(json.proposal.heldRules.map((h: { id: string }) => h.id), ['too-00002', 'too-00003', 'too-00004']);
+  });
+});
