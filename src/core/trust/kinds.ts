@@ -13,7 +13,8 @@ import { z } from 'zod';
  * | disables-checks  | text      | yes (a team may really commit with --no-verify or trust a private CA)  |
  * | permissions      | text      | yes (sudo, allow-lists: a user may ask for them)                        |
  * | destructive      | text      | yes (a user may ask to reset a branch or drop a test database)          |
- * | untrusted-source | evidence  | n/a: set when no cited step is the user speaking or an action that ran |
+ * | untrusted-source | evidence  | n/a: set when no cited step bearing on the rule is the user saying it  |
+ * |                  |           | or an action that worked (provenance.ts)                               |
  */
 export const RISK_KINDS = ['remote-code', 'exfiltration', 'agent-directive', 'obfuscation', 'disables-checks', 'permissions', 'destructive'] as const;
 export type RiskKind = (typeof RISK_KINDS)[number];
