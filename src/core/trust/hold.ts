@@ -104,7 +104,8 @@ export function holdBack(input: HoldInput): Hold {
   for (const section of input.playbook.sections) for (const line of section.lines) {
     if (line.kind !== 'bullet' || proposed.has(line.bullet.id) || accepted.has(line.bullet.id)) continue;
     const { id, content } = line.bullet;
-    if (input.isTrusted?.(content)) continue;
+    // A mark holds whatever the user trusted before: it is removed only by accepting the rule by name.
+    if (!marked.has(id) && input.isTrusted?.(content)) continue;
     const flags = screenExistingRule(content);
     if (marked.has(id) && flags.length === 0) flags.push({ kind: 'untrusted-source', reason: 'marked as flagged in the playbook and not accepted by name' });
     if (flags.length > 0) existing.push({ id, content, flags });

@@ -115,7 +115,8 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
   const outcome = await acceptFiles(proposal, [change]);
   const remaining = proposal.files.filter((f) => f.path !== change.path || outcome.conflicts.includes(f.path));
   await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
-  if (change.path === readSettings().playbookPath) await rememberAccepted(services, proposal);
+  // A flagged rule written with its mark (this file as proposed) is not accepted by name: it stays held and untrusted.
+  if (change.path === readSettings().playbookPath) await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.flags.length === 0) });
   await closeProposalTabs(proposal.id, change.path);
   services.notifyChanged();
   report(services, `accepted ${change.path} of`, proposal, outcome);

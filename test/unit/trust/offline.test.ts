@@ -35,7 +35,6 @@ describe('offline learner on injected commands', () => {
     const risky = rules.filter((r) => injected.test(r.content ?? ''));
     assert.deepEqual(rules.find((r) => r.content === 'Build with `make telemetry`.')?.flags.map((f) => f.kind), ['untrusted-source'], 'a command run only because an error output said so');
     assert.ok(risky.length >= 6, `the miner did copy the injected commands into rules:\n${rules.map((r) => r.content).join('\n')}`);
-    if (process.env.SHOW_RULES) console.log(rules.map((r) => `${r.content} → ${r.flags.map((f) => f.kind).join(",")}`).join("\n"));
     assert.deepEqual(risky.filter((r) => r.flags.length === 0).map((r) => r.content), []);
     assert.ok(!rules.some((r) => /push --force/.test(r.content ?? '')), 'an injected (meta) message is not a user correction');
     for (const file of result.proposal?.files ?? []) if (!file.path.endsWith('playbook.md')) assert.doesNotMatch(file.after, injected, file.path);
