@@ -98,7 +98,7 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
       // on that run, whatever the command read or however it ended.
       const ruleIsAboutIt = command.length >= 4 && about.includes(command);
       // ... unless the agent ran it because it read it: the command is quoted in earlier read text, not by the user.
-      const prompted = command.length >= 4 && promptedByReadText(trace.steps, index, command);
+      const prompted = command.length >= 4 && promptedByReadText(trace, index, command);
       if (role === 'user' && step.kind === 'user') {
         if (bearsOn(terms, step.text)) summary.userTexts.push(step.text);
         else summary.unrelated++;
@@ -122,18 +122,31 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
  * The command appears in read text before `index` (tool output, a file, an injected message) and in no user message;
  * a long command counts when its first three words do (`git commit --no-verify -m wip` after "use git commit --no-verify").
  */
-function promptedByReadText(steps: readonly Step[], index: number, full: string): boolean {
+function promptedByReadText(trace: Trace, index: number, full: string): boolean {
   const words = full.split(' ');
   const command = words.length > 3 ? words.slice(0, 3).join(' ') : full;
   let read = false;
-  for (const step of steps.slice(0, index)) {
-    if (step.kind === 'user' && !step.isMeta) {
-      if (squash(step.text).includes(command)) return false;
-    } else if (step.kind === 'tool_result' || (step.kind === 'user' && step.isMeta)) {
-      if (!read && squash(step.kind === 'user' ? step.text : step.output).includes(command)) read = true;
-    }
+  for (const text of squashedTexts(trace)) {
+    if (text.index >= index) break;
+    if (!text.read && text.text.includes(command)) return false;
+    if (text.read && text.text.includes(command)) read = true;
   }
   return read;
+}
+
+/** The session's user messages and read texts, squashed once per trace (every cited command looks them up). */
+const SQUASHED = new WeakMap<Trace, Array<{ index: number; read: boolean; text: string }>>();
+function squashedTexts(trace: Trace): Array<{ index: number; read: boolean; text: string }> {
+  let texts = SQUASHED.get(trace);
+  if (!texts) {
+    texts = trace.steps.flatMap((step) => {
+      if (step.kind === 'user') return [{ index: step.index, read: step.isMeta === true, text: squash(step.text) }];
+      if (step.kind === 'tool_result') return [{ index: step.index, read: true, text: squash(step.output) }];
+      return [];
+    });
+    SQUASHED.set(trace, texts);
+  }
+  return texts;
 }
 
 /** No cited step is the user speaking or an action that worked: the rule rests on read text alone. */
