@@ -84,8 +84,17 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy}, seed ${record!.seed}:`,
     `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
     values['dry-run'] ? '  Dry run: nothing was written.' : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: combee accept ${result.proposal.id} --workspace ${workspace}`,
+    ...flaggedSummary(result.proposal),
   ].join('\n'));
   return record!.status === 'failed' ? 1 : 0;
+}
+
+/** One line on the flagged rules, when there are any (the warnings above give each one's reasons). */
+function flaggedSummary(proposal: NonNullable<Awaited<ReturnType<typeof learnWorkspace>>['proposal']>): string[] {
+  const flagged = proposal.rules.filter((r) => r.flags.length > 0).map((r) => r.id);
+  const held = proposal.heldRules.map((h) => h.id);
+  if (flagged.length + held.length === 0) return [];
+  return [`  Flagged, kept out of AGENTS.md and the other files until accepted by name (--rule <id>): ${[...flagged, ...held.map((id) => `${id} (already in the playbook)`)].join(', ')}.`];
 }
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
