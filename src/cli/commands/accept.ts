@@ -4,7 +4,7 @@ import { ReviewMemory } from '../../core/assets/memory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
-import { targetsOfFiles } from '../../core/assets/targets';
+import { targetsOfFiles, type AssetTarget } from '../../core/assets/targets';
 import { chooseRules, readWorkspaceFile } from '../../core/service/proposalFiles';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { describeFlags } from '../../core/trust/kinds';
@@ -75,7 +75,7 @@ export async function acceptCommand(argv: string[], out: Output): Promise<number
     const accepting = flagged.filter((r) => named.includes(r.id));
     for (const rule of accepting) out.warn(`accepting flagged rule ${rule.id} (${describeFlags(rule.flags)})`);
     if (ctx.rules.length === 0) for (const rule of flagged.filter((r) => !named.includes(r.id))) out.warn(`left out flagged rule ${rule.id}: ${describeFlags(rule.flags)}. Accept it by name with --rule ${rule.id}, or all flagged rules with --include-flagged.`);
-    const targets = targetsOfFiles(proposal.files.map((f) => f.path), path);
+    const targets = (proposal.targets as AssetTarget[] | undefined) ?? targetsOfFiles(proposal.files.map((f) => f.path), path);
     const split = await chooseRules(ctx.store, proposal, named, { playbookPath: path, targets }, (m) => out.warn(m));
     const conflicts = await write(workspace, split.chosen.files, out);
     if (split.chosen.files.length === 0) out.result('nothing written');

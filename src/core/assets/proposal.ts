@@ -45,6 +45,8 @@ export const Proposal = z.object({
   ops: z.array(z.object({ ruleId: z.string(), op: DeltaOp })).default([]),
   /** Counter updates from the sessions' tags; they go with the rest of the proposal. */
   tags: z.array(BulletTag).default([]),
+  /** The asset targets it was rendered for: a part accepted later (the CLI) is rendered for the same ones. */
+  targets: z.array(z.string()).optional(),
   /** Rules already in the playbook whose text is flagged: kept out of every other asset, reported here. */
   heldRules: z.array(z.object({ id: z.string(), content: z.string(), flags: z.array(RuleFlag) })).default([]),
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
-import { renderAssets, type AssetSettings } from '../assets/targets';
+import { renderAssets, resolveAssetSettings, type AssetSettings } from '../assets/targets';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
 import type { ProposalStore } from '../assets/proposalStore';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
@@ -149,6 +149,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     ops: result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op })),
     tags: result.tags,
     heldRules: hold.existing,
+    targets: resolveAssetSettings(options.assets).targets,
   };
   if (!options.dryRun) {
     await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(result.record));

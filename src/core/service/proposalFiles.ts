@@ -122,7 +122,8 @@ export async function chooseRules(store: TraceStore, proposal: Proposal, ruleIds
   return {
     chosen,
     remaining: () => {
-      const again = renderOps(proposal.workspace, rest, proposal.tags, lessons, assets, warn, { flags, accepted: new Set(), isTrusted, mark: true });
+      // The chosen rules are the user's now (written, and trusted once the caller remembers them): not held back here.
+      const again = renderOps(proposal.workspace, rest, proposal.tags, lessons, assets, warn, { flags, accepted: new Set(ruleIds), isTrusted, mark: true });
       return { ...proposal, files: again.files, rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => ({ ...r, flags: r.flags ?? [] })), ops: again.ops, heldRules: again.held, status: again.files.length === 0 ? 'accepted' : 'partial' };
     },
   };

@@ -62,6 +62,8 @@ describe('combee CLI with poisoned sessions', () => {
     assert.equal(rest?.status, 'partial', 'the flagged rules stay pending, not dropped');
     assert.deepEqual(rest?.rules.map((r) => r.id).sort(), [byLesson('P-01').id, byLesson('P-09').id].sort());
     assert.ok(rest?.rules.every((r) => r.flags.length > 0));
+    assert.deepEqual(rest?.heldRules, [], 'the --no-verify policy just accepted is not held back by the rest of the proposal');
+    assert.ok(!rest?.files.some((f) => f.path === 'AGENTS.md' && /^-.*WIP commits/m.test(f.diff)), 'nor taken out of AGENTS.md by it');
 
     const named = capture();
     assert.equal(await runCli(['accept', json.proposal.id, ...common, '--rule', byLesson('P-09').id], named), 0, named.stderr.join('\n'));
