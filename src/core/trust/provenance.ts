@@ -57,12 +57,16 @@ const squash = (text: string) => text.toLowerCase().replace(/[`'"]/g, '').replac
  * Whether a step bears on the rule: it contains enough of the rule's words (paths and code included). A user asking
  * "fix the build", or a passing test run, says nothing for "always add this header".
  */
-function bearsOn(terms: readonly string[], text: string, enough = 3): boolean {
+function bearsOn(terms: readonly string[], text: string, enough = 3, pathAlone = false): boolean {
   if (terms.length === 0) return true;
   const haystack = squash(text);
-  const hits = terms.filter((t) => haystack.includes(t)).length;
-  return hits >= enough || hits / terms.length >= 0.3;
+  const found = terms.filter((t) => haystack.includes(t));
+  // For an action, a file path is specific enough alone: an edit of `src/db/types.ts` bears on a rule naming it.
+  if (pathAlone && found.some(isPath)) return true;
+  return found.length >= enough || found.length / terms.length >= 0.3;
 }
+
+const isPath = (term: string) => /[\w-]\/[\w.-]/.test(term) && /\.[a-z0-9]{1,8}$/.test(term);
 
 /** A command line is short: two of the rule's terms in it (`cp .env.example .env.test`) are enough. */
 const COMMAND_TERMS = 2;
@@ -104,8 +108,9 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
         else summary.unrelated++;
       } else if (step.kind === 'tool_call' && (role === 'action' || ruleIsAboutIt)) {
         const result = results.get(step.callId);
-        const ok = result !== undefined && !failed(result);
-        const related = ruleIsAboutIt || bearsOn(terms, step.command ?? step.input, step.command ? COMMAND_TERMS : 3);
+        // Some agents record an edit without a result: not known to have failed.
+        const ok = result === undefined ? !!step.tool && !step.command : !failed(result);
+        const related = ruleIsAboutIt || bearsOn(terms, step.command ?? step.input, step.command ? COMMAND_TERMS : 3, true);
         if (role === 'action' && command && related) runs.push({ at: index, command, ok });
         if (prompted) summary.readSteps.push({ traceId: evidence.traceId, step: index });
         else if (!related) summary.unrelated++;
