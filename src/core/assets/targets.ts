@@ -98,7 +98,12 @@ export interface RenderAssetsInput {
   settings?: Partial<AssetSettings>;
   warn?: (message: string) => void;
   /** Held-back rules (see trust/hold.ts): only in the playbook, marked when `marks` names them; nowhere else. */
-  hold?: { ids: ReadonlySet<string>; marks?: ReadonlyMap<string, readonly RuleFlag[]> };
+  hold?: {
+    ids: ReadonlySet<string>;
+    marks?: ReadonlyMap<string, readonly RuleFlag[]>;
+    /** The playbook the other assets are drawn from when a flagged change edits or removes a rule (hold.ts). */
+    others?: Playbook;
+  };
 }
 
 /**
@@ -117,7 +122,12 @@ function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: R
     const words = tokens(l.content);
     return !of(heldShapes, l, words) && (of(keptShapes, l, words) || screenText(l.content).length === 0);
   });
-  return { playbook: withoutBullets(input.playbook, held), rules, lessons };
+  // Drawn from `others`, a flagged edit or removal is not applied at all: its rule stays as it was, so only the held
+  // ADDs and held existing rules are left out.
+  const others = input.hold?.others;
+  const edited = new Set(input.rules.filter((r) => r.op !== 'ADD' && held.has(r.id)).map((r) => r.id));
+  const playbook = others ? withoutBullets(others, new Set([...held].filter((id) => !edited.has(id)))) : withoutBullets(input.playbook, held);
+  return { playbook, rules, lessons };
 }
 
 /** Every enabled target rendered against the new playbook, as file changes (unchanged files are left out). */

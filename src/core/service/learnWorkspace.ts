@@ -18,6 +18,7 @@ import { atomicWrite, readTextIfExists } from '../util/fs';
 import { ReviewMemory } from '../assets/memory';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 import { screenProposal } from '../trust/screenProposal';
+import { playbookForOtherAssets } from '../trust/hold';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -118,6 +119,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
   const { rules, hold, warnings } = screenProposal({ applied: result.applied, playbook: result.playbook, traces, playbookPath, isTrusted: ReviewMemory.trusts(remembered) });
   result.record.warnings.push(...warnings);
+  const appliedOps = result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op }));
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
@@ -131,7 +133,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
       settings: { ...options.assets, playbookPath },
       warn: (message) => result.record.warnings.push(message),
-      hold: { ids: hold.ids, marks: hold.flagged },
+      hold: { ids: hold.ids, marks: hold.flagged, others: playbookForOtherAssets(base, appliedOps, result.tags, hold.flagged) },
     })
     : [];
   const proposal: Proposal | undefined = files.length === 0 ? undefined : {
@@ -146,7 +148,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     status: 'pending',
     files,
     rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => rule),
-    ops: result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op })),
+    ops: appliedOps,
     tags: result.tags,
     heldRules: hold.existing,
     targets: resolveAssetSettings(options.assets).targets,

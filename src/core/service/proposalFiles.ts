@@ -13,7 +13,7 @@ import { findBullet } from '../playbook/model';
 import type { TraceStore } from '../trace/store';
 import { ReviewMemory } from '../assets/memory';
 import type { RuleFlag } from '../trust/kinds';
-import { holdBack, markedIds, withoutMarks, type HeldRule } from '../trust/hold';
+import { holdBack, markedIds, opsWithIds, playbookForOtherAssets, withoutMarks, type HeldRule } from '../trust/hold';
 
 /** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
 export function readWorkspaceFile(workspace: string, rel: string): string | undefined {
@@ -95,7 +95,7 @@ export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], 
     listDir: (rel) => listWorkspaceFolders(workspace, rel),
     settings: assets,
     warn,
-    hold: { ids: hold.ids, marks: trust.mark ? hold.flagged : undefined },
+    hold: { ids: hold.ids, marks: trust.mark ? hold.flagged : undefined, others: playbookForOtherAssets(base, opsWithIds(applied.map((a) => ({ ...a.op, ...(a.op.op === 'ADD' ? { id: a.id } : {}) }) as DeltaOp)), tags, hold.flagged) },
   });
   return { files, rules, ops: applied.map((a) => ({ ruleId: a.id as string, op: a.op })), held: hold.existing };
 }

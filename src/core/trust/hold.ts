@@ -1,3 +1,5 @@
+import { applyDelta } from '../playbook/apply';
+import type { BulletTag, DeltaOp } from '../playbook/delta';
 import type { Playbook, PlaybookLine } from '../playbook/model';
 import type { RuleFlag } from './kinds';
 import { screenExistingRule } from './screenRule';
@@ -119,4 +121,28 @@ export function holdBack(input: HoldInput): Hold {
  */
 export function textsToTrust(rules: ReadonlyArray<{ content?: string }>): string[] {
   return rules.flatMap((r) => (r.content && screenExistingRule(r.content).length > 0 ? [r.content] : []));
+}
+
+/** The rule id an operation produces or changes (ADDs carry theirs once proposed). */
+function opRuleId(op: DeltaOp): string | undefined {
+  return op.op === 'MERGE' ? op.ids[0] : op.id;
+}
+
+/**
+ * What the other assets are drawn from when a flagged change edits or removes an existing rule: the playbook with only
+ * the unflagged operations applied, so AGENTS.md and the rest keep that rule as it was until the change is accepted
+ * by name. Undefined when every flagged change is an ADD (held back by leaving its bullet out).
+ */
+export function playbookForOtherAssets(base: Playbook, ops: ReadonlyArray<{ ruleId: string; op: DeltaOp }>, tags: BulletTag[], flagged: ReadonlyMap<string, unknown>): Playbook | undefined {
+  if (!ops.some((o) => o.op.op !== 'ADD' && flagged.has(o.ruleId))) return undefined;
+  const kept = ops.filter((o) => !flagged.has(o.ruleId)).map((o) => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op));
+  return applyDelta(base, { ops: kept, tags }).playbook;
+}
+
+/** `playbookForOtherAssets` for operations as they are re-rendered (ids on the ADDs already). */
+export function opsWithIds(ops: readonly DeltaOp[]): Array<{ ruleId: string; op: DeltaOp }> {
+  return ops.flatMap((op) => {
+    const ruleId = opRuleId(op);
+    return ruleId ? [{ ruleId, op }] : [];
+  });
 }
