@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Lesson } from '../learn/types';
 import { bullets, type Playbook } from '../playbook/model';
 import type { RuleFlag } from '../trust/kinds';
-import { withMarks, withoutBullets } from '../trust/hold';
+import { withMarks, withoutBullets, withRemovalMarks } from '../trust/hold';
 import { screenText } from '../trust/screen';
 import { DEFAULT_RULES_BUDGET_TOKENS, LESSON_MATCH, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
 import { jaccard, tokens } from '../playbook/similarity';
@@ -143,7 +143,9 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
 
   const currentPlaybook = input.readFile(settings.playbookPath);
   // A new, empty playbook is not worth a file.
-  const shownPlaybook = input.hold?.marks ? withMarks(input.playbook, input.hold.marks) : input.playbook;
+  const marks = input.hold?.marks;
+  const marked = marks ? withMarks(input.playbook, marks) : input.playbook;
+  const shownPlaybook = marks && input.hold?.others ? withRemovalMarks(marked, input.hold.others, marks) : marked;
   if (currentPlaybook !== undefined || bullets(input.playbook).length > 0) push(renderPlaybookChange(settings.playbookPath, currentPlaybook, shownPlaybook));
 
   const visible = visibleInputs(input);

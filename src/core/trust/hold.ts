@@ -58,6 +58,25 @@ export function withMarks(playbook: Playbook, flagged: ReadonlyMap<string, reado
   }));
 }
 
+/**
+ * A flagged removal has no bullet left to mark: a mark line where the rule was (found in `before`) says so. It names
+ * no bullet below it, so it holds nothing if the file is written with it.
+ */
+export function withRemovalMarks(shown: Playbook, before: Playbook, removed: ReadonlyMap<string, readonly RuleFlag[]>): Playbook {
+  const present = new Set(shown.sections.flatMap((s) => s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet.id] : []))));
+  const out = mapSections(shown, (lines) => [...lines]);
+  for (const [id, flags] of removed) {
+    if (present.has(id)) continue;
+    const section = before.sections.find((s) => s.lines.some((l) => l.kind === 'bullet' && l.bullet.id === id));
+    const target = out.sections.find((s) => s.title === section?.title);
+    if (!target) continue;
+    let at = target.lines.length;
+    while (at > 0 && target.lines[at - 1].kind === 'text' && (target.lines[at - 1] as { text: string }).text.trim() === '') at--;
+    target.lines.splice(at, 0, { kind: 'text', text: `${MARK} [${id}] removal, ${flags.map((f) => f.kind).join(', ')}: ${flags.map((f) => inline(f.reason)).join('; ')}. The rule stays in AGENTS.md and the other files until this removal is accepted by name. -->` });
+  }
+  return out;
+}
+
 /** Mark lines removed for the given bullets (accepted by name), every other line kept as it is. */
 export function withoutMarks(playbook: Playbook, ids: ReadonlySet<string>): Playbook {
   if (ids.size === 0) return playbook;

@@ -156,6 +156,7 @@ describe('flagged edits and removals', () => {
     assert.match(agents, /Lint with `pnpm lint`/, 'the clean change is');
     const playbook = render.files.find((f) => f.path === '.combee/playbook.md')?.after ?? '';
     assert.doesNotMatch(playbook, /Never pipe/, 'the playbook diff shows the proposed removal');
+    assert.match(playbook, /^<!-- combee:flagged \[too-00001\] removal, untrusted-source: .* stays in AGENTS\.md and the other files until this removal is accepted by name\. -->$/m, 'marked where the rule was');
     assert.match(playbook, /combee:flagged \[too-00002\][^\n]*\n\[too-00002\] helpful=2 harmful=0 :: Run the tests with `pnpm test --no-verify`\./);
   });
 });
