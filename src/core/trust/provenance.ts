@@ -38,12 +38,16 @@ function failed(result: ToolResultStep): boolean {
   return result.isError || (result.exitCode !== undefined && result.exitCode !== 0);
 }
 
+/** A user message longer than this is a paste, not a statement of how the team works. */
+export const USER_STATEMENT_CHARS = 4000;
+
 /** A step is first-hand when the user wrote it or the agent did it; read text otherwise. */
 type Role = 'user' | 'action' | 'read';
 
 function roleOf(step: Step): Role {
   switch (step.kind) {
-    case 'user': return step.isMeta ? 'read' : 'user';
+    // A very long message is a paste (a log, an issue, a file): text like any the agent read.
+    case 'user': return step.isMeta || step.text.length > USER_STATEMENT_CHARS ? 'read' : 'user';
     case 'tool_call': return isReadCall(step) ? 'read' : 'action';
     // The agent's own prose repeats what it read; it is no evidence by itself.
     case 'assistant': return 'read';
@@ -145,7 +149,7 @@ function squashedTexts(trace: Trace): Array<{ index: number; read: boolean; text
   let texts = SQUASHED.get(trace);
   if (!texts) {
     texts = trace.steps.flatMap((step) => {
-      if (step.kind === 'user') return [{ index: step.index, read: step.isMeta === true, text: squash(step.text) }];
+      if (step.kind === 'user') return [{ index: step.index, read: roleOf(step) === 'read', text: squash(step.text) }];
       if (step.kind === 'tool_result') return [{ index: step.index, read: true, text: squash(step.output) }];
       return [];
     });

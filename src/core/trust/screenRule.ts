@@ -4,8 +4,6 @@ import { CONTEXTUAL_KINDS, type RuleFlag } from './kinds';
 import { restsOnReadText, summarizeEvidence } from './provenance';
 import { screenText } from './screen';
 
-/** A user message longer than this is a paste (a log, a file), not a statement of how the team works. */
-const USER_STATEMENT_CHARS = 4000;
 
 export interface ScreenableRule {
   op: 'ADD' | 'UPDATE' | 'MERGE' | 'REMOVE';
@@ -28,7 +26,7 @@ export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Tra
   const summary = summarizeEvidence(rule.support, traces, rule.content);
   const flags: RuleFlag[] = [];
   if (rule.content) {
-    const userKinds = new Set(summary.userTexts.filter((t) => t.length <= USER_STATEMENT_CHARS).flatMap((t) => screenText(t).map((f) => f.kind)));
+    const userKinds = new Set(summary.userTexts.flatMap((t) => screenText(t).map((f) => f.kind)));
     for (const flag of screenText(rule.content)) {
       if (CONTEXTUAL_KINDS.has(flag.kind) && userKinds.has(flag.kind)) continue;
       flags.push(flag);
