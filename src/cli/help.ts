@@ -1,10 +1,13 @@
 // Usage text of every command, apart from the commands themselves: `combee --help` loads none of them.
 import { AGENTS } from '../core/trace/model';
 
-export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--workspace <folder>] [--playbook <path>] [--store <folder>]
+export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--include-flagged] [--workspace <folder>] [--playbook <path>]
+              [--store <folder>]
   Writes a pending proposal (or only the given rules, rendered into every asset). A file changed since the proposal
   was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten. A file
   whose path leads outside the workspace (.., a symbolic link out) is never written (exit 1).
+  Flagged rules (risky text, or evidence that is only text an agent read) are left out and stay pending unless
+  named with --rule or all taken with --include-flagged; the command says which and why.
 combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--playbook <path>] [--store <folder>]
   Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.`;
 
@@ -36,6 +39,8 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
   --provider openai and sent only to --base-url (or OPENAI_BASE_URL); plain http to another machine is refused
   unless --allow-insecure-http. --timeout: seconds one model request may take (default: sized to the request);
   a request unanswered after 4× the median latency (at least 5 s) is sent a second time, the first answer wins.
+  Every proposed rule is screened (--json: proposal.rules[].flags, [] when clean); a flagged rule is in the
+  playbook diff only, marked, and flagged rules already in the playbook are kept out of the other files.
   Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;
 
 export const MERGE_HELP = `combee merge <base> <ours> <theirs>

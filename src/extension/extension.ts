@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
-import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals } from './commands/proposals';
+import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals, showRuleEvidence } from './commands/proposals';
+import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
 import { startBackground } from './background';
 import { chooseProvider } from './llm/providerChoice';
@@ -41,11 +42,12 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
 
   command('combee.learn', () => learnFromRecentSessions(s));
   command('combee.reviewProposals', () => reviewProposals(s));
-  command('combee.acceptProposal', (id) => acceptProposal(s, isNode(id) ? id.proposalId : id));
+  command('combee.acceptProposal', (id, includeFlagged) => acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged));
   command('combee.rejectProposal', (id) => rejectProposal(s, isNode(id) ? id.proposalId : id));
   // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.
   command('combee.acceptFile', (a, b) => (isNode(a) ? acceptFile(s, a.proposalId, a.path) : acceptFile(s, a, b)));
-  command('combee.acceptRule', (a, b) => (isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b)));
+  command('combee.acceptRule', (a, b, c) => (isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b, c)));
+  command('combee.showRuleEvidence', (a, b) => (isNode(a) ? showRuleEvidence(s, a.proposalId, a.ruleId) : showRuleEvidence(s, a, b)));
   command('combee.rejectRule', (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)));
   command('combee.editProposal', (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)));
   command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
@@ -65,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
+    vscode.workspace.registerTextDocumentContentProvider(EVIDENCE_SCHEME, new EvidenceContentProvider((ws, id) => s.proposals.load(ws, id), s.store)),
     ...restrictedModeMessages([
       vscode.window.createTreeView('combee.sessions', { treeDataProvider: new SessionsView(s) }),
       vscode.window.createTreeView('combee.proposals', { treeDataProvider: new ProposalsView(s) }),

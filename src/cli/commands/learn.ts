@@ -66,7 +66,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       provider: roles.info.provider,
       model: roles.info.model,
       dryRun: values['dry-run'] === true,
-      proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })), rules: result.proposal.rules } : null,
+      proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })), rules: result.proposal.rules, heldRules: result.proposal.heldRules } : null,
       run: record ? { id: record.id, status: record.status, strategy: record.strategy, seed: record.seed, batches: record.batches.length, totals: record.totals } : null,
       failedSessions: result.failedTraces ?? [],
       givenUpSessions: result.givenUp,
@@ -99,6 +99,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
     ...(result.failedTraces?.length ? [`  ${result.failedTraces.length} session(s) could not be learned this time (see the warnings); the next run tries them again.`] : []),
     values['dry-run'] ? '  Dry run: nothing was written.' : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: ${followUp('accept', result.proposal.id, workspace, values)}`,
+    ...flaggedSummary(result.proposal),
   ].join('\n'));
   return 0;
 }
@@ -109,6 +110,14 @@ function followUp(command: string, id: string, workspace: string, values: Record
   if (typeof values.store === 'string') args.push('--store', resolve(values.store));
   if (typeof values.playbook === 'string') args.push('--playbook', values.playbook);
   return args.map(shellQuote).join(' ');
+}
+
+/** One line on the flagged rules, when there are any (the warnings above give each one's reasons). */
+function flaggedSummary(proposal: NonNullable<Awaited<ReturnType<typeof learnWorkspace>>['proposal']>): string[] {
+  const flagged = proposal.rules.filter((r) => r.flags.length > 0).map((r) => r.id);
+  const held = proposal.heldRules.map((h) => h.id);
+  if (flagged.length + held.length === 0) return [];
+  return [`  Flagged, kept out of AGENTS.md and the other files until accepted by name (--rule <id>): ${[...flagged, ...held.map((id) => `${id} (already in the playbook)`)].join(', ')}.`];
 }
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */

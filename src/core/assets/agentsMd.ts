@@ -108,7 +108,7 @@ export function renderRulesBody(rules: SelectedRule[], options: RulesBodyOptions
 // Where a rule belongs: nested AGENTS.md per folder.
 
 /** A proposal's rule change plus what the delta knew about it (AddOp's scope and kind). */
-export type RuleWithScope = RuleChange & { scope?: string; kind?: Lesson['kind'] };
+export type RuleWithScope = Omit<RuleChange, 'flags'> & { flags?: RuleChange['flags']; scope?: string; kind?: Lesson['kind'] };
 
 /** `./src/api/` → `src/api`; the root, absolute paths and paths leaving the workspace → undefined. */
 export function normalizeScope(scope: string | undefined): string | undefined {
@@ -118,10 +118,10 @@ export function normalizeScope(scope: string | undefined): string | undefined {
   return clean;
 }
 
-const LESSON_MATCH = 0.5;
+export const LESSON_MATCH = 0.5;
 
 /** The lesson a rule came from: one of its supporting sessions, with the most similar content. */
-export function lessonOf(rule: RuleChange, lessons: Lesson[]): Lesson | undefined {
+export function lessonOf(rule: Pick<RuleChange, 'content' | 'support'>, lessons: Lesson[]): Lesson | undefined {
   if (!rule.content) return undefined;
   const traces = new Set(rule.support.map((s) => s.traceId));
   const words = tokens(rule.content);

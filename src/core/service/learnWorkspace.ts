@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
-import { renderAssets, type AssetSettings } from '../assets/targets';
+import { renderAssets, resolveAssetSettings, type AssetSettings } from '../assets/targets';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
 import type { ProposalStore } from '../assets/proposalStore';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
@@ -18,7 +18,9 @@ import type { TraceStore } from '../trace/store';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { atomicWrite, readTextIfExists } from '../util/fs';
 import { ReviewMemory } from '../assets/memory';
-import { listWorkspaceFolders, readWorkspaceFile, rulesFromApplied } from './proposalFiles';
+import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
+import { screenProposal } from '../trust/screenProposal';
+import { playbookForOtherAssets } from '../trust/hold';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -122,7 +124,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // The team's decisions: rules they deleted since the last accept, and changes they rejected, are not re-proposed.
   const memory = new ReviewMemory(options.store, options.workspace);
   if (!options.dryRun) await memory.noticeDeletions(current);
-  const veto = ReviewMemory.veto(await memory.load());
+  const remembered = await memory.load();
+  const veto = ReviewMemory.veto(remembered);
   const profiles = new LatencyProfiles(options.store.dir);
   const latencyProfile = options.batchSize === 'auto' ? await profiles.load(options.provider.provider, options.provider.model) : undefined;
   const result = await learn({
@@ -145,10 +148,14 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   });
   for (const { id, reason, count } of givenUp) result.record.warnings.push(`session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`);
 
-  const rules = rulesFromApplied(result.applied);
+  // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
+  const { rules, hold, warnings } = screenProposal({ applied: result.applied, playbook: result.playbook, traces, playbookPath, isTrusted: ReviewMemory.trusts(remembered) });
+  result.record.warnings.push(...warnings);
+  const appliedOps = result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op }));
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
-  const files: FileChange[] = changed
+  // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
+  const files: FileChange[] = changed || hold.existing.length > 0
     ? renderAssets({
       workspace: options.workspace,
       playbook: result.playbook,
@@ -158,6 +165,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
       settings: { ...options.assets, playbookPath },
       warn: (message) => result.record.warnings.push(message),
+      hold: { ids: hold.ids, marks: hold.flagged, others: playbookForOtherAssets(base, appliedOps, result.tags, hold.flagged) },
     })
     : [];
   const proposal: Proposal | undefined = files.length === 0 ? undefined : {
@@ -172,8 +180,10 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     status: 'pending',
     files,
     rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => rule),
-    ops: result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op })),
+    ops: appliedOps,
     tags: result.tags,
+    heldRules: hold.existing,
+    targets: resolveAssetSettings(options.assets).targets,
   };
   if (!options.dryRun) {
     await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(result.record));

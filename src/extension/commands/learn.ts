@@ -71,6 +71,7 @@ export async function runLearning(services: Services, mode: { background: boolea
         let first: LearnCommandResult | undefined;
         const failures: string[] = [];
         let outsideWindow = 0;
+        let flaggedNote = '';
         for (const workspace of folders) {
           progress.report({ message: `learning for ${vscode.workspace.asRelativePath(workspace)}…` });
           const result = await learnInWorker(services, workspace, choice, {
@@ -95,6 +96,8 @@ export async function runLearning(services: Services, mode: { background: boolea
           services.log.info(`learned from ${result.sessions} new session(s) in ${workspace} with ${info.provider}/${info.model}${run ? ` (run ${run.id}, ${run.status}, ${run.calls} calls, ${run.tokens} tokens)` : ''}`);
           const proposal = result.proposal ? await services.proposals.load(workspace, result.proposal.id) : undefined;
           if (!proposal || first) continue;
+          const flagged = proposal.rules.filter((r) => r.flags.length > 0).length;
+          if (flagged + proposal.heldRules.length > 0) flaggedNote = ` ${flagged + proposal.heldRules.length} rule(s) are flagged (warning icon in the Proposals view): they stay out of AGENTS.md and the other files unless you accept them by name.`;
           first = { proposalId: proposal.id, files: proposal.files.map((f) => ({ path: f.path, uri: proposalUri(proposal, f, 'after').toString() })), workerThread: result.thread };
           if (!mode.background) await openProposalDiff(proposal, proposal.files[0]);
         }
@@ -112,7 +115,8 @@ export async function runLearning(services: Services, mode: { background: boolea
         } else if (!first) {
           void vscode.window.showInformationMessage(capture.sessions === 0 ? 'Combee found no new sessions for this workspace.' : 'Combee learned nothing new from the recent sessions.');
         } else {
-          void vscode.window.showInformationMessage(`Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.`);
+          const message = `Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.${flaggedNote}`;
+          void (flaggedNote ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
         }
         return first;
       } catch (error) {

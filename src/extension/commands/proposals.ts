@@ -3,7 +3,10 @@ import { ReviewMemory } from '../../core/assets/memory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
 import { chooseRules } from '../../core/service/proposalFiles';
+import { textsToTrust } from '../../core/trust/hold';
+import { describeFlags } from '../../core/trust/kinds';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
+import { evidenceUri } from '../review/evidenceDocument';
 import { acceptFiles, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
@@ -62,16 +65,37 @@ async function rememberAccepted(services: Services, proposal: Proposal): Promise
   if (path === undefined) return;
   const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(path)).then((b) => new TextDecoder().decode(b), () => undefined);
   if (bytes === undefined) return;
-  await new ReviewMemory(services.store, proposal.workspace).rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
+  const memory = new ReviewMemory(services.store, proposal.workspace);
+  await memory.rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
+  // Accepted in review: their risky-looking text is the user's now, not held back as an existing rule next time.
+  await memory.rememberTrusted(textsToTrust(proposal.rules));
 }
 
-/** Accept all: every file of the proposal. */
-export async function acceptProposal(services: Services, id?: unknown): Promise<AcceptOutcome | undefined> {
+/**
+ * Accept all: every file of the proposal, except that flagged rules are left out (and stay pending) unless
+ * `includeFlagged` is true; then the rest is rendered again without them.
+ */
+export async function acceptProposal(services: Services, id?: unknown, includeFlagged?: unknown): Promise<AcceptOutcome | undefined> {
   if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
   if (!proposal) {
     void vscode.window.showInformationMessage('Combee has no pending proposal to accept.');
     return undefined;
+  }
+  const flagged = proposal.rules.filter((r) => r.flags.length > 0);
+  if (flagged.length > 0) {
+    const take = includeFlagged === true ? proposal.ops.map((o) => o.ruleId) : proposal.ops.map((o) => o.ruleId).filter((ruleId) => !flagged.some((r) => r.id === ruleId));
+    const split = await chooseRules(services.store, proposal, take, assetSettings(), (m) => services.log.warn(m));
+    const outcome = await acceptFiles(proposal, split.chosen.files);
+    await services.proposals.save(split.remaining());
+    await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => take.includes(r.id)) });
+    await closeProposalTabs(proposal.id);
+    services.notifyChanged();
+    report(services, 'accepted proposal', proposal, outcome);
+    const left = flagged.filter((r) => !take.includes(r.id));
+    for (const rule of left) services.log.warn(`left out flagged rule ${rule.id} of ${proposal.id}: ${describeFlags(rule.flags)}`);
+    if (left.length > 0) void vscode.window.showWarningMessage(`Combee left out ${left.length} flagged rule(s): ${left.map((r) => `${r.id} (${r.flags.map((f) => f.kind).join(', ')})`).join('; ')}. They stay pending: review their evidence in the Proposals view and accept them one by one.`);
+    return outcome;
   }
   const outcome = await acceptFiles(proposal, proposal.files);
   const remaining = proposal.files.filter((f) => outcome.conflicts.includes(f.path));
@@ -97,21 +121,33 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
   const outcome = await acceptFiles(proposal, [change]);
   const remaining = proposal.files.filter((f) => f.path !== change.path || outcome.conflicts.includes(f.path));
   await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
-  if (change.path === readSettings().playbookPath) await rememberAccepted(services, proposal);
+  // A flagged rule written with its mark (this file as proposed) is not accepted by name: it stays held and untrusted.
+  if (change.path === readSettings().playbookPath) await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.flags.length === 0) });
   await closeProposalTabs(proposal.id, change.path);
   services.notifyChanged();
   report(services, `accepted ${change.path} of`, proposal, outcome);
   return outcome;
 }
 
-/** Accept rule: that rule alone, rendered into every asset; the rest of the proposal is re-rendered around it. */
-export async function acceptRule(services: Services, id?: unknown, ruleId?: unknown): Promise<AcceptOutcome | undefined> {
+/**
+ * Accept rule: that rule alone, rendered into every asset; the rest of the proposal is re-rendered around it. A flagged
+ * rule (new, or held back from the playbook) is accepted by name after a modal confirmation showing why it was
+ * flagged; `confirmed === true` (tests, scripted use) stands for that confirmation.
+ */
+export async function acceptRule(services: Services, id?: unknown, ruleId?: unknown, confirmed?: unknown): Promise<AcceptOutcome | undefined> {
   if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
-  if (!proposal || typeof ruleId !== 'string' || !proposal.ops.some((o) => o.ruleId === ruleId)) {
+  const held = proposal?.heldRules.find((h) => h.id === ruleId);
+  if (!proposal || typeof ruleId !== 'string' || (!proposal.ops.some((o) => o.ruleId === ruleId) && !held)) {
     void vscode.window.showInformationMessage('Pick a rule of a pending proposal in the Proposals view to accept it alone.');
     return undefined;
   }
+  const flags = held?.flags ?? proposal.rules.find((r) => r.id === ruleId)?.flags ?? [];
+  if (flags.length > 0 && confirmed !== true) {
+    const choice = await vscode.window.showWarningMessage(`Accept flagged rule ${ruleId}?`, { modal: true, detail: `${flags.map((f) => `${f.kind}: ${f.reason}`).join('\n')}\n\nAccepted, it goes into AGENTS.md and every other file Combee writes, and becomes every agent's standing instruction.` }, 'Accept Flagged Rule');
+    if (choice !== 'Accept Flagged Rule') return undefined;
+  }
+  if (held) await new ReviewMemory(services.store, proposal.workspace).rememberTrusted([held.content]);
   const warn = (m: string) => services.log.warn(m);
   const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(), warn);
   const outcome = await acceptFiles(proposal, split.chosen.files);
@@ -120,8 +156,18 @@ export async function acceptRule(services: Services, id?: unknown, ruleId?: unkn
   await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.id === ruleId) });
   await closeProposalTabs(proposal.id);
   services.notifyChanged();
+  if (flags.length > 0) services.log.warn(`accepted flagged rule ${ruleId} of ${proposal.id} by name: ${describeFlags(flags)}`);
   report(services, `accepted rule ${ruleId} of`, proposal, outcome);
   return outcome;
+}
+
+/** Shows a rule's flags and the text of the steps behind it (from the stored sessions), read-only. Returns its text. */
+export async function showRuleEvidence(services: Services, id?: unknown, ruleId?: unknown): Promise<string | undefined> {
+  const proposal = await resolveProposal(services, id);
+  if (!proposal || typeof ruleId !== 'string') return undefined;
+  const document = await vscode.workspace.openTextDocument(evidenceUri(proposal, ruleId));
+  await vscode.window.showTextDocument(document, { preview: true });
+  return document.getText();
 }
 
 /** Reject rule: dropped from the proposal and remembered, so it is not proposed again. */
