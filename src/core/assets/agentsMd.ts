@@ -134,6 +134,15 @@ export function lessonOf(rule: Pick<RuleChange, 'content' | 'support'>, lessons:
   return best?.lesson;
 }
 
+/**
+ * The lessons behind some rules: those of their supporting sessions that say what a rule says. A part of a proposal
+ * is rendered from these alone, so accepting one rule brings no Skill built from a rule that was not accepted.
+ */
+export function lessonsBehind(rules: RuleChange[], lessons: Lesson[]): Lesson[] {
+  const wanted = rules.filter((r) => r.content).map((r) => ({ traces: new Set(r.support.map((s) => s.traceId)), words: tokens(r.content as string) }));
+  return lessons.filter((lesson) => wanted.some((w) => w.traces.has(lesson.evidence.traceId) && jaccard(w.words, tokens(lesson.content)) >= LESSON_MATCH));
+}
+
 /** Rule ids listed in a Combee block (`- [id] …` lines). */
 export function idsInBlock(text: string | undefined): string[] {
   const block = readManagedBlock(text);

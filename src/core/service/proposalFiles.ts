@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
-import type { RuleWithScope } from '../assets/agentsMd';
+import { lessonsBehind, type RuleWithScope } from '../assets/agentsMd';
 import type { FileChange, Proposal } from '../assets/proposal';
 import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, type AssetSettings } from '../assets/targets';
@@ -122,7 +122,9 @@ export async function chooseRules(store: TraceStore, proposal: Proposal, ruleIds
   const withId = (o: Proposal['ops'][number]): DeltaOp => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op);
   const picked = proposal.ops.filter((o) => ruleIds.includes(o.ruleId)).map(withId);
   const rest = proposal.ops.filter((o) => !ruleIds.includes(o.ruleId)).map(withId);
-  const chosen = renderOps(proposal.workspace, picked, [], lessons, assets, warn, { flags, accepted: new Set(ruleIds), isTrusted, mark: false });
+  // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
+  const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
+  const chosen = renderOps(proposal.workspace, picked, [], lessonsBehind(chosenRules, lessons), assets, warn, { flags, accepted: new Set(ruleIds), isTrusted, mark: false });
   return {
     chosen,
     remaining: () => {
