@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
-import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals, showRuleEvidence } from './commands/proposals';
+import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals, showRuleEvidence, undoLastAccept } from './commands/proposals';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
 import { startBackground } from './background';
@@ -43,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.learn', () => learnFromRecentSessions(s));
   command('combee.reviewProposals', () => reviewProposals(s));
   command('combee.acceptProposal', (id, includeFlagged) => acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged));
+  command('combee.undoAccept', () => undoLastAccept(s));
   command('combee.rejectProposal', (id) => rejectProposal(s, isNode(id) ? id.proposalId : id));
   // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.
   command('combee.acceptFile', (a, b) => (isNode(a) ? acceptFile(s, a.proposalId, a.path) : acceptFile(s, a, b)));
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   });
 
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
+  s.proposalDocuments = content;
   context.subscriptions.push(
     log,
     s,

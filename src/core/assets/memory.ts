@@ -73,6 +73,13 @@ export class ReviewMemory {
     await this.save(memory);
   }
 
+  /** An accept was undone: its rules are gone from the playbook because of that, not deleted by the team. */
+  async forgetAccepted(ids: string[]): Promise<void> {
+    const memory = await this.load();
+    memory.accepted = memory.accepted.filter((a) => !ids.includes(a.id));
+    await this.save(memory);
+  }
+
   /** Rules Combee wrote that are gone from the current playbook were deleted by the team: remember them. */
   async noticeDeletions(currentPlaybookText: string | undefined): Promise<Remembered[]> {
     const memory = await this.load();

@@ -7,7 +7,7 @@ import { textsToTrust } from '../../core/trust/hold';
 import { describeFlags } from '../../core/trust/kinds';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { evidenceUri } from '../review/evidenceDocument';
-import { acceptFiles, type AcceptOutcome } from '../review/accept';
+import { acceptFiles, undoWrites, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
@@ -46,12 +46,39 @@ async function closeProposalTabs(proposalId: string, path?: string): Promise<voi
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }
 
+/**
+ * After an accept or a reject: open diffs of the proposal show what is left of it (refreshed in place); only the tabs
+ * of files no longer in it close.
+ */
+async function settleTabs(services: Services, proposalId: string, workspace: string): Promise<void> {
+  const latest = await services.proposals.load(workspace, proposalId);
+  const open = latest && (latest.status === 'pending' || latest.status === 'partial') ? new Set(latest.files.map((f) => f.path)) : new Set<string>();
+  const gone: vscode.Tab[] = [];
+  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+    if (!(tab.input instanceof vscode.TabInputTextDiff)) continue;
+    const parsed = parseProposalUri(tab.input.modified);
+    if (parsed?.proposalId !== proposalId) continue;
+    if (open.has(parsed.path)) services.proposalDocuments?.refresh(tab.input.modified);
+    else gone.push(tab);
+  }
+  if (gone.length > 0) await vscode.window.tabGroups.close(gone);
+}
+
 function assetSettings() {
   const settings = readSettings();
   return { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots, playbookPath: settings.playbookPath };
 }
 
-function report(services: Services, what: string, proposal: Proposal, outcome: AcceptOutcome): void {
+/** Says what an accept wrote, with Undo; refusals and conflicts get their own message. */
+function report(services: Services, what: string, proposal: Proposal, outcome: AcceptOutcome, acceptedRuleIds: string[] = proposal.rules.map((r) => r.id)): void {
+  if (outcome.written.length > 0) {
+    lastAccept = { proposal, outcome, acceptedRuleIds };
+    void vscode.window.showInformationMessage(`Combee wrote ${outcome.written.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}.`, 'Undo').then((choice) => {
+      if (choice === 'Undo') void undoLastAccept(services);
+    });
+  } else if (outcome.refused.length === 0 && outcome.conflicts.length === 0) {
+    void vscode.window.showInformationMessage('Combee wrote nothing: the files already hold these changes.');
+  }
   services.log.info(`${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}${outcome.refused.length ? `; refused (outside the workspace): ${outcome.refused.map((r) => r.path).join(', ')}` : ''}`);
   for (const { reason } of outcome.refused) void vscode.window.showErrorMessage(`Combee did not write a file of proposal ${proposal.id}: ${reason}.`);
   if (outcome.conflicts.length > 0) {
@@ -89,9 +116,9 @@ export async function acceptProposal(services: Services, id?: unknown, includeFl
     const outcome = await acceptFiles(proposal, split.chosen.files);
     await services.proposals.save(split.remaining());
     await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => take.includes(r.id)) });
-    await closeProposalTabs(proposal.id);
+    await settleTabs(services, proposal.id, proposal.workspace);
     services.notifyChanged();
-    report(services, 'accepted proposal', proposal, outcome);
+    report(services, 'accepted proposal', proposal, outcome, take);
     const left = flagged.filter((r) => !take.includes(r.id));
     for (const rule of left) services.log.warn(`left out flagged rule ${rule.id} of ${proposal.id}: ${describeFlags(rule.flags)}`);
     if (left.length > 0) void vscode.window.showWarningMessage(`Combee left out ${left.length} flagged rule(s): ${left.map((r) => `${r.id} (${r.flags.map((f) => f.kind).join(', ')})`).join('; ')}. They stay pending: review their evidence in the Proposals view and accept them one by one.`);
@@ -101,7 +128,7 @@ export async function acceptProposal(services: Services, id?: unknown, includeFl
   const remaining = proposal.files.filter((f) => outcome.conflicts.includes(f.path));
   await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
   await rememberAccepted(services, proposal);
-  await closeProposalTabs(proposal.id);
+  await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
   report(services, 'accepted proposal', proposal, outcome);
   return outcome;
@@ -123,9 +150,9 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
   await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
   // A flagged rule written with its mark (this file as proposed) is not accepted by name: it stays held and untrusted.
   if (change.path === readSettings().playbookPath) await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.flags.length === 0) });
-  await closeProposalTabs(proposal.id, change.path);
+  await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
-  report(services, `accepted ${change.path} of`, proposal, outcome);
+  report(services, `accepted ${change.path} of`, proposal, outcome, []);
   return outcome;
 }
 
@@ -154,10 +181,10 @@ export async function acceptRule(services: Services, id?: unknown, ruleId?: unkn
   const rest = split.remaining();
   await services.proposals.save(rest);
   await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.id === ruleId) });
-  await closeProposalTabs(proposal.id);
+  await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
   if (flags.length > 0) services.log.warn(`accepted flagged rule ${ruleId} of ${proposal.id} by name: ${describeFlags(flags)}`);
-  report(services, `accepted rule ${ruleId} of`, proposal, outcome);
+  report(services, `accepted rule ${ruleId} of`, proposal, outcome, [ruleId]);
   return outcome;
 }
 
@@ -179,7 +206,7 @@ export async function rejectRule(services: Services, id?: unknown, ruleId?: unkn
   const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(), (m) => services.log.warn(m));
   const rest = split.remaining();
   await services.proposals.save({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status });
-  await closeProposalTabs(proposal.id);
+  await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
   services.log.info(`rejected rule ${rule.id} of proposal ${proposal.id}; it will not be proposed again`);
   return true;
@@ -270,4 +297,29 @@ export async function openProposalFile(services: Services, id?: unknown, path?: 
   const proposal = await resolveProposal(services, id);
   const change = proposal?.files.find((f) => f.path === path);
   if (proposal && change) await openProposalDiff(proposal, change);
+}
+
+/** The last accept of this window, for Undo. */
+let lastAccept: { proposal: Proposal; outcome: AcceptOutcome; acceptedRuleIds: string[] } | undefined;
+
+/**
+ * Combee: Undo Last Accept — the written files as they were (unless changed since), the proposal as it was before.
+ * Returns what was restored, or undefined when there is nothing to undo.
+ */
+export async function undoLastAccept(services: Services): Promise<{ reverted: string[]; changedSince: string[] } | undefined> {
+  const last = lastAccept;
+  if (!last) {
+    void vscode.window.showInformationMessage('Combee has no accept to undo in this window.');
+    return undefined;
+  }
+  lastAccept = undefined;
+  const { proposal, outcome, acceptedRuleIds } = last;
+  const { reverted, changedSince } = await undoWrites(outcome.writes);
+  await services.proposals.save(proposal);
+  await new ReviewMemory(services.store, proposal.workspace).forgetAccepted(acceptedRuleIds);
+  services.notifyChanged();
+  services.log.info(`undid the accept of ${proposal.id}: restored ${reverted.join(', ') || 'nothing'}${changedSince.length ? `; left alone (changed since): ${changedSince.join(', ')}` : ''}`);
+  if (changedSince.length > 0) void vscode.window.showWarningMessage(`Combee restored ${reverted.join(', ') || 'nothing'}; ${changedSince.join(', ')} changed since the accept and was left as it is.`);
+  else void vscode.window.showInformationMessage(`Combee restored ${reverted.join(', ')}; the proposal is pending again.`);
+  return { reverted, changedSince };
 }
