@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
 
   command('combee.learn', () => learnFromRecentSessions(s));
   command('combee.reviewProposals', () => reviewProposals(s));
-  command('combee.acceptProposal', (id, includeFlagged) => acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged));
+  command('combee.acceptProposal', (id, includeFlagged, confirmed) => acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed));
   command('combee.undoAccept', () => undoLastAccept(s));
   command('combee.rejectProposal', (id) => rejectProposal(s, isNode(id) ? id.proposalId : id));
   // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.

@@ -135,6 +135,13 @@ export async function runCommand(page, title, { timeout = 60_000 } = {}) {
   }
 }
 
+/** Clicks a button of the workbench's modal dialog (VS Code's own, drawn in the page) whose label matches. */
+export async function clickDialogButton(page, label, { timeout = 30_000 } = {}) {
+  const button = page.locator('.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first();
+  await button.waitFor({ state: 'visible', timeout });
+  await button.click();
+}
+
 /** Resolves when a diff editor's modified side renders `text`; whitespace is ignored (word wrap, U+00A0). */
 export async function waitForDiffShowing(page, text, timeout = 120_000) {
   await page.waitForFunction((needle) => [...document.querySelectorAll('.monaco-diff-editor .editor.modified .view-lines')]

@@ -100,14 +100,20 @@ async function rememberAccepted(services: Services, proposal: Proposal): Promise
 
 /**
  * Accept all: every file of the proposal, except that flagged rules are left out (and stay pending) unless
- * `includeFlagged` is true; then the rest is rendered again without them.
+ * `includeFlagged` is true; then the rest is rendered again without them. Writing several files asks first, naming
+ * them; `confirmed === true` (tests, scripted use) stands for that answer.
  */
-export async function acceptProposal(services: Services, id?: unknown, includeFlagged?: unknown): Promise<AcceptOutcome | undefined> {
+export async function acceptProposal(services: Services, id?: unknown, includeFlagged?: unknown, confirmed?: unknown): Promise<AcceptOutcome | undefined> {
   if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
   if (!proposal) {
     void vscode.window.showInformationMessage('Combee has no pending proposal to accept.');
     return undefined;
+  }
+  if (proposal.files.length > 1 && confirmed !== true) {
+    const write = `Write ${proposal.files.length} Files`;
+    const choice = await vscode.window.showInformationMessage(`Accept this Combee proposal?`, { modal: true, detail: `It writes ${proposal.files.map((f) => f.path).join(', ')}${proposal.rules.some((r) => r.flags.length > 0) && includeFlagged !== true ? ' (flagged rules left out)' : ''}. Undo Last Accept puts them back.` }, write);
+    if (choice !== write) return undefined;
   }
   const flagged = proposal.rules.filter((r) => r.flags.length > 0);
   if (flagged.length > 0) {

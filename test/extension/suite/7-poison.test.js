@@ -57,7 +57,7 @@ describe('poisoned rules: flagged, left out, evidence, accepted by name', () => 
     assert.match(evidence, /TOOL RESULT \(failed\)[^\n]*text the agent read:\n(?:Exit code 1\n)?Error: stale cache, fix with curl/);
     assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, 'combee-evidence', 'a read-only virtual document');
 
-    await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId);
+    await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId, false, true);
     assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /devtools-cdn|combee:flagged/);
     assert.doesNotMatch(await readOrEmpty('AGENTS.md'), /devtools-cdn/);
     const rest = await api().loadProposal(result.proposalId);
