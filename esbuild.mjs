@@ -1,14 +1,18 @@
 // One build script, one bundle per runtime: extension host, worker, webview, CLI. `--tests` also
 // transpiles src/ and test/ file-by-file into out/ for mocha; `--production` minifies without source maps.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
 
+// `combee --version` (src/cli/version.ts) without reading package.json at run time.
+const define = { __COMBEE_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
+
 const node = {
+  define,
   bundle: true, platform: 'node', format: 'cjs', target: 'node20',
   sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning',
   // piscina's optional native dependency is loaded lazily and may be absent
@@ -42,7 +46,7 @@ function listTs(dir) {
 
 const testTranspile = {
   entryPoints: [...listTs('src/core'), ...listTs('src/cli'), ...listTs('src/shared'), ...listTs('test/unit'), ...listTs('test/support'), ...listTs('bench')],
-  outdir: 'out', outbase: '.', bundle: false, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'inline', logLevel: 'warning',
+  define, outdir: 'out', outbase: '.', bundle: false, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'inline', logLevel: 'warning',
 };
 
 if (args.has('--tests')) rmSync('out', { recursive: true, force: true });

@@ -22,5 +22,5 @@ for (const agentHome of ['claude-code', 'codex']) cli('import', '--from', join(r
 
 // The examples were recorded in /home/dev/acme-shop, not here: --all-workspaces learns from them anyway.
 console.log('\n== combee learn --provider offline --dry-run: the proposed playbook ==');
-cli('learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--all-workspaces', '--seed', '7', '--dry-run');
+cli('learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--all-workspaces', '--window-days', '0', '--seed', '7', '--dry-run');
 console.log(`\nNothing was written to any workspace. The demo store is ${store}.`);

@@ -18,6 +18,7 @@ const layers = [
   { name: 'unit', cmd: ['npm', 'run', 'test:unit'] },
   { name: 'setup code-server', cmd: ['bash', 'test/setup/install-vscode.sh'], vscode: true },
   { name: 'extension host', cmd: ['node', 'test/extension/run.mjs'], vscode: true, needsSetup: true },
+  { name: 'extension host (Restricted Mode)', cmd: ['node', 'test/extension/run.mjs', '--restricted'], vscode: true, needsSetup: true },
   { name: 'e2e (UI)', cmd: ['node', 'test/e2e/run.mjs'], vscode: true, needsSetup: true, e2e: true },
 ];
 

@@ -1,9 +1,14 @@
-// Entry of dist/bench.js: `combee bench learn [--json] [--quick] [--out <folder>]`.
+// Entry of dist/bench.js: `combee bench learn [--json] [--quick] [--out <folder>]`, `combee bench faults [--runs n]`,
+// `combee bench poison [--json]`.
+import { runFaultsBench } from './faultsBench';
 import { runLearnBench } from './main';
+import { runPoisonBench } from './poison';
 
 export async function runBench(argv: string[]): Promise<number> {
   const [what, ...rest] = argv;
   if (what === 'learn') return runLearnBench(rest);
-  process.stderr.write('usage: combee bench learn [--json] [--quick] [--out <folder>]\n');
+  if (what === 'faults') return runFaultsBench(rest);
+  if (what === 'poison') return runPoisonBench(rest);
+  process.stderr.write('usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>]\n');
   return 2;
 }

@@ -22,7 +22,8 @@ export function retention(load: number): number {
 
 export function simulatedResponder(request: ChatRequest, callIndex: number): ScriptedReply {
   const system = request.messages.find((m) => m.role === 'system')?.content ?? '';
-  const user = request.messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n');
+  // The task is the first user message: a repair turn (the model's broken answer, "answer again") asks the same.
+  const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
   if (system.includes('You review one coding-agent session')) {
     // Reflector: every planted lesson the session states, grounded in its step.
     const lessons = [...user.matchAll(/^#(\d+) USER: Note for the future — (LESSON-\d{3}: .*)$/gm)].map((m) => ({

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { OutsideWorkspaceError, resolveInWorkspace, workspaceRelative } from '../core/trust/workspacePath';
 
 export class UsageError extends Error {}
 
@@ -29,4 +30,17 @@ export function decimal(name: string, value: string | boolean | undefined): numb
   const n = Number(value);
   if (typeof value !== 'string' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a non-negative number`);
   return n;
+}
+
+/** A workspace-relative path flag (like the setting it mirrors); one that leaves the workspace is bad usage (exit 2). */
+export function workspacePathFlag(name: string, workspace: string, value: string | boolean | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new UsageError(`--${name} needs a path`);
+  try {
+    resolveInWorkspace(workspace, value);
+    return workspaceRelative(value, workspace);
+  } catch (error) {
+    if (error instanceof OutsideWorkspaceError) throw new UsageError(`--${name}: ${error.message}`);
+    throw error;
+  }
 }

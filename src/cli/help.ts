@@ -1,11 +1,19 @@
 // Usage text of every command, apart from the commands themselves: `combee --help` loads none of them.
 import { AGENTS } from '../core/trace/model';
 
-export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
+export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--include-flagged] [--workspace <folder>] [--playbook <path>]
+              [--store <folder>]
   Writes a pending proposal (or only the given rules, rendered into every asset). A file changed since the proposal
-  was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten.
-combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--store <folder>]
+  was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten. A file
+  whose path leads outside the workspace (.., a symbolic link out) is never written (exit 1).
+  Flagged rules (risky text, or evidence that is only text an agent read) are left out and stay pending unless
+  named with --rule or all taken with --include-flagged; the command says which and why.
+combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--playbook <path>] [--store <folder>]
   Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.`;
+
+export const BENCH_HELP = `combee bench learn [--json] [--quick] | combee bench faults [--runs <n>]
+  (from a source checkout) speed, retention and cost benchmarks of the learning engine, and a run through
+  429s, 500s, hangs and malformed answers next to the same run without them (simulations).`;
 
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>]
   The cache of completed model calls (content-addressed, size-capped).`;
@@ -20,11 +28,19 @@ export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS
 export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
              [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
              [--seed <n>] [--all-workspaces] [--window-days <n>] [--targets <list>] [--max-tokens <n>] [--max-cost <usd>]
-             [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--no-cache] [--dry-run] [--json]
+             [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--playbook <path>] [--allow-insecure-http] [--timeout <s>]
+             [--no-cache] [--dry-run] [--json]
   Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
   assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
-  default playbook,agents-md,skills) as diffs.
-  --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for --provider openai.
+  default playbook,agents-md,skills) as diffs. --window-days: only sessions that ended within that many days of the
+  workspace's newest session (default 14, as in the extension; 0: all).
+  --playbook: the playbook's workspace-relative path (default .combee/playbook.md); a path that leaves the workspace
+  is refused (exit 2). --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for
+  --provider openai and sent only to --base-url (or OPENAI_BASE_URL); plain http to another machine is refused
+  unless --allow-insecure-http. --timeout: seconds one model request may take (default: sized to the request);
+  a request unanswered after 4× the median latency (at least 5 s) is sent a second time, the first answer wins.
+  Every proposed rule is screened (--json: proposal.rules[].flags, [] when clean); a flagged rule is in the
+  playbook diff only, marked, and flagged rules already in the playbook are kept out of the other files.
   Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;
 
 export const MERGE_HELP = `combee merge <base> <ours> <theirs>

@@ -1,6 +1,7 @@
-import { ACCEPT_HELP, CACHE_HELP, IMPORT_HELP, LEARN_HELP, MERGE_HELP, TREE_HELP } from './help';
+import { ACCEPT_HELP, BENCH_HELP, CACHE_HELP, IMPORT_HELP, LEARN_HELP, MERGE_HELP, TREE_HELP } from './help';
 import { UsageError } from './args';
 import { consoleOutput, redactingOutput, type Output } from './output';
+import { COMBEE_VERSION } from './version';
 
 const HELP = `combee — learn agent rules from past coding-agent sessions
 
@@ -17,15 +18,23 @@ ${MERGE_HELP}
 
 ${CACHE_HELP}
 
-combee bench learn [--json] [--quick]   (from a source checkout) speed, retention and cost benchmarks (simulation)
+${BENCH_HELP}
 
+combee <command> --help shows one command's usage; combee --version the version.
 Store: --store, else $COMBEE_STORE, else the per-user data folder.
 Exit codes: 0 success, 1 failure, 2 bad usage (warnings never change the exit code).`;
 
 /** Runs one CLI invocation and returns its exit code (never calls process.exit, so tests can call it). */
+/** Each command's own usage, for `combee <command> --help`. */
+const COMMAND_HELP: Record<string, string> = { import: IMPORT_HELP, learn: LEARN_HELP, accept: ACCEPT_HELP, reject: ACCEPT_HELP, tree: TREE_HELP, merge: MERGE_HELP, cache: CACHE_HELP, bench: BENCH_HELP };
+
 export async function runCli(argv: string[], output: Output = consoleOutput, signal?: AbortSignal): Promise<number> {
   const [command, ...rest] = argv;
   const out = redactingOutput(output);
+  if (command !== undefined && Object.hasOwn(COMMAND_HELP, command) && (rest.includes('--help') || rest.includes('-h'))) {
+    out.result(COMMAND_HELP[command]);
+    return 0;
+  }
   try {
     switch (command) {
       // Each command is loaded when run: an import never pays for the learning engine's code and memory.
@@ -45,6 +54,11 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
         return await (await import('./commands/cache.js')).cacheCommand(rest, out);
       case 'bench':
         return await (await import('./commands/bench.js')).benchCommand(rest, out);
+      case '--version':
+      case '-V':
+      case 'version':
+        out.result(COMBEE_VERSION);
+        return 0;
       case undefined:
       case 'help':
       case '--help':
@@ -56,7 +70,8 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      out.warn(`${error.message}\n\n${HELP}`);
+      // One clear line, and where to find more (the whole usage would bury it).
+      out.warn(`${error.message}\n${command !== undefined && Object.hasOwn(COMMAND_HELP, command) ? `Usage: combee ${command} --help` : 'Usage: combee --help'}`);
       return 2;
     }
     out.warn(`failed: ${(error as Error).message}`);

@@ -21,3 +21,8 @@ export function redactingOutput(out: Output): Output {
     warn: (text) => out.warn(redactText(text)),
   };
 }
+
+/** A word as a POSIX shell reads it back unchanged (paths with spaces or quotes in printed commands). */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

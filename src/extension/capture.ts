@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { DEFAULT_READ_LIMITS, importSessions, type ImportSummary } from '../core/trace/importer';
+import { DEFAULT_READ_LIMITS, describeSkipped, importSessions, type ImportSummary } from '../core/trace/importer';
 import { defaultSourceFolders } from '../core/trace/locations';
 import type { AgentId } from '../core/trace/model';
 import type { Services } from './services';
@@ -39,6 +39,8 @@ export async function captureSessions(services: Services, folders = captureFolde
       runBatch: (tasks) => pool.runImportBatch(tasks, signal),
     });
     for (const message of summary.warningMessages) services.log.warn(message);
+    const skipped = describeSkipped(summary);
+    if (skipped) services.log.info(`${folder.path}: ${skipped}`);
     services.log.info(`imported ${summary.sessions} session(s) from ${folder.path} (${summary.unchangedFiles} unchanged file(s), ${summary.redactions} redaction(s), ${summary.warnings} warning(s))`);
     summaries.push(summary);
   }

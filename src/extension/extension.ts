@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
-import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals } from './commands/proposals';
+import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals, showRuleEvidence, undoLastAccept } from './commands/proposals';
+import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
 import { startBackground } from './background';
 import { chooseProvider } from './llm/providerChoice';
@@ -13,6 +14,7 @@ import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
 import { showPanel } from './webview/panel';
+import { readSettings, type Settings, type SettingProblem } from './settings';
 import { redactingLog } from './redactingLog';
 
 let services: Services | undefined;
@@ -29,6 +31,8 @@ export interface CombeeApi {
   sessionIds(): Promise<string[]>;
   /** Steps of a stored session (undefined when unknown). */
   sessionSteps(id: string): Promise<number | undefined>;
+  /** The settings a run would use now, after workspace values that may not count were set aside, and what was refused. */
+  effectiveSettings(): { settings: Settings; problems: SettingProblem[]; trusted: boolean };
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -39,18 +43,20 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
 
   command('combee.learn', () => learnFromRecentSessions(s));
   command('combee.reviewProposals', () => reviewProposals(s));
-  command('combee.acceptProposal', (id) => acceptProposal(s, isNode(id) ? id.proposalId : id));
+  command('combee.acceptProposal', (id, includeFlagged, confirmed) => acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed));
+  command('combee.undoAccept', () => undoLastAccept(s));
   command('combee.rejectProposal', (id) => rejectProposal(s, isNode(id) ? id.proposalId : id));
   // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.
   command('combee.acceptFile', (a, b) => (isNode(a) ? acceptFile(s, a.proposalId, a.path) : acceptFile(s, a, b)));
-  command('combee.acceptRule', (a, b) => (isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b)));
+  command('combee.acceptRule', (a, b, c) => (isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b, c)));
+  command('combee.showRuleEvidence', (a, b) => (isNode(a) ? showRuleEvidence(s, a.proposalId, a.ruleId) : showRuleEvidence(s, a, b)));
   command('combee.rejectRule', (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)));
   command('combee.editProposal', (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)));
   command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
   command('combee.showTree', () => void showPanel(s, 'tree'));
   command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
-  command('combee.setApiKey', () => setApiKeyCommand(s));
+  command('combee.setApiKey', (key) => setApiKeyCommand(s, key));
   command('combee.openPlaybook', () => openPlaybookCommand());
   command('combee.clearCache', async () => {
     await s.callCache.clear();
@@ -59,13 +65,17 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   });
 
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
+  s.proposalDocuments = content;
   context.subscriptions.push(
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
-    vscode.window.registerTreeDataProvider('combee.sessions', new SessionsView(s)),
-    vscode.window.registerTreeDataProvider('combee.proposals', new ProposalsView(s)),
-    vscode.window.registerTreeDataProvider('combee.rules', new RulesView(s)),
+    vscode.workspace.registerTextDocumentContentProvider(EVIDENCE_SCHEME, new EvidenceContentProvider((ws, id) => s.proposals.load(ws, id), s.store)),
+    ...restrictedModeMessages([
+      vscode.window.createTreeView('combee.sessions', { treeDataProvider: new SessionsView(s) }),
+      vscode.window.createTreeView('combee.proposals', { treeDataProvider: new ProposalsView(s) }),
+      vscode.window.createTreeView('combee.rules', { treeDataProvider: new RulesView(s) }),
+    ], s),
     // Accept / Reject appear in the editor title only while a proposal diff is the active tab.
     vscode.window.tabGroups.onDidChangeTabs(updateProposalContext),
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
@@ -86,6 +96,10 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       return (await s.store.listTraces()).filter((t) => inWorkspace(t.cwd)).map((t) => t.id);
     },
     sessionSteps: async (id) => (await s.store.loadTrace(id))?.steps.length,
+    effectiveSettings: () => {
+      const problems: SettingProblem[] = [];
+      return { settings: readSettings(undefined, problems), problems, trusted: vscode.workspace.isTrusted };
+    },
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {
         const found = await s.proposals.load(ws, id);
@@ -94,6 +108,18 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       return undefined;
     },
   };
+}
+
+/** In Restricted Mode every view says why nothing is learned or written; the message goes once the folder is trusted. */
+function restrictedModeMessages(views: vscode.TreeView<unknown>[], s: Services): vscode.Disposable[] {
+  const update = () => {
+    for (const view of views) view.message = vscode.workspace.isTrusted ? undefined : 'Restricted Mode: Combee lists this folder\'s sessions but learns and writes nothing, and ignores the folder\'s Combee settings, until you trust it.';
+  };
+  update();
+  return [...views, vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    update();
+    s.notifyChanged();
+  })];
 }
 
 /** Tree nodes of the Proposals view carry what their commands need. */

@@ -3,6 +3,7 @@ import { ProposalStore } from '../core/assets/proposalStore';
 import { CallCache } from '../core/llm/cache';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../core/pool/pool';
 import { TraceStore } from '../core/trace/store';
+import type { ProposalContentProvider } from './review/proposalDocuments';
 import { readSettings } from './settings';
 
 /** What every command and view shares; created once on activation, cheaply (the pool starts on first use). */
@@ -12,6 +13,8 @@ export class Services implements vscode.Disposable {
   /** Completed model calls: a resumed or repeated run costs nothing for them. */
   readonly callCache: CallCache;
   private pool?: WorkerPool;
+  /** The proposal diffs' content provider: refreshed after a partial accept or reject instead of closing the tabs. */
+  proposalDocuments?: ProposalContentProvider;
   /** The run in progress, so deactivation can cancel it. */
   currentRun?: AbortController;
   running = false;

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { PROVIDER_CHOICES } from '../core/llm/providers';
 import { ASSET_TARGETS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
 import { DEFAULT_READ_LIMITS } from '../core/trace/importer';
+import { OutsideWorkspaceError, workspaceRelative } from '../core/trust/workspacePath';
+import { SETTINGS } from '../shared/settingIds';
 
 // Settings are external input too: validated, with a clear message and the default on a bad value.
 const Settings = z.object({
@@ -21,10 +23,12 @@ const Settings = z.object({
   backgroundThreshold: z.number().int().min(1).catch(10),
   openaiBaseUrl: z.string().url().catch('https://api.openai.com/v1'),
   openaiModel: z.string().min(1).catch('gpt-4.1-mini'),
+  allowInsecureHttp: z.boolean().catch(false),
   embeddingModel: z.string().min(1).catch('text-embedding-3-small'),
   lmVendor: z.string().catch(''),
   lmFamily: z.string().catch(''),
   llmConcurrency: z.number().int().min(1).catch(4),
+  requestTimeoutSeconds: z.number().int().min(0).catch(0),
   condenseBudget: z.number().int().min(500).catch(6000),
   assetTargets: z.array(z.enum(ASSET_TARGETS)).catch([...DEFAULT_ASSET_SETTINGS.targets]),
   rulesBudget: z.number().int().min(100).catch(1500),
@@ -34,35 +38,42 @@ const Settings = z.object({
   prices: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) })).catch({}),
 });
 export type Settings = z.infer<typeof Settings>;
+export { USER_ONLY_SETTINGS, WORKSPACE_SETTINGS } from '../shared/settingIds';
+// Every field has exactly one setting in the table.
+void (SETTINGS satisfies Record<keyof Settings, { id: string; who: 'user' | 'workspace' }>);
 
-export function readSettings(scope?: vscode.Uri): Settings {
+/** Bad values that were replaced by their default (shown once in the log by whoever reads settings for a run). */
+export interface SettingProblem {
+  setting: string;
+  message: string;
+}
+
+export function readSettings(scope?: vscode.Uri, problems: SettingProblem[] = []): Settings {
   const c = vscode.workspace.getConfiguration('combee', scope);
-  return Settings.parse({
-    provider: c.get('provider'),
-    defaultLocations: c.get('sources.defaultLocations'),
-    extraFolders: c.get('sources.extraFolders'),
-    playbookPath: c.get('playbook.path'),
-    windowDays: c.get('learn.windowDays'),
-    strategy: c.get('learn.strategy'),
-    batchSize: c.get('learn.batchSize'),
-    poolSize: c.get('pool.size'),
-    extraRedactionPatterns: c.get('redaction.extraPatterns'),
-    backgroundCapture: c.get('capture.background'),
-    maxToolOutputChars: c.get('capture.maxToolOutputChars'),
-    backgroundLearning: c.get('learn.background'),
-    backgroundThreshold: c.get('learn.backgroundThreshold'),
-    openaiBaseUrl: c.get('openai.baseUrl'),
-    openaiModel: c.get('openai.model'),
-    embeddingModel: c.get('openai.embeddingModel'),
-    lmVendor: c.get('lm.vendor'),
-    lmFamily: c.get('lm.family'),
-    llmConcurrency: c.get('llm.concurrency'),
-    condenseBudget: c.get('llm.sessionBudgetTokens'),
-    assetTargets: c.get('assets.targets'),
-    rulesBudget: c.get('assets.rulesBudgetTokens'),
-    skillRoots: c.get('assets.skillRoots'),
-    maxTokensPerRun: c.get('llm.maxTokensPerRun'),
-    maxCostPerRun: c.get('llm.maxCostPerRun'),
-    prices: c.get('llm.prices'),
-  });
+  const trusted = vscode.workspace.isTrusted;
+  const raw: Record<string, unknown> = {};
+  for (const [field, { id, who }] of Object.entries(SETTINGS)) {
+    if (who === 'workspace' && trusted) {
+      raw[field] = c.get(id);
+      continue;
+    }
+    const seen = c.inspect(id);
+    raw[field] = seen?.globalValue ?? seen?.defaultValue;
+  }
+  const settings = Settings.parse(raw);
+  settings.playbookPath = confined(settings.playbookPath, 'playbook.path', problems) ?? '.combee/playbook.md';
+  const roots = settings.skillRoots.map((root) => confined(root, 'assets.skillRoots', problems)).filter((r): r is string => r !== undefined);
+  settings.skillRoots = roots.length > 0 ? [...new Set(roots)] : ['.claude/skills'];
+  return settings;
+}
+
+/** A workspace-relative path setting, or undefined (with the reason in `problems`) when it would leave the folder. */
+function confined(path: string, setting: string, problems: SettingProblem[]): string | undefined {
+  try {
+    return workspaceRelative(path);
+  } catch (error) {
+    if (!(error instanceof OutsideWorkspaceError)) throw error;
+    problems.push({ setting: `combee.${setting}`, message: `combee.${setting}: ${error.message}; the default is used instead` });
+    return undefined;
+  }
 }

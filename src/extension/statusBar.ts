@@ -13,7 +13,8 @@ export function createStatusBar(services: Services): vscode.Disposable {
       item.show();
       return;
     }
-    const pending = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws)))).flat().filter((p) => p.status === 'pending').length;
+    // A partly accepted proposal still waits for review.
+    const pending = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws)))).flat().filter((p) => (p.status === 'pending' || p.status === 'partial') && p.files.length > 0).length;
     if (pending === 0) {
       item.hide();
       return;

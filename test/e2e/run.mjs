@@ -2,7 +2,7 @@
 // chromium like a user would (command palette, diff editor, activity bar). One fresh server per test.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, remoteUri, runCommand, startCodeServer, waitForDiffShowing, waitForSideBarContent, waitForWorkbench, workbenchUrl } from '../support/codeServer.mjs';
+import { clickDialogButton, launchBrowser, remoteUri, runCommand, startCodeServer, waitForDiffShowing, waitForSideBarContent, waitForWorkbench, workbenchUrl } from '../support/codeServer.mjs';
 import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'e2e');
@@ -38,8 +38,11 @@ const tests = [
     await shot(page, '01-diff.png');
     const playbook = join(fixture.workspace, '.combee', 'playbook.md');
     if (existsSync(playbook)) throw new Error('.combee/playbook.md was written before the proposal was accepted');
-    step('run "Combee: Accept Proposal"');
+    step('run "Combee: Accept Proposal"; it asks before writing several files');
     await runCommand(page, 'Combee: Accept Proposal');
+    await page.locator('.monaco-dialog-box').waitFor({ state: 'visible', timeout: 30_000 });
+    await shot(page, '02-confirm.png');
+    await clickDialogButton(page, /^Write \d+ Files$/);
     step('wait for .combee/playbook.md on disk');
     await waitForFile(playbook, 'pnpm db:generate');
     await shot(page, '02-accepted.png');
@@ -82,6 +85,7 @@ const tests = [
     await runCommand(page, 'Combee: Learn from Recent Sessions');
     await waitForDiffShowing(page, 'pnpm db:generate');
     await runCommand(page, 'Combee: Accept Proposal');
+    await clickDialogButton(page, /^Write \d+ Files$/);
     await waitForFile(join(fixture.workspace, '.combee', 'playbook.md'), 'pnpm db:generate');
     step('run "Combee: Show Rule Helpfulness"');
     await runCommand(page, 'Combee: Show Rule Helpfulness');
@@ -99,7 +103,7 @@ async function runTest(name, body, index) {
   let server, browser, page, timer, failed = false, current = 'start code-server';
   const step = (s) => { current = s; };
   try {
-    server = await startCodeServer({ workspace: fixture.workspace, log: (t) => serverLog.push(t) });
+    server = await startCodeServer({ workspace: fixture.workspace, userSettings: fixture.userSettings, log: (t) => serverLog.push(t) });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('console', (m) => { if (m.type() === 'error') serverLog.push(`[page error] ${m.text()}\n`); });

@@ -56,7 +56,7 @@ try {
   if (installed.length === 0) throw new Error(`nothing installed into ${extensionsDir}:\n${stdout}${stderr}`);
 
   current = 'start code-server';
-  server = await startCodeServer({ workspace: fixture.workspace, extensionsDir });
+  server = await startCodeServer({ workspace: fixture.workspace, userSettings: fixture.userSettings, extensionsDir });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(workbenchUrl(server, fixture.workspace));

@@ -1,16 +1,20 @@
 // The same extension-host tests in desktop VS Code through @vscode/test-electron, for machines with internet access
 // (it downloads VS Code). Offline, use test/extension/run.mjs (code-server), which `npm test` runs.
 import { runTests } from '@vscode/test-electron';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
 
 const fixture = makeFixtureWorkspace();
+const userData = join(fixture.workspace, '..', 'user-data');
+mkdirSync(join(userData, 'User'), { recursive: true });
+writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(fixture.userSettings, null, 2));
 try {
   await runTests({
     version: process.env.COMBEE_VSCODE_VERSION ?? '1.100.3',
     extensionDevelopmentPath: REPO_ROOT,
     extensionTestsPath: join(REPO_ROOT, 'test', 'extension', 'suite', 'index.js'),
-    launchArgs: [fixture.workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
+    launchArgs: [fixture.workspace, '--user-data-dir', userData, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
   });
   fixture.cleanup();
 } catch (error) {

@@ -7,7 +7,10 @@ import { launchBrowser, remoteUri, startCodeServer, workbenchUrl } from '../supp
 import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
 
 const TIMEOUT_MS = Number(process.env.COMBEE_TEST_TIMEOUT_MS) || 5 * 60_000;
-const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'extension');
+// --restricted: workspace trust on, the folder untrusted, and the Restricted Mode suite (test/extension/restricted).
+const RESTRICTED = process.argv.includes('--restricted');
+if (RESTRICTED) process.env.COMBEE_TEST_SUITE = 'restricted';
+const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', RESTRICTED ? 'extension-restricted' : 'extension');
 const extensionPath = process.env.COMBEE_EXTENSION_PATH ?? REPO_ROOT; // override: develop against a stub
 const testsPath = join(REPO_ROOT, 'test', 'extension', 'suite', 'index.js');
 
@@ -43,7 +46,7 @@ setTimeout(() => finish(2, `timed out after ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS
 process.on('SIGINT', () => finish(130, 'interrupted'));
 
 try {
-  server = await startCodeServer({ workspace: fixture.workspace, log: (t) => serverLog.push(t) });
+  server = await startCodeServer({ workspace: fixture.workspace, userSettings: fixture.userSettings, restricted: RESTRICTED, log: (t) => serverLog.push(t) });
   console.log(`test/extension: code-server at ${server.url}, workspace ${fixture.workspace} (sessions from ${fixture.sessionsSource})`);
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

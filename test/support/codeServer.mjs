@@ -1,7 +1,7 @@
 // Real VS Code for tests with no internet: code-server 4.100.3 (VS Code 1.100.3, Node extension host)
 // driven through Debian's chromium with playwright-core. See /work/shared/E2E-RECIPE.md.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -17,24 +17,36 @@ export function codeServerBin() {
   return bin;
 }
 
-/** Fresh user-data, extensions and config dirs per server, so runs never share state. */
-export async function startCodeServer({ workspace, extensionsDir, userSettings = {}, log = () => {} }) {
+/**
+ * Fresh user-data, extensions and config dirs per server, so runs never share state. `restricted`: workspace trust on and the folder not trusted, so the window opens in
+ * Restricted Mode.
+ */
+export async function startCodeServer({ workspace, extensionsDir, userSettings = {}, restricted = false, log = () => {} }) {
   const bin = codeServerBin();
   const data = mkdtempSync(join(tmpdir(), 'combee-cs-'));
   const userDir = join(data, 'user-data', 'User');
   mkdirSync(userDir, { recursive: true });
+  // code-server is a remote window: VS Code reads `machine`-scoped settings from the remote's machine settings.
+  const machineDir = join(data, 'user-data', 'Machine');
+  mkdirSync(machineDir, { recursive: true });
+  const scopes = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).contributes.configuration.properties;
+  const machine = Object.fromEntries(Object.entries(userSettings).filter(([key]) => scopes[key]?.scope === 'machine'));
+  writeFileSync(join(machineDir, 'settings.json'), JSON.stringify(machine, null, 2));
+  const notMachine = Object.fromEntries(Object.entries(userSettings).filter(([key]) => !(key in machine)));
   writeFileSync(join(userDir, 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
-    'security.workspace.trust.enabled': false,
+    'security.workspace.trust.enabled': restricted,
+    'security.workspace.trust.startupPrompt': 'never',
+    'security.workspace.trust.emptyWindow': false,
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'telemetry.telemetryLevel': 'off',
-    ...userSettings,
+    ...notMachine,
   }, null, 2));
   const extDir = extensionsDir ?? join(data, 'extensions');
   mkdirSync(extDir, { recursive: true });
   const args = ['--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--user-data-dir', join(data, 'user-data'), '--extensions-dir', extDir,
+    ...(restricted ? [] : ['--disable-workspace-trust']), '--user-data-dir', join(data, 'user-data'), '--extensions-dir', extDir,
     '--config', join(data, 'config.yaml'), workspace];
   // VSCODE_IPC_HOOK_CLI: never attach to a running instance; EXTENSIONS_GALLERY: no marketplace lookups offline.
   const server = spawn(bin, args, {
@@ -121,6 +133,13 @@ export async function runCommand(page, title, { timeout = 60_000 } = {}) {
       await sleep(1_000);
     }
   }
+}
+
+/** Clicks a button of the workbench's modal dialog (VS Code's own, drawn in the page) whose label matches. */
+export async function clickDialogButton(page, label, { timeout = 30_000 } = {}) {
+  const button = page.locator('.monaco-dialog-box .dialog-buttons a.monaco-button, .monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first();
+  await button.waitFor({ state: 'visible', timeout });
+  await button.click();
 }
 
 /** Resolves when a diff editor's modified side renders `text`; whitespace is ignored (word wrap, U+00A0). */

@@ -24,16 +24,18 @@ export function makeFixtureWorkspace({ sessions } = {}) {
   const sessionsDir = join(root, 'agent-home', '.claude');
   copyRewritten(source, sessionsDir, workspace);
 
-  mkdirSync(join(workspace, '.vscode'), { recursive: true });
-  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
+  // Where sessions come from, who learns and which window are the user's own settings: a workspace cannot set them.
+  const userSettings = {
     'combee.sources.defaultLocations': false,
     'combee.sources.extraFolders': [sessionsDir],
     'combee.provider': 'offline',
     // the example sessions span several weeks of October and November 2026: learn from all of them
     'combee.learn.windowDays': 0,
-  }, null, 2) + '\n');
+  };
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), '{}\n');
 
-  return { workspace, sessionsDir, sessionsSource: source, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return { workspace, sessionsDir, sessionsSource: source, userSettings, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 /** Copies the sessions, moving them to the temp workspace (cwd in contents and in folder names). */

@@ -4,9 +4,13 @@ import { ReviewMemory } from '../../core/assets/memory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ProposalStore } from '../../core/assets/proposalStore';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
+import { targetsOfFiles, type AssetTarget } from '../../core/assets/targets';
 import { chooseRules, readWorkspaceFile } from '../../core/service/proposalFiles';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
-import { parse, UsageError } from '../args';
+import { OutsideWorkspaceError } from '../../core/trust/workspacePath';
+import { describeFlags } from '../../core/trust/kinds';
+import { textsToTrust } from '../../core/trust/hold';
+import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
 
 interface Context {
@@ -15,13 +19,16 @@ interface Context {
   proposals: ProposalStore;
   proposal: Proposal;
   rules: string[];
+  playbookPath: string;
+  includeFlagged: boolean;
 }
 
 async function context(argv: string[], out: Output): Promise<Context | undefined> {
-  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, rule: { type: 'string', multiple: true } });
+  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, rule: { type: 'string', multiple: true }, playbook: { type: 'string' }, 'include-flagged': { type: 'boolean' } });
   const id = positionals[0];
   if (!id) throw new UsageError('a proposal id is required');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  const playbook = workspacePathFlag('playbook', workspace, values.playbook);
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const proposals = new ProposalStore(store);
   const proposal = await proposals.load(workspace, id);
@@ -30,9 +37,10 @@ async function context(argv: string[], out: Output): Promise<Context | undefined
     return undefined;
   }
   const rules = (values.rule as unknown as string[] | undefined) ?? [];
-  const unknown = rules.filter((r) => !proposal.ops.some((o) => o.ruleId === r));
-  if (unknown.length) throw new UsageError(`proposal ${id} has no rule ${unknown.join(', ')} (it has ${proposal.ops.map((o) => o.ruleId).join(', ') || 'none'})`);
-  return { workspace, store, proposals, proposal, rules };
+  // Held existing rules can be named too: that is how the user takes one the screen held back.
+  const unknown = rules.filter((r) => !proposal.ops.some((o) => o.ruleId === r) && !proposal.heldRules.some((h) => h.id === r));
+  if (unknown.length) throw new UsageError(`proposal ${id} has no rule ${unknown.join(', ')} (it has ${[...proposal.ops.map((o) => o.ruleId), ...proposal.heldRules.map((h) => h.id)].join(', ') || 'none'})`);
+  return { workspace, store, proposals, proposal, rules, playbookPath: playbook ?? guessPlaybookPath(proposal), includeFlagged: values['include-flagged'] === true };
 }
 
 async function write(workspace: string, files: FileChange[], out: Output): Promise<number> {
@@ -42,7 +50,7 @@ async function write(workspace: string, files: FileChange[], out: Output): Promi
       const how = await applyFileChange(workspace, file);
       out.result(how === 'rebased' ? `wrote ${file.path} (re-based onto its newer content)` : how === 'already-applied' ? `${file.path} already has these changes` : `wrote ${file.path}`);
     } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
+      if (!(error instanceof ConflictError) && !(error instanceof OutsideWorkspaceError)) throw error;
       conflicts++;
       out.warn(error.message);
     }
@@ -50,18 +58,33 @@ async function write(workspace: string, files: FileChange[], out: Output): Promi
   return conflicts;
 }
 
-const playbookPath = (proposal: Proposal) => proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
+/** Without --playbook: the proposal's playbook file (the one ending in playbook.md), else the default path. */
+const guessPlaybookPath = (proposal: Proposal) => proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
 
 export async function acceptCommand(argv: string[], out: Output): Promise<number> {
   const ctx = await context(argv, out);
   if (!ctx) return 1;
   const { workspace, proposal } = ctx;
-  const path = playbookPath(proposal);
-  if (ctx.rules.length > 0) {
-    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: path }, (m) => out.warn(m));
+  const path = ctx.playbookPath;
+  const flagged = proposal.rules.filter((r) => r.flags.length > 0);
+  const memory = new ReviewMemory(ctx.store, workspace);
+  const heldNamed = proposal.heldRules.filter((h) => ctx.rules.includes(h.id));
+  for (const held of heldNamed) out.warn(`accepting flagged rule ${held.id} already in the playbook (${describeFlags(held.flags)})`);
+  await memory.rememberTrusted(heldNamed.map((h) => h.content));
+  for (const held of proposal.heldRules.filter((h) => !heldNamed.includes(h))) out.warn(`rule ${held.id} already in the playbook is flagged (${describeFlags(held.flags)}); it stays out of AGENTS.md and the other files unless accepted by name (--rule ${held.id})`);
+  if (ctx.rules.length > 0 || flagged.length > 0) {
+    // Flagged rules go in only by name (or all of them with --include-flagged); the files shown mark them, so the
+    // accepted part is rendered again without them.
+    const named = ctx.rules.length > 0 ? ctx.rules : proposal.ops.map((o) => o.ruleId).filter((id) => ctx.includeFlagged || !flagged.some((r) => r.id === id));
+    const accepting = flagged.filter((r) => named.includes(r.id));
+    for (const rule of accepting) out.warn(`accepting flagged rule ${rule.id} (${describeFlags(rule.flags)})`);
+    if (ctx.rules.length === 0) for (const rule of flagged.filter((r) => !named.includes(r.id))) out.warn(`left out flagged rule ${rule.id}: ${describeFlags(rule.flags)}. Accept it by name with --rule ${rule.id}, or all flagged rules with --include-flagged.`);
+    const targets = (proposal.targets as AssetTarget[] | undefined) ?? targetsOfFiles(proposal.files.map((f) => f.path), path);
+    const split = await chooseRules(ctx.store, proposal, named, { playbookPath: path, targets }, (m) => out.warn(m));
     const conflicts = await write(workspace, split.chosen.files, out);
+    if (split.chosen.files.length === 0) out.result('nothing written');
     await ctx.proposals.save(split.remaining());
-    await remember(ctx, path, ctx.rules);
+    await remember(ctx, path, named);
     return conflicts === 0 ? 0 : 1;
   }
   const conflicts = await write(workspace, proposal.files, out);
@@ -74,7 +97,9 @@ async function remember(ctx: Context, path: string, ruleIds: string[]): Promise<
   const text = readWorkspaceFile(ctx.workspace, path);
   if (text === undefined) return;
   const support = new Map(ctx.proposal.rules.filter((r) => ruleIds.includes(r.id)).map((r) => [r.id, r.support.map((s) => s.traceId)]));
-  await new ReviewMemory(ctx.store, ctx.workspace).rememberAccepted(text, support);
+  const memory = new ReviewMemory(ctx.store, ctx.workspace);
+  await memory.rememberAccepted(text, support);
+  await memory.rememberTrusted(textsToTrust(ctx.proposal.rules.filter((r) => ruleIds.includes(r.id))));
 }
 
 export async function rejectCommand(argv: string[], out: Output): Promise<number> {
@@ -84,7 +109,7 @@ export async function rejectCommand(argv: string[], out: Output): Promise<number
   const rejected = ctx.rules.length > 0 ? proposal.rules.filter((r) => ctx.rules.includes(r.id)) : proposal.rules;
   await new ReviewMemory(ctx.store, ctx.workspace).rememberRejected(rejected);
   if (ctx.rules.length > 0) {
-    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: playbookPath(proposal) }, (m) => out.warn(m));
+    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: ctx.playbookPath }, (m) => out.warn(m));
     const rest = split.remaining();
     await ctx.proposals.save({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status });
   } else {

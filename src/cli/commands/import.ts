@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AGENTS } from '../../core/trace/model';
-import { DEFAULT_READ_LIMITS, importSessions } from '../../core/trace/importer';
+import { DEFAULT_READ_LIMITS, describeSkipped, importSessions } from '../../core/trace/importer';
 import { isBlockingIo, setBlockingIo } from '../../core/trace/io';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { createWorkerPool } from '../../core/pool/pool';
@@ -46,6 +46,8 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
       const agents = Object.entries(summary.byAgent).map(([name, c]) => `${name}: ${c.sessions}`).join(', ') || 'none';
       const resumed = summary.resumedFiles > 0 ? ` (${summary.resumedFiles} resumed where they stopped)` : '';
       out.result(`Imported ${summary.sessions} session(s) (${agents}) from ${summary.files - summary.unchangedFiles} file(s)${resumed}, ${summary.unchangedFiles} unchanged; ${summary.steps} steps, ${summary.toolCalls} tool calls, ${summary.toolErrors} tool errors; ${summary.redactions} secret(s) redacted; ${summary.warnings} warning(s). Store: ${store.dir}`);
+      const skipped = describeSkipped(summary);
+      if (skipped) out.result(skipped);
     }
     return 0;
   } finally {
@@ -53,3 +55,4 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     await pool?.destroy();
   }
 }
+

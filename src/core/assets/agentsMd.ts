@@ -108,7 +108,7 @@ export function renderRulesBody(rules: SelectedRule[], options: RulesBodyOptions
 // Where a rule belongs: nested AGENTS.md per folder.
 
 /** A proposal's rule change plus what the delta knew about it (AddOp's scope and kind). */
-export type RuleWithScope = RuleChange & { scope?: string; kind?: Lesson['kind'] };
+export type RuleWithScope = Omit<RuleChange, 'flags'> & { flags?: RuleChange['flags']; scope?: string; kind?: Lesson['kind'] };
 
 /** `./src/api/` → `src/api`; the root, absolute paths and paths leaving the workspace → undefined. */
 export function normalizeScope(scope: string | undefined): string | undefined {
@@ -118,10 +118,10 @@ export function normalizeScope(scope: string | undefined): string | undefined {
   return clean;
 }
 
-const LESSON_MATCH = 0.5;
+export const LESSON_MATCH = 0.5;
 
 /** The lesson a rule came from: one of its supporting sessions, with the most similar content. */
-export function lessonOf(rule: RuleChange, lessons: Lesson[]): Lesson | undefined {
+export function lessonOf(rule: Pick<RuleChange, 'content' | 'support'>, lessons: Lesson[]): Lesson | undefined {
   if (!rule.content) return undefined;
   const traces = new Set(rule.support.map((s) => s.traceId));
   const words = tokens(rule.content);
@@ -132,6 +132,15 @@ export function lessonOf(rule: RuleChange, lessons: Lesson[]): Lesson | undefine
     if (score >= LESSON_MATCH && (!best || score > best.score)) best = { lesson, score };
   }
   return best?.lesson;
+}
+
+/**
+ * The lessons behind some rules: those of their supporting sessions that say what a rule says. A part of a proposal
+ * is rendered from these alone, so accepting one rule brings no Skill built from a rule that was not accepted.
+ */
+export function lessonsBehind(rules: RuleChange[], lessons: Lesson[]): Lesson[] {
+  const wanted = rules.filter((r) => r.content).map((r) => ({ traces: new Set(r.support.map((s) => s.traceId)), words: tokens(r.content as string) }));
+  return lessons.filter((lesson) => wanted.some((w) => w.traces.has(lesson.evidence.traceId) && jaccard(w.words, tokens(lesson.content)) >= LESSON_MATCH));
 }
 
 /** Rule ids listed in a Combee block (`- [id] …` lines). */

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { resolveInWorkspace } from '../trust/workspacePath';
 import { atomicWrite, readTextIfExists } from '../util/fs';
 import type { FileChange } from './proposal';
 import { rebaseChange } from './rebase';
@@ -12,10 +12,11 @@ export class ConflictError extends Error {
 
 /**
  * Writes one accepted change atomically. A file changed since the proposal is re-based (the proposal's hunks patched
- * onto it with their context); when they no longer fit, ConflictError and the file is left as it is.
+ * onto it with their context); when they no longer fit, ConflictError and the file is left as it is. A path that
+ * leaves the workspace (`..`, a symlink out) is refused with OutsideWorkspaceError before anything is read.
  */
 export async function applyFileChange(workspace: string, change: FileChange): Promise<'written' | 'rebased' | 'already-applied'> {
-  const target = join(workspace, ...change.path.split('/'));
+  const target = resolveInWorkspace(workspace, change.path);
   const current = await readTextIfExists(target);
   const result = rebaseChange(change, current);
   switch (result.kind) {

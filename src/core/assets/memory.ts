@@ -18,10 +18,14 @@ const Memory = z.object({
   deleted: z.array(Remembered),
   /** Rules of the playbook as Combee last wrote it, to notice deletions. */
   accepted: z.array(z.object({ id: z.string(), content: z.string(), traceIds: z.array(z.string()) })),
+  /** Flagged rules the user accepted by name: their text is not held back again (the user's own store, not the repo). */
+  trusted: z.array(z.object({ content: z.string(), at: z.string() })).default([]),
 });
 type Memory = z.infer<typeof Memory>;
 
-const empty = (): Memory => ({ version: 1, rejected: [], deleted: [], accepted: [] });
+const empty = (): Memory => ({ version: 1, rejected: [], deleted: [], accepted: [], trusted: [] });
+
+const sameText = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
 
 /** What the team decided about earlier proposals, per workspace: their decisions win over new evidence of the same. */
 export class ReviewMemory {
@@ -46,12 +50,33 @@ export class ReviewMemory {
     await this.save(memory);
   }
 
+  /** Flagged rules accepted by name: from now on their exact text is the user's, not held back. */
+  async rememberTrusted(contents: string[]): Promise<void> {
+    if (contents.length === 0) return;
+    const memory = await this.load();
+    const at = new Date().toISOString();
+    for (const content of contents) if (!memory.trusted.some((t) => sameText(t.content, content))) memory.trusted.push({ content, at });
+    await this.save(memory);
+  }
+
+  /** Whether a rule's text was accepted by name in an earlier review. */
+  static trusts(memory: Memory): (content: string) => boolean {
+    return (content) => memory.trusted.some((t) => sameText(t.content, content));
+  }
+
   /** After an accept: the rules as written, with the sessions behind them (a later deletion is then noticed). */
   async rememberAccepted(playbookText: string, support: Map<string, string[]>): Promise<void> {
     const memory = await this.load();
     const known = new Map(memory.accepted.map((a) => [a.id, a]));
     for (const b of bullets(parsePlaybook(playbookText))) known.set(b.id, { id: b.id, content: b.content, traceIds: support.get(b.id) ?? known.get(b.id)?.traceIds ?? [] });
     memory.accepted = [...known.values()];
+    await this.save(memory);
+  }
+
+  /** An accept was undone: its rules are gone from the playbook because of that, not deleted by the team. */
+  async forgetAccepted(ids: string[]): Promise<void> {
+    const memory = await this.load();
+    memory.accepted = memory.accepted.filter((a) => !ids.includes(a.id));
     await this.save(memory);
   }
 

@@ -1,6 +1,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { BulletTag, DeltaOp, Evidence } from '../playbook/delta';
+import { RuleFlag } from '../trust/kinds';
 import { sha256 } from '../util/hash';
 
 export const FileChange = z.object({
@@ -21,6 +22,8 @@ export const RuleChange = z.object({
   section: z.string().optional(),
   content: z.string().optional(),
   support: z.array(Evidence),
+  /** Why this change is held back (risky text, or evidence that is only text the agent read); [] when clean. */
+  flags: z.array(RuleFlag).default([]),
 });
 export type RuleChange = z.infer<typeof RuleChange>;
 
@@ -42,6 +45,10 @@ export const Proposal = z.object({
   ops: z.array(z.object({ ruleId: z.string(), op: DeltaOp })).default([]),
   /** Counter updates from the sessions' tags; they go with the rest of the proposal. */
   tags: z.array(BulletTag).default([]),
+  /** The asset targets it was rendered for: a part accepted later (the CLI) is rendered for the same ones. */
+  targets: z.array(z.string()).optional(),
+  /** Rules already in the playbook whose text is flagged: kept out of every other asset, reported here. */
+  heldRules: z.array(z.object({ id: z.string(), content: z.string(), flags: z.array(RuleFlag) })).default([]),
 });
 export type Proposal = z.infer<typeof Proposal>;
 

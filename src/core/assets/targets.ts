@@ -1,7 +1,11 @@
 import { basename } from 'node:path';
 import type { Lesson } from '../learn/types';
 import { bullets, type Playbook } from '../playbook/model';
-import { DEFAULT_RULES_BUDGET_TOKENS, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
+import type { RuleFlag } from '../trust/kinds';
+import { withMarks, withoutBullets, withRemovalMarks } from '../trust/hold';
+import { screenText } from '../trust/screen';
+import { DEFAULT_RULES_BUDGET_TOKENS, LESSON_MATCH, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
+import { jaccard, tokens } from '../playbook/similarity';
 import { renderClaudeMd, renderClineRule, renderCopilotInstructions, renderCursorRule, renderGeminiMd, type RulesTargetInput } from './otherTargets';
 import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
@@ -63,6 +67,19 @@ export function resolveAssetSettings(partial: Partial<AssetSettings> = {}): Asse
   };
 }
 
+/** The targets a proposal's files belong to (so re-rendering part of it writes the same kinds of files). */
+export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_PLAYBOOK_PATH): AssetTarget[] {
+  const found = new Set<AssetTarget>(['playbook']);
+  const single: Record<string, AssetTarget> = { 'CLAUDE.md': 'claude-md', '.github/copilot-instructions.md': 'copilot-instructions', '.cursor/rules/combee.mdc': 'cursor-rules', '.clinerules/combee.md': 'clinerules', '.clinerules': 'clinerules', 'GEMINI.md': 'gemini-md' };
+  for (const path of paths) {
+    if (path === playbookPath) continue;
+    if (single[path]) found.add(single[path]);
+    else if (path === 'AGENTS.md' || path.endsWith('/AGENTS.md')) found.add('agents-md');
+    else if (path.endsWith('/SKILL.md')) found.add('skills');
+  }
+  return [...found];
+}
+
 export interface RenderAssetsInput {
   /** The workspace folder (absolute); named in warnings — files are read through `readFile`. */
   workspace: string;
@@ -80,6 +97,37 @@ export interface RenderAssetsInput {
   nestedAgentsFolders?: string[];
   settings?: Partial<AssetSettings>;
   warn?: (message: string) => void;
+  /** Held-back rules (see trust/hold.ts): only in the playbook, marked when `marks` names them; nowhere else. */
+  hold?: {
+    ids: ReadonlySet<string>;
+    marks?: ReadonlyMap<string, readonly RuleFlag[]>;
+    /** The playbook the other assets are drawn from when a flagged change edits or removes a rule (hold.ts). */
+    others?: Playbook;
+  };
+}
+
+/**
+ * What the other assets may draw from: the playbook without the held rules, and lessons that neither became a held
+ * rule nor read as risky themselves (skills quote lessons, not bullets).
+ */
+function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: RuleWithScope[]; lessons: Lesson[] } {
+  const held = input.hold?.ids ?? new Set<string>();
+  const rules = input.rules.filter((r) => !held.has(r.id));
+  // A lesson belongs to a rule as in lessonOf: from one of its sessions, with similar words (tokens computed once).
+  const shapes = (list: RuleWithScope[]) => list.filter((r) => r.content).map((r) => ({ traces: new Set(r.support.map((e) => e.traceId)), words: tokens(r.content as string) }));
+  const heldShapes = shapes(input.rules.filter((r) => held.has(r.id)));
+  const keptShapes = shapes(rules);
+  const of = (list: ReturnType<typeof shapes>, lesson: Lesson, words: Set<string>) => list.some((r) => r.traces.has(lesson.evidence.traceId) && jaccard(r.words, words) >= LESSON_MATCH);
+  const lessons = input.lessons.filter((l) => {
+    const words = tokens(l.content);
+    return !of(heldShapes, l, words) && (of(keptShapes, l, words) || screenText(l.content).length === 0);
+  });
+  // Drawn from `others`, a flagged edit or removal is not applied at all: its rule stays as it was, so only the held
+  // ADDs and held existing rules are left out.
+  const others = input.hold?.others;
+  const edited = new Set(input.rules.filter((r) => r.op !== 'ADD' && held.has(r.id)).map((r) => r.id));
+  const playbook = others ? withoutBullets(others, new Set([...held].filter((id) => !edited.has(id)))) : withoutBullets(input.playbook, held);
+  return { playbook, rules, lessons };
 }
 
 /** Every enabled target rendered against the new playbook, as file changes (unchanged files are left out). */
@@ -95,13 +143,17 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
 
   const currentPlaybook = input.readFile(settings.playbookPath);
   // A new, empty playbook is not worth a file.
-  if (currentPlaybook !== undefined || bullets(input.playbook).length > 0) push(renderPlaybookChange(settings.playbookPath, currentPlaybook, input.playbook));
+  const marks = input.hold?.marks;
+  const marked = marks ? withMarks(input.playbook, marks) : input.playbook;
+  const shownPlaybook = marks && input.hold?.others ? withRemovalMarks(marked, input.hold.others, marks) : marked;
+  if (currentPlaybook !== undefined || bullets(input.playbook).length > 0) push(renderPlaybookChange(settings.playbookPath, currentPlaybook, shownPlaybook));
 
-  const scopes = resolveScopes({ rules: input.rules, lessons: input.lessons, nestedFolders: input.nestedAgentsFolders, readFile: input.readFile });
-  const common: RulesTargetInput = { playbook: input.playbook, playbookPath: settings.playbookPath, scopes, readFile: input.readFile, budgetTokens: settings.budgetTokens, warn };
+  const visible = visibleInputs(input);
+  const scopes = resolveScopes({ rules: visible.rules, lessons: visible.lessons, nestedFolders: input.nestedAgentsFolders, readFile: input.readFile });
+  const common: RulesTargetInput = { playbook: visible.playbook, playbookPath: settings.playbookPath, scopes, readFile: input.readFile, budgetTokens: settings.budgetTokens, warn };
   if (on.has('agents-md')) for (const change of renderAgentsMd({ ...common, nestedFolders: input.nestedAgentsFolders })) push(change);
   if (on.has('skills')) {
-    const skills = renderSkills({ playbook: input.playbook, playbookPath: settings.playbookPath, lessons: input.lessons, rules: input.rules, roots: settings.skillRoots, readFile: input.readFile, listDir: input.listDir, minSessions: settings.skillMinSessions, warn });
+    const skills = renderSkills({ playbook: visible.playbook, playbookPath: settings.playbookPath, lessons: visible.lessons, rules: visible.rules, roots: settings.skillRoots, readFile: input.readFile, listDir: input.listDir, minSessions: settings.skillMinSessions, warn });
     for (const change of skills) push(change);
   }
   const single: Array<[AssetTarget, (i: RulesTargetInput) => FileChange | undefined]> = [

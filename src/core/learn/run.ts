@@ -8,6 +8,8 @@ import { isAbortError, mapLimit } from '../util/concurrency';
 import { RUN_RECORD_VERSION, type BatchRecord, type RunNode, type RunRecord } from './record';
 import { groupCount, planScan, sliceGroups } from './scan';
 import { BatchSizer } from './batchSizer';
+import type { Measurement } from './controller';
+import { contentSeed } from './seed';
 import { semanticDuplicates } from './semanticDedupe';
 import type { EmbedFn } from '../llm/client';
 import type { AggregationInput, Aggregator, CallUsage, ProviderInfo, Reflection, Reflector, RoleResult } from './types';
@@ -41,6 +43,8 @@ export interface LearnOptions {
   embed?: EmbedFn;
   /** Per-run limits: reaching one stops the run cleanly, keeping the batches already finished. */
   limits?: { maxTokens?: number; maxCostUsd?: number };
+  /** Batch size `auto`: the latency profile an earlier run with this model measured (see BatchSizer). */
+  latencyProfile?: Measurement[];
 }
 
 export interface LearnResult {
@@ -49,8 +53,12 @@ export interface LearnResult {
   /** Counter tags applied across the batches (helpful / harmful on existing rules). */
   tags: BulletTag[];
   record: RunRecord;
-  /** Traces whose batch finished: these are learned, whatever happens to later batches. */
+  /** Traces reflected on and aggregated without a failed call: these are learned, whatever happens later. */
   learnedTraceIds: string[];
+  /** Traces whose reflection or whose batch's aggregation failed: not learned, to be learned again by a later run. */
+  failedTraces: Array<{ id: string; reason: string }>;
+  /** Batch size `auto` without a recorded profile: what this run measured, for the next run to decide from. */
+  measuredProfile: Measurement[];
 }
 
 export const DEFAULTS = { batchSize: 40, duplication: 2, concurrency: 4, maxFanIn: 12, batchBounds: { bMin: 4, bMax: 100 } } as const;
@@ -58,8 +66,8 @@ export const DEFAULTS = { batchSize: 40, duplication: 2, concurrency: 4, maxFanI
 /** Combee: map (reflect) → augmented shuffle → parallel scan aggregation → deterministic apply, batch after batch. */
 export async function learn(options: LearnOptions): Promise<LearnResult> {
   const strategy = options.strategy ?? 'combee';
-  const sizes = new BatchSizer(strategy === 'sequential' ? 1 : (options.batchSize ?? DEFAULTS.batchSize), options.traces.length, options.batchBounds ?? DEFAULTS.batchBounds);
-  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const sizes = new BatchSizer(strategy === 'sequential' ? 1 : (options.batchSize ?? DEFAULTS.batchSize), options.traces.length, options.batchBounds ?? DEFAULTS.batchBounds, options.latencyProfile, DEFAULTS.batchSize);
+  const seed = options.seed ?? contentSeed(options.traces);
   const duplication = options.duplication ?? DEFAULTS.duplication;
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
   const maxFanIn = Math.max(2, options.maxFanIn ?? DEFAULTS.maxFanIn);
@@ -79,6 +87,8 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const applied: AppliedOp[] = [];
   const tags: BulletTag[] = [];
   const learnedTraceIds: string[] = [];
+  const failedTraces: Array<{ id: string; reason: string }> = [];
+  const calls = { ok: 0, failed: 0, firstError: '' };
   const totals = { traces: options.traces.length, reflections: 0, lessons: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0, applied: 0, skipped: 0 };
   let playbook = options.playbook;
   let status: RunRecord['status'] = 'completed';
@@ -86,6 +96,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const traces = [...options.traces].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id));
   const account = (usage: CallUsage) => {
     totals.calls++;
+    calls.ok++;
     totals.inputTokens += usage.inputTokens;
     totals.outputTokens += usage.outputTokens;
     totals.costUsd += usage.costUsd ?? 0;
@@ -122,12 +133,19 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       // Map: every trace against the same frozen playbook.
       progress(`reflecting on ${batch.length} session(s)`, 0);
       const reflections: Array<{ reflection: Reflection; nodeId: string }> = [];
+      const failedHere = new Map<string, string>();
+      const guarded = <T>(call: () => Promise<RoleResult<T>>, what: string) => guardedCall(call, (reason) => {
+        calls.failed++;
+        calls.firstError ||= reason;
+        warnings.push(`${what} failed: ${reason}`);
+      });
       await mapLimit(batch, concurrency, async (trace) => {
         const traceNode = `b${b}:trace:${trace.id}`;
         nodes.push({ id: traceNode, kind: 'trace', batch: b, label: trace.title ?? trace.id, parents: [], status: 'ok', detail: { traceId: trace.id, agent: trace.agent, steps: trace.steps.length } });
         const nodeId = `b${b}:reflection:${trace.id}`;
-        const result = await guarded(() => options.reflector.reflect(trace, frozen, signal), warnings, `reflection on ${trace.id}`);
+        const result = await guarded(() => options.reflector.reflect(trace, frozen, signal), `reflection on ${trace.id}`);
         if (!result) {
+          failedHere.set(trace.id, 'its reflection failed');
           nodes.push({ id: nodeId, kind: 'reflection', batch: b, label: 'reflection failed', parents: [traceNode], status: 'failed' });
           return;
         }
@@ -144,8 +162,9 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       signal.throwIfAborted();
       progress('aggregating', 0.5);
       const aggregate = async (input: AggregationInput, id: string, label: string, parents: string[], level: number): Promise<{ delta: Delta; nodeId: string } | undefined> => {
-        const result = await guarded(() => options.aggregator.aggregate(input, frozen, signal), warnings, `${input.level} aggregation ${id}`);
+        const result = await guarded(() => options.aggregator.aggregate(input, frozen, signal), `${input.level} aggregation ${id}`);
         if (!result) {
+          aggregationFailed = true;
           nodes.push({ id, kind: input.level, batch: b, level, label: `${label} failed`, parents, status: 'failed' });
           return undefined;
         }
@@ -155,6 +174,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         return { delta: result.value, nodeId: id };
       };
 
+      let aggregationFailed = false;
       let final: { delta: Delta; nodeId: string } | undefined;
       let batchRecord: Omit<BatchRecord, 'wallMs' | 'tags'>;
       const traceIds = batch.map((t) => t.id);
@@ -218,7 +238,12 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       }
       batches.push({ ...batchRecord, wallMs: Date.now() - batchStarted, tags: (final?.delta.tags ?? []).map(({ id, tag }) => ({ id, tag })) });
       sizes.record(batch.length, Date.now() - batchStarted);
-      learnedTraceIds.push(...traceIds);
+      // Learned only when nothing of it was lost: a failed call leaves its sessions for the next run.
+      for (const id of traceIds) {
+        const reason = failedHere.get(id) ?? (aggregationFailed ? 'an aggregation of its batch failed' : undefined);
+        if (reason) failedTraces.push({ id, reason });
+        else learnedTraceIds.push(id);
+      }
       progress('done', 1);
     }
   } catch (error) {
@@ -233,6 +258,11 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     }
   } finally {
     options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+  // All or most model calls failed (a wrong key, an endpoint down): the run failed, it did not find "nothing new".
+  if (status === 'completed' && calls.failed > 0 && calls.failed >= calls.ok) {
+    status = 'failed';
+    warnings.push(`run failed: ${calls.failed} of ${calls.ok + calls.failed} model calls failed (first: ${calls.firstError}); the ${failedTraces.length} session(s) they were for will be learned again`);
   }
   totals.wallMs = Date.now() - started;
   const record: RunRecord = {
@@ -254,22 +284,23 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     nodes,
     warnings,
   };
-  return { playbook, applied, tags, record, learnedTraceIds };
+  return { playbook, applied, tags, record, learnedTraceIds, failedTraces, measuredProfile: sizes.measured };
 }
 
-/** A failed call fails its node, not the run; a cancel still ends the run. */
+/** A limit reached stops the run like a cancel (an AbortError), with its own reason. */
 function budgetStop(reason: string): Error {
   const error = new Error(reason);
   error.name = 'AbortError';
   return error;
 }
 
-async function guarded<T>(call: () => Promise<RoleResult<T>>, warnings: string[], what: string): Promise<RoleResult<T> | undefined> {
+/** A failed call fails its node, not the run; a cancel still ends the run. */
+async function guardedCall<T>(call: () => Promise<RoleResult<T>>, onFailure: (reason: string) => void): Promise<RoleResult<T> | undefined> {
   try {
     return await call();
   } catch (error) {
     if (isAbortError(error)) throw error;
-    warnings.push(`${what} failed: ${(error as Error).message}`);
+    onFailure((error as Error).message);
     return undefined;
   }
 }

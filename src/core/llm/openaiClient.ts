@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ProviderInfo } from '../learn/types';
 import type { ChatMessage, JsonRequest, JsonResponse, LlmClient } from './client';
 import { completeJsonWithRepair, withJsonInstruction, type ChatTurn, type UsageTally } from './jsonCompletion';
+import { DEFAULT_HEDGE, hedged, LatencyTracker, type HedgePolicy } from './hedge';
 import { abortableSleep, Semaphore, TokenRateLimiter } from './rateLimit';
 import { redactMessages } from './redactMessages';
 import { redactText } from '../trace/redact';
@@ -12,8 +13,10 @@ export interface OpenAiClientOptions {
   baseUrl: string;
   apiKey: string;
   model: string;
-  /** Per-call timeout; a hung endpoint fails the call (and is retried), never the run. */
+  /** Per-call timeout; a hung endpoint fails the call (and is retried), never the run. Default: sized to the request. */
   timeoutMs?: number;
+  /** When an unanswered call gets a twin request (false: never). */
+  hedge?: HedgePolicy | false;
   maxRetries?: number;
   concurrency?: number;
   tokensPerMinute?: number;
@@ -31,6 +34,13 @@ type JsonMode = 'json_schema' | 'json_object' | 'prompted';
 
 const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
+const MAX_TIMEOUT_MS = 600_000;
+
+/** Long enough for the answer this request may need (tokens in and out), short enough that a hang fails in time. */
+export function requestTimeoutMs(estimatedTokens: number): number {
+  return Math.min(MAX_TIMEOUT_MS, 20_000 + 20 * estimatedTokens);
+}
+
 /** Any OpenAI-compatible endpoint (OpenAI, Azure, DeepSeek, OpenRouter, Ollama, vLLM, LM Studio) via `openai`. */
 export class OpenAiCompatibleClient implements LlmClient {
   readonly info: ProviderInfo;
@@ -41,12 +51,15 @@ export class OpenAiCompatibleClient implements LlmClient {
   private embeddingsUnavailable = false;
   /** Successes since the last 429: the concurrency limit grows back one step per `maxConcurrency` of them. */
   private successesSince429 = 0;
+  /** Bumped at each decrease: a 429 for a request sent before the last decrease is the same overload, counted once. */
+  private congestionEpoch = 0;
   private readonly maxConcurrency: number;
+  private readonly latency = new LatencyTracker();
 
   constructor(private readonly options: OpenAiClientOptions) {
     this.info = { provider: 'openai', model: options.model };
     // Retries are ours (counted, Retry-After aware), so the SDK's own are off.
-    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
+    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? MAX_TIMEOUT_MS });
     this.maxConcurrency = Math.max(1, options.concurrency ?? 4);
     this.semaphore = new Semaphore(this.maxConcurrency);
     if (options.tokensPerMinute) this.tpm = new TokenRateLimiter(options.tokensPerMinute);
@@ -75,14 +88,23 @@ export class OpenAiCompatibleClient implements LlmClient {
     for (let attempt = 0; ; attempt++) {
       await this.tpm?.take(estimate, request.signal);
       const release = await this.semaphore.acquire(request.signal);
+      const sentInEpoch = this.congestionEpoch;
       try {
-        const completion = await this.client.chat.completions.create({
+        const body = {
           model: this.options.model,
           messages: redactMessages(this.jsonMode === 'prompted' ? withJsonInstruction(messages, request) : messages),
           temperature: this.options.temperature ?? 0.2,
           max_tokens: request.maxOutputTokens ?? 2000,
           ...this.responseFormat(request),
-        }, { signal: request.signal });
+        };
+        const timeout = this.options.timeoutMs ?? requestTimeoutMs(estimate);
+        const send = (signal: AbortSignal) => this.client.chat.completions.create(body, { signal, timeout });
+        const started = performance.now();
+        const hedge = this.options.hedge ?? DEFAULT_HEDGE;
+        const completion = hedge === false
+          ? await send(request.signal ?? new AbortController().signal)
+          : await hedged(send, this.latency.hedgeDelay(hedge), request.signal, () => warnings.push(`no answer after ${Math.round(this.latency.hedgeDelay(hedge))} ms; sent a second copy of the request (hedged)`));
+        this.latency.add(performance.now() - started);
         usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
         usage.outputTokens += completion.usage?.completion_tokens ?? 0;
         if (this.options.prices && completion.usage) {
@@ -105,9 +127,13 @@ export class OpenAiCompatibleClient implements LlmClient {
         const status = error instanceof OpenAI.APIError ? error.status : undefined;
         const retryable = error instanceof OpenAI.APIConnectionError || (status !== undefined && RETRYABLE.has(status));
         if (status === 429) {
-          // The endpoint says we are too many: halve our concurrency (additive increase brings it back).
+          // The endpoint says we are too many: halve our concurrency once per overload (the requests already in flight
+          // answer 429 together), never below a quarter of the user's setting; additive increase brings it back.
           this.successesSince429 = 0;
-          this.semaphore.setLimit(Math.floor(this.semaphore.current / 2));
+          if (sentInEpoch === this.congestionEpoch) {
+            this.congestionEpoch++;
+            this.semaphore.setLimit(Math.max(Math.ceil(this.maxConcurrency / 4), Math.floor(this.semaphore.current / 2)));
+          }
         }
         if (!retryable || attempt >= maxRetries) throw new Error(describe(error, status));
         const wait = retryDelay(error, attempt, this.options.backoffBaseMs ?? 1000);

@@ -5,6 +5,8 @@ import { OfflineReflector } from './offline/reflector';
 import { LlmAggregator, LlmReflector } from './llmRoles';
 import { OpenAiCompatibleClient } from './openaiClient';
 import { CachingLlmClient, type CallCache } from './cache';
+import { checkEndpoint } from './endpoint';
+import type { HedgePolicy } from './hedge';
 
 export const PROVIDER_CHOICES = ['auto', 'offline', 'openai', 'vscode'] as const;
 export type ProviderChoice = (typeof PROVIDER_CHOICES)[number];
@@ -34,6 +36,13 @@ export interface OpenAiSettings {
   embeddingModel?: string;
   /** Completed calls are cached here (content-addressed); omit to disable. */
   cache?: CallCache;
+  /** When an unanswered call gets a twin request (false: never); see hedge.ts. */
+  hedge?: HedgePolicy | false;
+  maxRetries?: number;
+  /** Base of the retry backoff (simulations and tests shorten it). */
+  backoffBaseMs?: number;
+  /** Plain http to a machine other than this one (a model server on the user's network); only from the user's own settings. */
+  allowInsecureHttp?: boolean;
 }
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -41,6 +50,7 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
 
 /** Reflection and aggregation through any OpenAI-compatible endpoint. */
 export function openAiRoles(settings: OpenAiSettings): Roles {
+  checkEndpoint(settings.baseUrl, { allowInsecureHttp: settings.allowInsecureHttp });
   const http = new OpenAiCompatibleClient(settings);
   const client = settings.cache ? new CachingLlmClient(http, settings.cache, settings.baseUrl) : http;
   const embed: EmbedFn = async (texts, signal) => {
@@ -51,11 +61,4 @@ export function openAiRoles(settings: OpenAiSettings): Roles {
   return { reflector: new LlmReflector(client, settings.condenseBudgetTokens), aggregator: new LlmAggregator(client), info: client.info, embed };
 }
 
-/** Local servers (Ollama, vLLM, LM Studio) take any key; hosted ones need a real one. */
-export function isLoopbackUrl(url: string): boolean {
-  try {
-    return ['localhost', '127.0.0.1', '[::1]', '::1'].includes(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}
+export { isLoopbackUrl } from './endpoint';

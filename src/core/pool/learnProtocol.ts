@@ -8,7 +8,7 @@ import type { ChatMessage } from '../llm/client';
 /** Which model learns, in a form that crosses to a worker thread (a proxy stands for VS Code's models). */
 export type ProviderSpec =
   | { kind: 'offline' }
-  | { kind: 'openai'; baseUrl: string; apiKey: string; model: string; concurrency?: number; prices?: { input: number; output: number }; embeddingModel?: string }
+  | { kind: 'openai'; baseUrl: string; apiKey: string; model: string; concurrency?: number; prices?: { input: number; output: number }; embeddingModel?: string; allowInsecureHttp?: boolean; timeoutMs?: number }
   | { kind: 'proxy'; info: ProviderInfo };
 
 export interface LearnTaskOptions {
@@ -45,6 +45,11 @@ export interface LearnTaskResult {
   declined?: boolean;
   proposal?: { id: string; files: string[] };
   run?: { id: string; status: string; calls: number; tokens: number; warnings: string[] };
+  /** Sessions not learned this time (retried later), and sessions no longer retried after repeated failures. */
+  failedSessions?: number;
+  givenUpSessions?: number;
+  /** Unlearned sessions older than the window. */
+  outsideWindow?: number;
 }
 
 /** Worker → host. */

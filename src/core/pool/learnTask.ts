@@ -71,6 +71,9 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
       declined: result.declined,
       proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => f.path) } : undefined,
       run: record ? { id: record.id, status: record.status, calls: record.totals.calls, tokens: record.totals.inputTokens + record.totals.outputTokens, warnings: record.warnings } : undefined,
+      failedSessions: result.failedTraces?.length ?? 0,
+      givenUpSessions: result.givenUp.length,
+      outsideWindow: result.outsideWindow,
     };
   } finally {
     port.close();

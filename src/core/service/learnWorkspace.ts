@@ -1,10 +1,12 @@
 import { join } from 'node:path';
+import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
-import { renderAssets, type AssetSettings } from '../assets/targets';
+import { renderAssets, resolveAssetSettings, type AssetSettings } from '../assets/targets';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
 import type { ProposalStore } from '../assets/proposalStore';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
+import { LatencyProfiles } from '../learn/latencyProfiles';
 import { DEFAULTS, learn, type Strategy } from '../learn/run';
 import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { RunRecord } from '../learn/record';
@@ -16,7 +18,9 @@ import type { TraceStore } from '../trace/store';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { atomicWrite, readTextIfExists } from '../util/fs';
 import { ReviewMemory } from '../assets/memory';
-import { listWorkspaceFolders, readWorkspaceFile, rulesFromApplied } from './proposalFiles';
+import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
+import { screenProposal } from '../trust/screenProposal';
+import { playbookForOtherAssets } from '../trust/hold';
 import { redactDeep } from '../secrets/deep';
 import { redactText } from '../trace/redact';
 
@@ -33,7 +37,10 @@ export interface LearnWorkspaceOptions {
   strategy?: Strategy;
   batchSize?: number | 'auto';
   seed?: number;
-  /** Only sessions that ended within this many days (0 or undefined: no window). */
+  /**
+   * Only sessions that ended within this many days of the workspace's newest session (0 or undefined: no window).
+   * Anchored to the sessions, not to the clock, so the same store gives the same selection on any day.
+   */
   windowDays?: number;
   /** Learn from every stored session, not only those recorded in this workspace. */
   allWorkspaces?: boolean;
@@ -52,12 +59,25 @@ export interface LearnWorkspaceOptions {
   assets?: Partial<AssetSettings>;
   /** Token budget of one condensed session (for the estimate). */
   budgetTokens?: number;
+  /** Anchors the window here instead of at the newest session (tests, or "the last N days from today"). */
   now?: Date;
 }
+
+/** The window the extension and the CLI apply by default (`combee.learn.windowDays`, `--window-days`). */
+export const DEFAULT_WINDOW_DAYS = 14;
+
+/** A session whose learning failed this many times is no longer retried by itself; it is reported with the reason. */
+export const MAX_LEARNING_FAILURES = 3;
 
 export interface LearnWorkspaceResult {
   /** Sessions considered (new for this workspace). */
   traces: Trace[];
+  /** Sessions of this run whose learning failed (not marked learned: the next run tries them again). */
+  failedTraces?: Array<{ id: string; reason: string }>;
+  /** Unlearned sessions of this workspace left out because they are older than the window. */
+  outsideWindow: number;
+  /** Sessions left out because their learning failed MAX_LEARNING_FAILURES times, with the last reason. */
+  givenUp: Array<{ id: string; reason: string; count: number }>;
   /** The user declined the estimate: nothing ran. */
   declined?: boolean;
   proposal?: Proposal;
@@ -67,36 +87,49 @@ export interface LearnWorkspaceResult {
 
 /** Selects this workspace's unlearned sessions, learns from them and turns the new playbook into a proposal. */
 export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<LearnWorkspaceResult> {
-  const playbookPath = options.playbookPath ?? DEFAULT_PLAYBOOK_PATH;
+  const playbookPath = workspaceRelative(options.playbookPath ?? DEFAULT_PLAYBOOK_PATH, options.workspace);
+  // Refused before any work: a path from settings or flags that leaves the workspace (OutsideWorkspaceError).
+  const target = resolveInWorkspace(options.workspace, playbookPath);
+  for (const root of options.assets?.skillRoots ?? []) resolveInWorkspace(options.workspace, root);
   let invalidStoredTraces = 0;
   const all = await options.store.listTraces(() => invalidStoredTraces++);
   const learned = await options.store.loadLearned(options.workspace);
   const inWorkspace = createWorkspaceMatcher([options.workspace]);
-  const now = options.now ?? new Date();
-  const since = options.windowDays ? now.getTime() - options.windowDays * 86_400_000 : undefined;
-  const traces = all.filter((t) => {
+  const mine = options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd));
+  const timeOf = (t: Trace) => Date.parse(t.endedAt ?? t.startedAt ?? '');
+  const anchor = options.now?.getTime() ?? Math.max(...mine.map(timeOf).filter(Number.isFinite));
+  const since = options.windowDays && Number.isFinite(anchor) ? anchor - options.windowDays * 86_400_000 : undefined;
+  const givenUp: LearnWorkspaceResult['givenUp'] = [];
+  let outsideWindow = 0;
+  const traces = mine.filter((t) => {
     if (learned.learned[t.id]) return false;
-    if (!options.allWorkspaces && !inWorkspace(t.cwd)) return false;
-    if (since !== undefined) {
-      const when = Date.parse(t.endedAt ?? t.startedAt ?? '');
-      if (Number.isFinite(when) && when < since) return false;
+    const failure = learned.failed[t.id];
+    if (failure && failure.count >= MAX_LEARNING_FAILURES) {
+      givenUp.push({ id: t.id, reason: failure.reason, count: failure.count });
+      return false;
+    }
+    if (since !== undefined && timeOf(t) < since) {
+      outsideWindow++;
+      return false;
     }
     return true;
   });
-  if (traces.length === 0) return { traces, invalidStoredTraces };
+  if (traces.length === 0) return { traces, givenUp, outsideWindow, invalidStoredTraces };
   if (options.confirm) {
     const batch = typeof options.batchSize === 'number' ? options.batchSize : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
     const estimate = estimateRun(traces, { strategy: options.strategy ?? 'combee', batchSize: batch, budgetTokens: options.budgetTokens ?? DEFAULT_CONDENSE_BUDGET, pricePerMTokInput: options.pricePerMTokInput });
-    if (!(await options.confirm(estimate))) return { traces, invalidStoredTraces, declined: true };
+    if (!(await options.confirm(estimate))) return { traces, givenUp, outsideWindow, invalidStoredTraces, declined: true };
   }
 
-  const target = join(options.workspace, ...playbookPath.split('/'));
   const current = await readTextIfExists(target);
   const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
   // The team's decisions: rules they deleted since the last accept, and changes they rejected, are not re-proposed.
   const memory = new ReviewMemory(options.store, options.workspace);
   if (!options.dryRun) await memory.noticeDeletions(current);
-  const veto = ReviewMemory.veto(await memory.load());
+  const remembered = await memory.load();
+  const veto = ReviewMemory.veto(remembered);
+  const profiles = new LatencyProfiles(options.store.dir);
+  const latencyProfile = options.batchSize === 'auto' ? await profiles.load(options.provider.provider, options.provider.model) : undefined;
   const result = await learn({
     traces,
     playbook: base,
@@ -113,12 +146,18 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     veto,
     limits: options.limits,
     embed: options.embed,
+    latencyProfile,
   });
+  for (const { id, reason, count } of givenUp) result.record.warnings.push(`session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`);
 
-  const rules = rulesFromApplied(result.applied);
+  // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
+  const { rules, hold, warnings } = screenProposal({ applied: result.applied, playbook: result.playbook, traces, playbookPath, isTrusted: ReviewMemory.trusts(remembered) });
+  result.record.warnings.push(...warnings);
+  const appliedOps = result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op }));
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
-  const files: FileChange[] = changed
+  // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
+  const files: FileChange[] = changed || hold.existing.length > 0
     ? renderAssets({
       workspace: options.workspace,
       playbook: result.playbook,
@@ -128,6 +167,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
       settings: { ...options.assets, playbookPath },
       warn: (message) => result.record.warnings.push(message),
+      hold: { ids: hold.ids, marks: hold.flagged, others: playbookForOtherAssets(base, appliedOps, result.tags, hold.flagged) },
     })
     : [];
   const proposal: Proposal | undefined = files.length === 0 ? undefined : {
@@ -142,15 +182,19 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     status: 'pending',
     files,
     rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => redactDeep(rule, redactText)),
-    ops: result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op })),
+    ops: appliedOps,
     tags: result.tags,
+    heldRules: hold.existing,
+    targets: resolveAssetSettings(options.assets).targets,
   };
   if (!options.dryRun) {
     // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text
     await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(redactDeep(result.record, redactText)));
     if (proposal) await options.proposals.save(proposal);
-    await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id);
+    await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id, result.failedTraces);
+    // Delays measured under faults or a cancel say little about the model: only a clean run's profile is kept.
+    if (result.record.status === 'completed' && result.measuredProfile.length >= 2) await profiles.save(options.provider.provider, options.provider.model, result.measuredProfile);
   }
-  return { traces, proposal, record: result.record, invalidStoredTraces };
+  return { traces, givenUp, outsideWindow, failedTraces: result.failedTraces, proposal, record: result.record, invalidStoredTraces };
 }
 

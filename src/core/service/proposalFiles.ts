@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import type { RuleWithScope } from '../assets/agentsMd';
+import { tryResolveInWorkspace } from '../trust/workspacePath';
+import { lessonsBehind, type RuleWithScope } from '../assets/agentsMd';
 import type { FileChange, Proposal } from '../assets/proposal';
 import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, type AssetSettings } from '../assets/targets';
@@ -9,11 +9,17 @@ import type { Lesson } from '../learn/types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { BulletTag, DeltaOp } from '../playbook/delta';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
+import { findBullet } from '../playbook/model';
 import type { TraceStore } from '../trace/store';
+import { ReviewMemory } from '../assets/memory';
+import type { RuleFlag } from '../trust/kinds';
+import { holdBack, markedIds, opsWithIds, playbookForOtherAssets, withoutMarks, type HeldRule } from '../trust/hold';
 
 /** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
 export function readWorkspaceFile(workspace: string, rel: string): string | undefined {
-  const path = join(workspace, ...rel.split('/'));
+  // A path leaving the workspace reads as absent; writing it is refused where files are written.
+  const path = tryResolveInWorkspace(workspace, rel);
+  if (path === undefined) return undefined;
   try {
     return statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
   } catch {
@@ -22,8 +28,10 @@ export function readWorkspaceFile(workspace: string, rel: string): string | unde
 }
 
 export function listWorkspaceFolders(workspace: string, rel: string): string[] {
+  const path = tryResolveInWorkspace(workspace, rel);
+  if (path === undefined) return [];
   try {
-    return readdirSync(join(workspace, ...rel.split('/')), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    return readdirSync(path, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
   } catch {
     return [];
   }
@@ -41,6 +49,7 @@ export function rulesFromApplied(applied: AppliedOp[]): RuleWithScope[] {
       support: a.op.support,
       scope: a.op.op === 'ADD' ? a.op.scope : undefined,
       kind: a.op.op === 'ADD' ? a.op.kind : undefined,
+      flags: [],
     }));
 }
 
@@ -49,16 +58,38 @@ export interface OpsRender {
   /** The rules as applied now (ids can differ from the original proposal's when other rules came first). */
   rules: RuleWithScope[];
   ops: Array<{ ruleId: string; op: DeltaOp }>;
+  /** Rules already in the playbook held back from the other assets (flagged text, or marked). */
+  held: HeldRule[];
 }
 
+/** How flagged rules are treated when operations are rendered again (see trust/hold.ts). */
+export interface RenderTrust {
+  /** Flags of the proposal's rules, by rule id. */
+  flags: ReadonlyMap<string, readonly RuleFlag[]>;
+  /** Rules accepted by name in this render: their flags and marks are dropped, they go into every asset. */
+  accepted: ReadonlySet<string>;
+  /** Rule text accepted by name before. */
+  isTrusted?: (content: string) => boolean;
+  /** Mark the flagged rules in the playbook diff (a proposal to review; never for files being written). */
+  mark: boolean;
+}
+
+const NO_TRUST: RenderTrust = { flags: new Map(), accepted: new Set(), mark: false };
+
 /** Applies operations to the workspace's playbook as it is now and renders every enabled asset from the result. */
-export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], lessons: Lesson[], assets: Partial<AssetSettings> & { playbookPath: string }, warn: (m: string) => void): OpsRender {
+export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], lessons: Lesson[], assets: Partial<AssetSettings> & { playbookPath: string }, warn: (m: string) => void, trust: RenderTrust = NO_TRUST): OpsRender {
   const current = readWorkspaceFile(workspace, assets.playbookPath);
-  const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
+  const stored = current === undefined ? emptyPlaybook() : parsePlaybook(current);
+  // A rule accepted by name loses the mark a written proposal may have left above it.
+  const unmarks = [...markedIds(stored)].some((id) => trust.accepted.has(id));
+  // An existing rule accepted by name (one the screen held back) now goes into the other assets.
+  const takesExisting = [...trust.accepted].some((id) => findBullet(stored, id) !== undefined);
+  const base = withoutMarks(stored, trust.accepted);
   const result = applyDelta(base, { ops, tags });
   const applied = result.applied.filter((a) => a.status === 'applied' && a.id);
-  const rules = rulesFromApplied(result.applied);
-  if (applied.length === 0 && tags.length === 0) return { files: [], rules, ops: [] };
+  const rules = rulesFromApplied(result.applied).map((r) => ({ ...r, flags: trust.accepted.has(r.id) ? [] : [...(trust.flags.get(r.id) ?? [])] }));
+  const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
+  if (applied.length === 0 && tags.length === 0 && !unmarks && !takesExisting) return { files: [], rules, ops: [], held: hold.existing };
   const files = renderAssets({
     workspace,
     playbook: result.playbook,
@@ -68,8 +99,9 @@ export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], 
     listDir: (rel) => listWorkspaceFolders(workspace, rel),
     settings: assets,
     warn,
+    hold: { ids: hold.ids, marks: trust.mark ? hold.flagged : undefined, others: playbookForOtherAssets(base, opsWithIds(applied.map((a) => ({ ...a.op, ...(a.op.op === 'ADD' ? { id: a.id } : {}) }) as DeltaOp)), tags, hold.flagged) },
   });
-  return { files, rules, ops: applied.map((a) => ({ ruleId: a.id as string, op: a.op })) };
+  return { files, rules, ops: applied.map((a) => ({ ruleId: a.id as string, op: a.op })), held: hold.existing };
 }
 
 export async function proposalLessons(store: TraceStore, proposal: Proposal): Promise<Lesson[]> {
@@ -80,19 +112,25 @@ export async function proposalLessons(store: TraceStore, proposal: Proposal): Pr
 /**
  * Splits a proposal: the chosen rules rendered against the workspace as it is now (to write), and a function that
  * re-renders what remains once those are written (so the rest never conflicts with the part accepted first).
+ * Chosen rules are named, so a flagged one among them is accepted; the rest keep their flags and marks.
  */
 export async function chooseRules(store: TraceStore, proposal: Proposal, ruleIds: string[], assets: Partial<AssetSettings> & { playbookPath: string }, warn: (m: string) => void): Promise<{ chosen: OpsRender; remaining: () => Proposal }> {
   const lessons = await proposalLessons(store, proposal);
+  const isTrusted = ReviewMemory.trusts(await new ReviewMemory(store, proposal.workspace).load());
+  const flags = new Map(proposal.rules.map((r) => [r.id, r.flags ?? []] as const));
   // ADDs keep the ids they were proposed with, so the rest of the proposal reads the same after a partial accept.
   const withId = (o: Proposal['ops'][number]): DeltaOp => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op);
   const picked = proposal.ops.filter((o) => ruleIds.includes(o.ruleId)).map(withId);
   const rest = proposal.ops.filter((o) => !ruleIds.includes(o.ruleId)).map(withId);
-  const chosen = renderOps(proposal.workspace, picked, [], lessons, assets, warn);
+  // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
+  const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
+  const chosen = renderOps(proposal.workspace, picked, [], lessonsBehind(chosenRules, lessons), assets, warn, { flags, accepted: new Set(ruleIds), isTrusted, mark: false });
   return {
     chosen,
     remaining: () => {
-      const again = renderOps(proposal.workspace, rest, proposal.tags, lessons, assets, warn);
-      return { ...proposal, files: again.files, rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => r), ops: again.ops, status: again.files.length === 0 ? 'accepted' : 'partial' };
+      // The chosen rules are the user's now (written, and trusted once the caller remembers them): not held back here.
+      const again = renderOps(proposal.workspace, rest, proposal.tags, lessons, assets, warn, { flags, accepted: new Set(ruleIds), isTrusted, mark: true });
+      return { ...proposal, files: again.files, rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => ({ ...r, flags: r.flags ?? [] })), ops: again.ops, heldRules: again.held, status: again.files.length === 0 ? 'accepted' : 'partial' };
     },
   };
 }

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_LINE_BYTES, type LineReadResult } from './lines';
 import type { AgentId, Trace, TraceDraft } from './model';
 import { normalizeTrace } from './normalize';
 import { createRedactor, type RedactionOptions } from './redact';
-import { classifyFile, walkCandidates } from './scan';
+import { classifyFile, walkCandidates, type SkipReason } from './scan';
 import { readerFor } from './sources';
 import type { ReadContext, SessionFile, SourceReader } from './sources/types';
 import { TraceStore, type ImportedFile, type TraceWriter } from './store';
@@ -129,7 +129,7 @@ export interface ImportTaskResult {
   traces: TraceCounts[];
   warnings: string[];
   bytesRead: number;
-  mode: 'full' | 'resumed' | 'same' | 'not-a-session';
+  mode: 'full' | 'resumed' | 'same' | 'not-a-session' | 'unreadable';
   /** Why a file imported before was read again from its start. */
   restart?: 'truncated' | 'rotated';
 }
@@ -148,7 +148,14 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
       await own.close();
     }
   }
-  const agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent).catch(() => undefined));
+  let agent: AgentId | undefined;
+  try {
+    agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent));
+  } catch (error) {
+    return { traces: [], warnings: [`${task.path}: could not be read (${(error as Error).message})`], bytesRead: 0, mode: 'unreadable' };
+  }
+  // `--agent X` is the user's word: a file of X's name that X's sniffer does not recognize is read as X all the same.
+  if (!agent && task.sniffAgent && task.sniffAgent !== 'auto') agent = task.sniffAgent;
   if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
   const file: SessionFile = { path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs };
   const reader = readerFor(agent);
@@ -256,10 +263,15 @@ export interface ImportSummary extends AgentCounts {
   toolErrors: number;
   warnings: number;
   warningMessages: string[];
+  /** Files seen and not imported, by reason (unchanged non-session files included), and a few paths of each. */
+  skipped: Partial<Record<SkipReason, number>>;
+  skippedSamples: Partial<Record<SkipReason, string[]>>;
   redactions: number;
   byAgent: Record<string, AgentCounts>;
   traceIds: string[];
 }
+
+const SKIPPED_SAMPLES = 3;
 
 export interface ImportOptions {
   from: string;
@@ -317,7 +329,12 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   const redaction = options.redaction ?? {};
   const summary: ImportSummary = {
     sessions: 0, steps: 0, toolCalls: 0, files: 0, unchangedFiles: 0, resumedFiles: 0, restartedFiles: 0, bytes: 0, bytesRead: 0,
-    toolErrors: 0, warnings: 0, warningMessages: [], redactions: 0, byAgent: {}, traceIds: [],
+    toolErrors: 0, warnings: 0, warningMessages: [], skipped: {}, skippedSamples: {}, redactions: 0, byAgent: {}, traceIds: [],
+  };
+  const skip = (reason: SkipReason, path: string) => {
+    summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1;
+    const samples = (summary.skippedSamples[reason] ??= []);
+    if (samples.length < SKIPPED_SAMPLES) samples.push(path);
   };
   const warn = (message: string) => {
     summary.warnings++;
@@ -327,7 +344,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   await store.ensure();
   const agentFilter = options.agent && options.agent !== 'auto' ? options.agent : undefined;
   const root = resolve(options.from);
-  const [found, index] = await Promise.all([walkCandidates(root, { agent: options.agent, warn }), store.loadIndex()]);
+  const [found, index] = await Promise.all([walkCandidates(root, { agent: options.agent, warn, skip, exclude: [resolve(store.dir)] }), store.loadIndex()]);
   const skipped = (index.skipped ??= {});
   // Non-session files that are gone from the folder walked are forgotten (session files stay: their traces do).
   const seen = new Set(found.map((f) => f.path));
@@ -340,8 +357,15 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
       summary.unchangedFiles++;
       continue;
     }
+    if (file.bytes === 0 && !known) {
+      skip('empty', file.path);
+      continue;
+    }
     const notSession = skipped[file.path];
-    if (!agentFilter && notSession && notSession.bytes === file.bytes && notSession.mtimeMs === file.mtimeMs) continue;
+    if (!agentFilter && notSession && notSession.bytes === file.bytes && notSession.mtimeMs === file.mtimeMs) {
+      skip('not a session', file.path);
+      continue;
+    }
     todo.push({
       ...file, agent: known?.agent as AgentId | undefined, sniffAgent: options.agent, previous: known, limits, redaction, storeDir: store.dir,
     });
@@ -381,6 +405,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     if ('error' in result) {
       // One file must not end the import: a worker that ran out of memory, a file that vanished mid-read…
       warn(`${task.path}: could not be imported (${result.error.slice(0, 300)})`);
+      skip('unreadable', task.path);
       options.onProgress?.(++done, todo.length, task.path);
       return;
     }
@@ -395,8 +420,11 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
       if (result.mode === 'resumed') summary.resumedFiles++;
       if (result.restart) summary.restartedFiles++;
       for (const trace of result.traces) count(summary, trace);
-    } else if (result.mode === 'not-a-session' && !agentFilter) {
-      skipped[task.path] = { bytes: task.bytes, mtimeMs: task.mtimeMs };
+    } else if (result.mode === 'unreadable') {
+      skip('unreadable', task.path);
+    } else if (result.mode === 'not-a-session') {
+      skip('not a session', task.path);
+      if (!agentFilter) skipped[task.path] = { bytes: task.bytes, mtimeMs: task.mtimeMs };
     }
     options.onProgress?.(++done, todo.length, task.path);
   };
@@ -425,8 +453,9 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     await saving;
     if (todo.length > 0) await store.saveIndex(index);
   }
-  // Superseded copies of grown sessions pile up in packs: rewritten once they are most of a pack.
-  if (superseded) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
+  // Superseded copies of grown sessions pile up in packs, and so do the copies an import killed midway left for the
+  // next one to write again: rewritten once they are worth it (compaction decides; checking costs the index reads).
+  if (superseded || summary.sessions > 0) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
   return summary;
 }
 
@@ -493,4 +522,13 @@ function count(summary: ImportSummary, trace: TraceCounts): void {
   summary.toolErrors += trace.toolErrors;
   summary.redactions += trace.redactions;
   summary.traceIds.push(trace.id);
+}
+
+/** "Not imported: 3 not a session (a.json, …), 1 empty (b.jsonl)" — or nothing when every file seen was imported. */
+export function describeSkipped(summary: Pick<ImportSummary, 'skipped' | 'skippedSamples'>): string | undefined {
+  const parts = Object.entries(summary.skipped).map(([reason, count]) => {
+    const samples = summary.skippedSamples[reason as keyof typeof summary.skippedSamples] ?? [];
+    return `${count} ${reason} (${samples.join(', ')}${count > samples.length ? ', …' : ''})`;
+  });
+  return parts.length ? `Not imported: ${parts.join('; ')}.` : undefined;
 }

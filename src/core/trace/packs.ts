@@ -174,6 +174,8 @@ const MAX_PACKS = 256;
 const SMALL_PACK_BYTES = 1024 * 1024;
 /** Below this much dead text a rewrite is not worth its I/O. */
 const MIN_FREED_BYTES = 256 * 1024;
+/** Past this share of dead text in the whole store, every pack holding dead copies is rewritten (a killed import). */
+const MAX_DEAD_SHARE = 0.05;
 /** A pack without an index this old was abandoned by a crash (a live writer publishes within seconds). */
 const ORPHAN_AGE_MS = 60 * 60 * 1000;
 
@@ -186,7 +188,15 @@ export async function compactPacks(dir: string, now = Date.now()): Promise<Compa
   const live = new Map<string, number>();
   for (const entry of map.traces.values()) live.set(entry.pack, (live.get(entry.pack) ?? 0) + entry.length + 1);
   const many = map.packs.size > MAX_PACKS;
-  const chosen = [...map.packs].filter(([pack, bytes]) => (live.get(pack) ?? 0) < bytes * MIN_LIVE_SHARE || (many && bytes < SMALL_PACK_BYTES)).map(([pack]) => pack);
+  const total = [...map.packs.values()].reduce((a, b) => a + b, 0);
+  const deadInStore = total - [...live.values()].reduce((a, b) => a + b, 0);
+  // Copies left by an import that was killed and re-run are spread thinly over many packs: no single pack is mostly
+  // dead, yet together they are worth a rewrite.
+  const sweep = deadInStore >= MIN_FREED_BYTES && deadInStore > total * MAX_DEAD_SHARE;
+  const chosen = [...map.packs].filter(([pack, bytes]) => {
+    const liveBytes = live.get(pack) ?? 0;
+    return liveBytes < bytes * MIN_LIVE_SHARE || (many && bytes < SMALL_PACK_BYTES) || (sweep && liveBytes < bytes);
+  }).map(([pack]) => pack);
   const dead = chosen.reduce((sum, pack) => sum + (map.packs.get(pack) ?? 0) - (live.get(pack) ?? 0), 0);
   const result: CompactionResult = { rewritten: 0, freedBytes: 0 };
   await removeOrphans(dir, now);

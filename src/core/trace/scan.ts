@@ -1,5 +1,5 @@
-import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isBlockingIo, readRange } from './io';
 import type { AgentId } from './model';
@@ -15,17 +15,45 @@ export interface FoundFile {
   mtimeMs: number;
 }
 
+/** Why a file an import saw was not imported: each is counted, with a few paths, never passed over in silence. */
+export const SKIP_REASONS = ['not a session', 'empty', 'unreadable', 'special file', 'symbolic link loop', 'folder named like a session'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
 /**
  * The files under `root` some reader accepts by name, with size and mtime: no file is opened, so a re-import
  * only sniffs files it has not seen in that state (`classifyFile`), and can do that in a worker.
  */
-export async function walkCandidates(root: string, options: { agent?: AgentId | 'auto'; warn?: (message: string) => void } = {}): Promise<FoundFile[]> {
+export async function walkCandidates(root: string, options: { agent?: AgentId | 'auto'; warn?: (message: string) => void; skip?: (reason: SkipReason, path: string) => void; exclude?: string[] } = {}): Promise<FoundFile[]> {
+  const excluded = new Set(options.exclude ?? []);
   const readers = options.agent && options.agent !== 'auto' ? READERS.filter((r) => r.agent === options.agent) : READERS;
+  const named = (path: string) => readers.some((r) => r.accepts(path));
   const blocking = isBlockingIo();
   const rootStat = await stat(root);
-  if (rootStat.isFile()) return readers.some((r) => r.accepts(root)) ? [{ path: root, bytes: rootStat.size, mtimeMs: rootStat.mtimeMs }] : [];
+  if (rootStat.isFile()) return named(root) ? [{ path: root, bytes: rootStat.size, mtimeMs: rootStat.mtimeMs }] : [];
   const paths: string[] = [];
+  // Folders by their real path: a symbolic link back up the tree is walked once, not forever.
+  const visited = new Set<string>();
+  const follow = async (path: string): Promise<Stats | undefined> => {
+    try {
+      return blocking ? statSync(path) : await stat(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (named(path) || code === 'ELOOP') options.skip?.(code === 'ELOOP' ? 'symbolic link loop' : 'unreadable', path);
+      return undefined;
+    }
+  };
   const walk = async (dir: string): Promise<void> => {
+    let real: string;
+    try {
+      real = blocking ? realpathSync(dir) : await realpath(dir);
+    } catch {
+      real = dir;
+    }
+    if (visited.has(real)) {
+      options.skip?.('symbolic link loop', dir);
+      return;
+    }
+    visited.add(real);
     let entries: Dirent[];
     try {
       entries = blocking ? readdirSync(dir, { withFileTypes: true }) : await readdir(dir, { withFileTypes: true });
@@ -36,10 +64,21 @@ export async function walkCandidates(root: string, options: { agent?: AgentId | 
     const subdirs: string[] = [];
     for (const entry of entries) {
       const full = join(dir, entry.name);
-      if (entry.isDirectory()) {
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        const target = await follow(full);
+        isDirectory = target?.isDirectory() ?? false;
+        isFile = target?.isFile() ?? false;
+        if (!target) continue;
+      }
+      if (isDirectory) {
+        if (excluded.has(full)) continue;
+        if (named(full)) options.skip?.('folder named like a session', full);
         if (!SKIP_DIRS.has(entry.name)) subdirs.push(full);
-      } else if (entry.isFile() && readers.some((r) => r.accepts(full))) {
-        paths.push(full);
+      } else if (named(full)) {
+        if (isFile) paths.push(full);
+        else options.skip?.('special file', full);
       }
     }
     for (let i = 0; i < subdirs.length; i += STAT_BATCH) await Promise.all(subdirs.slice(i, i + STAT_BATCH).map(walk));

@@ -83,7 +83,9 @@ function isSkippedFile(value: unknown): value is z.infer<typeof SkippedFile> {
   return typeof e === 'object' && e !== null && typeof e.bytes === 'number' && typeof e.mtimeMs === 'number';
 }
 
-const LearnedState = z.object({ version: z.literal(1), learned: z.record(z.string(), z.string()) });
+/** A session whose learning failed: how often, why the last time, and in which run. */
+const LearningFailure = z.object({ count: z.number().int().min(1), reason: z.string(), runId: z.string() });
+const LearnedState = z.object({ version: z.literal(1), learned: z.record(z.string(), z.string()), failed: z.record(z.string(), LearningFailure).default({}) });
 export type LearnedState = z.infer<typeof LearnedState>;
 
 /** Normalized, redacted traces plus the import index and per-workspace learning state. */
@@ -212,12 +214,17 @@ export class TraceStore {
 
   async loadLearned(workspace: string): Promise<LearnedState> {
     const parsed = LearnedState.safeParse(await readJsonFile(join(this.workspaceDir(workspace), 'learned.json')).catch(() => undefined));
-    return parsed.success ? parsed.data : { version: 1, learned: {} };
+    return parsed.success ? parsed.data : { version: 1, learned: {}, failed: {} };
   }
 
-  async markLearned(workspace: string, traceIds: string[], runId: string): Promise<void> {
+  /** Records a run's outcome per session: learned ones, and failed ones (counted, to be learned again later). */
+  async markLearned(workspace: string, traceIds: string[], runId: string, failed: Array<{ id: string; reason: string }> = []): Promise<void> {
     const state = await this.loadLearned(workspace);
-    for (const id of traceIds) state.learned[id] = runId;
+    for (const id of traceIds) {
+      state.learned[id] = runId;
+      delete state.failed[id];
+    }
+    for (const { id, reason } of failed) state.failed[id] = { count: (state.failed[id]?.count ?? 0) + 1, reason, runId };
     await atomicWrite(join(this.workspaceDir(workspace), 'learned.json'), JSON.stringify(state, null, 1));
   }
 

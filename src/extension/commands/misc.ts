@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { endpointOrigin } from '../../core/llm/endpoint';
+import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { captureSessions } from '../capture';
+import { storeApiKey } from '../llm/apiKeys';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
-
-export const API_KEY_SECRET = 'combee.openai.apiKey';
 
 /** Combee: Import Sessions… — pick any folder of agent sessions (an agent home or loose files). */
 export async function importSessionsCommand(services: Services, folder?: unknown): Promise<number | undefined> {
@@ -25,21 +25,28 @@ export async function importSessionsCommand(services: Services, folder?: unknown
   });
 }
 
-/** Combee: Set API Key — kept in VS Code's SecretStorage, never in settings or logs. */
-export async function setApiKeyCommand(services: Services): Promise<void> {
-  const key = await vscode.window.showInputBox({ title: 'OpenAI-compatible API key', prompt: 'Stored in VS Code SecretStorage. Leave empty to remove it.', password: true, ignoreFocusOut: true });
-  if (key === undefined) return;
-  if (key.trim() === '') await services.context.secrets.delete(API_KEY_SECRET);
-  else await services.context.secrets.store(API_KEY_SECRET, key.trim());
-  services.log.info(key.trim() ? 'API key stored in SecretStorage' : 'API key removed');
+/**
+ * Combee: Set API Key — for the endpoint in the user's settings, kept in VS Code's SecretStorage under that endpoint's
+ * origin (never in settings or logs, never sent to another endpoint). `given` lets tests and scripts pass the key.
+ */
+export async function setApiKeyCommand(services: Services, given?: unknown): Promise<boolean> {
+  const baseUrl = readSettings().openaiBaseUrl;
+  const origin = endpointOrigin(baseUrl);
+  const key = typeof given === 'string' ? given : await vscode.window.showInputBox({ title: `API key for ${origin}`, prompt: `Used only for requests to ${origin} (combee.openai.baseUrl in your user settings). Stored in VS Code SecretStorage. Leave empty to remove it.`, password: true, ignoreFocusOut: true });
+  if (key === undefined) return false;
+  await storeApiKey(services.context.secrets, baseUrl, key.trim() || undefined);
+  const said = key.trim() ? `API key saved for ${origin}` : `API key for ${origin} removed`;
+  services.log.info(said);
+  void vscode.window.showInformationMessage(`Combee: ${said}.`);
+  return true;
 }
 
 /** Combee: Open Playbook — the workspace playbook, or an offer to learn one. */
 export async function openPlaybookCommand(): Promise<boolean> {
   const [workspace] = workspaceFolderPaths();
   if (!workspace) return false;
-  const path = join(workspace, ...readSettings().playbookPath.split('/'));
-  if (!existsSync(path)) {
+  const path = tryResolveInWorkspace(workspace, readSettings().playbookPath);
+  if (path === undefined || !existsSync(path)) {
     const choice = await vscode.window.showInformationMessage('This workspace has no Combee playbook yet.', 'Learn from Recent Sessions');
     if (choice) await vscode.commands.executeCommand('combee.learn');
     return false;

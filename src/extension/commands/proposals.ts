@@ -3,10 +3,15 @@ import { ReviewMemory } from '../../core/assets/memory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
 import { chooseRules } from '../../core/service/proposalFiles';
-import { acceptFiles, workspaceUri, type AcceptOutcome } from '../review/accept';
+import { textsToTrust } from '../../core/trust/hold';
+import { describeFlags } from '../../core/trust/kinds';
+import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
+import { evidenceUri } from '../review/evidenceDocument';
+import { acceptFiles, undoWrites, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
+import { allowedInThisWorkspace } from '../trust';
 
 /** The active proposal diff tab's proposal and file, if any. */
 function activeProposalFile(): { workspace: string; proposalId: string; path: string } | undefined {
@@ -41,13 +46,41 @@ async function closeProposalTabs(proposalId: string, path?: string): Promise<voi
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }
 
+/**
+ * After an accept or a reject: open diffs of the proposal show what is left of it (refreshed in place); only the tabs
+ * of files no longer in it close.
+ */
+async function settleTabs(services: Services, proposalId: string, workspace: string): Promise<void> {
+  const latest = await services.proposals.load(workspace, proposalId);
+  const open = latest && (latest.status === 'pending' || latest.status === 'partial') ? new Set(latest.files.map((f) => f.path)) : new Set<string>();
+  const gone: vscode.Tab[] = [];
+  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+    if (!(tab.input instanceof vscode.TabInputTextDiff)) continue;
+    const parsed = parseProposalUri(tab.input.modified);
+    if (parsed?.proposalId !== proposalId) continue;
+    if (open.has(parsed.path)) services.proposalDocuments?.refresh(tab.input.modified);
+    else gone.push(tab);
+  }
+  if (gone.length > 0) await vscode.window.tabGroups.close(gone);
+}
+
 function assetSettings() {
   const settings = readSettings();
   return { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots, playbookPath: settings.playbookPath };
 }
 
-function report(services: Services, what: string, proposal: Proposal, outcome: AcceptOutcome): void {
-  services.log.info(`${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}`);
+/** Says what an accept wrote, with Undo; refusals and conflicts get their own message. */
+function report(services: Services, what: string, proposal: Proposal, outcome: AcceptOutcome, acceptedRuleIds: string[] = proposal.rules.map((r) => r.id)): void {
+  if (outcome.written.length > 0) {
+    lastAccept = { proposal, outcome, acceptedRuleIds };
+    void vscode.window.showInformationMessage(`Combee wrote ${outcome.written.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}.`, 'Undo').then((choice) => {
+      if (choice === 'Undo') void undoLastAccept(services);
+    });
+  } else if (outcome.refused.length === 0 && outcome.conflicts.length === 0) {
+    void vscode.window.showInformationMessage('Combee wrote nothing: the files already hold these changes.');
+  }
+  services.log.info(`${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}${outcome.refused.length ? `; refused (outside the workspace): ${outcome.refused.map((r) => r.path).join(', ')}` : ''}`);
+  for (const { reason } of outcome.refused) void vscode.window.showErrorMessage(`Combee did not write a file of proposal ${proposal.id}: ${reason}.`);
   if (outcome.conflicts.length > 0) {
     void vscode.window.showWarningMessage(`Combee did not overwrite ${outcome.conflicts.join(', ')}: changed where the proposal edits it since it was made. Learn again for a fresh proposal.`);
   }
@@ -55,24 +88,53 @@ function report(services: Services, what: string, proposal: Proposal, outcome: A
 
 /** After an accept: remember the rules as written, so a later deletion by the team is noticed and respected. */
 async function rememberAccepted(services: Services, proposal: Proposal): Promise<void> {
-  const playbookPath = readSettings().playbookPath;
-  const bytes = await vscode.workspace.fs.readFile(workspaceUri(proposal, playbookPath)).then((b) => new TextDecoder().decode(b), () => undefined);
+  const path = tryResolveInWorkspace(proposal.workspace, readSettings().playbookPath);
+  if (path === undefined) return;
+  const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(path)).then((b) => new TextDecoder().decode(b), () => undefined);
   if (bytes === undefined) return;
-  await new ReviewMemory(services.store, proposal.workspace).rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
+  const memory = new ReviewMemory(services.store, proposal.workspace);
+  await memory.rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
+  // Accepted in review: their risky-looking text is the user's now, not held back as an existing rule next time.
+  await memory.rememberTrusted(textsToTrust(proposal.rules));
 }
 
-/** Accept all: every file of the proposal. */
-export async function acceptProposal(services: Services, id?: unknown): Promise<AcceptOutcome | undefined> {
+/**
+ * Accept all: every file of the proposal, except that flagged rules are left out (and stay pending) unless
+ * `includeFlagged` is true; then the rest is rendered again without them. Writing several files asks first, naming
+ * them; `confirmed === true` (tests, scripted use) stands for that answer.
+ */
+export async function acceptProposal(services: Services, id?: unknown, includeFlagged?: unknown, confirmed?: unknown): Promise<AcceptOutcome | undefined> {
+  if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
   if (!proposal) {
     void vscode.window.showInformationMessage('Combee has no pending proposal to accept.');
     return undefined;
   }
+  if (proposal.files.length > 1 && confirmed !== true) {
+    const write = `Write ${proposal.files.length} Files`;
+    const choice = await vscode.window.showInformationMessage(`Accept this Combee proposal?`, { modal: true, detail: `It writes ${proposal.files.map((f) => f.path).join(', ')}${proposal.rules.some((r) => r.flags.length > 0) && includeFlagged !== true ? ' (flagged rules left out)' : ''}. Undo Last Accept puts them back.` }, write);
+    if (choice !== write) return undefined;
+  }
+  const flagged = proposal.rules.filter((r) => r.flags.length > 0);
+  if (flagged.length > 0) {
+    const take = includeFlagged === true ? proposal.ops.map((o) => o.ruleId) : proposal.ops.map((o) => o.ruleId).filter((ruleId) => !flagged.some((r) => r.id === ruleId));
+    const split = await chooseRules(services.store, proposal, take, assetSettings(), (m) => services.log.warn(m));
+    const outcome = await acceptFiles(proposal, split.chosen.files);
+    await services.proposals.save(split.remaining());
+    await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => take.includes(r.id)) });
+    await settleTabs(services, proposal.id, proposal.workspace);
+    services.notifyChanged();
+    report(services, 'accepted proposal', proposal, outcome, take);
+    const left = flagged.filter((r) => !take.includes(r.id));
+    for (const rule of left) services.log.warn(`left out flagged rule ${rule.id} of ${proposal.id}: ${describeFlags(rule.flags)}`);
+    if (left.length > 0) void vscode.window.showWarningMessage(`Combee left out ${left.length} flagged rule(s): ${left.map((r) => `${r.id} (${r.flags.map((f) => f.kind).join(', ')})`).join('; ')}. They stay pending: review their evidence in the Proposals view and accept them one by one.`);
+    return outcome;
+  }
   const outcome = await acceptFiles(proposal, proposal.files);
   const remaining = proposal.files.filter((f) => outcome.conflicts.includes(f.path));
   await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
   await rememberAccepted(services, proposal);
-  await closeProposalTabs(proposal.id);
+  await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
   report(services, 'accepted proposal', proposal, outcome);
   return outcome;
@@ -80,6 +142,7 @@ export async function acceptProposal(services: Services, id?: unknown): Promise<
 
 /** Accept file: only the file of the active diff (or the given path). */
 export async function acceptFile(services: Services, id?: unknown, path?: unknown): Promise<AcceptOutcome | undefined> {
+  if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const active = activeProposalFile();
   const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
   const filePath = typeof path === 'string' ? path : active?.path;
@@ -91,30 +154,53 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
   const outcome = await acceptFiles(proposal, [change]);
   const remaining = proposal.files.filter((f) => f.path !== change.path || outcome.conflicts.includes(f.path));
   await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
-  if (change.path === readSettings().playbookPath) await rememberAccepted(services, proposal);
-  await closeProposalTabs(proposal.id, change.path);
+  // A flagged rule written with its mark (this file as proposed) is not accepted by name: it stays held and untrusted.
+  if (change.path === readSettings().playbookPath) await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.flags.length === 0) });
+  await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
-  report(services, `accepted ${change.path} of`, proposal, outcome);
+  report(services, `accepted ${change.path} of`, proposal, outcome, []);
   return outcome;
 }
 
-/** Accept rule: that rule alone, rendered into every asset; the rest of the proposal is re-rendered around it. */
-export async function acceptRule(services: Services, id?: unknown, ruleId?: unknown): Promise<AcceptOutcome | undefined> {
+/**
+ * Accept rule: that rule alone, rendered into every asset; the rest of the proposal is re-rendered around it. A flagged
+ * rule (new, or held back from the playbook) is accepted by name after a modal confirmation showing why it was
+ * flagged; `confirmed === true` (tests, scripted use) stands for that confirmation.
+ */
+export async function acceptRule(services: Services, id?: unknown, ruleId?: unknown, confirmed?: unknown): Promise<AcceptOutcome | undefined> {
+  if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
-  if (!proposal || typeof ruleId !== 'string' || !proposal.ops.some((o) => o.ruleId === ruleId)) {
+  const held = proposal?.heldRules.find((h) => h.id === ruleId);
+  if (!proposal || typeof ruleId !== 'string' || (!proposal.ops.some((o) => o.ruleId === ruleId) && !held)) {
     void vscode.window.showInformationMessage('Pick a rule of a pending proposal in the Proposals view to accept it alone.');
     return undefined;
   }
+  const flags = held?.flags ?? proposal.rules.find((r) => r.id === ruleId)?.flags ?? [];
+  if (flags.length > 0 && confirmed !== true) {
+    const choice = await vscode.window.showWarningMessage(`Accept flagged rule ${ruleId}?`, { modal: true, detail: `${flags.map((f) => `${f.kind}: ${f.reason}`).join('\n')}\n\nAccepted, it goes into AGENTS.md and every other file Combee writes, and becomes every agent's standing instruction.` }, 'Accept Flagged Rule');
+    if (choice !== 'Accept Flagged Rule') return undefined;
+  }
+  if (held) await new ReviewMemory(services.store, proposal.workspace).rememberTrusted([held.content]);
   const warn = (m: string) => services.log.warn(m);
   const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(), warn);
   const outcome = await acceptFiles(proposal, split.chosen.files);
   const rest = split.remaining();
   await services.proposals.save(rest);
   await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.id === ruleId) });
-  await closeProposalTabs(proposal.id);
+  await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
-  report(services, `accepted rule ${ruleId} of`, proposal, outcome);
+  if (flags.length > 0) services.log.warn(`accepted flagged rule ${ruleId} of ${proposal.id} by name: ${describeFlags(flags)}`);
+  report(services, `accepted rule ${ruleId} of`, proposal, outcome, [ruleId]);
   return outcome;
+}
+
+/** Shows a rule's flags and the text of the steps behind it (from the stored sessions), read-only. Returns its text. */
+export async function showRuleEvidence(services: Services, id?: unknown, ruleId?: unknown): Promise<string | undefined> {
+  const proposal = await resolveProposal(services, id);
+  if (!proposal || typeof ruleId !== 'string') return undefined;
+  const document = await vscode.workspace.openTextDocument(evidenceUri(proposal, ruleId));
+  await vscode.window.showTextDocument(document, { preview: true });
+  return document.getText();
 }
 
 /** Reject rule: dropped from the proposal and remembered, so it is not proposed again. */
@@ -126,7 +212,7 @@ export async function rejectRule(services: Services, id?: unknown, ruleId?: unkn
   const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(), (m) => services.log.warn(m));
   const rest = split.remaining();
   await services.proposals.save({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status });
-  await closeProposalTabs(proposal.id);
+  await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
   services.log.info(`rejected rule ${rule.id} of proposal ${proposal.id}; it will not be proposed again`);
   return true;
@@ -149,11 +235,17 @@ export async function rejectProposal(services: Services, id?: unknown): Promise<
  * untitled document at its path). Nothing reaches the disk until the user saves, which is the accept.
  */
 export async function editProposal(services: Services, id?: unknown, path?: unknown): Promise<boolean> {
+  if (!allowedInThisWorkspace('write accepted changes')) return false;
   const active = activeProposalFile();
   const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
   const change = proposal?.files.find((f) => f.path === (typeof path === 'string' ? path : active?.path)) ?? proposal?.files[0];
   if (!proposal || !change) return false;
-  const uri = workspaceUri(proposal, change.path);
+  const inside = tryResolveInWorkspace(proposal.workspace, change.path);
+  if (inside === undefined) {
+    void vscode.window.showErrorMessage(`Combee will not open ${change.path} for editing: it leads outside the workspace folder.`);
+    return false;
+  }
+  const uri = vscode.Uri.file(inside);
   const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
   const target = exists ? uri : uri.with({ scheme: 'untitled' });
   let document = await vscode.workspace.openTextDocument(target);
@@ -211,4 +303,29 @@ export async function openProposalFile(services: Services, id?: unknown, path?: 
   const proposal = await resolveProposal(services, id);
   const change = proposal?.files.find((f) => f.path === path);
   if (proposal && change) await openProposalDiff(proposal, change);
+}
+
+/** The last accept of this window, for Undo. */
+let lastAccept: { proposal: Proposal; outcome: AcceptOutcome; acceptedRuleIds: string[] } | undefined;
+
+/**
+ * Combee: Undo Last Accept — the written files as they were (unless changed since), the proposal as it was before.
+ * Returns what was restored, or undefined when there is nothing to undo.
+ */
+export async function undoLastAccept(services: Services): Promise<{ reverted: string[]; changedSince: string[] } | undefined> {
+  const last = lastAccept;
+  if (!last) {
+    void vscode.window.showInformationMessage('Combee has no accept to undo in this window.');
+    return undefined;
+  }
+  lastAccept = undefined;
+  const { proposal, outcome, acceptedRuleIds } = last;
+  const { reverted, changedSince } = await undoWrites(outcome.writes);
+  await services.proposals.save(proposal);
+  await new ReviewMemory(services.store, proposal.workspace).forgetAccepted(acceptedRuleIds);
+  services.notifyChanged();
+  services.log.info(`undid the accept of ${proposal.id}: restored ${reverted.join(', ') || 'nothing'}${changedSince.length ? `; left alone (changed since): ${changedSince.join(', ')}` : ''}`);
+  if (changedSince.length > 0) void vscode.window.showWarningMessage(`Combee restored ${reverted.join(', ') || 'nothing'}; ${changedSince.join(', ')} changed since the accept and was left as it is.`);
+  else void vscode.window.showInformationMessage(`Combee restored ${reverted.join(', ')}; the proposal is pending again.`);
+  return { reverted, changedSince };
 }

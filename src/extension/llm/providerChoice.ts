@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { ProviderInfo } from '../../core/learn/types';
-import { DEFAULT_OPENAI_MODEL, isLoopbackUrl } from '../../core/llm/providers';
+import { checkEndpoint, EndpointRefusedError, isLoopbackUrl } from '../../core/llm/endpoint';
+import { DEFAULT_OPENAI_MODEL } from '../../core/llm/providers';
 import type { ProviderSpec } from '../../core/pool/learnProtocol';
-import { API_KEY_SECRET } from '../commands/misc';
 import type { Services } from '../services';
 import { readSettings } from '../settings';
+import { apiKeyFor, migrateLegacyKey } from './apiKeys';
 import { VscodeLmClient } from './vscodeLmClient';
 
 export interface ProviderChoice {
@@ -40,18 +41,36 @@ export async function chooseProvider(services: Services, fromUserAction: boolean
     services.log.info('no usable VS Code language model');
   }
   if (settings.provider === 'openai' || settings.provider === 'auto') {
-    const apiKey = await services.context.secrets.get(API_KEY_SECRET);
-    if (apiKey || isLoopbackUrl(settings.openaiBaseUrl)) {
+    const refused = endpointRefusal(settings.openaiBaseUrl, settings.allowInsecureHttp);
+    const moved = await migrateLegacyKey(services.context.secrets, settings.openaiBaseUrl);
+    if (moved) services.log.info(`the API key saved by an earlier version is now bound to ${moved}`);
+    // The key is looked up by the endpoint's origin: one saved for another endpoint is never sent here.
+    const apiKey = refused ? undefined : await apiKeyFor(services.context.secrets, settings.openaiBaseUrl);
+    if (refused) {
+      services.log.warn(`OpenAI-compatible endpoint not used: ${refused}`);
+      if (settings.provider === 'openai' && fromUserAction) void vscode.window.showWarningMessage(`Combee: ${refused}. Using the offline learner.`);
+    } else if (apiKey || isLoopbackUrl(settings.openaiBaseUrl)) {
       const model = settings.openaiModel || DEFAULT_OPENAI_MODEL;
       return {
-        spec: { kind: 'openai', baseUrl: settings.openaiBaseUrl, apiKey: apiKey ?? 'not-needed-for-local-endpoints', model, concurrency: settings.llmConcurrency, prices: settings.prices[model], embeddingModel: settings.embeddingModel },
+        spec: { kind: 'openai', baseUrl: settings.openaiBaseUrl, apiKey: apiKey ?? 'not-needed-for-local-endpoints', model, concurrency: settings.llmConcurrency, prices: settings.prices[model], embeddingModel: settings.embeddingModel, allowInsecureHttp: settings.allowInsecureHttp, timeoutMs: settings.requestTimeoutSeconds ? settings.requestTimeoutSeconds * 1000 : undefined },
         info: { provider: 'openai', model },
         reason: `OpenAI-compatible endpoint ${settings.openaiBaseUrl}`,
       };
     }
-    if (settings.provider === 'openai') {
-      void vscode.window.showWarningMessage('Combee: no API key is stored for the OpenAI-compatible endpoint. Run "Combee: Set API Key". Using the offline learner.');
+    if (!refused && settings.provider === 'openai' && fromUserAction) {
+      void vscode.window.showWarningMessage(`Combee: no API key is stored for ${new URL(settings.openaiBaseUrl).origin}. Run "Combee: Set API Key". Using the offline learner.`);
     }
   }
   return { spec: { kind: 'offline' }, info: { provider: 'offline', model: 'combee-offline-miner' }, reason: 'offline learner (nothing leaves this machine)' };
+}
+
+/** Why the endpoint may not be used (plain http to another machine, not a URL), or undefined when it may. */
+function endpointRefusal(baseUrl: string, allowInsecureHttp: boolean): string | undefined {
+  try {
+    checkEndpoint(baseUrl, { allowInsecureHttp });
+    return undefined;
+  } catch (error) {
+    if (error instanceof EndpointRefusedError) return error.message;
+    throw error;
+  }
 }

@@ -1,12 +1,17 @@
 import * as vscode from 'vscode';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
+import { OutsideWorkspaceError, resolveInWorkspace } from '../../core/trust/workspacePath';
 
 export interface AcceptOutcome {
   written: string[];
+  /** Files whose path leaves the workspace (`..`, a symlink out): never written, with the reason. */
+  refused: Array<{ path: string; reason: string }>;
   /** Files changed during review whose proposal was patched onto their new content. */
   rebased: string[];
   conflicts: string[];
+  /** What each written file held before (undefined: it did not exist) and after: what Undo puts back. */
+  writes: Array<{ path: string; uri: vscode.Uri; before: string | undefined; after: string }>;
 }
 
 async function diskText(uri: vscode.Uri): Promise<string | undefined> {
@@ -25,8 +30,9 @@ async function currentState(uri: vscode.Uri): Promise<{ text: string | undefined
   return { text, document, stale: document !== undefined && document.getText() !== text };
 }
 
-export function workspaceUri(proposal: Proposal, path: string): vscode.Uri {
-  return vscode.Uri.joinPath(vscode.Uri.file(proposal.workspace), ...path.split('/'));
+/** The file a proposal's path names; throws OutsideWorkspaceError when it leads outside the workspace. */
+function workspaceUri(proposal: Proposal, path: string): vscode.Uri {
+  return vscode.Uri.file(resolveInWorkspace(proposal.workspace, path));
 }
 
 /**
@@ -35,11 +41,18 @@ export function workspaceUri(proposal: Proposal, path: string): vscode.Uri {
  */
 export async function acceptFiles(proposal: Proposal, files: FileChange[], options: { save: boolean } = { save: true }): Promise<AcceptOutcome> {
   const edit = new vscode.WorkspaceEdit();
-  const outcome: AcceptOutcome = { written: [], rebased: [], conflicts: [] };
+  const outcome: AcceptOutcome = { written: [], refused: [], rebased: [], conflicts: [], writes: [] };
   const touched: vscode.Uri[] = [];
   const direct: Array<{ uri: vscode.Uri; text: string }> = [];
   for (const change of files) {
-    const uri = workspaceUri(proposal, change.path);
+    let uri: vscode.Uri;
+    try {
+      uri = workspaceUri(proposal, change.path);
+    } catch (error) {
+      if (!(error instanceof OutsideWorkspaceError)) throw error;
+      outcome.refused.push({ path: change.path, reason: error.message });
+      continue;
+    }
     const { text: current, stale } = await currentState(uri);
     const result = rebaseChange(change, current);
     if (result.kind === 'already-applied') continue;
@@ -58,10 +71,40 @@ export async function acceptFiles(proposal: Proposal, files: FileChange[], optio
       touched.push(uri);
     }
     outcome.written.push(change.path);
+    outcome.writes.push({ path: change.path, uri, before: current, after: result.change.after });
     if (result.kind === 'rebased') outcome.rebased.push(change.path);
   }
   if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   for (const { uri, text } of direct) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   if (options.save) for (const uri of touched) await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
   return outcome;
+}
+
+/**
+ * Puts back what an accept wrote: each file as it was before (a created one is deleted), unless it changed since the
+ * accept, which is then left alone and reported.
+ */
+export async function undoWrites(writes: AcceptOutcome['writes']): Promise<{ reverted: string[]; changedSince: string[] }> {
+  const reverted: string[] = [];
+  const changedSince: string[] = [];
+  const edit = new vscode.WorkspaceEdit();
+  for (const write of writes) {
+    const { text } = await currentState(write.uri);
+    if (text !== write.after) {
+      changedSince.push(write.path);
+      continue;
+    }
+    if (write.before === undefined) {
+      edit.deleteFile(write.uri, { ignoreIfNotExists: true });
+    } else {
+      const document = await vscode.workspace.openTextDocument(write.uri);
+      edit.replace(write.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), write.before);
+    }
+    reverted.push(write.path);
+  }
+  if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
+  for (const write of writes) {
+    if (write.before !== undefined && reverted.includes(write.path)) await vscode.workspace.textDocuments.find((d) => d.uri.toString() === write.uri.toString())?.save();
+  }
+  return { reverted, changedSince };
 }

@@ -6,7 +6,8 @@ import { workspaceFolderPaths, type Services } from '../services';
 type Node =
   | { kind: 'proposal'; proposalId: string; proposal: Proposal }
   | { kind: 'file'; proposalId: string; path: string; change: FileChange }
-  | { kind: 'rule'; proposalId: string; ruleId: string; rule: RuleChange };
+  | { kind: 'rule'; proposalId: string; ruleId: string; rule: RuleChange }
+  | { kind: 'held'; proposalId: string; ruleId: string; held: Proposal['heldRules'][number] };
 
 /** Pending proposals → their files → the rule changes, with provider, model, run and cost. */
 export class ProposalsView implements vscode.TreeDataProvider<Node> {
@@ -26,6 +27,7 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       return [
         ...element.proposal.files.map((change): Node => ({ kind: 'file', proposalId: element.proposalId, path: change.path, change })),
         ...element.proposal.rules.map((rule): Node => ({ kind: 'rule', proposalId: element.proposalId, ruleId: rule.id, rule })),
+        ...element.proposal.heldRules.map((held): Node => ({ kind: 'held', proposalId: element.proposalId, ruleId: held.id, held })),
       ];
     }
     return [];
@@ -53,12 +55,25 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       }
       case 'rule': {
         const rule = node.rule;
+        const flags = rule.flags ?? [];
         const item = new vscode.TreeItem(`${rule.op} ${rule.id}`);
-        item.description = rule.content;
         const sessions = rule.support.map((s) => `- ${s.traceId} (steps ${s.steps.join(', ')})`).join('\n');
-        item.tooltip = new vscode.MarkdownString(`${rule.content ?? ''}\n\nSupported by ${rule.support.length} session(s):\n${sessions}`);
-        item.iconPath = new vscode.ThemeIcon(rule.op === 'REMOVE' ? 'remove' : rule.op === 'ADD' ? 'add' : 'edit');
+        const why = flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n');
+        item.description = flags.length > 0 ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${rule.content ?? ''}` : rule.content;
+        item.tooltip = new vscode.MarkdownString(`${rule.content ?? ''}\n\n${flags.length > 0 ? `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n` : ''}Supported by ${rule.support.length} session(s):\n${sessions}`);
+        item.iconPath = flags.length > 0 ? new vscode.ThemeIcon('warning') : new vscode.ThemeIcon(rule.op === 'REMOVE' ? 'remove' : rule.op === 'ADD' ? 'add' : 'edit');
         item.contextValue = 'combee.proposalRule';
+        // One click away: the flags and the text of the steps behind the rule.
+        item.command = { command: 'combee.showRuleEvidence', title: 'Show the evidence', arguments: [node.proposalId, node.ruleId] };
+        return item;
+      }
+      case 'held': {
+        const item = new vscode.TreeItem(`HELD ${node.held.id}`);
+        item.description = `flagged in the playbook (${node.held.flags.map((f) => f.kind).join(', ')}): ${node.held.content}`;
+        item.tooltip = new vscode.MarkdownString(`${node.held.content}\n\nAlready in the playbook and **flagged**: kept out of AGENTS.md and the other files until accepted by name.\n${node.held.flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n')}`);
+        item.iconPath = new vscode.ThemeIcon('warning');
+        item.contextValue = 'combee.proposalRule';
+        item.command = { command: 'combee.showRuleEvidence', title: 'Show the evidence', arguments: [node.proposalId, node.ruleId] };
         return item;
       }
     }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { helpfulnessHistory } from '../../core/learn/helpfulness';
 import { loadRunRecords } from '../../core/learn/runStore';
 import type { RunRecord } from '../../core/learn/record';
 import { parsePlaybook } from '../../core/playbook/markdown';
+import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/fs';
 import { isFromWebview, type PanelKind, type RuleView, type RunSummaryView, type RunView, type ToWebview } from '../../shared/protocol';
 import { workspaceFolderPaths, type Services } from '../services';
@@ -78,7 +78,8 @@ async function runsMessage(services: Services, selectedId?: string): Promise<ToW
 async function rulesMessage(services: Services): Promise<ToWebview> {
   const rules: RuleView[] = [];
   for (const ws of workspaceFolderPaths()) {
-    const text = await readTextIfExists(join(ws, ...readSettings().playbookPath.split('/')));
+    const path = tryResolveInWorkspace(ws, readSettings().playbookPath);
+    const text = path === undefined ? undefined : await readTextIfExists(path);
     if (text === undefined) continue;
     const history = helpfulnessHistory(await loadRunRecords(services.store, ws));
     for (const section of parsePlaybook(text).sections) {

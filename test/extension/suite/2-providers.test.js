@@ -11,8 +11,8 @@ describe('providers in the real VS Code', () => {
   });
 
   afterEach(async () => {
-    for (const key of ['provider', 'openai.baseUrl']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
-    await config().update('provider', 'offline', vscode.ConfigurationTarget.Workspace);
+    for (const key of ['provider', 'openai.baseUrl']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
   });
 
   it('vscode.lm offers no chat models offline', async () => {
@@ -20,22 +20,22 @@ describe('providers in the real VS Code', () => {
   });
 
   it('provider "vscode" with no models falls back to the offline learner', async () => {
-    await config().update('provider', 'vscode', vscode.ConfigurationTarget.Workspace);
+    await config().update('provider', 'vscode', vscode.ConfigurationTarget.Global);
     const choice = await api.describeProvider();
     assert.equal(choice.provider, 'offline');
     assert.match(choice.reason, /offline learner/);
   });
 
   it('provider "auto" with a local endpoint and no key uses that endpoint', async () => {
-    await config().update('provider', 'auto', vscode.ConfigurationTarget.Workspace);
-    await config().update('openai.baseUrl', 'http://127.0.0.1:11434/v1', vscode.ConfigurationTarget.Workspace);
+    await config().update('provider', 'auto', vscode.ConfigurationTarget.Global);
+    await config().update('openai.baseUrl', 'http://127.0.0.1:11434/v1', vscode.ConfigurationTarget.Global);
     const choice = await api.describeProvider();
     assert.equal(choice.provider, 'openai');
     assert.match(choice.reason, /127\.0\.0\.1:11434/);
   });
 
   it('provider "auto" with nothing configured is the offline learner', async () => {
-    await config().update('provider', 'auto', vscode.ConfigurationTarget.Workspace);
+    await config().update('provider', 'auto', vscode.ConfigurationTarget.Global);
     assert.equal((await api.describeProvider()).provider, 'offline');
   });
 });

@@ -54,7 +54,7 @@ describe('walking skeleton: learn → diff → accept', () => {
 
   it('combee.acceptProposal writes every file; the team\'s AGENTS.md text stays byte-identical outside the block', async function () {
     if (!result?.proposalId) this.skip();
-    const outcome = await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId);
+    const outcome = await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId, false, true);
     assert.deepEqual(outcome.conflicts, []);
     const playbook = Buffer.from(await vscode.workspace.fs.readFile(fileUri('.combee/playbook.md'))).toString('utf8');
     assert.match(playbook, RULE);

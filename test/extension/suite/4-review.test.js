@@ -136,4 +136,33 @@ describe('review: per rule, per file, edits and conflicts', () => {
     const p = await proposal(result.proposalId);
     assert.ok(!p.files.some((f) => f.path === '.combee/playbook.md'), 'the saved file left the proposal');
   });
+  it('after accepting one rule the open diff stays, showing what is left; Undo puts the files back and the proposal too', async () => {
+    writeSession('No, never hand-edit files under src/legacy/; port them to src/core/ instead.', ['pnpm e2e:smoke', 'Error: browser bundle is stale'], ['pnpm bundle:dev']);
+    const result = await learn();
+    assert.ok(result?.proposalId, 'a proposal');
+    const before = await proposal(result.proposalId);
+    const bundleRule = before.rules.find((r) => /pnpm bundle:dev/.test(r.content ?? ''));
+    assert.ok(bundleRule, JSON.stringify(before.rules.map((r) => r.content)));
+    const playbookBefore = await read('.combee/playbook.md');
+    const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'combee-proposal');
+    assert.ok(diffTabs().length > 0, 'learn opened the proposal diff');
+    await vscode.commands.executeCommand('combee.acceptRule', result.proposalId, bundleRule.id);
+    assert.match(await read('.combee/playbook.md'), /pnpm bundle:dev/);
+    const left = await proposal(result.proposalId);
+    assert.ok(left.files.length > 0, 'the other rule is still proposed');
+    const stillOpen = diffTabs().filter((t) => left.files.some((f) => t.input.modified.path.endsWith(`/${f.path}`)));
+    assert.ok(stillOpen.length > 0, 'the diffs of files still in the proposal stay open');
+    for (const tab of stillOpen) {
+      const shown = await vscode.workspace.openTextDocument(tab.input.modified);
+      const file = left.files.find((f) => tab.input.modified.path.endsWith(`/${f.path}`));
+      assert.equal(shown.getText(), file.after, `${file.path}: the open diff shows what is left of the proposal`);
+    }
+    const undone = await vscode.commands.executeCommand('combee.undoAccept');
+    assert.ok(undone && undone.reverted.length > 0, JSON.stringify(undone));
+    assert.deepEqual(undone.changedSince, []);
+    assert.equal(await read('.combee/playbook.md'), playbookBefore, 'the playbook is byte-identical to before the accept');
+    const restored = await proposal(result.proposalId);
+    assert.ok(restored.rules.some((r) => r.id === bundleRule.id), 'the rule is pending again');
+    await vscode.commands.executeCommand('combee.rejectProposal', result.proposalId);
+  });
 });

@@ -22,12 +22,12 @@ describe('live capture', () => {
   });
 
   after(async () => {
-    await config().update('capture.background', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('capture.background', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('imports a new session and its growth as the agent writes them', async function () {
     this.timeout(90_000);
-    await config().update('capture.background', true, vscode.ConfigurationTarget.Workspace);
+    await config().update('capture.background', true, vscode.ConfigurationTarget.Global);
     const home = config().get('sources.extraFolders')[0];
     const cwd = vscode.workspace.workspaceFolders[0].uri.fsPath;
     const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));

@@ -34,6 +34,7 @@ describe('offline learner on the example sessions', () => {
     const missing = PLANTED.filter(([, pattern]) => !pattern.test(after)).map(([name]) => name);
     assert.deepEqual(missing, [], `missing lessons in:\n${after}`);
     assert.equal(after.split('\n').filter((l) => /^\[[a-z]+-\d{5}\]/.test(l)).length, PLANTED.length, `no extra rules:\n${after}`);
+    assert.deepEqual(result.proposal?.rules.filter((r) => r.flags.length > 0).map((r) => r.content), [], 'no false flags on honest sessions');
     const lint = result.proposal?.rules.find((r) => r.content?.includes('pnpm lint --fix'));
     assert.deepEqual(lint?.support.map((s) => s.traceId.split(':')[0]).sort(), ['claude-code', 'codex']);
   });

@@ -99,6 +99,36 @@ describe('learning run', () => {
     assert.equal(bullets(result.playbook).length, 5);
     assert.match(result.record.warnings.join('\n'), /reflection on t002 failed: model said no/);
     assert.equal(result.record.nodes.find((n) => n.id === 'b0:reflection:t002')?.status, 'failed');
+    assert.deepEqual(result.failedTraces, [{ id: 't002', reason: 'its reflection failed' }], 'left to be learned again');
+    assert.ok(!result.learnedTraceIds.includes('t002'));
+    assert.equal(result.learnedTraceIds.length, 5);
+  });
+
+  it('a run whose calls all or mostly failed ends as failed, and learns none of the sessions they were for', async () => {
+    const reflector = new ScriptedReflector();
+    for (const t of traces(6)) reflector.failOn.add(t.id);
+    const result = await learn({ ...base, traces: traces(6), reflector, aggregator: new CountingAggregator() });
+    assert.equal(result.record.status, 'failed');
+    assert.match(result.record.warnings.join('\n'), /run failed: 6 of 6 model calls failed \(first: model said no\)/);
+    assert.deepEqual(result.learnedTraceIds, []);
+    assert.equal(result.failedTraces.length, 6);
+  });
+
+  it('a failed aggregation leaves its whole batch to be learned again', async () => {
+    const aggregator = new CountingAggregator();
+    const failing: Aggregator = { aggregate: (input, playbook, signal) => (input.level === 'global' ? Promise.reject(new Error('500 from the endpoint')) : aggregator.aggregate(input, playbook, signal)) };
+    const result = await learn({ ...base, traces: traces(16), reflector: new ScriptedReflector(), aggregator: failing, batchSize: 16, seed: 1 });
+    assert.deepEqual(result.learnedTraceIds, []);
+    assert.ok(result.failedTraces.every((f) => f.reason === 'an aggregation of its batch failed'));
+    assert.equal(result.failedTraces.length, 16);
+  });
+
+  it('without a seed, the seed comes from the sessions: the same sessions shuffle alike, others differently', async () => {
+    const run = (n: number) => learn({ ...base, traces: traces(n), reflector: new ScriptedReflector(), aggregator: new CountingAggregator() });
+    const [a, b, c] = await Promise.all([run(20), run(20), run(21)]);
+    assert.equal(a.record.seed, b.record.seed);
+    assert.deepEqual(a.record.batches[0].groups, b.record.batches[0].groups);
+    assert.notEqual(a.record.seed, c.record.seed);
   });
 
   it('a cancel keeps the batches already finished', async () => {
@@ -123,16 +153,39 @@ describe('learning run', () => {
     assert.deepEqual(added?.op.support.map((s) => s.traceId).sort(), ['a', 'b', 'c', 'd']);
   });
 
-  it('batch size auto: profiles 4, 8, 16, 32, fits the curve, then uses the controller\'s size (recorded)', async () => {
-    const aggregator = new CountingAggregator();
-    const result = await learn({ ...base, traces: traces(200), reflector: new ScriptedReflector(), aggregator, batchSize: 'auto' });
+  it('batch size auto without a recorded profile: profiles 4, 8, 16, 32, learns the rest at the default size, hands back the profile', async () => {
+    const result = await learn({ ...base, traces: traces(200), reflector: new ScriptedReflector(), aggregator: new CountingAggregator(), batchSize: 'auto' });
     const sizes = result.record.batches.map((b) => b.traceIds.length);
     assert.deepEqual(sizes.slice(0, 4), [4, 8, 16, 32]);
+    assert.ok(sizes.slice(4, -1).every((s) => s === 40), sizes.join(','));
     const controller = result.record.controller;
     assert.ok(controller && controller.profiled.length === 4 && controller.fit);
-    assert.ok(sizes.slice(4, -1).every((s) => s === controller.chosen), `${sizes.join(',')} vs ${controller.chosen}`);
+    assert.equal(controller.chosen, 40);
+    assert.match(controller.reason, /the next run uses the size this profile gives/);
+    assert.deepEqual(result.measuredProfile.map((m) => m.batchSize), [4, 8, 16, 32]);
     assert.equal(sizes.reduce((a, b) => a + b, 0), 200);
     assert.equal(bullets(result.playbook).length, 200);
+  });
+
+  it('batch size auto with a recorded profile decides at once, from it alone: same seed, same batches, whatever the latencies', async () => {
+    const profile = [{ batchSize: 4, delayMs: 400 }, { batchSize: 8, delayMs: 450 }, { batchSize: 16, delayMs: 600 }, { batchSize: 32, delayMs: 1000 }];
+    const slowReflector = new (class extends ScriptedReflector {
+      override async reflect(trace: Trace, playbook: Playbook) {
+        await new Promise((resolve) => setTimeout(resolve, Number(trace.id.slice(1)) % 3));
+        return super.reflect(trace, playbook);
+      }
+    })();
+    const [fast, slow] = await Promise.all([
+      learn({ ...base, traces: traces(120), reflector: new ScriptedReflector(), aggregator: new CountingAggregator(), batchSize: 'auto', latencyProfile: profile, seed: 5 }),
+      learn({ ...base, traces: traces(120), reflector: slowReflector, aggregator: new CountingAggregator(), batchSize: 'auto', latencyProfile: profile, seed: 5 }),
+    ]);
+    const sizes = fast.record.batches.map((b) => b.traceIds.length);
+    const chosen = fast.record.controller?.chosen;
+    assert.ok(chosen && sizes.slice(0, -1).every((s) => s === chosen), `${sizes.join(',')} vs ${chosen}`);
+    assert.match(fast.record.controller?.reason ?? '', /from the latency profile recorded for this model/);
+    assert.deepEqual(slow.record.batches.map((b) => b.groups), fast.record.batches.map((b) => b.groups));
+    assert.equal(serializePlaybook(slow.playbook), serializePlaybook(fast.playbook));
+    assert.deepEqual(fast.measuredProfile, []);
   });
 
   it('batch size auto with few sessions learns them in one batch', async () => {

@@ -93,7 +93,7 @@ describe('LLM roles', () => {
     const sink = { result: (t: string) => out.push(t), info: () => {}, warn: (t: string) => out.push(`warning: ${t}`) };
     for (const agent of ['claude-code', 'codex']) assert.equal(await runCli(['import', '--from', join(EXAMPLES, 'sessions', agent), '--store', store], sink), 0);
     out.length = 0;
-    const code = await runCli(['learn', '--store', store, '--workspace', tempDir('combee-ws-'), '--all-workspaces', '--provider', 'openai', '--base-url', server.url, '--model', 'sim', '--seed', '3', '--dry-run', '--json'], sink);
+    const code = await runCli(['learn', '--store', store, '--workspace', tempDir('combee-ws-'), '--all-workspaces', '--window-days', '0', '--provider', 'openai', '--base-url', server.url, '--model', 'sim', '--seed', '3', '--dry-run', '--json'], sink);
     assert.equal(code, 0, out.join('\n'));
     const result = JSON.parse(out.join('\n'));
     assert.equal(result.provider, 'openai');

@@ -21,6 +21,7 @@ function randomDocument(random: () => number): string {
       '```',
       '## not a header inside a fence',
       '\r',
+      `<!-- combee:flagged [bat-00001] remote-code: ${text}. Kept out of AGENTS.md and the other files until accepted by name. -->`,
     ]));
   }
   return lines.join('\n') + (random() < 0.5 ? '\n' : '');

@@ -121,6 +121,27 @@ describe('trace store', () => {
     assert.deepEqual(await store.compact(), { rewritten: 0, freedBytes: 0 }, 'nothing left to do');
   });
 
+  it('compaction sweeps the copies a killed import left thinly across packs, once they are a noticeable share', async () => {
+    const store = new TraceStore(tempDir('combee-store-'));
+    const big = (id: string) => ({ ...trace(id, 1), title: 'x'.repeat(100_000) });
+    for (let p = 0; p < 4; p++) {
+      const pack = store.openPack();
+      for (let i = 0; i < 10; i++) await pack.save(big(`codex:${p}-${i}`));
+      await pack.close();
+    }
+    // The import was killed after these packs were published but before its index was saved: the next import reads
+    // the same files again and writes a copy of some of their sessions (one in ten of each pack).
+    const again = store.openPack();
+    for (let p = 0; p < 4; p++) await again.save(big(`codex:${p}-0`));
+    await again.close();
+    const entries = () => readdirSync(join(store.dir, 'packs')).filter((f) => f.endsWith('.idx.json')).reduce((n, f) => n + JSON.parse(readFileSync(join(store.dir, 'packs', f), 'utf8')).traces.length, 0);
+    assert.equal(entries(), 44);
+    const result = await store.compact();
+    assert.equal(result.rewritten, 36, 'the live traces of the four packs with a dead copy move');
+    assert.equal(entries(), 40, 'one entry per trace');
+    assert.equal((await store.listTraces()).length, 40);
+  });
+
   it('reads a version 1 import index and a damaged one as empty', async () => {
     const store = new TraceStore(tempDir('combee-store-'));
     await store.ensure();

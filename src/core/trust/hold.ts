@@ -1,0 +1,167 @@
+import { applyDelta } from '../playbook/apply';
+import type { BulletTag, DeltaOp } from '../playbook/delta';
+import type { Playbook, PlaybookLine } from '../playbook/model';
+import type { RuleFlag } from './kinds';
+import { screenExistingRule } from './screenRule';
+
+// A flagged rule is held back: it shows in the playbook (marked) and in no other asset until accepted by name.
+// The mark is a comment line right above the bullet, so the playbook's lossless parser keeps it as text and a
+// playbook written with it (Accept File, Edit) still holds the rule back. A mark can only hold back, never trust,
+// so a repository gains nothing by writing one.
+
+const MARK = '<!-- combee:flagged';
+const MARK_LINE = /^<!-- combee:flagged \[([^\]\s]+)\]/;
+
+export interface HeldRule {
+  id: string;
+  content: string;
+  flags: RuleFlag[];
+}
+
+/** One line, no comment terminator inside: the reason comes from rule text anyone can write. */
+function inline(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/--+>?/g, '-').trim();
+}
+
+export function flagMarkLine(id: string, flags: readonly RuleFlag[]): string {
+  const kinds = flags.map((f) => f.kind).join(', ');
+  const reasons = flags.map((f) => inline(f.reason)).join('; ');
+  return `${MARK} [${id}] ${kinds}: ${reasons}. Kept out of AGENTS.md and the other files until accepted by name. -->`;
+}
+
+/** Bullets the playbook itself marks as flagged (a mark line directly above the bullet, naming it). */
+export function markedIds(playbook: Playbook): Set<string> {
+  const ids = new Set<string>();
+  for (const section of playbook.sections) {
+    section.lines.forEach((line, i) => {
+      const previous = section.lines[i - 1];
+      if (line.kind !== 'bullet' || previous?.kind !== 'text') return;
+      const m = MARK_LINE.exec(previous.text.trim());
+      if (m && m[1] === line.bullet.id) ids.add(line.bullet.id);
+    });
+  }
+  return ids;
+}
+
+function mapSections(playbook: Playbook, lines: (section: PlaybookLine[]) => PlaybookLine[]): Playbook {
+  return { ...playbook, preamble: [...playbook.preamble], sections: playbook.sections.map((s) => ({ ...s, lines: lines(s.lines) })) };
+}
+
+/** The playbook as the review shows it: each flagged bullet under a mark line saying why. */
+export function withMarks(playbook: Playbook, flagged: ReadonlyMap<string, readonly RuleFlag[]>): Playbook {
+  if (flagged.size === 0) return playbook;
+  const already = markedIds(playbook);
+  return mapSections(playbook, (lines) => lines.flatMap((line): PlaybookLine[] => {
+    if (line.kind !== 'bullet') return [line];
+    const flags = flagged.get(line.bullet.id);
+    return flags && flags.length > 0 && !already.has(line.bullet.id) ? [{ kind: 'text', text: flagMarkLine(line.bullet.id, flags) }, line] : [line];
+  }));
+}
+
+/**
+ * A flagged removal has no bullet left to mark: a mark line where the rule was (found in `before`) says so. It names
+ * no bullet below it, so it holds nothing if the file is written with it.
+ */
+export function withRemovalMarks(shown: Playbook, before: Playbook, removed: ReadonlyMap<string, readonly RuleFlag[]>): Playbook {
+  const present = new Set(shown.sections.flatMap((s) => s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet.id] : []))));
+  const out = mapSections(shown, (lines) => [...lines]);
+  for (const [id, flags] of removed) {
+    if (present.has(id)) continue;
+    const section = before.sections.find((s) => s.lines.some((l) => l.kind === 'bullet' && l.bullet.id === id));
+    const target = out.sections.find((s) => s.title === section?.title);
+    if (!target) continue;
+    let at = target.lines.length;
+    while (at > 0 && target.lines[at - 1].kind === 'text' && (target.lines[at - 1] as { text: string }).text.trim() === '') at--;
+    target.lines.splice(at, 0, { kind: 'text', text: `${MARK} [${id}] removal, ${flags.map((f) => f.kind).join(', ')}: ${flags.map((f) => inline(f.reason)).join('; ')}. The rule stays in AGENTS.md and the other files until this removal is accepted by name. -->` });
+  }
+  return out;
+}
+
+/** Mark lines removed for the given bullets (accepted by name), every other line kept as it is. */
+export function withoutMarks(playbook: Playbook, ids: ReadonlySet<string>): Playbook {
+  if (ids.size === 0) return playbook;
+  return mapSections(playbook, (lines) => lines.filter((line, i) => {
+    if (line.kind !== 'text') return true;
+    const m = MARK_LINE.exec(line.text.trim());
+    const next = lines[i + 1];
+    return !(m && ids.has(m[1]) && next?.kind === 'bullet' && next.bullet.id === m[1]);
+  }));
+}
+
+/** The playbook without the held bullets: what every asset but the playbook is rendered from. */
+export function withoutBullets(playbook: Playbook, ids: ReadonlySet<string>): Playbook {
+  if (ids.size === 0) return playbook;
+  return mapSections(playbook, (lines) => lines.filter((line) => line.kind !== 'bullet' || !ids.has(line.bullet.id)));
+}
+
+export interface HoldInput {
+  /** The playbook the assets are rendered from. */
+  playbook: Playbook;
+  /** This proposal's rule changes with their flags. */
+  rules: ReadonlyArray<{ id: string; op: string; flags?: readonly RuleFlag[] }>;
+  /** Rules the user accepted by name (now or in an earlier review): never held. */
+  accepted?: ReadonlySet<string>;
+  /** Rule text the user accepted by name in an earlier review. */
+  isTrusted?: (content: string) => boolean;
+}
+
+export interface Hold {
+  /** Bullets kept out of every asset but the playbook. */
+  ids: Set<string>;
+  /** This proposal's flagged rules, marked in the playbook diff. */
+  flagged: Map<string, RuleFlag[]>;
+  /** Rules already in the playbook that are held (flagged text, or marked): reported, never rendered elsewhere. */
+  existing: HeldRule[];
+}
+
+/** Which bullets to hold back: this proposal's flagged rules, and existing rules whose text is flagged or marked. */
+export function holdBack(input: HoldInput): Hold {
+  const accepted = input.accepted ?? new Set<string>();
+  const flagged = new Map<string, RuleFlag[]>();
+  for (const rule of input.rules) if (rule.flags && rule.flags.length > 0 && !accepted.has(rule.id)) flagged.set(rule.id, [...rule.flags]);
+  const proposed = new Set(input.rules.filter((r) => r.op !== 'REMOVE').map((r) => r.id));
+  const marked = markedIds(input.playbook);
+  const existing: HeldRule[] = [];
+  for (const section of input.playbook.sections) for (const line of section.lines) {
+    if (line.kind !== 'bullet' || proposed.has(line.bullet.id) || accepted.has(line.bullet.id)) continue;
+    const { id, content } = line.bullet;
+    // A mark holds whatever the user trusted before: it is removed only by accepting the rule by name.
+    if (!marked.has(id) && input.isTrusted?.(content)) continue;
+    const flags = screenExistingRule(content);
+    if (marked.has(id) && flags.length === 0) flags.push({ kind: 'untrusted-source', reason: 'marked as flagged in the playbook and not accepted by name' });
+    if (flags.length > 0) existing.push({ id, content, flags });
+  }
+  return { ids: new Set([...flagged.keys(), ...existing.map((e) => e.id)]), flagged, existing };
+}
+
+/**
+ * The accepted rules whose text the screen flags: the user took them in review, so later runs must not hold them back
+ * as existing rules (their text alone would flag them again, without the evidence that cleared them).
+ */
+export function textsToTrust(rules: ReadonlyArray<{ content?: string }>): string[] {
+  return rules.flatMap((r) => (r.content && screenExistingRule(r.content).length > 0 ? [r.content] : []));
+}
+
+/** The rule id an operation produces or changes (ADDs carry theirs once proposed). */
+function opRuleId(op: DeltaOp): string | undefined {
+  return op.op === 'MERGE' ? op.ids[0] : op.id;
+}
+
+/**
+ * What the other assets are drawn from when a flagged change edits or removes an existing rule: the playbook with only
+ * the unflagged operations applied, so AGENTS.md and the rest keep that rule as it was until the change is accepted
+ * by name. Undefined when every flagged change is an ADD (held back by leaving its bullet out).
+ */
+export function playbookForOtherAssets(base: Playbook, ops: ReadonlyArray<{ ruleId: string; op: DeltaOp }>, tags: BulletTag[], flagged: ReadonlyMap<string, unknown>): Playbook | undefined {
+  if (!ops.some((o) => o.op.op !== 'ADD' && flagged.has(o.ruleId))) return undefined;
+  const kept = ops.filter((o) => !flagged.has(o.ruleId)).map((o) => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op));
+  return applyDelta(base, { ops: kept, tags }).playbook;
+}
+
+/** `playbookForOtherAssets` for operations as they are re-rendered (ids on the ADDs already). */
+export function opsWithIds(ops: readonly DeltaOp[]): Array<{ ruleId: string; op: DeltaOp }> {
+  return ops.flatMap((op) => {
+    const ruleId = opRuleId(op);
+    return ruleId ? [{ ruleId, op }] : [];
+  });
+}

@@ -1,0 +1,164 @@
+import type { Evidence } from '../playbook/delta';
+import { tokens } from '../playbook/similarity';
+import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
+
+// Where a rule's evidence comes from. Text the agent read (tool output, fetched pages, files, text injected into
+// the session) is anyone's to write; what the user said and what the agent did that worked are not.
+
+/** Tools that only read: their call is the agent looking, not acting. */
+const READ_TOOLS = /^(?:read|view|cat|open|grep|glob|ls|list|search|find|websearch|webfetch|fetch|web_fetch|web_search|read_file|view_file|list_files|list_dir|list_directory|search_files|codebase_search|file_search|grep_search|read_many_files|google_web_search|browser|browser_action|notebookread|read_notebook|get_file|open_file|mcp__.*(?:fetch|read|get|search|browse|list).*)$/i;
+/** Shell commands that only read (files, pages, issues, history). */
+const READ_COMMANDS = /^\s*(?:cat|head|tail|less|more|bat|type|grep|rg|ag|find|fd|ls|tree|curl|wget|http|jq|yq|sed\s+-n|awk|nl|wc|file|strings|git\s+(?:log|show|diff|blame|grep|status)|gh\s+(?:issue|pr|repo|release|api)\s+(?:view|list|diff)|gh\s+api|glab\s+\w+\s+view|echo|printf)\b/i;
+
+export interface EvidenceSummary {
+  /** Non-injected user messages cited as evidence that bear on the rule: the user's own words. */
+  userTexts: string[];
+  /**
+   * A cited action that is first-hand: a failing command followed by a passing run of it; or an action (not a read)
+   * that succeeded, or any cited command the rule is about ("`pnpm test` fails without …", "check with `curl …`"),
+   * provided the agent did not run it because read text told it to (quoted earlier in tool output, never by the user).
+   */
+  acted: boolean;
+  /** Cited steps that are text the agent read. */
+  readSteps: Array<{ traceId: string; step: number }>;
+  /** Cited user messages and actions that do not bear on the rule (their words are not the rule's). */
+  unrelated: number;
+  /** Cited traces or steps that are not in the store. */
+  missing: number;
+  /** Cited steps in all. */
+  cited: number;
+}
+
+function isReadCall(call: ToolCallStep): boolean {
+  if (READ_TOOLS.test(call.tool)) return true;
+  return call.command !== undefined && READ_COMMANDS.test(call.command);
+}
+
+function failed(result: ToolResultStep): boolean {
+  return result.isError || (result.exitCode !== undefined && result.exitCode !== 0);
+}
+
+/** A user message longer than this is a paste, not a statement of how the team works. */
+export const USER_STATEMENT_CHARS = 4000;
+
+/** A step is first-hand when the user wrote it or the agent did it; read text otherwise. */
+type Role = 'user' | 'action' | 'read';
+
+function roleOf(step: Step): Role {
+  switch (step.kind) {
+    // A very long message is a paste (a log, an issue, a file): text like any the agent read.
+    case 'user': return step.isMeta || step.text.length > USER_STATEMENT_CHARS ? 'read' : 'user';
+    case 'tool_call': return isReadCall(step) ? 'read' : 'action';
+    // The agent's own prose repeats what it read; it is no evidence by itself.
+    case 'assistant': return 'read';
+    default: return 'read';
+  }
+}
+
+const squash = (text: string) => text.toLowerCase().replace(/[`'"]/g, '').replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether a step bears on the rule: it contains enough of the rule's words (paths and code included). A user asking
+ * "fix the build", or a passing test run, says nothing for "always add this header".
+ */
+function bearsOn(terms: readonly string[], text: string, enough = 3, pathAlone = false): boolean {
+  if (terms.length === 0) return true;
+  const haystack = squash(text);
+  const found = terms.filter((t) => haystack.includes(t));
+  // For an action, a file path is specific enough alone: an edit of `src/db/types.ts` bears on a rule naming it.
+  if (pathAlone && found.some(isPath)) return true;
+  return found.length >= enough || found.length / terms.length >= 0.3;
+}
+
+const isPath = (term: string) => /[\w-]\/[\w.-]/.test(term) && /\.[a-z0-9]{1,8}$/.test(term);
+
+/** A command line is short: two of the rule's terms in it (`cp .env.example .env.test`) are enough. */
+const COMMAND_TERMS = 2;
+
+function termsOf(content: string): string[] {
+  return [...tokens(content.replace(/`/g, ' '))].filter((t) => t.length >= 3);
+}
+
+/** The cited steps of a rule, looked up in the traces, summarised by where they come from. */
+export function summarizeEvidence(support: readonly Evidence[], traces: ReadonlyMap<string, Trace>, content = ''): EvidenceSummary {
+  const about = squash(content);
+  const terms = termsOf(content);
+  const summary: EvidenceSummary = { userTexts: [], acted: false, readSteps: [], unrelated: 0, missing: 0, cited: 0 };
+  for (const evidence of support) {
+    const trace = traces.get(evidence.traceId);
+    if (!trace) {
+      summary.missing += Math.max(1, evidence.steps.length);
+      continue;
+    }
+    const results = new Map<string, ToolResultStep>();
+    for (const step of trace.steps) if (step.kind === 'tool_result') results.set(step.callId, step);
+    const runs: Array<{ at: number; command: string; ok: boolean }> = [];
+    for (const index of evidence.steps) {
+      summary.cited++;
+      const step = trace.steps[index];
+      if (!step) {
+        summary.missing++;
+        continue;
+      }
+      const role = roleOf(step);
+      const command = step.kind === 'tool_call' && step.command ? squash(step.command.split('\n')[0]) : '';
+      // A rule about the very command the agent ran ("check X with `curl …`", "`pnpm test` fails without …") rests
+      // on that run, whatever the command read or however it ended.
+      const ruleIsAboutIt = command.length >= 4 && about.includes(command);
+      // ... unless the agent ran it because it read it: the command is quoted in earlier read text, not by the user.
+      const prompted = command.length >= 4 && promptedByReadText(trace, index, command);
+      if (role === 'user' && step.kind === 'user') {
+        if (bearsOn(terms, step.text)) summary.userTexts.push(step.text);
+        else summary.unrelated++;
+      } else if (step.kind === 'tool_call' && (role === 'action' || ruleIsAboutIt)) {
+        const result = results.get(step.callId);
+        // Some agents record an edit without a result: not known to have failed.
+        const ok = result === undefined ? !!step.tool && !step.command : !failed(result);
+        const related = ruleIsAboutIt || bearsOn(terms, step.command ?? step.input, step.command ? COMMAND_TERMS : 3, true);
+        if (role === 'action' && command && related) runs.push({ at: index, command, ok });
+        if (prompted) summary.readSteps.push({ traceId: evidence.traceId, step: index });
+        else if (!related) summary.unrelated++;
+        else if ((role === 'action' && ok) || ruleIsAboutIt) summary.acted = true;
+      } else summary.readSteps.push({ traceId: evidence.traceId, step: index });
+    }
+    // What demonstrably worked: a cited failing command followed by a cited passing run of it (or of a variant).
+    if (runs.some((f) => !f.ok && runs.some((p) => p.ok && p.at > f.at && (p.command.includes(f.command) || f.command.includes(p.command))))) summary.acted = true;
+  }
+  return summary;
+}
+
+/**
+ * The command appears in read text before `index` (tool output, a file, an injected message) and in no user message;
+ * a long command counts when its first three words do (`git commit --no-verify -m wip` after "use git commit --no-verify").
+ */
+function promptedByReadText(trace: Trace, index: number, full: string): boolean {
+  const words = full.split(' ');
+  const command = words.length > 3 ? words.slice(0, 3).join(' ') : full;
+  let read = false;
+  for (const text of squashedTexts(trace)) {
+    if (text.index >= index) break;
+    if (!text.read && text.text.includes(command)) return false;
+    if (text.read && text.text.includes(command)) read = true;
+  }
+  return read;
+}
+
+/** The session's user messages and read texts, squashed once per trace (every cited command looks them up). */
+const SQUASHED = new WeakMap<Trace, Array<{ index: number; read: boolean; text: string }>>();
+function squashedTexts(trace: Trace): Array<{ index: number; read: boolean; text: string }> {
+  let texts = SQUASHED.get(trace);
+  if (!texts) {
+    texts = trace.steps.flatMap((step) => {
+      if (step.kind === 'user') return [{ index: step.index, read: roleOf(step) === 'read', text: squash(step.text) }];
+      if (step.kind === 'tool_result') return [{ index: step.index, read: true, text: squash(step.output) }];
+      return [];
+    });
+    SQUASHED.set(trace, texts);
+  }
+  return texts;
+}
+
+/** No cited step is the user speaking or an action that worked: the rule rests on read text alone. */
+export function restsOnReadText(summary: EvidenceSummary): boolean {
+  return summary.cited > 0 && summary.userTexts.length === 0 && !summary.acted;
+}

@@ -1,0 +1,48 @@
+import type { Evidence } from '../playbook/delta';
+import type { Trace } from '../trace/model';
+import { CONTEXTUAL_KINDS, type RuleFlag } from './kinds';
+import { restsOnReadText, summarizeEvidence } from './provenance';
+import { screenText } from './screen';
+
+
+export interface ScreenableRule {
+  op: 'ADD' | 'UPDATE' | 'MERGE' | 'REMOVE';
+  content?: string;
+  support: readonly Evidence[];
+}
+
+function stepList(steps: Array<{ traceId: string; step: number }>): string {
+  const byTrace = new Map<string, number[]>();
+  for (const s of steps) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s.step]);
+  return [...byTrace].map(([id, list]) => `${id} step${list.length > 1 ? 's' : ''} ${list.join(', ')}`).join('; ');
+}
+
+/**
+ * The flags of one proposed rule change: its text screened (see kinds.ts for the decision table), then its evidence.
+ * A contextual flag is cleared only by a cited user message that itself says the same kind of thing; a rule whose
+ * cited steps are all text the agent read (or not in the store) is flagged `untrusted-source`.
+ */
+export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Trace>): RuleFlag[] {
+  const summary = summarizeEvidence(rule.support, traces, rule.content);
+  const flags: RuleFlag[] = [];
+  if (rule.content) {
+    const userKinds = new Set(summary.userTexts.flatMap((t) => screenText(t).map((f) => f.kind)));
+    for (const flag of screenText(rule.content)) {
+      if (CONTEXTUAL_KINDS.has(flag.kind) && userKinds.has(flag.kind)) continue;
+      flags.push(flag);
+    }
+  }
+  if (restsOnReadText(summary)) {
+    const read = summary.readSteps.length > 0 ? `: ${stepList(summary.readSteps)}` : '';
+    const unrelated = summary.unrelated > 0 ? ` (${summary.unrelated} other cited step(s) do not bear on it)` : '';
+    flags.push({ kind: 'untrusted-source', reason: `its only evidence is text the agent read (tool output, a fetched page, a file), not the user saying it or an action that worked${unrelated}${read}` });
+  } else if (summary.cited === 0 && summary.missing > 0) {
+    flags.push({ kind: 'untrusted-source', reason: 'its sessions are not in the store, so its evidence cannot be checked' });
+  }
+  return flags;
+}
+
+/** Flags of an existing playbook rule: no evidence to weigh, so its text alone decides (a clone is untrusted input). */
+export function screenExistingRule(content: string): RuleFlag[] {
+  return screenText(content);
+}

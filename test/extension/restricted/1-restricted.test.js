@@ -1,0 +1,51 @@
+// Restricted Mode (the folder is not trusted): sessions are still imported and listed, but Combee learns nothing,
+// writes nothing to the workspace and ignores every Combee setting the repository brings.
+const assert = require('node:assert/strict');
+const { existsSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const vscode = require('vscode');
+
+const workspace = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
+
+describe('Restricted Mode', () => {
+  let api;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension('combee.combee');
+    assert.ok(extension, 'Combee is loaded in Restricted Mode (limited support is declared)');
+    api = await extension.activate();
+  });
+
+  it('runs in an untrusted window', () => {
+    assert.equal(vscode.workspace.isTrusted, false);
+    assert.equal(api.effectiveSettings().trusted, false);
+  });
+
+  it('still imports and lists the folder\'s sessions', async () => {
+    const home = vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
+    const imported = await vscode.commands.executeCommand('combee.importSessions', home);
+    assert.ok(imported > 0, 'sessions imported');
+    assert.ok((await api.sessionIds()).length > 0, 'sessions listed');
+  });
+
+  it('uses none of the repository\'s Combee settings, not even the harmless ones', async () => {
+    writeFileSync(join(workspace(), '.vscode', 'settings.json'), JSON.stringify({ 'editor.tabSize': 7, 'combee.playbook.path': 'docs/playbook.md', 'combee.assets.skillRoots': ['.agents/skills'], 'combee.assets.targets': ['playbook', 'claude-md'] }));
+    // VS Code has read the file (its editor setting applies), yet none of Combee's is used.
+    const seen = () => vscode.workspace.getConfiguration('editor').get('tabSize') === 7;
+    for (let i = 0; i < 200 && !seen(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(seen(), 'the workspace settings were read');
+    const { settings } = api.effectiveSettings();
+    assert.equal(settings.playbookPath, '.combee/playbook.md');
+    assert.deepEqual(settings.skillRoots, ['.claude/skills']);
+    assert.deepEqual(settings.assetTargets, ['playbook', 'agents-md', 'skills']);
+  });
+
+  it('learns nothing and writes nothing to the workspace', async () => {
+    const result = await vscode.commands.executeCommand('combee.learn');
+    assert.equal(result, undefined);
+    assert.deepEqual(await api.pendingProposals(), []);
+    assert.equal(await vscode.commands.executeCommand('combee.acceptProposal'), undefined);
+    assert.ok(!existsSync(join(workspace(), '.combee')), 'no playbook written');
+    assert.ok(!existsSync(join(workspace(), 'docs')), 'nothing written where the repository asked');
+  });
+});

@@ -1,0 +1,63 @@
+// A tiny model on 127.0.0.1 for the extension tests: reflection prompts get one lesson per failing command,
+// aggregation prompts every lesson, citing its labels. Records every request with its Authorization header.
+const { createServer } = require('node:http');
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const vscode = require('vscode');
+
+function answer(body) {
+  const prompt = body.messages.map((m) => m.content).join('\n');
+  if (/You review one coding-agent session/.test(prompt)) {
+    const lessons = [];
+    const lines = prompt.split('\n');
+    lines.forEach((line, i) => {
+      const call = /^#(\d+) TOOL \w+: \$ (.+)$/.exec(line);
+      const failed = /^#(\d+) RESULT FAILED/.exec(lines[i + 1] ?? '');
+      if (call && failed) lessons.push({ section: 'Pitfalls', content: `Endpoint lesson: \`${call[2]}\` needs its prerequisites first.`, kind: 'pitfall', evidence_steps: [Number(call[1]), Number(failed[1])] });
+    });
+    return { lessons, bullet_tags: [] };
+  }
+  const items = [...prompt.matchAll(/^((?:L|D)[\d.]+) \(\d+ session\(s\)\): (?:\[[^\]]*\] |ADD to "[^"]*": )?(.*)$/gm)];
+  const byText = new Map();
+  for (const [, label, text] of items) byText.set(text, [...(byText.get(text) ?? []), label]);
+  return { operations: [...byText].map(([content, sources]) => ({ type: 'ADD', section: 'Pitfalls', content, kind: 'pitfall', sources })) };
+}
+
+/** Starts the server; `requests` holds each chat request's body plus its `authorization` header. */
+async function startLoopbackModel() {
+  const requests = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      if (!req.url.endsWith('/chat/completions')) {
+        requests.push({ url: req.url, authorization: req.headers.authorization });
+        res.writeHead(404).end('{}');
+        return;
+      }
+      const request = JSON.parse(body);
+      requests.push({ ...request, url: req.url, authorization: req.headers.authorization });
+      const content = JSON.stringify(answer(request));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, requests, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** A Claude Code session with one failing command, recorded in `cwd` (default: this workspace), under `home`. */
+function writeFailingSession(sessionId, command, { home, cwd } = {}) {
+  home ??= vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
+  cwd ??= vscode.workspace.workspaceFolders[0].uri.fsPath;
+  const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  const line = (extra) => JSON.stringify({ sessionId, cwd, version: '2.1.50', uuid: `${sessionId}-${++n}`, timestamp: new Date().toISOString(), ...extra });
+  writeFileSync(join(dir, `${sessionId}.jsonl`), [
+    line({ type: 'user', message: { role: 'user', content: 'ship the invoices feature' } }),
+    line({ type: 'assistant', message: { id: `m-${sessionId}`, role: 'assistant', content: [{ type: 'tool_use', id: `t-${sessionId}`, name: 'Bash', input: { command } }] } }),
+    line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t-${sessionId}`, content: 'Exit code 1\nError: no seed data', is_error: true }] } }),
+  ].join('\n') + '\n');
+}
+
+module.exports = { startLoopbackModel, writeFailingSession };

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import type { Output } from '../../../src/cli/output';
+import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
+import { tempDir } from '../../support/tmp';
+
+function capture(): Output & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
+}
+
+/** An agent home with one real session and every kind of file an import must not pass over in silence. */
+function oddHome() {
+  const root = tempDir('combee-skipped-');
+  const home = join(root, '.claude');
+  writeClaudeSession(home, 'abababab-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', prerequisiteTurns());
+  const project = join(home, 'projects', 'odd');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'notes.jsonl'), '{"hello": "world"}\n{"not": "a session"}\n');
+  writeFileSync(join(project, 'empty.jsonl'), '');
+  execFileSync('mkfifo', [join(project, 'pipe.jsonl')]);
+  mkdirSync(join(project, 'folder.jsonl'));
+  symlinkSync(join(root, 'nowhere.jsonl'), join(project, 'broken.jsonl'));
+  symlinkSync(home, join(project, 'loop'));
+  return { root, home };
+}
+
+describe('import: every file seen and not imported is counted by reason', () => {
+  it('not a session, empty, special file, folder named like a session, broken link, link loop — with sample paths', async () => {
+    const { root, home } = oddHome();
+    const out = capture();
+    assert.equal(await runCli(['import', '--from', home, '--store', join(root, 'store'), '--json', '--workers', '0'], out), 0);
+    const summary = JSON.parse(out.stdout.join('\n'));
+    assert.equal(summary.sessions, 1);
+    assert.deepEqual(summary.skipped, { 'not a session': 1, empty: 1, 'special file': 1, 'folder named like a session': 1, unreadable: 1, 'symbolic link loop': 1 });
+    assert.match(summary.skippedSamples['not a session'][0], /notes\.jsonl$/);
+    assert.match(summary.skippedSamples['special file'][0], /pipe\.jsonl$/);
+    assert.match(summary.skippedSamples['symbolic link loop'][0], /loop$/);
+    const again = capture();
+    assert.equal(await runCli(['import', '--from', home, '--store', join(root, 'store'), '--workers', '0'], again), 0);
+    assert.match(again.stdout.join('\n'), /Not imported: .*1 not a session \(.*notes\.jsonl\)/, 'a non-session file seen before is still counted');
+  });
+
+  it('--agent X reads a file of X\'s name as X even when X\'s sniffer does not recognize it, and says what it found', async () => {
+    const { root, home } = oddHome();
+    const out = capture();
+    assert.equal(await runCli(['import', '--from', home, '--store', join(root, 'store'), '--json', '--workers', '0', '--agent', 'claude-code'], out), 0);
+    const summary = JSON.parse(out.stdout.join('\n'));
+    assert.equal(summary.skipped['not a session'], undefined, 'read as Claude Code, not sniffed away');
+    assert.ok(summary.warnings > 0, JSON.stringify(summary.warningMessages));
+  });
+});
