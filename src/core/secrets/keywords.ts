@@ -213,6 +213,7 @@ function insertSorted(list: number[], value: number): void {
   if (list[i] !== value) list.splice(i + 1, 0, value);
 }
 
+const RUN_REST = /[A-Za-z0-9+/]*/y;
 const isBase64 = (c: number) => c < ALPHABET && BASE64[c] === 1;
 
 /**
@@ -227,8 +228,10 @@ function base64Runs(text: string): readonly number[] {
     if (!isBase64(text.charCodeAt(i)) || !isBase64(text.charCodeAt(i + step))) continue;
     let start = i;
     while (start > 0 && isBase64(text.charCodeAt(start - 1))) start--;
-    let end = i + 1;
-    while (end < n && isBase64(text.charCodeAt(end))) end++;
+    // the rest of the run by the regular expression engine: one call for a long run (a path, a blob)
+    RUN_REST.lastIndex = i + 1;
+    RUN_REST.test(text);
+    const end = RUN_REST.lastIndex;
     if (end - start >= MIN_BASE64_RUN) runs = endRun(runs, text, start, end);
     // the next run starts after this one's end
     i = Math.ceil(end / step) * step - step;
