@@ -65,6 +65,17 @@ const tests = [
     await page.locator('.part.sidebar .monaco-list-row').getByText('Fix NaN checkout total for coupons without expiry').first().waitFor({ state: 'visible', timeout: 60_000 });
     await shot(page, '03-views.png');
   }],
+  ['in Restricted Mode the Combee views say why nothing is learned, and still list the sessions', async ({ page, step }) => {
+    step('open the Combee activity bar entry in an untrusted window');
+    const entry = page.locator('.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]').first();
+    await entry.waitFor({ state: 'visible', timeout: 60_000 });
+    await entry.click();
+    step('wait for the Restricted Mode message');
+    await page.locator('.part.sidebar').getByText(/Restricted Mode: Combee lists this folder's sessions but learns and writes nothing/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    step('wait for the sessions to be listed anyway');
+    await page.locator('.part.sidebar .monaco-list-row').getByText('Fix NaN checkout total for coupons without expiry').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await shot(page, '06-restricted.png');
+  }, { restricted: true }],
   ['the aggregation tree webview shows the run, from sessions to applied changes', async ({ page, step }) => {
     step('learn first');
     await runCommand(page, 'Combee: Learn from Recent Sessions');
@@ -97,13 +108,13 @@ const tests = [
   }],
 ];
 
-async function runTest(name, body, index) {
+async function runTest(name, body, index, options = {}) {
   const fixture = makeFixtureWorkspace();
   const serverLog = [];
   let server, browser, page, timer, failed = false, current = 'start code-server';
   const step = (s) => { current = s; };
   try {
-    server = await startCodeServer({ workspace: fixture.workspace, userSettings: fixture.userSettings, log: (t) => serverLog.push(t) });
+    server = await startCodeServer({ workspace: fixture.workspace, userSettings: fixture.userSettings, restricted: options.restricted, log: (t) => serverLog.push(t) });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('console', (m) => { if (m.type() === 'error') serverLog.push(`[page error] ${m.text()}\n`); });
@@ -133,10 +144,10 @@ async function runTest(name, body, index) {
 
 let failed = 0;
 const started = Date.now();
-for (const [index, [name, body]] of tests.entries()) {
+for (const [index, [name, body, options]] of tests.entries()) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
   const t0 = Date.now();
-  const error = await runTest(name, body, index);
+  const error = await runTest(name, body, index, options);
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
   if (error) {
     failed++;

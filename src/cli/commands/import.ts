@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { AGENTS } from '../../core/trace/model';
 import { DEFAULT_READ_LIMITS, describeSkipped, importSessions } from '../../core/trace/importer';
 import { isBlockingIo, setBlockingIo } from '../../core/trace/io';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { createWorkerPool } from '../../core/pool/pool';
 import { integer, oneOf, parse, UsageError } from '../args';
-import type { Output } from '../output';
+import { progressOf, type Output } from '../output';
 
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, { from: { type: 'string' }, agent: { type: 'string' }, store: { type: 'string' }, workers: { type: 'string' }, 'max-output-chars': { type: 'string' }, json: { type: 'boolean' } });
@@ -25,6 +25,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
   // This thread only lists files and hands them out: blocking calls are cheaper, and nothing else waits on it.
   const wasBlocking = isBlockingIo();
   setBlockingIo(true);
+  const progress = values.json ? undefined : progressOf(out, 'importing');
   try {
     const summary = await importSessions({
       from,
@@ -35,8 +36,9 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
       concurrency: pool ? pool.size * 2 : 2,
       runTask: pool ? (task) => pool.runImport(task, signal) : undefined,
       runBatch: pool ? (tasks) => pool.runImportBatch(tasks, signal) : undefined,
-      onProgress: values.json ? undefined : (done, total) => { if (done === total || done % 50 === 0) out.info(`imported ${done}/${total} file(s)`); },
+      onProgress: progress ? (done, total, path) => progress.update(done, total, basename(path)) : undefined,
     });
+    progress?.stop();
     if (values.json) {
       const { warningMessages, traceIds, ...counts } = summary;
       out.result(JSON.stringify({ ...counts, store: store.dir, warningMessages }, null, 2));
@@ -51,6 +53,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     }
     return 0;
   } finally {
+    progress?.stop();
     setBlockingIo(wasBlocking);
     await pool?.destroy();
   }

@@ -7,7 +7,7 @@ import { DEFAULT_WINDOW_DAYS, learnWorkspace } from '../../core/service/learnWor
 import { EndpointRefusedError } from '../../core/llm/endpoint';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
-import { shellQuote, type Output } from '../output';
+import { progressOf, shellQuote, type Output } from '../output';
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
@@ -41,24 +41,30 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const roles = resolveRoles(provider, { baseUrl, model, apiKey: process.env.OPENAI_API_KEY, cache, prices, allowInsecureHttp: values['allow-insecure-http'] === true, timeoutMs: timeoutSeconds ? timeoutSeconds * 1000 : undefined }, out);
   if (!roles) return 1;
 
-  const result = await learnWorkspace({
-    store,
-    proposals: new ProposalStore(store),
-    workspace,
-    ...roles,
-    provider: roles.info,
-    playbookPath,
-    strategy,
-    batchSize,
-    seed,
-    windowDays,
-    allWorkspaces: values['all-workspaces'] === true,
-    assets: targets ? { targets: targets as AssetTarget[] } : undefined,
-    limits: maxTokens || maxCostUsd ? { maxTokens, maxCostUsd } : undefined,
-    dryRun: values['dry-run'] === true,
-    signal,
-    onProgress: values.json ? undefined : (message) => out.info(message),
-  });
+  const progress = values.json ? undefined : progressOf(out, 'learning');
+  let result: Awaited<ReturnType<typeof learnWorkspace>>;
+  try {
+    result = await learnWorkspace({
+      store,
+      proposals: new ProposalStore(store),
+      workspace,
+      ...roles,
+      provider: roles.info,
+      playbookPath,
+      strategy,
+      batchSize,
+      seed,
+      windowDays,
+      allWorkspaces: values['all-workspaces'] === true,
+      assets: targets ? { targets: targets as AssetTarget[] } : undefined,
+      limits: maxTokens || maxCostUsd ? { maxTokens, maxCostUsd } : undefined,
+      dryRun: values['dry-run'] === true,
+      signal,
+      onProgress: progress ? (message, fraction) => progress.update(Math.round(fraction * 100), 100, message) : undefined,
+    });
+  } finally {
+    progress?.stop();
+  }
   const record = result.record;
   if (values.json) {
     out.result(JSON.stringify({
