@@ -23,6 +23,8 @@ const ALPHABET = 128;
 const BASE64 = new Uint8Array(ALPHABET);
 for (let c = 0; c < ALPHABET; c++) if (/[A-Za-z0-9+/]/.test(String.fromCharCode(c))) BASE64[c] = 1;
 const MIN_BASE64_RUN = 24;
+/** Characters of a keyword the automaton looks for. */
+const KEYWORD_PREFIX = 4;
 
 const NONE_FOUND = new Uint8Array(0);
 /** (state, offset) pairs of keyword ends noted during one scan (scans never overlap: JavaScript runs one at a time). */
@@ -48,8 +50,8 @@ export class KeywordFilter {
   private readonly keywords: Keyword[] = [];
   /** column[char]: the table column of an ASCII character (upper-case letters share their lower-case one's; 0: a character of no keyword, so the table stays small enough for the cache). */
   private readonly column = new Uint8Array(ALPHABET);
-  private readonly shift: number;
-  /** delta[(state << shift) + column]: the next state. */
+  private readonly width: number;
+  /** delta[state * width + column]: the next state. */
   private readonly delta: Uint16Array;
   /** Keywords ending at each state: outputs[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
@@ -61,8 +63,10 @@ export class KeywordFilter {
     const byText = new Map<string, Keyword>();
     rules.forEach((rule, i) => {
       for (const raw of rule.keywords) {
-        const text = raw.toLowerCase();
-        if (text.length < 2 || /[^\x20-\x7e]/.test(text)) throw new Error(`keyword ${JSON.stringify(raw)} of ${rule.id}: two or more ASCII characters`);
+        if (raw.length < 2 || /[^\x20-\x7e]/.test(raw)) throw new Error(`keyword ${JSON.stringify(raw)} of ${rule.id}: two or more ASCII characters`);
+        // a keyword's first characters pre-filter as well (a little less sharply) and keep the table small enough to
+        // stay in the cache between texts; an anchored rule still starts where they do
+        const text = raw.toLowerCase().slice(0, KEYWORD_PREFIX);
         let k = byText.get(text);
         if (!k) {
           k = { text, rules: [], anchored: [] };
@@ -79,10 +83,8 @@ export class KeywordFilter {
       this.column[c] = i + 1;
       if (c >= 97 && c <= 122) this.column[c - 32] = i + 1;
     });
-    // rows a power of two wide: the next state is one shift and one add away
-    const shift = Math.ceil(Math.log2(used.length + 1));
-    const width = 1 << shift;
-    this.shift = shift;
+    const width = used.length + 1;
+    this.width = width;
     // the trie, in a flat table (-1: no child); typed arrays keep this start-up cost to a millisecond or two
     const capacity = this.keywords.reduce((n, k) => n + k.text.length, 1);
     if (capacity >= 65536) throw new Error('too many keyword states for the scan table');
@@ -146,7 +148,7 @@ export class KeywordFilter {
   }
 
   scan(text: string): TextScan {
-    const { delta, column, shift, firstOutput } = this;
+    const { delta, column, width, firstOutput } = this;
     // most texts hold no keyword: nothing is allocated for them
     const hits: Hits = { found: NONE_FOUND, any: false, anchors: NO_ANCHORS };
     let s = 0;
@@ -156,7 +158,7 @@ export class KeywordFilter {
     let noted = 0;
     for (let i = 0; i < n; i++) {
       const code = text.charCodeAt(i);
-      s = delta[(s << shift) + column[code < ALPHABET ? code : 0]];
+      s = delta[s * width + column[code < ALPHABET ? code : 0]];
       if (s >= firstOutput) {
         ends[noted++] = s;
         ends[noted++] = i;
