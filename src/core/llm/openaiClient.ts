@@ -128,11 +128,11 @@ export class OpenAiCompatibleClient implements LlmClient {
         const retryable = error instanceof OpenAI.APIConnectionError || (status !== undefined && RETRYABLE.has(status));
         if (status === 429) {
           // The endpoint says we are too many: halve our concurrency once per overload (the requests already in flight
-          // answer 429 together), never below a quarter of the user's setting; additive increase brings it back.
+          // answer 429 together), never below half of the user's setting; additive increase brings it back.
           this.successesSince429 = 0;
           if (sentInEpoch === this.congestionEpoch) {
             this.congestionEpoch++;
-            this.semaphore.setLimit(Math.max(Math.ceil(this.maxConcurrency / 4), Math.floor(this.semaphore.current / 2)));
+            this.semaphore.setLimit(Math.max(Math.ceil(this.maxConcurrency / 2), Math.floor(this.semaphore.current / 2)));
           }
         }
         if (!retryable || attempt >= maxRetries) throw new Error(describe(error, status));

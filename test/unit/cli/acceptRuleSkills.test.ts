@@ -2,15 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import type { Output } from '../../../src/cli/output';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { tempDir } from '../../support/tmp';
-
-function capture(): Output & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
-}
+import { capture } from '../../support/cliOutput';
 
 describe('accepting one rule writes only what follows from it', () => {
   it('no Skill built from a rule that was not accepted; the Skill of an accepted procedure cites only ids in the playbook', async () => {

@@ -3,15 +3,9 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { TraceStore } from '../../../src/core/trace/store';
-import type { Output } from '../../../src/cli/output';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { tempDir } from '../../support/tmp';
-
-function capture(): Output & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
-}
+import { capture } from '../../support/cliOutput';
 
 function setup() {
   const root = tempDir('combee-cli-');

@@ -3,16 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { shellQuote, type Output } from '../../../src/cli/output';
+import { shellQuote } from '../../../src/cli/output';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { REPO_ROOT } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
-
-function capture(): Output & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
-}
+import { capture } from '../../support/cliOutput';
 
 describe('combee CLI helps itself', () => {
   it('<command> --help prints that command\'s usage with exit 0, for every command', async () => {

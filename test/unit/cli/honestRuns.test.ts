@@ -2,18 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import type { Output } from '../../../src/cli/output';
 import { TraceStore } from '../../../src/core/trace/store';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { startModelServer } from '../../support/modelServer';
 import { simulatedModel } from '../../support/simulatedModel';
 import { tempDir } from '../../support/tmp';
-
-function capture(): Output & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
-}
+import { capture } from '../../support/cliOutput';
 
 async function withKey<T>(key: string, run: () => Promise<T>): Promise<T> {
   const saved = process.env.OPENAI_API_KEY;

@@ -4,17 +4,11 @@ import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { ProposalStore } from '../../../src/core/assets/proposalStore';
 import { TraceStore } from '../../../src/core/trace/store';
-import type { Output } from '../../../src/cli/output';
 import { startModelServer, type ModelServer } from '../../support/modelServer';
 import { credulousModel, poisonCorpus } from '../../support/poisonCorpus';
 import { CLONED_PLAYBOOK } from '../../support/poisonRun';
 import { tempDir } from '../../support/tmp';
-
-function capture(): Output & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
-}
+import { capture } from '../../support/cliOutput';
 
 describe('combee CLI with poisoned sessions', () => {
   let server: ModelServer | undefined;

@@ -2,18 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import type { Output } from '../../../src/cli/output';
 import { ProposalStore } from '../../../src/core/assets/proposalStore';
 import { TraceStore } from '../../../src/core/trace/store';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { startModelServer } from '../../support/modelServer';
 import { tempDir } from '../../support/tmp';
-
-function capture(): Output & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
-}
+import { capture } from '../../support/cliOutput';
 
 async function imported() {
   const root = tempDir('combee-cli-trust-');

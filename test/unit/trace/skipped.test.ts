@@ -3,15 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import type { Output } from '../../../src/cli/output';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { tempDir } from '../../support/tmp';
-
-function capture(): Output & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
-}
+import { capture } from '../../support/cliOutput';
 
 /** An agent home with one real session and every kind of file an import must not pass over in silence. */
 function oddHome() {
