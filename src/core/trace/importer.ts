@@ -90,6 +90,10 @@ function* normalizeEach(file: SessionFile, drafts: Array<TraceDraft | undefined>
   }
 }
 
+function noSessionWarning(file: SessionFile): string {
+  return `${file.path}: taken for a ${file.agent} session, but no session could be read from it (nothing in it is a ${file.agent} record); skipped`;
+}
+
 /** Reads, redacts and validates one session file in full, without storing it. */
 export async function importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions): Promise<FileImportResult> {
   const reader = readerFor(file.agent);
@@ -194,9 +198,12 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     counts.push(countTrace(trace));
   }
   warnings.push(...read.warnings);
+  // A file taken for a session that gives none is never passed over in silence: the reader said why, or this does.
+  if (counts.length === 0 && !resumed && !warnings.some((w) => w.startsWith(file.path))) warnings.push(noSessionWarning(file));
 
   let point: ResumePoint & Pick<ImportedFile, 'state' | 'stateFile'>;
-  if (read.checkpoint && !read.failed && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes, clipLimitsFor(limits.maxOutputChars)))) {
+  // A full read that found no session leaves nothing to resume onto (a title read before its session would be lost).
+  if (read.checkpoint && !read.failed && (resumed || counts.length > 0) && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes, clipLimitsFor(limits.maxOutputChars)))) {
     const { endOffset, edges } = read.checkpoint.read;
     point = fingerprintFromEdges(edges, endOffset) ?? (await fingerprint(file.path, endOffset));
     // Small states live in the index (one file fewer to create per session), big ones beside it.

@@ -70,7 +70,11 @@ export const aiderReader: SourceReader = {
   },
 
   sniff(_path, head) {
-    return /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head);
+    return /^(?:\uFEFF)?# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head);
+  },
+
+  claims(path) {
+    return path.endsWith('.aider.chat.history.md');
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
@@ -109,7 +113,8 @@ export const aiderReader: SourceReader = {
 function onLine(p: Parser, text: string, lineNo: number): void {
   for (let n = p.lastLineNo + 1; n < lineNo; n++) processLine(p, '');
   p.lastLineNo = lineNo;
-  processLine(p, text);
+  // A byte order mark would hide the first header.
+  processLine(p, lineNo === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text);
 }
 
 function processLine(p: Parser, raw: string): void {

@@ -9,6 +9,7 @@ import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { lineWarnings } from './lineWarnings';
+import { headRecords, segments } from './sniffHead';
 
 // Claude Code writes one JSON object per line; only the fields we use are validated (other keys are ignored).
 // Blocks are validated one by one, each by its own schema where it is used (an odd block is counted, not fatal).
@@ -96,6 +97,8 @@ interface SessionAccumulator {
   sidechain: boolean;
 }
 
+const UUID_JSONL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+
 export const claudeCodeReader: SourceReader = {
   agent: 'claude-code',
 
@@ -104,7 +107,17 @@ export const claudeCodeReader: SourceReader = {
   },
 
   sniff(_path, head) {
-    return /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) && !/"payload"\s*:/.test(head);
+    // Any record with the envelope, whatever its type (new ones keep coming) and whatever lines come before it.
+    if (headRecords(head).some((r) => typeof r.sessionId === 'string' && typeof r.uuid === 'string' && typeof r.type === 'string')) return 'specific';
+    // No whole record in the head (a first line longer than it): the keys alone, unless it is a Codex envelope.
+    return /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) && !/^\s*\{\s*"timestamp"\s*:[^{]*"payload"\s*:/.test(head);
+  },
+
+  claims(path) {
+    // projects/<project>/<session uuid>.jsonl, and its subagents/agent-<id>.jsonl
+    const up = segments(path);
+    if (UUID_JSONL.test(up[0])) return up[2] === 'projects';
+    return /^agent-.+\.jsonl$/.test(up[0]) && up[1] === 'subagents' && up[4] === 'projects';
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {

@@ -6,6 +6,7 @@ import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { MAX_JSON_DOCUMENT_BYTES, readJsonDocument } from './jsonDocument';
+import { segments } from './sniffHead';
 
 // Cline and Roo Code keep a folder per task (research §5): `tasks/<taskId>/api_conversation_history.json` is what the
 // model saw (Anthropic MessageParam[], or Roo's v2 `{version:2, messages}` of AI-SDK messages) and `ui_messages.json`
@@ -70,6 +71,10 @@ function taskReader(agent: 'cline' | 'roo-code'): SourceReader {
       const text = head.replace(/^\uFEFF/, '').trimStart();
       const shape = /^\[\s*(?:\]|\{\s*"(?:role|ts|type)"\s*:)/.test(text) || (/^\{/.test(text) && /"messages"\s*:\s*\[/.test(text) && /"version"\s*:\s*\d/.test(text));
       return shape && isRoo(path, text) === (agent === 'roo-code');
+    },
+    claims(path) {
+      // tasks/<task id>/api_conversation_history.json, under the extension's own folder for Roo Code
+      return segments(path)[2] === 'tasks' && path.toLowerCase().includes(ROO_EXTENSION) === (agent === 'roo-code');
     },
     read(file, ctx) {
       return readTask(agent, file, ctx);

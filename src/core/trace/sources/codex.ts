@@ -13,6 +13,7 @@ import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
+import { headRecords, isObject, segments } from './sniffHead';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
 // early-Rust JSONL with bare items after a bare SessionMeta line, and the TypeScript CLI's single JSON file.
@@ -107,6 +108,9 @@ interface Accumulator {
   unknown: Record<string, number>;
 }
 
+/** The record types of a rollout's `{timestamp, type, payload}` envelope. */
+const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+
 export const codexReader: SourceReader = {
   agent: 'codex',
 
@@ -121,6 +125,7 @@ export const codexReader: SourceReader = {
     const name = basename(path);
     if (name.endsWith('.jsonl.zst')) return name.startsWith('rollout-');
     const text = head.replace(/^\uFEFF/, '');
+    if (headRecords(text).some((r) => typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && isObject(r.payload))) return 'specific';
     if (/"type"\s*:\s*"session_meta"/.test(text)) return true;
     if (/"payload"\s*:/.test(text) && /"type"\s*:\s*"response_item"/.test(text)) return true;
     const nl = text.indexOf('\n');
@@ -131,6 +136,10 @@ export const codexReader: SourceReader = {
       if (/"type"\s*:\s*"(?:message|function_call|local_shell_call|reasoning)"/.test(text.slice(nl + 1))) return true;
     }
     return /^\s*\{\s*"session"\s*:\s*\{/.test(text) && (/"items"\s*:\s*\[/.test(text) || name.startsWith('rollout-'));
+  },
+
+  claims(path) {
+    return /^rollout-.+\.jsonl(?:\.zst)?$/.test(segments(path)[0]);
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {

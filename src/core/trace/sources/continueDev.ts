@@ -8,6 +8,7 @@ import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { exitCodeAtEnd, storedOutput } from './common';
+import { segments } from './sniffHead';
 
 // Continue keeps one JSON per session in ~/.continue/sessions/<id>.json (research §9), plus the index sessions.json,
 // which is skipped (its only extra is the creation date, read from it when present). Messages have no timestamps.
@@ -64,6 +65,12 @@ export const continueReader: SourceReader = {
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     return text.startsWith('{') && /"sessionId"\s*:/.test(text) && /"history"\s*:\s*\[/.test(text) && /"(?:workspaceDirectory|title)"\s*:/.test(text);
+  },
+
+  claims(path) {
+    // ~/.continue/sessions/<id>.json (sessions.json is the index)
+    const up = segments(path);
+    return up[1] === 'sessions' && up[2] === '.continue' && up[0].endsWith('.json') && up[0] !== 'sessions.json';
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {

@@ -9,6 +9,7 @@ import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
 import { exitCodeAtEnd, storedOutput, uriToPath } from './common';
+import { headRecords, isObject, segments } from './sniffHead';
 
 // Three GitHub Copilot formats (research §4):
 // - "copilot-agent" event logs: Copilot CLI `~/.copilot/session-state/<id>/events.jsonl` (and the older
@@ -111,6 +112,9 @@ interface Acc {
   model?: string;
 }
 
+/** Event types of Copilot's agent log that no other agent writes. */
+const EVENT_TYPES = /^(?:session\.(?:start|resume)|user\.message|assistant\.(?:turn_start|turn_end|message)|tool\.execution_(?:start|complete))$/;
+
 export const copilotReader: SourceReader = {
   agent: 'copilot',
 
@@ -122,6 +126,10 @@ export const copilotReader: SourceReader = {
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     if (/^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{/.test(text)) return /"(?:requests|responderUsername|sessionId|creationDate)"\s*:/.test(text);
+    for (const r of headRecords(text)) {
+      if (!isObject(r.data) || typeof r.type !== 'string') continue;
+      if (r.producer === 'copilot-agent' || EVENT_TYPES.test(r.type)) return 'specific';
+    }
     const nl = text.indexOf('\n');
     const first = nl === -1 ? text : text.slice(0, nl);
     if (/^\{/.test(first) && /"data"\s*:\s*\{/.test(first)) {
@@ -130,6 +138,13 @@ export const copilotReader: SourceReader = {
     }
     return /^\{/.test(text) && /"requests"\s*:\s*\[/.test(text) && /"sessionId"\s*:/.test(text)
       && /"(?:responderUsername|requesterUsername|initialLocation|creationDate)"\s*:/.test(text);
+  },
+
+  claims(path) {
+    // ~/.copilot/session-state/<id>/events.jsonl; VS Code's workspaceStorage/<hash>/chatSessions/<id>.json[l]
+    const up = segments(path);
+    if (up[0] === 'events.jsonl') return up[2] === 'session-state';
+    return (up[1] === 'chatSessions' || up[1] === 'emptyWindowChatSessions') && /\.jsonl?$/.test(up[0]);
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {

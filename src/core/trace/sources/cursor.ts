@@ -6,6 +6,7 @@ import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { lineWarnings } from './lineWarnings';
+import { headRecords, isObject, segments } from './sniffHead';
 
 // Cursor CLI (`cursor-agent`) transcripts (research §6.2): ~/.cursor/projects/<encoded>/agent-transcripts/<uuid>.jsonl
 // or …/<uuid>/<uuid>.jsonl, subagents in …/<parent>/subagents/<uuid>.jsonl. Lines are `{role, message:{content[]}}`
@@ -30,6 +31,8 @@ interface Acc {
   synthetic: number;
 }
 
+const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
+
 export const cursorReader: SourceReader = {
   agent: 'cursor',
 
@@ -39,7 +42,15 @@ export const cursorReader: SourceReader = {
 
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
+    // `{role, message}` at the top: no other agent's record has a role beside its message (Claude's is inside it).
+    if (headRecords(text).some((r) => typeof r.role === 'string' && ROLES.has(r.role) && isObject(r.message) && !('sessionId' in r) && !('type' in r))) return true;
     return /^\{\s*"role"\s*:\s*"(?:user|assistant|system|tool)"\s*,\s*"message"\s*:\s*\{/.test(text);
+  },
+
+  claims(path) {
+    // ~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl (and its subagents/)
+    const up = segments(path);
+    return up[0].endsWith('.jsonl') && (up[1] === 'agent-transcripts' || (up[1] === 'subagents' && up[3] === 'agent-transcripts'));
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {

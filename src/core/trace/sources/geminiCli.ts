@@ -9,6 +9,7 @@ import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
+import { headRecords, segments } from './sniffHead';
 
 // Gemini CLI keeps one file per session (research §3): a single JSON ConversationRecord up to 0.38, then an
 // append-only JSONL log (metadata line, message lines, `$set` metadata updates, `$rewindTo` truncations).
@@ -73,12 +74,19 @@ export const geminiCliReader: SourceReader = {
   sniff(_path, head) {
     // `projectHash` appears in no other agent's format; the first record always carries it with `sessionId`.
     const text = head.replace(/^\uFEFF/, '').trimStart();
+    if (headRecords(text).some((r) => typeof r.sessionId === 'string' && 'projectHash' in r)) return 'specific';
     if (!text.startsWith('{')) return false;
     const nl = text.indexOf('\n');
     const first = nl === -1 ? text : text.slice(0, nl);
-    if (/"projectHash"\s*:/.test(first) && /"sessionId"\s*:/.test(first)) return true;
+    if (/"projectHash"\s*:/.test(first) && /"sessionId"\s*:/.test(first)) return 'specific';
     // Pretty-printed legacy JSON: the keys sit on their own lines.
-    return /^\{\s*$/.test(first) && /^\s*"projectHash"\s*:/m.test(text) && /^\s*"sessionId"\s*:/m.test(text) && /^\s*"messages"\s*:/m.test(text);
+    return /^\{\s*$/.test(first) && /^\s*"projectHash"\s*:/m.test(text) && /^\s*"sessionId"\s*:/m.test(text) && /^\s*"messages"\s*:/m.test(text) ? 'specific' : false;
+  },
+
+  claims(path) {
+    // ~/.gemini/tmp/<project hash>/chats/session-<time>-<id>.json[l]
+    const up = segments(path);
+    return up[1] === 'chats' && /^session-.+\.jsonl?$/.test(up[0]);
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {

@@ -78,6 +78,11 @@ export const openCodeReader: SourceReader = {
     return text.startsWith('{') && /"projectID"\s*:/.test(text) && /"directory"\s*:/.test(text) && /"time"\s*:/.test(text);
   },
 
+  claims(path) {
+    // storage/session/<project id>/ses_<id>.json: no other agent writes that name there
+    return this.accepts(path);
+  },
+
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     let json: unknown;
     try {
