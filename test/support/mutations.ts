@@ -51,7 +51,17 @@ export const MUTATIONS: Mutation[] = [
   { kind: 'malformed + unknown at the head', variants: 1, apply: (b, rng) => insertLine(insertLine(b, JSON.stringify({ type: 'x-future-record', payload: { id: 7 } }), rng, 0), '{"oops', rng, 0) },
   { kind: 'deep nesting', variants: 1, apply: (b, rng) => insertLine(b, `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`, rng) },
   { kind: 'deep nesting, unclosed', variants: 1, apply: (b, rng) => insertLine(b, '{"a":'.repeat(DEEP), rng) },
-  { kind: 'deep nesting in a record', variants: 1, apply: (b, rng) => insertLine(b, `{"type":"user","message":{"role":"user","content":${'['.repeat(DEEP)}"x"${']'.repeat(DEEP)}}}`, rng) },
+  {
+    // A real record of the sample with one more, deeply nested key: the reader takes it, and keeps what it does not know.
+    kind: 'deep nesting in a record', variants: 2, apply: (b, rng) => {
+      const l = lines(b);
+      const records = l.map((line, i) => [line.trimEnd(), i] as const).filter(([line]) => line.startsWith('{') && line.endsWith('}'));
+      if (records.length === 0) return insertLine(b, `{"x-deep":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}`, rng);
+      const [line, i] = records[pick(rng, records.length)];
+      l[i] = `${line.slice(0, -1)},"x-deep":${'['.repeat(DEEP)}"x"${']'.repeat(DEEP)}}`;
+      return join(l);
+    },
+  },
   { kind: 'reverse lines', variants: 1, apply: (b) => join(lines(b).reverse()) },
   {
     kind: 'duplicate lines', variants: 2, apply: (b, rng) => {

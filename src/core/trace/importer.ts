@@ -41,13 +41,19 @@ interface DraftsRead {
   warnings: string[];
   checkpoint?: Checkpoint;
   failed?: boolean;
+  /** The reader reads this file's sessions from another file. */
+  elsewhere?: string;
 }
 
 async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadLimits, resume?: ResumeInput): Promise<DraftsRead> {
   const warnings: string[] = [];
   let checkpoint: Checkpoint | undefined;
+  let elsewhere: string | undefined;
   const ctx: ReadContext & IncrementalContext = {
     warn: (m) => warnings.push(m),
+    readElsewhere: (path) => {
+      elsewhere = path;
+    },
     ...limits,
     resume,
     checkpoint: (read, state) => {
@@ -55,7 +61,8 @@ async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadL
     },
   };
   try {
-    return { drafts: await reader.read(file, ctx), warnings, checkpoint };
+    const drafts = await reader.read(file, ctx);
+    return { drafts, warnings, checkpoint, elsewhere };
   } catch (error) {
     warnings.push(`${file.path}: could not be read (${(error as Error).message})`);
     return { drafts: [], warnings, failed: true };
@@ -91,7 +98,7 @@ function* normalizeEach(file: SessionFile, drafts: Array<TraceDraft | undefined>
 }
 
 function noSessionWarning(file: SessionFile): string {
-  return `${file.path}: taken for a ${file.agent} session, but no session could be read from it (nothing in it is a ${file.agent} record); skipped`;
+  return `${file.path}: read as ${file.agent} (by its first lines or its name and place), but no session could be read from it; skipped`;
 }
 
 /** Reads, redacts and validates one session file in full, without storing it. */
@@ -198,8 +205,8 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     counts.push(countTrace(trace));
   }
   warnings.push(...read.warnings);
-  // A file taken for a session that gives none is never passed over in silence: the reader said why, or this does.
-  if (counts.length === 0 && !resumed && !warnings.some((w) => w.startsWith(file.path))) warnings.push(noSessionWarning(file));
+  // A file taken for a session that gives none is never passed over in silence: one line says so, after the reader's why.
+  if (counts.length === 0 && !resumed && !read.elsewhere) warnings.push(noSessionWarning(file));
 
   let point: ResumePoint & Pick<ImportedFile, 'state' | 'stateFile'>;
   // A full read that found no session leaves nothing to resume onto (a title read before its session would be lost).

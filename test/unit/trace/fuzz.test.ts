@@ -20,23 +20,24 @@ async function importSample(sample: FuzzSample, content: Buffer): Promise<{ sess
   write(sample.target, content);
   const summary = await importSessions({ from: home, store: new TraceStore(join(home, '.combee-store')), limits: LIMITS, concurrency: 1 });
   const path = join(home, sample.target);
-  const messages = summary.warningMessages.filter((m) => m.includes(path));
-  return { sessions: summary.sessions, warned: messages.length, messages };
+  const messages = summary.warningMessages.filter((m) => m.startsWith(path));
+  // The importer's own line for a file taken for a session that gave none: one lost session, said out loud.
+  const warned = messages.filter((m) => m.includes('no session could be read from it')).length;
+  return { sessions: summary.sessions, warned, messages };
 }
 
 /**
  * Every sample of every reader, damaged in every way a log gets damaged: the import never throws or hangs (mocha's
- * timeout), and each session the damage cost is a warning naming the file — sessions imported plus warnings about
- * the file never fall below the sessions of the intact sample.
+ * timeout), no line blows the stack, and a session the damage cost is said out loud — sessions imported plus
+ * sessions warned about ("no session could be read from it") never fall below the sessions of the intact sample.
  */
 describe('fuzzing: mutated real samples lose no session without a warning', () => {
   const samples = fuzzSamples();
-  const readersSeen = new Set<string>();
   let mutations = 0;
   const silent: string[] = [];
 
-  it('finds samples of every reader', () => {
-    assert.ok(samples.length >= 10, `${samples.length} samples`);
+  it('has samples to mutate', () => {
+    assert.ok(samples.length >= 4, `${samples.length} samples`);
   });
 
   samples.forEach((sample, index) => {
@@ -44,13 +45,15 @@ describe('fuzzing: mutated real samples lose no session without a warning', () =
       this.timeout(120_000);
       const intact = await importSample(sample, sample.content);
       assert.ok(intact.sessions >= 1, `the intact sample imports (${intact.messages.join('; ')})`);
-      readersSeen.add(sample.target.split('/')[0]);
       const lost: string[] = [];
       for (const { label, mutation, seed } of mutationsOf(index)) {
         const damaged = mutation.apply(sample.content, seeded(seed));
         const got = await importSample(sample, damaged);
         mutations++;
         if (got.sessions + got.warned < intact.sessions) lost.push(`${label} (seed ${seed}): ${got.sessions}/${intact.sessions} session(s), no warning`);
+        const overflow = got.messages.find((m) => /call stack/i.test(m));
+        if (overflow) lost.push(`${label} (seed ${seed}): ${overflow.slice(0, 200)}`);
+        if (process.env.COMBEE_FUZZ_REPORT && got.sessions < intact.sessions) console.log(`  ${sample.name} ${label}: ${got.sessions}/${intact.sessions}; ${got.messages.map((m) => m.replace(/^\S+: /, '')).join(' | ').slice(0, 300)}`);
       }
       silent.push(...lost.map((l) => `${sample.name}: ${l}`));
       assert.deepEqual(lost, [], `${sample.name}: sessions lost without a warning`);

@@ -144,7 +144,10 @@ export const codexReader: SourceReader = {
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     // Codex prefers the plain file when both exist; then the .zst is a stale copy.
-    if (file.path.endsWith('.jsonl.zst') && existsSync(file.path.slice(0, -'.zst'.length))) return [];
+    if (file.path.endsWith('.jsonl.zst') && existsSync(file.path.slice(0, -'.zst'.length))) {
+      ctx.readElsewhere?.(file.path.slice(0, -'.zst'.length));
+      return [];
+    }
     const acc = newAccumulator(file, ctx);
     if (file.path.endsWith('.jsonl.zst')) {
       await readZstd(acc);

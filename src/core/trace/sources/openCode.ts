@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
+import { withoutBom } from './jsonDocument';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 
 // OpenCode ≤1.1 JSON storage (research §8): storage/session/<projectID>/<sessionID>.json, with the session's messages
@@ -86,7 +87,7 @@ export const openCodeReader: SourceReader = {
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     let json: unknown;
     try {
-      json = JSON.parse(await readFile(file.path, 'utf8'));
+      json = JSON.parse(withoutBom(await readFile(file.path, 'utf8')));
     } catch {
       ctx.warn(`${file.path}: malformed OpenCode session JSON; skipped`);
       return [];

@@ -16,6 +16,8 @@ export interface ReadContext extends IncrementalContext {
   maxLineBytes: number;
   /** Tool outputs longer than this are cut in the middle (head and tail kept). */
   maxOutputChars: number;
+  /** This file's sessions are read from `path` instead (a stale copy): its having none is no loss to warn about. */
+  readElsewhere?(path: string): void;
 }
 
 /** One reader per agent format. Readers never throw on bad content: they warn and skip. */
