@@ -108,8 +108,11 @@ export const claudeCodeReader: SourceReader = {
 
   sniff(_path, head) {
     // Any record with the envelope, whatever its type (new ones keep coming) and whatever lines come before it.
-    if (headRecords(head).some((r) => typeof r.sessionId === 'string' && typeof r.uuid === 'string' && typeof r.type === 'string')) return 'specific';
-    // No whole record in the head (a first line longer than it): the keys alone, unless it is a Codex envelope.
+    const records = headRecords(head);
+    if (records.some((r) => typeof r.sessionId === 'string' && typeof r.uuid === 'string' && typeof r.type === 'string')) return 'specific';
+    // Records, none of them Claude's (a Gemini log also has `sessionId` and `"type":"user"`).
+    if (records.some((r) => !(r.type === 'summary' || r.type === 'queue-operation' || r.type === 'file-history-snapshot'))) return false;
+    // No whole record in the head (a first line longer than it), or only the ones before the first message: the keys.
     return /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) && !/^\s*\{\s*"timestamp"\s*:[^{]*"payload"\s*:/.test(head);
   },
 
