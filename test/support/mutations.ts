@@ -62,6 +62,17 @@ export const MUTATIONS: Mutation[] = [
       return join(l);
     },
   },
+  {
+    // The same, one level down or more (a tool's input, a message's content): where readers serialize what they keep.
+    kind: 'deep nesting inside a value', variants: 3, apply: (b, rng) => {
+      const text = b.toString('latin1');
+      const spots: number[] = [];
+      for (let i = text.indexOf(':{"'); i !== -1; i = text.indexOf(':{"', i + 1)) spots.push(i + 2);
+      if (spots.length === 0) return b;
+      const at = spots[pick(rng, spots.length)];
+      return Buffer.from(`${text.slice(0, at)}"x-deep":${'['.repeat(DEEP)}${']'.repeat(DEEP)},${text.slice(at)}`, 'latin1');
+    },
+  },
   { kind: 'reverse lines', variants: 1, apply: (b) => join(lines(b).reverse()) },
   {
     kind: 'duplicate lines', variants: 2, apply: (b, rng) => {

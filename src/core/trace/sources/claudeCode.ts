@@ -8,6 +8,7 @@ import { fastParser } from '../../util/fastParse';
 import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
 import { headRecords, segments } from './sniffHead';
 
@@ -274,7 +275,7 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
       return;
     case 'system':
       if (record.subtype === 'api_error' || record.subtype === 'error') {
-        const detail = typeof record.error === 'object' && record.error !== null ? JSON.stringify(record.error).slice(0, 500) : String(record.content ?? 'API error');
+        const detail = typeof record.error === 'object' && record.error !== null ? jsonText(record.error).slice(0, 500) : String(record.content ?? 'API error');
         push({ kind: 'error', text: detail });
       } else {
         countUnknown(acc, `system:${record.subtype ?? 'none'}`);
@@ -383,7 +384,7 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
       }
       const input = (use.data.input ?? {}) as Record<string, unknown>;
       const command = typeof input.command === 'string' ? input.command : undefined;
-      push({ kind: 'tool_call', callId: use.data.id, tool: use.data.name, command, input: clipMiddle(JSON.stringify(use.data.input ?? {}), maxInputChars).text });
+      push({ kind: 'tool_call', callId: use.data.id, tool: use.data.name, command, input: clipMiddle(jsonText(use.data.input ?? {}), maxInputChars).text });
     } else if (type !== 'thinking' && type !== 'redacted_thinking') {
       countUnknown(acc, `assistant-block:${type}`);
     }

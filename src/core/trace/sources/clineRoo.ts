@@ -5,6 +5,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { MAX_JSON_DOCUMENT_BYTES, readJsonDocument } from './jsonDocument';
 import { segments } from './sniffHead';
 
@@ -245,7 +246,7 @@ function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): 
           callId,
           tool: call.tool,
           command: call.tool === 'execute_command' ? call.params.command : undefined,
-          input: clipMiddle(JSON.stringify(call.params), acc.ctx.maxOutputChars).text,
+          input: clipMiddle(jsonText(call.params), acc.ctx.maxOutputChars).text,
         }, time);
       }
       return;
@@ -261,7 +262,7 @@ function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): 
         callId,
         tool,
         command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
-        input: clipMiddle(typeof input === 'string' ? input : JSON.stringify(input), acc.ctx.maxOutputChars).text,
+        input: clipMiddle(typeof input === 'string' ? input : jsonText(input), acc.ctx.maxOutputChars).text,
       }, time);
       return;
     }
@@ -336,7 +337,7 @@ function resultContent(content: unknown): { text: string; error: boolean } {
     const error = typeof content.type === 'string' && content.type.startsWith('error');
     if (typeof content.value === 'string') return { text: content.value, error };
     if (Array.isArray(content.value)) return { ...resultContent(content.value), error };
-    return { text: JSON.stringify(content.value ?? content), error };
+    return { text: jsonText(content.value ?? content), error };
   }
   return { text: '', error: false };
 }

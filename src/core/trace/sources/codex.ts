@@ -11,6 +11,7 @@ import { clipMiddle } from '../../util/text';
 import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../jsonClip';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
 import { headRecords, isObject, segments } from './sniffHead';
@@ -454,7 +455,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
         return;
       }
       const raw = type === 'function_call' ? call.data.arguments : call.data.input;
-      const input = typeof raw === 'string' ? raw : raw == null ? '' : JSON.stringify(raw);
+      const input = typeof raw === 'string' ? raw : raw == null ? '' : jsonText(raw);
       const name = call.data.name ?? 'unknown';
       push(acc, {
         kind: 'tool_call',
@@ -477,7 +478,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
         callId: call.data.call_id ?? call.data.id ?? `codex-call-${++acc.syntheticCalls}`,
         tool: 'local_shell',
         command: argv ? commandFromArgv(argv) : undefined,
-        input: clipMiddle(JSON.stringify(call.data.action ?? {}), acc.ctx.maxOutputChars).text,
+        input: clipMiddle(jsonText(call.data.action ?? {}), acc.ctx.maxOutputChars).text,
       }, time);
       return;
     }
@@ -575,12 +576,12 @@ function parseOutput(output: unknown): { text: string; exitCode?: number; failed
   }
   if (Array.isArray(output)) return { text: contentText(output) };
   if (isRecord(output)) {
-    if (typeof output.output === 'string') return parseOutput(JSON.stringify(output));
+    if (typeof output.output === 'string') return parseOutput(jsonText(output));
     const failed = output.success === false ? true : undefined;
     if (typeof output.text === 'string') return { text: output.text, failed };
     if (typeof output.content === 'string') return { text: output.content, failed };
     if (Array.isArray(output.content)) return { text: contentText(output.content), failed };
-    return { text: JSON.stringify(output), failed };
+    return { text: jsonText(output), failed };
   }
   return { text: '' };
 }
@@ -625,7 +626,7 @@ function applyEvent(acc: Accumulator, event: Record<string, unknown>, type: stri
       return;
     }
     case 'error': {
-      const text = typeof event.message === 'string' ? event.message : JSON.stringify(event).slice(0, 500);
+      const text = typeof event.message === 'string' ? event.message : jsonText(event).slice(0, 500);
       push(acc, { kind: 'error', text }, time);
       return;
     }

@@ -6,6 +6,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { exitCodeAtEnd, storedOutput } from './common';
 import { segments } from './sniffHead';
@@ -135,7 +136,7 @@ function applyItem(acc: Acc, item: z.infer<typeof HistoryItem>): void {
           continue;
         }
         const args = call.data.function?.arguments;
-        const input = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+        const input = typeof args === 'string' ? args : jsonText(args ?? {});
         const callId = call.data.id ?? `continue-call-${++acc.synthetic}`;
         push(acc, {
           kind: 'tool_call',

@@ -6,6 +6,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
 import { exitCodeAtEnd, storedOutput, uriToPath } from './common';
@@ -317,7 +318,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
       return;
     }
     case 'session.error': {
-      const message = isRecord(data) && typeof data.message === 'string' ? data.message : JSON.stringify(data ?? {}).slice(0, 500);
+      const message = isRecord(data) && typeof data.message === 'string' ? data.message : jsonText(data ?? {}).slice(0, 500);
       push(acc, { kind: 'error', text: message }, time);
       return;
     }
@@ -332,7 +333,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
 }
 
 function pushCall(acc: Acc, callId: string | undefined, name: string | undefined, args: unknown, time: string | undefined): void {
-  const input = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+  const input = typeof args === 'string' ? args : jsonText(args ?? {});
   push(acc, {
     kind: 'tool_call',
     callId: callId ?? `copilot-call-${++acc.syntheticCalls}`,
@@ -344,14 +345,14 @@ function pushCall(acc: Acc, callId: string | undefined, name: string | undefined
 
 function eventResultText(result: unknown, error: unknown): { text: string; failed: boolean } {
   if (error !== undefined && error !== null) {
-    const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : JSON.stringify(error);
+    const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : jsonText(error);
     return { text: message, failed: true };
   }
   if (typeof result === 'string') return { text: result, failed: false };
   if (isRecord(result)) {
     if (typeof result.content === 'string') return { text: result.content, failed: false };
     if (typeof result.detailedContent === 'string') return { text: result.detailedContent, failed: false };
-    return { text: JSON.stringify(result), failed: false };
+    return { text: jsonText(result), failed: false };
   }
   return { text: '', failed: false };
 }

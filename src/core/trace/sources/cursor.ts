@@ -5,6 +5,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
 import { headRecords, isObject, segments } from './sniffHead';
 
@@ -138,7 +139,7 @@ function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
           callId,
           tool: name,
           command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
-          input: clipMiddle(typeof input === 'string' ? input : JSON.stringify(input), acc.ctx.maxOutputChars).text,
+          input: clipMiddle(typeof input === 'string' ? input : jsonText(input), acc.ctx.maxOutputChars).text,
         });
         break;
       }

@@ -7,6 +7,7 @@ import { sha256 } from '../../util/hash';
 import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
 import { headRecords, segments } from './sniffHead';
@@ -253,7 +254,7 @@ function applyToolCall(raw: unknown, messageTime: string | undefined, push: Push
   const tool = call.name ?? 'unknown';
   const args = isRecord(call.args) ? call.args : {};
   const command = typeof args.command === 'string' ? args.command : undefined;
-  push({ kind: 'tool_call', callId, tool, command, input: clipMiddle(JSON.stringify(call.args ?? {}), maxChars).text }, time);
+  push({ kind: 'tool_call', callId, tool, command, input: clipMiddle(jsonText(call.args ?? {}), maxChars).text }, time);
 
   const result = resultText(call.result);
   const display = typeof call.resultDisplay === 'string' ? call.resultDisplay : undefined;
@@ -293,11 +294,11 @@ function resultText(result: unknown): { text: string; error: boolean } | undefin
     if (isRecord(response)) {
       if (response.error !== undefined) {
         error = true;
-        texts.push(typeof response.error === 'string' ? response.error : JSON.stringify(response.error));
+        texts.push(typeof response.error === 'string' ? response.error : jsonText(response.error));
       } else if (typeof response.output === 'string') {
         texts.push(response.output);
       } else {
-        texts.push(JSON.stringify(response));
+        texts.push(jsonText(response));
       }
     } else if (typeof response === 'string') {
       texts.push(response);

@@ -6,6 +6,7 @@ import { clipMiddle } from '../../util/text';
 import { storedOutput } from './common';
 import { withoutBom } from './jsonDocument';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 
 // OpenCode ≤1.1 JSON storage (research §8): storage/session/<projectID>/<sessionID>.json, with the session's messages
 // in storage/message/<sessionID>/*.json and each message's parts in storage/part/<messageID>/*.json. The session
@@ -207,7 +208,7 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
     callId,
     tool: part.tool ?? 'unknown',
     command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
-    input: clipMiddle(typeof input === 'string' ? input : JSON.stringify(input ?? {}), acc.ctx.maxOutputChars).text,
+    input: clipMiddle(typeof input === 'string' ? input : jsonText(input ?? {}), acc.ctx.maxOutputChars).text,
   }, time);
   const status = state?.status;
   if (status !== 'completed' && status !== 'error') {
@@ -216,7 +217,7 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
     return;
   }
   const raw = status === 'error' ? state?.error : state?.output;
-  const output = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
+  const output = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : jsonText(raw);
   const exitCode = state?.metadata?.exit ?? state?.metadata?.exitCode;
   const aborted = status === 'error' && /\baborted\b/i.test(output);
   push(acc, {
