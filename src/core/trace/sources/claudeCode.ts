@@ -10,7 +10,7 @@ import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
-import { headRecords, segments } from './sniffHead';
+import { findHeadRecord, segments } from './sniffHead';
 
 // Claude Code writes one JSON object per line; only the fields we use are validated (other keys are ignored).
 // Blocks are validated one by one, each by its own schema where it is used (an odd block is counted, not fatal).
@@ -109,10 +109,9 @@ export const claudeCodeReader: SourceReader = {
 
   sniff(_path, head) {
     // Any record with the envelope, whatever its type (new ones keep coming) and whatever lines come before it.
-    const records = headRecords(head);
-    if (records.some((r) => typeof r.sessionId === 'string' && typeof r.uuid === 'string' && typeof r.type === 'string')) return 'specific';
+    if (head.includes('"uuid"') && findHeadRecord(head, (r) => typeof r.sessionId === 'string' && typeof r.uuid === 'string' && typeof r.type === 'string')) return 'specific';
     // Records, none of them Claude's (a Gemini log also has `sessionId` and `"type":"user"`).
-    if (records.some((r) => !(r.type === 'summary' || r.type === 'queue-operation' || r.type === 'file-history-snapshot'))) return false;
+    if (findHeadRecord(head, (r) => !(r.type === 'summary' || r.type === 'queue-operation' || r.type === 'file-history-snapshot'))) return false;
     // No whole record in the head (a first line longer than it), or only the ones before the first message: the keys.
     return /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) && !/^\s*\{\s*"timestamp"\s*:[^{]*"payload"\s*:/.test(head);
   },

@@ -14,7 +14,7 @@ import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
-import { headRecords, isObject, segments } from './sniffHead';
+import { findHeadRecord, isObject, segments } from './sniffHead';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
 // early-Rust JSONL with bare items after a bare SessionMeta line, and the TypeScript CLI's single JSON file.
@@ -126,7 +126,7 @@ export const codexReader: SourceReader = {
     const name = basename(path);
     if (name.endsWith('.jsonl.zst')) return name.startsWith('rollout-');
     const text = head.replace(/^\uFEFF/, '');
-    if (headRecords(text).some((r) => typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && isObject(r.payload))) return 'specific';
+    if (head.includes('"payload"') && findHeadRecord(head, (r) => typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && isObject(r.payload))) return 'specific';
     if (/"type"\s*:\s*"session_meta"/.test(text)) return true;
     if (/"payload"\s*:/.test(text) && /"type"\s*:\s*"response_item"/.test(text)) return true;
     const nl = text.indexOf('\n');

@@ -10,7 +10,7 @@ import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
 import { exitCodeAtEnd, storedOutput, uriToPath } from './common';
-import { headRecords, isObject, segments } from './sniffHead';
+import { findHeadRecord, isObject, segments } from './sniffHead';
 
 // Three GitHub Copilot formats (research §4):
 // - "copilot-agent" event logs: Copilot CLI `~/.copilot/session-state/<id>/events.jsonl` (and the older
@@ -127,10 +127,8 @@ export const copilotReader: SourceReader = {
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     if (/^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{/.test(text)) return /"(?:requests|responderUsername|sessionId|creationDate)"\s*:/.test(text);
-    for (const r of headRecords(text)) {
-      if (!isObject(r.data) || typeof r.type !== 'string') continue;
-      if (r.producer === 'copilot-agent' || EVENT_TYPES.test(r.type)) return 'specific';
-    }
+    const event = (r: Record<string, unknown>) => isObject(r.data) && typeof r.type === 'string' && (r.data.producer === 'copilot-agent' || EVENT_TYPES.test(r.type));
+    if (head.includes('"data"') && findHeadRecord(head, event)) return 'specific';
     const nl = text.indexOf('\n');
     const first = nl === -1 ? text : text.slice(0, nl);
     if (/^\{/.test(first) && /"data"\s*:\s*\{/.test(first)) {

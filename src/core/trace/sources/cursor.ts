@@ -7,7 +7,7 @@ import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
-import { headRecords, isObject, segments } from './sniffHead';
+import { findHeadRecord, isObject, segments } from './sniffHead';
 
 // Cursor CLI (`cursor-agent`) transcripts (research §6.2): ~/.cursor/projects/<encoded>/agent-transcripts/<uuid>.jsonl
 // or …/<uuid>/<uuid>.jsonl, subagents in …/<parent>/subagents/<uuid>.jsonl. Lines are `{role, message:{content[]}}`
@@ -44,7 +44,7 @@ export const cursorReader: SourceReader = {
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     // `{role, message}` at the top: no other agent's record has a role beside its message (Claude's is inside it).
-    if (headRecords(text).some((r) => typeof r.role === 'string' && ROLES.has(r.role) && isObject(r.message) && !('sessionId' in r) && !('type' in r))) return true;
+    if (head.includes('"role"') && findHeadRecord(head, (r) => typeof r.role === 'string' && ROLES.has(r.role) && isObject(r.message) && !('sessionId' in r) && !('type' in r))) return true;
     return /^\{\s*"role"\s*:\s*"(?:user|assistant|system|tool)"\s*,\s*"message"\s*:\s*\{/.test(text);
   },
 

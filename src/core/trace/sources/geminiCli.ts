@@ -10,7 +10,7 @@ import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
-import { headRecords, segments } from './sniffHead';
+import { findHeadRecord, segments } from './sniffHead';
 
 // Gemini CLI keeps one file per session (research §3): a single JSON ConversationRecord up to 0.38, then an
 // append-only JSONL log (metadata line, message lines, `$set` metadata updates, `$rewindTo` truncations).
@@ -75,7 +75,7 @@ export const geminiCliReader: SourceReader = {
   sniff(_path, head) {
     // `projectHash` appears in no other agent's format; the first record always carries it with `sessionId`.
     const text = head.replace(/^\uFEFF/, '').trimStart();
-    if (headRecords(text).some((r) => typeof r.sessionId === 'string' && 'projectHash' in r)) return 'specific';
+    if (head.includes('"projectHash"') && findHeadRecord(head, (r) => typeof r.sessionId === 'string' && 'projectHash' in r)) return 'specific';
     if (!text.startsWith('{')) return false;
     const nl = text.indexOf('\n');
     const first = nl === -1 ? text : text.slice(0, nl);

@@ -5,37 +5,57 @@
  */
 export type SniffEvidence = boolean | 'specific';
 
+type Rec = Record<string, unknown>;
+
 /** Lines of the head looked at: enough to get past a few damaged or unknown records. */
 const HEAD_LINES = 64;
 
-let lastHead: string | undefined;
-let lastRecords: Array<Record<string, unknown>> = [];
+/** The head last asked about, parsed as far as some sniffer needed: every JSONL sniffer asks for the same in turn. */
+let head: string | undefined;
+let parsed: Rec[] = [];
+let next = 0;
+let lines = 0;
 
-/**
- * The JSON objects among the head's first lines, in order: malformed lines, non-objects and the line cut by the
- * head's end are passed over, so one bad line cannot hide the records after it. Every JSONL sniffer asks for the
- * same head in turn: the last one is kept.
- */
-export function headRecords(head: string): Array<Record<string, unknown>> {
-  if (head === lastHead) return lastRecords;
-  const records: Array<Record<string, unknown>> = [];
-  const lines = head.replace(/^\uFEFF/, '').split('\n', HEAD_LINES);
-  for (const line of lines) {
-    const text = line.trim();
-    if (!text.startsWith('{')) continue;
+function parseNext(): boolean {
+  const text = head as string;
+  while (next < text.length && lines < HEAD_LINES) {
+    const nl = text.indexOf('\n', next);
+    const line = text.slice(next, nl === -1 ? text.length : nl).trim();
+    next = nl === -1 ? text.length : nl + 1;
+    lines++;
+    if (!line.startsWith('{')) continue;
     try {
-      const json: unknown = JSON.parse(text);
-      if (typeof json === 'object' && json !== null && !Array.isArray(json)) records.push(json as Record<string, unknown>);
+      const json: unknown = JSON.parse(line);
+      if (isObject(json)) {
+        parsed.push(json);
+        return true;
+      }
     } catch {
-      // a damaged line or the one the head cut: the next ones may still tell
+      // a damaged line, or the one the head's end cut: the next ones may still tell
     }
   }
-  lastHead = head;
-  lastRecords = records;
-  return records;
+  return false;
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * The first JSON object among the head's first lines that `test` accepts: malformed lines, non-objects and the line
+ * cut by the head's end are passed over, so one bad line cannot hide the records after it. Lines are parsed only as
+ * far as needed, once per head.
+ */
+export function findHeadRecord(text: string, test: (record: Rec) => boolean): Rec | undefined {
+  if (text !== head) {
+    head = text;
+    parsed = [];
+    next = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    lines = 0;
+  }
+  for (let i = 0; ; i++) {
+    if (i === parsed.length && !parseNext()) return undefined;
+    if (test(parsed[i])) return parsed[i];
+  }
+}
+
+export const isObject = (value: unknown): value is Rec => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Path segments from the file's name upwards: `segments(p)[0]` is the name, `[1]` its folder, … */
 export function segments(path: string): string[] {
