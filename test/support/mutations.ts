@@ -34,6 +34,8 @@ export interface Mutation {
   apply(content: Buffer, rng: Rng): Buffer;
   /** How many seeded variants of it each sample gets. */
   variants: number;
+  /** It only adds lines, or adds to a record: a line-oriented log (JSONL, Aider's Markdown) keeps every session. */
+  keepsLines?: true;
 }
 
 export const MUTATIONS: Mutation[] = [
@@ -45,15 +47,15 @@ export const MUTATIONS: Mutation[] = [
       return out;
     },
   },
-  { kind: 'malformed line', variants: 2, apply: (b, rng) => insertLine(b, '{"type": "user", "message": {"content": "cut off her', rng) },
-  { kind: 'unknown record type', variants: 2, apply: (b, rng) => insertLine(b, JSON.stringify({ type: 'x-future-record', payload: { id: 7 }, data: { any: true } }), rng) },
+  { kind: 'malformed line', keepsLines: true, variants: 2, apply: (b, rng) => insertLine(b, '{"type": "user", "message": {"content": "cut off her', rng) },
+  { kind: 'unknown record type', keepsLines: true, variants: 2, apply: (b, rng) => insertLine(b, JSON.stringify({ type: 'x-future-record', payload: { id: 7 }, data: { any: true } }), rng) },
   // The reported case: the first lines hold a malformed line and a record type the agent may add later.
-  { kind: 'malformed + unknown at the head', variants: 1, apply: (b, rng) => insertLine(insertLine(b, JSON.stringify({ type: 'x-future-record', payload: { id: 7 } }), rng, 0), '{"oops', rng, 0) },
-  { kind: 'deep nesting', variants: 1, apply: (b, rng) => insertLine(b, `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`, rng) },
-  { kind: 'deep nesting, unclosed', variants: 1, apply: (b, rng) => insertLine(b, '{"a":'.repeat(DEEP), rng) },
+  { kind: 'malformed + unknown at the head', keepsLines: true, variants: 1, apply: (b, rng) => insertLine(insertLine(b, JSON.stringify({ type: 'x-future-record', payload: { id: 7 } }), rng, 0), '{"oops', rng, 0) },
+  { kind: 'deep nesting', keepsLines: true, variants: 1, apply: (b, rng) => insertLine(b, `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`, rng) },
+  { kind: 'deep nesting, unclosed', keepsLines: true, variants: 1, apply: (b, rng) => insertLine(b, '{"a":'.repeat(DEEP), rng) },
   {
     // A real record of the sample with one more, deeply nested key: the reader takes it, and keeps what it does not know.
-    kind: 'deep nesting in a record', variants: 2, apply: (b, rng) => {
+    kind: 'deep nesting in a record', keepsLines: true, variants: 2, apply: (b, rng) => {
       const l = lines(b);
       const records = l.map((line, i) => [line.trimEnd(), i] as const).filter(([line]) => line.startsWith('{') && line.endsWith('}'));
       if (records.length === 0) return insertLine(b, `{"x-deep":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}`, rng);
@@ -64,7 +66,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     // The same, one level down or more (a tool's input, a message's content): where readers serialize what they keep.
-    kind: 'deep nesting inside a value', variants: 3, apply: (b, rng) => {
+    kind: 'deep nesting inside a value', keepsLines: true, variants: 3, apply: (b, rng) => {
       const text = b.toString('latin1');
       const spots: number[] = [];
       for (let i = text.indexOf(':{"'); i !== -1; i = text.indexOf(':{"', i + 1)) spots.push(i + 2);
@@ -75,7 +77,7 @@ export const MUTATIONS: Mutation[] = [
   },
   { kind: 'reverse lines', variants: 1, apply: (b) => join(lines(b).reverse()) },
   {
-    kind: 'duplicate lines', variants: 2, apply: (b, rng) => {
+    kind: 'duplicate lines', keepsLines: true, variants: 2, apply: (b, rng) => {
       const l = lines(b);
       for (let n = 1 + pick(rng, 3); n > 0; n--) {
         const i = pick(rng, l.length);
@@ -84,16 +86,16 @@ export const MUTATIONS: Mutation[] = [
       return join(l);
     },
   },
-  { kind: 'empty lines', variants: 1, apply: (b, rng) => insertLine(insertLine(b, '', rng), '   ', rng, 0) },
-  { kind: 'CRLF', variants: 1, apply: (b) => Buffer.from(b.toString('latin1').replace(/\n/g, '\r\n'), 'latin1') },
-  { kind: 'BOM', variants: 1, apply: (b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b]) },
+  { kind: 'empty lines', keepsLines: true, variants: 1, apply: (b, rng) => insertLine(insertLine(b, '', rng), '   ', rng, 0) },
+  { kind: 'CRLF', keepsLines: true, variants: 1, apply: (b) => Buffer.from(b.toString('latin1').replace(/\n/g, '\r\n'), 'latin1') },
+  { kind: 'BOM', keepsLines: true, variants: 1, apply: (b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b]) },
   {
     kind: 'invalid UTF-8', variants: 2, apply: (b, rng) => {
       const at = pick(rng, b.length + 1);
       return Buffer.concat([b.subarray(0, at), Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]), b.subarray(at)]);
     },
   },
-  { kind: 'huge line', variants: 1, apply: (b, rng) => insertLine(b, JSON.stringify({ type: 'user', blob: 'x'.repeat(HUGE_LINE_BYTES) }), rng) },
+  { kind: 'huge line', keepsLines: true, variants: 1, apply: (b, rng) => insertLine(b, JSON.stringify({ type: 'user', blob: 'x'.repeat(HUGE_LINE_BYTES) }), rng) },
 ];
 
 /** Every mutation variant, with its own seed derived from the sample and variant (stable across runs). */

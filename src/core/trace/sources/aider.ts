@@ -113,8 +113,7 @@ export const aiderReader: SourceReader = {
 function onLine(p: Parser, text: string, lineNo: number): void {
   for (let n = p.lastLineNo + 1; n < lineNo; n++) processLine(p, '');
   p.lastLineNo = lineNo;
-  // A byte order mark would hide the first header.
-  processLine(p, lineNo === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text);
+  processLine(p, text);
 }
 
 function processLine(p: Parser, raw: string): void {
