@@ -41,13 +41,19 @@ interface DraftsRead {
   warnings: string[];
   checkpoint?: Checkpoint;
   failed?: boolean;
+  /** The reader reads this file's sessions from another file. */
+  elsewhere?: string;
 }
 
 async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadLimits, resume?: ResumeInput): Promise<DraftsRead> {
   const warnings: string[] = [];
   let checkpoint: Checkpoint | undefined;
+  let elsewhere: string | undefined;
   const ctx: ReadContext & IncrementalContext = {
     warn: (m) => warnings.push(m),
+    readElsewhere: (path) => {
+      elsewhere = path;
+    },
     ...limits,
     resume,
     checkpoint: (read, state) => {
@@ -55,7 +61,8 @@ async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadL
     },
   };
   try {
-    return { drafts: await reader.read(file, ctx), warnings, checkpoint };
+    const drafts = await reader.read(file, ctx);
+    return { drafts, warnings, checkpoint, elsewhere };
   } catch (error) {
     warnings.push(`${file.path}: could not be read (${(error as Error).message})`);
     return { drafts: [], warnings, failed: true };
@@ -88,6 +95,10 @@ function* normalizeEach(file: SessionFile, drafts: Array<TraceDraft | undefined>
     }
     yield trace;
   }
+}
+
+function noSessionWarning(file: SessionFile): string {
+  return `${file.path}: read as ${file.agent} (by its first lines or its name and place), but no session could be read from it; skipped`;
 }
 
 /** Reads, redacts and validates one session file in full, without storing it. */
@@ -194,9 +205,12 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     counts.push(countTrace(trace));
   }
   warnings.push(...read.warnings);
+  // A file taken for a session that gives none is never passed over in silence: one line says so, after the reader's why.
+  if (counts.length === 0 && !resumed && !read.elsewhere) warnings.push(noSessionWarning(file));
 
   let point: ResumePoint & Pick<ImportedFile, 'state' | 'stateFile'>;
-  if (read.checkpoint && !read.failed && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes, clipLimitsFor(limits.maxOutputChars)))) {
+  // A full read that found no session leaves nothing to resume onto (a title read before its session would be lost).
+  if (read.checkpoint && !read.failed && (resumed || counts.length > 0) && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes, clipLimitsFor(limits.maxOutputChars)))) {
     const { endOffset, edges } = read.checkpoint.read;
     point = fingerprintFromEdges(edges, endOffset) ?? (await fingerprint(file.path, endOffset));
     // Small states live in the index (one file fewer to create per session), big ones beside it.

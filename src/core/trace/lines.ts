@@ -84,6 +84,8 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
   const deliver = (text: string) => {
     lines++;
     if (text.length > 0 && text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+    // A byte order mark would make the first record malformed JSON (a Codex session_meta, a Gemini header…).
+    if (lines === 1 && start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.length === 0) return;
     if (skip && skip(text.length > SKIP_HEAD_CHARS ? text.slice(0, SKIP_HEAD_CHARS) : text)) {
       skippedLines++;

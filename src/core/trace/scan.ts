@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isBlockingIo, readRange } from './io';
 import type { AgentId } from './model';
 import { READERS } from './sources';
+import type { SourceReader } from './sources/types';
 
 /** Folders of agent homes that never hold sessions (backups, caches, plugins). */
 const SKIP_DIRS = new Set(['node_modules', '.git', 'file-history', 'shell-snapshots', 'paste-cache', 'todos', 'debug', 'statsig', 'plugins']);
@@ -107,14 +108,29 @@ export async function walkCandidates(root: string, options: { agent?: AgentId | 
 /** Head sizes the readers sniff: most files tell within the first; a long first line (instructions) needs more. */
 const SNIFF_BYTES = [8 * 1024, 64 * 1024];
 
-/** Sniffs one file: which agent's session it is, if any. */
+/**
+ * Sniffs one file: which agent's session it is, if any. The reader with evidence only it has wins over one that
+ * merely recognizes the shape (sniffing order breaks ties). A head no reader recognizes (cut, damaged) still goes to
+ * the agent that alone writes files of that name and place, whose reader then says what it could not read.
+ */
 export async function classifyFile(path: string, agent?: AgentId | 'auto'): Promise<AgentId | undefined> {
   const readers = (agent && agent !== 'auto' ? READERS.filter((r) => r.agent === agent) : READERS).filter((r) => r.accepts(path));
   if (readers.length === 0) return undefined;
   for (const bytes of SNIFF_BYTES) {
     const buffer = await readRange(path, 0, bytes);
-    const found = readers.find((r) => r.sniff(path, buffer.toString('utf8')))?.agent;
-    if (found || buffer.length < bytes) return found;
+    const found = strongestSniff(readers, path, buffer.toString('utf8'));
+    if (found) return found.agent;
+    if (buffer.length < bytes) break;
   }
-  return undefined;
+  return readers.find((r) => r.claims?.(path))?.agent;
+}
+
+function strongestSniff(readers: SourceReader[], path: string, head: string): SourceReader | undefined {
+  let shape: SourceReader | undefined;
+  for (const reader of readers) {
+    const evidence = reader.sniff(path, head);
+    if (evidence === 'specific') return reader;
+    if (evidence && !shape) shape = reader;
+  }
+  return shape;
 }

@@ -71,7 +71,11 @@ export const aiderReader: SourceReader = {
   },
 
   sniff(_path, head) {
-    return /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head);
+    return /^(?:\uFEFF)?# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head);
+  },
+
+  claims(path) {
+    return path.endsWith('.aider.chat.history.md');
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {

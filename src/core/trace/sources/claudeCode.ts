@@ -8,7 +8,9 @@ import { fastParser } from '../../util/fastParse';
 import { clipMiddle, headOf, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
+import { findHeadRecord, segments } from './sniffHead';
 
 // Claude Code writes one JSON object per line; only the fields we use are validated (other keys are ignored).
 // Blocks are validated one by one, each by its own schema where it is used (an odd block is counted, not fatal).
@@ -96,6 +98,8 @@ interface SessionAccumulator {
   sidechain: boolean;
 }
 
+const UUID_JSONL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+
 export const claudeCodeReader: SourceReader = {
   agent: 'claude-code',
 
@@ -104,7 +108,19 @@ export const claudeCodeReader: SourceReader = {
   },
 
   sniff(_path, head) {
-    return /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) && !/"payload"\s*:/.test(head);
+    // Any record with the envelope, whatever its type (new ones keep coming) and whatever lines come before it.
+    if (head.includes('"uuid"') && findHeadRecord(head, (r) => typeof r.sessionId === 'string' && typeof r.uuid === 'string' && typeof r.type === 'string')) return 'specific';
+    // Records, none of them Claude's (a Gemini log also has `sessionId` and `"type":"user"`).
+    if (findHeadRecord(head, (r) => !(r.type === 'summary' || r.type === 'queue-operation' || r.type === 'file-history-snapshot'))) return false;
+    // No whole record in the head (a first line longer than it), or only the ones before the first message: the keys.
+    return /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) && !/^\s*\{\s*"timestamp"\s*:[^{]*"payload"\s*:/.test(head);
+  },
+
+  claims(path) {
+    // projects/<project>/<session uuid>.jsonl, and its subagents/agent-<id>.jsonl
+    const up = segments(path);
+    if (UUID_JSONL.test(up[0])) return up[2] === 'projects';
+    return /^agent-.+\.jsonl$/.test(up[0]) && up[1] === 'subagents' && up[4] === 'projects';
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
@@ -258,7 +274,7 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
       return;
     case 'system':
       if (record.subtype === 'api_error' || record.subtype === 'error') {
-        const detail = typeof record.error === 'object' && record.error !== null ? headOf(JSON.stringify(record.error), 500) : String(record.content ?? 'API error');
+        const detail = typeof record.error === 'object' && record.error !== null ? headOf(jsonText(record.error), 500) : String(record.content ?? 'API error');
         push({ kind: 'error', text: detail });
       } else {
         countUnknown(acc, `system:${record.subtype ?? 'none'}`);
@@ -367,7 +383,7 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
       }
       const input = (use.data.input ?? {}) as Record<string, unknown>;
       const command = typeof input.command === 'string' ? input.command : undefined;
-      push({ kind: 'tool_call', callId: use.data.id, tool: use.data.name, command, input: clipMiddle(JSON.stringify(use.data.input ?? {}), maxInputChars).text });
+      push({ kind: 'tool_call', callId: use.data.id, tool: use.data.name, command, input: clipMiddle(jsonText(use.data.input ?? {}), maxInputChars).text });
     } else if (type !== 'thinking' && type !== 'redacted_thinking') {
       countUnknown(acc, `assistant-block:${type}`);
     }

@@ -5,7 +5,9 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { MAX_JSON_DOCUMENT_BYTES, readJsonDocument } from './jsonDocument';
+import { segments } from './sniffHead';
 
 // Cline and Roo Code keep a folder per task (research §5): `tasks/<taskId>/api_conversation_history.json` is what the
 // model saw (Anthropic MessageParam[], or Roo's v2 `{version:2, messages}` of AI-SDK messages) and `ui_messages.json`
@@ -70,6 +72,10 @@ function taskReader(agent: 'cline' | 'roo-code'): SourceReader {
       const text = head.replace(/^\uFEFF/, '').trimStart();
       const shape = /^\[\s*(?:\]|\{\s*"(?:role|ts|type)"\s*:)/.test(text) || (/^\{/.test(text) && /"messages"\s*:\s*\[/.test(text) && /"version"\s*:\s*\d/.test(text));
       return shape && isRoo(path, text) === (agent === 'roo-code');
+    },
+    claims(path) {
+      // tasks/<task id>/api_conversation_history.json, under the extension's own folder for Roo Code
+      return segments(path)[2] === 'tasks' && path.toLowerCase().includes(ROO_EXTENSION) === (agent === 'roo-code');
     },
     read(file, ctx) {
       return readTask(agent, file, ctx);
@@ -240,7 +246,7 @@ function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): 
           callId,
           tool: call.tool,
           command: call.tool === 'execute_command' ? call.params.command : undefined,
-          input: clipMiddle(JSON.stringify(call.params), acc.ctx.maxOutputChars).text,
+          input: clipMiddle(jsonText(call.params), acc.ctx.maxOutputChars).text,
         }, time);
       }
       return;
@@ -256,7 +262,7 @@ function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): 
         callId,
         tool,
         command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
-        input: clipMiddle(typeof input === 'string' ? input : JSON.stringify(input), acc.ctx.maxOutputChars).text,
+        input: clipMiddle(typeof input === 'string' ? input : jsonText(input), acc.ctx.maxOutputChars).text,
       }, time);
       return;
     }
@@ -331,7 +337,7 @@ function resultContent(content: unknown): { text: string; error: boolean } {
     const error = typeof content.type === 'string' && content.type.startsWith('error');
     if (typeof content.value === 'string') return { text: content.value, error };
     if (Array.isArray(content.value)) return { ...resultContent(content.value), error };
-    return { text: JSON.stringify(content.value ?? content), error };
+    return { text: jsonText(content.value ?? content), error };
   }
   return { text: '', error: false };
 }

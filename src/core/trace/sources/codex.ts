@@ -11,8 +11,10 @@ import { clipMiddle, headOf, titleLine } from '../../util/text';
 import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../jsonClip';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
+import { findHeadRecord, isObject, segments } from './sniffHead';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
 // early-Rust JSONL with bare items after a bare SessionMeta line, and the TypeScript CLI's single JSON file.
@@ -107,6 +109,9 @@ interface Accumulator {
   unknown: Record<string, number>;
 }
 
+/** The record types of a rollout's `{timestamp, type, payload}` envelope. */
+const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+
 export const codexReader: SourceReader = {
   agent: 'codex',
 
@@ -121,6 +126,7 @@ export const codexReader: SourceReader = {
     const name = basename(path);
     if (name.endsWith('.jsonl.zst')) return name.startsWith('rollout-');
     const text = head.replace(/^\uFEFF/, '');
+    if (head.includes('"payload"') && findHeadRecord(head, (r) => typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && isObject(r.payload))) return 'specific';
     if (/"type"\s*:\s*"session_meta"/.test(text)) return true;
     if (/"payload"\s*:/.test(text) && /"type"\s*:\s*"response_item"/.test(text)) return true;
     const nl = text.indexOf('\n');
@@ -133,9 +139,16 @@ export const codexReader: SourceReader = {
     return /^\s*\{\s*"session"\s*:\s*\{/.test(text) && (/"items"\s*:\s*\[/.test(text) || name.startsWith('rollout-'));
   },
 
+  claims(path) {
+    return /^rollout-.+\.jsonl(?:\.zst)?$/.test(segments(path)[0]);
+  },
+
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     // Codex prefers the plain file when both exist; then the .zst is a stale copy.
-    if (file.path.endsWith('.jsonl.zst') && existsSync(file.path.slice(0, -'.zst'.length))) return [];
+    if (file.path.endsWith('.jsonl.zst') && existsSync(file.path.slice(0, -'.zst'.length))) {
+      ctx.readElsewhere?.(file.path.slice(0, -'.zst'.length));
+      return [];
+    }
     const acc = newAccumulator(file, ctx);
     if (file.path.endsWith('.jsonl.zst')) {
       await readZstd(acc);
@@ -442,7 +455,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
         return;
       }
       const raw = type === 'function_call' ? call.data.arguments : call.data.input;
-      const input = typeof raw === 'string' ? raw : raw == null ? '' : JSON.stringify(raw);
+      const input = typeof raw === 'string' ? raw : raw == null ? '' : jsonText(raw);
       const name = call.data.name ?? 'unknown';
       push(acc, {
         kind: 'tool_call',
@@ -465,7 +478,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
         callId: call.data.call_id ?? call.data.id ?? `codex-call-${++acc.syntheticCalls}`,
         tool: 'local_shell',
         command: argv ? commandFromArgv(argv) : undefined,
-        input: clipMiddle(JSON.stringify(call.data.action ?? {}), acc.ctx.maxOutputChars).text,
+        input: clipMiddle(jsonText(call.data.action ?? {}), acc.ctx.maxOutputChars).text,
       }, time);
       return;
     }
@@ -563,12 +576,12 @@ function parseOutput(output: unknown): { text: string; exitCode?: number; failed
   }
   if (Array.isArray(output)) return { text: contentText(output) };
   if (isRecord(output)) {
-    if (typeof output.output === 'string') return parseOutput(JSON.stringify(output));
+    if (typeof output.output === 'string') return parseOutput(jsonText(output));
     const failed = output.success === false ? true : undefined;
     if (typeof output.text === 'string') return { text: output.text, failed };
     if (typeof output.content === 'string') return { text: output.content, failed };
     if (Array.isArray(output.content)) return { text: contentText(output.content), failed };
-    return { text: JSON.stringify(output), failed };
+    return { text: jsonText(output), failed };
   }
   return { text: '' };
 }
@@ -613,7 +626,7 @@ function applyEvent(acc: Accumulator, event: Record<string, unknown>, type: stri
       return;
     }
     case 'error': {
-      const text = typeof event.message === 'string' ? event.message : headOf(JSON.stringify(event), 500);
+      const text = typeof event.message === 'string' ? event.message : headOf(jsonText(event), 500);
       push(acc, { kind: 'error', text }, time);
       return;
     }

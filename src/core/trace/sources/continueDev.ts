@@ -6,8 +6,10 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { exitCodeAtEnd, storedOutput } from './common';
+import { segments } from './sniffHead';
 
 // Continue keeps one JSON per session in ~/.continue/sessions/<id>.json (research §9), plus the index sessions.json,
 // which is skipped (its only extra is the creation date, read from it when present). Messages have no timestamps.
@@ -64,6 +66,12 @@ export const continueReader: SourceReader = {
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     return text.startsWith('{') && /"sessionId"\s*:/.test(text) && /"history"\s*:\s*\[/.test(text) && /"(?:workspaceDirectory|title)"\s*:/.test(text);
+  },
+
+  claims(path) {
+    // ~/.continue/sessions/<id>.json (sessions.json is the index)
+    const up = segments(path);
+    return up[1] === 'sessions' && up[2] === '.continue' && up[0].endsWith('.json') && up[0] !== 'sessions.json';
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
@@ -128,7 +136,7 @@ function applyItem(acc: Acc, item: z.infer<typeof HistoryItem>): void {
           continue;
         }
         const args = call.data.function?.arguments;
-        const input = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+        const input = typeof args === 'string' ? args : jsonText(args ?? {});
         const callId = call.data.id ?? `continue-call-${++acc.synthetic}`;
         push(acc, {
           kind: 'tool_call',

@@ -6,9 +6,11 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, headOf, titleLine } from '../../util/text';
 import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
 import { exitCodeAtEnd, storedOutput, uriToPath } from './common';
+import { findHeadRecord, isObject, segments } from './sniffHead';
 
 // Three GitHub Copilot formats (research §4):
 // - "copilot-agent" event logs: Copilot CLI `~/.copilot/session-state/<id>/events.jsonl` (and the older
@@ -111,6 +113,9 @@ interface Acc {
   model?: string;
 }
 
+/** Event types of Copilot's agent log that no other agent writes. */
+const EVENT_TYPES = /^(?:session\.(?:start|resume)|user\.message|assistant\.(?:turn_start|turn_end|message)|tool\.execution_(?:start|complete))$/;
+
 export const copilotReader: SourceReader = {
   agent: 'copilot',
 
@@ -122,6 +127,8 @@ export const copilotReader: SourceReader = {
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     if (/^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{/.test(text)) return /"(?:requests|responderUsername|sessionId|creationDate)"\s*:/.test(text);
+    const event = (r: Record<string, unknown>) => isObject(r.data) && typeof r.type === 'string' && (r.data.producer === 'copilot-agent' || EVENT_TYPES.test(r.type));
+    if (head.includes('"data"') && findHeadRecord(head, event)) return 'specific';
     const nl = text.indexOf('\n');
     const first = nl === -1 ? text : text.slice(0, nl);
     if (/^\{/.test(first) && /"data"\s*:\s*\{/.test(first)) {
@@ -130,6 +137,13 @@ export const copilotReader: SourceReader = {
     }
     return /^\{/.test(text) && /"requests"\s*:\s*\[/.test(text) && /"sessionId"\s*:/.test(text)
       && /"(?:responderUsername|requesterUsername|initialLocation|creationDate)"\s*:/.test(text);
+  },
+
+  claims(path) {
+    // ~/.copilot/session-state/<id>/events.jsonl; VS Code's workspaceStorage/<hash>/chatSessions/<id>.json[l]
+    const up = segments(path);
+    if (up[0] === 'events.jsonl') return up[2] === 'session-state';
+    return (up[1] === 'chatSessions' || up[1] === 'emptyWindowChatSessions') && /\.jsonl?$/.test(up[0]);
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
@@ -302,7 +316,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
       return;
     }
     case 'session.error': {
-      const message = isRecord(data) && typeof data.message === 'string' ? data.message : headOf(JSON.stringify(data ?? {}), 500);
+      const message = isRecord(data) && typeof data.message === 'string' ? data.message : headOf(jsonText(data ?? {}), 500);
       push(acc, { kind: 'error', text: message }, time);
       return;
     }
@@ -317,7 +331,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
 }
 
 function pushCall(acc: Acc, callId: string | undefined, name: string | undefined, args: unknown, time: string | undefined): void {
-  const input = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+  const input = typeof args === 'string' ? args : jsonText(args ?? {});
   push(acc, {
     kind: 'tool_call',
     callId: callId ?? `copilot-call-${++acc.syntheticCalls}`,
@@ -329,14 +343,14 @@ function pushCall(acc: Acc, callId: string | undefined, name: string | undefined
 
 function eventResultText(result: unknown, error: unknown): { text: string; failed: boolean } {
   if (error !== undefined && error !== null) {
-    const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : JSON.stringify(error);
+    const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : jsonText(error);
     return { text: message, failed: true };
   }
   if (typeof result === 'string') return { text: result, failed: false };
   if (isRecord(result)) {
     if (typeof result.content === 'string') return { text: result.content, failed: false };
     if (typeof result.detailedContent === 'string') return { text: result.detailedContent, failed: false };
-    return { text: JSON.stringify(result), failed: false };
+    return { text: jsonText(result), failed: false };
   }
   return { text: '', failed: false };
 }

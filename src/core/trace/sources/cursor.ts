@@ -5,7 +5,9 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
+import { findHeadRecord, isObject, segments } from './sniffHead';
 
 // Cursor CLI (`cursor-agent`) transcripts (research §6.2): ~/.cursor/projects/<encoded>/agent-transcripts/<uuid>.jsonl
 // or …/<uuid>/<uuid>.jsonl, subagents in …/<parent>/subagents/<uuid>.jsonl. Lines are `{role, message:{content[]}}`
@@ -30,6 +32,8 @@ interface Acc {
   synthetic: number;
 }
 
+const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
+
 export const cursorReader: SourceReader = {
   agent: 'cursor',
 
@@ -39,7 +43,15 @@ export const cursorReader: SourceReader = {
 
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
+    // `{role, message}` at the top: no other agent's record has a role beside its message (Claude's is inside it).
+    if (head.includes('"role"') && findHeadRecord(head, (r) => typeof r.role === 'string' && ROLES.has(r.role) && isObject(r.message) && !('sessionId' in r) && !('type' in r))) return true;
     return /^\{\s*"role"\s*:\s*"(?:user|assistant|system|tool)"\s*,\s*"message"\s*:\s*\{/.test(text);
+  },
+
+  claims(path) {
+    // ~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl (and its subagents/)
+    const up = segments(path);
+    return up[0].endsWith('.jsonl') && (up[1] === 'agent-transcripts' || (up[1] === 'subagents' && up[3] === 'agent-transcripts'));
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
@@ -127,7 +139,7 @@ function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
           callId,
           tool: name,
           command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
-          input: clipMiddle(typeof input === 'string' ? input : JSON.stringify(input), acc.ctx.maxOutputChars).text,
+          input: clipMiddle(typeof input === 'string' ? input : jsonText(input), acc.ctx.maxOutputChars).text,
         });
         break;
       }

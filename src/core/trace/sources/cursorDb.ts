@@ -5,6 +5,7 @@ import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { storedOutput, uriToPath } from './common';
 
 // Cursor IDE chats (research §6.1) in `state.vscdb`, VS Code's SQLite key-value store:
@@ -185,7 +186,7 @@ function applyBubble(acc: Acc, bubble: unknown, headerType: number | undefined, 
 function applyTool(acc: Acc, tool: Record<string, unknown>, bubbleId: string | undefined, time: string | undefined): void {
   const name = str(tool.name) ?? (typeof tool.tool === 'string' ? tool.tool : typeof tool.tool === 'number' ? `tool-${tool.tool}` : 'unknown');
   const callId = str(tool.toolCallId) ?? bubbleId ?? `cursor-call-${++acc.synthetic}`;
-  const args = typeof tool.rawArgs === 'string' ? tool.rawArgs : tool.params === undefined ? '' : typeof tool.params === 'string' ? tool.params : JSON.stringify(tool.params);
+  const args = typeof tool.rawArgs === 'string' ? tool.rawArgs : tool.params === undefined ? '' : typeof tool.params === 'string' ? tool.params : jsonText(tool.params);
   const parsedArgs = parseObject(args);
   push(acc, {
     kind: 'tool_call',
@@ -227,15 +228,15 @@ function toolOutput(result: unknown): { text: string; exitCode?: number; rejecte
   if (result === undefined || result === null) return { text: '' };
   const value = typeof result === 'string' ? (parseObject(result) ?? result) : result;
   if (typeof value === 'string') return { text: value };
-  if (!isRecord(value)) return { text: JSON.stringify(value) };
+  if (!isRecord(value)) return { text: jsonText(value) };
   const code = [value.exitCode, value.exitCodeV2, value.exit_code].find((c): c is number => typeof c === 'number' && Number.isInteger(c));
-  const text = typeof value.output === 'string' ? value.output : typeof result === 'string' ? result : JSON.stringify(value);
+  const text = typeof value.output === 'string' ? value.output : typeof result === 'string' ? result : jsonText(value);
   return { text, exitCode: code, rejected: value.rejected === true ? true : undefined };
 }
 
 function errorText(error: unknown): string | undefined {
   if (typeof error === 'string') return error.trim() || undefined;
-  if (isRecord(error)) return str(error.message) ?? JSON.stringify(error);
+  if (isRecord(error)) return str(error.message) ?? jsonText(error);
   return undefined;
 }
 

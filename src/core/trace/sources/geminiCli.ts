@@ -7,8 +7,10 @@ import { sha256 } from '../../util/hash';
 import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
+import { findHeadRecord, segments } from './sniffHead';
 
 // Gemini CLI keeps one file per session (research §3): a single JSON ConversationRecord up to 0.38, then an
 // append-only JSONL log (metadata line, message lines, `$set` metadata updates, `$rewindTo` truncations).
@@ -73,12 +75,19 @@ export const geminiCliReader: SourceReader = {
   sniff(_path, head) {
     // `projectHash` appears in no other agent's format; the first record always carries it with `sessionId`.
     const text = head.replace(/^\uFEFF/, '').trimStart();
+    if (head.includes('"projectHash"') && findHeadRecord(head, (r) => typeof r.sessionId === 'string' && 'projectHash' in r)) return 'specific';
     if (!text.startsWith('{')) return false;
     const nl = text.indexOf('\n');
     const first = nl === -1 ? text : text.slice(0, nl);
-    if (/"projectHash"\s*:/.test(first) && /"sessionId"\s*:/.test(first)) return true;
+    if (/"projectHash"\s*:/.test(first) && /"sessionId"\s*:/.test(first)) return 'specific';
     // Pretty-printed legacy JSON: the keys sit on their own lines.
-    return /^\{\s*$/.test(first) && /^\s*"projectHash"\s*:/m.test(text) && /^\s*"sessionId"\s*:/m.test(text) && /^\s*"messages"\s*:/m.test(text);
+    return /^\{\s*$/.test(first) && /^\s*"projectHash"\s*:/m.test(text) && /^\s*"sessionId"\s*:/m.test(text) && /^\s*"messages"\s*:/m.test(text) ? 'specific' : false;
+  },
+
+  claims(path) {
+    // ~/.gemini/tmp/<project hash>/chats/session-<time>-<id>.json[l]
+    const up = segments(path);
+    return up[1] === 'chats' && /^session-.+\.jsonl?$/.test(up[0]);
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
@@ -245,7 +254,7 @@ function applyToolCall(raw: unknown, messageTime: string | undefined, push: Push
   const tool = call.name ?? 'unknown';
   const args = isRecord(call.args) ? call.args : {};
   const command = typeof args.command === 'string' ? args.command : undefined;
-  push({ kind: 'tool_call', callId, tool, command, input: clipMiddle(JSON.stringify(call.args ?? {}), maxChars).text }, time);
+  push({ kind: 'tool_call', callId, tool, command, input: clipMiddle(jsonText(call.args ?? {}), maxChars).text }, time);
 
   const result = resultText(call.result);
   const display = typeof call.resultDisplay === 'string' ? call.resultDisplay : undefined;
@@ -285,11 +294,11 @@ function resultText(result: unknown): { text: string; error: boolean } | undefin
     if (isRecord(response)) {
       if (response.error !== undefined) {
         error = true;
-        texts.push(typeof response.error === 'string' ? response.error : JSON.stringify(response.error));
+        texts.push(typeof response.error === 'string' ? response.error : jsonText(response.error));
       } else if (typeof response.output === 'string') {
         texts.push(response.output);
       } else {
-        texts.push(JSON.stringify(response));
+        texts.push(jsonText(response));
       }
     } else if (typeof response === 'string') {
       texts.push(response);

@@ -23,6 +23,7 @@ function byName(...readers: [SourceReader, ...SourceReader[]]): SourceReader {
     agent: readers[0].agent,
     accepts: (path) => pick(path) !== undefined,
     sniff: (path, head) => pick(path)?.sniff(path, head) ?? false,
+    claims: (path) => pick(path)?.claims?.(path) ?? false,
     read: (file, ctx) => (pick(file.path) ?? readers[0]).read(file, ctx),
   };
 }

@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { ReadContext, SessionFile } from './types';
 
+/** A byte order mark, which editors on Windows add, is no reason to lose a session (JSON.parse refuses it). */
+export const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 /** Whole-file JSON sessions (formats rewritten on every turn) are parsed in one piece: above this, skipped. */
 export const MAX_JSON_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
@@ -17,7 +20,7 @@ export async function readJsonDocument<T>(file: SessionFile, ctx: ReadContext, s
   }
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(file.path, 'utf8'));
+    json = JSON.parse(withoutBom(await readFile(file.path, 'utf8')));
   } catch {
     if (what.notJson === 'quiet') return 'not-json';
     ctx.warn(`${file.path}: malformed JSON in a ${what.name} (still being written?); skipped`);

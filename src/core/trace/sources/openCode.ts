@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
+import { withoutBom } from './jsonDocument';
 import type { ReadContext, SessionFile, SourceReader } from './types';
+import { jsonText } from './jsonText';
 
 // OpenCode ≤1.1 JSON storage (research §8): storage/session/<projectID>/<sessionID>.json, with the session's messages
 // in storage/message/<sessionID>/*.json and each message's parts in storage/part/<messageID>/*.json. The session
@@ -78,10 +80,15 @@ export const openCodeReader: SourceReader = {
     return text.startsWith('{') && /"projectID"\s*:/.test(text) && /"directory"\s*:/.test(text) && /"time"\s*:/.test(text);
   },
 
+  claims(path) {
+    // storage/session/<project id>/ses_<id>.json: no other agent writes that name there
+    return this.accepts(path);
+  },
+
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     let json: unknown;
     try {
-      json = JSON.parse(await readFile(file.path, 'utf8'));
+      json = JSON.parse(withoutBom(await readFile(file.path, 'utf8')));
     } catch {
       ctx.warn(`${file.path}: malformed OpenCode session JSON; skipped`);
       return [];
@@ -201,7 +208,7 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
     callId,
     tool: part.tool ?? 'unknown',
     command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
-    input: clipMiddle(typeof input === 'string' ? input : JSON.stringify(input ?? {}), acc.ctx.maxOutputChars).text,
+    input: clipMiddle(typeof input === 'string' ? input : jsonText(input ?? {}), acc.ctx.maxOutputChars).text,
   }, time);
   const status = state?.status;
   if (status !== 'completed' && status !== 'error') {
@@ -210,7 +217,7 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
     return;
   }
   const raw = status === 'error' ? state?.error : state?.output;
-  const output = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
+  const output = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : jsonText(raw);
   const exitCode = state?.metadata?.exit ?? state?.metadata?.exitCode;
   const aborted = status === 'error' && /\baborted\b/i.test(output);
   push(acc, {

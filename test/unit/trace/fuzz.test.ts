@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DEFAULT_READ_LIMITS, importSessions } from '../../../src/core/trace/importer';
+import { TraceStore } from '../../../src/core/trace/store';
+import { fuzzSamples, type FuzzSample } from '../../support/fuzzSamples';
+import { FUZZ_MAX_LINE_BYTES, mutationsOf, seeded } from '../../support/mutations';
+import { tempDir } from '../../support/tmp';
+
+const LIMITS = { ...DEFAULT_READ_LIMITS, maxLineBytes: FUZZ_MAX_LINE_BYTES };
+const PARALLEL = 4;
+
+/** Imports one sample (mutated or not) alone: its sessions, and the warnings that name it. */
+async function importSample(sample: FuzzSample, content: Buffer): Promise<{ sessions: number; warned: number; messages: string[] }> {
+  const home = tempDir('combee-fuzz-');
+  const write = (rel: string, bytes: Buffer) => {
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), bytes);
+  };
+  for (const [rel, bytes] of Object.entries(sample.companions)) write(rel, bytes);
+  write(sample.target, content);
+  const summary = await importSessions({ from: home, store: new TraceStore(join(home, '.combee-store')), limits: LIMITS, concurrency: 1 });
+  const path = join(home, sample.target);
+  const messages = summary.warningMessages.filter((m) => m.startsWith(path));
+  // The importer's own line for a file taken for a session that gave none: one lost session, said out loud.
+  const warned = messages.filter((m) => m.includes('no session could be read from it')).length;
+  return { sessions: summary.sessions, warned, messages };
+}
+
+/**
+ * Every sample of every reader, damaged in every way a log gets damaged: the import never throws or hangs (mocha's
+ * timeout), no line blows the stack, and a session the damage cost is said out loud — sessions imported plus
+ * sessions warned about ("no session could be read from it") never fall below the sessions of the intact sample. In a
+ * line-oriented log an added line (malformed, unknown, deep, huge, blank, CRLF, BOM) costs no session at all.
+ */
+describe('fuzzing: mutated real samples lose no session without a warning', () => {
+  const samples = fuzzSamples();
+  let mutations = 0;
+  const silent: string[] = [];
+
+  it('has samples to mutate', () => {
+    assert.ok(samples.length >= 4, `${samples.length} samples`);
+  });
+
+  samples.forEach((sample, index) => {
+    it(`${sample.name}: every mutation imports or warns`, async function () {
+      this.timeout(120_000);
+      const intact = await importSample(sample, sample.content);
+      assert.ok(intact.sessions >= 1, `the intact sample imports (${intact.messages.join('; ')})`);
+      const lost: string[] = [];
+      const variants = mutationsOf(index);
+      // A few imports at a time (each in its own folder and store): the results do not depend on the order.
+      const results = [];
+      for (let i = 0; i < variants.length; i += PARALLEL) {
+        results.push(...(await Promise.all(variants.slice(i, i + PARALLEL).map(({ mutation, seed }) => importSample(sample, mutation.apply(sample.content, seeded(seed)))))));
+      }
+      const lineOriented = /\.(?:jsonl|md)$/.test(sample.target);
+      for (const [i, { label, mutation, seed }] of variants.entries()) {
+        const got = results[i];
+        mutations++;
+        if (got.sessions + got.warned < intact.sessions) lost.push(`${label} (seed ${seed}): ${got.sessions}/${intact.sessions} session(s), no warning`);
+        // A bad or unknown line costs that line, never its session.
+        else if (lineOriented && mutation.keepsLines && got.sessions < intact.sessions) lost.push(`${label} (seed ${seed}): ${got.sessions}/${intact.sessions} session(s) for an added line`);
+        const overflow = got.messages.find((m) => /call stack/i.test(m));
+        if (overflow) lost.push(`${label} (seed ${seed}): ${overflow.slice(0, 200)}`);
+        if (process.env.COMBEE_FUZZ_REPORT && got.sessions < intact.sessions) console.log(`  ${sample.name} ${label}: ${got.sessions}/${intact.sessions}; ${got.messages.map((m) => m.replace(/^\S+: /, '')).join(' | ').slice(0, 300)}`);
+      }
+      silent.push(...lost.map((l) => `${sample.name}: ${l}`));
+      assert.deepEqual(lost, [], `${sample.name}: sessions lost without a warning`);
+    });
+  });
+
+  after(() => {
+    if (process.env.COMBEE_FUZZ_REPORT) console.log(`fuzz: ${mutations} mutations of ${samples.length} samples, ${silent.length} lost a session without a warning or blew the stack\n${silent.join('\n')}`);
+  });
+});
