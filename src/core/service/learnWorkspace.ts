@@ -97,7 +97,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const inWorkspace = createWorkspaceMatcher([options.workspace]);
   const mine = options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd));
   const timeOf = (t: Trace) => Date.parse(t.endedAt ?? t.startedAt ?? '');
-  const anchor = options.now?.getTime() ?? Math.max(...mine.map(timeOf).filter(Number.isFinite));
+  // a reduce, not Math.max(...): a store of a hundred thousand sessions would overflow the argument list
+  const anchor = options.now?.getTime() ?? mine.reduce((newest, t) => { const when = timeOf(t); return Number.isFinite(when) && when > newest ? when : newest; }, -Infinity);
   const since = options.windowDays && Number.isFinite(anchor) ? anchor - options.windowDays * 86_400_000 : undefined;
   const givenUp: LearnWorkspaceResult['givenUp'] = [];
   let outsideWindow = 0;
