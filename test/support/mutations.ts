@@ -1,16 +1,8 @@
+import { seededRandom } from '../../src/core/learn/random';
 /** Seeded damage done to a session file: the same seed gives the same bytes, run after run. */
 
-/** mulberry32: a small, fast, seeded generator. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same seeded generator as the learning run's shuffle. */
+export const seeded = seededRandom;
 
 type Rng = () => number;
 const pick = (rng: Rng, n: number) => Math.floor(rng() * n);

@@ -1,3 +1,4 @@
+import { seededRandom } from '../../src/core/learn/random';
 /**
  * The project's own secret corpus: one line per secret shape, as it would appear in a session (with its context:
  * `export X=`, a header, a URL). Every random part is generated here from a seeded generator, at run time, by
@@ -14,17 +15,8 @@ export interface SecretShape {
   needles: string[];
 }
 
-/** mulberry32: small, seeded, the same sequence everywhere. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same seeded generator as the learning run's shuffle. */
+const generator = seededRandom;
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER_ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
