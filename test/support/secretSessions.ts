@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretShape } from './secretCorpus';
+import { claudeEnvelopes } from './claudeSessions';
 
 /**
  * Sessions that carry each secret shape in every placement, written as real-shaped Claude Code JSONL (2.1.x) and
@@ -68,20 +69,12 @@ type Block = Record<string, unknown>;
 /** Writes one Claude Code session with every placement of `shape`; returns its path. */
 export function writeClaudeSecretSession(home: string, sessionId: string, cwd: string, shape: SecretShape): string {
   const lines: unknown[] = [];
-  let n = 0;
-  let parent: string | null = null;
-  const t0 = Date.parse('2026-11-20T09:00:00.000Z');
-  const env = () => {
-    n++;
-    const uuid = `${sessionId.slice(0, 8)}-0000-4000-8000-${String(n).padStart(12, '0')}`;
-    const record = { parentUuid: parent, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.50', gitBranch: 'main', uuid, timestamp: new Date(t0 + n * 1000).toISOString() };
-    parent = uuid;
-    return record;
-  };
+  const envelopes = claudeEnvelopes(sessionId, cwd, '2026-11-20T09:00:00.000Z');
+  const env = () => envelopes.next();
   const user = (content: string | Block[], extra: Block = {}) => lines.push({ ...env(), type: 'user', message: { role: 'user', content }, ...extra });
-  const assistant = (content: Block[]) => lines.push({ ...env(), type: 'assistant', message: { id: `msg_${sessionId.slice(0, 6)}${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content } });
+  const assistant = (content: Block[]) => lines.push({ ...env(), type: 'assistant', message: { id: `msg_${sessionId.slice(0, 6)}${envelopes.count}`, role: 'assistant', model: 'claude-sonnet-4-5', content } });
   const tool = (name: string, input: Block, output: string, failed = false) => {
-    const id = `toolu_${sessionId.slice(0, 6)}${n}`;
+    const id = `toolu_${sessionId.slice(0, 6)}${envelopes.count}`;
     assistant([{ type: 'tool_use', id, name, input }]);
     user([{ type: 'tool_result', tool_use_id: id, content: failed ? `Exit code 1\n${output}` : output, is_error: failed }], { toolUseResult: { stdout: output, stderr: '', interrupted: false, isImage: false } });
   };
