@@ -61,4 +61,3 @@ export function openAiRoles(settings: OpenAiSettings): Roles {
   return { reflector: new LlmReflector(client, settings.condenseBudgetTokens), aggregator: new LlmAggregator(client), info: client.info, embed };
 }
 
-export { isLoopbackUrl } from './endpoint';
