@@ -411,8 +411,6 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   };
 
   let done = 0;
-  /** A file imported before was read again: its earlier traces are superseded copies in older packs now. */
-  let superseded = false;
   let savedAt = Date.now();
   let saving: Promise<void> | undefined;
   const record = (task: ImportTask, result: ImportTaskResult | BatchFailure) => {
@@ -425,7 +423,6 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     }
     for (const message of result.warnings) warn(message);
     if (result.entry) {
-      if (task.previous && result.traces.length > 0) superseded = true;
       index.files[task.path] = result.entry;
       delete skipped[task.path];
       summary.files++;
@@ -469,7 +466,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   }
   // Superseded copies of grown sessions pile up in packs, and so do the copies an import killed midway left for the
   // next one to write again: rewritten once they are worth it (compaction decides; checking costs the index reads).
-  if (superseded || summary.sessions > 0) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
+  if (summary.sessions > 0) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
   return summary;
 }
 
