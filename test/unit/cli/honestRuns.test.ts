@@ -7,18 +7,8 @@ import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessi
 import { startModelServer } from '../../support/modelServer';
 import { simulatedModel } from '../../support/simulatedModel';
 import { tempDir } from '../../support/tmp';
+import { withApiKey } from '../../support/apiKeyEnv';
 import { capture } from '../../support/cliOutput';
-
-async function withKey<T>(key: string, run: () => Promise<T>): Promise<T> {
-  const saved = process.env.OPENAI_API_KEY;
-  process.env.OPENAI_API_KEY = key;
-  try {
-    return await run();
-  } finally {
-    if (saved === undefined) delete process.env.OPENAI_API_KEY;
-    else process.env.OPENAI_API_KEY = saved;
-  }
-}
 
 async function imported(sessions: number) {
   const root = tempDir('combee-cli-honest-');
@@ -38,13 +28,13 @@ describe('combee CLI: honest runs', () => {
     try {
       const args = ['learn', '--store', store, '--workspace', workspace, '--provider', 'openai', '--base-url', server.url, '--no-cache', '--json'];
       const failed = capture();
-      assert.equal(await withKey('a-wrong-key', () => runCli(args, failed)), 1);
+      assert.equal(await withApiKey('a-wrong-key', () => runCli(args, failed)), 1);
       const report = JSON.parse(failed.stdout.join('\n'));
       assert.equal(report.run.status, 'failed');
       assert.equal(report.failedSessions.length, 3);
       assert.deepEqual((await new TraceStore(store).loadLearned(workspace)).learned, {});
       const fixed = capture();
-      assert.equal(await withKey('the-right-key', () => runCli(args, fixed)), 0);
+      assert.equal(await withApiKey('the-right-key', () => runCli(args, fixed)), 0);
       const again = JSON.parse(fixed.stdout.join('\n'));
       assert.equal(again.sessions, 3, 'the sessions of the failed run are learned now');
       assert.equal(again.run.status, 'completed');

@@ -7,6 +7,7 @@ import { TraceStore } from '../../../src/core/trace/store';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { startModelServer } from '../../support/modelServer';
 import { tempDir } from '../../support/tmp';
+import { withApiKey } from '../../support/apiKeyEnv';
 import { capture } from '../../support/cliOutput';
 
 async function imported() {
@@ -65,14 +66,7 @@ describe('combee CLI: paths and endpoints it is given', () => {
     const server = await startModelServer({ script: [{ content: '{"lessons":[],"bullet_tags":[]}' }] });
     try {
       const refused = capture();
-      const saved = process.env.OPENAI_API_KEY;
-      process.env.OPENAI_API_KEY = 'sk-test-key-for-the-refusal-check';
-      try {
-        assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'openai', '--base-url', 'http://models.example.invalid/v1', '--dry-run'], refused), 2);
-      } finally {
-        if (saved === undefined) delete process.env.OPENAI_API_KEY;
-        else process.env.OPENAI_API_KEY = saved;
-      }
+      assert.equal(await withApiKey('sk-test-key-for-the-refusal-check', () => runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'openai', '--base-url', 'http://models.example.invalid/v1', '--dry-run'], refused)), 2);
       assert.match(refused.stderr.join('\n'), /plain http to another machine/);
       assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'openai', '--base-url', server.url, '--dry-run', '--no-cache'], capture()), 0);
       assert.ok(server.requests.length > 0, 'the loopback endpoint was used');
