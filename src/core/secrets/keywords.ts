@@ -26,19 +26,16 @@ const MIN_BASE64_RUN = 24;
 /** Characters of a keyword the automaton looks for. */
 const KEYWORD_PREFIX = 4;
 
-const NONE_FOUND = new Uint8Array(0);
-/** (state, offset) pairs of keyword ends noted during one scan (scans never overlap: JavaScript runs one at a time). */
-const END_SCRATCH = new Int32Array(8192);
+// Scratch of the walk, grown when a text needs more (scans never overlap: JavaScript runs one at a time).
+/** (state row, offset) pairs of the keyword ends of one walk. */
+let END_SCRATCH: Int32Array = new Int32Array(8192);
+/** Starts of the base64 runs of one walk; their number is `walked.runs`. */
+let RUN_SCRATCH: Int32Array = new Int32Array(1024);
+const walked = { runs: 0 };
 const NO_RULES: number[] = [];
 const NO_RUNS: number[] = [];
-/** Shared by the texts without keywords, never written to (`record` replaces it first). */
+/** Shared by the texts without anchored keywords, never written to (`record` replaces it first). */
 const NO_ANCHORS = new Map<number, number[]>();
-
-interface Hits {
-  found: Uint8Array;
-  any: boolean;
-  anchors: Map<number, number[]>;
-}
 
 interface Keyword {
   text: string;
@@ -51,15 +48,19 @@ export class KeywordFilter {
   /** column[char]: the table column of an ASCII character (upper-case letters share their lower-case one's; 0: a character of no keyword, so the table stays small enough for the cache). */
   private readonly column = new Uint8Array(ALPHABET);
   private readonly width: number;
-  /** delta[state * width + column]: the next state. */
+  /** delta[row + column]: the next state's row (a state's row is state × width, so the walk never multiplies). */
   private readonly delta: Uint16Array;
   /** Keywords ending at each state: outputs[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
   private readonly outputs: Int32Array;
-  /** States from this one on end a keyword. */
+  /** Rows from this one on are states that end a keyword. */
   private readonly firstOutput: number;
+  /** Per keyword and per rule: the stamp of the last scan that found it. */
+  private readonly keywordSeen: Int32Array;
+  private readonly ruleSeen: Int32Array;
+  private stamp = 0;
 
-  constructor(private readonly rules: readonly SecretRule[]) {
+  constructor(rules: readonly SecretRule[]) {
     const byText = new Map<string, Keyword>();
     rules.forEach((rule, i) => {
       for (const raw of rule.keywords) {
@@ -87,7 +88,6 @@ export class KeywordFilter {
     this.width = width;
     // the trie, in a flat table (-1: no child); typed arrays keep this start-up cost to a millisecond or two
     const capacity = this.keywords.reduce((n, k) => n + k.text.length, 1);
-    if (capacity >= 65536) throw new Error('too many keyword states for the scan table');
     const child = new Int32Array(capacity * width).fill(-1);
     const ends: number[][] = [[]];
     let states = 1;
@@ -103,6 +103,8 @@ export class KeywordFilter {
       }
       ends[s].push(id);
     });
+    // rows (state × width) are stored in 16 bits
+    if (states * width > 65536) throw new Error('too many keyword states for the scan table');
     // failure links, breadth first, folded into a full transition table
     const delta = new Uint16Array(states * width);
     const fail = new Int32Array(states);
@@ -133,10 +135,11 @@ export class KeywordFilter {
     const rank = new Int32Array(states);
     order.forEach((old, i) => (rank[old] = i));
     const table = new Uint16Array(states * width);
-    for (let old = 0; old < states; old++) for (let col = 0; col < width; col++) table[rank[old] * width + col] = rank[delta[old * width + col]];
+    for (let old = 0; old < states; old++) for (let col = 0; col < width; col++) table[rank[old] * width + col] = rank[delta[old * width + col]] * width;
     this.delta = table;
-    this.firstOutput = order.findIndex((old) => ends[old].length > 0);
-    if (this.firstOutput < 0) this.firstOutput = states;
+    let first = order.findIndex((old) => ends[old].length > 0);
+    if (first < 0) first = states;
+    this.firstOutput = first * width;
     this.outStart = new Int32Array(states + 1);
     const flat: number[] = [];
     order.forEach((old, i) => {
@@ -145,62 +148,71 @@ export class KeywordFilter {
     });
     this.outStart[states] = flat.length;
     this.outputs = Int32Array.from(flat);
+    this.keywordSeen = new Int32Array(this.keywords.length);
+    this.ruleSeen = new Int32Array(rules.length);
   }
 
   scan(text: string): TextScan {
-    const { delta, column, width, firstOutput } = this;
-    // most texts hold no keyword: nothing is allocated for them
-    const hits: Hits = { found: NONE_FOUND, any: false, anchors: NO_ANCHORS };
-    let s = 0;
-    const n = text.length;
-    // the loop only notes where keywords end (no call in it, so it stays tight); they are looked at afterwards
-    const ends = END_SCRATCH;
-    let noted = 0;
-    for (let i = 0; i < n; i++) {
-      const code = text.charCodeAt(i);
-      s = delta[s * width + column[code < ALPHABET ? code : 0]];
-      if (s >= firstOutput) {
-        ends[noted++] = s;
-        ends[noted++] = i;
-        if (noted === ends.length) {
-          for (let e = 0; e < noted; e += 2) this.record(ends[e], ends[e + 1], hits);
-          noted = 0;
+    const noted = walk(text, this.delta, this.column, this.firstOutput);
+    const runCount = walked.runs;
+    const base64 = runCount === 0 ? NO_RUNS : measureRuns(text, RUN_SCRATCH, runCount);
+    if (noted === 0) return { rules: NO_RULES, anchors: NO_ANCHORS, base64, percent: hasEscape(text) };
+    const stamp = this.nextStamp();
+    const found: number[] = [];
+    const anchors = this.record(END_SCRATCH, noted, stamp, found);
+    return { rules: this.rulesOf(found, stamp), anchors, base64, percent: hasEscape(text) };
+  }
+
+  /** A number no earlier scan of this filter used, so the seen marks need no clearing. */
+  private nextStamp(): number {
+    if (this.stamp === 0x7fffffff) {
+      this.stamp = 0;
+      this.keywordSeen.fill(0);
+      this.ruleSeen.fill(0);
+    }
+    return ++this.stamp;
+  }
+
+  /** The rules of the keywords found, ascending. */
+  private rulesOf(found: readonly number[], stamp: number): number[] {
+    const rules: number[] = [];
+    const seen = this.ruleSeen;
+    for (const id of found) {
+      for (const r of this.keywords[id].rules) {
+        if (seen[r] === stamp) continue;
+        seen[r] = stamp;
+        rules.push(r);
+      }
+    }
+    return rules.length > 1 ? rules.sort((a, b) => a - b) : rules;
+  }
+
+  /** The keywords ending where noted (state row, offset): marked found, and their start kept for anchored rules. */
+  private record(ends: Int32Array, noted: number, stamp: number, found: number[]): Map<number, number[]> {
+    const seen = this.keywordSeen;
+    let anchors = NO_ANCHORS;
+    for (let e = 0; e < noted; e += 2) {
+      const s = (ends[e] / this.width) | 0;
+      const i = ends[e + 1];
+      for (let o = this.outStart[s]; o < this.outStart[s + 1]; o++) {
+        const id = this.outputs[o];
+        const k = this.keywords[id];
+        if (seen[id] !== stamp) {
+          seen[id] = stamp;
+          found.push(id);
+        }
+        if (k.anchored.length === 0) continue;
+        if (anchors === NO_ANCHORS) anchors = new Map();
+        const start = i + 1 - k.text.length;
+        for (const r of k.anchored) {
+          const at = anchors.get(r);
+          if (at === undefined) anchors.set(r, [start]);
+          else if (at[at.length - 1] < start) at.push(start);
+          else if (at[at.length - 1] !== start) insertSorted(at, start);
         }
       }
     }
-    for (let e = 0; e < noted; e += 2) this.record(ends[e], ends[e + 1], hits);
-    const rules: number[] = hits.any ? [] : NO_RULES;
-    if (hits.any) {
-      const hit = new Uint8Array(this.rules.length);
-      for (let id = 0; id < this.keywords.length; id++) if (hits.found[id] === 1) for (const r of this.keywords[id].rules) hit[r] = 1;
-      for (let r = 0; r < hit.length; r++) if (hit[r] === 1) rules.push(r);
-    }
-    return { rules, anchors: hits.anchors, base64: base64Runs(text), percent: hasEscape(text) };
-  }
-
-  /** The keywords ending at `i` (in state `s`): marked found, and their start kept for anchored rules. */
-  private record(s: number, i: number, hits: Hits): void {
-    for (let o = this.outStart[s]; o < this.outStart[s + 1]; o++) {
-      const id = this.outputs[o];
-      const k = this.keywords[id];
-      if (hits.found === NONE_FOUND) {
-        hits.found = new Uint8Array(this.keywords.length);
-        hits.anchors = new Map();
-      }
-      if (hits.found[id] === 0) {
-        hits.found[id] = 1;
-        hits.any = true;
-      } else if (k.anchored.length === 0) {
-        continue;
-      }
-      const start = i + 1 - k.text.length;
-      for (const r of k.anchored) {
-        const at = hits.anchors.get(r);
-        if (at === undefined) hits.anchors.set(r, [start]);
-        else if (at[at.length - 1] < start) at.push(start);
-        else if (at[at.length - 1] !== start) insertSorted(at, start);
-      }
-    }
+    return anchors;
   }
 
   get size(): number {
@@ -216,27 +228,14 @@ function insertSorted(list: number[], value: number): void {
 }
 
 const RUN_REST = /[A-Za-z0-9+/]*/y;
-const isBase64 = (c: number) => c < ALPHABET && BASE64[c] === 1;
-
-/**
- * Runs of 24+ base64 characters, found by looking at every 12th character only: such a run covers two consecutive
- * sampled places, and only there is it measured.
- */
-function base64Runs(text: string): readonly number[] {
+/** The base64 runs starting at `starts` (each 24+ characters long), kept when they could be encoded text. */
+function measureRuns(text: string, starts: Int32Array, count: number): readonly number[] {
   let runs = NO_RUNS;
-  const n = text.length;
-  const step = MIN_BASE64_RUN / 2;
-  for (let i = 0; i + step < n; i += step) {
-    if (!isBase64(text.charCodeAt(i)) || !isBase64(text.charCodeAt(i + step))) continue;
-    let start = i;
-    while (start > 0 && isBase64(text.charCodeAt(start - 1))) start--;
-    // the rest of the run by the regular expression engine: one call for a long run (a path, a blob)
-    RUN_REST.lastIndex = i + 1;
+  for (let r = 0; r < count; r++) {
+    const start = starts[r];
+    RUN_REST.lastIndex = start + MIN_BASE64_RUN;
     RUN_REST.test(text);
-    const end = RUN_REST.lastIndex;
-    if (end - start >= MIN_BASE64_RUN) runs = endRun(runs, text, start, end);
-    // the next run starts after this one's end
-    i = Math.ceil(end / step) * step - step;
+    runs = endRun(runs, text, start, RUN_REST.lastIndex);
   }
   return runs;
 }
@@ -271,4 +270,42 @@ function isEscape(text: string, i: number): boolean {
 
 function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+
+/**
+ * The automaton over `text`: (state row, offset) pairs of keyword ends into END_SCRATCH (their count returned), the
+ * starts of runs of 24+ base64 characters into RUN_SCRATCH (`walked.runs`). A plain function with no call in its loop
+ * but the rare growth of a scratch buffer: V8 keeps it tight.
+ */
+function walk(text: string, delta: Uint16Array, column: Uint8Array, firstOutput: number): number {
+  let ends = END_SCRATCH;
+  let starts = RUN_SCRATCH;
+  let noted = 0;
+  let runs = 0;
+  let s = 0;
+  let run = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    const ascii = code < ALPHABET ? code : 0;
+    s = delta[s + column[ascii]];
+    run = (run + 1) * BASE64[ascii];
+    if (run === MIN_BASE64_RUN) {
+      if (runs === starts.length) starts = RUN_SCRATCH = grow(starts);
+      starts[runs++] = i + 1 - MIN_BASE64_RUN;
+    }
+    if (s >= firstOutput) {
+      if (noted === ends.length) ends = END_SCRATCH = grow(ends);
+      ends[noted++] = s;
+      ends[noted++] = i;
+    }
+  }
+  walked.runs = runs;
+  return noted;
+}
+
+function grow(buffer: Int32Array): Int32Array {
+  const bigger = new Int32Array(buffer.length * 2);
+  bigger.set(buffer);
+  return bigger;
 }
