@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { DEFAULT_READ_LIMITS, describeSkipped, importSessions, type ImportSummary } from '../core/trace/importer';
+import { describeSkipped } from '../core/trace/skipped';
+import { DEFAULT_READ_LIMITS, importSessions, type ImportSummary } from '../core/trace/importer';
 import { defaultSourceFolders } from '../core/trace/locations';
 import type { AgentId } from '../core/trace/model';
 import type { Services } from './services';
