@@ -36,6 +36,8 @@ export interface CombeeApi {
   effectiveSettings(): { settings: Settings; problems: SettingProblem[]; trusted: boolean };
   /** A view's nodes as their tree items show them (label, description, icon, contextValue), three levels down. */
   viewItems(view: 'sessions' | 'proposals'): Promise<TreeSnapshot[]>;
+  /** The status bar item as shown once its pending updates ran. */
+  statusBar(): Promise<{ text: string; visible: boolean }>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -69,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   });
 
   const sessionsView = new SessionsView(s);
+  const statusBar = createStatusBar(s);
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
@@ -85,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     // Accept / Reject appear in the editor title only while a proposal diff is the active tab.
     vscode.window.tabGroups.onDidChangeTabs(updateProposalContext),
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
-    createStatusBar(s),
+    statusBar,
     // Started on startup only when the user turned background capture on; otherwise it does nothing.
     startBackground(s),
   );
@@ -107,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       return { settings: readSettings(undefined, problems), problems, trusted: vscode.workspace.isTrusted };
     },
     viewItems: (view) => (view === 'sessions' ? snapshotTree(sessionsView) : snapshotTree(proposalsView)),
+    statusBar: () => statusBar.shown(),
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {
         const found = await s.proposals.load(ws, id);

@@ -185,6 +185,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     tags: result.tags,
     heldRules: hold.existing,
     targets: resolveAssetSettings(options.assets).targets,
+    reviewed: { files: [], rules: [] },
   };
   if (!options.dryRun) {
     // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text
