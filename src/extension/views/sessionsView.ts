@@ -57,6 +57,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
 
 function sessionItem({ trace, status }: SessionNode): vscode.TreeItem {
   const item = new vscode.TreeItem(trace.title ?? trace.id);
+  item.id = trace.id;
   const when = trace.startedAt ? new Date(trace.startedAt).toLocaleString() : 'unknown time';
   item.description = `${trace.agent} · ${when} · ${trace.steps.length} steps${statusNote(status)}`;
   item.iconPath = status.kind === 'given up' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
@@ -67,11 +68,14 @@ function sessionItem({ trace, status }: SessionNode): vscode.TreeItem {
     `${trace.steps.length} steps, ${trace.outcome.toolErrors} tool errors, ${trace.outcome.userCorrections} corrections, ${trace.redactions} redactions`,
     `${(trace.source.bytes / 1024).toFixed(1)} KiB`,
     ...(trace.warnings.length ? [`⚠ ${trace.warnings.length} warning(s)`] : []),
-    '',
-  ].join('\n\n')).appendText(statusLine(status)); // the reason is an error message: text, not Markdown
+    // the reason is an error message: shown as text, not read as Markdown
+    escapeMarkdown(statusLine(status)),
+  ].join('\n\n'));
   item.contextValue = { learned: 'combee.session.learned', new: 'combee.session', failed: 'combee.session.failed', 'given up': 'combee.session.givenUp' }[status.kind];
   return item;
 }
+
+const escapeMarkdown = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 
 function statusNote(status: LearningStatus): string {
   switch (status.kind) {

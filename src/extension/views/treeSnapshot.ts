@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 
 /** A tree node as its item shows it: what the extension tests read, since they cannot read the screen. */
 export interface TreeSnapshot {
+  id?: string;
   label: string;
   description?: string;
   tooltip?: string;
@@ -20,6 +21,7 @@ export async function snapshotTree<T>(provider: vscode.TreeDataProvider<T>, dept
     const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
     const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip;
     out.push({
+      id: item.id,
       label,
       description: typeof item.description === 'string' ? item.description : undefined,
       tooltip,
