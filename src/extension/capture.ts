@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { DEFAULT_READ_LIMITS, describeSkipped, importSessions, type ImportSummary } from '../core/trace/importer';
+import { describeSkipped, mergeSkipped } from '../core/trace/skipped';
+import { DEFAULT_READ_LIMITS, importSessions, type ImportSummary } from '../core/trace/importer';
 import { defaultSourceFolders } from '../core/trace/locations';
 import type { AgentId } from '../core/trace/model';
 import type { Services } from './services';
@@ -44,6 +45,10 @@ export async function captureSessions(services: Services, folders = captureFolde
     services.log.info(`imported ${summary.sessions} session(s) from ${folder.path} (${summary.unchangedFiles} unchanged file(s), ${summary.redactions} redaction(s), ${summary.warnings} warning(s))`);
     summaries.push(summary);
   }
-  if (summaries.some((s) => s.sessions > 0)) services.notifyChanged();
+  const leftOut = mergeSkipped(summaries);
+  // the views refresh for new sessions, or for a change in what was left out (each import counts it again)
+  const skipsChanged = JSON.stringify(leftOut) !== JSON.stringify(services.lastImportSkipped ?? { skipped: {}, skippedSamples: {} });
+  services.lastImportSkipped = leftOut;
+  if (skipsChanged || summaries.some((s) => s.sessions > 0)) services.notifyChanged();
   return { summaries, sessions: summaries.reduce((n, s) => n + s.sessions, 0), warnings: summaries.reduce((n, s) => n + s.warnings, 0) };
 }

@@ -13,6 +13,7 @@ import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
 import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
+import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
 import { showPanel } from './webview/panel';
 import { readSettings, type Settings, type SettingProblem } from './settings';
 import { redactingLog } from './redactingLog';
@@ -33,6 +34,10 @@ export interface CombeeApi {
   sessionSteps(id: string): Promise<number | undefined>;
   /** The settings a run would use now, after workspace values that may not count were set aside, and what was refused. */
   effectiveSettings(): { settings: Settings; problems: SettingProblem[]; trusted: boolean };
+  /** A view's nodes as their tree items show them (label, description, icon, contextValue), three levels down. */
+  viewItems(view: 'sessions' | 'proposals'): Promise<TreeSnapshot[]>;
+  /** The status bar item as shown once its pending updates ran. */
+  statusBar(): Promise<{ text: string; visible: boolean }>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -58,12 +63,16 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
   command('combee.setApiKey', (key) => setApiKeyCommand(s, key));
   command('combee.openPlaybook', () => openPlaybookCommand());
+  command('combee.showLog', () => log.show());
   command('combee.clearCache', async () => {
     await s.callCache.clear();
     log.info('model call cache cleared');
     void vscode.window.showInformationMessage('Combee: the cache of model calls is cleared.');
   });
 
+  const sessionsView = new SessionsView(s);
+  const statusBar = createStatusBar(s);
+  const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
   context.subscriptions.push(
@@ -72,14 +81,14 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
     vscode.workspace.registerTextDocumentContentProvider(EVIDENCE_SCHEME, new EvidenceContentProvider((ws, id) => s.proposals.load(ws, id), s.store)),
     ...restrictedModeMessages([
-      vscode.window.createTreeView('combee.sessions', { treeDataProvider: new SessionsView(s) }),
-      vscode.window.createTreeView('combee.proposals', { treeDataProvider: new ProposalsView(s) }),
+      vscode.window.createTreeView('combee.sessions', { treeDataProvider: sessionsView }),
+      vscode.window.createTreeView('combee.proposals', { treeDataProvider: proposalsView }),
       vscode.window.createTreeView('combee.rules', { treeDataProvider: new RulesView(s) }),
     ], s),
     // Accept / Reject appear in the editor title only while a proposal diff is the active tab.
     vscode.window.tabGroups.onDidChangeTabs(updateProposalContext),
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
-    createStatusBar(s),
+    statusBar,
     // Started on startup only when the user turned background capture on; otherwise it does nothing.
     startBackground(s),
   );
@@ -100,6 +109,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       const problems: SettingProblem[] = [];
       return { settings: readSettings(undefined, problems), problems, trusted: vscode.workspace.isTrusted };
     },
+    viewItems: (view) => (view === 'sessions' ? snapshotTree(sessionsView) : snapshotTree(proposalsView)),
+    statusBar: () => statusBar.shown(),
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {
         const found = await s.proposals.load(ws, id);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ProposalStore } from '../core/assets/proposalStore';
 import { CallCache } from '../core/llm/cache';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../core/pool/pool';
+import type { Skipped } from '../core/trace/skipped';
 import { TraceStore } from '../core/trace/store';
 import type { ProposalContentProvider } from './review/proposalDocuments';
 import { readSettings } from './settings';
@@ -15,6 +16,8 @@ export class Services implements vscode.Disposable {
   private pool?: WorkerPool;
   /** The proposal diffs' content provider: refreshed after a partial accept or reject instead of closing the tabs. */
   proposalDocuments?: ProposalContentProvider;
+  /** What the last import (all its folders) saw and did not import: the Sessions view shows it. */
+  lastImportSkipped?: Skipped;
   /** The run in progress, so deactivation can cancel it. */
   currentRun?: AbortController;
   running = false;

@@ -1,29 +1,56 @@
 import * as vscode from 'vscode';
+import { isOpen, pendingCounts } from '../core/assets/review';
 import { workspaceFolderPaths, type Services } from './services';
 
-/** Shows a run in progress, or how many proposals wait for review (hidden when there is nothing to say). */
-export function createStatusBar(services: Services): vscode.Disposable {
+export interface StatusBar extends vscode.Disposable {
+  /** The item as shown once the updates asked for so far have run (tests; no peeking at the window). */
+  shown(): Promise<{ text: string; visible: boolean }>;
+}
+
+/** Shows a run in progress, or how many files and rules wait for review (hidden when there is nothing to say). */
+export function createStatusBar(services: Services): StatusBar {
   const item = vscode.window.createStatusBarItem('combee.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Combee';
+  let visible = false;
+  const show = (on: boolean) => {
+    visible = on;
+    if (on) item.show();
+    else item.hide();
+  };
   const update = async () => {
     if (services.running) {
       item.text = '$(sync~spin) Combee: learning';
       item.tooltip = 'Combee is learning from recent agent sessions';
       item.command = 'combee.showTree';
-      item.show();
+      show(true);
       return;
     }
-    // A partly accepted proposal still waits for review.
-    const pending = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws)))).flat().filter((p) => (p.status === 'pending' || p.status === 'partial') && p.files.length > 0).length;
-    if (pending === 0) {
-      item.hide();
+    // Only what still waits counts: files and rules accepted or rejected one by one do not.
+    const open = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws)))).flat().filter(isOpen);
+    const counts = open.map(pendingCounts);
+    const files = counts.reduce((n, c) => n + c.files, 0);
+    const rules = counts.reduce((n, c) => n + c.rules, 0);
+    if (files + rules === 0) {
+      show(false);
       return;
     }
-    item.text = `$(lightbulb) Combee: ${pending} proposal${pending === 1 ? '' : 's'}`;
-    item.tooltip = 'Review what Combee learned from your agents\' sessions';
+    item.text = `$(lightbulb) Combee: ${files + rules} to review`;
+    item.tooltip = `${files} file(s) and ${rules} rule(s) of ${open.length} proposal(s) wait for review`;
     item.command = 'combee.reviewProposals';
-    item.show();
+    show(true);
   };
-  void update();
-  return vscode.Disposable.from(item, services.onDidChange(() => void update()), services.onDidChangeRunning(() => void update()));
+  // one update at a time, in order: a slow older one must not overwrite a newer count
+  let updating = Promise.resolve();
+  const schedule = () => {
+    updating = updating.then(update).catch((error: Error) => services.log.warn(`status bar not updated: ${error.message}`));
+  };
+  schedule();
+  const subscriptions = vscode.Disposable.from(item, services.onDidChange(schedule), services.onDidChangeRunning(schedule));
+  return {
+    dispose: () => subscriptions.dispose(),
+    shown: async () => {
+      await updating;
+      return { text: item.text, visible };
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { applyFileChange, ConflictError } from '../../core/assets/applyChange';
 import { ReviewMemory } from '../../core/assets/memory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ProposalStore } from '../../core/assets/proposalStore';
+import { acceptedFiles, pendingRules, rulesAcceptedWith, withDecisions } from '../../core/assets/review';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { targetsOfFiles, type AssetTarget } from '../../core/assets/targets';
 import { chooseRules, readWorkspaceFile } from '../../core/service/proposalFiles';
@@ -43,15 +44,16 @@ async function context(argv: string[], out: Output): Promise<Context | undefined
   return { workspace, store, proposals, proposal, rules, playbookPath: playbook ?? guessPlaybookPath(proposal), includeFlagged: values['include-flagged'] === true };
 }
 
-async function write(workspace: string, files: FileChange[], out: Output): Promise<number> {
-  let conflicts = 0;
+/** Writes the files; returns the paths not written (a conflict, or a path leaving the workspace). */
+async function write(workspace: string, files: FileChange[], out: Output): Promise<string[]> {
+  const conflicts: string[] = [];
   for (const file of files) {
     try {
       const how = await applyFileChange(workspace, file);
       out.result(how === 'rebased' ? `wrote ${file.path} (re-based onto its newer content)` : how === 'already-applied' ? `${file.path} already has these changes` : `wrote ${file.path}`);
     } catch (error) {
       if (!(error instanceof ConflictError) && !(error instanceof OutsideWorkspaceError)) throw error;
-      conflicts++;
+      conflicts.push(file.path);
       out.warn(error.message);
     }
   }
@@ -83,14 +85,18 @@ export async function acceptCommand(argv: string[], out: Output): Promise<number
     const split = await chooseRules(ctx.store, proposal, named, { playbookPath: path, targets }, (m) => out.warn(m));
     const conflicts = await write(workspace, split.chosen.files, out);
     if (split.chosen.files.length === 0) out.result('nothing written');
-    await ctx.proposals.save(split.remaining());
+    const accepted = acceptedFiles(split.chosen.files, { conflicts, refused: [] });
+    await ctx.proposals.save(withDecisions(split.remaining(), 'accepted', { files: accepted, rules: proposal.rules.filter((r) => named.includes(r.id)), held: heldNamed }));
     await remember(ctx, path, named);
-    return conflicts === 0 ? 0 : 1;
+    return conflicts.length === 0 ? 0 : 1;
   }
   const conflicts = await write(workspace, proposal.files, out);
-  await ctx.proposals.save({ ...proposal, status: conflicts === 0 ? 'accepted' : 'partial' });
+  // what was written leaves the proposal; a conflicting file waits there for another try
+  const accepted = acceptedFiles(proposal.files, { conflicts, refused: [] });
+  const left = proposal.files.filter((f) => conflicts.includes(f.path));
+  await ctx.proposals.save(withDecisions({ ...proposal, files: left, status: left.length === 0 ? 'accepted' : 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(proposal, accepted, path) }));
   await remember(ctx, path, proposal.rules.map((r) => r.id));
-  return conflicts === 0 ? 0 : 1;
+  return conflicts.length === 0 ? 0 : 1;
 }
 
 async function remember(ctx: Context, path: string, ruleIds: string[]): Promise<void> {
@@ -111,9 +117,9 @@ export async function rejectCommand(argv: string[], out: Output): Promise<number
   if (ctx.rules.length > 0) {
     const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: ctx.playbookPath }, (m) => out.warn(m));
     const rest = split.remaining();
-    await ctx.proposals.save({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status });
+    await ctx.proposals.save(withDecisions({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status }, 'rejected', { rules: rejected }));
   } else {
-    await ctx.proposals.save({ ...proposal, status: 'rejected' });
+    await ctx.proposals.save(withDecisions({ ...proposal, status: 'rejected' }, 'rejected', { rules: pendingRules(proposal) }));
   }
   out.result(`rejected ${rejected.length} rule change(s); they will not be proposed again`);
   return 0;

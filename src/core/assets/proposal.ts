@@ -27,6 +27,21 @@ export const RuleChange = z.object({
 });
 export type RuleChange = z.infer<typeof RuleChange>;
 
+/** What review decided of one file or rule; an item without a decision is pending. */
+export const Decision = z.enum(['accepted', 'rejected']);
+export type Decision = z.infer<typeof Decision>;
+
+/**
+ * Decisions so far (see review.ts). A file is listed once written by an accept; it is shown as accepted once the
+ * proposal no longer holds a version of it to review. A rule is listed once accepted or rejected, alone or with the
+ * playbook file; one that left `rules` is known by what is kept here.
+ */
+export const Reviewed = z.object({
+  files: z.array(z.object({ path: z.string(), kind: FileChange.shape.kind, decision: Decision })).default([]),
+  rules: z.array(z.object({ id: z.string(), op: RuleChange.shape.op.optional(), content: z.string().optional(), held: z.boolean().optional(), decision: Decision })).default([]),
+});
+export type Reviewed = z.infer<typeof Reviewed>;
+
 export const PROPOSAL_VERSION = 1;
 
 export const Proposal = z.object({
@@ -49,6 +64,8 @@ export const Proposal = z.object({
   targets: z.array(z.string()).optional(),
   /** Rules already in the playbook whose text is flagged: kept out of every other asset, reported here. */
   heldRules: z.array(z.object({ id: z.string(), content: z.string(), flags: z.array(RuleFlag) })).default([]),
+  /** Absent in proposals made before review was recorded per item: everything in them reads as pending. */
+  reviewed: Reviewed.default({ files: [], rules: [] }),
 });
 export type Proposal = z.infer<typeof Proposal>;
 

@@ -18,6 +18,7 @@ import type { TraceStore } from '../trace/store';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { atomicWrite, readTextIfExists } from '../util/fs';
 import { ReviewMemory } from '../assets/memory';
+import { learningStatus } from './learningStatus';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 import { screenProposal } from '../trust/screenProposal';
 import { playbookForOtherAssets } from '../trust/hold';
@@ -66,9 +67,6 @@ export interface LearnWorkspaceOptions {
 /** The window the extension and the CLI apply by default (`combee.learn.windowDays`, `--window-days`). */
 export const DEFAULT_WINDOW_DAYS = 14;
 
-/** A session whose learning failed this many times is no longer retried by itself; it is reported with the reason. */
-export const MAX_LEARNING_FAILURES = 3;
-
 export interface LearnWorkspaceResult {
   /** Sessions considered (new for this workspace). */
   traces: Trace[];
@@ -103,10 +101,10 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const givenUp: LearnWorkspaceResult['givenUp'] = [];
   let outsideWindow = 0;
   const traces = mine.filter((t) => {
-    if (learned.learned[t.id]) return false;
-    const failure = learned.failed[t.id];
-    if (failure && failure.count >= MAX_LEARNING_FAILURES) {
-      givenUp.push({ id: t.id, reason: failure.reason, count: failure.count });
+    const status = learningStatus(learned, t.id);
+    if (status.kind === 'learned') return false;
+    if (status.kind === 'given up') {
+      givenUp.push({ id: t.id, reason: status.reason, count: status.count });
       return false;
     }
     if (since !== undefined && timeOf(t) < since) {
@@ -187,6 +185,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     tags: result.tags,
     heldRules: hold.existing,
     targets: resolveAssetSettings(options.assets).targets,
+    reviewed: { files: [], rules: [] },
   };
   if (!options.dryRun) {
     // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text

@@ -5,14 +5,20 @@ import { DEFAULT_MAX_LINE_BYTES, type LineReadResult } from './lines';
 import type { AgentId, Trace, TraceDraft } from './model';
 import { normalizeTrace } from './normalize';
 import { createRedactor, type RedactionOptions } from './redact';
-import { classifyFile, walkCandidates, type SkipReason } from './scan';
+import { classifyFile, walkCandidates } from './scan';
+import { skipCounter, type Skipped } from './skipped';
 import { readerFor } from './sources';
+import { MAX_JSON_DOCUMENT_BYTES } from './sources/jsonDocument';
+import { MAX_SQLITE_BYTES } from './sources/sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './sources/types';
 import { TraceStore, type ImportedFile, type TraceWriter } from './store';
 
 export interface ReadLimits {
   maxLineBytes: number;
   maxOutputChars: number;
+  /** Size caps of files read whole (see ReadContext); the readers' defaults when absent. */
+  maxDocumentBytes?: number;
+  maxSqliteBytes?: number;
 }
 
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxOutputChars: 8_000 };
@@ -32,6 +38,8 @@ export function limitsFor(bytes: number, limits: ReadLimits): ReadLimits {
 export interface FileImportResult {
   traces: Trace[];
   warnings: string[];
+  /** Files refused for their size (counted as skipped `too large`). */
+  tooLarge: string[];
 }
 
 type Checkpoint = { read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | 'bytesRead' | 'edges'>; state: unknown };
@@ -39,6 +47,7 @@ type Checkpoint = { read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | '
 interface DraftsRead {
   drafts: TraceDraft[];
   warnings: string[];
+  tooLarge: string[];
   checkpoint?: Checkpoint;
   failed?: boolean;
   /** The reader reads this file's sessions from another file. */
@@ -47,6 +56,7 @@ interface DraftsRead {
 
 async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadLimits, resume?: ResumeInput): Promise<DraftsRead> {
   const warnings: string[] = [];
+  const tooLarge: string[] = [];
   let checkpoint: Checkpoint | undefined;
   let elsewhere: string | undefined;
   const ctx: ReadContext & IncrementalContext = {
@@ -54,7 +64,12 @@ async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadL
     readElsewhere: (path) => {
       elsewhere = path;
     },
+    tooLarge: (path) => {
+      if (!tooLarge.includes(path)) tooLarge.push(path);
+    },
     ...limits,
+    maxDocumentBytes: limits.maxDocumentBytes ?? MAX_JSON_DOCUMENT_BYTES,
+    maxSqliteBytes: limits.maxSqliteBytes ?? MAX_SQLITE_BYTES,
     resume,
     checkpoint: (read, state) => {
       checkpoint = { read: { endOffset: read.endOffset, trailingBytes: read.trailingBytes, bytesRead: read.bytesRead, edges: read.edges }, state };
@@ -62,10 +77,10 @@ async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadL
   };
   try {
     const drafts = await reader.read(file, ctx);
-    return { drafts, warnings, checkpoint, elsewhere };
+    return { drafts, warnings, tooLarge, checkpoint, elsewhere };
   } catch (error) {
     warnings.push(`${file.path}: could not be read (${(error as Error).message})`);
-    return { drafts: [], warnings, failed: true };
+    return { drafts: [], warnings, tooLarge, failed: true };
   }
 }
 
@@ -104,10 +119,10 @@ function noSessionWarning(file: SessionFile): string {
 /** Reads, redacts and validates one session file in full, without storing it. */
 export async function importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions): Promise<FileImportResult> {
   const reader = readerFor(file.agent);
-  if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${file.agent}`] };
+  if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${file.agent}`], tooLarge: [] };
   const read = await readDrafts(reader, file, limitsFor(file.bytes, limits));
   const traces = [...normalizeEach(file, read.drafts, read.warnings, redaction)];
-  return { traces, warnings: read.warnings };
+  return { traces, warnings: read.warnings, tooLarge: read.tooLarge };
 }
 
 /** One file's import, the unit of work of the worker pool: everything from sniffing to the stored traces. */
@@ -139,8 +154,10 @@ export interface ImportTaskResult {
   entry?: ImportedFile;
   traces: TraceCounts[];
   warnings: string[];
+  /** Files refused for their size: this one (`mode` 'too-large' when it gave nothing), or siblings it reads. */
+  tooLarge?: string[];
   bytesRead: number;
-  mode: 'full' | 'resumed' | 'same' | 'not-a-session' | 'unreadable';
+  mode: 'full' | 'resumed' | 'same' | 'not-a-session' | 'unreadable' | 'too-large';
   /** Why a file imported before was read again from its start. */
   restart?: 'truncated' | 'rotated';
 }
@@ -205,6 +222,8 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     counts.push(countTrace(trace));
   }
   warnings.push(...read.warnings);
+  // Refused for its size: counted as skipped, and left out of the index so every import counts it while it stays so.
+  if (counts.length === 0 && read.tooLarge.includes(file.path)) return { traces: [], warnings, tooLarge: read.tooLarge, bytesRead: 0, mode: 'too-large' };
   // A file taken for a session that gives none is never passed over in silence: one line says so, after the reader's why.
   if (counts.length === 0 && !resumed && !read.elsewhere) warnings.push(noSessionWarning(file));
 
@@ -236,6 +255,7 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point },
     traces: counts,
     warnings,
+    tooLarge: read.tooLarge,
     bytesRead: read.checkpoint?.read.bytesRead ?? file.bytes,
     mode: resumed ? 'resumed' : 'full',
     restart,
@@ -263,7 +283,8 @@ export interface AgentCounts {
   toolCalls: number;
 }
 
-export interface ImportSummary extends AgentCounts {
+/** `skipped` (Skipped) counts unchanged non-session files too: every file seen and not imported. */
+export interface ImportSummary extends AgentCounts, Skipped {
   files: number;
   unchangedFiles: number;
   /** Files read from where the last import stopped. */
@@ -277,15 +298,10 @@ export interface ImportSummary extends AgentCounts {
   toolErrors: number;
   warnings: number;
   warningMessages: string[];
-  /** Files seen and not imported, by reason (unchanged non-session files included), and a few paths of each. */
-  skipped: Partial<Record<SkipReason, number>>;
-  skippedSamples: Partial<Record<SkipReason, string[]>>;
   redactions: number;
   byAgent: Record<string, AgentCounts>;
   traceIds: string[];
 }
-
-const SKIPPED_SAMPLES = 3;
 
 export interface ImportOptions {
   from: string;
@@ -345,11 +361,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     sessions: 0, steps: 0, toolCalls: 0, files: 0, unchangedFiles: 0, resumedFiles: 0, restartedFiles: 0, bytes: 0, bytesRead: 0,
     toolErrors: 0, warnings: 0, warningMessages: [], skipped: {}, skippedSamples: {}, redactions: 0, byAgent: {}, traceIds: [],
   };
-  const skip = (reason: SkipReason, path: string) => {
-    summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1;
-    const samples = (summary.skippedSamples[reason] ??= []);
-    if (samples.length < SKIPPED_SAMPLES) samples.push(path);
-  };
+  const skip = skipCounter(summary);
   const warn = (message: string) => {
     summary.warnings++;
     if (summary.warningMessages.length < 200) summary.warningMessages.push(message);
@@ -422,6 +434,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
       return;
     }
     for (const message of result.warnings) warn(message);
+    for (const path of result.tooLarge ?? []) skip('too large', path);
     if (result.entry) {
       index.files[task.path] = result.entry;
       delete skipped[task.path];
@@ -533,13 +546,4 @@ function count(summary: ImportSummary, trace: TraceCounts): void {
   summary.toolErrors += trace.toolErrors;
   summary.redactions += trace.redactions;
   summary.traceIds.push(trace.id);
-}
-
-/** "Not imported: 3 not a session (a.json, …), 1 empty (b.jsonl)" — or nothing when every file seen was imported. */
-export function describeSkipped(summary: Pick<ImportSummary, 'skipped' | 'skippedSamples'>): string | undefined {
-  const parts = Object.entries(summary.skipped).map(([reason, count]) => {
-    const samples = summary.skippedSamples[reason as keyof typeof summary.skippedSamples] ?? [];
-    return `${count} ${reason} (${samples.join(', ')}${count > samples.length ? ', …' : ''})`;
-  });
-  return parts.length ? `Not imported: ${parts.join('; ')}.` : undefined;
 }

@@ -17,7 +17,7 @@ export interface FoundFile {
 }
 
 /** Why a file an import saw was not imported: each is counted, with a few paths, never passed over in silence. */
-export const SKIP_REASONS = ['not a session', 'empty', 'unreadable', 'special file', 'symbolic link loop', 'folder named like a session'] as const;
+export const SKIP_REASONS = ['not a session', 'empty', 'unreadable', 'special file', 'symbolic link loop', 'folder named like a session', 'too large'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**

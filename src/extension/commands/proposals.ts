@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ReviewMemory } from '../../core/assets/memory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
+import { acceptedFiles, pendingRules, rulesAcceptedWith, withDecisions } from '../../core/assets/review';
 import { chooseRules } from '../../core/service/proposalFiles';
 import { textsToTrust } from '../../core/trust/hold';
 import { describeFlags } from '../../core/trust/kinds';
@@ -120,7 +121,7 @@ export async function acceptProposal(services: Services, id?: unknown, includeFl
     const take = includeFlagged === true ? proposal.ops.map((o) => o.ruleId) : proposal.ops.map((o) => o.ruleId).filter((ruleId) => !flagged.some((r) => r.id === ruleId));
     const split = await chooseRules(services.store, proposal, take, assetSettings(), (m) => services.log.warn(m));
     const outcome = await acceptFiles(proposal, split.chosen.files);
-    await services.proposals.save(split.remaining());
+    await services.proposals.save(withDecisions(split.remaining(), 'accepted', { files: acceptedFiles(split.chosen.files, outcome), rules: proposal.rules.filter((r) => take.includes(r.id)) }));
     await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => take.includes(r.id)) });
     await settleTabs(services, proposal.id, proposal.workspace);
     services.notifyChanged();
@@ -132,7 +133,8 @@ export async function acceptProposal(services: Services, id?: unknown, includeFl
   }
   const outcome = await acceptFiles(proposal, proposal.files);
   const remaining = proposal.files.filter((f) => outcome.conflicts.includes(f.path));
-  await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
+  const accepted = acceptedFiles(proposal.files, outcome);
+  await services.proposals.save(withDecisions({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(proposal, accepted, readSettings().playbookPath) }));
   await rememberAccepted(services, proposal);
   await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
@@ -153,7 +155,8 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
   }
   const outcome = await acceptFiles(proposal, [change]);
   const remaining = proposal.files.filter((f) => f.path !== change.path || outcome.conflicts.includes(f.path));
-  await services.proposals.save({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
+  const accepted = acceptedFiles([change], outcome);
+  await services.proposals.save(withDecisions({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(proposal, accepted, readSettings().playbookPath) }));
   // A flagged rule written with its mark (this file as proposed) is not accepted by name: it stays held and untrusted.
   if (change.path === readSettings().playbookPath) await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.flags.length === 0) });
   await settleTabs(services, proposal.id, proposal.workspace);
@@ -175,6 +178,12 @@ export async function acceptRule(services: Services, id?: unknown, ruleId?: unkn
     void vscode.window.showInformationMessage('Pick a rule of a pending proposal in the Proposals view to accept it alone.');
     return undefined;
   }
+  const decided = proposal.reviewed.rules.find((r) => r.id === ruleId);
+  if (decided) {
+    // taken with the playbook file already: applying it again would add it twice
+    void vscode.window.showInformationMessage(`Rule ${ruleId} of this proposal is ${decided.decision} already.`);
+    return undefined;
+  }
   const flags = held?.flags ?? proposal.rules.find((r) => r.id === ruleId)?.flags ?? [];
   if (flags.length > 0 && confirmed !== true) {
     const choice = await vscode.window.showWarningMessage(`Accept flagged rule ${ruleId}?`, { modal: true, detail: `${flags.map((f) => `${f.kind}: ${f.reason}`).join('\n')}\n\nAccepted, it goes into AGENTS.md and every other file Combee writes, and becomes every agent's standing instruction.` }, 'Accept Flagged Rule');
@@ -184,8 +193,7 @@ export async function acceptRule(services: Services, id?: unknown, ruleId?: unkn
   const warn = (m: string) => services.log.warn(m);
   const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(), warn);
   const outcome = await acceptFiles(proposal, split.chosen.files);
-  const rest = split.remaining();
-  await services.proposals.save(rest);
+  await services.proposals.save(withDecisions(split.remaining(), 'accepted', { files: acceptedFiles(split.chosen.files, outcome), rules: proposal.rules.filter((r) => r.id === ruleId), held: held ? [held] : [] }));
   await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.id === ruleId) });
   await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
@@ -207,11 +215,11 @@ export async function showRuleEvidence(services: Services, id?: unknown, ruleId?
 export async function rejectRule(services: Services, id?: unknown, ruleId?: unknown): Promise<boolean> {
   const proposal = await resolveProposal(services, id);
   const rule = proposal?.rules.find((r) => r.id === ruleId);
-  if (!proposal || !rule) return false;
+  if (!proposal || !rule || proposal.reviewed.rules.some((r) => r.id === ruleId)) return false;
   await new ReviewMemory(services.store, proposal.workspace).rememberRejected([rule]);
   const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(), (m) => services.log.warn(m));
   const rest = split.remaining();
-  await services.proposals.save({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status });
+  await services.proposals.save(withDecisions({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status }, 'rejected', { rules: [rule] }));
   await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
   services.log.info(`rejected rule ${rule.id} of proposal ${proposal.id}; it will not be proposed again`);
@@ -223,7 +231,7 @@ export async function rejectProposal(services: Services, id?: unknown): Promise<
   const proposal = await resolveProposal(services, id);
   if (!proposal) return false;
   await new ReviewMemory(services.store, proposal.workspace).rememberRejected(proposal.rules);
-  await services.proposals.save({ ...proposal, status: 'rejected' });
+  await services.proposals.save(withDecisions({ ...proposal, status: 'rejected' }, 'rejected', { rules: pendingRules(proposal) }));
   await closeProposalTabs(proposal.id);
   services.notifyChanged();
   services.log.info(`rejected proposal ${proposal.id}; its ${proposal.rules.length} rule change(s) will not be proposed again`);
@@ -269,7 +277,9 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
     const latest = await services.proposals.load(proposal.workspace, proposal.id);
     if (latest) {
       const remaining = latest.files.filter((f) => f.path !== change.path);
-      await services.proposals.save({ ...latest, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' });
+      const accepted = [{ path: change.path, kind: change.kind }];
+      // saving the edited playbook takes its rules as the user left them
+      await services.proposals.save(withDecisions({ ...latest, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(latest, accepted, readSettings().playbookPath) }));
       services.notifyChanged();
     }
     services.log.info(`accepted ${change.path} of ${proposal.id} after editing`);

@@ -1,15 +1,34 @@
 import * as vscode from 'vscode';
-import type { FileChange, Proposal, RuleChange } from '../../core/assets/proposal';
+import type { Proposal } from '../../core/assets/proposal';
+import { isOpen, pendingCounts, reviewItems, type ItemState, type ReviewedFile, type ReviewedRule } from '../../core/assets/review';
+import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { workspaceFolderPaths, type Services } from '../services';
 
 /** Tree nodes double as command arguments: each carries the ids its inline actions need. */
 type Node =
   | { kind: 'proposal'; proposalId: string; proposal: Proposal }
-  | { kind: 'file'; proposalId: string; path: string; change: FileChange }
-  | { kind: 'rule'; proposalId: string; ruleId: string; rule: RuleChange }
+  | { kind: 'file'; proposalId: string; path: string; file: ReviewedFile; workspace: string }
+  | { kind: 'rule'; proposalId: string; ruleId: string; rule: ReviewedRule }
   | { kind: 'held'; proposalId: string; ruleId: string; held: Proposal['heldRules'][number] };
 
-/** Pending proposals → their files → the rule changes, with provider, model, run and cost. */
+/** Decided items get their own contextValue: the accept and reject actions (package.json menus) are for pending ones. */
+const suffix = (state: ItemState) => (state === 'pending' ? '' : `.${state}`);
+const STATE_ICONS: Record<Exclude<ItemState, 'pending'>, vscode.ThemeIcon> = {
+  accepted: new vscode.ThemeIcon('check', new vscode.ThemeColor('testing.iconPassed')),
+  rejected: new vscode.ThemeIcon('close', new vscode.ThemeColor('disabledForeground')),
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "2 files · 3 rules to review", or "1 of 2 files · 3 of 4 rules pending" once some are decided. */
+export function pendingSummary(proposal: Proposal): string {
+  const items = reviewItems(proposal);
+  const pending = pendingCounts(proposal);
+  if (pending.files === items.files.length && pending.rules === items.rules.length) return `${plural(pending.files, 'file')} · ${plural(pending.rules, 'rule')} to review`;
+  return `${pending.files} of ${plural(items.files.length, 'file')} · ${pending.rules} of ${plural(items.rules.length, 'rule')} pending`;
+}
+
+/** Open proposals → their files → the rule changes, each pending, accepted or rejected; provider, model and cost. */
 export class ProposalsView implements vscode.TreeDataProvider<Node> {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -21,12 +40,13 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
   async getChildren(element?: Node): Promise<Node[]> {
     if (!element) {
       const all = (await Promise.all(workspaceFolderPaths().map((ws) => this.services.proposals.list(ws)))).flat();
-      return all.filter((p) => (p.status === 'pending' || p.status === 'partial') && p.files.length > 0).map((proposal) => ({ kind: 'proposal', proposalId: proposal.id, proposal }));
+      return all.filter(isOpen).map((proposal) => ({ kind: 'proposal', proposalId: proposal.id, proposal }));
     }
     if (element.kind === 'proposal') {
+      const { files, rules } = reviewItems(element.proposal);
       return [
-        ...element.proposal.files.map((change): Node => ({ kind: 'file', proposalId: element.proposalId, path: change.path, change })),
-        ...element.proposal.rules.map((rule): Node => ({ kind: 'rule', proposalId: element.proposalId, ruleId: rule.id, rule })),
+        ...files.map((file): Node => ({ kind: 'file', proposalId: element.proposalId, path: file.path, file, workspace: element.proposal.workspace })),
+        ...rules.map((rule): Node => ({ kind: 'rule', proposalId: element.proposalId, ruleId: rule.id, rule })),
         ...element.proposal.heldRules.map((held): Node => ({ kind: 'held', proposalId: element.proposalId, ruleId: held.id, held })),
       ];
     }
@@ -38,35 +58,16 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       case 'proposal': {
         const p = node.proposal;
         const item = new vscode.TreeItem(`Proposal ${p.createdAt.slice(0, 16).replace('T', ' ')}`, vscode.TreeItemCollapsibleState.Expanded);
-        item.description = `${p.provider} · ${p.model}${p.costUsd ? ` · $${p.costUsd.toFixed(3)}` : ''}${p.status === 'partial' ? ' · partly accepted' : ''}`;
-        item.tooltip = `Run ${p.runId} in ${p.workspace}: ${p.files.length} file(s), ${p.rules.length} rule change(s)`;
+        item.description = `${p.provider} · ${p.model}${p.costUsd ? ` · $${p.costUsd.toFixed(3)}` : ''} · ${pendingSummary(p)}`;
+        item.tooltip = `Run ${p.runId} in ${p.workspace}: ${pendingSummary(p)}`;
         item.contextValue = 'combee.proposal';
         item.iconPath = new vscode.ThemeIcon('git-pull-request');
         return item;
       }
-      case 'file': {
-        const item = new vscode.TreeItem(node.change.path);
-        item.description = node.change.kind === 'create' ? 'new file' : 'modified';
-        item.iconPath = vscode.ThemeIcon.File;
-        item.resourceUri = vscode.Uri.file(node.change.path);
-        item.contextValue = 'combee.proposalFile';
-        item.command = { command: 'combee.openProposalFile', title: 'Show the diff', arguments: [node.proposalId, node.path] };
-        return item;
-      }
-      case 'rule': {
-        const rule = node.rule;
-        const flags = rule.flags ?? [];
-        const item = new vscode.TreeItem(`${rule.op} ${rule.id}`);
-        const sessions = rule.support.map((s) => `- ${s.traceId} (steps ${s.steps.join(', ')})`).join('\n');
-        const why = flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n');
-        item.description = flags.length > 0 ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${rule.content ?? ''}` : rule.content;
-        item.tooltip = new vscode.MarkdownString(`${rule.content ?? ''}\n\n${flags.length > 0 ? `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n` : ''}Supported by ${rule.support.length} session(s):\n${sessions}`);
-        item.iconPath = flags.length > 0 ? new vscode.ThemeIcon('warning') : new vscode.ThemeIcon(rule.op === 'REMOVE' ? 'remove' : rule.op === 'ADD' ? 'add' : 'edit');
-        item.contextValue = 'combee.proposalRule';
-        // One click away: the flags and the text of the steps behind the rule.
-        item.command = { command: 'combee.showRuleEvidence', title: 'Show the evidence', arguments: [node.proposalId, node.ruleId] };
-        return item;
-      }
+      case 'file':
+        return fileItem(node);
+      case 'rule':
+        return ruleItem(node);
       case 'held': {
         const item = new vscode.TreeItem(`HELD ${node.held.id}`);
         item.description = `flagged in the playbook (${node.held.flags.map((f) => f.kind).join(', ')}): ${node.held.content}`;
@@ -78,4 +79,45 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       }
     }
   }
+}
+
+function fileItem(node: Extract<Node, { kind: 'file' }>): vscode.TreeItem {
+  const { file } = node;
+  const item = new vscode.TreeItem(file.path);
+  const what = file.kind === 'create' ? 'new file' : 'modified';
+  item.description = file.state === 'pending' ? what : `${file.state} (${what})`;
+  item.iconPath = file.state === 'pending' ? vscode.ThemeIcon.File : STATE_ICONS[file.state];
+  item.resourceUri = vscode.Uri.file(file.path);
+  item.contextValue = `combee.proposalFile${suffix(file.state)}`;
+  if (file.state === 'pending') {
+    item.command = { command: 'combee.openProposalFile', title: 'Show the diff', arguments: [node.proposalId, node.path] };
+  } else {
+    // nothing of it is left to review: the click opens the file as written
+    const path = tryResolveInWorkspace(node.workspace, file.path);
+    item.tooltip = `${file.path}: ${file.state}; nothing of it is left to review`;
+    if (path !== undefined) item.command = { command: 'vscode.open', title: 'Open the file', arguments: [vscode.Uri.file(path)] };
+  }
+  return item;
+}
+
+function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
+  const { rule } = node;
+  const item = new vscode.TreeItem(`${rule.held ? 'HELD' : rule.op ?? 'RULE'} ${rule.id}`);
+  item.contextValue = `combee.proposalRule${suffix(rule.state)}`;
+  if (rule.state !== 'pending' || !rule.rule) {
+    item.description = `${rule.state}: ${rule.content ?? ''}`;
+    item.tooltip = `${rule.content ?? ''}\n\n${rule.state === 'accepted' ? 'Accepted: in the playbook.' : 'Rejected: not proposed again from the same evidence.'}`;
+    item.iconPath = rule.state === 'pending' ? undefined : STATE_ICONS[rule.state];
+    return item;
+  }
+  const change = rule.rule;
+  const flags = change.flags ?? [];
+  const sessions = change.support.map((s) => `- ${s.traceId} (steps ${s.steps.join(', ')})`).join('\n');
+  const why = flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n');
+  item.description = flags.length > 0 ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${change.content ?? ''}` : change.content;
+  item.tooltip = new vscode.MarkdownString(`${change.content ?? ''}\n\n${flags.length > 0 ? `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n` : ''}Supported by ${change.support.length} session(s):\n${sessions}`);
+  item.iconPath = flags.length > 0 ? new vscode.ThemeIcon('warning') : new vscode.ThemeIcon(change.op === 'REMOVE' ? 'remove' : change.op === 'ADD' ? 'add' : 'edit');
+  // One click away: the flags and the text of the steps behind the rule.
+  item.command = { command: 'combee.showRuleEvidence', title: 'Show the evidence', arguments: [node.proposalId, node.ruleId] };
+  return item;
 }

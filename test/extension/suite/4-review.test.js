@@ -1,41 +1,12 @@
 // Review in the real VS Code: accept or reject one rule, accept one file, edit before accepting, a file edited
 // during review re-based or reported, and rejected rules not proposed again. Runs after the skeleton (file order).
 const assert = require('node:assert/strict');
-const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
 const vscode = require('vscode');
+const { writeSession } = require('./sessions');
 
 const root = () => vscode.workspace.workspaceFolders[0].uri;
 const fileUri = (rel) => vscode.Uri.joinPath(root(), ...rel.split('/'));
 const read = async (rel) => Buffer.from(await vscode.workspace.fs.readFile(fileUri(rel))).toString('utf8');
-
-let sessionCounter = 0;
-/** A new Claude Code session in the capture folder, recorded in this workspace: a user correction and a fix. */
-function writeSession(correction, failing, fixed) {
-  const home = vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
-  const cwd = root().fsPath;
-  const sessionId = `9e${String(++sessionCounter).padStart(6, '0')}-0000-4000-8000-000000000000`;
-  const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-  mkdirSync(dir, { recursive: true });
-  let n = 0;
-  const line = (extra) => JSON.stringify({ sessionId, cwd, version: '2.1.50', uuid: `${sessionId}-${++n}`, timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(), ...extra });
-  const bash = (command, output, code) => {
-    const id = `toolu_${sessionCounter}_${n}`;
-    return [
-      line({ type: 'assistant', message: { id: `msg_${sessionCounter}_${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } }),
-      line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: code ? `Exit code ${code}\n${output}` : output, is_error: code !== 0 }] } }),
-    ];
-  };
-  const lines = [
-    line({ type: 'user', message: { role: 'user', content: 'Please update the checkout module.' } }),
-    ...bash('pnpm proto:check', 'ok', 0),
-    line({ type: 'user', message: { role: 'user', content: correction } }),
-    ...bash(failing[0], failing[1], 1),
-    ...bash(fixed[0], 'ok', 0),
-    ...bash(failing[0], 'ok', 0),
-  ];
-  writeFileSync(join(dir, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
-}
 
 async function learn() {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');

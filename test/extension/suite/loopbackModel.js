@@ -23,13 +23,21 @@ function answer(body) {
   return { operations: [...byText].map(([content, sources]) => ({ type: 'ADD', section: 'Pitfalls', content, kind: 'pitfall', sources })) };
 }
 
-/** Starts the server; `requests` holds each chat request's body plus its `authorization` header. */
-async function startLoopbackModel() {
+/**
+ * Starts the server; `requests` holds each chat request's body plus its `authorization` header. With `failWith`
+ * (e.g. 401) every request gets that status and an OpenAI-style error instead.
+ */
+async function startLoopbackModel({ failWith } = {}) {
   const requests = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => { body += c; });
     req.on('end', () => {
+      if (failWith) {
+        requests.push({ url: req.url, authorization: req.headers.authorization });
+        res.writeHead(failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+        return;
+      }
       if (!req.url.endsWith('/chat/completions')) {
         requests.push({ url: req.url, authorization: req.headers.authorization });
         res.writeHead(404).end('{}');

@@ -207,15 +207,19 @@ describe('OpenCode database reader (opencode.db)', () => {
     assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['not an OpenCode database (no session, message, part table); skipped']);
   });
 
-  it('skips a database over the in-memory size cap with a warning', async () => {
+  it('refuses a database over the in-memory size cap as too large, without a warning', async () => {
     const dir = tempDir('combee-opencode-db-');
     const path = join(dir, 'opencode.db');
     const bytes = await writeOpenCodeDb(path);
     const warnings: string[] = [];
-    const image = await openSqlite(path, bytes.length, { warn: (m) => warnings.push(m), maxBytes: bytes.length - 1 });
-    assert.equal(image, undefined);
-    assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /a SQLite store is read up to \(it is loaded in memory\); skipped/);
+    const tooLarge: string[] = [];
+    const options = { warn: (m: string) => warnings.push(m), tooLarge: (p: string) => tooLarge.push(p) };
+    assert.equal(await openSqlite(path, bytes.length, { ...options, maxBytes: bytes.length - 1 }), undefined);
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(tooLarge, [path]);
+    const image = await openSqlite(path, bytes.length, { ...options, maxBytes: bytes.length });
+    assert.ok(image, 'opened at exactly the cap');
+    image.close();
   });
 
   it('claims opencode.db and channel databases only, by name and SQLite header', () => {

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
+import { mergeSkipped, skipCounter, skippedTotal, type Skipped } from '../../../src/core/trace/skipped';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { tempDir } from '../../support/tmp';
 import { capture } from '../../support/cliOutput';
@@ -46,5 +47,28 @@ describe('import: every file seen and not imported is counted by reason', () => 
     const summary = JSON.parse(out.stdout.join('\n'));
     assert.equal(summary.skipped['not a session'], undefined, 'read as Claude Code, not sniffed away');
     assert.ok(summary.warnings > 0, JSON.stringify(summary.warningMessages));
+  });
+});
+
+describe('skip counting', () => {
+  it('counts a path once; too large, learned by reading it, replaces a reason given before and is never replaced', () => {
+    const into: Skipped = { skipped: {}, skippedSamples: {} };
+    const skip = skipCounter(into);
+    skip('not a session', '/a/ui_messages.json');
+    skip('not a session', '/a/notes.json');
+    skip('not a session', '/a/notes.json');
+    skip('too large', '/a/ui_messages.json');
+    skip('not a session', '/a/ui_messages.json');
+    skip('too large', '/b/big.json');
+    skip('empty', '/b/big.json');
+    assert.deepEqual(into, { skipped: { 'not a session': 1, 'too large': 2 }, skippedSamples: { 'not a session': ['/a/notes.json'], 'too large': ['/a/ui_messages.json', '/b/big.json'] } });
+    assert.equal(skippedTotal(into), 3);
+  });
+
+  it('merges the imports of several folders: counts added, at most 3 sample paths per reason', () => {
+    const one: Skipped = { skipped: { empty: 2, 'too large': 1 }, skippedSamples: { empty: ['/1/a', '/1/b'], 'too large': ['/1/c'] } };
+    const two: Skipped = { skipped: { empty: 3 }, skippedSamples: { empty: ['/2/a', '/2/b', '/2/c'] } };
+    assert.deepEqual(mergeSkipped([one, two]), { skipped: { empty: 5, 'too large': 1 }, skippedSamples: { empty: ['/1/a', '/1/b', '/2/a'], 'too large': ['/1/c'] } });
+    assert.deepEqual(mergeSkipped([]), { skipped: {}, skippedSamples: {} });
   });
 });

@@ -6,7 +6,7 @@ import { clipMiddle, titleLine } from '../../util/text';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
-import { MAX_JSON_DOCUMENT_BYTES, readJsonDocument } from './jsonDocument';
+import { readJsonDocument } from './jsonDocument';
 import { segments } from './sniffHead';
 
 // Cline and Roo Code keep a folder per task (research §5): `tasks/<taskId>/api_conversation_history.json` is what the
@@ -119,7 +119,7 @@ async function readTask(agent: 'cline' | 'roo-code', file: SessionFile, ctx: Rea
   const taskId = basename(taskDir);
   const acc: Acc = { ctx, steps: [], unknown: {}, pending: [], synthetic: 0 };
   const ui = await readUiMessages(join(taskDir, 'ui_messages.json'), ctx);
-  const historyItem = await readJsonFile(join(taskDir, 'history_item.json'));
+  const historyItem = await readJsonFile(join(taskDir, 'history_item.json'), ctx, 'quiet');
   const timed = messages.map((m) => (isRecord(m) && typeof m.ts === 'number' ? m.ts : undefined));
 
   // ui errors are placed after the API message they followed: by Cline's conversationHistoryIndex, else by time.
@@ -352,7 +352,7 @@ interface UiSummary {
 
 async function readUiMessages(path: string, ctx: ReadContext): Promise<UiSummary> {
   const summary: UiSummary = { errors: [] };
-  const json = await readJsonFile(path, ctx);
+  const json = await readJsonFile(path, ctx, 'warn');
   if (!Array.isArray(json)) return summary;
   for (const raw of json) {
     const parsed = UiMessage.safeParse(raw);
@@ -393,17 +393,18 @@ async function readUiMessages(path: string, ctx: ReadContext): Promise<UiSummary
   return summary;
 }
 
-async function readJsonFile(path: string, ctx?: ReadContext): Promise<unknown> {
+/** A sibling file of the task; one too large to parse whole is counted as skipped, a damaged one warned about or not. */
+async function readJsonFile(path: string, ctx: ReadContext, damaged: 'warn' | 'quiet'): Promise<unknown> {
   try {
     const info = await stat(path);
     if (!info.isFile()) return undefined;
-    if (info.size >= MAX_JSON_DOCUMENT_BYTES) {
-      ctx?.warn(`${path}: ${info.size} bytes is too large; not read`);
+    if (info.size >= ctx.maxDocumentBytes) {
+      ctx.tooLarge(path);
       return undefined;
     }
     return JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') ctx?.warn(`${path}: unreadable or malformed; ignored`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && damaged === 'warn') ctx.warn(`${path}: unreadable or malformed; ignored`);
     return undefined;
   }
 }

@@ -55,7 +55,7 @@ export const cursorDbReader: SourceReader = {
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message) });
+    const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message), tooLarge: (path) => ctx.tooLarge(path), maxBytes: ctx.maxSqliteBytes });
     if (!image) return [];
     try {
       return await readDatabase(image, file, ctx);
@@ -348,7 +348,7 @@ async function composerFolders(globalDb: string): Promise<Map<string, string>> {
 
 async function listedComposers(path: string, bytes: number): Promise<string[]> {
   // Only a hint for the folder: a workspace database that cannot be read is passed over quietly.
-  const image = await openSqlite(path, bytes, { warn: () => undefined, maxBytes: MAX_WORKSPACE_DB_BYTES });
+  const image = await openSqlite(path, bytes, { warn: () => undefined, tooLarge: () => undefined, maxBytes: MAX_WORKSPACE_DB_BYTES });
   if (!image) return [];
   const ids: string[] = [];
   try {

@@ -5,17 +5,17 @@ import type { ReadContext, SessionFile } from './types';
 /** A byte order mark, which editors on Windows add, is no reason to lose a session (JSON.parse refuses it). */
 export const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
-/** Whole-file JSON sessions (formats rewritten on every turn) are parsed in one piece: above this, skipped. */
+/** Whole-file JSON sessions (formats rewritten on every turn) are parsed in one piece: from this size on, skipped. */
 export const MAX_JSON_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads a session stored as one JSON document, size-capped and validated. Too large or of the wrong shape → a
- * warning and `undefined`. Not JSON at all → `'not-json'` (quietly, when `notJson` is 'quiet': the caller may try it
- * as JSONL under a .json name), else a warning.
+ * Reads a session stored as one JSON document, size-capped and validated. Too large → counted as skipped
+ * (`ctx.tooLarge`) and `undefined`; of the wrong shape → a warning and `undefined`. Not JSON at all → `'not-json'`
+ * (quietly, when `notJson` is 'quiet': the caller may try it as JSONL under a .json name), else a warning.
  */
 export async function readJsonDocument<T>(file: SessionFile, ctx: ReadContext, schema: z.ZodType<T>, what: { name: string; expected: string; notJson?: 'quiet' | 'warn' }): Promise<T | undefined | 'not-json'> {
-  if (file.bytes >= MAX_JSON_DOCUMENT_BYTES) {
-    ctx.warn(`${file.path}: ${file.bytes} bytes is too large for a ${what.name}; skipped`);
+  if (file.bytes >= ctx.maxDocumentBytes) {
+    ctx.tooLarge(file.path);
     return undefined;
   }
   let json: unknown;

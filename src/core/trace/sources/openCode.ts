@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
@@ -51,7 +51,6 @@ export const Part = z.looseObject({
 
 /** Part types with nothing for a lesson (bookkeeping, attachments, reasoning). */
 const QUIET_PARTS = new Set(['reasoning', 'step-start', 'step-finish', 'file', 'patch', 'snapshot', 'agent', 'subtask', 'retry', 'compaction']);
-const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 interface Loaded<T> {
   name: string;
@@ -144,8 +143,11 @@ async function loadFolder<T>(acc: Acc, dir: string, schema: z.ZodType<T>): Promi
   for (const name of names) {
     const path = join(dir, name);
     try {
-      const text = await readFile(path, 'utf8');
-      if (text.length > MAX_FILE_BYTES) throw new Error('too large');
+      const text = await readCapped(path, acc.ctx.maxDocumentBytes);
+      if (text === undefined) {
+        acc.ctx.tooLarge(path);
+        continue;
+      }
       const parsed = schema.safeParse(JSON.parse(text));
       if (parsed.success) out.push({ name, value: parsed.data });
       else bad(acc, `${path}: not an OpenCode record (${parsed.error.issues[0]?.message ?? 'invalid'}); skipped`);
@@ -154,6 +156,17 @@ async function loadFolder<T>(acc: Acc, dir: string, schema: z.ZodType<T>): Promi
     }
   }
   return out;
+}
+
+/** The file's text, or `undefined` from `maxBytes` on (sized on the open handle: no stat per part file). */
+async function readCapped(path: string, maxBytes: number): Promise<string | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    if ((await handle.stat()).size >= maxBytes) return undefined;
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 export function bad(acc: Acc, message: string): void {

@@ -26,7 +26,7 @@ export const openCodeDbReader: SourceReader = {
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message) });
+    const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message), tooLarge: (path) => ctx.tooLarge(path), maxBytes: ctx.maxSqliteBytes });
     if (!image) return [];
     try {
       return readSessions(image, file, ctx);

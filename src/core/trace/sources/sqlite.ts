@@ -42,7 +42,9 @@ function loadSqlJs(): Promise<SqlJsStatic> {
 
 export interface OpenOptions {
   warn(message: string): void;
-  maxBytes?: number;
+  /** The store (with its -wal) is more than `maxBytes`: not read. */
+  tooLarge(path: string): void;
+  maxBytes: number;
 }
 
 /** A read-only handle on a SQLite image; every query may throw on a damaged file. */
@@ -100,13 +102,12 @@ export class SqliteImage {
   }
 }
 
-/** Opens a copy of the database in memory, or warns and returns `undefined` (too large, not SQLite, unreadable). */
+/** Opens a copy of the database in memory, or returns `undefined`: too large (`tooLarge`), not SQLite or unreadable (a warning). */
 export async function openSqlite(path: string, bytes: number, options: OpenOptions): Promise<SqliteImage | undefined> {
-  const maxBytes = options.maxBytes ?? MAX_SQLITE_BYTES;
   const walPath = `${path}-wal`;
   const walBytes = await stat(walPath).then((s) => s.size, () => 0);
-  if (bytes + walBytes > maxBytes) {
-    options.warn(`${path}: ${mb(bytes + walBytes)} MB is more than the ${mb(maxBytes)} MB a SQLite store is read up to (it is loaded in memory); skipped`);
+  if (bytes + walBytes > options.maxBytes) {
+    options.tooLarge(path);
     return undefined;
   }
   let data: Buffer;
@@ -224,8 +225,4 @@ function checksum(view: DataView, from: number, to: number, s0: number, s1: numb
     s1 = (s1 + view.getUint32(i + 4, littleEndian) + s0) >>> 0;
   }
   return [s0, s1];
-}
-
-function mb(bytes: number): number {
-  return Math.round((bytes / (1024 * 1024)) * 10) / 10;
 }

@@ -18,6 +18,15 @@ export interface ReadContext extends IncrementalContext {
   maxOutputChars: number;
   /** This file's sessions are read from `path` instead (a stale copy): its having none is no loss to warn about. */
   readElsewhere?(path: string): void;
+  /**
+   * A file refused for its size (this one, or a sibling it reads): counted as skipped `too large` with its path,
+   * not as a warning; a file too big to hold is not a damaged session.
+   */
+  tooLarge(path: string): void;
+  /** Files parsed whole as one JSON document (sessions, their sibling files) are refused from this size on. */
+  maxDocumentBytes: number;
+  /** SQLite stores are loaded in memory: refused above this size (with their -wal). */
+  maxSqliteBytes: number;
 }
 
 /** One reader per agent format. Readers never throw on bad content: they warn and skip. */

@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+
+/** A tree node as its item shows it: what the extension tests read, since they cannot read the screen. */
+export interface TreeSnapshot {
+  id?: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  contextValue?: string;
+  /** The theme icon's id (`file` for ThemeIcon.File). */
+  icon?: string;
+  children: TreeSnapshot[];
+}
+
+/** A view's nodes and their items, `depth` levels down, through the provider itself (the view's own code path). */
+export async function snapshotTree<T>(provider: vscode.TreeDataProvider<T>, depth = 3, element?: T): Promise<TreeSnapshot[]> {
+  const nodes = (await provider.getChildren(element)) ?? [];
+  const out: TreeSnapshot[] = [];
+  for (const node of nodes) {
+    const item = await provider.getTreeItem(node);
+    const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+    const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip;
+    out.push({
+      id: item.id,
+      label,
+      description: typeof item.description === 'string' ? item.description : undefined,
+      tooltip,
+      contextValue: item.contextValue,
+      icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
+      children: depth > 1 ? await snapshotTree(provider, depth - 1, node) : [],
+    });
+  }
+  return out;
+}
