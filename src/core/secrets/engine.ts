@@ -13,15 +13,18 @@ const PRIVATE_KEYS: SecretRule = {
   pattern: /(?!)/g,
 };
 
-/** Not a secret: home folders, which the redactor shows as `~`. The scan tells whether a text has one. */
-const HOME_FOLDERS: SecretRule = { id: 'home-folder', provider: '', keywords: ['/home/', '/users/', ':\\'], pattern: /(?!)/g };
+/** Not secrets: home folders, which the redactor shows as `~`. The scan tells whether a text has one, and of which kind. */
+const UNIX_HOMES: SecretRule = { id: 'home-folder', provider: '', keywords: ['/home/', '/users/'], pattern: /(?!)/g };
+const WINDOWS_HOMES: SecretRule = { id: 'home-folder', provider: '', keywords: [':\\'], pattern: /(?!)/g };
+const HOME_FOLDERS = [UNIX_HOMES, WINDOWS_HOMES];
 
 /**
  * Private keys, then provider shapes (a token inside a header or an assignment keeps its provider's name), then the
  * contexts. Earlier rules name a secret several rules find.
  */
-export const BUILT_IN_RULES: readonly SecretRule[] = [PRIVATE_KEYS, ...PROVIDER_RULES, ...CONTEXT_RULES, HOME_FOLDERS];
-const HOME_INDEX = BUILT_IN_RULES.length - 1;
+export const BUILT_IN_RULES: readonly SecretRule[] = [PRIVATE_KEYS, ...PROVIDER_RULES, ...CONTEXT_RULES, ...HOME_FOLDERS];
+const UNIX_HOMES_INDEX = BUILT_IN_RULES.indexOf(UNIX_HOMES);
+const WINDOWS_HOMES_INDEX = BUILT_IN_RULES.indexOf(WINDOWS_HOMES);
 /** Built on first use: a process that redacts nothing (a re-import with nothing new) does not pay for the tables. */
 let tables: { filter: KeywordFilter; sticky: Array<RegExp | undefined>; tags: string[] } | undefined;
 function built(): NonNullable<typeof tables> {
@@ -31,6 +34,12 @@ function built(): NonNullable<typeof tables> {
     tags: BUILT_IN_RULES.map((r) => tag(r.id)),
   };
   return tables;
+}
+
+/** Which kinds of home folder a text may name (case-insensitively: a superset of what the redactor replaces). */
+export interface HomeFolders {
+  unix: boolean;
+  windows: boolean;
 }
 
 /** A secret found: what replaces [start, end), and the whole match with its context [matchStart, matchEnd). */
@@ -64,7 +73,7 @@ function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): v
   const { sticky: STICKY, tags: TAGS } = built();
   for (const i of scan.rules) {
     const rule = BUILT_IN_RULES[i];
-    if (rule === HOME_FOLDERS) continue;
+    if (rule === UNIX_HOMES || rule === WINDOWS_HOMES) continue;
     if (rule === PRIVATE_KEYS) {
       for (const r of privateKeyRanges(text)) found({ start: r.start, end: r.end, matchStart: r.start, matchEnd: r.end, replacement: PRIVATE_KEY_TAG });
       continue;
@@ -87,9 +96,9 @@ function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): v
  * Every secret in `text`: built-in rules, `extra` (the user's patterns), and encoded runs whose decoded text holds
  * one (decided by `holdsSecret`). Overlapping finds are merged into one, named by the first rule that found it.
  */
-export function findSecrets(text: string, extra: ExtraFinder | undefined, holdsSecret: ((decoded: string) => boolean) | undefined): { finds: Found[]; homeFolder: boolean } {
+export function findSecrets(text: string, extra: ExtraFinder | undefined, holdsSecret: ((decoded: string) => boolean) | undefined): { finds: Found[]; homeFolders: HomeFolders } {
   const scan = built().filter.scan(text);
-  return { finds: findIn(text, scan, extra, holdsSecret), homeFolder: scan.rules.includes(HOME_INDEX) };
+  return { finds: findIn(text, scan, extra, holdsSecret), homeFolders: { unix: scan.rules.includes(UNIX_HOMES_INDEX), windows: scan.rules.includes(WINDOWS_HOMES_INDEX) } };
 }
 
 function findIn(text: string, scan: TextScan, extra: ExtraFinder | undefined, holdsSecret: ((decoded: string) => boolean) | undefined): Found[] {
@@ -150,6 +159,6 @@ export function secretMatches(text: string): Array<{ start: number; end: number 
 
 /** Numbers for the README: rules, providers and keywords. */
 export function ruleStats(): { rules: number; providers: number; keywords: number } {
-  const secrets = BUILT_IN_RULES.filter((r) => r !== HOME_FOLDERS);
-  return { rules: secrets.length, providers: new Set(secrets.map((r) => r.provider)).size, keywords: built().filter.size - HOME_FOLDERS.keywords.length };
+  const secrets = BUILT_IN_RULES.filter((r) => !HOME_FOLDERS.includes(r));
+  return { rules: secrets.length, providers: new Set(secrets.map((r) => r.provider)).size, keywords: built().filter.size - HOME_FOLDERS.reduce((n, r) => n + r.keywords.length, 0) };
 }

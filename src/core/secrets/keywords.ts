@@ -39,22 +39,30 @@ const NO_RUNS: number[] = [];
 const NO_ANCHORS = new Map<number, number[]>();
 
 interface Keyword {
+  /** Lower case, whole. */
   text: string;
   rules: number[];
   anchored: number[];
 }
 
+/** The first characters of keywords: what the automaton looks for; a keyword is then checked whole where they end. */
+interface Prefix {
+  text: string;
+  keywords: number[];
+}
+
 export class KeywordFilter {
   private readonly keywords: Keyword[] = [];
+  private readonly prefixes: Prefix[] = [];
   /** column[char]: the table column of an ASCII character (upper-case letters share their lower-case one's; 0: a character of no keyword, so the table stays small enough for the cache). */
   private readonly column = new Uint8Array(ALPHABET);
   private readonly width: number;
   /** delta[row + column]: the next state's row (a state's row is state × width, so the walk never multiplies). */
   private readonly delta: Uint16Array;
-  /** Keywords ending at each state: outputs[outStart[s] .. outStart[s + 1]). */
+  /** Prefixes ending at each state: outputs[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
   private readonly outputs: Int32Array;
-  /** Rows from this one on are states that end a keyword. */
+  /** Rows from this one on are states that end a prefix. */
   private readonly firstOutput: number;
   /** Per keyword and per rule: the stamp of the last scan that found it. */
   private readonly keywordSeen: Int32Array;
@@ -63,24 +71,33 @@ export class KeywordFilter {
 
   constructor(rules: readonly SecretRule[]) {
     const byText = new Map<string, Keyword>();
+    const byPrefix = new Map<string, Prefix>();
     rules.forEach((rule, i) => {
       for (const raw of rule.keywords) {
         if (raw.length < 2 || /[^\x20-\x7e]/.test(raw)) throw new Error(`keyword ${JSON.stringify(raw)} of ${rule.id}: two or more ASCII characters`);
-        // a keyword's first characters pre-filter as well (a little less sharply) and keep the table small enough to
-        // stay in the cache between texts; an anchored rule still starts where they do
-        const text = raw.toLowerCase().slice(0, KEYWORD_PREFIX);
+        const text = raw.toLowerCase();
         let k = byText.get(text);
         if (!k) {
           k = { text, rules: [], anchored: [] };
           byText.set(text, k);
           this.keywords.push(k);
+          // the automaton knows keywords by their first characters only, which keeps its table small enough to stay
+          // in the cache between texts; where a prefix ends, its keywords are compared whole
+          const start = text.slice(0, KEYWORD_PREFIX);
+          let prefix = byPrefix.get(start);
+          if (!prefix) {
+            prefix = { text: start, keywords: [] };
+            byPrefix.set(start, prefix);
+            this.prefixes.push(prefix);
+          }
+          prefix.keywords.push(this.keywords.length - 1);
         }
         if (!k.rules.includes(i)) k.rules.push(i);
         if (rule.anchored && !k.anchored.includes(i)) k.anchored.push(i);
       }
     });
     // one column per character some keyword has (0: all others)
-    const used = [...new Set(this.keywords.flatMap((k) => [...k.text].map((ch) => ch.charCodeAt(0))))].sort((x, y) => x - y);
+    const used = [...new Set(this.prefixes.flatMap((k) => [...k.text].map((ch) => ch.charCodeAt(0))))].sort((x, y) => x - y);
     used.forEach((c, i) => {
       this.column[c] = i + 1;
       if (c >= 97 && c <= 122) this.column[c - 32] = i + 1;
@@ -88,11 +105,11 @@ export class KeywordFilter {
     const width = used.length + 1;
     this.width = width;
     // the trie, in a flat table (-1: no child); typed arrays keep this start-up cost to a millisecond or two
-    const capacity = this.keywords.reduce((n, k) => n + k.text.length, 1);
+    const capacity = this.prefixes.reduce((n, k) => n + k.text.length, 1);
     const child = new Int32Array(capacity * width).fill(-1);
     const ends: number[][] = [[]];
     let states = 1;
-    this.keywords.forEach((k, id) => {
+    this.prefixes.forEach((k, id) => {
       let s = 0;
       for (let j = 0; j < k.text.length; j++) {
         const col = this.column[k.text.charCodeAt(j)];
@@ -160,7 +177,7 @@ export class KeywordFilter {
     if (noted === 0) return { rules: NO_RULES, anchors: NO_ANCHORS, base64, percent: hasEscape(text) };
     const stamp = this.nextStamp();
     const found: number[] = [];
-    const anchors = this.record(END_SCRATCH, noted, stamp, found);
+    const anchors = this.record(text, END_SCRATCH, noted, stamp, found);
     return { rules: this.rulesOf(found, stamp), anchors, base64, percent: hasEscape(text) };
   }
 
@@ -188,28 +205,31 @@ export class KeywordFilter {
     return rules.length > 1 ? rules.sort((a, b) => a - b) : rules;
   }
 
-  /** The keywords ending where noted (state row, offset): marked found, and their start kept for anchored rules. */
-  private record(ends: Int32Array, noted: number, stamp: number, found: number[]): Map<number, number[]> {
+  /** The keywords whose prefix ends where noted (state row, offset) and which are there whole: marked found, and their start kept for anchored rules. */
+  private record(text: string, ends: Int32Array, noted: number, stamp: number, found: number[]): Map<number, number[]> {
     const seen = this.keywordSeen;
     let anchors = NO_ANCHORS;
     for (let e = 0; e < noted; e += 2) {
       const s = (ends[e] / this.width) | 0;
       const i = ends[e + 1];
       for (let o = this.outStart[s]; o < this.outStart[s + 1]; o++) {
-        const id = this.outputs[o];
-        const k = this.keywords[id];
-        if (seen[id] !== stamp) {
-          seen[id] = stamp;
-          found.push(id);
-        }
-        if (k.anchored.length === 0) continue;
-        if (anchors === NO_ANCHORS) anchors = new Map();
-        const start = i + 1 - k.text.length;
-        for (const r of k.anchored) {
-          const at = anchors.get(r);
-          if (at === undefined) anchors.set(r, [start]);
-          else if (at[at.length - 1] < start) at.push(start);
-          else if (at[at.length - 1] !== start) insertSorted(at, start);
+        const prefix = this.prefixes[this.outputs[o]];
+        const start = i + 1 - prefix.text.length;
+        for (const id of prefix.keywords) {
+          const k = this.keywords[id];
+          if (k.text.length > prefix.text.length && !occursAt(text, start, k.text)) continue;
+          if (seen[id] !== stamp) {
+            seen[id] = stamp;
+            found.push(id);
+          }
+          if (k.anchored.length === 0) continue;
+          if (anchors === NO_ANCHORS) anchors = new Map();
+          for (const r of k.anchored) {
+            const at = anchors.get(r);
+            if (at === undefined) anchors.set(r, [start]);
+            else if (at[at.length - 1] < start) at.push(start);
+            else if (at[at.length - 1] !== start) insertSorted(at, start);
+          }
         }
       }
     }
@@ -219,6 +239,16 @@ export class KeywordFilter {
   get size(): number {
     return this.keywords.length;
   }
+}
+
+/** `keyword` (lower case) is in `text` at `start`, letters in either case. */
+function occursAt(text: string, start: number, keyword: string): boolean {
+  if (start + keyword.length > text.length) return false;
+  for (let j = 0; j < keyword.length; j++) {
+    const c = text.charCodeAt(start + j);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== keyword.charCodeAt(j)) return false;
+  }
+  return true;
 }
 
 /** A shorter keyword ending at the same place starts later: positions mostly arrive in order. */

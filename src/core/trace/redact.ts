@@ -8,7 +8,10 @@ import { compileUserPatterns, findUserPatterns } from '../secrets/userPatterns';
  * and the same again inside base64 and %-encoded text. Home folders are shown as `~`.
  */
 
-const HOME_PATH = /(?:\/home\/|\/Users\/)([A-Za-z0-9._-]+)|\b[A-Za-z]:\\(?:\\)?Users\\(?:\\)?([A-Za-z0-9._ -]+?)(?=\\|$|["'\s])/g;
+// Two expressions, each run only on texts whose scan saw its kind: the Windows one starts at any letter, so it is
+// the slower to look for.
+const UNIX_HOME_PATH = /(?:\/home\/|\/Users\/)([A-Za-z0-9._-]+)/g;
+const WINDOWS_HOME_PATH = /\b[A-Za-z]:\\(?:\\)?Users\\(?:\\)?([A-Za-z0-9._ -]+?)(?=\\|$|["'\s])/g;
 const CUSTOM_TAG = tag('custom');
 /** Encodings inside encodings are decoded this deep. */
 const MAX_DEPTH = 2;
@@ -39,11 +42,12 @@ export function createRedactor(options: RedactionOptions = {}, onInvalidPattern:
     },
     redact(text: string): string {
       if (!text) return text;
-      const { finds, homeFolder } = findSecrets(text, extra, decodedHoldsSecret);
+      const { finds, homeFolders } = findSecrets(text, extra, decodedHoldsSecret);
       count += finds.length;
       let out = applyFinds(text, finds);
-      // the keyword scan also tells whether a home folder is mentioned (case-insensitively: a superset of HOME_PATH's)
-      if (homePaths && homeFolder) out = out.replace(HOME_PATH, '~');
+      // the keyword scan also tells which kinds of home folder are mentioned
+      if (homePaths && homeFolders.unix) out = out.replace(UNIX_HOME_PATH, '~');
+      if (homePaths && homeFolders.windows) out = out.replace(WINDOWS_HOME_PATH, '~');
       return out;
     },
   };
