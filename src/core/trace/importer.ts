@@ -323,8 +323,8 @@ export interface ImportOptions {
 }
 
 const INDEX_SAVE_INTERVAL_MS = 5_000;
-/** Small files go to a worker together: per-file round trips cost more than reading a 20 KB session. */
-const BATCH = { files: 32, bytes: 4 * 1024 * 1024 };
+/** Small files go to a worker together: per-file round trips cost more than reading a 20 KB session, and each batch creates a pack and its index. */
+const BATCH = { files: 128, bytes: 16 * 1024 * 1024 };
 
 /** A file of a batch whose import threw (in the worker or on the way). */
 export interface BatchFailure {
