@@ -221,8 +221,10 @@ export function claudeTurn(s, w, opts) {
       w.line(claudeEnvelope(s, 'progress', { data: { type: 'hook_progress', hookEvent: 'PreToolUse', hookName: `PreToolUse:${kind}`, command: 'node .claude/hooks/guard.mjs' }, parentToolUseID: toolId, toolUseID: toolId }));
     }
     // runaway sessions are big because of big outputs (research §1.6: 100–600 MB files average 400 KB lines)
+    // short: the shape of most real logs, outputs of a few KB (research §1.6: median line ~600 bytes)
     let bytes = opts.runaway ? rng.logNormal(16_000, 1.2, 200, 2_000_000)
-      : rng.chance(0.1) ? rng.int(10_000, 80_000) : rng.logNormal(1200, 1.1, 20, 40_000);
+      : opts.short ? rng.logNormal(900, 1.0, 20, 12_000)
+        : rng.chance(0.1) ? rng.int(10_000, 80_000) : rng.logNormal(1200, 1.1, 20, 40_000);
     if (opts.big && opts.big.remaining > 0 && rng.chance(opts.big.chance)) {
       bytes = opts.big.bytes;
       opts.big.remaining--;
@@ -326,6 +328,10 @@ export const SIZES = {
   // bytes are targets; files: [claude main+subagent, codex]
   full: { claudeFiles: 4000, codexFiles: 1000, bigBytes: 380e6, claudeBytes: 220e6, codexBytes: 160e6, hugeLineBytes: 30e6, multiMbLines: 8, multiMb: [1.5e6, 6e6] },
   small: { claudeFiles: 240, codexFiles: 60, bigBytes: 10e6, claudeBytes: 10e6, codexBytes: 6e6, hugeLineBytes: 17.5e6, multiMbLines: 2, multiMb: [1e6, 2e6] },
+  // most real Claude Code logs: many sessions of short lines, no runaway file, no multi-MB output
+  short: { claudeFiles: 2000, codexFiles: 0, bigBytes: 0, claudeBytes: 311e6, codexBytes: 0, hugeLineBytes: 0, multiMbLines: 0, multiMb: [0, 0], shortShare: 1 },
+  // both: two thirds of the sessions short, the rest with long outputs, a 60 MB runaway file, Codex rollouts
+  mixed: { claudeFiles: 2400, codexFiles: 400, bigBytes: 60e6, claudeBytes: 260e6, codexBytes: 60e6, hugeLineBytes: 0, multiMbLines: 3, multiMb: [1e6, 3e6], shortShare: 2 / 3 },
 };
 
 /** The plan: every file with its path, agent, target size and the extras it carries. Pure function of the size. */
@@ -346,17 +352,19 @@ export function plan(size) {
     const cwd = rng.pick(projects);
     const slug = cwd.replace(/[^A-Za-z0-9]/g, '-');
     const startMs = t0 + rng.int(0, 80 * 86400) * 1000;
-    const big = i === 0;
-    const bytes = big ? spec.bigBytes : Math.max(3000, Math.round(spec.claudeBytes * claudeWeights[i - 1]));
+    const big = i === 0 && spec.bigBytes > 0;
+    const bytes = big ? spec.bigBytes : Math.max(3000, Math.round(spec.claudeBytes * claudeWeights[i === 0 ? 0 : i - 1]));
+    // drawn only for the shapes that have short sessions, so the other shapes keep their bytes
+    const short = spec.shortShare !== undefined && !big && rng.chance(spec.shortShare) ? true : undefined;
     // ~6 % subagent transcripts under their parent session's folder
     if (!big && parent && rng.chance(0.06)) {
       const agentId = rng.hex(7);
-      files.push({ agent: 'claude-code', path: `.claude/projects/${parent.slug}/${parent.sessionId}/subagents/agent-${agentId}.jsonl`, sessionId: parent.sessionId, cwd: parent.cwd, subagent: agentId, startMs: parent.startMs, bytes });
+      files.push({ agent: 'claude-code', path: `.claude/projects/${parent.slug}/${parent.sessionId}/subagents/agent-${agentId}.jsonl`, sessionId: parent.sessionId, cwd: parent.cwd, subagent: agentId, startMs: parent.startMs, bytes, short });
       continue;
     }
     const sessionId = rng.uuid();
     parent = { slug, sessionId, cwd, startMs };
-    files.push({ agent: 'claude-code', path: `.claude/projects/${slug}/${sessionId}.jsonl`, sessionId, cwd, startMs, bytes, big });
+    files.push({ agent: 'claude-code', path: `.claude/projects/${slug}/${sessionId}.jsonl`, sessionId, cwd, startMs, bytes, big, short });
   }
   const codexWeights = weights(spec.codexFiles);
   for (let i = 0; i < spec.codexFiles; i++) {
@@ -368,12 +376,12 @@ export function plan(size) {
   }
   // multi-MB lines: a few in the big file, the rest spread; one line over the 16 MiB reader limit
   const extras = rngFrom(`extras-${size}`);
-  files[0].multiMb = Math.ceil(spec.multiMbLines / 3);
-  for (let i = 0; i < spec.multiMbLines - files[0].multiMb; i++) {
+  if (spec.multiMbLines > 0) files[0].multiMb = Math.ceil(spec.multiMbLines / 3);
+  for (let i = 0; i < spec.multiMbLines - (files[0].multiMb ?? 0); i++) {
     const f = files[extras.int(1, files.length - 1)];
     f.multiMb = (f.multiMb ?? 0) + 1;
   }
-  files[Math.floor(files.length / 3)].hugeLine = spec.hugeLineBytes;
+  if (spec.hugeLineBytes > 0) files[Math.floor(files.length / 3)].hugeLine = spec.hugeLineBytes;
   for (const f of files) if (f.multiMb) f.multiMbRange = spec.multiMb;
   return files;
 }
@@ -394,7 +402,7 @@ export function writeFile(root, file) {
         multi.bytes = rng.int(file.multiMbRange[0], file.multiMbRange[1]);
         if (w.bytes >= file.bytes) multi.chance = 1;
       }
-      claudeTurn(s, w, { secrets, big: multi, until: file.bytes, runaway: file.big });
+      claudeTurn(s, w, { secrets, big: multi, until: file.bytes, runaway: file.big, short: file.short });
       if (!hugeDone && w.bytes > file.bytes / 2) {
         // one tool result over the reader's 16 MiB line cap (a `cat` of a build log): skipped with a warning
         hugeDone = true;
