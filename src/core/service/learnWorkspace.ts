@@ -20,7 +20,7 @@ import { atomicWrite, readTextIfExists } from '../util/fs';
 import { ReviewMemory } from '../assets/memory';
 import { learningStatus } from './learningStatus';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
-import { screenProposal } from '../trust/screenProposal';
+import { screenProposal } from './screenProposal';
 import { playbookForOtherAssets } from '../trust/hold';
 import { redactDeep } from '../secrets/deep';
 import { redactText } from '../trace/redact';

@@ -1,11 +1,11 @@
 import type { RuleWithScope } from '../assets/agentsMd';
 import type { AppliedOp } from '../playbook/apply';
 import type { Playbook } from '../playbook/model';
-import { rulesFromApplied } from '../service/proposalFiles';
+import { rulesFromApplied } from './proposalFiles';
 import type { Trace } from '../trace/model';
-import { holdBack, type Hold } from './hold';
-import { describeFlags } from './kinds';
-import { screenRule } from './screenRule';
+import { holdBack, type Hold } from '../trust/hold';
+import { describeFlags } from '../trust/kinds';
+import { screenRule } from '../trust/screenRule';
 
 export interface ScreenedProposal {
   /** The proposal's rule changes, each with its flags ([] when clean). */
