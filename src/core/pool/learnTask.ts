@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { threadId, type MessagePort } from 'node:worker_threads';
 import { ProposalStore } from '../assets/proposalStore';
 import type { RunEstimate } from '../learn/estimate';
@@ -78,8 +77,4 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
   } finally {
     port.close();
   }
-}
-
-export function defaultCacheDir(storeDir: string): string {
-  return join(storeDir, 'cache');
 }

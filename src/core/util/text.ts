@@ -51,10 +51,6 @@ export function titleLine(text: string, max = 120): string {
   return headOf(line, max);
 }
 
-export function normalizeWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 export function firstLine(text: string, max = 200): string {
   const line = text.split('\n').find((l) => l.trim().length > 0)?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
