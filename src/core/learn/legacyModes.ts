@@ -8,7 +8,8 @@ type StoredMode = BatchMode | (typeof LEGACY_BATCH_MODES)[number];
 /**
  * A stored batch's mode as it reads today. Older records named the strategy (naive, sequential), called a batch
  * without reflections (k = 0) single_call, and called every scan parallel_scan even when no global call was made:
- * their nodes tell what ran. For records written since, this returns the mode as stored.
+ * their nodes tell what ran (a global call that had nothing to merge still reads parallel_scan: it was made). For
+ * records written since, this returns the mode as stored.
  */
 export function modeOfStoredBatch(batch: { index: number; mode: StoredMode; k: number }, nodes: readonly RunNode[]): BatchMode {
   if (batch.k === 0) return 'no_deltas';
