@@ -1,4 +1,5 @@
 // The only way data reaches the webview: typed messages, shared by the extension and the webview bundle.
+import type { BatchMode } from '../core/learn/batchMode';
 
 export interface RunSummaryView {
   id: string;
@@ -24,10 +25,20 @@ export interface RunNodeView {
   tokens?: number;
 }
 
+export interface BatchView {
+  index: number;
+  sessions: number;
+  /** How the batch's delta was really made. */
+  mode: BatchMode;
+  /** The mode and its numbers in words, as `combee tree` prints them. */
+  description: string;
+}
+
 export interface RunView extends RunSummaryView {
   seed: number;
   duplication: number;
   batchSize: number;
+  batches: BatchView[];
   nodes: RunNodeView[];
 }
 

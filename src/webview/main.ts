@@ -39,7 +39,8 @@ function renderRun(run: RunView): HTMLElement {
       }
       columns.append(column);
     }
-    section.append(el('h3', `Batch ${batch + 1}`), columns);
+    const described = run.batches.find((b) => b.index === batch);
+    section.append(el('h3', `Batch ${batch + 1}${described ? ` — ${described.sessions} session(s), ${described.description}` : ''}`), columns);
   }
   return section;
 }

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { countBatchModes } from '../../core/learn/batchMode';
 import { CallCache } from '../../core/llm/cache';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/assets/proposalStore';
@@ -73,7 +74,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       model: roles.info.model,
       dryRun: values['dry-run'] === true,
       proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })), rules: result.proposal.rules, heldRules: result.proposal.heldRules } : null,
-      run: record ? { id: record.id, status: record.status, strategy: record.strategy, seed: record.seed, batches: record.batches.length, totals: record.totals } : null,
+      run: record ? { id: record.id, status: record.status, strategy: record.strategy, seed: record.seed, batches: record.batches.length, batchModes: record.batches.map((b) => b.mode), totals: record.totals } : null,
       failedSessions: result.failedTraces ?? [],
       givenUpSessions: result.givenUp,
       outsideWindow: result.outsideWindow,
@@ -101,7 +102,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   for (const file of result.proposal.files) out.result(file.diff);
   const totals = record!.totals;
   out.result([
-    `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy}, seed ${record!.seed}:`,
+    `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy} (${countBatchModes(record!.batches)}), seed ${record!.seed}:`,
     `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
     ...(result.failedTraces?.length ? [`  ${result.failedTraces.length} session(s) could not be learned this time (see the warnings); the next run tries them again.`] : []),
     values['dry-run'] ? '  Dry run: nothing was written.' : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: ${followUp('accept', result.proposal.id, workspace, values)}`,

@@ -1,5 +1,5 @@
 import { groupCount } from './scan';
-import type { Strategy } from './run';
+import type { Strategy } from './types';
 import type { Trace } from '../trace/model';
 
 export interface RunEstimate {

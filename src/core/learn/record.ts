@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { BATCH_MODES, type BatchMode } from './batchMode';
+import { LEGACY_BATCH_MODES, modeOfStoredBatch } from './legacyModes';
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -23,10 +25,11 @@ export const RunNode = z.object({
 });
 export type RunNode = z.infer<typeof RunNode>;
 
-export const BatchRecord = z.object({
+const StoredBatchRecord = z.object({
   index: z.number().int(),
   traceIds: z.array(z.string()),
-  mode: z.enum(['single_call', 'parallel_scan', 'naive', 'sequential']),
+  /** How the batch's delta was really made (see batchMode.ts); records written before may hold a legacy mode. */
+  mode: z.enum([...BATCH_MODES, ...LEGACY_BATCH_MODES]),
   k: z.number().int(),
   levels: z.number().int(),
   groups: z.array(z.array(z.number().int())),
@@ -34,7 +37,7 @@ export const BatchRecord = z.object({
   /** Helpful / harmful tags applied to existing rules in this batch (rule helpfulness over time). */
   tags: z.array(z.object({ id: z.string(), tag: z.enum(['helpful', 'harmful', 'neutral']) })).default([]),
 });
-export type BatchRecord = z.infer<typeof BatchRecord>;
+export type BatchRecord = Omit<z.infer<typeof StoredBatchRecord>, 'mode'> & { mode: BatchMode };
 
 export const ControllerRecord = z.object({
   profiled: z.array(z.object({ batchSize: z.number().int(), delayMs: z.number(), epochMs: z.number() })),
@@ -46,8 +49,7 @@ export const ControllerRecord = z.object({
 });
 export type ControllerRecord = z.infer<typeof ControllerRecord>;
 
-/** The aggregation tree of one run: written once by the learner, read by the webview and `combee tree`. */
-export const RunRecord = z.object({
+const StoredRunRecord = z.object({
   version: z.literal(RUN_RECORD_VERSION),
   id: z.string(),
   workspace: z.string(),
@@ -74,8 +76,13 @@ export const RunRecord = z.object({
     applied: z.number().int(),
     skipped: z.number().int(),
   }),
-  batches: z.array(BatchRecord),
+  batches: z.array(StoredBatchRecord),
   nodes: z.array(RunNode),
   warnings: z.array(z.string()),
 });
-export type RunRecord = z.infer<typeof RunRecord>;
+/** The aggregation tree of one run: written once by the learner, read by the webview and `combee tree`. */
+export const RunRecord = StoredRunRecord.transform((stored) => ({
+  ...stored,
+  batches: stored.batches.map((batch): BatchRecord => ({ ...batch, mode: modeOfStoredBatch(batch, stored.nodes) })),
+}));
+export type RunRecord = z.output<typeof RunRecord>;

@@ -20,6 +20,7 @@ export function sliceGroups<T>(items: readonly T[], k: number): T[][] {
 }
 
 export interface ScanPlan<T> {
+  /** What is planned; the batch record's mode says what really ran (batchMode.ts). */
   mode: 'single_call' | 'parallel_scan';
   k: number;
   /** Each group lists item indices into the original (unduplicated) list. */

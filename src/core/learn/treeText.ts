@@ -1,3 +1,4 @@
+import { describeBatchMode } from './batchMode';
 import type { RunNode, RunRecord } from './record';
 
 /** The aggregation tree as indented text, from the applied changes down to the sessions (for `combee tree`). */
@@ -26,7 +27,7 @@ export function renderRunTree(record: RunRecord): string {
     }
   };
   for (const batch of record.batches) {
-    lines.push('', `batch ${batch.index + 1}: ${batch.traceIds.length} session(s), ${batch.mode}${batch.mode === 'parallel_scan' ? `, k = ${batch.k}, ${batch.levels} level(s)` : ''}, ${(batch.wallMs / 1000).toFixed(2)} s`);
+    lines.push('', `batch ${batch.index + 1}: ${batch.traceIds.length} session(s), ${describeBatchMode(batch)}, ${(batch.wallMs / 1000).toFixed(2)} s`);
     const apply = record.nodes.find((n) => n.kind === 'apply' && n.batch === batch.index);
     if (apply) walk(apply, 1);
     else lines.push('  (nothing to apply)');

@@ -19,6 +19,8 @@ export type Lesson = z.infer<typeof Lesson>;
 export const Reflection = z.object({ traceId: z.string(), lessons: z.array(Lesson), tags: z.array(BulletTag) });
 export type Reflection = z.infer<typeof Reflection>;
 
+export type Strategy = 'combee' | 'naive' | 'sequential';
+
 export interface CallUsage {
   inputTokens: number;
   outputTokens: number;

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { helpfulnessHistory } from '../../core/learn/helpfulness';
 import { loadRunRecords } from '../../core/learn/runStore';
-import type { RunRecord } from '../../core/learn/record';
 import { parsePlaybook } from '../../core/playbook/markdown';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/fs';
-import { isFromWebview, type PanelKind, type RuleView, type RunSummaryView, type RunView, type ToWebview } from '../../shared/protocol';
+import { isFromWebview, type PanelKind, type RuleView, type ToWebview } from '../../shared/protocol';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
+import { runSummaryView, runView } from './runView';
 
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
 
@@ -58,21 +58,10 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
   return panel;
 }
 
-function summary(record: RunRecord): RunSummaryView {
-  return { id: record.id, startedAt: record.startedAt, status: record.status, provider: record.provider, model: record.model, strategy: record.strategy, traces: record.totals.traces, calls: record.totals.calls, applied: record.totals.applied };
-}
-
 async function runsMessage(services: Services, selectedId?: string): Promise<ToWebview> {
   const records = (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.store, ws)))).flat().sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const chosen = records.find((r) => r.id === selectedId) ?? records[0];
-  const selected: RunView | undefined = chosen && {
-    ...summary(chosen),
-    seed: chosen.seed,
-    duplication: chosen.duplication,
-    batchSize: chosen.batchSize,
-    nodes: chosen.nodes.map((n) => ({ id: n.id, kind: n.kind, batch: n.batch, level: n.level, label: n.label, parents: n.parents, status: n.status, latencyMs: n.latencyMs, tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined })),
-  };
-  return { type: 'runs', runs: records.map(summary), selected };
+  return { type: 'runs', runs: records.map(runSummaryView), selected: chosen && runView(chosen) };
 }
 
 async function rulesMessage(services: Services): Promise<ToWebview> {

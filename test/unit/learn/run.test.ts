@@ -1,38 +1,13 @@
 import assert from 'node:assert/strict';
 import { learn } from '../../../src/core/learn/run';
-import type { AggregationInput, Aggregator, Reflection, Reflector, RoleResult } from '../../../src/core/learn/types';
 import { offlineRoles } from '../../../src/core/llm/providers';
-import type { Delta } from '../../../src/core/playbook/delta';
-import { emptyPlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
+import { serializePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets, type Playbook } from '../../../src/core/playbook/model';
 import type { Trace } from '../../../src/core/trace/model';
+import type { RunRecord } from '../../../src/core/learn/record';
+import type { Aggregator } from '../../../src/core/learn/types';
+import { CountingAggregator, learnBase as base, numberedTraces as traces, ScriptedReflector } from '../../support/learnRoles';
 import { makeTrace, shell, user } from '../../support/traces';
-
-const usage = { inputTokens: 10, outputTokens: 5, latencyMs: 1 };
-
-/** One lesson per trace ("lesson <id>"); records what each call saw. */
-class ScriptedReflector implements Reflector {
-  seenPlaybooks: number[] = [];
-  failOn = new Set<string>();
-  async reflect(trace: Trace, playbook: Playbook): Promise<RoleResult<Reflection>> {
-    if (this.failOn.has(trace.id)) throw new Error('model said no');
-    this.seenPlaybooks.push(bullets(playbook).length);
-    return { value: { traceId: trace.id, lessons: [{ section: 'Workflow', content: `lesson from ${trace.id}`, kind: 'rule', evidence: { traceId: trace.id, steps: [0] }, key: trace.id }], tags: [] }, usage, warnings: [] };
-  }
-}
-
-class CountingAggregator implements Aggregator {
-  calls: Array<{ level: string; reflections: number; deltas: number }> = [];
-  private readonly offline = offlineRoles().aggregator;
-  async aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Delta>> {
-    this.calls.push({ level: input.level, reflections: input.reflections.length, deltas: input.deltas.length });
-    const result = await this.offline.aggregate(input, playbook, signal);
-    return { ...result, usage };
-  }
-}
-
-const traces = (n: number) => Array.from({ length: n }, (_, i) => makeTrace(`t${String(i).padStart(3, '0')}`, [user(`task ${i}`)], { startedAt: `2026-11-01T10:${String(i % 60).padStart(2, '0')}:00.000Z` }));
-const base = { playbook: emptyPlaybook(), provider: { provider: 'offline' as const, model: 'test' }, workspace: '/ws' };
 
 describe('learning run', () => {
   it('combee at n=40: 40 reflections, k=6 local aggregations over 80 shuffled slots, 1 global; nothing lost', async () => {
@@ -59,6 +34,24 @@ describe('learning run', () => {
     const [a, b] = await Promise.all([run(3), run(3)]);
     assert.deepEqual(a.record.batches[0].groups, b.record.batches[0].groups);
     assert.equal(serializePlaybook(a.playbook), serializePlaybook(b.playbook));
+  });
+
+  it('the same sessions and seed write the same run record, byte for byte apart from the clock', async () => {
+    const clockless = (record: RunRecord) => JSON.stringify({
+      ...record, id: '', startedAt: '', endedAt: '', totals: { ...record.totals, wallMs: 0 },
+      batches: record.batches.map((b) => ({ ...b, wallMs: 0 })),
+      nodes: record.nodes.map((n) => (n.latencyMs === undefined ? n : { ...n, latencyMs: 0 })),
+    });
+    const failing = new Set(['t004']);
+    const run = async (seed: number) => {
+      const reflector = new ScriptedReflector();
+      reflector.failOn = failing;
+      const result = await learn({ ...base, traces: traces(100), reflector, aggregator: offlineRoles().aggregator, batchSize: 30, maxFanIn: 3, seed });
+      return clockless(result.record);
+    };
+    const [a, b, c] = [await run(8), await run(8), await run(9)];
+    assert.equal(a, b);
+    assert.notEqual(a, c, 'the seed reaches the record');
   });
 
   it('naive makes one aggregation call over all reflections', async () => {

@@ -1,0 +1,127 @@
+import type { Delta } from '../playbook/delta';
+import type { Playbook } from '../playbook/model';
+import { mapLimit } from '../util/concurrency';
+import type { BatchMode } from './batchMode';
+import { usageFields, type RunLedger } from './ledger';
+import type { MappedReflection } from './map';
+import type { BatchRecord } from './record';
+import { groupCount, planScan, sliceGroups } from './scan';
+import type { AggregationInput, Aggregator, Strategy } from './types';
+
+/** A delta and the node of the tree that holds it. */
+export interface NodeDelta {
+  delta: Delta;
+  nodeId: string;
+}
+
+export interface AggregationSettings {
+  strategy: Strategy;
+  aggregator: Aggregator;
+  /** Augmented-shuffle duplication factor p. */
+  duplication: number;
+  /** The shuffle's seed for this batch. */
+  seed: number;
+  concurrency: number;
+  /** Most deltas one global call takes; more → one more scan level. */
+  maxFanIn: number;
+}
+
+export interface BatchAggregation {
+  /** The batch's delta; none when there was nothing to aggregate or the calls that would make it failed. */
+  final?: NodeDelta;
+  /** A call failed: the batch's sessions are learned again later. */
+  failed: boolean;
+  shape: Pick<BatchRecord, 'mode' | 'k' | 'levels' | 'groups'>;
+}
+
+/**
+ * The aggregation levels of batch `b` against its frozen playbook: one call (n < 4, naive, sequential), or the
+ * parallel scan — one local call per shuffled group, then global calls of at most `maxFanIn` deltas each, level by
+ * level, until one delta is left.
+ */
+export async function aggregateBatch(reflections: MappedReflection[], b: number, frozen: Playbook, settings: AggregationSettings, ledger: RunLedger): Promise<BatchAggregation> {
+  if (reflections.length === 0) return { failed: false, shape: { mode: 'no_deltas', k: 0, levels: 0, groups: [] } };
+  const levels = new Levels(b, frozen, settings.aggregator, ledger);
+  // Reflections without lessons leave nothing to merge: the calls below only carry their tags through.
+  const hasLessons = reflections.some((r) => r.reflection.lessons.length > 0);
+  const singleMode: BatchMode = hasLessons ? 'single_call' : 'no_deltas';
+  const all = { level: 'single' as const, reflections: reflections.map((r) => r.reflection), deltas: [] };
+  const allNodes = reflections.map((r) => r.nodeId);
+  if (settings.strategy !== 'combee') {
+    const final = await levels.call(all, `b${b}:single`, settings.strategy === 'naive' ? 'naive aggregation' : 'aggregation', allNodes, 1);
+    return { final, failed: levels.failed, shape: { mode: singleMode, k: 1, levels: 1, groups: [reflections.map((_, i) => i)] } };
+  }
+  const plan = planScan(reflections, settings.duplication, settings.seed);
+  if (plan.mode === 'single_call') {
+    const final = await levels.call(all, `b${b}:single`, 'aggregation (n < 4)', allNodes, 1);
+    return { final, failed: levels.failed, shape: { mode: singleMode, k: 1, levels: 1, groups: plan.groups } };
+  }
+  const { final, level, direct } = await scan(plan.groups, reflections, levels, settings);
+  return { final, failed: levels.failed, shape: { mode: scanMode(hasLessons, levels.mergedOperations, direct), k: plan.k, levels: level, groups: plan.groups } };
+}
+
+/** What a planned scan really did: merged operations in a global call, passed one group's delta on, or neither. */
+function scanMode(hasLessons: boolean, mergedOperations: boolean, direct: NodeDelta | undefined): BatchMode {
+  if (!hasLessons) return 'no_deltas';
+  if (mergedOperations) return 'parallel_scan';
+  return direct && direct.delta.ops.length > 0 ? 'one_group' : 'no_deltas';
+}
+
+/** Level 1 over the groups, then as many global levels as the fan-in needs. */
+async function scan(groups: number[][], reflections: MappedReflection[], levels: Levels, settings: AggregationSettings): Promise<{ final?: NodeDelta; level: number; direct?: NodeDelta }> {
+  const { b, ledger } = levels;
+  // Level 1: one local aggregation per shuffled group, all at once.
+  const locals = await mapLimit(groups, settings.concurrency, async (group, g) => {
+    const groupNode = `b${b}:group:${g}`;
+    ledger.nodes.push({ id: groupNode, kind: 'group', batch: b, level: 1, label: `group ${g + 1} (${group.length} reflections)`, parents: [...new Set(group.map((i) => reflections[i].nodeId))], status: 'ok', detail: { members: group.map((i) => reflections[i].reflection.traceId) } });
+    return levels.call({ level: 'local', reflections: group.map((i) => reflections[i].reflection), deltas: [] }, `b${b}:local:${g}`, `local delta ${g + 1}`, [groupNode], 1);
+  }, ledger.signal);
+  let level = 1;
+  let deltas = locals.filter(isDefined);
+  // Multi-level scan: too many deltas for one global call → aggregate them in groups first.
+  while (deltas.length > settings.maxFanIn) {
+    level++;
+    const next = await mapLimit(sliceGroups(deltas, groupCount(deltas.length)), settings.concurrency, (group, g) =>
+      levels.call(globalInput(group), `b${b}:L${level}:${g}`, `level-${level} delta ${g + 1}`, group.map((d) => d.nodeId), level), ledger.signal);
+    deltas = next.filter(isDefined);
+  }
+  // One delta left is the batch's; at level 1 the other groups' calls failed, and it goes on without a global call.
+  if (deltas.length === 1) return { final: deltas[0], level, direct: level === 1 ? deltas[0] : undefined };
+  if (deltas.length === 0) return { level };
+  level++;
+  const final = await levels.call(globalInput(deltas), `b${b}:global`, 'global delta', deltas.map((d) => d.nodeId), level);
+  return { final, level };
+}
+
+/** The aggregation calls of one batch, each recorded as a node of the tree. */
+class Levels {
+  /** A call failed. */
+  failed = false;
+  /** A global call was given at least one operation to merge: the scan really reduced. */
+  mergedOperations = false;
+
+  constructor(readonly b: number, private readonly frozen: Playbook, private readonly aggregator: Aggregator, readonly ledger: RunLedger) {}
+
+  async call(input: AggregationInput, id: string, label: string, parents: string[], level: number): Promise<NodeDelta | undefined> {
+    const { ledger, b } = this;
+    if (input.level === 'global' && input.deltas.some((d) => d.ops.length > 0)) this.mergedOperations = true;
+    const result = await ledger.guarded(() => this.aggregator.aggregate(input, this.frozen, ledger.signal), `${input.level} aggregation ${id}`);
+    if (!result) {
+      this.failed = true;
+      ledger.nodes.push({ id, kind: input.level, batch: b, level, label: `${label} failed`, parents, status: 'failed' });
+      return undefined;
+    }
+    ledger.account(result.usage);
+    ledger.warnings.push(...result.warnings);
+    ledger.nodes.push({ id, kind: input.level, batch: b, level, label: `${label}: ${result.value.ops.length} op(s)`, parents, status: 'ok', ...usageFields(result.usage), detail: result.value });
+    return { delta: result.value, nodeId: id };
+  }
+}
+
+function globalInput(deltas: NodeDelta[]): AggregationInput {
+  return { level: 'global', reflections: [], deltas: deltas.map((d) => d.delta) };
+}
+
+function isDefined<T>(value: T | undefined): value is T {
+  return value !== undefined;
+}
