@@ -1,4 +1,4 @@
-import type { EmbedFn } from '../llm/client';
+import type { EmbedFn } from './types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { Delta, DeltaOp } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';

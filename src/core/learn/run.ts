@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EmbedFn } from '../llm/client';
+import type { EmbedFn } from './types';
 import type { AppliedOp } from '../playbook/apply';
 import type { BulletTag } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';

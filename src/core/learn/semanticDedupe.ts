@@ -1,4 +1,4 @@
-import type { EmbedFn } from '../llm/client';
+import type { EmbedFn } from './types';
 import type { AddOp, DeltaOp } from '../playbook/delta';
 import { bullets, type Playbook } from '../playbook/model';
 

@@ -57,3 +57,6 @@ export interface ProviderInfo {
   provider: 'offline' | 'openai' | 'vscode';
   model: string;
 }
+
+/** Embeddings, where the provider has them: semantic duplicate detection on top of the lexical one. */
+export type EmbedFn = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;

@@ -28,8 +28,6 @@ export interface LlmClient {
   completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>>;
 }
 
-/** Embeddings, where the provider has them: semantic duplicate detection on top of the lexical one. */
-export type EmbedFn = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
 
 /** The model answered, but not with valid JSON of the right shape, even after one repair attempt. */
 export class LlmOutputError extends Error {

@@ -1,5 +1,5 @@
 import type { Aggregator, ProviderInfo, Reflector } from '../learn/types';
-import type { EmbedFn } from './client';
+import type { EmbedFn } from '../learn/types';
 import { OfflineAggregator } from './offline/aggregator';
 import { OfflineReflector } from './offline/reflector';
 import { LlmAggregator, LlmReflector } from './llmRoles';

@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ProviderInfo } from '../learn/types';
-import type { HostMessage, WorkerMessage } from '../pool/learnProtocol';
+import type { ChatRequest, ChatResult } from './proxyMessages';
 import type { ChatMessage, JsonRequest, JsonResponse, LlmClient } from './client';
 import { completeJsonWithRepair, withJsonInstruction } from './jsonCompletion';
 import { redactMessages } from './redactMessages';
@@ -11,14 +11,15 @@ import { redactMessages } from './redactMessages';
  */
 export class PortLlmClient implements LlmClient {
   private nextId = 0;
-  private readonly pending = new Map<number, (message: Extract<HostMessage, { type: 'chat-result' }>) => void>();
+  private readonly pending = new Map<number, (message: ChatResult) => void>();
 
   constructor(readonly info: ProviderInfo, private readonly port: MessagePort) {
-    port.on('message', (message: HostMessage) => {
-      if (message.type === 'chat-result') {
-        this.pending.get(message.id)?.(message);
-        this.pending.delete(message.id);
-      }
+    // the port carries the learning task's other messages too; this client answers only to its own
+    port.on('message', (message: { type: string }) => {
+      if (message.type !== 'chat-result') return;
+      const result = message as ChatResult;
+      this.pending.get(result.id)?.(result);
+      this.pending.delete(result.id);
     });
   }
 
@@ -31,7 +32,7 @@ export class PortLlmClient implements LlmClient {
     });
   }
 
-  private ask(messages: ChatMessage[], signal?: AbortSignal): Promise<Extract<HostMessage, { type: 'chat-result' }>> {
+  private ask(messages: ChatMessage[], signal?: AbortSignal): Promise<ChatResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
@@ -47,7 +48,7 @@ export class PortLlmClient implements LlmClient {
         if (answer.error) reject(new Error(answer.error));
         else resolve(answer);
       });
-      this.port.postMessage({ type: 'chat', id, messages: redactMessages(messages) } satisfies WorkerMessage);
+      this.port.postMessage({ type: 'chat', id, messages: redactMessages(messages) } satisfies ChatRequest);
     });
   }
 }

@@ -3,7 +3,7 @@ import type { AssetSettings } from '../assets/targets';
 import type { RunEstimate } from '../learn/estimate';
 import type { Strategy } from '../learn/run';
 import type { ProviderInfo } from '../learn/types';
-import type { ChatMessage } from '../llm/client';
+import type { ChatRequest, ChatResult } from '../llm/proxyMessages';
 
 /** Which model learns, in a form that crosses to a worker thread (a proxy stands for VS Code's models). */
 export type ProviderSpec =
@@ -56,10 +56,10 @@ export interface LearnTaskResult {
 export type WorkerMessage =
   | { type: 'progress'; message: string; fraction: number }
   | { type: 'confirm'; id: number; estimate: RunEstimate }
-  | { type: 'chat'; id: number; messages: ChatMessage[] };
+  | ChatRequest;
 
 /** Host → worker. */
 export type HostMessage =
   | { type: 'cancel' }
   | { type: 'confirmed'; id: number; ok: boolean }
-  | { type: 'chat-result'; id: number; content?: string; finishReason?: string; inputTokens?: number; outputTokens?: number; error?: string };
+  | ChatResult;

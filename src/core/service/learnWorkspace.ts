@@ -11,7 +11,7 @@ import { DEFAULTS, learn, type Strategy } from '../learn/run';
 import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { RunRecord } from '../learn/record';
 import type { Aggregator, ProviderInfo, Reflector } from '../learn/types';
-import type { EmbedFn } from '../llm/client';
+import type { EmbedFn } from '../learn/types';
 import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../playbook/markdown';
 import type { Trace } from '../trace/model';
 import type { TraceStore } from '../trace/store';
