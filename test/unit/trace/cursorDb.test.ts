@@ -97,6 +97,20 @@ describe('Cursor IDE database reader (state.vscdb)', () => {
     assert.equal(cursorDbReader.accepts('/x/Cursor/User/globalStorage/state.vscdb.backup'), false);
   });
 
+  it('takes a state.vscdb with a damaged head at Cursor’s places as Cursor’s, and warns; VS Code’s own is left alone', async () => {
+    const root = tempDir('combee-cursor-db-');
+    const damaged = Buffer.from('SQLite format 2\u0000'.padEnd(4096, '\u0000'));
+    const places = ['Cursor/User/globalStorage', 'Cursor Nightly/User/workspaceStorage/6c1f', 'Code/User/globalStorage', 'Code/User/workspaceStorage/6c1f'];
+    for (const place of places) {
+      mkdirSync(join(root, place), { recursive: true });
+      writeFileSync(join(root, place, 'state.vscdb'), damaged);
+    }
+    const files = await discoverSessions(root);
+    assert.deepEqual(files.map((f) => [f.path, f.agent]).sort(), [[join(root, places[0], 'state.vscdb'), 'cursor'], [join(root, places[1], 'state.vscdb'), 'cursor']].sort());
+    const out = await importFile(files[0], DEFAULT_READ_LIMITS, {});
+    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*state\.vscdb: /, '')), ['not a SQLite database; skipped']);
+  });
+
   it('warns about a truncated or corrupt database and produces no trace, without throwing', async () => {
     const root = tempDir('combee-cursor-db-');
     const bytes = await writeStateDb(join(root, 'whole', 'state.vscdb'), {}, { 'composerData:x': { conversation: [{ type: 1, text: 'hi' }] } });

@@ -143,6 +143,21 @@ describe('OpenCode database reader (opencode.db)', () => {
     image.close();
   });
 
+  it('takes an opencode.db with a damaged head in an opencode folder as OpenCode’s, and warns', async () => {
+    const dir = tempDir('combee-opencode-db-');
+    const bytes = await writeOpenCodeDb(join(dir, 'whole.db'));
+    const damaged = Buffer.from(bytes);
+    damaged[3] ^= 0x20; // "SQLite" → "SQlite"
+    for (const folder of ['opencode', 'elsewhere']) {
+      mkdirSync(join(dir, folder));
+      writeFileSync(join(dir, folder, 'opencode.db'), damaged);
+    }
+    const files = await discoverSessions(dir);
+    assert.deepEqual(files.map((f) => [f.path, f.agent]), [[join(dir, 'opencode', 'opencode.db'), 'opencode']]);
+    const out = await importFile(files[0], DEFAULT_READ_LIMITS, {});
+    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['not a SQLite database; skipped']);
+  });
+
   it('claims opencode.db and channel databases only, by name and SQLite header', () => {
     const head = 'SQLite format 3\u0000\u0010\u0000';
     assert.equal(openCodeDbReader.sniff('/d/opencode/opencode.db', head), true);

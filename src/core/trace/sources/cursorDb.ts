@@ -6,6 +6,7 @@ import { clipMiddle, titleLine } from '../../util/text';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
+import { segments } from './sniffHead';
 import { storedOutput, uriToPath } from './common';
 
 // Cursor IDE chats (research §6.1) in `state.vscdb`, VS Code's SQLite key-value store:
@@ -52,6 +53,14 @@ export const cursorDbReader: SourceReader = {
     if (!isSqliteHead(head) || basename(path) !== 'state.vscdb') return false;
     // VS Code's own state.vscdb has no cursorDiskKV table (the schema sits in the first page).
     return head.includes('cursorDiskKV') || /[\\/]cursor[^\\/]*[\\/]/i.test(path);
+  },
+
+  claims(path) {
+    // <Cursor…>/User/globalStorage/state.vscdb or User/workspaceStorage/<id>/state.vscdb: a damaged head is Cursor's to report
+    const [name, dir, parent, grand, great] = segments(path);
+    if (name !== 'state.vscdb') return false;
+    if (dir === 'globalStorage') return parent === 'User' && /^cursor/i.test(grand ?? '');
+    return parent === 'workspaceStorage' && grand === 'User' && /^cursor/i.test(great ?? '');
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {

@@ -3,6 +3,7 @@ import type { SqlValue } from 'sql.js';
 import type { TraceDraft } from '../model';
 import { type Acc, applyMessage, bad, Message, msToIso, Part } from './openCode';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
+import { segments } from './sniffHead';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { titleLine } from '../../util/text';
 
@@ -23,6 +24,12 @@ export const openCodeDbReader: SourceReader = {
 
   sniff(path, head) {
     return isSqliteHead(head) && DB_NAME.test(basename(path));
+  },
+
+  claims(path) {
+    // <data dir>/opencode/opencode.db: a damaged head is OpenCode's to report
+    const [name, dir] = segments(path);
+    return DB_NAME.test(name) && dir === 'opencode';
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
