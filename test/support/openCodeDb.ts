@@ -4,7 +4,7 @@ import initSqlJs, { type SqlValue } from 'sql.js';
 // OpenCode ≥1.2 databases made with sql.js, shared by the reader's tests and the fuzzing.
 
 // The tables of OpenCode ≥1.2 (packages/opencode/src/session/session.sql.ts), trimmed to the columns read or required.
-const SCHEMA = `
+export const OPENCODE_SCHEMA = `
 CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, vcs text, name text, time_created integer NOT NULL, time_updated integer NOT NULL);
 CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, slug text NOT NULL, directory text NOT NULL, title text NOT NULL,
   version text NOT NULL, share_url text, cost real NOT NULL DEFAULT 0, time_created integer NOT NULL, time_updated integer NOT NULL, time_archived integer);
@@ -79,7 +79,7 @@ export async function writeOpenCodeDb(path: string): Promise<Buffer> {
   ];
   for (const m of messages) inserts.push(['INSERT INTO message VALUES (?, ?, ?, ?, ?)', [m.id, m.session, m.at, m.at, JSON.stringify(m.data)]]);
   for (const p of parts) inserts.push(['INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)', [p.id, p.message, p.session, T0, T0, typeof p.data === 'string' ? p.data : JSON.stringify(p.data)]]);
-  return writeDb(path, SCHEMA, inserts);
+  return writeDb(path, OPENCODE_SCHEMA, inserts);
 }
 
 /** The fields of a storage file the migration moves into columns. */
@@ -119,7 +119,7 @@ export async function openCodeDbFromStorage(path: string, files: Record<string, 
       inserts.push(['INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)', [id, owner, typeof value.sessionID === 'string' ? value.sessionID : '', T0, T0, JSON.stringify(value)]]);
     }
   }
-  return writeDb(path, SCHEMA, inserts);
+  return writeDb(path, OPENCODE_SCHEMA, inserts);
 }
 
 /** `count` sessions of a few kB each (a bash call with its output, an answer): many pages, interior ones too. */
@@ -134,9 +134,9 @@ export async function writeManyOpenCodeSessions(path: string, count: number): Pr
     inserts.push(['INSERT INTO message VALUES (?, ?, ?, ?, ?)', [user, session, at, at, JSON.stringify({ role: 'user', time: { created: at } })]]);
     inserts.push(['INSERT INTO message VALUES (?, ?, ?, ?, ?)', [assistant, session, at + 1000, at + 1000, JSON.stringify({ role: 'assistant', time: { created: at + 1000 }, modelID: 'claude-sonnet-4-5', finish: 'stop' })]]);
     const part = (id: string, message: string, data: unknown): [string, SqlValue[]] => ['INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)', [id, message, session, at, at, JSON.stringify(data)]];
-    inserts.push(part(`prt_${i}_u`, user, { type: 'text', text: `fix failing test ${i}: ${'the cart total drifts when coupons stack; '.repeat(8)}` }));
-    inserts.push(part(`prt_${i}_t`, assistant, { type: 'tool', callID: `call_${i}`, tool: 'bash', state: { status: 'completed', input: { command: `pnpm test cart${i}` }, output: '  expected 10.00, received 10.01\n'.repeat(40), metadata: { exit: 1 } } }));
-    inserts.push(part(`prt_${i}_a`, assistant, { type: 'text', text: `The coupons of test ${i} are summed now.` }));
+    inserts.push(part(`prt_${i}_1`, user, { type: 'text', text: `fix failing test ${i}: ${'the cart total drifts when coupons stack; '.repeat(8)}` }));
+    inserts.push(part(`prt_${i}_2`, assistant, { type: 'tool', callID: `call_${i}`, tool: 'bash', state: { status: 'completed', input: { command: `pnpm test cart${i}` }, output: '  expected 10.00, received 10.01\n'.repeat(40), metadata: { exit: 1 } } }));
+    inserts.push(part(`prt_${i}_3`, assistant, { type: 'text', text: `The coupons of test ${i} are summed now.` }));
   }
-  return writeDb(path, SCHEMA, inserts);
+  return writeDb(path, OPENCODE_SCHEMA, inserts);
 }

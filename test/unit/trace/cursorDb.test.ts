@@ -6,7 +6,7 @@ import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importe
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { cursorDbReader } from '../../../src/core/trace/sources/cursorDb';
 import type { SessionFile } from '../../../src/core/trace/sources/types';
-import { at, SECRET, writeCursorUser, writeStateDb } from '../../support/cursorStateDb';
+import { at, SECRET, writeCursorUser, writeManyComposers, writeStateDb } from '../../support/cursorStateDb';
 import { tempDir } from '../../support/tmp';
 
 const counts = (t: Trace) => t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
@@ -128,5 +128,49 @@ describe('Cursor IDE database reader (state.vscdb)', () => {
     out = await importFile(sessionFile(junk), DEFAULT_READ_LIMITS, {});
     assert.equal(out.traces.length, 0);
     assert.deepEqual(out.warnings.map((w) => w.replace(/^.*state\.vscdb: /, '')), ['not a SQLite database; skipped']);
+  });
+
+  it('past a damaged page, reads every composer the key index still lists, and counts those it cannot by name', async () => {
+    const root = tempDir('combee-cursor-db-');
+    const bytes = await writeManyComposers(join(root, 'whole.vscdb'), 40);
+    const page = Math.floor(bytes.indexOf('"name":"Fix test 6"') / 4096);
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0, page * 4096, (page + 1) * 4096);
+    const path = join(root, 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, damaged);
+    const out = await importFile(sessionFile(path), DEFAULT_READ_LIMITS, {});
+    assert.equal(out.warnings.length, 1, out.warnings.join('\n'));
+    const counted = /: damaged database \(database disk image is malformed\); (\d+) session\(s\) lost \((composerData:[^)]*)\), the (\d+) that could be read are kept$/.exec(out.warnings[0]);
+    assert.ok(counted, out.warnings[0]);
+    const lost = Number(counted[1]);
+    assert.ok(lost >= 1 && lost < 10, `${lost} lost`);
+    assert.equal(out.traces.length + lost, 40, 'every composer read or counted');
+    assert.equal(Number(counted[3]), out.traces.length);
+    assert.ok(counted[2].includes('composerData:c0ffee00-0000-4000-8000-000000000006'), 'the composer on the damaged page is named');
+    assert.ok(!out.traces.some((t) => t.id === 'cursor:c0ffee00-0000-4000-8000-000000000006'));
+  });
+
+  it('says which composer or chat tab gave no step because of its shape or its messages, and counts them past three', async () => {
+    const root = tempDir('combee-cursor-db-');
+    const path = join(root, 'User', 'globalStorage', 'state.vscdb');
+    await writeStateDb(path, {
+      'workbench.panel.aichat.view.aichat.chatdata': { tabs: [{ tabId: 'tab-bad', bubbles: [7, 'x'] }, 'not a tab', { tabId: 'tab-empty', chatTitle: '', bubbles: [] }] },
+    }, {
+      'composerData:future': { composerId: 'future', createdAt: Date.parse(at(0)), conversationMap: { m1: { text: 'hi' } } },
+      'composerData:all-bad': { composerId: 'all-bad', fullConversationHeadersOnly: [{ bubbleId: 'b1', type: 1 }, { bubbleId: 'b2', type: 2 }] },
+      'bubbleId:all-bad:b1': '{"type":1,"text":"cut',
+      'composerData:ok': { composerId: 'ok', conversation: [{ type: 1, text: 'hi' }] },
+      'composerData:empty': { composerId: 'empty', fullConversationHeadersOnly: [] },
+      'composerData:deleted': null,
+    });
+    const out = await importFile(sessionFile(path), DEFAULT_READ_LIMITS, {});
+    assert.deepEqual(out.traces.map((t) => t.id), ['cursor:ok']);
+    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*state\.vscdb: /, '')), [
+      'composerData:all-bad: none of its 2 message(s) could be read (bubble:invalid ×1, bubble:missing ×1); skipped',
+      'composerData:future: no conversation in a shape this reader knows; skipped',
+      'tab tab-bad: none of its 2 message(s) could be read (bubble:invalid ×2); skipped',
+      '4 sessions skipped in all',
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import type { Step, Trace } from '../../../src/core/trace/model';
 import { openCodeDbReader } from '../../../src/core/trace/sources/openCodeDb';
 import { openSqlite } from '../../../src/core/trace/sources/sqlite';
 import type { SessionFile } from '../../../src/core/trace/sources/types';
-import { CHILD, PARENT, T0, writeDb, writeOpenCodeDb } from '../../support/openCodeDb';
+import { CHILD, OPENCODE_SCHEMA, PARENT, T0, writeDb, writeManyOpenCodeSessions, writeOpenCodeDb } from '../../support/openCodeDb';
 import { FIXTURES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 
@@ -100,15 +100,49 @@ describe('OpenCode database reader (opencode.db)', () => {
     assert.equal(out.traces.length, 0);
     assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['unreadable SQLite database (database disk image is malformed); skipped']);
 
-    // The page holding the part rows is overwritten: the file opens, reading the parts fails.
+    // The page holding the part rows is overwritten: the file opens, reading the parts fails. The subagent keeps
+    // what is left (its error), the parent has nothing left: it is counted, by name.
     const page = Math.floor(bytes.indexOf('rm -rf node_modules') / 4096);
     const damaged = Buffer.from(bytes);
     damaged.fill(0xa5, page * 4096, (page + 1) * 4096);
     mkdirSync(join(dir, 'damaged'));
     writeFileSync(join(dir, 'damaged', 'opencode.db'), damaged);
     out = await importFile(sessionFile(join(dir, 'damaged', 'opencode.db')), DEFAULT_READ_LIMITS, {});
-    assert.equal(out.traces.length, 0);
+    assert.deepEqual(out.traces.map((t) => [t.id, t.steps.map((s) => s.kind)]), [[`opencode:${CHILD}`, ['error']]]);
+    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), [`damaged database (database disk image is malformed); 1 session(s) lost (session ${PARENT}), the 1 that could be read are kept`]);
+  });
+
+  it('reads the sessions past a damaged page of the session table from their messages, by the ids in the indexes', async () => {
+    const dir = tempDir('combee-opencode-db-');
+    const bytes = await writeManyOpenCodeSessions(join(dir, 'whole.db'), 40);
+    // The session rows are small: all 40 share one or two pages; the one holding slug-20 is overwritten.
+    const page = Math.floor(bytes.indexOf('slug-20') / 4096);
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0, page * 4096, (page + 1) * 4096);
+    mkdirSync(join(dir, 'opencode'));
+    writeFileSync(join(dir, 'opencode', 'opencode.db'), damaged);
+    const out = await importFile(sessionFile(join(dir, 'opencode', 'opencode.db')), DEFAULT_READ_LIMITS, {});
+    assert.equal(out.traces.length, 40, out.warnings.join('\n'));
+    const twenty = out.traces.find((t) => t.id === 'opencode:ses_many000020') as Trace;
+    assert.deepEqual(twenty.steps.map((s) => s.kind), ['user', 'tool_call', 'tool_result', 'assistant']);
+    assert.match(twenty.title ?? '', /^fix failing test 20/, 'its row is gone: the title comes from its first message');
     assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['damaged database (database disk image is malformed); the sessions that could be read are kept']);
+  });
+
+  it('says which session gave nothing but malformed messages, and counts them past three', async () => {
+    const dir = tempDir('combee-opencode-db-');
+    const inserts: Array<[string, Array<string | number | null>]> = [['INSERT INTO project VALUES (?, ?, ?, ?, ?, ?)', ['prj_1', '/home/dev/shop', 'git', 'shop', T0, T0]]];
+    for (let i = 1; i <= 5; i++) {
+      inserts.push(['INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [`ses_bad${i}`, 'prj_1', `bad-${i}`, '/home/dev/shop', 'Broken', '1.2.10', T0 + i, T0 + i]]);
+      inserts.push(['INSERT INTO message VALUES (?, ?, ?, ?, ?)', [`msg_bad${i}`, `ses_bad${i}`, T0 + i, T0 + i, '{"role":"user","ti']]);
+    }
+    const path = join(dir, 'opencode.db');
+    await writeDb(path, OPENCODE_SCHEMA, inserts);
+    const out = await importFile(sessionFile(path), DEFAULT_READ_LIMITS, {});
+    assert.equal(out.traces.length, 0);
+    const shown = out.warnings.map((w) => w.replace(/^.*opencode\.db: /, ''));
+    assert.deepEqual(shown.filter((w) => w.startsWith('session ')), [1, 2, 3].map((i) => `session ses_bad${i}: none of its 1 message(s) could be read; skipped`));
+    assert.equal(shown[shown.length - 1], '5 sessions skipped in all');
   });
 
   it('warns about a database that is not SQLite inside, or not OpenCode’s, with no trace', async () => {
