@@ -15,7 +15,8 @@ export interface FuzzSample {
 
 const text = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
-function files(dir: string): string[] {
+/** Every file under `dir`, sorted (none when it is absent). */
+export function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -115,7 +116,7 @@ function inlineSamples(): FuzzSample[] {
   ];
 }
 
-/** Every text sample of every reader the fuzzing mutates (the SQLite databases have their own damage tests). */
+/** Every text sample of every reader the fuzzing mutates (the SQLite stores and .jsonl.zst rollouts: binarySamples.ts). */
 export function fuzzSamples(): FuzzSample[] {
   return [...sharedSamples(), ...projectSamples(), ...inlineSamples()];
 }

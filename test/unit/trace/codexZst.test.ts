@@ -7,6 +7,7 @@ import type { Trace } from '../../../src/core/trace/model';
 import { codexReader } from '../../../src/core/trace/sources/codex';
 import { FIXTURES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
+import { rawFrame } from '../../support/zstdFrames';
 
 // The fixture is the plain rollout in zst/source/, compressed once with the zstd CLI as two frames split inside a
 // line (`zstd -19` of each half, concatenated), so a line spans frames and decompressed chunks.
@@ -86,6 +87,18 @@ describe('Codex compressed rollouts (.jsonl.zst)', () => {
     assert.equal(traces.length, 1);
     // The first frame ends inside the first command's output: that half line is dropped, not warned about.
     assert.deepEqual(traces[0].steps.map((s) => s.kind), ['user', 'tool_call']);
+  });
+
+  it('refuses a frame asking for a window of gigabytes before allocating it, keeping the frames before it', async () => {
+    // One flipped bit in a Window_Descriptor does this; fzstd would allocate and copy 1.9 GB per block.
+    const extra = `${JSON.stringify({ timestamp: '2026-05-04T10:11:30.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'after' } })}\n`;
+    const dir = withFiles({ [`${NAME}.zst`]: Buffer.concat([readFileSync(ZST), rawFrame(Buffer.from(extra), { windowDescriptor: (20 << 3) | 7 })]) });
+    const { traces, warnings } = await importDir(dir);
+    assert.deepEqual(warnings.map((w) => w.replace(/^.*\.zst: /, '')), [
+      `zstd stream damaged or cut short (the frame at byte ${readFileSync(ZST).length} asks for a 1920 MB window, over the 128 MB zstd decodes by default); the lines before it are kept`,
+    ]);
+    assert.equal(traces.length, 1);
+    assert.equal(traces[0].steps.length, 8, 'every step of the frames before it');
   });
 
   it('warns about a file that is not zstd at all and produces no trace', async () => {

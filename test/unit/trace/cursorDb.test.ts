@@ -1,122 +1,15 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import initSqlJs from 'sql.js';
 import { discoverSessions } from '../../../src/core/trace/discover';
 import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { cursorDbReader } from '../../../src/core/trace/sources/cursorDb';
 import type { SessionFile } from '../../../src/core/trace/sources/types';
+import { at, SECRET, writeCursorUser, writeManyComposers, writeStateDb } from '../../support/cursorStateDb';
 import { tempDir } from '../../support/tmp';
 
 const counts = (t: Trace) => t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
-const SECRET = 'cursor-access-token-5f1d2c9a7b';
-const T0 = Date.parse('2026-04-02T09:00:00.000Z');
-const at = (s: number) => new Date(T0 + s * 1000).toISOString();
-
-// Both tables of a Cursor state.vscdb, as VS Code's storage creates them (research §6.1).
-const SCHEMA = `
-CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
-CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
-`;
-
-type Value = unknown;
-
-let sql: Awaited<ReturnType<typeof initSqlJs>> | undefined;
-
-/** A state.vscdb made with sql.js: JSON values as TEXT, one as a BLOB (as some builds store them). */
-async function writeStateDb(path: string, items: Record<string, Value>, kv: Record<string, Value>, schema = SCHEMA): Promise<Buffer> {
-  sql ??= await initSqlJs();
-  const db = new sql.Database();
-  db.exec(schema);
-  const text = (v: Value) => (typeof v === 'string' ? v : JSON.stringify(v));
-  for (const [key, value] of Object.entries(items)) db.run('INSERT INTO ItemTable VALUES (?, ?)', [key, text(value)]);
-  for (const [key, value] of Object.entries(kv)) {
-    const stored = key.endsWith(':blob-bubble') ? Buffer.from(text(value)) : text(value);
-    db.run('INSERT INTO cursorDiskKV VALUES (?, ?)', [key.replace(/:blob-bubble$/, ''), stored]);
-  }
-  const bytes = Buffer.from(db.export());
-  db.close();
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, bytes);
-  return bytes;
-}
-
-const header = (bubbleId: string, type: number) => ({ bubbleId, type });
-const tool = (fields: Record<string, unknown>) => ({ _v: 3, type: 2, text: '', capabilityType: 15, ...fields });
-
-/** A Cursor `User` folder: the global database with three composers, one workspace with the old chat pane. */
-async function writeCursorUser(root: string): Promise<{ global: string; workspace: string }> {
-  const global = join(root, 'User', 'globalStorage', 'state.vscdb');
-  const c1 = '8f0e6a52-1c7e-4d0b-9a55-0b5c1d2e3f41';
-  const c2 = '2b7c9d10-4e5f-4a6b-8c7d-9e0f1a2b3c42';
-  const c3 = 'd4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f43';
-  await writeStateDb(global, {
-    'cursorAuth/accessToken': SECRET,
-    'workbench.panel.aichat.view.aichat.chatdata': { tabs: [] },
-  }, {
-    // Cursor 2: headers in the composer, bubbles in their own rows; its folder comes from the workspace database.
-    [`composerData:${c1}`]: {
-      _v: 10, composerId: c1, name: 'Fix the checkout total', createdAt: T0, lastUpdatedAt: T0 + 60_000, status: 'completed', unifiedMode: 'agent',
-      modelConfig: { modelName: 'claude-4.5-sonnet', maxMode: false }, blobEncryptionKey: 'k-should-not-leak',
-      fullConversationHeadersOnly: [header('b1', 1), header('b2', 2), header('b3', 2), header('b4', 2), header('b5', 2), header('b6', 2), header('b7', 2), header('b8', 2), header('b9', 2), header('b10', 3)],
-      context: { fileSelections: [{ uri: { fsPath: '/home/dev/elsewhere/a.ts' } }] },
-      subComposerIds: [c3],
-    },
-    [`bubbleId:${c1}:b1`]: { _v: 3, type: 1, bubbleId: 'b1', text: 'the checkout total is wrong with two coupons', createdAt: at(1) },
-    [`bubbleId:${c1}:b2`]: { _v: 3, type: 2, bubbleId: 'b2', text: '', thinking: { text: 'Run the tests.' }, createdAt: at(2) },
-    [`bubbleId:${c1}:b3:blob-bubble`]: tool({ bubbleId: 'b3', createdAt: at(3), toolFormerData: { tool: 15, name: 'run_terminal_cmd', toolCallId: 'toolu_01', rawArgs: JSON.stringify({ command: 'npm test -- checkout', is_background: false }), status: 'completed', result: JSON.stringify({ output: '1 failing\n  applies both coupons', exitCode: 1 }) } }),
-    [`bubbleId:${c1}:b4`]: tool({ bubbleId: 'b4', text: 'The second coupon replaces the first; fixing.', timingInfo: { clientStartTime: T0 + 4000 }, toolFormerData: { tool: 7, name: 'edit_file', toolCallId: 'toolu_02', rawArgs: JSON.stringify({ target_file: 'src/checkout.ts', instructions: 'sum the coupons' }), status: 'completed', result: JSON.stringify({ diff: { chunks: [] }, isApplied: true }) } }),
-    [`bubbleId:${c1}:b5`]: tool({ bubbleId: 'b5', createdAt: at(5), toolFormerData: { name: 'run_terminal_cmd', toolCallId: 'toolu_03', rawArgs: JSON.stringify({ command: 'npm run dev' }), status: 'cancelled' } }),
-    [`bubbleId:${c1}:b6`]: tool({ bubbleId: 'b6', createdAt: at(6), toolFormerData: { name: 'delete_file', toolCallId: 'toolu_04', rawArgs: JSON.stringify({ target_file: 'src/old.ts' }), status: 'completed', userDecision: 'rejected' } }),
-    [`bubbleId:${c1}:b7`]: tool({ bubbleId: 'b7', createdAt: at(7), toolFormerData: { name: 'run_terminal_cmd', toolCallId: 'toolu_05', rawArgs: JSON.stringify({ command: 'npm test -- checkout' }), status: 'completed', result: JSON.stringify({ output: '4 passing', exitCode: 0 }) } }),
-    [`bubbleId:${c1}:b8`]: { _v: 3, type: 2, bubbleId: 'b8', text: 'Both coupons apply now and the checkout tests pass.', createdAt: at(8), modelInfo: { modelName: 'claude-4.5-sonnet-thinking' } },
-    // b9 was deleted (no row); b10 is of a type this reader does not know.
-    [`bubbleId:${c1}:b10`]: { _v: 3, type: 3, bubbleId: 'b10', text: 'summary' },
-    [`bubbleId:${c1}:orphan`]: { _v: 3, type: 1, bubbleId: 'orphan', text: 'not listed in the headers' },
-    // An older build: the conversation inline, no headers; the folder from the files in context.
-    [`composerData:${c2}`]: {
-      composerId: c2, createdAt: T0 + 100_000,
-      conversation: [
-        { type: 1, bubbleId: 'x1', text: 'rename fetchUser to loadUser' },
-        { type: 2, bubbleId: 'x2', text: 'Renamed in 3 files.', toolFormerData: { name: 'codebase_search', rawArgs: '{"query":"fetchUser"}', status: 'weird-new-status' } },
-      ],
-      context: { fileSelections: [{ uri: { fsPath: '/home/dev/lib/src/user.ts' } }, { uri: { path: '/home/dev/lib/test/user.test.ts' } }] },
-    },
-    // Cursor 3: the workspace on the composer; a user bubble with rich text only; a subagent of c1.
-    [`composerData:${c3}`]: {
-      _v: 13, composerId: c3, name: 'Find coupon rules', createdAt: T0 + 30_000, workspaceIdentifier: { id: 'w3', uri: { fsPath: '/home/dev/shop', external: 'file:///home/dev/shop' } },
-      fullConversationHeadersOnly: [header('r1', 1), header('r2', 2)],
-    },
-    [`bubbleId:${c3}:r1`]: { _v: 3, type: 1, bubbleId: 'r1', text: '', richText: JSON.stringify({ root: { type: 'root', children: [{ type: 'paragraph', children: [{ type: 'text', text: 'where are coupons validated?' }] }] } }) },
-    [`bubbleId:${c3}:r2`]: { _v: 3, type: 2, bubbleId: 'r2', text: 'In src/coupons/validate.ts.' },
-    'composerData:empty-one': { composerId: 'empty-one', createdAt: T0, fullConversationHeadersOnly: [] },
-    'composerData:null-one': null,
-    'composerData:broken-one': '{"composerId":"broken-one","conver',
-    'checkpointId:abc': { files: [] },
-    'agentKv:blob:0123': 'opaque',
-  });
-
-  const workspace = join(root, 'User', 'workspaceStorage', '6c1f0e2d3b4a59687766554433221100', 'state.vscdb');
-  await writeStateDb(workspace, {
-    'composer.composerData': { allComposers: [{ composerId: c1, name: 'Fix the checkout total' }], selectedComposerIds: [c1] },
-    'workbench.panel.aichat.view.aichat.chatdata': {
-      tabs: [
-        {
-          tabId: 'tab-7d1e', chatTitle: 'How is the build set up?\nmore', lastSendTime: T0 + 200_000,
-          bubbles: [
-            { type: 'user', id: 'u1', text: 'how is the build set up?', selections: [] },
-            { type: 'ai', id: 'a1', rawText: 'esbuild bundles src/ into dist/.', modelType: 'gpt-4' },
-            { type: 'divider', id: 'd1' },
-          ],
-        },
-        { tabId: 'tab-empty', chatTitle: '', bubbles: [] },
-      ],
-    },
-  }, {});
-  writeFileSync(join(workspace, '..', 'workspace.json'), JSON.stringify({ folder: 'file:///home/dev/shop' }));
-  return { global, workspace };
-}
 
 function sessionFile(path: string): SessionFile {
   const info = statSync(path);
@@ -204,6 +97,20 @@ describe('Cursor IDE database reader (state.vscdb)', () => {
     assert.equal(cursorDbReader.accepts('/x/Cursor/User/globalStorage/state.vscdb.backup'), false);
   });
 
+  it('takes a state.vscdb with a damaged head at Cursor’s places as Cursor’s, and warns; VS Code’s own is left alone', async () => {
+    const root = tempDir('combee-cursor-db-');
+    const damaged = Buffer.from('SQLite format 2\u0000'.padEnd(4096, '\u0000'));
+    const places = ['Cursor/User/globalStorage', 'Cursor Nightly/User/workspaceStorage/6c1f', 'Code/User/globalStorage', 'Code/User/workspaceStorage/6c1f'];
+    for (const place of places) {
+      mkdirSync(join(root, place), { recursive: true });
+      writeFileSync(join(root, place, 'state.vscdb'), damaged);
+    }
+    const files = await discoverSessions(root);
+    assert.deepEqual(files.map((f) => [f.path, f.agent]).sort(), [[join(root, places[0], 'state.vscdb'), 'cursor'], [join(root, places[1], 'state.vscdb'), 'cursor']].sort());
+    const out = await importFile(files[0], DEFAULT_READ_LIMITS, {});
+    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*state\.vscdb: /, '')), ['not a SQLite database; skipped']);
+  });
+
   it('warns about a truncated or corrupt database and produces no trace, without throwing', async () => {
     const root = tempDir('combee-cursor-db-');
     const bytes = await writeStateDb(join(root, 'whole', 'state.vscdb'), {}, { 'composerData:x': { conversation: [{ type: 1, text: 'hi' }] } });
@@ -221,5 +128,49 @@ describe('Cursor IDE database reader (state.vscdb)', () => {
     out = await importFile(sessionFile(junk), DEFAULT_READ_LIMITS, {});
     assert.equal(out.traces.length, 0);
     assert.deepEqual(out.warnings.map((w) => w.replace(/^.*state\.vscdb: /, '')), ['not a SQLite database; skipped']);
+  });
+
+  it('past a damaged page, reads every composer the key index still lists, and counts those it cannot by name', async () => {
+    const root = tempDir('combee-cursor-db-');
+    const bytes = await writeManyComposers(join(root, 'whole.vscdb'), 40);
+    const page = Math.floor(bytes.indexOf('"name":"Fix test 6"') / 4096);
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0, page * 4096, (page + 1) * 4096);
+    const path = join(root, 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, damaged);
+    const out = await importFile(sessionFile(path), DEFAULT_READ_LIMITS, {});
+    assert.equal(out.warnings.length, 1, out.warnings.join('\n'));
+    const counted = /: damaged database \(database disk image is malformed\); (\d+) session\(s\) lost \((composerData:[^)]*)\), the (\d+) that could be read are kept$/.exec(out.warnings[0]);
+    assert.ok(counted, out.warnings[0]);
+    const lost = Number(counted[1]);
+    assert.ok(lost >= 1 && lost < 10, `${lost} lost`);
+    assert.equal(out.traces.length + lost, 40, 'every composer read or counted');
+    assert.equal(Number(counted[3]), out.traces.length);
+    assert.ok(counted[2].includes('composerData:c0ffee00-0000-4000-8000-000000000006'), 'the composer on the damaged page is named');
+    assert.ok(!out.traces.some((t) => t.id === 'cursor:c0ffee00-0000-4000-8000-000000000006'));
+  });
+
+  it('says which composer or chat tab gave no step because of its shape or its messages, and counts them past three', async () => {
+    const root = tempDir('combee-cursor-db-');
+    const path = join(root, 'User', 'globalStorage', 'state.vscdb');
+    await writeStateDb(path, {
+      'workbench.panel.aichat.view.aichat.chatdata': { tabs: [{ tabId: 'tab-bad', bubbles: [7, 'x'] }, 'not a tab', { tabId: 'tab-empty', chatTitle: '', bubbles: [] }] },
+    }, {
+      'composerData:future': { composerId: 'future', createdAt: Date.parse(at(0)), conversationMap: { m1: { text: 'hi' } } },
+      'composerData:all-bad': { composerId: 'all-bad', fullConversationHeadersOnly: [{ bubbleId: 'b1', type: 1 }, { bubbleId: 'b2', type: 2 }] },
+      'bubbleId:all-bad:b1': '{"type":1,"text":"cut',
+      'composerData:ok': { composerId: 'ok', conversation: [{ type: 1, text: 'hi' }] },
+      'composerData:empty': { composerId: 'empty', fullConversationHeadersOnly: [] },
+      'composerData:deleted': null,
+    });
+    const out = await importFile(sessionFile(path), DEFAULT_READ_LIMITS, {});
+    assert.deepEqual(out.traces.map((t) => t.id), ['cursor:ok']);
+    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*state\.vscdb: /, '')), [
+      'composerData:all-bad: none of its 2 message(s) could be read (bubble:invalid ×1, bubble:missing ×1); skipped',
+      'composerData:future: no conversation in a shape this reader knows; skipped',
+      'tab tab-bad: none of its 2 message(s) could be read (bubble:invalid ×2); skipped',
+      '4 sessions skipped in all',
+    ]);
   });
 });

@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { DEFAULT_READ_LIMITS, importSessions } from '../../../src/core/trace/importer';
-import { TraceStore } from '../../../src/core/trace/store';
+import { importSample } from '../../support/fuzzImport';
 import { fuzzSamples, type FuzzSample } from '../../support/fuzzSamples';
-import { FUZZ_MAX_LINE_BYTES, mutationsOf, seeded } from '../../support/mutations';
-import { tempDir } from '../../support/tmp';
+import { mutationsOf, seeded } from '../../support/mutations';
 
-const LIMITS = { ...DEFAULT_READ_LIMITS, maxLineBytes: FUZZ_MAX_LINE_BYTES };
 const PARALLEL = 4;
 
-/** Imports one sample (mutated or not) alone: its sessions, and the warnings that name it. */
-async function importSample(sample: FuzzSample, content: Buffer): Promise<{ sessions: number; warned: number; messages: string[] }> {
-  const home = tempDir('combee-fuzz-');
-  const write = (rel: string, bytes: Buffer) => {
-    mkdirSync(dirname(join(home, rel)), { recursive: true });
-    writeFileSync(join(home, rel), bytes);
-  };
-  for (const [rel, bytes] of Object.entries(sample.companions)) write(rel, bytes);
-  write(sample.target, content);
-  const summary = await importSessions({ from: home, store: new TraceStore(join(home, '.combee-store')), limits: LIMITS, concurrency: 1 });
-  const path = join(home, sample.target);
-  const messages = summary.warningMessages.filter((m) => m.startsWith(path));
-  // The importer's own line for a file taken for a session that gave none: one lost session, said out loud.
-  const warned = messages.filter((m) => m.includes('no session could be read from it')).length;
-  return { sessions: summary.sessions, warned, messages };
+/** The importer's own line for a file taken for a session that gave none: one lost session, said out loud. */
+async function importText(sample: FuzzSample, content: Buffer): Promise<{ sessions: number; warned: number; messages: string[] }> {
+  const { sessions, messages } = await importSample(sample, content);
+  return { sessions, warned: messages.filter((m) => m.includes('no session could be read from it')).length, messages };
 }
 
 /**
@@ -45,14 +29,14 @@ describe('fuzzing: mutated real samples lose no session without a warning', () =
   samples.forEach((sample, index) => {
     it(`${sample.name}: every mutation imports or warns`, async function () {
       this.timeout(120_000);
-      const intact = await importSample(sample, sample.content);
+      const intact = await importText(sample, sample.content);
       assert.ok(intact.sessions >= 1, `the intact sample imports (${intact.messages.join('; ')})`);
       const lost: string[] = [];
       const variants = mutationsOf(index);
       // A few imports at a time (each in its own folder and store): the results do not depend on the order.
       const results = [];
       for (let i = 0; i < variants.length; i += PARALLEL) {
-        results.push(...(await Promise.all(variants.slice(i, i + PARALLEL).map(({ mutation, seed }) => importSample(sample, mutation.apply(sample.content, seeded(seed)))))));
+        results.push(...(await Promise.all(variants.slice(i, i + PARALLEL).map(({ mutation, seed }) => importText(sample, mutation.apply(sample.content, seeded(seed)))))));
       }
       const lineOriented = /\.(?:jsonl|md)$/.test(sample.target);
       for (const [i, { label, mutation, seed }] of variants.entries()) {

@@ -15,6 +15,7 @@ import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
 import { findHeadRecord, isObject, segments } from './sniffHead';
+import { ZstdWindowGuard } from './zstdWindow';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
 // early-Rust JSONL with bare items after a bare SessionMeta line, and the TypeScript CLI's single JSON file.
@@ -279,6 +280,7 @@ async function readZstd(acc: Accumulator): Promise<void> {
   const sink = lineSink(acc);
   const splitter = new LineSplitter(ctx.maxLineBytes, clipLimitsFor(ctx.maxOutputChars), (text, lineNo) => sink.line(text, lineNo));
   const decompress = new Decompress((chunk) => splitter.push(chunk));
+  const guard = new ZstdWindowGuard();
   const handle = await open(file.path, 'r');
   let damaged = false;
   try {
@@ -288,9 +290,10 @@ async function readZstd(acc: Accumulator): Promise<void> {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;
-      decompress.push(buffer.subarray(0, bytesRead));
+      decompress.push(guard.push(buffer.subarray(0, bytesRead)));
+      if (guard.refused) throw guard.refused;
     }
-    decompress.push(new Uint8Array(0), true);
+    decompress.push(guard.end(), true);
   } catch (error) {
     damaged = true;
     ctx.warn(`${file.path}: zstd stream damaged or cut short (${(error as Error).message || 'invalid data'}); the lines before it are kept`);

@@ -6,6 +6,8 @@ import { clipMiddle, titleLine } from '../../util/text';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
+import { SessionLosses } from './sessionLosses';
+import { segments } from './sniffHead';
 import { storedOutput, uriToPath } from './common';
 
 // Cursor IDE chats (research §6.1) in `state.vscdb`, VS Code's SQLite key-value store:
@@ -54,6 +56,14 @@ export const cursorDbReader: SourceReader = {
     return head.includes('cursorDiskKV') || /[\\/]cursor[^\\/]*[\\/]/i.test(path);
   },
 
+  claims(path) {
+    // <Cursor…>/User/globalStorage/state.vscdb or User/workspaceStorage/<id>/state.vscdb: a damaged head is Cursor's to report
+    const [name, dir, parent, grand, great] = segments(path);
+    if (name !== 'state.vscdb') return false;
+    if (dir === 'globalStorage') return parent === 'User' && /^cursor/i.test(grand ?? '');
+    return parent === 'workspaceStorage' && grand === 'User' && /^cursor/i.test(great ?? '');
+  },
+
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message), tooLarge: (path) => ctx.tooLarge(path), maxBytes: ctx.maxSqliteBytes });
     if (!image) return [];
@@ -66,39 +76,43 @@ export const cursorDbReader: SourceReader = {
 };
 
 async function readDatabase(image: SqliteImage, file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-  let damage: string | undefined;
+  const losses = new SessionLosses(ctx, file.path);
   const composers: ComposerDraft[] = [];
   const tabs: TraceDraft[] = [];
-  let badComposers = 0;
   try {
     const tables = image.tables();
     if (tables.has('cursorDiskKV')) {
-      const bubbleOf = image.lookup('SELECT value FROM cursorDiskKV WHERE key = ?');
-      // A key range, not LIKE: it uses the key's index on multi-GB stores.
-      image.each('SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?', COMPOSER_KEYS, (row) => {
-        const id = typeof row.key === 'string' ? row.key.slice(COMPOSER_KEYS[0].length) : '';
-        const data = cellJson(row.value);
-        if (data === null) return;
+      const valueOf = image.lookup('SELECT value FROM cursorDiskKV WHERE key = ?');
+      for (const key of composerKeys(image, losses)) {
+        const id = key.slice(COMPOSER_KEYS[0].length);
+        const found = valueOf([key]);
+        if (found.error || found.rows.length === 0) {
+          losses.lose(key, found.error ?? new Error(`${key} listed by the key index but not in the table`));
+          continue;
+        }
+        const data = cellJson(found.rows[0].value);
+        if (data === null) continue;
         if (!id || !isRecord(data)) {
-          if (++badComposers <= 3) ctx.warn(`${file.path}: ${String(row.key)}: not a Cursor composer; skipped`);
-          return;
+          losses.skip(key, 'not a Cursor composer');
+          continue;
         }
         try {
-          const composer = readComposer(id, data, file, ctx, bubbleOf);
+          const composer = readComposer(key, id, data, file, ctx, valueOf, losses);
           if (composer) composers.push(composer);
         } catch (error) {
-          damage ??= (error as Error).message;
+          losses.lose(key, error);
         }
-      });
+      }
     }
     if (tables.has('ItemTable')) {
-      image.each('SELECT value FROM ItemTable WHERE key = ?', [CHAT_DATA_KEY], (row) => tabs.push(...readChatTabs(cellJson(row.value), file, ctx)));
+      const error = image.scan('SELECT value FROM ItemTable WHERE key = ?', [CHAT_DATA_KEY], (row) => tabs.push(...readChatTabs(cellJson(row.value), file, ctx, losses)));
+      // one row holds every tab of the old chat pane
+      if (error) losses.lose(CHAT_DATA_KEY, error);
     }
   } catch (error) {
-    damage ??= (error as Error).message;
+    losses.damaged(error);
   }
-  if (badComposers > 3) ctx.warn(`${file.path}: ${badComposers} malformed composers skipped in all`);
-  if (damage) ctx.warn(`${file.path}: damaged database (${damage}); the sessions that could be read are kept`);
+  losses.done(composers.length + tabs.length);
 
   const folder = await workspaceFolder(dirname(file.path));
   let listed: Map<string, string> | undefined;
@@ -114,27 +128,63 @@ async function readDatabase(image: SqliteImage, file: SessionFile, ctx: ReadCont
   return [...composers.map((c) => c.draft), ...tabs];
 }
 
-function readComposer(id: string, data: Record<string, unknown>, file: SessionFile, ctx: ReadContext, bubbleOf: (params: SqlValue[]) => Array<Record<string, SqlValue>>): ComposerDraft | undefined {
+/**
+ * The composer keys, from the key's index (a range, not LIKE: it uses the index on multi-GB stores). When that scan
+ * fails midway, the table itself is scanned for the keys past the damage, so none is left out unseen.
+ */
+function composerKeys(image: SqliteImage, losses: SessionLosses): string[] {
+  const keys = new Set<string>();
+  const add = (row: Record<string, SqlValue>) => {
+    if (typeof row.key === 'string') keys.add(row.key);
+  };
+  const error = image.scan('SELECT key FROM cursorDiskKV WHERE key >= ? AND key < ?', COMPOSER_KEYS, add);
+  if (error) {
+    losses.damaged(error);
+    image.scan('SELECT key FROM cursorDiskKV NOT INDEXED WHERE key >= ? AND key < ?', COMPOSER_KEYS, add);
+  }
+  return [...keys];
+}
+
+type Lookup = (params: SqlValue[]) => { rows: Array<Record<string, SqlValue>>; error?: Error };
+
+/**
+ * One composer's trace, from what of it can be read; one that gives no step is empty (quietly: no message yet),
+ * unreadable in itself (skipped, said) or lost to damage (counted).
+ */
+function readComposer(key: string, id: string, data: Record<string, unknown>, file: SessionFile, ctx: ReadContext, bubbleOf: Lookup, losses: SessionLosses): ComposerDraft | undefined {
   const modelConfig = isRecord(data.modelConfig) ? data.modelConfig : undefined;
   const acc: Acc = { ctx, steps: [], unknown: {}, synthetic: 0, model: str(modelConfig?.modelName) };
   const headers = Array.isArray(data.fullConversationHeadersOnly) ? data.fullConversationHeadersOnly : [];
+  let damage: Error | undefined;
   if (headers.length > 0) {
     for (const header of headers) {
       if (!isRecord(header) || typeof header.bubbleId !== 'string') {
         count(acc, 'header:invalid');
         continue;
       }
-      const [row] = bubbleOf([`bubbleId:${id}:${header.bubbleId}`]);
-      if (!row) {
+      const found = bubbleOf([`bubbleId:${id}:${header.bubbleId}`]);
+      if (found.error) {
+        damage ??= found.error;
+        losses.damaged(found.error);
+        count(acc, 'bubble:unreadable');
+        continue;
+      }
+      if (!found.rows[0]) {
         count(acc, 'bubble:missing');
         continue;
       }
-      applyBubble(acc, cellJson(row.value), typeof header.type === 'number' ? header.type : undefined, header.bubbleId);
+      applyBubble(acc, cellJson(found.rows[0].value), typeof header.type === 'number' ? header.type : undefined, header.bubbleId);
     }
   } else if (Array.isArray(data.conversation)) {
     for (const bubble of data.conversation) applyBubble(acc, bubble, undefined, isRecord(bubble) ? str(bubble.bubbleId) : undefined);
   }
-  if (acc.steps.length === 0) return undefined;
+  if (acc.steps.length === 0) {
+    const messages = headers.length || (Array.isArray(data.conversation) ? data.conversation.length : 0);
+    if (damage) losses.lose(key, damage);
+    else if (Object.keys(acc.unknown).length > 0) losses.skip(key, unreadableWhy(messages, acc.unknown));
+    else if (!Array.isArray(data.fullConversationHeadersOnly) && !Array.isArray(data.conversation)) losses.skip(key, 'no conversation in a shape this reader knows');
+    return undefined;
+  }
   const firstUser = acc.steps.find((s) => s.kind === 'user');
   const workspace = isRecord(data.workspaceIdentifier) && isRecord(data.workspaceIdentifier.uri) ? data.workspaceIdentifier.uri : undefined;
   const context = isRecord(data.context) ? data.context : undefined;
@@ -157,6 +207,11 @@ function readComposer(id: string, data: Record<string, unknown>, file: SessionFi
     paths,
     children: Array.isArray(data.subComposerIds) ? data.subComposerIds.filter((c): c is string => typeof c === 'string') : [],
   };
+}
+
+/** Why a session with messages gave no step: what its messages were counted as. */
+function unreadableWhy(messages: number, unknown: Record<string, number>): string {
+  return `none of its ${messages} message(s) could be read (${Object.entries(unknown).map(([k, n]) => `${k} ×${n}`).join(', ')})`;
 }
 
 function applyBubble(acc: Acc, bubble: unknown, headerType: number | undefined, bubbleId: string | undefined): void {
@@ -257,11 +312,18 @@ function lexicalText(node: unknown): string {
 }
 
 /** The old chat pane: `{tabs:[{tabId, chatTitle, lastSendTime, bubbles:[{type:"user"|"ai", text, rawText}]}]}`. */
-function readChatTabs(data: unknown, file: SessionFile, ctx: ReadContext): TraceDraft[] {
-  const tabs = isRecord(data) && Array.isArray(data.tabs) ? data.tabs : [];
+function readChatTabs(data: unknown, file: SessionFile, ctx: ReadContext, losses: SessionLosses): TraceDraft[] {
+  if (data === null) return [];
+  if (!isRecord(data) || !Array.isArray(data.tabs)) {
+    losses.skip(CHAT_DATA_KEY, 'not the chat pane’s tabs');
+    return [];
+  }
   const drafts: TraceDraft[] = [];
-  for (const tab of tabs) {
-    if (!isRecord(tab) || typeof tab.tabId !== 'string' || !Array.isArray(tab.bubbles)) continue;
+  for (const [i, tab] of data.tabs.entries()) {
+    if (!isRecord(tab) || typeof tab.tabId !== 'string' || !Array.isArray(tab.bubbles)) {
+      losses.skip(`${CHAT_DATA_KEY} tab ${i + 1}`, 'not a chat tab');
+      continue;
+    }
     const acc: Acc = { ctx, steps: [], unknown: {}, synthetic: 0 };
     for (const bubble of tab.bubbles) {
       if (!isRecord(bubble)) {
@@ -279,7 +341,10 @@ function readChatTabs(data: unknown, file: SessionFile, ctx: ReadContext): Trace
         count(acc, `bubble:${String(bubble.type)}`);
       }
     }
-    if (acc.steps.length === 0) continue;
+    if (acc.steps.length === 0) {
+      if (Object.keys(acc.unknown).length > 0) losses.skip(`tab ${tab.tabId}`, unreadableWhy(tab.bubbles.length, acc.unknown));
+      continue;
+    }
     const firstUser = acc.steps.find((s) => s.kind === 'user');
     drafts.push({
       id: `cursor:${tab.tabId}`,

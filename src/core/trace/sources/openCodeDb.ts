@@ -3,6 +3,8 @@ import type { SqlValue } from 'sql.js';
 import type { TraceDraft } from '../model';
 import { type Acc, applyMessage, bad, Message, msToIso, Part } from './openCode';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
+import { SessionLosses } from './sessionLosses';
+import { segments } from './sniffHead';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { titleLine } from '../../util/text';
 
@@ -25,6 +27,12 @@ export const openCodeDbReader: SourceReader = {
     return isSqliteHead(head) && DB_NAME.test(basename(path));
   },
 
+  claims(path) {
+    // <data dir>/opencode/opencode.db: a damaged head is OpenCode's to report
+    const [name, dir] = segments(path);
+    return DB_NAME.test(name) && dir === 'opencode';
+  },
+
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message), tooLarge: (path) => ctx.tooLarge(path), maxBytes: ctx.maxSqliteBytes });
     if (!image) return [];
@@ -37,7 +45,7 @@ export const openCodeDbReader: SourceReader = {
 };
 
 function readSessions(image: SqliteImage, file: SessionFile, ctx: ReadContext): TraceDraft[] {
-  let damage: string | undefined;
+  const losses = new SessionLosses(ctx, file.path);
   const drafts: TraceDraft[] = [];
   try {
     const tables = image.tables();
@@ -46,35 +54,76 @@ function readSessions(image: SqliteImage, file: SessionFile, ctx: ReadContext): 
       ctx.warn(`${file.path}: not an OpenCode database (no ${missing.join(', ')} table); skipped`);
       return [];
     }
-    const sessions: Array<Record<string, SqlValue>> = [];
-    image.each('SELECT * FROM session', [], (row) => sessions.push(row));
-    sessions.sort((a, b) => num(a.time_created, 0) - num(b.time_created, 0) || String(a.id).localeCompare(String(b.id)));
+    const sessions = listSessions(image, losses);
     const messagesOf = image.lookup('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id');
     const partsOf = image.lookup('SELECT id, data FROM part WHERE message_id = ? ORDER BY id');
-    for (const row of sessions) {
+    for (const { row, rowError } of sessions) {
       try {
-        const draft = readSession(row, file, ctx, messagesOf, partsOf);
+        const draft = readSession(row, file, ctx, messagesOf, partsOf, losses, rowError);
         if (draft) drafts.push(draft);
       } catch (error) {
-        damage ??= (error as Error).message;
+        losses.lose(`session ${String(row.id)}`, error);
       }
     }
   } catch (error) {
-    damage ??= (error as Error).message;
+    losses.damaged(error);
   }
-  if (damage) ctx.warn(`${file.path}: damaged database (${damage}); the sessions that could be read are kept`);
+  losses.done(drafts.length);
   return drafts;
 }
 
-type Lookup = (params: SqlValue[]) => Array<Record<string, SqlValue>>;
+interface Listed {
+  row: Record<string, SqlValue>;
+  /** Only the id is known: its row could not be read. */
+  rowError?: Error;
+}
 
-function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: ReadContext, messagesOf: Lookup, partsOf: Lookup): TraceDraft | undefined {
+/**
+ * The sessions in time order. A table scan that fails midway is completed from the ids in the primary key's index
+ * and in the messages, each row then looked up alone: a session past the damage is read from its messages, or
+ * counted as lost, never left out unseen.
+ */
+function listSessions(image: SqliteImage, losses: SessionLosses): Listed[] {
+  const listed = new Map<string, Listed>();
+  const error = image.scan('SELECT * FROM session', [], (row) => {
+    const id = str(row.id);
+    if (id) listed.set(id, { row });
+  });
+  if (error) {
+    losses.damaged(error);
+    const ids = new Set<string>();
+    for (const sql of ['SELECT id FROM session ORDER BY id', 'SELECT DISTINCT session_id AS id FROM message']) {
+      image.scan(sql, [], (row) => {
+        const id = str(row.id);
+        if (id) ids.add(id);
+      });
+    }
+    const rowOf = image.lookup('SELECT * FROM session WHERE id = ?');
+    for (const id of ids) {
+      if (listed.has(id)) continue;
+      const found = rowOf([id]);
+      listed.set(id, found.rows[0] ? { row: found.rows[0] } : { row: { id }, rowError: found.error ?? error });
+    }
+  }
+  return [...listed.values()].sort((a, b) => num(a.row.time_created, 0) - num(b.row.time_created, 0) || String(a.row.id).localeCompare(String(b.row.id)));
+}
+
+type Lookup = (params: SqlValue[]) => { rows: Array<Record<string, SqlValue>>; error?: Error };
+
+/**
+ * One session's trace, from what of it can be read; a session that gives no step is empty (quietly), malformed
+ * (skipped, said) or lost to damage (counted).
+ */
+function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: ReadContext, messagesOf: Lookup, partsOf: Lookup, losses: SessionLosses, rowError?: Error): TraceDraft | undefined {
   const id = str(row.id);
   if (!id) return undefined;
   const parentId = str(row.parent_id);
   const acc: Acc = { ctx, path: file.path, steps: [], unknown: {}, badFiles: 0, sidechain: Boolean(parentId), synthetic: 0 };
   let cwd = str(row.directory);
-  for (const m of messagesOf([id])) {
+  const messages = messagesOf([id]);
+  let damage = messages.error ?? rowError;
+  if (messages.error) losses.damaged(messages.error);
+  for (const m of messages.rows) {
     const parsed = Message.safeParse(cellJson(m.data));
     if (!parsed.success) {
       bad(acc, `${file.path}: message ${String(m.id)}: not an OpenCode message; skipped`);
@@ -84,7 +133,12 @@ function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: Read
     if (message.time?.created === undefined && typeof m.time_created === 'number') message.time = { ...message.time, created: m.time_created };
     cwd ??= typeof message.path === 'string' ? message.path : message.path?.cwd;
     const parts = [];
-    for (const p of message.id ? partsOf([message.id]) : []) {
+    const found = message.id ? partsOf([message.id]) : { rows: [] };
+    if (found.error) {
+      damage ??= found.error;
+      losses.damaged(found.error);
+    }
+    for (const p of found.rows) {
       const part = Part.safeParse(cellJson(p.data));
       if (part.success) parts.push(part.data);
       else bad(acc, `${file.path}: part ${String(p.id)}: not an OpenCode part; skipped`);
@@ -92,7 +146,11 @@ function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: Read
     applyMessage(acc, message, parts);
   }
   if (acc.badFiles > 3) ctx.warn(`${file.path}: session ${id}: ${acc.badFiles} malformed message/part rows skipped in all`);
-  if (acc.steps.length === 0) return undefined;
+  if (acc.steps.length === 0) {
+    if (damage) losses.lose(`session ${id}`, damage);
+    else if (acc.badFiles > 0) losses.skip(`session ${id}`, `none of its ${messages.rows.length} message(s) could be read`);
+    return undefined;
+  }
   const firstUser = acc.steps.find((step) => step.kind === 'user');
   return {
     id: `opencode:${id}`,

@@ -80,19 +80,34 @@ export class SqliteImage {
     }
   }
 
-  /** A statement kept for repeated lookups (freed on close): the rows for one set of parameters. */
-  lookup(sql: string): (params: BindParams) => Array<Record<string, SqlValue>> {
+  /** As `each`, but a damaged page ends the scan with its error returned: the rows before it were given. */
+  scan(sql: string, params: BindParams, onRow: (row: Record<string, SqlValue>) => void): Error | undefined {
+    try {
+      this.each(sql, params, onRow);
+      return undefined;
+    } catch (error) {
+      return error as Error;
+    }
+  }
+
+  /**
+   * A statement kept for repeated lookups (freed on close): the rows for one set of parameters, up to the first
+   * that fails to read (then `error`).
+   */
+  lookup(sql: string): (params: BindParams) => { rows: Array<Record<string, SqlValue>>; error?: Error } {
     const statement = this.db.prepare(sql);
     this.statements.push(statement);
     return (params) => {
       const rows: Array<Record<string, SqlValue>> = [];
-      statement.bind(params);
       try {
+        statement.bind(params);
         while (statement.step()) rows.push(statement.getAsObject());
+        return { rows };
+      } catch (error) {
+        return { rows, error: error as Error };
       } finally {
         statement.reset();
       }
-      return rows;
     };
   }
 
