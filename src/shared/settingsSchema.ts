@@ -3,7 +3,8 @@ import { DEFAULT_RULES_BUDGET_TOKENS } from '../core/assets/agentsMd';
 import { DEFAULT_PLAYBOOK_PATH } from '../core/assets/playbookAsset';
 import { DEFAULT_SKILL_ROOT } from '../core/assets/skills';
 import { ASSET_TARGETS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
-import { PROVIDER_CHOICES } from '../core/llm/providers';
+import { DEFAULT_EMBEDDING_MODEL } from '../core/llm/openaiClient';
+import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS } from '../core/service/learnWorkspace';
 import { DEFAULT_CONDENSE_BUDGET } from '../core/trace/condense';
 import { DEFAULT_READ_LIMITS } from '../core/trace/importer';
@@ -27,10 +28,10 @@ export const Settings = z.object({
   maxToolOutputChars: z.number().int().min(1000).catch(DEFAULT_READ_LIMITS.maxOutputChars),
   backgroundLearning: z.boolean().catch(false),
   backgroundThreshold: z.number().int().min(1).catch(10),
-  openaiBaseUrl: z.string().url().catch('https://api.openai.com/v1'),
-  openaiModel: z.string().min(1).catch('gpt-4.1-mini'),
+  openaiBaseUrl: z.string().url().catch(DEFAULT_OPENAI_BASE_URL),
+  openaiModel: z.string().min(1).catch(DEFAULT_OPENAI_MODEL),
   allowInsecureHttp: z.boolean().catch(false),
-  embeddingModel: z.string().min(1).catch('text-embedding-3-small'),
+  embeddingModel: z.string().min(1).catch(DEFAULT_EMBEDDING_MODEL),
   lmVendor: z.string().catch('copilot'),
   lmFamily: z.string().catch(''),
   llmConcurrency: z.number().int().min(1).catch(4),

@@ -3,7 +3,7 @@ import { countBatchModes } from '../../core/learn/batchMode';
 import { CallCache } from '../../core/llm/cache';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/assets/proposalStore';
-import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, offlineRoles, openAiRoles, PROVIDER_CHOICES, type Roles } from '../../core/llm/providers';
+import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, offlineRoles, openAiRoles, PROVIDER_CHOICES, type ProviderSetting, type Roles } from '../../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS, learnWorkspace } from '../../core/service/learnWorkspace';
 import { EndpointRefusedError, isLoopbackUrl } from '../../core/llm/endpoint';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
@@ -128,7 +128,7 @@ function flaggedSummary(proposal: NonNullable<Awaited<ReturnType<typeof learnWor
 }
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
-function resolveRoles(provider: (typeof PROVIDER_CHOICES)[number], endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache; prices?: { input: number; output: number }; allowInsecureHttp: boolean; timeoutMs?: number }, out: Output): Roles | undefined {
+function resolveRoles(provider: ProviderSetting, endpoint: { baseUrl: string; model: string; apiKey?: string; cache?: CallCache; prices?: { input: number; output: number }; allowInsecureHttp: boolean; timeoutMs?: number }, out: Output): Roles | undefined {
   const keyless = isLoopbackUrl(endpoint.baseUrl);
   const openai = () => {
     try {

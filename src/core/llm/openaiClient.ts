@@ -9,6 +9,8 @@ import { redactMessages } from './redactMessages';
 import { redactText } from '../trace/redact';
 import { headOf } from '../util/text';
 
+export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
+
 export interface OpenAiClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -69,7 +71,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][] | undefined> {
     if (this.embeddingsUnavailable || texts.length === 0) return texts.length === 0 ? [] : undefined;
     try {
-      const response = await this.client.embeddings.create({ model: this.options.embeddingModel ?? 'text-embedding-3-small', input: texts.map(redactText), encoding_format: 'float' }, { signal });
+      const response = await this.client.embeddings.create({ model: this.options.embeddingModel ?? DEFAULT_EMBEDDING_MODEL, input: texts.map(redactText), encoding_format: 'float' }, { signal });
       return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);

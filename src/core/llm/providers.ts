@@ -9,7 +9,8 @@ import { checkEndpoint } from './endpoint';
 import type { HedgePolicy } from './hedge';
 
 export const PROVIDER_CHOICES = ['auto', 'offline', 'openai', 'vscode'] as const;
-export type ProviderChoice = (typeof PROVIDER_CHOICES)[number];
+/** What the provider setting and `--provider` may say (not the provider a run ends up with). */
+export type ProviderSetting = (typeof PROVIDER_CHOICES)[number];
 
 export interface Roles {
   reflector: Reflector;
