@@ -1,6 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import type { RunEstimate } from '../core/learn/estimate';
-import type { HostMessage, LearnTaskOptions, LearnTaskResult, WorkerMessage } from '../core/pool/learnProtocol';
+import type { HostApi, LearnTaskOptions, LearnTaskResult, WorkerApi } from '../core/pool/learnProtocol';
+import { PortRpc } from '../core/util/portRpc';
 import type { ProviderChoice } from './llm/providerChoice';
 import type { Services } from './services';
 
@@ -19,39 +20,25 @@ export interface LearnHandlers {
  */
 export async function learnInWorker(services: Services, workspace: string, choice: ProviderChoice, options: LearnTaskOptions, handlers: LearnHandlers, signal: AbortSignal): Promise<LearnTaskResult> {
   const { port1, port2 } = new MessageChannel();
-  const send = (message: HostMessage) => port2.postMessage(message);
   const hardStop = new AbortController();
   const inFlight = new AbortController();
+  const worker = new PortRpc<WorkerApi, HostApi>(port2, {
+    progress: ({ message, fraction }) => handlers.onProgress(message, fraction),
+    confirm: (estimate) => handlers.confirm(estimate).catch(() => false),
+    chat: async (messages) => {
+      if (!choice.lm) throw new Error('no host-side model for this run');
+      const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+      const turn = await choice.lm.chat(messages, inFlight.signal, usage);
+      return { content: turn.content, finishReason: turn.finishReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+    },
+  });
   let forceTimer: NodeJS.Timeout | undefined;
   const onCancel = () => {
-    send({ type: 'cancel' });
+    worker.notify('cancel', 'cancelled by the user');
     inFlight.abort();
     forceTimer = setTimeout(() => hardStop.abort(), COOPERATIVE_CANCEL_MS);
   };
   signal.addEventListener('abort', onCancel, { once: true });
-  port2.on('message', (message: WorkerMessage) => {
-    switch (message.type) {
-      case 'progress':
-        handlers.onProgress(message.message, message.fraction);
-        break;
-      case 'confirm':
-        void handlers.confirm(message.estimate).then((ok) => send({ type: 'confirmed', id: message.id, ok }), () => send({ type: 'confirmed', id: message.id, ok: false }));
-        break;
-      case 'chat': {
-        const lm = choice.lm;
-        if (!lm) {
-          send({ type: 'chat-result', id: message.id, error: 'no host-side model for this run' });
-          break;
-        }
-        const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
-        lm.chat(message.messages, inFlight.signal, usage).then(
-          (turn) => send({ type: 'chat-result', id: message.id, content: turn.content, finishReason: turn.finishReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }),
-          (error: Error) => send({ type: 'chat-result', id: message.id, error: error.message }),
-        );
-        break;
-      }
-    }
-  });
   try {
     if (signal.aborted) onCancel();
     return await services.workerPool().learn({

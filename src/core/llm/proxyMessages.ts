@@ -1,22 +1,20 @@
 import type { ChatMessage } from './client';
 
-// The messages of a model call proxied over a port (the worker asks, the host's VS Code model answers): part of the
-// learning task's port protocol (pool/learnProtocol), defined here beside the client that sends them.
+// A model call proxied to the host (VS Code's models live in the extension host): the worker asks, the host answers.
+// Part of the learning task's port protocol (pool/learnProtocol), defined here beside the client that asks.
 
-/** Worker → host: one chat call. */
-export interface ChatRequest {
-  type: 'chat';
-  id: number;
-  messages: ChatMessage[];
+/** The host's answer to one chat call. */
+export interface ChatAnswer {
+  content: string;
+  finishReason: string;
+  inputTokens: number;
+  outputTokens: number;
 }
 
-/** Host → worker: its answer, or why there is none. */
-export interface ChatResult {
-  type: 'chat-result';
-  id: number;
-  content?: string;
-  finishReason?: string;
-  inputTokens?: number;
-  outputTokens?: number;
-  error?: string;
-}
+/** What the host serves for model calls. */
+export type ChatApi = {
+  chat: (messages: ChatMessage[]) => ChatAnswer | Promise<ChatAnswer>;
+};
+
+/** One chat call as the worker makes it (over the port, or straight to a function in tests). */
+export type AskHost = (messages: ChatMessage[], signal?: AbortSignal) => Promise<ChatAnswer>;

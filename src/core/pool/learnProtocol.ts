@@ -3,7 +3,7 @@ import type { AssetSettings } from '../assets/targets';
 import type { RunEstimate } from '../learn/estimate';
 import type { Strategy } from '../learn/run';
 import type { ProviderInfo } from '../learn/types';
-import type { ChatRequest, ChatResult } from '../llm/proxyMessages';
+import type { ChatApi } from '../llm/proxyMessages';
 
 /** Which model learns, in a form that crosses to a worker thread (a proxy stands for VS Code's models). */
 export type ProviderSpec =
@@ -34,7 +34,7 @@ export interface LearnTask {
   /** Completed model calls are cached here; omit to disable. */
   cacheDir?: string;
   options: LearnTaskOptions;
-  /** Progress, consent and proxied model calls travel over this port. */
+  /** Progress, consent and proxied model calls travel over this port (HostApi and WorkerApi, through PortRpc). */
   port: MessagePort;
 }
 
@@ -52,14 +52,13 @@ export interface LearnTaskResult {
   outsideWindow?: number;
 }
 
-/** Worker → host. */
-export type WorkerMessage =
-  | { type: 'progress'; message: string; fraction: number }
-  | { type: 'confirm'; id: number; estimate: RunEstimate }
-  | ChatRequest;
+/** What the host serves the worker: progress, the consent question before a large run, and model calls. */
+export type HostApi = ChatApi & {
+  progress: (update: { message: string; fraction: number }) => void;
+  confirm: (estimate: RunEstimate) => boolean | Promise<boolean>;
+};
 
-/** Host → worker. */
-export type HostMessage =
-  | { type: 'cancel' }
-  | { type: 'confirmed'; id: number; ok: boolean }
-  | ChatResult;
+/** What the worker serves the host: a cooperative cancel. */
+export type WorkerApi = {
+  cancel: (reason: string) => void;
+};

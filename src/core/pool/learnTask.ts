@@ -1,4 +1,4 @@
-import { threadId, type MessagePort } from 'node:worker_threads';
+import { threadId } from 'node:worker_threads';
 import { ProposalStore } from '../assets/proposalStore';
 import type { RunEstimate } from '../learn/estimate';
 import { CachingLlmClient, CallCache } from '../llm/cache';
@@ -7,9 +7,10 @@ import { offlineRoles, openAiRoles, type Roles } from '../llm/providers';
 import { PortLlmClient } from '../llm/proxyClient';
 import { learnWorkspace } from '../service/learnWorkspace';
 import { TraceStore } from '../trace/store';
-import type { HostMessage, LearnTask, LearnTaskResult, ProviderSpec, WorkerMessage } from './learnProtocol';
+import { PortRpc } from '../util/portRpc';
+import type { HostApi, LearnTask, LearnTaskResult, ProviderSpec, WorkerApi } from './learnProtocol';
 
-function rolesFor(spec: ProviderSpec, port: MessagePort, cacheDir: string | undefined, budget: number | undefined): Roles {
+function rolesFor(spec: ProviderSpec, host: PortRpc<HostApi, WorkerApi>, cacheDir: string | undefined, budget: number | undefined): Roles {
   const cache = cacheDir ? new CallCache(cacheDir) : undefined;
   switch (spec.kind) {
     case 'offline':
@@ -17,7 +18,7 @@ function rolesFor(spec: ProviderSpec, port: MessagePort, cacheDir: string | unde
     case 'openai':
       return openAiRoles({ ...spec, cache, condenseBudgetTokens: budget });
     case 'proxy': {
-      const proxy = new PortLlmClient(spec.info, port);
+      const proxy = new PortLlmClient(spec.info, (messages, signal) => host.call('chat', messages, signal));
       const client = cache ? new CachingLlmClient(proxy, cache, `proxy:${spec.info.provider}`) : proxy;
       return { reflector: new LlmReflector(client, budget), aggregator: new LlmAggregator(client), info: spec.info };
     }
@@ -30,28 +31,12 @@ function rolesFor(spec: ProviderSpec, port: MessagePort, cacheDir: string | unde
  * port and stops the run cooperatively, so the batches already finished are saved like in any run.
  */
 export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
-  const port = task.port;
-  const post = (message: WorkerMessage) => port.postMessage(message);
   const controller = new AbortController();
-  const confirmations = new Map<number, (ok: boolean) => void>();
-  let nextConfirm = 0;
-  port.on('message', (message: HostMessage) => {
-    if (message.type === 'cancel') controller.abort();
-    if (message.type === 'confirmed') {
-      confirmations.get(message.id)?.(message.ok);
-      confirmations.delete(message.id);
-    }
-  });
+  const host = new PortRpc<HostApi, WorkerApi>(task.port, { cancel: () => controller.abort() });
   try {
     const store = new TraceStore(task.storeDir);
-    const roles = rolesFor(task.provider, port, task.cacheDir, task.options.budgetTokens);
-    const confirm = task.options.confirm
-      ? (estimate: RunEstimate) => new Promise<boolean>((resolve) => {
-        const id = nextConfirm++;
-        confirmations.set(id, resolve);
-        post({ type: 'confirm', id, estimate });
-      })
-      : undefined;
+    const roles = rolesFor(task.provider, host, task.cacheDir, task.options.budgetTokens);
+    const confirm = task.options.confirm ? (estimate: RunEstimate) => host.call('confirm', estimate) : undefined;
     const result = await learnWorkspace({
       store,
       proposals: new ProposalStore(store),
@@ -61,7 +46,7 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
       ...task.options,
       confirm,
       signal: controller.signal,
-      onProgress: (message, fraction) => post({ type: 'progress', message, fraction }),
+      onProgress: (message, fraction) => host.notify('progress', { message, fraction }),
     });
     const record = result.record;
     return {
@@ -75,6 +60,6 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
       outsideWindow: result.outsideWindow,
     };
   } finally {
-    port.close();
+    task.port.close();
   }
 }

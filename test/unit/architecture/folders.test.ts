@@ -18,7 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   assets: ['learn', 'playbook', 'trace', 'trust', 'util'],
   llm: ['learn', 'playbook', 'secrets', 'trace', 'util'],
   service: ['assets', 'learn', 'llm', 'playbook', 'secrets', 'trace', 'trust', 'util'],
-  pool: ['assets', 'learn', 'llm', 'service', 'trace'],
+  pool: ['assets', 'learn', 'llm', 'service', 'trace', 'util'],
 };
 
 const CORE = join(REPO_ROOT, 'src', 'core');

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
-import type { HostMessage, WorkerMessage } from '../../../src/core/pool/learnProtocol';
+import type { HostApi, WorkerApi } from '../../../src/core/pool/learnProtocol';
+import { PortRpc } from '../../../src/core/util/portRpc';
 import { runLearnTask } from '../../../src/core/pool/learnTask';
 import { importSessions } from '../../../src/core/trace/importer';
 import { TraceStore } from '../../../src/core/trace/store';
@@ -21,7 +22,7 @@ describe('a learning run as a worker task (over a message port)', () => {
     const storeDir = await exampleStore();
     const { port1, port2 } = new MessageChannel();
     const progress: string[] = [];
-    port2.on('message', (m: WorkerMessage) => { if (m.type === 'progress') progress.push(m.message); });
+    new PortRpc<WorkerApi, HostApi>(port2, { progress: ({ message }) => void progress.push(message) });
     const result = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'offline' }, options: { allWorkspaces: true, seed: 7 }, port: port1 });
     port2.close();
     assert.equal(result.sessions, 5);
@@ -34,15 +35,12 @@ describe('a learning run as a worker task (over a message port)', () => {
     const storeDir = await exampleStore();
     const { port1, port2 } = new MessageChannel();
     const asked: number[] = [];
-    port2.on('message', (m: WorkerMessage) => {
-      if (m.type === 'confirm') {
-        asked.push(m.estimate.sessions);
-        port2.postMessage({ type: 'confirmed', id: m.id, ok: true } satisfies HostMessage);
-      }
-      if (m.type === 'chat') {
-        const reply = simulatedModel({ model: 'host', messages: m.messages });
-        port2.postMessage({ type: 'chat-result', id: m.id, content: reply.content, finishReason: 'stop', inputTokens: 10, outputTokens: 5 } satisfies HostMessage);
-      }
+    new PortRpc<WorkerApi, HostApi>(port2, {
+      confirm: (estimate) => {
+        asked.push(estimate.sessions);
+        return true;
+      },
+      chat: (messages) => ({ content: simulatedModel({ model: 'host', messages }).content ?? '', finishReason: 'stop', inputTokens: 10, outputTokens: 5 }),
     });
     const result = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'copilot/test' } }, options: { allWorkspaces: true, confirm: true, seed: 3 }, port: port1 });
     port2.close();
@@ -56,18 +54,18 @@ describe('a learning run as a worker task (over a message port)', () => {
   it('a cancel from the host stops the run cooperatively; declining the estimate runs nothing', async () => {
     const storeDir = await exampleStore();
     const { port1, port2 } = new MessageChannel();
-    port2.on('message', (m: WorkerMessage) => {
-      if (m.type === 'confirm') port2.postMessage({ type: 'confirmed', id: m.id, ok: false } satisfies HostMessage);
-    });
+    new PortRpc<WorkerApi, HostApi>(port2, { confirm: () => false });
     const declined = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'x' } }, options: { allWorkspaces: true, confirm: true }, port: port1 });
     port2.close();
     assert.equal(declined.declined, true);
     assert.equal(declined.run, undefined);
 
     const channel = new MessageChannel();
-    channel.port2.on('message', (m: WorkerMessage) => {
-      if (m.type === 'chat') channel.port2.postMessage({ type: 'cancel' } satisfies HostMessage);
-    });
+    // the host cancels at the first model call and never answers it
+    const worker: PortRpc<WorkerApi, HostApi> = new PortRpc<WorkerApi, HostApi>(channel.port2, { chat: () => {
+      worker.notify('cancel', 'test');
+      return new Promise(() => undefined);
+    } });
     const cancelled = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'x' } }, options: { allWorkspaces: true }, port: channel.port1 });
     channel.port2.close();
     assert.equal(cancelled.run?.status, 'cancelled');
