@@ -1,4 +1,4 @@
-import type { FromWebview, RuleView, RunNodeView, RunView, ToWebview } from '../shared/protocol';
+import { isStaleReply, type FromWebview, type RuleView, type RunNodeView, type RunView, type ToWebview } from '../shared/protocol';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void };
 
@@ -94,8 +94,12 @@ function renderRules(rules: RuleView[]): HTMLElement {
   return table;
 }
 
+/** The newest run selection asked for: replies to older ones are dropped. */
+let newestRequest = 0;
+
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   const message = event.data;
+  if (isStaleReply(message, newestRequest)) return;
   switch (message.type) {
     case 'init':
       root.replaceChildren(el('p', message.panel === 'tree' ? 'Loading runs…' : 'Loading rules…', 'meta'));
@@ -112,7 +116,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
         option.selected = run.id === message.selected?.id;
         picker.append(option);
       }
-      picker.addEventListener('change', () => vscode.postMessage({ type: 'selectRun', runId: picker.value }));
+      picker.addEventListener('change', () => vscode.postMessage({ type: 'selectRun', runId: picker.value, requestId: ++newestRequest }));
       root.replaceChildren(el('h1', 'Aggregation tree'), picker, ...(message.selected ? [renderRun(message.selected)] : []));
       break;
     }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { BATCH_MODES, type BatchMode } from './batchMode';
 import { LEGACY_BATCH_MODES, modeOfStoredBatch } from './legacyModes';
+import { NODE_KINDS, NODE_STATUSES } from './nodeKinds';
 
 export const RUN_RECORD_VERSION = 1;
 
-export const NodeKind = z.enum(['trace', 'reflection', 'group', 'single', 'local', 'global', 'apply']);
+export const NodeKind = z.enum(NODE_KINDS);
 export type NodeKind = z.infer<typeof NodeKind>;
 
 export const RunNode = z.object({
@@ -15,7 +16,7 @@ export const RunNode = z.object({
   level: z.number().int().optional(),
   label: z.string(),
   parents: z.array(z.string()),
-  status: z.enum(['ok', 'failed', 'skipped']),
+  status: z.enum(NODE_STATUSES),
   latencyMs: z.number().optional(),
   inputTokens: z.number().optional(),
   outputTokens: z.number().optional(),

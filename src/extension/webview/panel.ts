@@ -28,6 +28,8 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
   });
   panels.set(kind, panel);
   const post = (message: ToWebview) => void panel.webview.postMessage(message);
+  // the run the user picked: kept when the extension pushes an update, so the view stays on it
+  let selectedRun: string | undefined;
   const subscriptions = [
     panel.webview.onDidReceiveMessage(async (message: unknown) => {
       if (!isFromWebview(message)) return;
@@ -36,13 +38,14 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
           post({ type: 'init', panel: kind });
           post(kind === 'tree' ? await runsMessage(services) : await rulesMessage(services));
         } else if (message.type === 'selectRun') {
-          post(await runsMessage(services, message.runId));
+          selectedRun = message.runId;
+          post({ ...(await runsMessage(services, message.runId)), requestId: message.requestId });
         }
       } catch (error) {
         post({ type: 'error', message: (error as Error).message });
       }
     }),
-    services.onDidChange(async () => post(kind === 'tree' ? await runsMessage(services) : await rulesMessage(services))),
+    services.onDidChange(async () => post(kind === 'tree' ? await runsMessage(services, selectedRun) : await rulesMessage(services))),
   ];
   panel.onDidDispose(() => {
     panels.delete(kind);
@@ -58,7 +61,7 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
   return panel;
 }
 
-async function runsMessage(services: Services, selectedId?: string): Promise<ToWebview> {
+async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {
   const records = (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.store, ws)))).flat().sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const chosen = records.find((r) => r.id === selectedId) ?? records[0];
   return { type: 'runs', runs: records.map(runSummaryView), selected: chosen && runView(chosen) };
