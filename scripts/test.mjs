@@ -15,6 +15,7 @@ if (unknown.length) {
 
 const layers = [
   { name: 'typecheck', cmd: ['npm', 'run', 'typecheck'] },
+  { name: 'lint and format', cmd: ['npm', 'run', 'lint'] },
   { name: 'unit', cmd: ['npm', 'run', 'test:unit'] },
   { name: 'setup code-server', cmd: ['bash', 'test/setup/install-vscode.sh'], vscode: true },
   { name: 'extension host', cmd: ['node', 'test/extension/run.mjs'], vscode: true, needsSetup: true },

@@ -73,7 +73,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     try {
       const response = await this.client.embeddings.create({ model: this.options.embeddingModel ?? DEFAULT_EMBEDDING_MODEL, input: texts.map(redactText), encoding_format: 'float' }, { signal });
       return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-    } catch (error) {
+    } catch {
       if (signal?.aborted) throw abortError(signal);
       this.embeddingsUnavailable = true;
       return undefined;

@@ -43,30 +43,33 @@ export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string {
   }
 }
 
-const ImportedFile = z.object({
-  agent: z.string(),
-  bytes: z.number(),
-  mtimeMs: z.number(),
-  traceIds: z.array(z.string()),
+// Checked by hand on load (isImportedFile, isSkippedFile): the index is read on every import and this is faster than a
+// schema, and an entry that fails the check is dropped, so its file is read again.
+export interface ImportedFile {
+  agent: string;
+  bytes: number;
+  mtimeMs: number;
+  traceIds: string[];
   // where an append-only log resumes (see incremental.ts); absent: re-read in full when changed
-  offset: z.number().int().nonnegative().optional(),
-  head: z.string().optional(),
-  headBytes: z.number().int().nonnegative().optional(),
-  tail: z.string().optional(),
-  tailBytes: z.number().int().nonnegative().optional(),
+  offset?: number;
+  head?: string;
+  headBytes?: number;
+  tail?: string;
+  tailBytes?: number;
   // the reader's resume state as JSON text: inline when small, else in resume/<hash>.json (`stateFile`)
-  state: z.string().optional(),
-  stateFile: z.boolean().optional(),
-});
+  state?: string;
+  stateFile?: boolean;
+}
 /** Files found that are no session of any agent: not sniffed again until they change. */
-const SkippedFile = z.object({ bytes: z.number(), mtimeMs: z.number() });
-const ImportIndex = z.object({
-  version: z.union([z.literal(1), z.literal(2)]),
-  files: z.record(z.string(), ImportedFile),
-  skipped: z.record(z.string(), SkippedFile).optional(),
-});
-export type ImportIndex = z.infer<typeof ImportIndex>;
-export type ImportedFile = z.infer<typeof ImportedFile>;
+interface SkippedFile {
+  bytes: number;
+  mtimeMs: number;
+}
+export interface ImportIndex {
+  version: 1 | 2;
+  files: Record<string, ImportedFile>;
+  skipped?: Record<string, SkippedFile>;
+}
 
 const optional = (value: unknown, type: 'string' | 'number' | 'boolean') => value === undefined || typeof value === type;
 
@@ -78,7 +81,7 @@ function isImportedFile(value: unknown): value is ImportedFile {
     && optional(e.tailBytes, 'number') && optional(e.state, 'string') && optional(e.stateFile, 'boolean');
 }
 
-function isSkippedFile(value: unknown): value is z.infer<typeof SkippedFile> {
+function isSkippedFile(value: unknown): value is SkippedFile {
   const e = value as Record<string, unknown> | null;
   return typeof e === 'object' && e !== null && typeof e.bytes === 'number' && typeof e.mtimeMs === 'number';
 }
