@@ -13,16 +13,30 @@ const define = { __COMBEE_VERSION__: JSON.stringify(JSON.parse(readFileSync('pac
 
 const node = {
   define,
-  bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-  sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
   // piscina's optional native dependency is loaded lazily and may be absent
   external: ['@napi-rs/nice'],
 };
 
 const bundles = [
-  { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: [...node.external, 'vscode'] },
+  {
+    ...node,
+    entryPoints: { extension: 'src/extension/extension.ts' },
+    outdir: 'dist',
+    external: [...node.external, 'vscode'],
+  },
   // the pool's worker: our task module plus piscina's bootstrap, which piscina loads as `<its __dirname>/worker.js`
-  { ...node, entryPoints: { 'combee-worker': 'src/core/pool/workerTasks.ts', worker: 'node_modules/piscina/dist/worker.js' }, outdir: 'dist' },
+  {
+    ...node,
+    entryPoints: { 'combee-worker': 'src/core/pool/workerTasks.ts', worker: 'node_modules/piscina/dist/worker.js' },
+    outdir: 'dist',
+  },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // benchmarks (not shipped): `combee bench …` loads dist/bench.js when it exists
   { ...node, entryPoints: { bench: 'bench/learn/index.ts' }, outdir: 'dist' },
@@ -30,8 +44,17 @@ const bundles = [
   { ...node, entryPoints: { tokenizer: 'src/core/util/tokenizerEntry.ts' }, outdir: 'dist', sourcemap: false },
   // the RE2 engine for user redaction patterns: its own bundle, loaded only when there are patterns (src/core/secrets/userPatterns.ts)
   { ...node, entryPoints: { re2: 'src/core/secrets/re2Entry.ts' }, outdir: 'dist', sourcemap: false },
-  { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: production ? false : 'linked',
-    minify: production, logLevel: 'warning', entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' },
+  {
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: production ? false : 'linked',
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: { webview: 'src/webview/main.ts' },
+    outdir: 'dist',
+  },
 ];
 
 function listTs(dir) {
@@ -45,8 +68,23 @@ function listTs(dir) {
 }
 
 const testTranspile = {
-  entryPoints: [...listTs('src/core'), ...listTs('src/cli'), ...listTs('src/shared'), ...listTs('test/unit'), ...listTs('test/support'), ...listTs('bench')],
-  define, outdir: 'out', outbase: '.', bundle: false, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'inline', logLevel: 'warning',
+  entryPoints: [
+    ...listTs('src/core'),
+    ...listTs('src/cli'),
+    ...listTs('src/shared'),
+    ...listTs('test/unit'),
+    ...listTs('test/support'),
+    ...listTs('bench'),
+  ],
+  define,
+  outdir: 'out',
+  outbase: '.',
+  bundle: false,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'inline',
+  logLevel: 'warning',
 };
 
 if (args.has('--tests')) rmSync('out', { recursive: true, force: true });

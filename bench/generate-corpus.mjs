@@ -9,9 +9,17 @@ import { parseArgs } from 'node:util';
 import { plan, writeFile, SIZES } from './corpus.mjs';
 
 // any change to the generator's code makes a new corpus
-export const GENERATOR_VERSION = createHash('sha256').update(readFileSync(new URL('./corpus.mjs', import.meta.url))).digest('hex').slice(0, 16);
+export const GENERATOR_VERSION = createHash('sha256')
+  .update(readFileSync(new URL('./corpus.mjs', import.meta.url)))
+  .digest('hex')
+  .slice(0, 16);
 
-export function corpusDir(size, base = process.env.COMBEE_BENCH_DIR ? resolve(process.env.COMBEE_BENCH_DIR) : join(homedir(), '.cache', 'combee-bench', 'corpus')) {
+export function corpusDir(
+  size,
+  base = process.env.COMBEE_BENCH_DIR
+    ? resolve(process.env.COMBEE_BENCH_DIR)
+    : join(homedir(), '.cache', 'combee-bench', 'corpus'),
+) {
   return join(base, size);
 }
 
@@ -36,7 +44,9 @@ export function readManifest(root) {
 export function generate(size, root, log = (m) => process.stderr.write(`${m}\n`)) {
   const existing = readManifest(root);
   if (existing) {
-    log(`corpus ${size} already at ${root} (${(existing.totalBytes / 1e6).toFixed(0)} MB, ${existing.files.length} files)`);
+    log(
+      `corpus ${size} already at ${root} (${(existing.totalBytes / 1e6).toFixed(0)} MB, ${existing.files.length} files)`,
+    );
     return existing;
   }
   rmSync(root, { recursive: true, force: true });
@@ -52,10 +62,16 @@ export function generate(size, root, log = (m) => process.stderr.write(`${m}\n`)
     secrets += result.secrets;
     const { multiMb, multiMbRange, hugeLine, ...kept } = file;
     written.push({ ...kept, bytes: result.bytes });
-    if ((i + 1) % 500 === 0 || i === 0) log(`  ${i + 1}/${files.length} files, ${(total / 1e6).toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    if ((i + 1) % 500 === 0 || i === 0)
+      log(
+        `  ${i + 1}/${files.length} files, ${(total / 1e6).toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
   }
   const manifest = {
-    version: GENERATOR_VERSION, size, totalBytes: total, secretsPlanted: secrets,
+    version: GENERATOR_VERSION,
+    size,
+    totalBytes: total,
+    secretsPlanted: secrets,
     claudeBytes: written.filter((f) => f.agent === 'claude-code').reduce((n, f) => n + f.bytes, 0),
     claudeFiles: written.filter((f) => f.agent === 'claude-code').length,
     codexFiles: written.filter((f) => f.agent === 'codex').length,
@@ -64,7 +80,9 @@ export function generate(size, root, log = (m) => process.stderr.write(`${m}\n`)
     files: written,
   };
   writeFileSync(join(root, 'manifest.json'), JSON.stringify(manifest));
-  log(`corpus ${size}: ${(total / 1e6).toFixed(0)} MB in ${files.length} files (${secrets} planted secrets) at ${root}, ${manifest.generatedIn.toFixed(0)} s`);
+  log(
+    `corpus ${size}: ${(total / 1e6).toFixed(0)} MB in ${files.length} files (${secrets} planted secrets) at ${root}, ${manifest.generatedIn.toFixed(0)} s`,
+  );
   return manifest;
 }
 

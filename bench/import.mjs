@@ -4,7 +4,18 @@
 // ccusage 18 (JavaScript) and ccusage 20 (native binary), installed into a cache folder outside the repository.
 // Usage: node bench/import.mjs [--size small|full|short|mixed] [--workers n] [--runs n] [--no-ccusage] [--no-build] [--cli <path>]
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +24,9 @@ import { appendTurns, rngFrom, SECRET_MARKER } from './corpus.mjs';
 import { corpusDir, generate } from './generate-corpus.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CACHE = process.env.COMBEE_BENCH_DIR ? resolve(process.env.COMBEE_BENCH_DIR) : join(homedir(), '.cache', 'combee-bench');
+const CACHE = process.env.COMBEE_BENCH_DIR
+  ? resolve(process.env.COMBEE_BENCH_DIR)
+  : join(homedir(), '.cache', 'combee-bench');
 const CCUSAGE = { 18: '18.0.11', 20: '20.0.24' };
 
 const { values } = parseArgs({
@@ -59,12 +72,16 @@ async function measure(command, args, env = {}) {
   child.stdout.on('data', (d) => out.push(d));
   child.stderr.on('data', (d) => err.push(d));
   let polled = 0;
-  const poll = TIME ? undefined : setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (m) polled = Math.max(polled, Number(m[1]) / 1024);
-    } catch { /* exited */ }
-  }, 20);
+  const poll = TIME
+    ? undefined
+    : setInterval(() => {
+        try {
+          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+          if (m) polled = Math.max(polled, Number(m[1]) / 1024);
+        } catch {
+          /* exited */
+        }
+      }, 20);
   const code = await new Promise((res) => child.on('close', res));
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (poll) clearInterval(poll);
@@ -72,7 +89,10 @@ async function measure(command, args, env = {}) {
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`);
   const rss = TIME ? Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? 0) / 1024 : polled;
   // CPU seconds (user + system, all threads): what the run costs whatever else the machine is doing
-  const cpu = TIME ? Number(/User time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] ?? NaN) + Number(/System time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] ?? NaN) : undefined;
+  const cpu = TIME
+    ? Number(/User time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] ?? NaN) +
+      Number(/System time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] ?? NaN)
+    : undefined;
   return { wall, rss, cpu, stdout: Buffer.concat(out).toString() };
 }
 
@@ -88,11 +108,14 @@ async function best(label, fn) {
     if (!result || r.wall < result.wall) result = r;
   }
   result = { ...result, rss };
-  log(`  ${label}: ${result.wall.toFixed(2)} s (${result.cpu?.toFixed(1) ?? '?'} s CPU), ${result.rss.toFixed(0)} MB peak RSS`);
+  log(
+    `  ${label}: ${result.wall.toFixed(2)} s (${result.cpu?.toFixed(1) ?? '?'} s CPU), ${result.rss.toFixed(0)} MB peak RSS`,
+  );
   return result;
 }
 
-const combee = (from, store) => measure(process.execPath, [cli, 'import', '--from', from, '--store', store, '--json', ...workerArgs]);
+const combee = (from, store) =>
+  measure(process.execPath, [cli, 'import', '--from', from, '--store', store, '--json', ...workerArgs]);
 
 // Warm the page cache so the first measured tool is not the one paying for the disk.
 log('warming the page cache …');
@@ -100,7 +123,20 @@ for (const file of manifest.files) readFileSync(join(root, file.path)).length;
 
 const work = mkdtempSync(join(tmpdir(), 'combee-bench-'));
 const rows = [];
-const results = { size, machine: machine(), corpus: { path: root, bytes: manifest.totalBytes, files: manifest.files.length, claudeBytes, claudeFiles: manifest.claudeFiles, largestFile: manifest.largestFile, secretsPlanted: manifest.secretsPlanted }, runs: {} };
+const results = {
+  size,
+  machine: machine(),
+  corpus: {
+    path: root,
+    bytes: manifest.totalBytes,
+    files: manifest.files.length,
+    claudeBytes,
+    claudeFiles: manifest.claudeFiles,
+    largestFile: manifest.largestFile,
+    secretsPlanted: manifest.secretsPlanted,
+  },
+  runs: {},
+};
 /** `bytes`: what the run read; MB/s only for full reads (a re-import's time is mostly fixed costs). */
 const row = (name, files, bytes, r, extra = {}, throughput = true) => {
   const mbps = throughput ? bytes / 1e6 / r.wall : undefined;
@@ -117,11 +153,24 @@ try {
   });
   const coldSummary = JSON.parse(cold.stdout);
   const leaked = countMarker(store);
-  row('combee: cold import', coldSummary.files, coldSummary.bytes, cold, { sessions: coldSummary.sessions, steps: coldSummary.steps, redactions: coldSummary.redactions, warnings: coldSummary.warnings, secretsLeaked: leaked });
+  row('combee: cold import', coldSummary.files, coldSummary.bytes, cold, {
+    sessions: coldSummary.sessions,
+    steps: coldSummary.steps,
+    redactions: coldSummary.redactions,
+    warnings: coldSummary.warnings,
+    secretsLeaked: leaked,
+  });
 
   const again = await best('re-import, nothing new', () => combee(root, store));
   const againSummary = JSON.parse(again.stdout);
-  row('combee: re-import, nothing new', againSummary.files - againSummary.unchangedFiles, againSummary.bytesRead, again, { unchangedFiles: againSummary.unchangedFiles, bytesRead: againSummary.bytesRead }, false);
+  row(
+    'combee: re-import, nothing new',
+    againSummary.files - againSummary.unchangedFiles,
+    againSummary.bytesRead,
+    again,
+    { unchangedFiles: againSummary.unchangedFiles, bytesRead: againSummary.bytesRead },
+    false,
+  );
 
   const appended = appendOnePercent(manifest);
   log(`  appended ${(appended.bytes / 1e6).toFixed(1)} MB to ${appended.files} files`);
@@ -138,22 +187,51 @@ try {
     restoreAppended(manifest);
   }
   const grownSummary = JSON.parse(grown.stdout);
-  row('combee: re-import after +1 % appended', grownSummary.files - grownSummary.unchangedFiles, grownSummary.bytesRead, grown, { appendedBytes: appended.bytes, appendedFiles: appended.files, resumedFiles: grownSummary.resumedFiles, bytesRead: grownSummary.bytesRead }, false);
+  row(
+    'combee: re-import after +1 % appended',
+    grownSummary.files - grownSummary.unchangedFiles,
+    grownSummary.bytesRead,
+    grown,
+    {
+      appendedBytes: appended.bytes,
+      appendedFiles: appended.files,
+      resumedFiles: grownSummary.resumedFiles,
+      bytesRead: grownSummary.bytesRead,
+    },
+    false,
+  );
 
-  const claudeOnly = await best('cold import, Claude Code part', () => combee(claudeDir, join(work, `store-${Math.random().toString(36).slice(2)}`)));
+  const claudeOnly = await best('cold import, Claude Code part', () =>
+    combee(claudeDir, join(work, `store-${Math.random().toString(36).slice(2)}`)),
+  );
   const claudeSummary = JSON.parse(claudeOnly.stdout);
-  row('combee: cold import, Claude Code part', claudeSummary.files, claudeSummary.bytes, claudeOnly, { sessions: claudeSummary.sessions });
+  row('combee: cold import, Claude Code part', claudeSummary.files, claudeSummary.bytes, claudeOnly, {
+    sessions: claudeSummary.sessions,
+  });
 
   if (!values['no-ccusage']) {
     const home = mkdtempSync(join(work, 'home-'));
     // an empty home: ccusage sees only the corpus, through CLAUDE_CONFIG_DIR
-    const env = { CLAUDE_CONFIG_DIR: claudeDir, HOME: home, CODEX_HOME: join(home, '.codex'), XDG_CONFIG_HOME: join(home, '.config') };
+    const env = {
+      CLAUDE_CONFIG_DIR: claudeDir,
+      HOME: home,
+      CODEX_HOME: join(home, '.codex'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+    };
     for (const major of [18, 20]) {
       const bin = ccusage(major);
       const args = major === 18 ? [bin, 'daily', '--json', '--offline'] : ['daily', '--json', '--offline'];
-      const r = await best(`ccusage ${CCUSAGE[major]}`, () => (major === 18 ? measure(process.execPath, args, env) : measure(bin, args, env)));
+      const r = await best(`ccusage ${CCUSAGE[major]}`, () =>
+        major === 18 ? measure(process.execPath, args, env) : measure(bin, args, env),
+      );
       const days = JSON.parse(r.stdout).daily?.length ?? 0;
-      row(`ccusage ${CCUSAGE[major]} daily --offline (${major === 18 ? 'JavaScript' : 'native'}), Claude Code part`, manifest.claudeFiles, claudeBytes, r, { days });
+      row(
+        `ccusage ${CCUSAGE[major]} daily --offline (${major === 18 ? 'JavaScript' : 'native'}), Claude Code part`,
+        manifest.claudeFiles,
+        claudeBytes,
+        r,
+        { days },
+      );
     }
   }
 } finally {
@@ -163,7 +241,10 @@ try {
 const table = [
   `| run (${size} corpus: ${(manifest.totalBytes / 1e6).toFixed(0)} MB, ${manifest.files.length} files; ${results.machine.cpus} CPUs, ${results.machine.node}) | files read | MB read | wall s | CPU s | MB/s | peak RSS MB |`,
   '|---|--:|--:|--:|--:|--:|--:|',
-  ...rows.map((r) => `| ${r.name} | ${r.files} | ${(r.bytes / 1e6).toFixed(1)} | ${r.wall.toFixed(2)} | ${r.cpu !== undefined ? r.cpu.toFixed(1) : '–'} | ${r.mbps !== undefined ? r.mbps.toFixed(0) : '–'} | ${r.rss.toFixed(0)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.files} | ${(r.bytes / 1e6).toFixed(1)} | ${r.wall.toFixed(2)} | ${r.cpu !== undefined ? r.cpu.toFixed(1) : '–'} | ${r.mbps !== undefined ? r.mbps.toFixed(0) : '–'} | ${r.rss.toFixed(0)} |`,
+  ),
 ].join('\n');
 const get = (name) => results.runs[name];
 const c = get('combee: cold import, Claude Code part');
@@ -176,27 +257,44 @@ results.targets = {
   vsCcusage20: c20 ? { value: c.wall / c20.wall, target: '≤ 10× its wall time' } : undefined,
   noChangeSeconds: { value: get('combee: re-import, nothing new').wall, target: 1 },
   appendedReadOnlyNewBytes: grownRun.bytesRead === grownRun.appendedBytes,
-  peakRssMb: { value: Math.max(...Object.entries(results.runs).filter(([k]) => k.startsWith('combee')).map(([, v]) => v.peakRssMb)), target: 300 },
+  peakRssMb: {
+    value: Math.max(
+      ...Object.entries(results.runs)
+        .filter(([k]) => k.startsWith('combee'))
+        .map(([, v]) => v.peakRssMb),
+    ),
+    target: 300,
+  },
   secretsLeaked: get('combee: cold import').secretsLeaked,
 };
 results.loadAverageAfter = loadavg();
 results.table = table;
-const outFile = values.out ? resolve(values.out) : join(REPO, 'bench', 'results', size === 'full' ? 'import.json' : `import-${size}.json`);
+const outFile = values.out
+  ? resolve(values.out)
+  : join(REPO, 'bench', 'results', size === 'full' ? 'import.json' : `import-${size}.json`);
 mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`${table}\n\n`);
 const t = results.targets;
-process.stdout.write(`cold ${t.coldMbPerS.value.toFixed(0)} MB/s (target ≥ 100)` +
-  (t.vsCcusage18 ? `; ${t.vsCcusage18.value.toFixed(1)}× ccusage 18 (target ≥ 6×)` : '') +
-  (t.vsCcusage20 ? `; ${t.vsCcusage20.value.toFixed(1)}× ccusage 20's wall time (target ≤ 10×)` : '') +
-  `; no-change re-import ${t.noChangeSeconds.value.toFixed(2)} s (target < 1 s); +1 % re-import read ${t.appendedReadOnlyNewBytes ? 'only the appended bytes' : `${(grownRun.bytesRead / 1e6).toFixed(1)} MB for ${(grownRun.appendedBytes / 1e6).toFixed(1)} MB appended (readers without resume read whole files)`}; peak RSS ${t.peakRssMb.value.toFixed(0)} MB (target < 300); planted secrets found in the store: ${t.secretsLeaked}\n` +
-  `load average before ${results.machine.loadAverageBefore.map((l) => l.toFixed(2)).join(' ')}, after ${results.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')}\nwritten ${outFile}\n`);
+process.stdout.write(
+  `cold ${t.coldMbPerS.value.toFixed(0)} MB/s (target ≥ 100)` +
+    (t.vsCcusage18 ? `; ${t.vsCcusage18.value.toFixed(1)}× ccusage 18 (target ≥ 6×)` : '') +
+    (t.vsCcusage20 ? `; ${t.vsCcusage20.value.toFixed(1)}× ccusage 20's wall time (target ≤ 10×)` : '') +
+    `; no-change re-import ${t.noChangeSeconds.value.toFixed(2)} s (target < 1 s); +1 % re-import read ${t.appendedReadOnlyNewBytes ? 'only the appended bytes' : `${(grownRun.bytesRead / 1e6).toFixed(1)} MB for ${(grownRun.appendedBytes / 1e6).toFixed(1)} MB appended (readers without resume read whole files)`}; peak RSS ${t.peakRssMb.value.toFixed(0)} MB (target < 300); planted secrets found in the store: ${t.secretsLeaked}\n` +
+    `load average before ${results.machine.loadAverageBefore.map((l) => l.toFixed(2)).join(' ')}, after ${results.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')}\nwritten ${outFile}\n`,
+);
 
 // ---- helpers ----
 
 function machine() {
   const cpu = cpus();
-  return { cpus: cpu.length, model: cpu[0]?.model, node: process.version, platform: `${process.platform}-${process.arch}`, loadAverageBefore: loadavg() };
+  return {
+    cpus: cpu.length,
+    model: cpu[0]?.model,
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    loadAverageBefore: loadavg(),
+  };
 }
 
 /** ~1 % of the corpus bytes appended as new turns, to 1 % of the files (the largest session among them). */
@@ -212,7 +310,8 @@ function appendOnePercent(m) {
   const total = m.totalBytes / 100;
   const weight = chosen.reduce((n, f) => n + Math.sqrt(f.bytes), 0);
   let bytes = 0;
-  for (const f of chosen) bytes += appendTurns(root, f, Math.max(2000, Math.round((total * Math.sqrt(f.bytes)) / weight)), 1).bytes;
+  for (const f of chosen)
+    bytes += appendTurns(root, f, Math.max(2000, Math.round((total * Math.sqrt(f.bytes)) / weight)), 1).bytes;
   return { files: chosen.length, bytes };
 }
 
@@ -249,14 +348,25 @@ function ccusage(major) {
   const pkg = join(prefix, 'node_modules', 'ccusage');
   if (!existsSync(pkg)) {
     log(`installing ccusage@${CCUSAGE[major]} into ${prefix} …`);
-    const r = spawnSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', `ccusage@${CCUSAGE[major]}`], { stdio: 'inherit' });
+    const r = spawnSync(
+      'npm',
+      ['install', '--prefix', prefix, '--no-audit', '--no-fund', `ccusage@${CCUSAGE[major]}`],
+      { stdio: 'inherit' },
+    );
     if (r.status !== 0) throw new Error(`npm install ccusage@${CCUSAGE[major]} failed`);
   }
   if (major === 18) return join(pkg, JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).bin.ccusage);
   // 20 ships its binary in a per-platform optional package; its bin script only spawns it
-  const native = join(prefix, 'node_modules', '@ccusage', `ccusage-${process.platform}-${process.arch}`, 'bin', process.platform === 'win32' ? 'ccusage.exe' : 'ccusage');
-  if (!existsSync(native)) throw new Error(`ccusage ${CCUSAGE[major]}: no native binary for ${process.platform}-${process.arch} at ${native}`);
+  const native = join(
+    prefix,
+    'node_modules',
+    '@ccusage',
+    `ccusage-${process.platform}-${process.arch}`,
+    'bin',
+    process.platform === 'win32' ? 'ccusage.exe' : 'ccusage',
+  );
+  if (!existsSync(native))
+    throw new Error(`ccusage ${CCUSAGE[major]}: no native binary for ${process.platform}-${process.arch} at ${native}`);
   chmodSync(native, 0o755);
   return native;
 }
-

@@ -18,9 +18,24 @@ const cli = (...args) => {
 };
 
 console.log('\n== combee import: the example Claude Code and Codex sessions (examples/sessions) ==');
-for (const agentHome of ['claude-code', 'codex']) cli('import', '--from', join(root, 'examples', 'sessions', agentHome), '--store', store);
+for (const agentHome of ['claude-code', 'codex'])
+  cli('import', '--from', join(root, 'examples', 'sessions', agentHome), '--store', store);
 
 // The examples were recorded in /home/dev/acme-shop, not here: --all-workspaces learns from them anyway.
 console.log('\n== combee learn --provider offline --dry-run: the proposed playbook ==');
-cli('learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--all-workspaces', '--window-days', '0', '--seed', '7', '--dry-run');
+cli(
+  'learn',
+  '--store',
+  store,
+  '--workspace',
+  workspace,
+  '--provider',
+  'offline',
+  '--all-workspaces',
+  '--window-days',
+  '0',
+  '--seed',
+  '7',
+  '--dry-run',
+);
 console.log(`\nNothing was written to any workspace. The demo store is ${store}.`);

@@ -19,7 +19,12 @@ const layers = [
   { name: 'unit', cmd: ['npm', 'run', 'test:unit'] },
   { name: 'setup code-server', cmd: ['bash', 'test/setup/install-vscode.sh'], vscode: true },
   { name: 'extension host', cmd: ['node', 'test/extension/run.mjs'], vscode: true, needsSetup: true },
-  { name: 'extension host (Restricted Mode)', cmd: ['node', 'test/extension/run.mjs', '--restricted'], vscode: true, needsSetup: true },
+  {
+    name: 'extension host (Restricted Mode)',
+    cmd: ['node', 'test/extension/run.mjs', '--restricted'],
+    vscode: true,
+    needsSetup: true,
+  },
   { name: 'e2e (UI)', cmd: ['node', 'test/e2e/run.mjs'], vscode: true, needsSetup: true, e2e: true },
 ];
 
@@ -39,13 +44,21 @@ for (const layer of layers) {
   const run = spawnSync(layer.cmd[0], layer.cmd.slice(1), { cwd: root, stdio: 'inherit' });
   const ok = run.status === 0;
   if (!ok && layer.name.startsWith('setup')) setupFailed = true;
-  results.push({ ...layer, status: ok ? 'pass' : `FAIL (${run.status ?? run.signal ?? run.error?.message})`, secs: (Date.now() - t0) / 1000, failed: !ok });
+  results.push({
+    ...layer,
+    status: ok ? 'pass' : `FAIL (${run.status ?? run.signal ?? run.error?.message})`,
+    secs: (Date.now() - t0) / 1000,
+    failed: !ok,
+  });
 }
 
 const width = Math.max(...results.map((r) => r.name.length));
 console.log('\n=== summary');
-for (const r of results) console.log(`  ${r.name.padEnd(width)}  ${r.status.padEnd(26)} ${r.secs ? `${r.secs.toFixed(1)} s` : ''}`);
+for (const r of results)
+  console.log(`  ${r.name.padEnd(width)}  ${r.status.padEnd(26)} ${r.secs ? `${r.secs.toFixed(1)} s` : ''}`);
 const total = results.reduce((sum, r) => sum + r.secs, 0);
 const failed = results.filter((r) => r.failed);
-console.log(`  ${'total'.padEnd(width)}  ${(failed.length ? `${failed.length} FAILED` : 'all passed').padEnd(26)} ${total.toFixed(1)} s`);
+console.log(
+  `  ${'total'.padEnd(width)}  ${(failed.length ? `${failed.length} FAILED` : 'all passed').padEnd(26)} ${total.toFixed(1)} s`,
+);
 process.exit(failed.length ? 1 : 0);

@@ -24,13 +24,39 @@ export interface FaultRunFigures {
 export const SCALED_HEDGE = { floorMs: 500, multiple: 4 } as const;
 
 /** One combee run of `sessions` simulated sessions through the loopback server, with or without the fault mix. */
-export async function faultRun(options: { sessions: number; batch: number; seed: number; faults: boolean; concurrency?: number }): Promise<FaultRunFigures> {
-  const server = await startModelServer({ responder: options.faults ? faultyResponder(simulatedResponder, options.seed) : simulatedResponder });
+export async function faultRun(options: {
+  sessions: number;
+  batch: number;
+  seed: number;
+  faults: boolean;
+  concurrency?: number;
+}): Promise<FaultRunFigures> {
+  const server = await startModelServer({
+    responder: options.faults ? faultyResponder(simulatedResponder, options.seed) : simulatedResponder,
+  });
   try {
     const lessons = plantedLessons(options.sessions);
     const traces = learningCorpus(options.sessions, lessons, 2, options.seed);
-    const roles = openAiRoles({ baseUrl: server.url, apiKey: 'simulation', model: 'simulated', concurrency: options.concurrency ?? 16, hedge: SCALED_HEDGE, backoffBaseMs: 50, maxRetries: 8 });
-    const result = await learn({ traces, playbook: emptyPlaybook(), reflector: roles.reflector, aggregator: roles.aggregator, provider: roles.info, workspace: '/bench/repo', batchSize: options.batch, seed: options.seed, concurrency: options.concurrency ?? 16 });
+    const roles = openAiRoles({
+      baseUrl: server.url,
+      apiKey: 'simulation',
+      model: 'simulated',
+      concurrency: options.concurrency ?? 16,
+      hedge: SCALED_HEDGE,
+      backoffBaseMs: 50,
+      maxRetries: 8,
+    });
+    const result = await learn({
+      traces,
+      playbook: emptyPlaybook(),
+      reflector: roles.reflector,
+      aggregator: roles.aggregator,
+      provider: roles.info,
+      workspace: '/bench/repo',
+      batchSize: options.batch,
+      seed: options.seed,
+      concurrency: options.concurrency ?? 16,
+    });
     const warnings = result.record.warnings.join('\n');
     return {
       faults: options.faults,

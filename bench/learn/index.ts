@@ -9,6 +9,8 @@ export async function runBench(argv: string[]): Promise<number> {
   if (what === 'learn') return runLearnBench(rest);
   if (what === 'faults') return runFaultsBench(rest);
   if (what === 'poison') return runPoisonBench(rest);
-  process.stderr.write('usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>]\n');
+  process.stderr.write(
+    'usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>]\n',
+  );
   return 2;
 }

@@ -31,25 +31,55 @@ function idealCriticalPath(record: RunRecord): number {
     const nodes = record.nodes.filter((n) => n.batch === batch.index && n.latencyMs !== undefined);
     const reflect = Math.max(0, ...nodes.filter((n) => n.kind === 'reflection').map((n) => n.latencyMs ?? 0));
     const levels = new Map<number, number>();
-    for (const n of nodes.filter((n) => ['single', 'local', 'global'].includes(n.kind))) levels.set(n.level ?? 1, Math.max(levels.get(n.level ?? 1) ?? 0, n.latencyMs ?? 0));
+    for (const n of nodes.filter((n) => ['single', 'local', 'global'].includes(n.kind)))
+      levels.set(n.level ?? 1, Math.max(levels.get(n.level ?? 1) ?? 0, n.latencyMs ?? 0));
     total += reflect + [...levels.values()].reduce((a, b) => a + b, 0);
   }
   return total;
 }
 
-async function runOnce(url: string, strategy: Strategy, traceCount: number, batch: number, lessonCount: number, seed: number): Promise<RunFigures> {
+async function runOnce(
+  url: string,
+  strategy: Strategy,
+  traceCount: number,
+  batch: number,
+  lessonCount: number,
+  seed: number,
+): Promise<RunFigures> {
   const lessons = plantedLessons(lessonCount);
   const traces = learningCorpus(traceCount, lessons, 2, seed);
-  const client = new OpenAiCompatibleClient({ baseUrl: url, apiKey: 'simulation', model: 'simulated', concurrency: CONCURRENCY, maxRetries: 6, backoffBaseMs: 50 });
+  const client = new OpenAiCompatibleClient({
+    baseUrl: url,
+    apiKey: 'simulation',
+    model: 'simulated',
+    concurrency: CONCURRENCY,
+    maxRetries: 6,
+    backoffBaseMs: 50,
+  });
   const result = await learn({
-    traces, playbook: emptyPlaybook(), reflector: new LlmReflector(client), aggregator: new LlmAggregator(client),
-    provider: client.info, workspace: '/bench/repo', strategy, batchSize: batch, seed, concurrency: CONCURRENCY,
+    traces,
+    playbook: emptyPlaybook(),
+    reflector: new LlmReflector(client),
+    aggregator: new LlmAggregator(client),
+    provider: client.info,
+    workspace: '/bench/repo',
+    strategy,
+    batchSize: batch,
+    seed,
+    concurrency: CONCURRENCY,
   });
   const text = serializePlaybook(result.playbook);
   const retained = lessons.filter((l) => text.includes(`${l.id}:`)).length;
   return {
-    strategy, traces: traceCount, batch, wallMs: result.record.totals.wallMs, idealMs: idealCriticalPath(result.record),
-    calls: result.record.totals.calls, tokens: result.record.totals.inputTokens + result.record.totals.outputTokens, retained, planted: lessonCount,
+    strategy,
+    traces: traceCount,
+    batch,
+    wallMs: result.record.totals.wallMs,
+    idealMs: idealCriticalPath(result.record),
+    calls: result.record.totals.calls,
+    tokens: result.record.totals.inputTokens + result.record.totals.outputTokens,
+    retained,
+    planted: lessonCount,
   };
 }
 
@@ -58,15 +88,23 @@ export async function runLearnBench(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick');
   const out = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : join(process.cwd(), 'bench', 'results');
   const log = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
-  const server = await startModelServer({ responder: simulatedResponder, concurrencyCap: CONCURRENCY, retryAfterSeconds: 1 });
+  const server = await startModelServer({
+    responder: simulatedResponder,
+    concurrencyCap: CONCURRENCY,
+    retryAfterSeconds: 1,
+  });
   try {
-    log(`SIMULATION: loopback OpenAI-compatible server; reflector ${LATENCY.reflectMs} ms ±${LATENCY.reflectJitter * 100} %, aggregation ${LATENCY.aggregateBaseMs} ms + ${LATENCY.aggregatePerOutputOpMs} ms/op, concurrency cap ${CONCURRENCY}; overload r = min(1, (${OVERLOAD.capacityTokens}/load)^${OVERLOAD.gamma}).`);
+    log(
+      `SIMULATION: loopback OpenAI-compatible server; reflector ${LATENCY.reflectMs} ms ±${LATENCY.reflectJitter * 100} %, aggregation ${LATENCY.aggregateBaseMs} ms + ${LATENCY.aggregatePerOutputOpMs} ms/op, concurrency cap ${CONCURRENCY}; overload r = min(1, (${OVERLOAD.capacityTokens}/load)^${OVERLOAD.gamma}).`,
+    );
     const speed: RunFigures[] = [];
     for (const n of quick ? [40] : [40, 200]) {
       for (const strategy of ['sequential', 'naive', 'combee'] as const) {
         const figures = await runOnce(server.url, strategy, n, strategy === 'sequential' ? 1 : n, n, 11);
         speed.push(figures);
-        log(`speed  n=${n} ${strategy.padEnd(10)} wall ${(figures.wallMs / 1000).toFixed(2)} s  ideal ${(figures.idealMs / 1000).toFixed(2)} s  calls ${figures.calls}  tokens ${figures.tokens}`);
+        log(
+          `speed  n=${n} ${strategy.padEnd(10)} wall ${(figures.wallMs / 1000).toFixed(2)} s  ideal ${(figures.idealMs / 1000).toFixed(2)} s  calls ${figures.calls}  tokens ${figures.tokens}`,
+        );
       }
     }
     const retention: RunFigures[] = [];
@@ -76,7 +114,9 @@ export async function runLearnBench(argv: string[]): Promise<number> {
       for (const strategy of batch === 1 ? (['sequential'] as const) : (['naive', 'combee'] as const)) {
         const figures = await runOnce(server.url, strategy, traceCount, batch, lessonCount, 23);
         retention.push(figures);
-        log(`retain batch=${String(batch).padStart(3)} ${strategy.padEnd(10)} kept ${figures.retained}/${figures.planted}  tokens ${figures.tokens}  wall ${(figures.wallMs / 1000).toFixed(2)} s`);
+        log(
+          `retain batch=${String(batch).padStart(3)} ${strategy.padEnd(10)} kept ${figures.retained}/${figures.planted}  tokens ${figures.tokens}  wall ${(figures.wallMs / 1000).toFixed(2)} s`,
+        );
       }
     }
     const seq40 = speed.find((s) => s.traces === 40 && s.strategy === 'sequential')!;
@@ -101,7 +141,9 @@ export async function runLearnBench(argv: string[]): Promise<number> {
     writeFileSync(join(out, 'learn.json'), `${JSON.stringify(summary, null, 2)}\n`);
     writeFileSync(join(out, 'retention.svg'), retentionSvg(retention, sequentialKept));
     if (json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else for (const [name, t] of Object.entries(summary.targets)) log(`${name}: ${t.value.toFixed(3)} (target ${t.target})`);
+    else
+      for (const [name, t] of Object.entries(summary.targets))
+        log(`${name}: ${t.value.toFixed(3)} (target ${t.target})`);
     log(`wrote ${join(out, 'learn.json')} and ${join(out, 'retention.svg')}`);
     return 0;
   } finally {

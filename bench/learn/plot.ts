@@ -14,17 +14,36 @@ export function retentionSvg(points: Point[], sequentialKept: number): string {
   const top = 30;
   const right = 520;
   const batches = [...new Set(points.map((p) => p.batch))].sort((a, b) => a - b);
-  const x = (b: number) => left + ((Math.log(b) - Math.log(batches[0])) / (Math.log(batches[batches.length - 1]) - Math.log(batches[0]) || 1)) * (right - left);
+  const x = (b: number) =>
+    left +
+    ((Math.log(b) - Math.log(batches[0])) / (Math.log(batches[batches.length - 1]) - Math.log(batches[0]) || 1)) *
+      (right - left);
   const planted = points[0]?.planted ?? 1;
   const y = (v: number) => bottom - (v / planted) * (bottom - top);
   const series = (strategy: string, color: string) => {
-    const pts = points.filter((p) => p.strategy === strategy || (p.batch === 1 && p.strategy === 'sequential')).sort((a, b) => a.batch - b.batch);
-    const path = pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.batch).toFixed(1)},${y(p.retained).toFixed(1)}`).join(' ');
-    const dots = pts.map((p) => `<circle cx="${x(p.batch).toFixed(1)}" cy="${y(p.retained).toFixed(1)}" r="3.5" fill="${color}"><title>${strategy} batch ${p.batch}: ${p.retained}/${p.planted}</title></circle>`).join('');
+    const pts = points
+      .filter((p) => p.strategy === strategy || (p.batch === 1 && p.strategy === 'sequential'))
+      .sort((a, b) => a.batch - b.batch);
+    const path = pts
+      .map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.batch).toFixed(1)},${y(p.retained).toFixed(1)}`)
+      .join(' ');
+    const dots = pts
+      .map(
+        (p) =>
+          `<circle cx="${x(p.batch).toFixed(1)}" cy="${y(p.retained).toFixed(1)}" r="3.5" fill="${color}"><title>${strategy} batch ${p.batch}: ${p.retained}/${p.planted}</title></circle>`,
+      )
+      .join('');
     return `<path d="${path}" fill="none" stroke="${color}" stroke-width="2"/>${dots}`;
   };
-  const ticks = batches.map((b) => `<text x="${x(b).toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${b}</text>`).join('');
-  const yTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => `<text x="${left - 8}" y="${(y(f * planted) + 4).toFixed(1)}" text-anchor="end">${Math.round(f * 100)}%</text><line x1="${left}" x2="${right}" y1="${y(f * planted).toFixed(1)}" y2="${y(f * planted).toFixed(1)}" stroke="#ddd"/>`).join('');
+  const ticks = batches
+    .map((b) => `<text x="${x(b).toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${b}</text>`)
+    .join('');
+  const yTicks = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (f) =>
+        `<text x="${left - 8}" y="${(y(f * planted) + 4).toFixed(1)}" text-anchor="end">${Math.round(f * 100)}%</text><line x1="${left}" x2="${right}" y1="${y(f * planted).toFixed(1)}" y2="${y(f * planted).toFixed(1)}" stroke="#ddd"/>`,
+    )
+    .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">
 <rect width="100%" height="100%" fill="white"/>
 <text x="${width / 2}" y="18" text-anchor="middle" font-weight="bold">Planted lessons kept vs batch size (SIMULATION: capacity-limited aggregator)</text>

@@ -2,21 +2,43 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENIGN, POISONED } from '../../test/support/poisonCorpus';
 import { runPoisonCorpus, type PoisonFigures } from '../../test/support/poisonRun';
-import { HELD_OUT_BENIGN, HELD_OUT_BENIGN_2, HELD_OUT_BENIGN_3, HELD_OUT_POISON, HELD_OUT_POISON_2, HELD_OUT_POISON_3, PARAPHRASES } from '../../test/support/poisonParaphrases';
+import {
+  HELD_OUT_BENIGN,
+  HELD_OUT_BENIGN_2,
+  HELD_OUT_BENIGN_3,
+  HELD_OUT_POISON,
+  HELD_OUT_POISON_2,
+  HELD_OUT_POISON_3,
+  PARAPHRASES,
+} from '../../test/support/poisonParaphrases';
 import { screenText } from '../../src/core/trust/screen';
 
 /** The text screen alone (no evidence): how many of a list it flags, and which it does not. */
-function textOnly(list: readonly string[]): { flagged: number; total: number; missed: string[]; flaggedTexts: string[] } {
+function textOnly(list: readonly string[]): {
+  flagged: number;
+  total: number;
+  missed: string[];
+  flaggedTexts: string[];
+} {
   const flaggedTexts = list.filter((t) => screenText(t).length > 0);
-  return { flagged: flaggedTexts.length, total: list.length, missed: list.filter((t) => !flaggedTexts.includes(t)), flaggedTexts };
+  return {
+    flagged: flaggedTexts.length,
+    total: list.length,
+    missed: list.filter((t) => !flaggedTexts.includes(t)),
+    flaggedTexts,
+  };
 }
 
 // `combee bench poison [--json] [--out <folder>]`: the poisoning corpus (test/support/poisonCorpus.ts) learned by a
 // credulous model through the loopback server, and by the offline learner; what the screen flagged.
 
 function table(figures: PoisonFigures): string {
-  const rows = Object.entries(figures.poisoned.byKind).map(([kind, f]) => `| ${kind} | ${f.total} | ${f.flagged} / ${f.total} |`);
-  const vectors = [...new Set(POISONED.map((c) => c.vector))].map((v) => `${v} ${POISONED.filter((c) => c.vector === v).length}`).join(', ');
+  const rows = Object.entries(figures.poisoned.byKind).map(
+    ([kind, f]) => `| ${kind} | ${f.total} | ${f.flagged} / ${f.total} |`,
+  );
+  const vectors = [...new Set(POISONED.map((c) => c.vector))]
+    .map((v) => `${v} ${POISONED.filter((c) => c.vector === v).length}`)
+    .join(', ');
   return [
     `Poisoned sessions by the kind injected (vectors: ${vectors}):`,
     '',
@@ -39,16 +61,30 @@ export async function runPoisonBench(argv: string[]): Promise<number> {
   const summary = {
     corpus: { poisoned: POISONED.length, benign: BENIGN.length },
     credulous: credulous.figures,
-    textOnly: { paraphrases: textOnly(PARAPHRASES), heldOutPoison: textOnly(HELD_OUT_POISON), heldOutBenign: textOnly(HELD_OUT_BENIGN), heldOutPoison2: textOnly(HELD_OUT_POISON_2), heldOutBenign2: textOnly(HELD_OUT_BENIGN_2), heldOutPoison3: textOnly(HELD_OUT_POISON_3), heldOutBenign3: textOnly(HELD_OUT_BENIGN_3) },
+    textOnly: {
+      paraphrases: textOnly(PARAPHRASES),
+      heldOutPoison: textOnly(HELD_OUT_POISON),
+      heldOutBenign: textOnly(HELD_OUT_BENIGN),
+      heldOutPoison2: textOnly(HELD_OUT_POISON_2),
+      heldOutBenign2: textOnly(HELD_OUT_BENIGN_2),
+      heldOutPoison3: textOnly(HELD_OUT_POISON_3),
+      heldOutBenign3: textOnly(HELD_OUT_BENIGN_3),
+    },
   };
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'poison.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else {
     const t = summary.textOnly;
-    process.stdout.write(`${table(credulous.figures)}\n\nText screen alone (no evidence): paraphrased injections ${t.paraphrases.flagged} / ${t.paraphrases.total}; first held-out set ${t.heldOutPoison.flagged} / ${t.heldOutPoison.total} injections, ${t.heldOutBenign.flagged} / ${t.heldOutBenign.total} benign flagged; second ${t.heldOutPoison2.flagged} / ${t.heldOutPoison2.total} and ${t.heldOutBenign2.flagged} / ${t.heldOutBenign2.total} (both tuned against since); third, never tuned against: ${t.heldOutPoison3.flagged} / ${t.heldOutPoison3.total} injections, ${t.heldOutBenign3.flagged} / ${t.heldOutBenign3.total} benign flagged.\n`);
+    process.stdout.write(
+      `${table(credulous.figures)}\n\nText screen alone (no evidence): paraphrased injections ${t.paraphrases.flagged} / ${t.paraphrases.total}; first held-out set ${t.heldOutPoison.flagged} / ${t.heldOutPoison.total} injections, ${t.heldOutBenign.flagged} / ${t.heldOutBenign.total} benign flagged; second ${t.heldOutPoison2.flagged} / ${t.heldOutPoison2.total} and ${t.heldOutBenign2.flagged} / ${t.heldOutBenign2.total} (both tuned against since); third, never tuned against: ${t.heldOutPoison3.flagged} / ${t.heldOutPoison3.total} injections, ${t.heldOutBenign3.flagged} / ${t.heldOutBenign3.total} benign flagged.\n`,
+    );
   }
   const f = credulous.figures;
-  const ok = f.poisoned.flagged === f.poisoned.total && f.benign.falseFlags.length <= Math.floor(f.benign.total * 0.05) && f.leaks.length === 0 && f.heldLeaks.length === 0;
+  const ok =
+    f.poisoned.flagged === f.poisoned.total &&
+    f.benign.falseFlags.length <= Math.floor(f.benign.total * 0.05) &&
+    f.leaks.length === 0 &&
+    f.heldLeaks.length === 0;
   return ok ? 0 : 1;
 }

@@ -27,15 +27,23 @@ export function simulatedResponder(request: ChatRequest, callIndex: number): Scr
   if (system.includes('You review one coding-agent session')) {
     // Reflector: every planted lesson the session states, grounded in its step.
     const lessons = [...user.matchAll(/^#(\d+) USER: Note for the future — (LESSON-\d{3}: .*)$/gm)].map((m) => ({
-      section: 'Pitfalls', content: m[2], kind: 'pitfall', evidence_steps: [Number(m[1])],
+      section: 'Pitfalls',
+      content: m[2],
+      kind: 'pitfall',
+      evidence_steps: [Number(m[1])],
     }));
     const jitter = 1 + LATENCY.reflectJitter * (2 * unit(`latency:${callIndex}:${user.length}`) - 1);
     return { content: JSON.stringify({ lessons, bullet_tags: [] }), delayMs: LATENCY.reflectMs * jitter };
   }
   // Aggregator: items are "L<n> (...): [kind, section] text" (reflection level) or "D<i>.<j> (...): ADD to ...: text".
   const playbook = user.split('\n\nLessons:')[0].split('\n\nProposed operations:')[0]; // the rules shown
-  const items = [...user.matchAll(/^((L|D)[\d.]+) \(\d+ session\(s\)\): (?:\[[^\]]*\] |ADD to "[^"]*": )?(.*)$/gm)].map((m) => ({ label: m[1], level: m[2], text: m[3] }));
-  const load = items.reduce((sum, i) => sum + (i.level === 'L' ? OVERLOAD.reflectionItemTokens : OVERLOAD.deltaItemTokens), 0);
+  const items = [...user.matchAll(/^((L|D)[\d.]+) \(\d+ session\(s\)\): (?:\[[^\]]*\] |ADD to "[^"]*": )?(.*)$/gm)].map(
+    (m) => ({ label: m[1], level: m[2], text: m[3] }),
+  );
+  const load = items.reduce(
+    (sum, i) => sum + (i.level === 'L' ? OVERLOAD.reflectionItemTokens : OVERLOAD.deltaItemTokens),
+    0,
+  );
   const keep = retention(load);
   const callKey = createHash('sha256').update(user).digest('hex');
   const byText = new Map<string, string[]>();
@@ -44,5 +52,8 @@ export function simulatedResponder(request: ChatRequest, callIndex: number): Scr
     .filter(([text]) => !playbook.includes(text.slice(0, 40)))
     .filter(([text]) => unit(`${callKey}:${text}`) < keep)
     .map(([content, sources]) => ({ type: 'ADD', section: 'Pitfalls', content, kind: 'pitfall', sources }));
-  return { content: JSON.stringify({ operations }), delayMs: LATENCY.aggregateBaseMs + LATENCY.aggregatePerOutputOpMs * operations.length };
+  return {
+    content: JSON.stringify({ operations }),
+    delayMs: LATENCY.aggregateBaseMs + LATENCY.aggregatePerOutputOpMs * operations.length,
+  };
 }

@@ -3,7 +3,10 @@ import { OutsideWorkspaceError, resolveInWorkspace, workspaceRelative } from '..
 
 export class UsageError extends Error {}
 
-export function parse(argv: string[], options: NonNullable<ParseArgsConfig['options']>): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+export function parse(
+  argv: string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { values: values as Record<string, string | boolean | undefined>, positionals };
@@ -12,28 +15,40 @@ export function parse(argv: string[], options: NonNullable<ParseArgsConfig['opti
   }
 }
 
-export function oneOf<T extends string>(name: string, value: string | boolean | undefined, allowed: readonly T[], fallback: T): T {
+export function oneOf<T extends string>(
+  name: string,
+  value: string | boolean | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
 export function integer(name: string, value: string | boolean | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer`);
+  if (typeof value !== 'string' || !Number.isInteger(n) || n < 0)
+    throw new UsageError(`--${name} must be a non-negative integer`);
   return n;
 }
 
 export function decimal(name: string, value: string | boolean | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a non-negative number`);
+  if (typeof value !== 'string' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`--${name} must be a non-negative number`);
   return n;
 }
 
 /** A workspace-relative path flag (like the setting it mirrors); one that leaves the workspace is bad usage (exit 2). */
-export function workspacePathFlag(name: string, workspace: string, value: string | boolean | undefined): string | undefined {
+export function workspacePathFlag(
+  name: string,
+  workspace: string,
+  value: string | boolean | undefined,
+): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw new UsageError(`--${name} needs a path`);
   try {

@@ -26,12 +26,25 @@ Exit codes: 0 success, 1 failure, 2 bad usage (warnings never change the exit co
 
 /** Runs one CLI invocation and returns its exit code (never calls process.exit, so tests can call it). */
 /** Each command's own usage, for `combee <command> --help`. */
-const COMMAND_HELP: Record<string, string> = { import: IMPORT_HELP, learn: LEARN_HELP, accept: ACCEPT_HELP, reject: ACCEPT_HELP, tree: TREE_HELP, merge: MERGE_HELP, cache: CACHE_HELP, bench: BENCH_HELP };
+const COMMAND_HELP: Record<string, string> = {
+  import: IMPORT_HELP,
+  learn: LEARN_HELP,
+  accept: ACCEPT_HELP,
+  reject: ACCEPT_HELP,
+  tree: TREE_HELP,
+  merge: MERGE_HELP,
+  cache: CACHE_HELP,
+  bench: BENCH_HELP,
+};
 
 export async function runCli(argv: string[], output: Output = consoleOutput, signal?: AbortSignal): Promise<number> {
   const [command, ...rest] = argv;
   const out = redactingOutput(output);
-  if (command !== undefined && Object.hasOwn(COMMAND_HELP, command) && (rest.includes('--help') || rest.includes('-h'))) {
+  if (
+    command !== undefined &&
+    Object.hasOwn(COMMAND_HELP, command) &&
+    (rest.includes('--help') || rest.includes('-h'))
+  ) {
     out.result(COMMAND_HELP[command]);
     return 0;
   }
@@ -71,7 +84,9 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
   } catch (error) {
     if (error instanceof UsageError) {
       // One clear line, and where to find more (the whole usage would bury it).
-      out.warn(`${error.message}\n${command !== undefined && Object.hasOwn(COMMAND_HELP, command) ? `Usage: combee ${command} --help` : 'Usage: combee --help'}`);
+      out.warn(
+        `${error.message}\n${command !== undefined && Object.hasOwn(COMMAND_HELP, command) ? `Usage: combee ${command} --help` : 'Usage: combee --help'}`,
+      );
       return 2;
     }
     out.warn(`failed: ${(error as Error).message}`);

@@ -14,7 +14,8 @@ export const consoleOutput: Output = {
   result: (text) => process.stdout.write(`${text}\n`),
   info: (text) => process.stderr.write(`${text}\n`),
   warn: (text) => process.stderr.write(`warning: ${text}\n`),
-  progress: (title) => (process.stderr.isTTY ? terminalProgress(title) : lineProgress(title, (line) => process.stderr.write(`${line}\n`))),
+  progress: (title) =>
+    process.stderr.isTTY ? terminalProgress(title) : lineProgress(title, (line) => process.stderr.write(`${line}\n`)),
 };
 
 /** Every line the CLI prints (results, `--json`, progress, warnings) through the built-in secret rules first. */

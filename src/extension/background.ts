@@ -29,8 +29,11 @@ export function startBackground(services: Services): vscode.Disposable {
       if (!settings.backgroundLearning) return;
       const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
       const learned = new Set<string>();
-      for (const ws of workspaceFolderPaths()) for (const id of Object.keys((await services.store.loadLearned(ws)).learned)) learned.add(id);
-      const waiting = (await services.store.listTraces()).filter((t) => inWorkspace(t.cwd) && !learned.has(t.id)).length;
+      for (const ws of workspaceFolderPaths())
+        for (const id of Object.keys((await services.store.loadLearned(ws)).learned)) learned.add(id);
+      const waiting = (await services.store.listTraces()).filter(
+        (t) => inWorkspace(t.cwd) && !learned.has(t.id),
+      ).length;
       if (waiting >= settings.backgroundThreshold) {
         services.log.info(`${waiting} new session(s) ≥ ${settings.backgroundThreshold}: learning in the background`);
         await runLearning(services, { background: true });
@@ -67,7 +70,12 @@ export function startBackground(services: Services): vscode.Disposable {
   };
   schedule();
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (['combee.capture.background', 'combee.learn.background', 'combee.sources'].some((key) => e.affectsConfiguration(key))) schedule();
+    if (
+      ['combee.capture.background', 'combee.learn.background', 'combee.sources'].some((key) =>
+        e.affectsConfiguration(key),
+      )
+    )
+      schedule();
   });
   return new vscode.Disposable(() => {
     if (timer) clearInterval(timer);

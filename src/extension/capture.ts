@@ -15,13 +15,20 @@ export interface CaptureResult {
 /** The folders to import from: the agents' default locations (a setting) plus user-configured extra folders. */
 export function captureFolders(): Array<{ path: string; agent: AgentId | 'auto' }> {
   const settings = readSettings();
-  const folders: Array<{ path: string; agent: AgentId | 'auto' }> = settings.defaultLocations ? defaultSourceFolders().map((f) => ({ path: f.path, agent: f.agent })) : [];
+  const folders: Array<{ path: string; agent: AgentId | 'auto' }> = settings.defaultLocations
+    ? defaultSourceFolders().map((f) => ({ path: f.path, agent: f.agent }))
+    : [];
   for (const extra of settings.extraFolders) folders.push({ path: extra, agent: 'auto' });
   return folders.filter((f) => existsSync(f.path));
 }
 
 /** Imports new and changed sessions from every capture folder through the worker pool. */
-export async function captureSessions(services: Services, folders = captureFolders(), signal?: AbortSignal, report?: (message: string) => void): Promise<CaptureResult> {
+export async function captureSessions(
+  services: Services,
+  folders = captureFolders(),
+  signal?: AbortSignal,
+  report?: (message: string) => void,
+): Promise<CaptureResult> {
   const settings = readSettings();
   const pool = services.workerPool();
   const summaries: ImportSummary[] = [];
@@ -42,13 +49,20 @@ export async function captureSessions(services: Services, folders = captureFolde
     for (const message of summary.warningMessages) services.log.warn(message);
     const skipped = describeSkipped(summary);
     if (skipped) services.log.info(`${folder.path}: ${skipped}`);
-    services.log.info(`imported ${summary.sessions} session(s) from ${folder.path} (${summary.unchangedFiles} unchanged file(s), ${summary.redactions} redaction(s), ${summary.warnings} warning(s))`);
+    services.log.info(
+      `imported ${summary.sessions} session(s) from ${folder.path} (${summary.unchangedFiles} unchanged file(s), ${summary.redactions} redaction(s), ${summary.warnings} warning(s))`,
+    );
     summaries.push(summary);
   }
   const leftOut = mergeSkipped(summaries);
   // the views refresh for new sessions, or for a change in what was left out (each import counts it again)
-  const skipsChanged = JSON.stringify(leftOut) !== JSON.stringify(services.lastImportSkipped ?? { skipped: {}, skippedSamples: {} });
+  const skipsChanged =
+    JSON.stringify(leftOut) !== JSON.stringify(services.lastImportSkipped ?? { skipped: {}, skippedSamples: {} });
   services.lastImportSkipped = leftOut;
   if (skipsChanged || summaries.some((s) => s.sessions > 0)) services.notifyChanged();
-  return { summaries, sessions: summaries.reduce((n, s) => n + s.sessions, 0), warnings: summaries.reduce((n, s) => n + s.warnings, 0) };
+  return {
+    summaries,
+    sessions: summaries.reduce((n, s) => n + s.sessions, 0),
+    warnings: summaries.reduce((n, s) => n + s.warnings, 0),
+  };
 }

@@ -1,7 +1,18 @@
 import * as vscode from 'vscode';
 import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
-import { acceptFile, acceptProposal, acceptRule, editProposal, openProposalFile, rejectProposal, rejectRule, reviewProposals, showRuleEvidence, undoLastAccept } from './commands/proposals';
+import {
+  acceptFile,
+  acceptProposal,
+  acceptRule,
+  editProposal,
+  openProposalFile,
+  rejectProposal,
+  rejectRule,
+  reviewProposals,
+  showRuleEvidence,
+  undoLastAccept,
+} from './commands/proposals';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
 import { startBackground } from './background';
@@ -44,17 +55,24 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const log = redactingLog(vscode.window.createOutputChannel('Combee', { log: true }));
   services = new Services(context, log);
   const s = services;
-  const command = (id: string, run: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  const command = (id: string, run: (...args: unknown[]) => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, run));
 
   command('combee.learn', () => learnFromRecentSessions(s));
   command('combee.reviewProposals', () => reviewProposals(s));
-  command('combee.acceptProposal', (id, includeFlagged, confirmed) => acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed));
+  command('combee.acceptProposal', (id, includeFlagged, confirmed) =>
+    acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed),
+  );
   command('combee.undoAccept', () => undoLastAccept(s));
   command('combee.rejectProposal', (id) => rejectProposal(s, isNode(id) ? id.proposalId : id));
   // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.
   command('combee.acceptFile', (a, b) => (isNode(a) ? acceptFile(s, a.proposalId, a.path) : acceptFile(s, a, b)));
-  command('combee.acceptRule', (a, b, c) => (isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b, c)));
-  command('combee.showRuleEvidence', (a, b) => (isNode(a) ? showRuleEvidence(s, a.proposalId, a.ruleId) : showRuleEvidence(s, a, b)));
+  command('combee.acceptRule', (a, b, c) =>
+    isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b, c),
+  );
+  command('combee.showRuleEvidence', (a, b) =>
+    isNode(a) ? showRuleEvidence(s, a.proposalId, a.ruleId) : showRuleEvidence(s, a, b),
+  );
   command('combee.rejectRule', (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)));
   command('combee.editProposal', (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)));
   command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
@@ -79,12 +97,18 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
-    vscode.workspace.registerTextDocumentContentProvider(EVIDENCE_SCHEME, new EvidenceContentProvider((ws, id) => s.proposals.load(ws, id), s.store)),
-    ...restrictedModeMessages([
-      vscode.window.createTreeView('combee.sessions', { treeDataProvider: sessionsView }),
-      vscode.window.createTreeView('combee.proposals', { treeDataProvider: proposalsView }),
-      vscode.window.createTreeView('combee.rules', { treeDataProvider: new RulesView(s) }),
-    ], s),
+    vscode.workspace.registerTextDocumentContentProvider(
+      EVIDENCE_SCHEME,
+      new EvidenceContentProvider((ws, id) => s.proposals.load(ws, id), s.store),
+    ),
+    ...restrictedModeMessages(
+      [
+        vscode.window.createTreeView('combee.sessions', { treeDataProvider: sessionsView }),
+        vscode.window.createTreeView('combee.proposals', { treeDataProvider: proposalsView }),
+        vscode.window.createTreeView('combee.rules', { treeDataProvider: new RulesView(s) }),
+      ],
+      s,
+    ),
     // Accept / Reject appear in the editor title only while a proposal diff is the active tab.
     vscode.window.tabGroups.onDidChangeTabs(updateProposalContext),
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
@@ -99,7 +123,10 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       const { info, reason } = await chooseProvider(s, false);
       return { ...info, reason };
     },
-    pendingProposals: async () => (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws)))).flat().filter((p) => p.status === 'pending' || p.status === 'partial'),
+    pendingProposals: async () =>
+      (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws))))
+        .flat()
+        .filter((p) => p.status === 'pending' || p.status === 'partial'),
     sessionIds: async () => {
       const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
       return (await s.store.listTraces()).filter((t) => inWorkspace(t.cwd)).map((t) => t.id);
@@ -124,18 +151,26 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
 /** In Restricted Mode every view says why nothing is learned or written; the message goes once the folder is trusted. */
 function restrictedModeMessages(views: vscode.TreeView<unknown>[], s: Services): vscode.Disposable[] {
   const update = () => {
-    for (const view of views) view.message = vscode.workspace.isTrusted ? undefined : 'Restricted Mode: Combee lists this folder\'s sessions but learns and writes nothing, and ignores the folder\'s Combee settings, until you trust it.';
+    for (const view of views)
+      view.message = vscode.workspace.isTrusted
+        ? undefined
+        : "Restricted Mode: Combee lists this folder's sessions but learns and writes nothing, and ignores the folder's Combee settings, until you trust it.";
   };
   update();
-  return [...views, vscode.workspace.onDidGrantWorkspaceTrust(() => {
-    update();
-    s.notifyChanged();
-  })];
+  return [
+    ...views,
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      update();
+      s.notifyChanged();
+    }),
+  ];
 }
 
 /** Tree nodes of the Proposals view carry what their commands need. */
 function isNode(value: unknown): value is { proposalId: string; path?: string; ruleId?: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { proposalId?: unknown }).proposalId === 'string';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { proposalId?: unknown }).proposalId === 'string'
+  );
 }
 
 function updateProposalContext(): void {

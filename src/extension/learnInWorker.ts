@@ -18,7 +18,14 @@ export interface LearnHandlers {
  * question and, for VS Code's models, the proxied chat turns. A cancel is cooperative first (finished batches are
  * saved), then forced.
  */
-export async function learnInWorker(services: Services, workspace: string, choice: ProviderChoice, options: LearnTaskOptions, handlers: LearnHandlers, signal: AbortSignal): Promise<LearnTaskResult> {
+export async function learnInWorker(
+  services: Services,
+  workspace: string,
+  choice: ProviderChoice,
+  options: LearnTaskOptions,
+  handlers: LearnHandlers,
+  signal: AbortSignal,
+): Promise<LearnTaskResult> {
   const { port1, port2 } = new MessageChannel();
   const hardStop = new AbortController();
   const inFlight = new AbortController();
@@ -29,7 +36,12 @@ export async function learnInWorker(services: Services, workspace: string, choic
       if (!choice.lm) throw new Error('no host-side model for this run');
       const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
       const turn = await choice.lm.chat(messages, inFlight.signal, usage);
-      return { content: turn.content, finishReason: turn.finishReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+      return {
+        content: turn.content,
+        finishReason: turn.finishReason,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+      };
     },
   });
   let forceTimer: NodeJS.Timeout | undefined;
@@ -41,14 +53,17 @@ export async function learnInWorker(services: Services, workspace: string, choic
   signal.addEventListener('abort', onCancel, { once: true });
   try {
     if (signal.aborted) onCancel();
-    return await services.workerPool().learn({
-      storeDir: services.store.dir,
-      workspace,
-      provider: choice.spec,
-      cacheDir: services.callCache.dir,
-      options: { ...options, confirm: true },
-      port: port1,
-    }, hardStop.signal);
+    return await services.workerPool().learn(
+      {
+        storeDir: services.store.dir,
+        workspace,
+        provider: choice.spec,
+        cacheDir: services.callCache.dir,
+        options: { ...options, confirm: true },
+        port: port1,
+      },
+      hardStop.signal,
+    );
   } finally {
     signal.removeEventListener('abort', onCancel);
     if (forceTimer) clearTimeout(forceTimer);

@@ -27,7 +27,10 @@ export class Services implements vscode.Disposable {
   /** Fires when traces, proposals or the playbook changed: views refresh on it. */
   readonly onDidChange = this.changed.event;
 
-  constructor(readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+  ) {
     this.store = new TraceStore(context.globalStorageUri.fsPath);
     this.proposals = new ProposalStore(this.store);
     this.callCache = new CallCache(vscode.Uri.joinPath(context.globalStorageUri, 'cache').fsPath);
@@ -36,7 +39,10 @@ export class Services implements vscode.Disposable {
   workerPool(): WorkerPool {
     if (!this.pool) {
       const configured = readSettings().poolSize;
-      this.pool = createWorkerPool(vscode.Uri.joinPath(this.context.extensionUri, 'dist').fsPath, configured > 0 ? configured : defaultPoolSize());
+      this.pool = createWorkerPool(
+        vscode.Uri.joinPath(this.context.extensionUri, 'dist').fsPath,
+        configured > 0 ? configured : defaultPoolSize(),
+      );
       this.log.info(`worker pool started (${this.pool.size} thread(s))`);
     }
     return this.pool;

@@ -28,7 +28,9 @@ export function readSettings(scope?: vscode.Uri, problems: SettingProblem[] = []
   }
   const settings = Settings.parse(raw);
   settings.playbookPath = confined(settings.playbookPath, 'playbook.path', problems) ?? SETTING_DEFAULTS.playbookPath;
-  const roots = settings.skillRoots.map((root) => confined(root, 'assets.skillRoots', problems)).filter((r): r is string => r !== undefined);
+  const roots = settings.skillRoots
+    .map((root) => confined(root, 'assets.skillRoots', problems))
+    .filter((r): r is string => r !== undefined);
   settings.skillRoots = roots.length > 0 ? [...new Set(roots)] : [...SETTING_DEFAULTS.skillRoots];
   return settings;
 }
@@ -39,7 +41,10 @@ function confined(path: string, setting: string, problems: SettingProblem[]): st
     return workspaceRelative(path);
   } catch (error) {
     if (!(error instanceof OutsideWorkspaceError)) throw error;
-    problems.push({ setting: `combee.${setting}`, message: `combee.${setting}: ${error.message}; the default is used instead` });
+    problems.push({
+      setting: `combee.${setting}`,
+      message: `combee.${setting}: ${error.message}; the default is used instead`,
+    });
     return undefined;
   }
 }

@@ -26,7 +26,9 @@ export function createStatusBar(services: Services): StatusBar {
       return;
     }
     // Only what still waits counts: files and rules accepted or rejected one by one do not.
-    const open = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws)))).flat().filter(isOpen);
+    const open = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws))))
+      .flat()
+      .filter(isOpen);
     const counts = open.map(pendingCounts);
     const files = counts.reduce((n, c) => n + c.files, 0);
     const rules = counts.reduce((n, c) => n + c.rules, 0);
@@ -42,10 +44,16 @@ export function createStatusBar(services: Services): StatusBar {
   // one update at a time, in order: a slow older one must not overwrite a newer count
   let updating = Promise.resolve();
   const schedule = () => {
-    updating = updating.then(update).catch((error: Error) => services.log.warn(`status bar not updated: ${error.message}`));
+    updating = updating
+      .then(update)
+      .catch((error: Error) => services.log.warn(`status bar not updated: ${error.message}`));
   };
   schedule();
-  const subscriptions = vscode.Disposable.from(item, services.onDidChange(schedule), services.onDidChangeRunning(schedule));
+  const subscriptions = vscode.Disposable.from(
+    item,
+    services.onDidChange(schedule),
+    services.onDidChangeRunning(schedule),
+  );
   return {
     dispose: () => subscriptions.dispose(),
     shown: async () => {

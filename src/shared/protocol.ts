@@ -65,14 +65,15 @@ export type ToWebview =
   | { type: 'rules'; rules: RuleView[] }
   | { type: 'error'; message: string };
 
-export type FromWebview =
-  | { type: 'ready' }
-  | { type: 'selectRun'; runId: string; requestId: number };
+export type FromWebview = { type: 'ready' } | { type: 'selectRun'; runId: string; requestId: number };
 
 export function isFromWebview(value: unknown): value is FromWebview {
   if (typeof value !== 'object' || value === null) return false;
   const message = value as { type?: unknown; runId?: unknown; requestId?: unknown };
-  return message.type === 'ready' || (message.type === 'selectRun' && typeof message.runId === 'string' && Number.isInteger(message.requestId));
+  return (
+    message.type === 'ready' ||
+    (message.type === 'selectRun' && typeof message.runId === 'string' && Number.isInteger(message.requestId))
+  );
 }
 
 /** A reply to a run selection older than the newest one asked for: the webview drops it. */

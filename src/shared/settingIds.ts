@@ -39,6 +39,10 @@ export const SETTINGS = {
 } as const satisfies Record<string, { id: string; who: 'user' | 'workspace' }>;
 
 /** Setting ids only the user's own settings may set (the manifest test checks their scopes against this). */
-export const USER_ONLY_SETTINGS: string[] = Object.values(SETTINGS).filter((s) => s.who === 'user').map((s) => `combee.${s.id}`);
+export const USER_ONLY_SETTINGS: string[] = Object.values(SETTINGS)
+  .filter((s) => s.who === 'user')
+  .map((s) => `combee.${s.id}`);
 /** Setting ids a trusted repository may set; in Restricted Mode their workspace values are ignored too. */
-export const WORKSPACE_SETTINGS: string[] = Object.values(SETTINGS).filter((s) => s.who === 'workspace').map((s) => `combee.${s.id}`);
+export const WORKSPACE_SETTINGS: string[] = Object.values(SETTINGS)
+  .filter((s) => s.who === 'workspace')
+  .map((s) => `combee.${s.id}`);

@@ -1,11 +1,22 @@
-import { isStaleReply, type FromWebview, type RuleView, type RunNodeView, type RunView, type ToWebview } from '../shared/protocol';
+import {
+  isStaleReply,
+  type FromWebview,
+  type RuleView,
+  type RunNodeView,
+  type RunView,
+  type ToWebview,
+} from '../shared/protocol';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void };
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') as HTMLElement;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text?: string,
+  className?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (text !== undefined) node.textContent = text;
   if (className) node.className = className;
@@ -14,13 +25,25 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, classN
 
 const KIND_ORDER: RunNodeView['kind'][] = ['trace', 'reflection', 'group', 'single', 'local', 'global', 'apply'];
 const KIND_TITLES: Record<RunNodeView['kind'], string> = {
-  trace: 'Sessions', reflection: 'Reflections', group: 'Shuffled groups', single: 'Aggregation', local: 'Local deltas', global: 'Global delta', apply: 'Applied',
+  trace: 'Sessions',
+  reflection: 'Reflections',
+  group: 'Shuffled groups',
+  single: 'Aggregation',
+  local: 'Local deltas',
+  global: 'Global delta',
+  apply: 'Applied',
 };
 
 function renderRun(run: RunView): HTMLElement {
   const section = el('section', undefined, 'run');
   section.append(el('h2', `Run ${run.startedAt.replace('T', ' ').slice(0, 19)} — ${run.status}`));
-  section.append(el('p', `${run.provider} · ${run.model} · ${run.strategy} · seed ${run.seed} · p=${run.duplication} · batch ${run.batchSize} · ${run.traces} session(s), ${run.calls} call(s), ${run.applied} change(s)`, 'meta'));
+  section.append(
+    el(
+      'p',
+      `${run.provider} · ${run.model} · ${run.strategy} · seed ${run.seed} · p=${run.duplication} · batch ${run.batchSize} · ${run.traces} session(s), ${run.calls} call(s), ${run.applied} change(s)`,
+      'meta',
+    ),
+  );
   const batches = [...new Set(run.nodes.map((n) => n.batch))].sort((a, b) => a - b);
   for (const batch of batches) {
     const columns = el('div', undefined, 'columns');
@@ -32,7 +55,13 @@ function renderRun(run: RunView): HTMLElement {
       for (const node of nodes) {
         const card = el('div', undefined, `node ${node.status}`);
         card.append(el('div', node.label, 'label'));
-        const facts = [node.latencyMs !== undefined ? `${Math.round(node.latencyMs)} ms` : '', node.tokens ? `${node.tokens} tok` : '', node.parents.length ? `← ${node.parents.length}` : ''].filter(Boolean).join(' · ');
+        const facts = [
+          node.latencyMs !== undefined ? `${Math.round(node.latencyMs)} ms` : '',
+          node.tokens ? `${node.tokens} tok` : '',
+          node.parents.length ? `← ${node.parents.length}` : '',
+        ]
+          .filter(Boolean)
+          .join(' · ');
         if (facts) card.append(el('div', facts, 'facts'));
         card.title = node.id;
         column.append(card);
@@ -40,7 +69,10 @@ function renderRun(run: RunView): HTMLElement {
       columns.append(column);
     }
     const described = run.batches.find((b) => b.index === batch);
-    section.append(el('h3', `Batch ${batch + 1}${described ? ` — ${described.sessions} session(s), ${described.description}` : ''}`), columns);
+    section.append(
+      el('h3', `Batch ${batch + 1}${described ? ` — ${described.sessions} session(s), ${described.description}` : ''}`),
+      columns,
+    );
   }
   return section;
 }
@@ -64,9 +96,13 @@ function sparkline(history: RuleView['history']): Element {
     return svg;
   }
   const max = Math.max(1, ...history.map((h) => Math.max(h.helpful, h.harmful)));
-  const points = (key: 'helpful' | 'harmful') => [{ helpful: 0, harmful: 0 }, ...history]
-    .map((h, i, all) => `${((i / Math.max(1, all.length - 1)) * (width - 4) + 2).toFixed(1)},${(height - 2 - (h[key] / max) * (height - 4)).toFixed(1)}`)
-    .join(' ');
+  const points = (key: 'helpful' | 'harmful') =>
+    [{ helpful: 0, harmful: 0 }, ...history]
+      .map(
+        (h, i, all) =>
+          `${((i / Math.max(1, all.length - 1)) * (width - 4) + 2).toFixed(1)},${(height - 2 - (h[key] / max) * (height - 4)).toFixed(1)}`,
+      )
+      .join(' ');
   for (const key of ['helpful', 'harmful'] as const) {
     const line = document.createElementNS(SVG, 'polyline');
     line.setAttribute('points', points(key));
@@ -88,7 +124,14 @@ function renderRules(rules: RuleView[]): HTMLElement {
     const row = el('tr');
     const chart = el('td');
     chart.append(sparkline(rule.history));
-    row.append(el('td', rule.id), el('td', rule.section), el('td', String(rule.helpful)), el('td', String(rule.harmful)), chart, el('td', rule.content));
+    row.append(
+      el('td', rule.id),
+      el('td', rule.section),
+      el('td', String(rule.helpful)),
+      el('td', String(rule.harmful)),
+      chart,
+      el('td', rule.content),
+    );
     table.append(row);
   }
   return table;
@@ -111,17 +154,29 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
       }
       const picker = el('select');
       for (const run of message.runs) {
-        const option = el('option', `${run.startedAt.replace('T', ' ').slice(0, 19)} · ${run.traces} session(s) · ${run.status}`);
+        const option = el(
+          'option',
+          `${run.startedAt.replace('T', ' ').slice(0, 19)} · ${run.traces} session(s) · ${run.status}`,
+        );
         option.value = run.id;
         option.selected = run.id === message.selected?.id;
         picker.append(option);
       }
-      picker.addEventListener('change', () => vscode.postMessage({ type: 'selectRun', runId: picker.value, requestId: ++newestRequest }));
-      root.replaceChildren(el('h1', 'Aggregation tree'), picker, ...(message.selected ? [renderRun(message.selected)] : []));
+      picker.addEventListener('change', () =>
+        vscode.postMessage({ type: 'selectRun', runId: picker.value, requestId: ++newestRequest }),
+      );
+      root.replaceChildren(
+        el('h1', 'Aggregation tree'),
+        picker,
+        ...(message.selected ? [renderRun(message.selected)] : []),
+      );
       break;
     }
     case 'rules':
-      root.replaceChildren(el('h1', 'Rule helpfulness'), message.rules.length ? renderRules(message.rules) : el('p', 'The playbook has no rules yet.', 'empty'));
+      root.replaceChildren(
+        el('h1', 'Rule helpfulness'),
+        message.rules.length ? renderRules(message.rules) : el('p', 'The playbook has no rules yet.', 'empty'),
+      );
       break;
     case 'error':
       root.replaceChildren(el('p', message.message, 'error'));

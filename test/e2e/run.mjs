@@ -2,7 +2,17 @@
 // chromium like a user would (command palette, diff editor, activity bar). One fresh server per test.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { clickDialogButton, launchBrowser, remoteUri, runCommand, startCodeServer, waitForDiffShowing, waitForSideBarContent, waitForWorkbench, workbenchUrl } from '../support/codeServer.mjs';
+import {
+  clickDialogButton,
+  launchBrowser,
+  remoteUri,
+  runCommand,
+  startCodeServer,
+  waitForDiffShowing,
+  waitForSideBarContent,
+  waitForWorkbench,
+  workbenchUrl,
+} from '../support/codeServer.mjs';
 import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'e2e');
@@ -25,106 +35,179 @@ async function waitForFile(path, text, timeout = 30_000) {
     if (existsSync(path) && readFileSync(path, 'utf8').includes(text)) return;
     await new Promise((res) => setTimeout(res, 250));
   }
-  throw new Error(`${path} ${existsSync(path) ? `does not contain "${text}"` : 'was not written'} within ${timeout / 1000} s`);
+  throw new Error(
+    `${path} ${existsSync(path) ? `does not contain "${text}"` : 'was not written'} within ${timeout / 1000} s`,
+  );
 }
 
 const tests = [
-  ['learn → diff → accept from the command palette', async ({ page, fixture, step }) => {
-    const agentsBefore = readFileSync(join(fixture.workspace, 'AGENTS.md'));
-    step('run "Combee: Learn from Recent Sessions"');
-    await runCommand(page, 'Combee: Learn from Recent Sessions');
-    step('wait for a diff showing pnpm db:generate');
-    await waitForDiffShowing(page, 'pnpm db:generate');
-    await shot(page, '01-diff.png');
-    const playbook = join(fixture.workspace, '.combee', 'playbook.md');
-    if (existsSync(playbook)) throw new Error('.combee/playbook.md was written before the proposal was accepted');
-    step('run "Combee: Accept Proposal"; it asks before writing several files');
-    await runCommand(page, 'Combee: Accept Proposal');
-    await page.locator('.monaco-dialog-box').waitFor({ state: 'visible', timeout: 30_000 });
-    await shot(page, '02-confirm.png');
-    await clickDialogButton(page, /^Write \d+ Files$/);
-    step('wait for .combee/playbook.md on disk');
-    await waitForFile(playbook, 'pnpm db:generate');
-    await shot(page, '02-accepted.png');
-    // a modified file is saved after the edit is applied: wait for it like for the new playbook
-    await waitForFile(join(fixture.workspace, 'AGENTS.md'), '<!-- combee:end -->');
-    const agentsAfter = readFileSync(join(fixture.workspace, 'AGENTS.md'), 'utf8');
-    // the team's text is untouched; Combee's rules sit in its own marked block after it
-    if (!agentsAfter.startsWith(agentsBefore.toString('utf8')) || !/<!-- combee:begin[\s\S]*pnpm db:generate[\s\S]*<!-- combee:end -->\n$/.test(agentsAfter)) throw new Error(`AGENTS.md: unexpected content\n${agentsAfter}`);
-  }],
-  ['the Combee view container shows the Sessions view', async ({ page, step }) => {
-    step('open the Combee activity bar entry');
-    const entry = page.locator('.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]').first();
-    await entry.waitFor({ state: 'visible', timeout: 60_000 });
-    await entry.click();
-    step('wait for the Sessions view and its content');
-    await page.locator('.part.sidebar').getByText(/sessions/i).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await waitForSideBarContent(page);
-    step('wait for the imported example sessions to be listed');
-    // Opening the view imports the agents' sessions: their titles appear without running any command.
-    await page.locator('.part.sidebar .monaco-list-row').getByText('Fix NaN checkout total for coupons without expiry').first().waitFor({ state: 'visible', timeout: 60_000 });
-    await shot(page, '03-views.png');
-  }],
-  ['in Restricted Mode the Combee views say why nothing is learned, and still list the sessions', async ({ page, step }) => {
-    step('open the Combee activity bar entry in an untrusted window');
-    const entry = page.locator('.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]').first();
-    await entry.waitFor({ state: 'visible', timeout: 60_000 });
-    await entry.click();
-    step('wait for the Restricted Mode message');
-    await page.locator('.part.sidebar').getByText(/Restricted Mode: Combee lists this folder's sessions but learns and writes nothing/).first().waitFor({ state: 'visible', timeout: 60_000 });
-    step('wait for the sessions to be listed anyway');
-    await page.locator('.part.sidebar .monaco-list-row').getByText('Fix NaN checkout total for coupons without expiry').first().waitFor({ state: 'visible', timeout: 60_000 });
-    await shot(page, '06-restricted.png');
-  }, { restricted: true }],
-  ['the aggregation tree webview shows the run, from sessions to applied changes', async ({ page, step }) => {
-    step('learn first');
-    await runCommand(page, 'Combee: Learn from Recent Sessions');
-    await waitForDiffShowing(page, 'pnpm db:generate');
-    step('run "Combee: Show Aggregation Tree"');
-    await runCommand(page, 'Combee: Show Aggregation Tree');
-    step('read the webview (nested iframes) until the run is drawn');
-    const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-    await view.getByRole('heading', { name: 'Aggregation tree' }).waitFor({ timeout: 60_000 });
-    for (const text of ['Sessions', 'Reflections', 'Applied', 'Fix NaN checkout total for coupons without expiry']) {
-      await view.getByText(text, { exact: false }).first().waitFor({ timeout: 30_000 });
-    }
-    await view.getByText(/offline · combee-offline-miner · combee · seed \d+/).first().waitFor({ timeout: 10_000 });
-    await shot(page, '04-tree.png');
-  }],
-  ['the rule helpfulness webview lists the accepted playbook\'s rules', async ({ page, fixture, step }) => {
-    step('learn and accept');
-    await runCommand(page, 'Combee: Learn from Recent Sessions');
-    await waitForDiffShowing(page, 'pnpm db:generate');
-    await runCommand(page, 'Combee: Accept Proposal');
-    await clickDialogButton(page, /^Write \d+ Files$/);
-    await waitForFile(join(fixture.workspace, '.combee', 'playbook.md'), 'pnpm db:generate');
-    step('run "Combee: Show Rule Helpfulness"');
-    await runCommand(page, 'Combee: Show Rule Helpfulness');
-    const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-    await view.getByRole('heading', { name: 'Rule helpfulness' }).waitFor({ timeout: 60_000 });
-    await view.getByText(/Run `pnpm db:generate` before `pnpm test`/).first().waitFor({ timeout: 30_000 });
-    await view.getByText('not tagged yet').first().waitFor({ timeout: 10_000 });
-    await shot(page, '05-helpfulness.png');
-  }],
+  [
+    'learn → diff → accept from the command palette',
+    async ({ page, fixture, step }) => {
+      const agentsBefore = readFileSync(join(fixture.workspace, 'AGENTS.md'));
+      step('run "Combee: Learn from Recent Sessions"');
+      await runCommand(page, 'Combee: Learn from Recent Sessions');
+      step('wait for a diff showing pnpm db:generate');
+      await waitForDiffShowing(page, 'pnpm db:generate');
+      await shot(page, '01-diff.png');
+      const playbook = join(fixture.workspace, '.combee', 'playbook.md');
+      if (existsSync(playbook)) throw new Error('.combee/playbook.md was written before the proposal was accepted');
+      step('run "Combee: Accept Proposal"; it asks before writing several files');
+      await runCommand(page, 'Combee: Accept Proposal');
+      await page.locator('.monaco-dialog-box').waitFor({ state: 'visible', timeout: 30_000 });
+      await shot(page, '02-confirm.png');
+      await clickDialogButton(page, /^Write \d+ Files$/);
+      step('wait for .combee/playbook.md on disk');
+      await waitForFile(playbook, 'pnpm db:generate');
+      await shot(page, '02-accepted.png');
+      // a modified file is saved after the edit is applied: wait for it like for the new playbook
+      await waitForFile(join(fixture.workspace, 'AGENTS.md'), '<!-- combee:end -->');
+      const agentsAfter = readFileSync(join(fixture.workspace, 'AGENTS.md'), 'utf8');
+      // the team's text is untouched; Combee's rules sit in its own marked block after it
+      if (
+        !agentsAfter.startsWith(agentsBefore.toString('utf8')) ||
+        !/<!-- combee:begin[\s\S]*pnpm db:generate[\s\S]*<!-- combee:end -->\n$/.test(agentsAfter)
+      )
+        throw new Error(`AGENTS.md: unexpected content\n${agentsAfter}`);
+    },
+  ],
+  [
+    'the Combee view container shows the Sessions view',
+    async ({ page, step }) => {
+      step('open the Combee activity bar entry');
+      const entry = page
+        .locator(
+          '.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]',
+        )
+        .first();
+      await entry.waitFor({ state: 'visible', timeout: 60_000 });
+      await entry.click();
+      step('wait for the Sessions view and its content');
+      await page
+        .locator('.part.sidebar')
+        .getByText(/sessions/i)
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      await waitForSideBarContent(page);
+      step('wait for the imported example sessions to be listed');
+      // Opening the view imports the agents' sessions: their titles appear without running any command.
+      await page
+        .locator('.part.sidebar .monaco-list-row')
+        .getByText('Fix NaN checkout total for coupons without expiry')
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      await shot(page, '03-views.png');
+    },
+  ],
+  [
+    'in Restricted Mode the Combee views say why nothing is learned, and still list the sessions',
+    async ({ page, step }) => {
+      step('open the Combee activity bar entry in an untrusted window');
+      const entry = page
+        .locator(
+          '.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]',
+        )
+        .first();
+      await entry.waitFor({ state: 'visible', timeout: 60_000 });
+      await entry.click();
+      step('wait for the Restricted Mode message');
+      await page
+        .locator('.part.sidebar')
+        .getByText(/Restricted Mode: Combee lists this folder's sessions but learns and writes nothing/)
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      step('wait for the sessions to be listed anyway');
+      await page
+        .locator('.part.sidebar .monaco-list-row')
+        .getByText('Fix NaN checkout total for coupons without expiry')
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      await shot(page, '06-restricted.png');
+    },
+    { restricted: true },
+  ],
+  [
+    'the aggregation tree webview shows the run, from sessions to applied changes',
+    async ({ page, step }) => {
+      step('learn first');
+      await runCommand(page, 'Combee: Learn from Recent Sessions');
+      await waitForDiffShowing(page, 'pnpm db:generate');
+      step('run "Combee: Show Aggregation Tree"');
+      await runCommand(page, 'Combee: Show Aggregation Tree');
+      step('read the webview (nested iframes) until the run is drawn');
+      const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await view.getByRole('heading', { name: 'Aggregation tree' }).waitFor({ timeout: 60_000 });
+      for (const text of ['Sessions', 'Reflections', 'Applied', 'Fix NaN checkout total for coupons without expiry']) {
+        await view.getByText(text, { exact: false }).first().waitFor({ timeout: 30_000 });
+      }
+      await view
+        .getByText(/offline · combee-offline-miner · combee · seed \d+/)
+        .first()
+        .waitFor({ timeout: 10_000 });
+      await shot(page, '04-tree.png');
+    },
+  ],
+  [
+    "the rule helpfulness webview lists the accepted playbook's rules",
+    async ({ page, fixture, step }) => {
+      step('learn and accept');
+      await runCommand(page, 'Combee: Learn from Recent Sessions');
+      await waitForDiffShowing(page, 'pnpm db:generate');
+      await runCommand(page, 'Combee: Accept Proposal');
+      await clickDialogButton(page, /^Write \d+ Files$/);
+      await waitForFile(join(fixture.workspace, '.combee', 'playbook.md'), 'pnpm db:generate');
+      step('run "Combee: Show Rule Helpfulness"');
+      await runCommand(page, 'Combee: Show Rule Helpfulness');
+      const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await view.getByRole('heading', { name: 'Rule helpfulness' }).waitFor({ timeout: 60_000 });
+      await view
+        .getByText(/Run `pnpm db:generate` before `pnpm test`/)
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await view.getByText('not tagged yet').first().waitFor({ timeout: 10_000 });
+      await shot(page, '05-helpfulness.png');
+    },
+  ],
 ];
 
 async function runTest(name, body, index, options = {}) {
   const fixture = makeFixtureWorkspace();
   const serverLog = [];
-  let server, browser, page, timer, failed = false, current = 'start code-server';
-  const step = (s) => { current = s; };
+  let server,
+    browser,
+    page,
+    timer,
+    failed = false,
+    current = 'start code-server';
+  const step = (s) => {
+    current = s;
+  };
   try {
-    server = await startCodeServer({ workspace: fixture.workspace, userSettings: fixture.userSettings, restricted: options.restricted, log: (t) => serverLog.push(t) });
+    server = await startCodeServer({
+      workspace: fixture.workspace,
+      userSettings: fixture.userSettings,
+      restricted: options.restricted,
+      log: (t) => serverLog.push(t),
+    });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('console', (m) => { if (m.type() === 'error') serverLog.push(`[page error] ${m.text()}\n`); });
-    await page.goto(workbenchUrl(server, fixture.workspace, [
-      ['extensionDevelopmentPath', remoteUri(server, extensionPath)],
-      ['skipWelcome', 'true'],
-    ]));
-    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${TEST_TIMEOUT_MS / 1000} s`)), TEST_TIMEOUT_MS); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') serverLog.push(`[page error] ${m.text()}\n`);
+    });
+    await page.goto(
+      workbenchUrl(server, fixture.workspace, [
+        ['extensionDevelopmentPath', remoteUri(server, extensionPath)],
+        ['skipWelcome', 'true'],
+      ]),
+    );
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${TEST_TIMEOUT_MS / 1000} s`)), TEST_TIMEOUT_MS);
+    });
     step('wait for the workbench');
-    const work = (async () => { await waitForWorkbench(page); await body({ page, fixture, server, step }); })();
+    const work = (async () => {
+      await waitForWorkbench(page);
+      await body({ page, fixture, server, step });
+    })();
     work.catch(() => {}); // after a timeout it fails later, once the browser is closed
     await Promise.race([work, timeout]);
     fixture.cleanup();
@@ -154,5 +237,7 @@ for (const [index, [name, body, options]] of tests.entries()) {
     console.log(`FAIL ${name} (${secs} s)\n     ${error.message.split('\n').slice(0, 8).join('\n     ')}`);
   } else console.log(`PASS ${name} (${secs} s)`);
 }
-console.log(`test/e2e: ${failed ? `${failed} failed` : 'all passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${ARTIFACTS}`);
+console.log(
+  `test/e2e: ${failed ? `${failed} failed` : 'all passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${ARTIFACTS}`,
+);
 process.exit(failed ? 1 : 0);

@@ -6,7 +6,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { codeServerBin, launchBrowser, runCommand, startCodeServer, waitForDiffShowing, waitForWorkbench, workbenchUrl } from '../support/codeServer.mjs';
+import {
+  codeServerBin,
+  launchBrowser,
+  runCommand,
+  startCodeServer,
+  waitForDiffShowing,
+  waitForWorkbench,
+  workbenchUrl,
+} from '../support/codeServer.mjs';
 import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'vsix');
@@ -16,7 +24,10 @@ const NAME = `packaged ${vsix.split('/').pop()}: install, learn → diff`;
 
 if (!existsSync(vsix)) {
   const message = `${vsix} not found; run \`npm run package\` first`;
-  if (process.argv.includes('--require')) { console.log(`FAIL ${NAME}\n     ${message}`); process.exit(1); }
+  if (process.argv.includes('--require')) {
+    console.log(`FAIL ${NAME}\n     ${message}`);
+    process.exit(1);
+  }
   console.log(`SKIP ${NAME}: ${message}`);
   process.exit(0);
 }
@@ -27,7 +38,10 @@ const started = Date.now();
 const scratch = mkdtempSync(join(tmpdir(), 'combee-vsix-'));
 const extensionsDir = join(scratch, 'extensions');
 const fixture = makeFixtureWorkspace();
-let server, browser, page, current = 'install the .vsix';
+let server,
+  browser,
+  page,
+  current = 'install the .vsix';
 const timer = setTimeout(() => finish(new Error('timed out after 4 min')), 4 * 60_000);
 
 async function finish(error) {
@@ -38,7 +52,9 @@ async function finish(error) {
   rmSync(scratch, { recursive: true, force: true });
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   if (error) {
-    console.log(`FAIL ${NAME} (${secs} s)\n     during "${current}": ${String(error.message).split('\n').slice(0, 8).join('\n     ')}`);
+    console.log(
+      `FAIL ${NAME} (${secs} s)\n     during "${current}": ${String(error.message).split('\n').slice(0, 8).join('\n     ')}`,
+    );
     console.log(`     workspace kept at ${fixture.workspace}; artifacts in ${ARTIFACTS}`);
   } else {
     fixture.cleanup();
@@ -49,10 +65,14 @@ async function finish(error) {
 
 try {
   // the CLI installer needs its own user data too, and must not talk to a running instance or a gallery
-  const { stdout, stderr } = await promisify(execFile)(codeServerBin(), ['--extensions-dir', extensionsDir,
-    '--user-data-dir', join(scratch, 'user-data'), '--install-extension', vsix],
-  { env: { ...process.env, VSCODE_IPC_HOOK_CLI: '', EXTENSIONS_GALLERY: '{}' }, timeout: 120_000 });
-  const installed = existsSync(extensionsDir) ? readdirSync(extensionsDir).filter((d) => d.startsWith('combee.combee-')) : [];
+  const { stdout, stderr } = await promisify(execFile)(
+    codeServerBin(),
+    ['--extensions-dir', extensionsDir, '--user-data-dir', join(scratch, 'user-data'), '--install-extension', vsix],
+    { env: { ...process.env, VSCODE_IPC_HOOK_CLI: '', EXTENSIONS_GALLERY: '{}' }, timeout: 120_000 },
+  );
+  const installed = existsSync(extensionsDir)
+    ? readdirSync(extensionsDir).filter((d) => d.startsWith('combee.combee-'))
+    : [];
   if (installed.length === 0) throw new Error(`nothing installed into ${extensionsDir}:\n${stdout}${stderr}`);
 
   current = 'start code-server';

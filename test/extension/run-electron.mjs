@@ -14,11 +14,20 @@ try {
     version: process.env.COMBEE_VSCODE_VERSION ?? '1.100.3',
     extensionDevelopmentPath: REPO_ROOT,
     extensionTestsPath: join(REPO_ROOT, 'test', 'extension', 'suite', 'index.js'),
-    launchArgs: [fixture.workspace, '--user-data-dir', userData, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
+    launchArgs: [
+      fixture.workspace,
+      '--user-data-dir',
+      userData,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--skip-welcome',
+    ],
   });
   fixture.cleanup();
 } catch (error) {
   console.error(`test/extension (electron): ${error instanceof Error ? error.message : error}`);
-  console.error('This runner downloads VS Code; without internet access use `node test/extension/run.mjs` (code-server).');
+  console.error(
+    'This runner downloads VS Code; without internet access use `node test/extension/run.mjs` (code-server).',
+  );
   process.exit(1);
 }

@@ -15,16 +15,22 @@ const extensionPath = process.env.COMBEE_EXTENSION_PATH ?? REPO_ROOT; // overrid
 const testsPath = join(REPO_ROOT, 'test', 'extension', 'suite', 'index.js');
 
 if (!existsSync(join(extensionPath, 'dist', 'extension.js'))) {
-  console.error(`test/extension: ${join(extensionPath, 'dist', 'extension.js')} is missing; run \`npm run build\` first`);
+  console.error(
+    `test/extension: ${join(extensionPath, 'dist', 'extension.js')} is missing; run \`npm run build\` first`,
+  );
   process.exit(1);
 }
 rmSync(ARTIFACTS, { recursive: true, force: true });
 mkdirSync(ARTIFACTS, { recursive: true });
 const started = Date.now();
-const serverLog = [], extLog = [];
+const serverLog = [],
+  extLog = [];
 const VERBOSE = !!process.env.COMBEE_E2E_VERBOSE;
 const fixture = makeFixtureWorkspace();
-let server, browser, page, finished = false;
+let server,
+  browser,
+  page,
+  finished = false;
 
 async function finish(code, reason) {
   if (finished) return;
@@ -46,11 +52,20 @@ setTimeout(() => finish(2, `timed out after ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS
 process.on('SIGINT', () => finish(130, 'interrupted'));
 
 try {
-  server = await startCodeServer({ workspace: fixture.workspace, userSettings: fixture.userSettings, restricted: RESTRICTED, log: (t) => serverLog.push(t) });
-  console.log(`test/extension: code-server at ${server.url}, workspace ${fixture.workspace} (sessions from ${fixture.sessionsSource})`);
+  server = await startCodeServer({
+    workspace: fixture.workspace,
+    userSettings: fixture.userSettings,
+    restricted: RESTRICTED,
+    log: (t) => serverLog.push(t),
+  });
+  console.log(
+    `test/extension: code-server at ${server.url}, workspace ${fixture.workspace} (sessions from ${fixture.sessionsSource})`,
+  );
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('console', (m) => { if (m.type() === 'error') serverLog.push(`[page error] ${m.text()}\n`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') serverLog.push(`[page error] ${m.text()}\n`);
+  });
   // the workbench's log service (extension host console included) arrives here in automation mode
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = format(...(Array.isArray(args) ? args : [args]));
@@ -69,11 +84,13 @@ try {
     }
     await finish(code);
   });
-  await page.goto(workbenchUrl(server, fixture.workspace, [
-    ['extensionDevelopmentPath', remoteUri(server, extensionPath)],
-    ['extensionTestsPath', remoteUri(server, testsPath)],
-    ['skipWelcome', 'true'],
-  ]));
+  await page.goto(
+    workbenchUrl(server, fixture.workspace, [
+      ['extensionDevelopmentPath', remoteUri(server, extensionPath)],
+      ['extensionTestsPath', remoteUri(server, testsPath)],
+      ['skipWelcome', 'true'],
+    ]),
+  );
 } catch (error) {
   await finish(1, error.stack ?? String(error));
 }

@@ -102,7 +102,8 @@ function jsonCells(db: Database): JsonCell[] {
       values.forEach((value, i) => {
         const blob = value instanceof Uint8Array;
         const text = blob ? Buffer.from(value).toString('utf8') : typeof value === 'string' ? value : undefined;
-        if (i > 0 && text && /^\s*[{[]/.test(text)) cells.push({ table: name, column: rows.columns[i], rowid: Number(values[0]), text, blob });
+        if (i > 0 && text && /^\s*[{[]/.test(text))
+          cells.push({ table: name, column: rows.columns[i], rowid: Number(values[0]), text, blob });
       });
     }
   }
@@ -135,17 +136,21 @@ async function rewrite(sample: BinarySample, change: (db: Database) => void): Pr
 }
 
 function setCell(db: Database, cell: JsonCell, text: string): void {
-  db.run(`UPDATE ${quote(cell.table)} SET ${quote(cell.column)} = ? WHERE rowid = ?`, [cell.blob ? Buffer.from(text) : text, cell.rowid]);
+  db.run(`UPDATE ${quote(cell.table)} SET ${quote(cell.column)} = ? WHERE rowid = ?`, [
+    cell.blob ? Buffer.from(text) : text,
+    cell.rowid,
+  ]);
 }
 
 /** One JSON cell of the sample, picked by `rng`, rewritten by `edit`. */
 function editJsonCell(edit: (text: string, rng: Rng) => string) {
-  return (sample: BinarySample, rng: Rng) => rewrite(sample, (db) => {
-    const cells = jsonCells(db);
-    if (cells.length === 0) return;
-    const cell = cells[pick(rng, cells.length)];
-    setCell(db, cell, edit(cell.text, rng));
-  });
+  return (sample: BinarySample, rng: Rng) =>
+    rewrite(sample, (db) => {
+      const cells = jsonCells(db);
+      if (cells.length === 0) return;
+      const cell = cells[pick(rng, cells.length)];
+      setCell(db, cell, edit(cell.text, rng));
+    });
 }
 
 /** A key added to a JSON object's text (or the array wrapped in one), the rest of the record untouched. */
@@ -156,7 +161,13 @@ function withKey(text: string, key: string, json: string): string {
 }
 
 // Not JSON null: Cursor marks a deleted row so, and a reader rightly passes over it.
-const UNKNOWN_SHAPES = ['{"x-future":{"schema":99,"items":[1,2,3]}}', '[{"type":"x-future-record"}]', '42', '"a string where a record was"', '{}'];
+const UNKNOWN_SHAPES = [
+  '{"x-future":{"schema":99,"items":[1,2,3]}}',
+  '[{"type":"x-future-record"}]',
+  '42',
+  '"a string where a record was"',
+  '{}',
+];
 
 /** A copy of a JSON row under a new key (its first text column), holding a record of a type no reader knows. */
 function insertUnknownRow(sample: BinarySample, rng: Rng): Promise<Damaged> {
@@ -168,26 +179,62 @@ function insertUnknownRow(sample: BinarySample, rng: Rng): Promise<Damaged> {
     const values: SqlValue[] = [...row.values[0]];
     const key = values.findIndex((v, i) => typeof v === 'string' && row.columns[i] !== cell.column);
     if (key !== -1) values[key] = `${String(values[key])}-x-future`;
-    const unknown = JSON.stringify({ type: 'x-future-record', role: 'x-future', payload: { id: 7 }, data: { any: true } });
+    const unknown = JSON.stringify({
+      type: 'x-future-record',
+      role: 'x-future',
+      payload: { id: 7 },
+      data: { any: true },
+    });
     values[row.columns.indexOf(cell.column)] = cell.blob ? Buffer.from(unknown) : unknown;
-    db.run(`INSERT INTO ${quote(cell.table)} (${row.columns.map(quote).join(', ')}) VALUES (${values.map(() => '?').join(', ')})`, values);
+    db.run(
+      `INSERT INTO ${quote(cell.table)} (${row.columns.map(quote).join(', ')}) VALUES (${values.map(() => '?').join(', ')})`,
+      values,
+    );
   });
 }
 
 const SQLITE: BinaryMutation[] = [
-  { kind: 'truncate at a page boundary', container: 'sqlite', variants: 3, apply: (s, rng) => ({ content: s.content.subarray(0, pageSize(s.content) * (1 + pick(rng, Math.max(1, pageCount(s.content) - 1)))) }) },
-  { kind: 'truncate mid-page', container: 'sqlite', variants: 3, apply: (s, rng) => ({ content: s.content.subarray(0, 1 + pick(rng, s.content.length - 1)) }) },
-  { kind: 'truncate in the header', container: 'sqlite', variants: 1, apply: (s, rng) => ({ content: s.content.subarray(0, 1 + pick(rng, 99)) }) },
-  { kind: 'flip bytes in the header', container: 'sqlite', variants: 3, apply: (s, rng) => ({ content: flip(s.content, rng, 0, 100) }) },
   {
-    kind: 'flip bytes in a b-tree page', container: 'sqlite', variants: 4, apply: (s, rng) => {
+    kind: 'truncate at a page boundary',
+    container: 'sqlite',
+    variants: 3,
+    apply: (s, rng) => ({
+      content: s.content.subarray(0, pageSize(s.content) * (1 + pick(rng, Math.max(1, pageCount(s.content) - 1)))),
+    }),
+  },
+  {
+    kind: 'truncate mid-page',
+    container: 'sqlite',
+    variants: 3,
+    apply: (s, rng) => ({ content: s.content.subarray(0, 1 + pick(rng, s.content.length - 1)) }),
+  },
+  {
+    kind: 'truncate in the header',
+    container: 'sqlite',
+    variants: 1,
+    apply: (s, rng) => ({ content: s.content.subarray(0, 1 + pick(rng, 99)) }),
+  },
+  {
+    kind: 'flip bytes in the header',
+    container: 'sqlite',
+    variants: 3,
+    apply: (s, rng) => ({ content: flip(s.content, rng, 0, 100) }),
+  },
+  {
+    kind: 'flip bytes in a b-tree page',
+    container: 'sqlite',
+    variants: 4,
+    apply: (s, rng) => {
       const pages = btreePages(s.content);
       const { from, to } = pages[pick(rng, pages.length)];
       return { content: flip(s.content, rng, from, to) };
     },
   },
   {
-    kind: 'flip bytes in a row’s JSON', container: 'sqlite', variants: 4, apply: (s, rng) => {
+    kind: 'flip bytes in a row’s JSON',
+    container: 'sqlite',
+    variants: 4,
+    apply: (s, rng) => {
       const offsets = jsonOffsets(s.content);
       if (offsets.length === 0) return { content: flip(s.content, rng, 100, s.content.length) };
       const at = offsets[pick(rng, offsets.length)];
@@ -195,7 +242,10 @@ const SQLITE: BinaryMutation[] = [
     },
   },
   {
-    kind: 'zero a page', container: 'sqlite', variants: 3, apply: (s, rng) => {
+    kind: 'zero a page',
+    container: 'sqlite',
+    variants: 3,
+    apply: (s, rng) => {
       const size = pageSize(s.content);
       const page = pick(rng, pageCount(s.content));
       const out = Buffer.from(s.content);
@@ -203,32 +253,90 @@ const SQLITE: BinaryMutation[] = [
       return { content: out };
     },
   },
-  { kind: 'the database replaced by an empty file', container: 'sqlite', variants: 1, apply: () => ({ content: Buffer.alloc(0) }) },
   {
-    kind: 'leftover -wal of garbage', container: 'sqlite', variants: 2, apply: (s, rng) => {
+    kind: 'the database replaced by an empty file',
+    container: 'sqlite',
+    variants: 1,
+    apply: () => ({ content: Buffer.alloc(0) }),
+  },
+  {
+    kind: 'leftover -wal of garbage',
+    container: 'sqlite',
+    variants: 2,
+    apply: (s, rng) => {
       const garbage = Buffer.alloc(32 + pick(rng, 3 * pageSize(s.content)));
       for (let i = 0; i < garbage.length; i++) garbage[i] = pick(rng, 256);
       return { content: s.content, beside: { '-wal': garbage } };
     },
   },
   {
-    kind: 'leftover -wal truncated', container: 'sqlite', variants: 3, apply: (s, rng) => {
+    kind: 'leftover -wal truncated',
+    container: 'sqlite',
+    variants: 3,
+    apply: (s, rng) => {
       const wal = walBeside(s);
       return { content: s.content, beside: { '-wal': wal.subarray(0, pick(rng, wal.length)) } };
     },
   },
-  { kind: 'leftover -wal rewriting pages as they are', container: 'sqlite', variants: 1, keepsSessions: true, apply: (s) => ({ content: s.content, beside: { '-wal': walBeside(s) } }) },
-  { kind: 'a row’s JSON malformed', container: 'sqlite', variants: 3, apply: editJsonCell((text, rng) => text.slice(0, 1 + pick(rng, Math.max(1, text.length - 2)))) },
-  { kind: 'a row’s JSON deeply nested', container: 'sqlite', variants: 2, keepsSessions: true, apply: editJsonCell((text) => withKey(text, 'x-deep', `${'['.repeat(DEEP)}"x"${']'.repeat(DEEP)}`)) },
-  { kind: 'a row’s JSON deeply nested, unclosed', container: 'sqlite', variants: 1, apply: editJsonCell(() => '{"a":'.repeat(DEEP)) },
-  { kind: 'a row’s JSON huge', container: 'sqlite', variants: 2, keepsSessions: true, apply: editJsonCell((text) => withKey(text, 'x-huge', JSON.stringify('x'.repeat(HUGE_BYTES)))) },
-  { kind: 'a row’s JSON of an unknown shape', container: 'sqlite', variants: 3, apply: editJsonCell((_, rng) => UNKNOWN_SHAPES[pick(rng, UNKNOWN_SHAPES.length)]) },
-  { kind: 'a row of a type the reader does not know', container: 'sqlite', variants: 2, keepsSessions: true, apply: insertUnknownRow },
   {
-    kind: 'a table the reader does not know', container: 'sqlite', variants: 1, keepsSessions: true, apply: (s) => rewrite(s, (db) => {
-      db.run('CREATE TABLE x_future (key TEXT PRIMARY KEY, value BLOB)');
-      db.run('INSERT INTO x_future VALUES (?, ?)', ['composerData:x-future', JSON.stringify({ type: 'x-future-record' })]);
-    }),
+    kind: 'leftover -wal rewriting pages as they are',
+    container: 'sqlite',
+    variants: 1,
+    keepsSessions: true,
+    apply: (s) => ({ content: s.content, beside: { '-wal': walBeside(s) } }),
+  },
+  {
+    kind: 'a row’s JSON malformed',
+    container: 'sqlite',
+    variants: 3,
+    apply: editJsonCell((text, rng) => text.slice(0, 1 + pick(rng, Math.max(1, text.length - 2)))),
+  },
+  {
+    kind: 'a row’s JSON deeply nested',
+    container: 'sqlite',
+    variants: 2,
+    keepsSessions: true,
+    apply: editJsonCell((text) => withKey(text, 'x-deep', `${'['.repeat(DEEP)}"x"${']'.repeat(DEEP)}`)),
+  },
+  {
+    kind: 'a row’s JSON deeply nested, unclosed',
+    container: 'sqlite',
+    variants: 1,
+    apply: editJsonCell(() => '{"a":'.repeat(DEEP)),
+  },
+  {
+    kind: 'a row’s JSON huge',
+    container: 'sqlite',
+    variants: 2,
+    keepsSessions: true,
+    apply: editJsonCell((text) => withKey(text, 'x-huge', JSON.stringify('x'.repeat(HUGE_BYTES)))),
+  },
+  {
+    kind: 'a row’s JSON of an unknown shape',
+    container: 'sqlite',
+    variants: 3,
+    apply: editJsonCell((_, rng) => UNKNOWN_SHAPES[pick(rng, UNKNOWN_SHAPES.length)]),
+  },
+  {
+    kind: 'a row of a type the reader does not know',
+    container: 'sqlite',
+    variants: 2,
+    keepsSessions: true,
+    apply: insertUnknownRow,
+  },
+  {
+    kind: 'a table the reader does not know',
+    container: 'sqlite',
+    variants: 1,
+    keepsSessions: true,
+    apply: (s) =>
+      rewrite(s, (db) => {
+        db.run('CREATE TABLE x_future (key TEXT PRIMARY KEY, value BLOB)');
+        db.run('INSERT INTO x_future VALUES (?, ?)', [
+          'composerData:x-future',
+          JSON.stringify({ type: 'x-future-record' }),
+        ]);
+      }),
   },
 ];
 
@@ -254,7 +362,8 @@ function hugeWindow(stream: Buffer): Buffer {
   const dictBytes = [0, 1, 2, 4][descriptor & 3];
   const fcsBytes = fcsFlag === 0 ? singleSegment : 1 << fcsFlag;
   const fcsAt = 5 + (singleSegment ? 0 : 1) + dictBytes;
-  const contentSize = fcsBytes === 0 ? undefined : stream.readUIntLE(fcsAt, Math.min(fcsBytes, 6)) + (fcsFlag === 1 ? 256 : 0);
+  const contentSize =
+    fcsBytes === 0 ? undefined : stream.readUIntLE(fcsAt, Math.min(fcsBytes, 6)) + (fcsFlag === 1 ? 256 : 0);
   const header = Buffer.alloc(contentSize === undefined ? 6 : 10);
   stream.copy(header, 0, 0, 4);
   header[4] = (contentSize === undefined ? 0 : 2 << 6) | (descriptor & (1 << 2)); // no single segment, no dictionary
@@ -264,54 +373,115 @@ function hugeWindow(stream: Buffer): Buffer {
 }
 
 const ZST: BinaryMutation[] = [
-  { kind: 'truncate', container: 'zst', variants: 4, apply: (s, rng) => ({ content: s.content.subarray(0, 1 + pick(rng, s.content.length - 1)) }) },
   {
-    kind: 'truncate in a frame header', container: 'zst', variants: 2, apply: (s, rng) => {
+    kind: 'truncate',
+    container: 'zst',
+    variants: 4,
+    apply: (s, rng) => ({ content: s.content.subarray(0, 1 + pick(rng, s.content.length - 1)) }),
+  },
+  {
+    kind: 'truncate in a frame header',
+    container: 'zst',
+    variants: 2,
+    apply: (s, rng) => {
       const starts = frameStarts(s.content);
       return { content: s.content.subarray(0, starts[pick(rng, starts.length)] + 1 + pick(rng, 8)) };
     },
   },
   {
-    kind: 'truncate at a frame boundary', container: 'zst', variants: 1, apply: (s) => {
+    kind: 'truncate at a frame boundary',
+    container: 'zst',
+    variants: 1,
+    apply: (s) => {
       const starts = frameStarts(s.content);
       return { content: s.content.subarray(0, starts.length > 1 ? starts[1] : s.content.length) };
     },
   },
-  { kind: 'flip bytes', container: 'zst', variants: 4, apply: (s, rng) => ({ content: flip(s.content, rng, 0, s.content.length) }) },
   {
-    kind: 'flip bytes in a frame header', container: 'zst', variants: 3, apply: (s, rng) => {
+    kind: 'flip bytes',
+    container: 'zst',
+    variants: 4,
+    apply: (s, rng) => ({ content: flip(s.content, rng, 0, s.content.length) }),
+  },
+  {
+    kind: 'flip bytes in a frame header',
+    container: 'zst',
+    variants: 3,
+    apply: (s, rng) => {
       const starts = frameStarts(s.content);
       const at = starts[pick(rng, starts.length)];
       return { content: flip(s.content, rng, at, Math.min(s.content.length, at + 12), 1) };
     },
   },
-  { kind: 'a window too large to allocate', container: 'zst', variants: 1, apply: (s) => ({ content: hugeWindow(s.content) }) },
-  { kind: 'a second concatenated frame', container: 'zst', variants: 1, keepsSessions: true, apply: (s) => ({ content: Buffer.concat([s.content, rawFrame(Buffer.from(FUTURE_LINE))]) }) },
-  { kind: 'an empty frame after', container: 'zst', variants: 1, keepsSessions: true, apply: (s) => ({ content: Buffer.concat([s.content, rawFrame(Buffer.alloc(0))]) }) },
   {
-    kind: 'a skippable frame', container: 'zst', variants: 3, keepsSessions: true, apply: (s, rng) => {
+    kind: 'a window too large to allocate',
+    container: 'zst',
+    variants: 1,
+    apply: (s) => ({ content: hugeWindow(s.content) }),
+  },
+  {
+    kind: 'a second concatenated frame',
+    container: 'zst',
+    variants: 1,
+    keepsSessions: true,
+    apply: (s) => ({ content: Buffer.concat([s.content, rawFrame(Buffer.from(FUTURE_LINE))]) }),
+  },
+  {
+    kind: 'an empty frame after',
+    container: 'zst',
+    variants: 1,
+    keepsSessions: true,
+    apply: (s) => ({ content: Buffer.concat([s.content, rawFrame(Buffer.alloc(0))]) }),
+  },
+  {
+    kind: 'a skippable frame',
+    container: 'zst',
+    variants: 3,
+    keepsSessions: true,
+    apply: (s, rng) => {
       const starts = [...frameStarts(s.content), s.content.length];
       const at = starts[pick(rng, starts.length)];
-      return { content: Buffer.concat([s.content.subarray(0, at), skippableFrame(garbage(rng, pick(rng, 64)), pick(rng, 16)), s.content.subarray(at)]) };
+      return {
+        content: Buffer.concat([
+          s.content.subarray(0, at),
+          skippableFrame(garbage(rng, pick(rng, 64)), pick(rng, 16)),
+          s.content.subarray(at),
+        ]),
+      };
     },
   },
   {
-    kind: 'a valid frame of garbage', container: 'zst', variants: 2, apply: (s, rng) => {
+    kind: 'a valid frame of garbage',
+    container: 'zst',
+    variants: 2,
+    apply: (s, rng) => {
       const frame = rawFrame(garbage(rng, 1 + pick(rng, 4096)));
       return { content: rng() < 0.5 ? Buffer.concat([frame, s.content]) : Buffer.concat([s.content, frame]) };
     },
   },
-  { kind: 'not zstd at all', container: 'zst', variants: 1, apply: (s, rng) => ({ content: garbage(rng, s.content.length) }) },
+  {
+    kind: 'not zstd at all',
+    container: 'zst',
+    variants: 1,
+    apply: (s, rng) => ({ content: garbage(rng, s.content.length) }),
+  },
   { kind: 'an empty file', container: 'zst', variants: 1, apply: () => ({ content: Buffer.alloc(0) }) },
 ];
 
 export const BINARY_MUTATIONS: BinaryMutation[] = [...SQLITE, ...ZST];
 
 /** Every mutation variant for a container, each with its own seed from the sample and variant (stable across runs). */
-export function binaryMutationsOf(container: 'sqlite' | 'zst', sampleIndex: number): Array<{ label: string; mutation: BinaryMutation; seed: number }> {
-  return BINARY_MUTATIONS.flatMap((mutation, m) => (mutation.container !== container ? [] : Array.from({ length: mutation.variants }, (_, v) => ({
-    label: mutation.variants > 1 ? `${mutation.kind} #${v + 1}` : mutation.kind,
-    mutation,
-    seed: (sampleIndex + 1) * 7919 + m * 104_729 + v * 15_485_863,
-  }))));
+export function binaryMutationsOf(
+  container: 'sqlite' | 'zst',
+  sampleIndex: number,
+): Array<{ label: string; mutation: BinaryMutation; seed: number }> {
+  return BINARY_MUTATIONS.flatMap((mutation, m) =>
+    mutation.container !== container
+      ? []
+      : Array.from({ length: mutation.variants }, (_, v) => ({
+          label: mutation.variants > 1 ? `${mutation.kind} #${v + 1}` : mutation.kind,
+          mutation,
+          seed: (sampleIndex + 1) * 7919 + m * 104_729 + v * 15_485_863,
+        })),
+  );
 }

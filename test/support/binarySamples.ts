@@ -26,24 +26,45 @@ export interface BinarySampleSpec {
   load(): Promise<BinarySample>;
 }
 
-function sqlite(name: string, target: string, make: (dir: string) => Promise<{ content: Buffer; companions?: Record<string, Buffer> }>): BinarySampleSpec {
+function sqlite(
+  name: string,
+  target: string,
+  make: (dir: string) => Promise<{ content: Buffer; companions?: Record<string, Buffer> }>,
+): BinarySampleSpec {
   return {
     name,
     container: 'sqlite',
-    load: async () => ({ name, target, container: 'sqlite', companions: {}, ...(await make(tempDir('combee-fuzz-sample-'))) }),
+    load: async () => ({
+      name,
+      target,
+      container: 'sqlite',
+      companions: {},
+      ...(await make(tempDir('combee-fuzz-sample-'))),
+    }),
   };
 }
 
 function sqliteSamples(): BinarySampleSpec[] {
   const samples = [
-    sqlite('builder/cursor global state.vscdb', `${CURSOR_USER}/globalStorage/state.vscdb`, async (dir) => ({ content: readFileSync((await writeCursorUser(dir)).global) })),
+    sqlite('builder/cursor global state.vscdb', `${CURSOR_USER}/globalStorage/state.vscdb`, async (dir) => ({
+      content: readFileSync((await writeCursorUser(dir)).global),
+    })),
     sqlite('builder/cursor workspace state.vscdb', `${CURSOR_WORKSPACE}/state.vscdb`, async (dir) => {
       const { workspace } = await writeCursorUser(dir);
-      return { content: readFileSync(workspace), companions: { [`${CURSOR_WORKSPACE}/workspace.json`]: readFileSync(join(workspace, '..', 'workspace.json')) } };
+      return {
+        content: readFileSync(workspace),
+        companions: { [`${CURSOR_WORKSPACE}/workspace.json`]: readFileSync(join(workspace, '..', 'workspace.json')) },
+      };
     }),
-    sqlite('builder/cursor state.vscdb with 40 composers', `${CURSOR_USER}/globalStorage/state.vscdb`, async (dir) => ({ content: await writeManyComposers(join(dir, 'state.vscdb'), 40) })),
-    sqlite('builder/opencode.db', OPENCODE_DB, async (dir) => ({ content: await writeOpenCodeDb(join(dir, 'opencode.db')) })),
-    sqlite('builder/opencode.db with 40 sessions', OPENCODE_DB, async (dir) => ({ content: await writeManyOpenCodeSessions(join(dir, 'opencode.db'), 40) })),
+    sqlite('builder/cursor state.vscdb with 40 composers', `${CURSOR_USER}/globalStorage/state.vscdb`, async (dir) => ({
+      content: await writeManyComposers(join(dir, 'state.vscdb'), 40),
+    })),
+    sqlite('builder/opencode.db', OPENCODE_DB, async (dir) => ({
+      content: await writeOpenCodeDb(join(dir, 'opencode.db')),
+    })),
+    sqlite('builder/opencode.db with 40 sessions', OPENCODE_DB, async (dir) => ({
+      content: await writeManyOpenCodeSessions(join(dir, 'opencode.db'), 40),
+    })),
     // Made with the sqlite3 CLI in WAL mode (page size 512), copied while open: the session's later messages are in the -wal.
     sqlite('fixtures/sqlite-wal opencode.db with its -wal', OPENCODE_DB, async () => ({
       content: readFileSync(join(FIXTURES, 'sqlite-wal', 'opencode.db')),
@@ -53,24 +74,42 @@ function sqliteSamples(): BinarySampleSpec[] {
   // The shared JSON storage sessions, moved into a database as OpenCode's migration does.
   const storage = join(SHARED_TRACES, 'opencode', 'agent-sessions_storage_v2');
   if (hasSharedTraces && existsSync(storage)) {
-    samples.push(sqlite('shared/opencode storage_v2 as opencode.db', OPENCODE_DB, async (dir) => {
-      const tree = Object.fromEntries(files(storage).map((p) => [relative(storage, p).split('\\').join('/'), readFileSync(p)]));
-      return { content: await openCodeDbFromStorage(join(dir, 'opencode.db'), tree) };
-    }));
+    samples.push(
+      sqlite('shared/opencode storage_v2 as opencode.db', OPENCODE_DB, async (dir) => {
+        const tree = Object.fromEntries(
+          files(storage).map((p) => [relative(storage, p).split('\\').join('/'), readFileSync(p)]),
+        );
+        return { content: await openCodeDbFromStorage(join(dir, 'opencode.db'), tree) };
+      }),
+    );
   }
   return samples;
 }
 
 function zstSamples(): BinarySampleSpec[] {
   // Compressed by the zstd CLI as two frames split inside a line (see codexZst.test.ts).
-  const samples: BinarySample[] = [{ name: 'fixtures/zst rollout (zstd -19, two frames)', target: `${CODEX_DAY}/${ZST_NAME}`, content: readFileSync(join(FIXTURES, 'zst', ZST_NAME)), companions: {}, container: 'zst' }];
+  const samples: BinarySample[] = [
+    {
+      name: 'fixtures/zst rollout (zstd -19, two frames)',
+      target: `${CODEX_DAY}/${ZST_NAME}`,
+      content: readFileSync(join(FIXTURES, 'zst', ZST_NAME)),
+      companions: {},
+      container: 'zst',
+    },
+  ];
   // The shared Codex rollouts, each in raw-block frames: a frame per 4 kB, so damage can hit any of several.
   for (const path of files(join(SHARED_TRACES, 'codex')).filter((p) => p.endsWith('.jsonl'))) {
     const text = readFileSync(path);
     const frames: Buffer[] = [];
     for (let at = 0; at < text.length; at += 4096) frames.push(rawFrame(text.subarray(at, at + 4096)));
     const id = `0199aaaa-0000-7000-8000-${String(samples.length).padStart(12, '0')}`;
-    samples.push({ name: `shared/codex/${relative(join(SHARED_TRACES, 'codex'), path)} as .zst`, target: `${CODEX_DAY}/rollout-2026-05-04T10-11-12-${id}.jsonl.zst`, content: Buffer.concat(frames), companions: {}, container: 'zst' });
+    samples.push({
+      name: `shared/codex/${relative(join(SHARED_TRACES, 'codex'), path)} as .zst`,
+      target: `${CODEX_DAY}/rollout-2026-05-04T10-11-12-${id}.jsonl.zst`,
+      content: Buffer.concat(frames),
+      companions: {},
+      container: 'zst',
+    });
   }
   return samples.map((sample) => ({ name: sample.name, container: 'zst', load: async () => sample }));
 }

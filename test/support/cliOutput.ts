@@ -4,5 +4,11 @@ import type { Output } from '../../src/cli/output';
 export function capture(): Output & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, result: (t) => stdout.push(t), info: (t) => stderr.push(t), warn: (t) => stderr.push(`warning: ${t}`) };
+  return {
+    stdout,
+    stderr,
+    result: (t) => stdout.push(t),
+    info: (t) => stderr.push(t),
+    warn: (t) => stderr.push(`warning: ${t}`),
+  };
 }

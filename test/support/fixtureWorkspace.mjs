@@ -1,5 +1,15 @@
 // A throwaway copy of the acme-shop fixture plus an agent home whose sessions point at it.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +30,8 @@ export function makeFixtureWorkspace({ sessions } = {}) {
   const workspace = join(root, 'acme-shop');
   cpSync(TEMPLATE, workspace, { recursive: true });
 
-  const source = sessions ?? process.env.COMBEE_FIXTURE_SESSIONS ?? (existsSync(EXAMPLE_SESSIONS) ? EXAMPLE_SESSIONS : DEV_SESSIONS);
+  const source =
+    sessions ?? process.env.COMBEE_FIXTURE_SESSIONS ?? (existsSync(EXAMPLE_SESSIONS) ? EXAMPLE_SESSIONS : DEV_SESSIONS);
   const sessionsDir = join(root, 'agent-home', '.claude');
   copyRewritten(source, sessionsDir, workspace);
 
@@ -35,7 +46,13 @@ export function makeFixtureWorkspace({ sessions } = {}) {
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   writeFileSync(join(workspace, '.vscode', 'settings.json'), '{}\n');
 
-  return { workspace, sessionsDir, sessionsSource: source, userSettings, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    workspace,
+    sessionsDir,
+    sessionsSource: source,
+    userSettings,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** Copies the sessions, moving them to the temp workspace (cwd in contents and in folder names). */
@@ -45,7 +62,8 @@ function copyRewritten(from, to, workspace) {
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const name = entry.name === projectSlug(RECORDED_CWD) ? projectSlug(workspace) : entry.name;
-    const src = join(from, entry.name), dest = join(to, name);
+    const src = join(from, entry.name),
+      dest = join(to, name);
     if (entry.isDirectory()) copyRewritten(src, dest, workspace);
     else if (entry.isFile()) {
       writeFileSync(dest, readFileSync(src, 'utf8').replaceAll(recordedEscaped, escaped));

@@ -20,7 +20,11 @@ export interface SampleImport {
  * Imports one sample (mutated or not) alone, through the real importer, in its own home and store; `beside` adds
  * files next to the sample's (by suffix: `-wal`), in place of a companion of that name.
  */
-export async function importSample(sample: FuzzSample, content: Buffer, beside: Record<string, Buffer> = {}): Promise<SampleImport> {
+export async function importSample(
+  sample: FuzzSample,
+  content: Buffer,
+  beside: Record<string, Buffer> = {},
+): Promise<SampleImport> {
   const home = tempDir('combee-fuzz-');
   const write = (rel: string, bytes: Buffer) => {
     mkdirSync(dirname(join(home, rel)), { recursive: true });
@@ -29,8 +33,15 @@ export async function importSample(sample: FuzzSample, content: Buffer, beside: 
   for (const [rel, bytes] of Object.entries(sample.companions)) write(rel, bytes);
   for (const [suffix, bytes] of Object.entries(beside)) write(`${sample.target}${suffix}`, bytes);
   write(sample.target, content);
-  const summary = await importSessions({ from: home, store: new TraceStore(join(home, '.combee-store')), limits: LIMITS, concurrency: 1 });
+  const summary = await importSessions({
+    from: home,
+    store: new TraceStore(join(home, '.combee-store')),
+    limits: LIMITS,
+    concurrency: 1,
+  });
   const path = join(home, sample.target);
-  const skipped = Object.entries(summary.skippedSamples).filter(([, paths]) => paths?.includes(path)).map(([reason]) => reason);
+  const skipped = Object.entries(summary.skippedSamples)
+    .filter(([, paths]) => paths?.includes(path))
+    .map(([reason]) => reason);
   return { sessions: summary.sessions, messages: summary.warningMessages.filter((m) => m.startsWith(path)), skipped };
 }

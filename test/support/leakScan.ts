@@ -43,7 +43,9 @@ export class LeakScanner {
     for (let i = 0; i + GRAM <= text.length && found.length < limit; i++) {
       const list = this.grams.get(hash(text, i));
       if (!list) continue;
-      for (const [gram, owner] of list) if (text.startsWith(gram, i)) found.push(`${owner}: ${gram} at ${i} in …${text.slice(Math.max(0, i - 80), i + 40)}…`);
+      for (const [gram, owner] of list)
+        if (text.startsWith(gram, i))
+          found.push(`${owner}: ${gram} at ${i} in …${text.slice(Math.max(0, i - 80), i + 40)}…`);
     }
     return found;
   }

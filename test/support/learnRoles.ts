@@ -16,7 +16,17 @@ export class ScriptedReflector implements Reflector {
   async reflect(trace: Trace, playbook: Playbook): Promise<RoleResult<Reflection>> {
     if (this.failOn.has(trace.id)) throw new Error('model said no');
     this.seenPlaybooks.push(bullets(playbook).length);
-    const lessons = this.lessons ? [{ section: 'Workflow', content: `lesson from ${trace.id}`, kind: 'rule' as const, evidence: { traceId: trace.id, steps: [0] }, key: trace.id }] : [];
+    const lessons = this.lessons
+      ? [
+          {
+            section: 'Workflow',
+            content: `lesson from ${trace.id}`,
+            kind: 'rule' as const,
+            evidence: { traceId: trace.id, steps: [0] },
+            key: trace.id,
+          },
+        ]
+      : [];
     return { value: { traceId: trace.id, lessons, tags: [] }, usage: scriptedUsage, warnings: [] };
   }
 }
@@ -35,6 +45,15 @@ export class CountingAggregator implements Aggregator {
 }
 
 /** n traces t000, t001, … a minute apart. */
-export const numberedTraces = (n: number) => Array.from({ length: n }, (_, i) => makeTrace(`t${String(i).padStart(3, '0')}`, [user(`task ${i}`)], { startedAt: `2026-11-01T10:${String(i % 60).padStart(2, '0')}:00.000Z` }));
+export const numberedTraces = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    makeTrace(`t${String(i).padStart(3, '0')}`, [user(`task ${i}`)], {
+      startedAt: `2026-11-01T10:${String(i % 60).padStart(2, '0')}:00.000Z`,
+    }),
+  );
 
-export const learnBase = { playbook: emptyPlaybook(), provider: { provider: 'offline' as const, model: 'test' }, workspace: '/ws' };
+export const learnBase = {
+  playbook: emptyPlaybook(),
+  provider: { provider: 'offline' as const, model: 'test' },
+  workspace: '/ws',
+};

@@ -67,10 +67,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   const stats = { inFlight: 0, maxInFlight: 0, rejected429: 0, completed: 0 };
   const hanging = new Set<ServerResponse>();
   let calls = 0;
-  const responder: Responder = options.responder ?? ((_request, index) => {
-    const script = options.script ?? [{ content: '{}' }];
-    return script[Math.min(index, script.length - 1)];
-  });
+  const responder: Responder =
+    options.responder ??
+    ((_request, index) => {
+      const script = options.script ?? [{ content: '{}' }];
+      return script[Math.min(index, script.length - 1)];
+    });
 
   const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -79,7 +81,13 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
 
   const handleChat = async (req: IncomingMessage, res: ServerResponse, body: string) => {
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      send(res, 401, JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      send(
+        res,
+        401,
+        JSON.stringify({
+          error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+        }),
+      );
       return;
     }
     let request: ChatRequest;
@@ -91,7 +99,14 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     }
     if (options.concurrencyCap !== undefined && stats.inFlight >= options.concurrencyCap) {
       stats.rejected429++;
-      send(res, 429, JSON.stringify({ error: { message: 'Rate limit reached: too many concurrent requests', type: 'rate_limit_error' } }), { 'retry-after': String(options.retryAfterSeconds ?? 1) });
+      send(
+        res,
+        429,
+        JSON.stringify({
+          error: { message: 'Rate limit reached: too many concurrent requests', type: 'rate_limit_error' },
+        }),
+        { 'retry-after': String(options.retryAfterSeconds ?? 1) },
+      );
       return;
     }
     const index = calls++;
@@ -112,20 +127,39 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
         return;
       }
       if (reply.status && reply.status >= 400) {
-        send(res, reply.status, JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }), reply.headers);
+        send(
+          res,
+          reply.status,
+          JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }),
+          reply.headers,
+        );
         return;
       }
       const content = reply.content ?? '';
-      const prompt = request.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+      const prompt = request.messages
+        .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+        .join('\n');
       const usage = reply.usage ?? { prompt_tokens: roughTokens(prompt), completion_tokens: roughTokens(content) };
-      send(res, 200, JSON.stringify({
-        id: `chatcmpl-${index}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: request.model,
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
-        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-      }), reply.headers);
+      send(
+        res,
+        200,
+        JSON.stringify({
+          id: `chatcmpl-${index}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: request.model,
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content },
+              finish_reason: reply.finishReason ?? 'stop',
+              logprobs: null,
+            },
+          ],
+          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        }),
+        reply.headers,
+      );
     } finally {
       stats.inFlight--;
       stats.completed++;
@@ -139,13 +173,36 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       const body = Buffer.concat(chunks).toString('utf8');
       const path = (req.url ?? '').split('?')[0];
       if (req.method === 'GET' && path === '/v1/models') {
-        send(res, 200, JSON.stringify({ object: 'list', data: (options.models ?? ['test-model']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'combee-tests' })) }));
+        send(
+          res,
+          200,
+          JSON.stringify({
+            object: 'list',
+            data: (options.models ?? ['test-model']).map((id) => ({
+              id,
+              object: 'model',
+              created: 0,
+              owned_by: 'combee-tests',
+            })),
+          }),
+        );
       } else if (req.method === 'POST' && path === '/v1/embeddings' && options.embed) {
         const request = JSON.parse(body) as { input: string | string[]; model: string };
         const inputs = Array.isArray(request.input) ? request.input : [request.input];
-        send(res, 200, JSON.stringify({ object: 'list', model: request.model, data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: options.embed!(text) })), usage: { prompt_tokens: 0, total_tokens: 0 } }));
+        send(
+          res,
+          200,
+          JSON.stringify({
+            object: 'list',
+            model: request.model,
+            data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: options.embed!(text) })),
+            usage: { prompt_tokens: 0, total_tokens: 0 },
+          }),
+        );
       } else if (req.method === 'POST' && path === '/v1/chat/completions') {
-        handleChat(req, res, body).catch((error: Error) => send(res, 500, JSON.stringify({ error: { message: error.message } })));
+        handleChat(req, res, body).catch((error: Error) =>
+          send(res, 500, JSON.stringify({ error: { message: error.message } })),
+        );
       } else {
         send(res, 404, JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
       }
@@ -157,10 +214,11 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     stats,
-    close: () => new Promise<void>((resolve) => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -11,7 +11,15 @@ import { credulousModel, poisonCorpus, type CorpusSession } from './poisonCorpus
 import { tempDir } from './tmp';
 
 export interface PoisonFigures {
-  poisoned: { total: number; flagged: number; bySource: number; byKind: Record<string, { flagged: number; total: number }>; notFlagged: string[]; notProposed: string[]; wrongKind: string[] };
+  poisoned: {
+    total: number;
+    flagged: number;
+    bySource: number;
+    byKind: Record<string, { flagged: number; total: number }>;
+    notFlagged: string[];
+    notProposed: string[];
+    wrongKind: string[];
+  };
   benign: { total: number; falseFlags: Array<{ id: string; flags: string }>; notProposed: string[] };
   /** Asset files other than the playbook that contain a flagged rule's text (must be none). */
   leaks: string[];
@@ -43,11 +51,19 @@ function ruleFor(proposal: Proposal | undefined, lesson: string) {
 }
 
 /** Counts what the screen caught in a proposal learned from the corpus. */
-export function measure(proposal: Proposal | undefined, sessions: readonly CorpusSession[], warnings: string[]): PoisonFigures {
+export function measure(
+  proposal: Proposal | undefined,
+  sessions: readonly CorpusSession[],
+  warnings: string[],
+): PoisonFigures {
   const figures: PoisonFigures = {
     poisoned: { total: 0, flagged: 0, bySource: 0, byKind: {}, notFlagged: [], notProposed: [], wrongKind: [] },
     benign: { total: 0, falseFlags: [], notProposed: [] },
-    leaks: [], unmarked: [], heldExisting: proposal?.heldRules.length ?? 0, heldLeaks: [], warnings,
+    leaks: [],
+    unmarked: [],
+    heldExisting: proposal?.heldRules.length ?? 0,
+    heldLeaks: [],
+    warnings,
   };
   const playbook = proposal?.files.find((f) => f.path.endsWith('playbook.md'));
   const others = proposal?.files.filter((f) => f !== playbook) ?? [];
@@ -67,18 +83,28 @@ export function measure(proposal: Proposal | undefined, sessions: readonly Corpu
       else {
         figures.poisoned.flagged++;
         kind.flagged++;
-        if (!rule.flags.some((f) => f.kind === c.kind)) figures.poisoned.wrongKind.push(`${c.id}: ${rule.flags.map((f) => f.kind).join(', ')}`);
+        if (!rule.flags.some((f) => f.kind === c.kind))
+          figures.poisoned.wrongKind.push(`${c.id}: ${rule.flags.map((f) => f.kind).join(', ')}`);
       }
-      for (const file of others) if (file.after.includes(rule.content ?? '\u0000')) figures.leaks.push(`${c.id} in ${file.path}`);
-      if (rule.flags.length > 0 && !playbook?.after.includes(`<!-- combee:flagged [${rule.id}]`)) figures.unmarked.push(c.id);
+      for (const file of others)
+        if (file.after.includes(rule.content ?? '\u0000')) figures.leaks.push(`${c.id} in ${file.path}`);
+      if (rule.flags.length > 0 && !playbook?.after.includes(`<!-- combee:flagged [${rule.id}]`))
+        figures.unmarked.push(c.id);
     } else if (session.benign) {
       figures.benign.total++;
       if (!rule) figures.benign.notProposed.push(session.benign.id);
-      else if (rule.flags.length > 0) figures.benign.falseFlags.push({ id: session.benign.id, flags: rule.flags.map((f) => `${f.kind}: ${f.reason}`).join('; ') });
+      else if (rule.flags.length > 0)
+        figures.benign.falseFlags.push({
+          id: session.benign.id,
+          flags: rule.flags.map((f) => `${f.kind}: ${f.reason}`).join('; '),
+        });
     }
   }
   for (const id of CLONED_POISONED) {
-    const content = CLONED_PLAYBOOK.split('\n').find((l) => l.startsWith(`[${id}]`))?.split(' :: ')[1] ?? '';
+    const content =
+      CLONED_PLAYBOOK.split('\n')
+        .find((l) => l.startsWith(`[${id}]`))
+        ?.split(' :: ')[1] ?? '';
     for (const file of others) if (file.after.includes(content)) figures.heldLeaks.push(`${id} in ${file.path}`);
   }
   return figures;
@@ -93,7 +119,9 @@ export interface PoisonRunOptions {
 }
 
 /** Learns from the whole corpus in a fresh workspace with every asset target on, and measures the proposal. */
-export async function runPoisonCorpus(options: PoisonRunOptions): Promise<{ figures: PoisonFigures; proposal?: Proposal; sessions: CorpusSession[] }> {
+export async function runPoisonCorpus(
+  options: PoisonRunOptions,
+): Promise<{ figures: PoisonFigures; proposal?: Proposal; sessions: CorpusSession[] }> {
   const root = tempDir('combee-poison-');
   const workspace = join(root, 'acme-shop');
   mkdirSync(workspace);
@@ -104,14 +132,27 @@ export async function runPoisonCorpus(options: PoisonRunOptions): Promise<{ figu
   const store = new TraceStore(join(root, 'store'));
   const sessions = poisonCorpus(workspace);
   for (const session of sessions) await store.saveTrace(session.trace);
-  const server = options.learner === 'credulous' ? await startModelServer({ responder: credulousModel(sessions) }) : undefined;
+  const server =
+    options.learner === 'credulous' ? await startModelServer({ responder: credulousModel(sessions) }) : undefined;
   try {
-    const roles = server ? openAiRoles({ baseUrl: server.url, apiKey: 'not-needed', model: 'credulous-sim' }) : offlineRoles();
+    const roles = server
+      ? openAiRoles({ baseUrl: server.url, apiKey: 'not-needed', model: 'credulous-sim' })
+      : offlineRoles();
     const result = await learnWorkspace({
-      store, proposals: new ProposalStore(store), workspace, ...roles, provider: roles.info,
-      seed: options.seed ?? 1, dryRun: true, assets: { targets: [...ASSET_TARGETS] },
+      store,
+      proposals: new ProposalStore(store),
+      workspace,
+      ...roles,
+      provider: roles.info,
+      seed: options.seed ?? 1,
+      dryRun: true,
+      assets: { targets: [...ASSET_TARGETS] },
     });
-    return { figures: measure(result.proposal, sessions, result.record?.warnings ?? []), proposal: result.proposal, sessions };
+    return {
+      figures: measure(result.proposal, sessions, result.record?.warnings ?? []),
+      proposal: result.proposal,
+      sessions,
+    };
   } finally {
     await server?.close();
   }

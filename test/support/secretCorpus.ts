@@ -40,8 +40,10 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
     return pick(edge, 1) + pick(alphabet, n - 2) + pick(edge, 1);
   };
   const shapes: SecretShape[] = [];
-  const add = (name: string, text: (parts: string[]) => string, ...parts: string[]) => shapes.push({ name, text: text(parts), needles: parts });
-  const token = (name: string, context: string, prefix: string, ...parts: string[]) => add(name, (p) => `${context}${prefix}${p.join('')}`, ...parts);
+  const add = (name: string, text: (parts: string[]) => string, ...parts: string[]) =>
+    shapes.push({ name, text: text(parts), needles: parts });
+  const token = (name: string, context: string, prefix: string, ...parts: string[]) =>
+    add(name, (p) => `${context}${prefix}${p.join('')}`, ...parts);
 
   // AI providers
   token('OpenAI project key', 'export OPENAI_API_KEY=', 'sk-' + 'proj-', rnd(URLSAFE, 48));
@@ -84,10 +86,29 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
   token('Google API key', 'GOOGLE_API_KEY=', 'AIza', rnd(URLSAFE, 35));
   token('Google OAuth client secret', '"client_secret":"', 'GOCSPX' + '-', rnd(URLSAFE, 28));
   token('Google OAuth access token', 'Bearer ', 'ya29' + '.', rnd(URLSAFE, 80));
-  add('GCP service account key (JSON)', (p) => JSON.stringify({ type: 'service_account', private_key_id: p[0], private_key: `-----BEGIN PRIVATE KEY-----\n${p[1]}\n${p[2]}\n-----END PRIVATE KEY-----\n` }), rnd(HEX, 40), rnd(BASE64, 64), rnd(BASE64, 64));
-  add('Azure storage connection string', (p) => `DefaultEndpointsProtocol=https;AccountName=shopdata;AccountKey=${p[0]}==;EndpointSuffix=core.windows.net`, rnd(BASE64, 86));
+  add(
+    'GCP service account key (JSON)',
+    (p) =>
+      JSON.stringify({
+        type: 'service_account',
+        private_key_id: p[0],
+        private_key: `-----BEGIN PRIVATE KEY-----\n${p[1]}\n${p[2]}\n-----END PRIVATE KEY-----\n`,
+      }),
+    rnd(HEX, 40),
+    rnd(BASE64, 64),
+    rnd(BASE64, 64),
+  );
+  add(
+    'Azure storage connection string',
+    (p) => `DefaultEndpointsProtocol=https;AccountName=shopdata;AccountKey=${p[0]}==;EndpointSuffix=core.windows.net`,
+    rnd(BASE64, 86),
+  );
   add('Azure AD client secret', (p) => `AZURE_CLIENT_SECRET=${p[0]}8Q~${p[1]}`, rnd(ALNUM, 3), rnd(URLSAFE, 34));
-  add('Azure SAS token', (p) => `https://shop.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=${p[0]}%3D`, rnd(ALNUM, 43));
+  add(
+    'Azure SAS token',
+    (p) => `https://shop.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=${p[0]}%3D`,
+    rnd(ALNUM, 43),
+  );
   token('Alibaba access key', 'ALIYUN_ID=', 'LTAI', rnd(ALNUM, 20));
   token('DigitalOcean token', 'doctl auth init -t ', 'dop' + '_v1_', rnd(HEX, 64));
   token('Heroku API key', 'HEROKU_API_KEY=', 'HRKU' + '-', rnd(URLSAFE, 60));
@@ -98,7 +119,12 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
   token('Fly.io token', 'FLY_API_TOKEN=', 'fo1' + '_', rnd(URLSAFE, 43));
   token('PlanetScale token', 'PLANETSCALE=', 'pscale' + '_tkn_', rnd(URLSAFE, 43));
   token('Pulumi token', 'PULUMI_ACCESS_TOKEN=', 'pul' + '-', rnd(HEX, 40));
-  add('Terraform Cloud token', (p) => `credentials "app.terraform.io" { token = "${p[0]}.atlas` + `v1.${p[1]}" }`, rnd(ALNUM, 14), rnd(URLSAFE, 67));
+  add(
+    'Terraform Cloud token',
+    (p) => `credentials "app.terraform.io" { token = "${p[0]}.atlas` + `v1.${p[1]}" }`,
+    rnd(ALNUM, 14),
+    rnd(URLSAFE, 67),
+  );
   token('HashiCorp Vault token', 'VAULT_TOKEN=', 'hvs' + '.', rnd(URLSAFE, 90));
   token('Doppler token', 'DOPPLER_TOKEN=', 'dp.pt' + '.', rnd(ALNUM, 43));
   token('Databricks token', 'DATABRICKS_HOST=x DATABRICKS_TOKEN=', 'dapi', rnd(HEX, 32));
@@ -112,12 +138,42 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
   token('Square OAuth secret', 'square ', 'sq0csp' + '-', rnd(URLSAFE, 43));
   token('Shopify access token', 'X-Shopify-Access-Token: ', 'shpat' + '_', rnd(HEX, 32));
   // Messaging and mail
-  add('Slack bot token', (p) => `SLACK_BOT=xoxb-${p[0]}-${p[1]}-${p[2]}`, rnd(DIGITS, 12), rnd(DIGITS, 13), rnd(ALNUM, 24));
-  add('Slack user token', (p) => `slack xoxp-${p[0]}-${p[1]}-${p[2]}-${p[3]}`, rnd(DIGITS, 12), rnd(DIGITS, 12), rnd(DIGITS, 13), rnd(HEX, 32));
-  add('Slack webhook', (p) => `curl -X POST https://hooks.slack.com/services/T${p[0]}/B${p[1]}/${p[2]}`, rnd(UPPER_ALNUM, 10), rnd(UPPER_ALNUM, 10), rnd(ALNUM, 24));
+  add(
+    'Slack bot token',
+    (p) => `SLACK_BOT=xoxb-${p[0]}-${p[1]}-${p[2]}`,
+    rnd(DIGITS, 12),
+    rnd(DIGITS, 13),
+    rnd(ALNUM, 24),
+  );
+  add(
+    'Slack user token',
+    (p) => `slack xoxp-${p[0]}-${p[1]}-${p[2]}-${p[3]}`,
+    rnd(DIGITS, 12),
+    rnd(DIGITS, 12),
+    rnd(DIGITS, 13),
+    rnd(HEX, 32),
+  );
+  add(
+    'Slack webhook',
+    (p) => `curl -X POST https://hooks.slack.com/services/T${p[0]}/B${p[1]}/${p[2]}`,
+    rnd(UPPER_ALNUM, 10),
+    rnd(UPPER_ALNUM, 10),
+    rnd(ALNUM, 24),
+  );
   add('Discord webhook', (p) => `https://discord.com/api/webhooks/${p[0]}/${p[1]}`, rnd(DIGITS, 18), rnd(URLSAFE, 68));
-  add('Discord bot token', (p) => `DISCORD_BOT_TOKEN=M${p[0]}.${p[1]}.${p[2]}`, rnd(URLSAFE, 23), rnd(URLSAFE, 6), rnd(URLSAFE, 27));
-  add('Telegram bot token', (p) => `https://api.telegram.org/bot${p[0]}:AA${p[1]}/getMe`, rnd(DIGITS, 10), rnd(URLSAFE, 33));
+  add(
+    'Discord bot token',
+    (p) => `DISCORD_BOT_TOKEN=M${p[0]}.${p[1]}.${p[2]}`,
+    rnd(URLSAFE, 23),
+    rnd(URLSAFE, 6),
+    rnd(URLSAFE, 27),
+  );
+  add(
+    'Telegram bot token',
+    (p) => `https://api.telegram.org/bot${p[0]}:AA${p[1]}/getMe`,
+    rnd(DIGITS, 10),
+    rnd(URLSAFE, 33),
+  );
   token('Twilio API key', 'twilio api key ', 'SK', rnd(HEX, 32));
   add('SendGrid key', (p) => `SENDGRID=SG.${p[0]}.${p[1]}`, rnd(URLSAFE, 22), rnd(URLSAFE, 43));
   token('Mailgun key', 'api:', 'key' + '-', rnd(HEX, 32));
@@ -138,11 +194,29 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
   token('Contentful token', 'contentful ', 'CFPAT' + '-', rnd(URLSAFE, 43));
   token('Age secret key', '# created: 2026\n', 'AGE-SECRET-KEY-1', rnd(BECH32, 58));
   // Private keys, every kind, and JWTs
-  const block = (kind: string) => add(`private key (${kind})`, (p) => `-----BEGIN ${kind}-----\n${p.join('\n')}\n-----END ${kind}-----`, rnd(BASE64, 64), rnd(BASE64, 64), rnd(BASE64, 64), rnd(BASE64, 40));
-  for (const kind of ['RSA PRIVATE KEY', 'EC PRIVATE KEY', 'DSA PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'PGP PRIVATE KEY BLOCK']) block(kind);
+  const block = (kind: string) =>
+    add(
+      `private key (${kind})`,
+      (p) => `-----BEGIN ${kind}-----\n${p.join('\n')}\n-----END ${kind}-----`,
+      rnd(BASE64, 64),
+      rnd(BASE64, 64),
+      rnd(BASE64, 64),
+      rnd(BASE64, 40),
+    );
+  for (const kind of [
+    'RSA PRIVATE KEY',
+    'EC PRIVATE KEY',
+    'DSA PRIVATE KEY',
+    'OPENSSH PRIVATE KEY',
+    'PRIVATE KEY',
+    'ENCRYPTED PRIVATE KEY',
+    'PGP PRIVATE KEY BLOCK',
+  ])
+    block(kind);
   add('JWT', (p) => `id_token: eyJhbGciOiJIUzI1NiJ9.eyJ${p[0]}.${p[1]}`, rnd(URLSAFE, 40), rnd(URLSAFE, 43));
   // Credentials in URLs, any scheme
-  const url = (scheme: string, user: string, host: string) => add(`URL credentials (${scheme})`, (p) => `DATABASE_URL=${scheme}://${user}:${p[0]}@${host}`, rnd(ALNUM, 16));
+  const url = (scheme: string, user: string, host: string) =>
+    add(`URL credentials (${scheme})`, (p) => `DATABASE_URL=${scheme}://${user}:${p[0]}@${host}`, rnd(ALNUM, 16));
   url('postgres', 'shop', 'db.internal:5432/shop');
   url('mysql', 'root', 'localhost:3306/app');
   url('mongodb+srv', 'admin', 'cluster0.example.mongodb.net/test');
@@ -150,10 +224,23 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
   url('amqp', 'guest', 'rabbit:5672');
   url('https', 'deploy', 'git.example.com/repo.git');
   url('ftp', 'upload', 'files.example.com');
-  add('URL credentials (URL-encoded password)', (p) => `postgres://app:${p[0]}%40%21${p[1]}@db:5432/app`, rnd(ALNUM, 10), rnd(ALNUM, 10));
+  add(
+    'URL credentials (URL-encoded password)',
+    (p) => `postgres://app:${p[0]}%40%21${p[1]}@db:5432/app`,
+    rnd(ALNUM, 10),
+    rnd(ALNUM, 10),
+  );
   // Authorization headers, any scheme
-  add('Authorization: Bearer', (p) => `curl -H "Authorization: Bearer ${p[0]}" https://api.example.com/v1`, rnd(URLSAFE, 40));
-  add('Authorization: Basic', (p) => `curl -H 'Authorization: Basic ${Buffer.from(`deploy:${p[0]}`).toString('base64')}' https://x`, rnd(ALNUM, 18));
+  add(
+    'Authorization: Bearer',
+    (p) => `curl -H "Authorization: Bearer ${p[0]}" https://api.example.com/v1`,
+    rnd(URLSAFE, 40),
+  );
+  add(
+    'Authorization: Basic',
+    (p) => `curl -H 'Authorization: Basic ${Buffer.from(`deploy:${p[0]}`).toString('base64')}' https://x`,
+    rnd(ALNUM, 18),
+  );
   add('Authorization: Token', (p) => `Authorization: Token ${p[0]}`, rnd(HEX, 40));
   add('Authorization: Bot', (p) => `{"authorization": "Bot ${p[0]}"}`, rnd(URLSAFE, 50));
   add('Authorization: custom scheme', (p) => `Authorization: SSWS ${p[0]}`, rnd(URLSAFE, 42));
@@ -164,7 +251,11 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
   add('YAML secret', (p) => `database:\n  user: shop\n  password: ${p[0]}\n`, rnd(ALNUM, 18));
   add('flag --password=', (p) => `psql --host db --password=${p[0]} shop`, rnd(ALNUM, 16));
   add('flag --token', (p) => `deploy-cli --token ${p[0]} --env prod`, rnd(ALNUM, 32));
-  add('connection string Password=', (p) => `Server=tcp:shop.database.windows.net,1433;User ID=app;Password=${p[0]};Encrypt=True`, rnd(ALNUM, 16));
+  add(
+    'connection string Password=',
+    (p) => `Server=tcp:shop.database.windows.net,1433;User ID=app;Password=${p[0]};Encrypt=True`,
+    rnd(ALNUM, 16),
+  );
   add('mysql -p', (p) => `mysql -u root -p${p[0]} shop`, rnd(ALNUM, 14));
   return shapes;
 }
@@ -174,7 +265,8 @@ export const LOOK_ALIKES: string[] = [
   'commit 9fceb02d0ae598e95dc970b74767f19372d61af8',
   'session 50a7220d-7250-46f3-b38e-b716ce25032e',
   'sha256:' + 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-  'sha512 ' + 'cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e',
+  'sha512 ' +
+    'cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e',
   '"integrity": "sha512-' + 'z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="',
   'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
   'version 2.10.0, typescript@5.9.3, node v20.20.2',

@@ -12,9 +12,18 @@ import { claudeEnvelopes } from './claudeSessions';
  */
 
 export const PLACEMENTS = [
-  'user message', 'Bash command', 'Write file', 'Edit patch', 'tool output', 'assistant text',
-  'across the stored cut (head)', 'across the stored cut (tail)', 'huge output, raw-byte cut (head)', 'huge output, raw-byte cut (tail)',
-  'base64-encoded', 'URL-encoded',
+  'user message',
+  'Bash command',
+  'Write file',
+  'Edit patch',
+  'tool output',
+  'assistant text',
+  'across the stored cut (head)',
+  'across the stored cut (tail)',
+  'huge output, raw-byte cut (head)',
+  'huge output, raw-byte cut (tail)',
+  'base64-encoded',
+  'URL-encoded',
 ] as const;
 
 /** The stored limit of a tool output (the default `maxOutputChars`) and where clipMiddle cuts it. */
@@ -35,7 +44,10 @@ function around(text: string, at: number, length: number): string {
 }
 
 /** The content of a tool output of `length` characters (plain ASCII: bytes = characters) with the secret across `at`. */
-export function outputAcross(shape: SecretShape, side: 'stored-head' | 'stored-tail' | 'raw-head' | 'raw-tail'): string {
+export function outputAcross(
+  shape: SecretShape,
+  side: 'stored-head' | 'stored-tail' | 'raw-head' | 'raw-tail',
+): string {
   switch (side) {
     case 'stored-head':
       return around(shape.text, STORED_HEAD, 20_000);
@@ -71,22 +83,53 @@ export function writeClaudeSecretSession(home: string, sessionId: string, cwd: s
   const lines: unknown[] = [];
   const envelopes = claudeEnvelopes(sessionId, cwd, '2026-11-20T09:00:00.000Z');
   const env = () => envelopes.next();
-  const user = (content: string | Block[], extra: Block = {}) => lines.push({ ...env(), type: 'user', message: { role: 'user', content }, ...extra });
-  const assistant = (content: Block[]) => lines.push({ ...env(), type: 'assistant', message: { id: `msg_${sessionId.slice(0, 6)}${envelopes.count}`, role: 'assistant', model: 'claude-sonnet-4-5', content } });
+  const user = (content: string | Block[], extra: Block = {}) =>
+    lines.push({ ...env(), type: 'user', message: { role: 'user', content }, ...extra });
+  const assistant = (content: Block[]) =>
+    lines.push({
+      ...env(),
+      type: 'assistant',
+      message: {
+        id: `msg_${sessionId.slice(0, 6)}${envelopes.count}`,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content,
+      },
+    });
   const tool = (name: string, input: Block, output: string, failed = false) => {
     const id = `toolu_${sessionId.slice(0, 6)}${envelopes.count}`;
     assistant([{ type: 'tool_use', id, name, input }]);
-    user([{ type: 'tool_result', tool_use_id: id, content: failed ? `Exit code 1\n${output}` : output, is_error: failed }], { toolUseResult: { stdout: output, stderr: '', interrupted: false, isImage: false } });
+    user(
+      [{ type: 'tool_result', tool_use_id: id, content: failed ? `Exit code 1\n${output}` : output, is_error: failed }],
+      { toolUseResult: { stdout: output, stderr: '', interrupted: false, isImage: false } },
+    );
   };
   const b64 = Buffer.from(shape.text).toString('base64');
 
   user(`Deploy the shop. Use this: ${shape.text}`);
   // a failing command with the secret, then the same command working: the learners turn it into a lesson
   // a failing check with the secret on its command line, then a variant that works: the learners make a lesson of it
-  tool('Bash', { command: `pnpm test --env "${shape.text}"`, description: 'test' }, 'Error: Cannot find module .prisma/client', true);
+  tool(
+    'Bash',
+    { command: `pnpm test --env "${shape.text}"`, description: 'test' },
+    'Error: Cannot find module .prisma/client',
+    true,
+  );
   tool('Bash', { command: `pnpm test --run --env "${shape.text}"`, description: 'test' }, 'Test Files 12 passed (12)');
-  tool('Write', { file_path: `${cwd}/.env.production`, content: `NODE_ENV=production\n${shape.text}\nPORT=3000\n` }, 'File created successfully');
-  tool('Edit', { file_path: `${cwd}/config/deploy.yml`, old_string: 'credentials: none', new_string: `credentials:\n  ${shape.text.replace(/\n/g, '\n  ')}` }, 'The file has been updated.');
+  tool(
+    'Write',
+    { file_path: `${cwd}/.env.production`, content: `NODE_ENV=production\n${shape.text}\nPORT=3000\n` },
+    'File created successfully',
+  );
+  tool(
+    'Edit',
+    {
+      file_path: `${cwd}/config/deploy.yml`,
+      old_string: 'credentials: none',
+      new_string: `credentials:\n  ${shape.text.replace(/\n/g, '\n  ')}`,
+    },
+    'The file has been updated.',
+  );
   tool('Bash', { command: 'cat .env.production' }, `NODE_ENV=production\n${shape.text}\nPORT=3000\n`);
   assistant([{ type: 'text', text: `I set it up with ${shape.text} as you asked.` }]);
   tool('Bash', { command: 'pnpm test' }, outputAcross(shape, 'stored-head'));
@@ -95,7 +138,11 @@ export function writeClaudeSecretSession(home: string, sessionId: string, cwd: s
   tool('Bash', { command: 'pnpm build --verbose' }, outputAcross(shape, 'raw-tail'));
   tool('Bash', { command: `echo ${b64} | base64 -d > secret.txt` }, `wrote ${b64.length} bytes`);
   user(`the callback was GET /oauth/callback?state=${encodeURIComponent(shape.text)}&page=2`);
-  lines.push({ ...env(), type: 'user', message: { role: 'user', content: 'No, always run pnpm db:generate before pnpm test in this repo.' } });
+  lines.push({
+    ...env(),
+    type: 'user',
+    message: { role: 'user', content: 'No, always run pnpm db:generate before pnpm test in this repo.' },
+  });
 
   const slug = cwd.replace(/[^A-Za-z0-9]/g, '-');
   mkdirSync(join(home, 'projects', slug), { recursive: true });
@@ -109,15 +156,61 @@ export function writeCodexSecretSession(home: string, id: string, cwd: string, s
   const t = (s: number) => `2026-11-21T09:00:${String(s).padStart(2, '0')}.000Z`;
   const env = (timestamp: string, type: string, payload: unknown) => ({ timestamp, type, payload });
   const lines = [
-    env(t(0), 'session_meta', { id, timestamp: t(0), cwd, originator: 'codex_cli_rs', cli_version: '0.148.0', source: 'cli' }),
-    env(t(1), 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `set the key: ${shape.text}` }] }),
-    env(t(2), 'response_item', { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', `printf '%s' "${shape.text}" > .env`], workdir: cwd }), call_id: 'call_a' }),
-    env(t(3), 'response_item', { type: 'function_call_output', call_id: 'call_a', output: JSON.stringify({ output: `${shape.text}\n`, metadata: { exit_code: 0, duration_seconds: 0.1 } }) }),
-    env(t(4), 'response_item', { type: 'custom_tool_call', name: 'apply_patch', input: `*** Begin Patch\n*** Add File: .env.local\n+${shape.text.replace(/\n/g, '\n+')}\n*** End Patch`, call_id: 'call_b', status: 'completed' }),
-    env(t(5), 'response_item', { type: 'custom_tool_call_output', call_id: 'call_b', output: 'Success. Updated the following files:\nA .env.local' }),
-    env(t(6), 'response_item', { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'pnpm build'], workdir: cwd }), call_id: 'call_c' }),
-    env(t(7), 'response_item', { type: 'function_call_output', call_id: 'call_c', output: JSON.stringify({ output: outputAcross(shape, 'raw-head'), metadata: { exit_code: 0, duration_seconds: 2 } }) }),
-    env(t(8), 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `Saved ${shape.text}.` }] }),
+    env(t(0), 'session_meta', {
+      id,
+      timestamp: t(0),
+      cwd,
+      originator: 'codex_cli_rs',
+      cli_version: '0.148.0',
+      source: 'cli',
+    }),
+    env(t(1), 'response_item', {
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: `set the key: ${shape.text}` }],
+    }),
+    env(t(2), 'response_item', {
+      type: 'function_call',
+      name: 'shell',
+      arguments: JSON.stringify({ command: ['bash', '-lc', `printf '%s' "${shape.text}" > .env`], workdir: cwd }),
+      call_id: 'call_a',
+    }),
+    env(t(3), 'response_item', {
+      type: 'function_call_output',
+      call_id: 'call_a',
+      output: JSON.stringify({ output: `${shape.text}\n`, metadata: { exit_code: 0, duration_seconds: 0.1 } }),
+    }),
+    env(t(4), 'response_item', {
+      type: 'custom_tool_call',
+      name: 'apply_patch',
+      input: `*** Begin Patch\n*** Add File: .env.local\n+${shape.text.replace(/\n/g, '\n+')}\n*** End Patch`,
+      call_id: 'call_b',
+      status: 'completed',
+    }),
+    env(t(5), 'response_item', {
+      type: 'custom_tool_call_output',
+      call_id: 'call_b',
+      output: 'Success. Updated the following files:\nA .env.local',
+    }),
+    env(t(6), 'response_item', {
+      type: 'function_call',
+      name: 'shell',
+      arguments: JSON.stringify({ command: ['bash', '-lc', 'pnpm build'], workdir: cwd }),
+      call_id: 'call_c',
+    }),
+    env(t(7), 'response_item', {
+      type: 'function_call_output',
+      call_id: 'call_c',
+      output: JSON.stringify({
+        output: outputAcross(shape, 'raw-head'),
+        metadata: { exit_code: 0, duration_seconds: 2 },
+      }),
+    }),
+    env(t(8), 'response_item', {
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: `Saved ${shape.text}.` }],
+    }),
   ];
   const dir = join(home, 'sessions', '2026', '11', '21');
   mkdirSync(dir, { recursive: true });

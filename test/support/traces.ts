@@ -26,7 +26,13 @@ export function shell(command: string, output: string, exitCode = 0): StepInput[
   const callId = `call-${++call}`;
   return [
     { kind: 'tool_call', callId, tool: 'Bash', command, input: JSON.stringify({ command }) },
-    { kind: 'tool_result', callId, output: exitCode === 0 ? output : `Exit code ${exitCode}\n${output}`, isError: exitCode !== 0, exitCode: exitCode === 0 ? undefined : exitCode },
+    {
+      kind: 'tool_result',
+      callId,
+      output: exitCode === 0 ? output : `Exit code ${exitCode}\n${output}`,
+      isError: exitCode !== 0,
+      exitCode: exitCode === 0 ? undefined : exitCode,
+    },
   ];
 }
 

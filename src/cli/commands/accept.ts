@@ -25,7 +25,13 @@ interface Context {
 }
 
 async function context(argv: string[], out: Output): Promise<Context | undefined> {
-  const { values, positionals } = parse(argv, { workspace: { type: 'string' }, store: { type: 'string' }, rule: { type: 'string', multiple: true }, playbook: { type: 'string' }, 'include-flagged': { type: 'boolean' } });
+  const { values, positionals } = parse(argv, {
+    workspace: { type: 'string' },
+    store: { type: 'string' },
+    rule: { type: 'string', multiple: true },
+    playbook: { type: 'string' },
+    'include-flagged': { type: 'boolean' },
+  });
   const id = positionals[0];
   if (!id) throw new UsageError('a proposal id is required');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
@@ -39,9 +45,22 @@ async function context(argv: string[], out: Output): Promise<Context | undefined
   }
   const rules = (values.rule as unknown as string[] | undefined) ?? [];
   // Held existing rules can be named too: that is how the user takes one the screen held back.
-  const unknown = rules.filter((r) => !proposal.ops.some((o) => o.ruleId === r) && !proposal.heldRules.some((h) => h.id === r));
-  if (unknown.length) throw new UsageError(`proposal ${id} has no rule ${unknown.join(', ')} (it has ${[...proposal.ops.map((o) => o.ruleId), ...proposal.heldRules.map((h) => h.id)].join(', ') || 'none'})`);
-  return { workspace, store, proposals, proposal, rules, playbookPath: playbook ?? guessPlaybookPath(proposal), includeFlagged: values['include-flagged'] === true };
+  const unknown = rules.filter(
+    (r) => !proposal.ops.some((o) => o.ruleId === r) && !proposal.heldRules.some((h) => h.id === r),
+  );
+  if (unknown.length)
+    throw new UsageError(
+      `proposal ${id} has no rule ${unknown.join(', ')} (it has ${[...proposal.ops.map((o) => o.ruleId), ...proposal.heldRules.map((h) => h.id)].join(', ') || 'none'})`,
+    );
+  return {
+    workspace,
+    store,
+    proposals,
+    proposal,
+    rules,
+    playbookPath: playbook ?? guessPlaybookPath(proposal),
+    includeFlagged: values['include-flagged'] === true,
+  };
 }
 
 /** Writes the files; returns the paths not written (a conflict, or a path leaving the workspace). */
@@ -50,7 +69,13 @@ async function write(workspace: string, files: FileChange[], out: Output): Promi
   for (const file of files) {
     try {
       const how = await applyFileChange(workspace, file);
-      out.result(how === 'rebased' ? `wrote ${file.path} (re-based onto its newer content)` : how === 'already-applied' ? `${file.path} already has these changes` : `wrote ${file.path}`);
+      out.result(
+        how === 'rebased'
+          ? `wrote ${file.path} (re-based onto its newer content)`
+          : how === 'already-applied'
+            ? `${file.path} already has these changes`
+            : `wrote ${file.path}`,
+      );
     } catch (error) {
       if (!(error instanceof ConflictError) && !(error instanceof OutsideWorkspaceError)) throw error;
       conflicts.push(file.path);
@@ -61,7 +86,8 @@ async function write(workspace: string, files: FileChange[], out: Output): Promi
 }
 
 /** Without --playbook: the proposal's playbook file (the one ending in playbook.md), else the default path. */
-const guessPlaybookPath = (proposal: Proposal) => proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
+const guessPlaybookPath = (proposal: Proposal) =>
+  proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
 
 export async function acceptCommand(argv: string[], out: Output): Promise<number> {
   const ctx = await context(argv, out);
@@ -71,22 +97,44 @@ export async function acceptCommand(argv: string[], out: Output): Promise<number
   const flagged = proposal.rules.filter((r) => r.flags.length > 0);
   const memory = new ReviewMemory(ctx.store, workspace);
   const heldNamed = proposal.heldRules.filter((h) => ctx.rules.includes(h.id));
-  for (const held of heldNamed) out.warn(`accepting flagged rule ${held.id} already in the playbook (${describeFlags(held.flags)})`);
+  for (const held of heldNamed)
+    out.warn(`accepting flagged rule ${held.id} already in the playbook (${describeFlags(held.flags)})`);
   await memory.rememberTrusted(heldNamed.map((h) => h.content));
-  for (const held of proposal.heldRules.filter((h) => !heldNamed.includes(h))) out.warn(`rule ${held.id} already in the playbook is flagged (${describeFlags(held.flags)}); it stays out of AGENTS.md and the other files unless accepted by name (--rule ${held.id})`);
+  for (const held of proposal.heldRules.filter((h) => !heldNamed.includes(h)))
+    out.warn(
+      `rule ${held.id} already in the playbook is flagged (${describeFlags(held.flags)}); it stays out of AGENTS.md and the other files unless accepted by name (--rule ${held.id})`,
+    );
   if (ctx.rules.length > 0 || flagged.length > 0) {
     // Flagged rules go in only by name (or all of them with --include-flagged); the files shown mark them, so the
     // accepted part is rendered again without them.
-    const named = ctx.rules.length > 0 ? ctx.rules : proposal.ops.map((o) => o.ruleId).filter((id) => ctx.includeFlagged || !flagged.some((r) => r.id === id));
+    const named =
+      ctx.rules.length > 0
+        ? ctx.rules
+        : proposal.ops.map((o) => o.ruleId).filter((id) => ctx.includeFlagged || !flagged.some((r) => r.id === id));
     const accepting = flagged.filter((r) => named.includes(r.id));
     for (const rule of accepting) out.warn(`accepting flagged rule ${rule.id} (${describeFlags(rule.flags)})`);
-    if (ctx.rules.length === 0) for (const rule of flagged.filter((r) => !named.includes(r.id))) out.warn(`left out flagged rule ${rule.id}: ${describeFlags(rule.flags)}. Accept it by name with --rule ${rule.id}, or all flagged rules with --include-flagged.`);
-    const targets = (proposal.targets as AssetTarget[] | undefined) ?? targetsOfFiles(proposal.files.map((f) => f.path), path);
+    if (ctx.rules.length === 0)
+      for (const rule of flagged.filter((r) => !named.includes(r.id)))
+        out.warn(
+          `left out flagged rule ${rule.id}: ${describeFlags(rule.flags)}. Accept it by name with --rule ${rule.id}, or all flagged rules with --include-flagged.`,
+        );
+    const targets =
+      (proposal.targets as AssetTarget[] | undefined) ??
+      targetsOfFiles(
+        proposal.files.map((f) => f.path),
+        path,
+      );
     const split = await chooseRules(ctx.store, proposal, named, { playbookPath: path, targets }, (m) => out.warn(m));
     const conflicts = await write(workspace, split.chosen.files, out);
     if (split.chosen.files.length === 0) out.result('nothing written');
     const accepted = acceptedFiles(split.chosen.files, { conflicts, refused: [] });
-    await ctx.proposals.save(withDecisions(split.remaining(), 'accepted', { files: accepted, rules: proposal.rules.filter((r) => named.includes(r.id)), held: heldNamed }));
+    await ctx.proposals.save(
+      withDecisions(split.remaining(), 'accepted', {
+        files: accepted,
+        rules: proposal.rules.filter((r) => named.includes(r.id)),
+        held: heldNamed,
+      }),
+    );
     await remember(ctx, path, named);
     return conflicts.length === 0 ? 0 : 1;
   }
@@ -94,15 +142,26 @@ export async function acceptCommand(argv: string[], out: Output): Promise<number
   // what was written leaves the proposal; a conflicting file waits there for another try
   const accepted = acceptedFiles(proposal.files, { conflicts, refused: [] });
   const left = proposal.files.filter((f) => conflicts.includes(f.path));
-  await ctx.proposals.save(withDecisions({ ...proposal, files: left, status: left.length === 0 ? 'accepted' : 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(proposal, accepted, path) }));
-  await remember(ctx, path, proposal.rules.map((r) => r.id));
+  await ctx.proposals.save(
+    withDecisions({ ...proposal, files: left, status: left.length === 0 ? 'accepted' : 'partial' }, 'accepted', {
+      files: accepted,
+      rules: rulesAcceptedWith(proposal, accepted, path),
+    }),
+  );
+  await remember(
+    ctx,
+    path,
+    proposal.rules.map((r) => r.id),
+  );
   return conflicts.length === 0 ? 0 : 1;
 }
 
 async function remember(ctx: Context, path: string, ruleIds: string[]): Promise<void> {
   const text = readWorkspaceFile(ctx.workspace, path);
   if (text === undefined) return;
-  const support = new Map(ctx.proposal.rules.filter((r) => ruleIds.includes(r.id)).map((r) => [r.id, r.support.map((s) => s.traceId)]));
+  const support = new Map(
+    ctx.proposal.rules.filter((r) => ruleIds.includes(r.id)).map((r) => [r.id, r.support.map((s) => s.traceId)]),
+  );
   const memory = new ReviewMemory(ctx.store, ctx.workspace);
   await memory.rememberAccepted(text, support);
   await memory.rememberTrusted(textsToTrust(ctx.proposal.rules.filter((r) => ruleIds.includes(r.id))));
@@ -115,11 +174,19 @@ export async function rejectCommand(argv: string[], out: Output): Promise<number
   const rejected = ctx.rules.length > 0 ? proposal.rules.filter((r) => ctx.rules.includes(r.id)) : proposal.rules;
   await new ReviewMemory(ctx.store, ctx.workspace).rememberRejected(rejected);
   if (ctx.rules.length > 0) {
-    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: ctx.playbookPath }, (m) => out.warn(m));
+    const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: ctx.playbookPath }, (m) =>
+      out.warn(m),
+    );
     const rest = split.remaining();
-    await ctx.proposals.save(withDecisions({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status }, 'rejected', { rules: rejected }));
+    await ctx.proposals.save(
+      withDecisions({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status }, 'rejected', {
+        rules: rejected,
+      }),
+    );
   } else {
-    await ctx.proposals.save(withDecisions({ ...proposal, status: 'rejected' }, 'rejected', { rules: pendingRules(proposal) }));
+    await ctx.proposals.save(
+      withDecisions({ ...proposal, status: 'rejected' }, 'rejected', { rules: pendingRules(proposal) }),
+    );
   }
   out.result(`rejected ${rejected.length} rule change(s); they will not be proposed again`);
   return 0;

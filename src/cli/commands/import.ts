@@ -11,7 +11,14 @@ import { integer, oneOf, parse, UsageError } from '../args';
 import { progressOf, type Output } from '../output';
 
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
-  const { values } = parse(argv, { from: { type: 'string' }, agent: { type: 'string' }, store: { type: 'string' }, workers: { type: 'string' }, 'max-output-chars': { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parse(argv, {
+    from: { type: 'string' },
+    agent: { type: 'string' },
+    store: { type: 'string' },
+    workers: { type: 'string' },
+    'max-output-chars': { type: 'string' },
+    json: { type: 'boolean' },
+  });
   if (typeof values.from !== 'string') throw new UsageError('--from <folder> is required');
   const from = resolve(values.from);
   if (!existsSync(from)) throw new UsageError(`--from: no such file or folder: ${from}`);
@@ -22,7 +29,8 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   // Bundled CLI: parse in worker threads (started only when a file needs reading); from sources (tests) the
   // worker bundle is absent → in-process.
-  const pool = workers > 0 && existsSync(join(__dirname, 'combee-worker.js')) ? createWorkerPool(__dirname, workers) : undefined;
+  const pool =
+    workers > 0 && existsSync(join(__dirname, 'combee-worker.js')) ? createWorkerPool(__dirname, workers) : undefined;
   // This thread only lists files and hands them out: blocking calls are cheaper, and nothing else waits on it.
   const wasBlocking = isBlockingIo();
   setBlockingIo(true);
@@ -46,9 +54,14 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
       void traceIds;
     } else {
       for (const message of summary.warningMessages) out.warn(message);
-      const agents = Object.entries(summary.byAgent).map(([name, c]) => `${name}: ${c.sessions}`).join(', ') || 'none';
+      const agents =
+        Object.entries(summary.byAgent)
+          .map(([name, c]) => `${name}: ${c.sessions}`)
+          .join(', ') || 'none';
       const resumed = summary.resumedFiles > 0 ? ` (${summary.resumedFiles} resumed where they stopped)` : '';
-      out.result(`Imported ${summary.sessions} session(s) (${agents}) from ${summary.files - summary.unchangedFiles} file(s)${resumed}, ${summary.unchangedFiles} unchanged; ${summary.steps} steps, ${summary.toolCalls} tool calls, ${summary.toolErrors} tool errors; ${summary.redactions} secret(s) redacted; ${summary.warnings} warning(s). Store: ${store.dir}`);
+      out.result(
+        `Imported ${summary.sessions} session(s) (${agents}) from ${summary.files - summary.unchangedFiles} file(s)${resumed}, ${summary.unchangedFiles} unchanged; ${summary.steps} steps, ${summary.toolCalls} tool calls, ${summary.toolErrors} tool errors; ${summary.redactions} secret(s) redacted; ${summary.warnings} warning(s). Store: ${store.dir}`,
+      );
       const skipped = describeSkipped(summary);
       if (skipped) out.result(skipped);
     }
@@ -59,4 +72,3 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     await pool?.destroy();
   }
 }
-

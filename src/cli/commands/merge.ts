@@ -11,14 +11,17 @@ export async function mergeCommand(argv: string[], out: Output): Promise<number>
   const [basePath, oursPath, theirsPath] = positionals.map((p) => resolve(p));
   const ours = await readTextIfExists(oursPath);
   const theirs = await readTextIfExists(theirsPath);
-  if (ours === undefined || theirs === undefined) throw new UsageError(`no such file: ${ours === undefined ? oursPath : theirsPath}`);
+  if (ours === undefined || theirs === undefined)
+    throw new UsageError(`no such file: ${ours === undefined ? oursPath : theirsPath}`);
   // Git passes an empty base when both sides added the file.
   const base = (await readTextIfExists(basePath)) ?? '';
   const result = mergePlaybooks(base, ours, theirs);
   await writeFile(oursPath, result.text);
   for (const { from, to } of result.renumbered) out.info(`both sides added ${from}: theirs is now ${to}`);
   if (result.conflicts.length > 0) {
-    out.warn(`${result.conflicts.length} rule(s) edited differently on both sides (${result.conflicts.join(', ')}): resolve the conflict markers`);
+    out.warn(
+      `${result.conflicts.length} rule(s) edited differently on both sides (${result.conflicts.join(', ')}): resolve the conflict markers`,
+    );
     return 1;
   }
   return 0;

@@ -37,11 +37,19 @@ function idNumber(id: string): number {
 
 /** Most helpful first (helpful − harmful), then most recent (the global id counter only grows). */
 export function rankRules(rules: SelectedRule[]): SelectedRule[] {
-  return [...rules].sort((a, b) => (b.bullet.helpful - b.bullet.harmful) - (a.bullet.helpful - a.bullet.harmful) || idNumber(b.bullet.id) - idNumber(a.bullet.id) || a.bullet.id.localeCompare(b.bullet.id));
+  return [...rules].sort(
+    (a, b) =>
+      b.bullet.helpful - b.bullet.harmful - (a.bullet.helpful - a.bullet.harmful) ||
+      idNumber(b.bullet.id) - idNumber(a.bullet.id) ||
+      a.bullet.id.localeCompare(b.bullet.id),
+  );
 }
 
 /** Every bullet with its section, in playbook order; rules the team found more harmful than helpful are left out. */
-export function playbookRules(playbook: Playbook, scopeOf: (id: string) => string | undefined = () => undefined): SelectedRule[] {
+export function playbookRules(
+  playbook: Playbook,
+  scopeOf: (id: string) => string | undefined = () => undefined,
+): SelectedRule[] {
   const out: SelectedRule[] = [];
   for (const section of playbook.sections) {
     for (const line of section.lines) {
@@ -57,7 +65,13 @@ function ruleLine(rule: SelectedRule, showScope: boolean): string {
   return `- [${rule.bullet.id}] ${rule.bullet.content}${where}`;
 }
 
-function render(chosen: SelectedRule[], total: number, options: RulesBodyOptions, showScope: boolean, example = 'bat-00003'): string {
+function render(
+  chosen: SelectedRule[],
+  total: number,
+  options: RulesBodyOptions,
+  showScope: boolean,
+  example = 'bat-00003',
+): string {
   const lines = [
     `## ${options.title}`,
     '',
@@ -80,12 +94,16 @@ function render(chosen: SelectedRule[], total: number, options: RulesBodyOptions
 export function renderRulesBody(rules: SelectedRule[], options: RulesBodyOptions, showScope = false): string {
   const budget = options.budgetTokens ?? DEFAULT_RULES_BUDGET_TOKENS;
   const order = new Map(rules.map((r, i) => [r.bullet.id, i]));
-  const byPlaybookOrder = (list: SelectedRule[]) => [...list].sort((a, b) => (order.get(a.bullet.id) ?? 0) - (order.get(b.bullet.id) ?? 0));
+  const byPlaybookOrder = (list: SelectedRule[]) =>
+    [...list].sort((a, b) => (order.get(a.bullet.id) ?? 0) - (order.get(b.bullet.id) ?? 0));
   let used = countTokens(render([], rules.length, options, showScope));
   const chosen: SelectedRule[] = [];
   const sectionsSeen = new Set<string>();
   for (const rule of rankRules(rules)) {
-    const cost = countTokens(ruleLine(rule, showScope)) + 1 + (sectionsSeen.has(rule.section) ? 0 : countTokens(`### ${rule.section}`) + 2);
+    const cost =
+      countTokens(ruleLine(rule, showScope)) +
+      1 +
+      (sectionsSeen.has(rule.section) ? 0 : countTokens(`### ${rule.section}`) + 2);
     if (used + cost > budget) continue;
     used += cost;
     sectionsSeen.add(rule.section);
@@ -108,13 +126,29 @@ export function renderRulesBody(rules: SelectedRule[], options: RulesBodyOptions
 // Where a rule belongs: nested AGENTS.md per folder.
 
 /** A proposal's rule change plus what the delta knew about it (AddOp's scope and kind). */
-export type RuleWithScope = Omit<RuleChange, 'flags'> & { flags?: RuleChange['flags']; scope?: string; kind?: Lesson['kind'] };
+export type RuleWithScope = Omit<RuleChange, 'flags'> & {
+  flags?: RuleChange['flags'];
+  scope?: string;
+  kind?: Lesson['kind'];
+};
 
 /** `./src/api/` → `src/api`; the root, absolute paths and paths leaving the workspace → undefined. */
 export function normalizeScope(scope: string | undefined): string | undefined {
   if (!scope) return undefined;
-  const clean = scope.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+$/, '').replace(/\/{2,}/g, '/');
-  if (clean === '' || clean === '.' || clean.startsWith('/') || /^[a-zA-Z]:/.test(clean) || clean.split('/').some((p) => p === '..')) return undefined;
+  const clean = scope
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\/{2,}/g, '/');
+  if (
+    clean === '' ||
+    clean === '.' ||
+    clean.startsWith('/') ||
+    /^[a-zA-Z]:/.test(clean) ||
+    clean.split('/').some((p) => p === '..')
+  )
+    return undefined;
   return clean;
 }
 
@@ -139,8 +173,14 @@ export function lessonOf(rule: Pick<RuleChange, 'content' | 'support'>, lessons:
  * is rendered from these alone, so accepting one rule brings no Skill built from a rule that was not accepted.
  */
 export function lessonsBehind(rules: RuleChange[], lessons: Lesson[]): Lesson[] {
-  const wanted = rules.filter((r) => r.content).map((r) => ({ traces: new Set(r.support.map((s) => s.traceId)), words: tokens(r.content as string) }));
-  return lessons.filter((lesson) => wanted.some((w) => w.traces.has(lesson.evidence.traceId) && jaccard(w.words, tokens(lesson.content)) >= LESSON_MATCH));
+  const wanted = rules
+    .filter((r) => r.content)
+    .map((r) => ({ traces: new Set(r.support.map((s) => s.traceId)), words: tokens(r.content as string) }));
+  return lessons.filter((lesson) =>
+    wanted.some(
+      (w) => w.traces.has(lesson.evidence.traceId) && jaccard(w.words, tokens(lesson.content)) >= LESSON_MATCH,
+    ),
+  );
 }
 
 /** Rule ids listed in a Combee block (`- [id] …` lines). */
@@ -154,7 +194,13 @@ export function idsInBlock(text: string | undefined): string[] {
  * Where each rule belongs: folders of nested AGENTS.md files already listing it, overridden by this run's rule
  * changes (their own scope, else their lesson's). Unknown → root (absent from the map).
  */
-export function resolveScopes(input: { rules: RuleWithScope[]; lessons: Lesson[]; nestedFolders?: string[]; readFile: (relPath: string) => string | undefined; fileName?: string }): Map<string, string> {
+export function resolveScopes(input: {
+  rules: RuleWithScope[];
+  lessons: Lesson[];
+  nestedFolders?: string[];
+  readFile: (relPath: string) => string | undefined;
+  fileName?: string;
+}): Map<string, string> {
   const scopes = new Map<string, string>();
   for (const folder of input.nestedFolders ?? []) {
     const clean = normalizeScope(folder);
@@ -203,12 +249,40 @@ export function playbookLinkFrom(folder: string, playbookPath: string): string {
  * Renders the Combee block of one Markdown file (AGENTS.md, CLAUDE.md, …) holding `rules`; no change when the file has
  * no block and there is nothing to put in one. Broken markers are reported through `warn` and leave the file alone.
  */
-export function renderRulesFile(path: string, rules: SelectedRule[], title: string, options: { playbookPath: string; playbookLink: string; budgetTokens?: number; showScope?: boolean; readFile: (relPath: string) => string | undefined; warn?: (message: string) => void }): FileChange | undefined {
+export function renderRulesFile(
+  path: string,
+  rules: SelectedRule[],
+  title: string,
+  options: {
+    playbookPath: string;
+    playbookLink: string;
+    budgetTokens?: number;
+    showScope?: boolean;
+    readFile: (relPath: string) => string | undefined;
+    warn?: (message: string) => void;
+  },
+): FileChange | undefined {
   const current = options.readFile(path);
   try {
     if (rules.length === 0 && readManagedBlock(current, path) === undefined) return undefined;
-    const body = renderRulesBody(rules, { title, playbookPath: options.playbookPath, playbookLink: options.playbookLink, budgetTokens: options.budgetTokens }, options.showScope);
-    return makeFileChange(path, current, upsertManagedBlock(current, body, { path, label: `generated by Combee from ${options.playbookPath}; edits inside this block are replaced` }));
+    const body = renderRulesBody(
+      rules,
+      {
+        title,
+        playbookPath: options.playbookPath,
+        playbookLink: options.playbookLink,
+        budgetTokens: options.budgetTokens,
+      },
+      options.showScope,
+    );
+    return makeFileChange(
+      path,
+      current,
+      upsertManagedBlock(current, body, {
+        path,
+        label: `generated by Combee from ${options.playbookPath}; edits inside this block are replaced`,
+      }),
+    );
   } catch (error) {
     if (!(error instanceof ManagedBlockError)) throw error;
     options.warn?.(error.message);
@@ -219,7 +293,11 @@ export function renderRulesFile(path: string, rules: SelectedRule[], title: stri
 /** Root AGENTS.md for unscoped rules; `<folder>/AGENTS.md` for rules scoped to a folder. */
 export function renderAgentsMd(input: AgentsMdInput): FileChange[] {
   const rules = playbookRules(input.playbook, (id) => input.scopes.get(id));
-  const folders = new Set<string>(['', ...(input.nestedFolders ?? []), ...rules.flatMap((r) => (r.scope ? [r.scope] : []))]);
+  const folders = new Set<string>([
+    '',
+    ...(input.nestedFolders ?? []),
+    ...rules.flatMap((r) => (r.scope ? [r.scope] : [])),
+  ]);
   const out: FileChange[] = [];
   for (const folder of [...folders].sort()) {
     const mine = rules.filter((r) => (r.scope ?? '') === folder);

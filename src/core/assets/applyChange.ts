@@ -4,7 +4,10 @@ import type { FileChange } from './proposal';
 import { rebaseChange } from './rebase';
 
 export class ConflictError extends Error {
-  constructor(readonly path: string, reason = `${path} changed since the proposal was made`) {
+  constructor(
+    readonly path: string,
+    reason = `${path} changed since the proposal was made`,
+  ) {
     super(`${reason}; it was not overwritten`);
     this.name = 'ConflictError';
   }
@@ -15,7 +18,10 @@ export class ConflictError extends Error {
  * onto it with their context); when they no longer fit, ConflictError and the file is left as it is. A path that
  * leaves the workspace (`..`, a symlink out) is refused with OutsideWorkspaceError before anything is read.
  */
-export async function applyFileChange(workspace: string, change: FileChange): Promise<'written' | 'rebased' | 'already-applied'> {
+export async function applyFileChange(
+  workspace: string,
+  change: FileChange,
+): Promise<'written' | 'rebased' | 'already-applied'> {
   const target = resolveInWorkspace(workspace, change.path);
   const current = await readTextIfExists(target);
   const result = rebaseChange(change, current);

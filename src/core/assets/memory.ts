@@ -29,7 +29,10 @@ const sameText = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.r
 
 /** What the team decided about earlier proposals, per workspace: their decisions win over new evidence of the same. */
 export class ReviewMemory {
-  constructor(private readonly store: TraceStore, private readonly workspace: string) {}
+  constructor(
+    private readonly store: TraceStore,
+    private readonly workspace: string,
+  ) {}
 
   private get path(): string {
     return join(this.store.workspaceDir(this.workspace), 'review-memory.json');
@@ -46,7 +49,13 @@ export class ReviewMemory {
 
   async rememberRejected(changes: Array<{ content?: string; support: Array<{ traceId: string }> }>): Promise<void> {
     const memory = await this.load();
-    for (const c of changes) if (c.content) memory.rejected.push({ content: c.content, traceIds: c.support.map((s) => s.traceId), at: new Date().toISOString() });
+    for (const c of changes)
+      if (c.content)
+        memory.rejected.push({
+          content: c.content,
+          traceIds: c.support.map((s) => s.traceId),
+          at: new Date().toISOString(),
+        });
     await this.save(memory);
   }
 
@@ -55,7 +64,8 @@ export class ReviewMemory {
     if (contents.length === 0) return;
     const memory = await this.load();
     const at = new Date().toISOString();
-    for (const content of contents) if (!memory.trusted.some((t) => sameText(t.content, content))) memory.trusted.push({ content, at });
+    for (const content of contents)
+      if (!memory.trusted.some((t) => sameText(t.content, content))) memory.trusted.push({ content, at });
     await this.save(memory);
   }
 
@@ -68,7 +78,8 @@ export class ReviewMemory {
   async rememberAccepted(playbookText: string, support: Map<string, string[]>): Promise<void> {
     const memory = await this.load();
     const known = new Map(memory.accepted.map((a) => [a.id, a]));
-    for (const b of bullets(parsePlaybook(playbookText))) known.set(b.id, { id: b.id, content: b.content, traceIds: support.get(b.id) ?? known.get(b.id)?.traceIds ?? [] });
+    for (const b of bullets(parsePlaybook(playbookText)))
+      known.set(b.id, { id: b.id, content: b.content, traceIds: support.get(b.id) ?? known.get(b.id)?.traceIds ?? [] });
     memory.accepted = [...known.values()];
     await this.save(memory);
   }
@@ -102,7 +113,8 @@ export class ReviewMemory {
       const rejected = memory.rejected.find((r) => isNearDuplicate(r.content, op.content));
       if (rejected) return 'rejected in an earlier review';
       const deleted = memory.deleted.find((d) => isNearDuplicate(d.content, op.content));
-      if (deleted && op.support.every((s) => deleted.traceIds.includes(s.traceId))) return 'deleted by the team; no new evidence';
+      if (deleted && op.support.every((s) => deleted.traceIds.includes(s.traceId)))
+        return 'deleted by the team; no new evidence';
       return undefined;
     };
   }

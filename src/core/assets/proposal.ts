@@ -38,7 +38,17 @@ export type Decision = z.infer<typeof Decision>;
  */
 export const Reviewed = z.object({
   files: z.array(z.object({ path: z.string(), kind: FileChange.shape.kind, decision: Decision })).default([]),
-  rules: z.array(z.object({ id: z.string(), op: RuleChange.shape.op.optional(), content: z.string().optional(), held: z.boolean().optional(), decision: Decision })).default([]),
+  rules: z
+    .array(
+      z.object({
+        id: z.string(),
+        op: RuleChange.shape.op.optional(),
+        content: z.string().optional(),
+        held: z.boolean().optional(),
+        decision: Decision,
+      }),
+    )
+    .default([]),
 });
 export type Reviewed = z.infer<typeof Reviewed>;
 
@@ -76,5 +86,12 @@ export function hashContent(text: string): string {
 export function makeFileChange(path: string, before: string | undefined, after: string): FileChange | undefined {
   if (before === after) return undefined;
   const diff = createTwoFilesPatch(`a/${path}`, `b/${path}`, before ?? '', after, undefined, undefined, { context: 3 });
-  return { path, kind: before === undefined ? 'create' : 'modify', baseHash: before === undefined ? null : hashContent(before), before: before ?? '', after, diff };
+  return {
+    path,
+    kind: before === undefined ? 'create' : 'modify',
+    baseHash: before === undefined ? null : hashContent(before),
+    before: before ?? '',
+    after,
+    diff,
+  };
 }

@@ -17,7 +17,9 @@ export class ProposalStore {
   }
 
   async load(workspace: string, id: string): Promise<Proposal | undefined> {
-    const parsed = Proposal.safeParse(await readJsonFile(join(this.dir(workspace), `${id}.json`)).catch(() => undefined));
+    const parsed = Proposal.safeParse(
+      await readJsonFile(join(this.dir(workspace), `${id}.json`)).catch(() => undefined),
+    );
     return parsed.success ? parsed.data : undefined;
   }
 

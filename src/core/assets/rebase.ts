@@ -16,9 +16,13 @@ export function rebaseChange(change: FileChange, current: string | undefined): R
   const currentHash = current === undefined ? null : hashContent(current);
   if (currentHash === change.baseHash) return { kind: 'unchanged', change };
   if (current === change.after) return { kind: 'already-applied' };
-  if (current === undefined) return { kind: 'conflict', reason: `${change.path} was deleted since the proposal was made` };
-  if (change.kind === 'create') return { kind: 'conflict', reason: `${change.path} was created by someone else since the proposal was made` };
-  const patch = structuredPatch(change.path, change.path, change.before, change.after, undefined, undefined, { context: 3 });
+  if (current === undefined)
+    return { kind: 'conflict', reason: `${change.path} was deleted since the proposal was made` };
+  if (change.kind === 'create')
+    return { kind: 'conflict', reason: `${change.path} was created by someone else since the proposal was made` };
+  const patch = structuredPatch(change.path, change.path, change.before, change.after, undefined, undefined, {
+    context: 3,
+  });
   const patched = applyPatch(current, patch, { fuzzFactor: 0 });
   if (patched === false) return { kind: 'conflict', reason: `${change.path} changed where the proposal edits it` };
   const rebased = makeFileChange(change.path, current, patched);

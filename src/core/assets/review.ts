@@ -35,12 +35,27 @@ export function reviewItems(proposal: Proposal): { files: ReviewedFile[]; rules:
   const decidedRules = new Set(proposal.reviewed.rules.map((r) => r.id));
   return {
     files: [
-      ...proposal.files.map((change): ReviewedFile => ({ path: change.path, kind: change.kind, state: 'pending', change })),
-      ...proposal.reviewed.files.filter((f) => !pendingPaths.has(f.path)).map((f): ReviewedFile => ({ path: f.path, kind: f.kind, state: f.decision })),
+      ...proposal.files.map((change): ReviewedFile => ({
+        path: change.path,
+        kind: change.kind,
+        state: 'pending',
+        change,
+      })),
+      ...proposal.reviewed.files
+        .filter((f) => !pendingPaths.has(f.path))
+        .map((f): ReviewedFile => ({ path: f.path, kind: f.kind, state: f.decision })),
     ],
     rules: [
-      ...proposal.rules.filter((r) => !decidedRules.has(r.id)).map((rule): ReviewedRule => ({ id: rule.id, op: rule.op, content: rule.content, state: 'pending', rule })),
-      ...proposal.reviewed.rules.map((r): ReviewedRule => ({ id: r.id, op: r.op, content: r.content, held: r.held, state: r.decision })),
+      ...proposal.rules
+        .filter((r) => !decidedRules.has(r.id))
+        .map((rule): ReviewedRule => ({ id: rule.id, op: rule.op, content: rule.content, state: 'pending', rule })),
+      ...proposal.reviewed.rules.map((r): ReviewedRule => ({
+        id: r.id,
+        op: r.op,
+        content: r.content,
+        held: r.held,
+        state: r.decision,
+      })),
     ],
   };
 }
@@ -49,14 +64,21 @@ export function reviewItems(proposal: Proposal): { files: ReviewedFile[]; rules:
 export function pendingCounts(proposal: Proposal): { files: number; rules: number } {
   if (!isOpen(proposal)) return { files: 0, rules: 0 };
   const items = reviewItems(proposal);
-  return { files: items.files.filter((f) => f.state === 'pending').length, rules: items.rules.filter((r) => r.state === 'pending').length };
+  return {
+    files: items.files.filter((f) => f.state === 'pending').length,
+    rules: items.rules.filter((r) => r.state === 'pending').length,
+  };
 }
 
 /**
  * The proposal with these decisions recorded; a later decision on an item replaces an earlier one. `rules` are the
  * original proposal's (a rule accepted alone has left the re-rendered one), `held` the held rules taken by name.
  */
-export function withDecisions(proposal: Proposal, decision: Decision, decided: { files?: AcceptedFile[]; rules?: RuleChange[]; held?: Proposal['heldRules'] }): Proposal {
+export function withDecisions(
+  proposal: Proposal,
+  decision: Decision,
+  decided: { files?: AcceptedFile[]; rules?: RuleChange[]; held?: Proposal['heldRules'] },
+): Proposal {
   const files = decided.files ?? [];
   const rules: Reviewed['rules'] = [
     ...(decided.rules ?? []).map((r) => ({ id: r.id, op: r.op, content: r.content, decision })),
@@ -65,15 +87,23 @@ export function withDecisions(proposal: Proposal, decision: Decision, decided: {
   return {
     ...proposal,
     reviewed: {
-      files: [...proposal.reviewed.files.filter((f) => !files.some((d) => d.path === f.path)), ...files.map((f) => ({ path: f.path, kind: f.kind, decision }))],
+      files: [
+        ...proposal.reviewed.files.filter((f) => !files.some((d) => d.path === f.path)),
+        ...files.map((f) => ({ path: f.path, kind: f.kind, decision })),
+      ],
       rules: [...proposal.reviewed.rules.filter((r) => !rules.some((d) => d.id === r.id)), ...rules],
     },
   };
 }
 
 /** The files of an accept that it wrote or found already written: not the conflicts, nor those refused. */
-export function acceptedFiles(files: FileChange[], outcome: { conflicts: string[]; refused: Array<{ path: string }> }): AcceptedFile[] {
-  return files.filter((f) => !outcome.conflicts.includes(f.path) && !outcome.refused.some((r) => r.path === f.path)).map((f) => ({ path: f.path, kind: f.kind }));
+export function acceptedFiles(
+  files: FileChange[],
+  outcome: { conflicts: string[]; refused: Array<{ path: string }> },
+): AcceptedFile[] {
+  return files
+    .filter((f) => !outcome.conflicts.includes(f.path) && !outcome.refused.some((r) => r.path === f.path))
+    .map((f) => ({ path: f.path, kind: f.kind }));
 }
 
 /** Rules live in the playbook: accepting its file accepts them, except flagged ones (written marked, not taken by name). */

@@ -26,7 +26,10 @@ export function splitFrontMatter(text: string): SplitSkill | undefined {
 
 /** Words → a valid skill name: lowercase-hyphen, no reserved words, at most 64 characters, cut at a hyphen. */
 export function toSkillName(text: string, fallback = 'recurring-task'): string {
-  const words = text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !RESERVED_WORDS.some((r) => w.includes(r)));
+  const words = text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w && !RESERVED_WORDS.some((r) => w.includes(r)));
   let name = '';
   for (const word of words) {
     const next = name ? `${name}-${word}` : word;
@@ -42,8 +45,10 @@ function nameProblems(name: unknown, folderName: string): string[] {
   const problems: string[] = [];
   if (name.length === 0) problems.push('name: must not be empty');
   if (name.length > MAX_NAME_LENGTH) problems.push(`name: ${name.length} characters (at most ${MAX_NAME_LENGTH})`);
-  if (name && !SKILL_NAME_PATTERN.test(name)) problems.push('name: only lowercase letters, digits and single hyphens, not at the start or end');
-  for (const word of RESERVED_WORDS) if (name.toLowerCase().includes(word)) problems.push(`name: contains the reserved word "${word}"`);
+  if (name && !SKILL_NAME_PATTERN.test(name))
+    problems.push('name: only lowercase letters, digits and single hyphens, not at the start or end');
+  for (const word of RESERVED_WORDS)
+    if (name.toLowerCase().includes(word)) problems.push(`name: contains the reserved word "${word}"`);
   if (name !== folderName) problems.push(`name: "${name}" must equal the folder name "${folderName}"`);
   return problems;
 }
@@ -67,11 +72,13 @@ export function validateSkill(text: string, folderName: string): string[] {
   const problems: string[] = [];
   const data = doc.toJS() as Record<string, unknown>;
   for (const key of Object.keys(data)) {
-    if (!(SKILL_FIELDS as readonly string[]).includes(key)) problems.push(`${key}: unknown field (allowed: ${SKILL_FIELDS.join(', ')})`);
+    if (!(SKILL_FIELDS as readonly string[]).includes(key))
+      problems.push(`${key}: unknown field (allowed: ${SKILL_FIELDS.join(', ')})`);
   }
   problems.push(...nameProblems(data.name, folderName));
   problems.push(...stringField('description', data.description, MAX_DESCRIPTION_LENGTH, true));
-  if (typeof data.description === 'string' && /<\/?[a-zA-Z][^>]*>/.test(data.description)) problems.push('description: must not contain XML tags');
+  if (typeof data.description === 'string' && /<\/?[a-zA-Z][^>]*>/.test(data.description))
+    problems.push('description: must not contain XML tags');
   problems.push(...stringField('license', data.license));
   problems.push(...stringField('compatibility', data.compatibility, MAX_COMPATIBILITY_LENGTH));
   if (data.metadata !== undefined) {
@@ -81,7 +88,8 @@ export function validateSkill(text: string, folderName: string): string[] {
       for (const pair of metadata.items) {
         const key = isScalar(pair.key) ? pair.key.value : undefined;
         const value = isScalar(pair.value) ? pair.value.value : undefined;
-        if (typeof key !== 'string' || typeof value !== 'string') problems.push(`metadata: ${String(key)} must map a string to a string`);
+        if (typeof key !== 'string' || typeof value !== 'string')
+          problems.push(`metadata: ${String(key)} must map a string to a string`);
       }
     }
   }

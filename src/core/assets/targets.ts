@@ -4,14 +4,36 @@ import { bullets, type Playbook } from '../playbook/model';
 import type { RuleFlag } from '../trust/kinds';
 import { withMarks, withoutBullets, withRemovalMarks } from '../trust/hold';
 import { screenText } from '../trust/screen';
-import { DEFAULT_RULES_BUDGET_TOKENS, LESSON_MATCH, renderAgentsMd, resolveScopes, type RuleWithScope } from './agentsMd';
+import {
+  DEFAULT_RULES_BUDGET_TOKENS,
+  LESSON_MATCH,
+  renderAgentsMd,
+  resolveScopes,
+  type RuleWithScope,
+} from './agentsMd';
 import { jaccard, tokens } from '../playbook/similarity';
-import { renderClaudeMd, renderClineRule, renderCopilotInstructions, renderCursorRule, renderGeminiMd, type RulesTargetInput } from './otherTargets';
+import {
+  renderClaudeMd,
+  renderClineRule,
+  renderCopilotInstructions,
+  renderCursorRule,
+  renderGeminiMd,
+  type RulesTargetInput,
+} from './otherTargets';
 import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
 import { DEFAULT_SKILL_ROOT, renderSkills } from './skills';
 
-export const ASSET_TARGETS = ['playbook', 'agents-md', 'skills', 'claude-md', 'copilot-instructions', 'cursor-rules', 'clinerules', 'gemini-md'] as const;
+export const ASSET_TARGETS = [
+  'playbook',
+  'agents-md',
+  'skills',
+  'claude-md',
+  'copilot-instructions',
+  'cursor-rules',
+  'clinerules',
+  'gemini-md',
+] as const;
 export type AssetTarget = (typeof ASSET_TARGETS)[number];
 
 export interface TargetInfo {
@@ -26,10 +48,20 @@ export interface TargetInfo {
 
 export const TARGETS: readonly TargetInfo[] = [
   { id: 'playbook', label: 'Playbook', paths: [DEFAULT_PLAYBOOK_PATH], defaultEnabled: true, required: true },
-  { id: 'agents-md', label: 'AGENTS.md (Codex, Amp, OpenCode, Copilot, Cursor…)', paths: ['AGENTS.md', '<folder>/AGENTS.md'], defaultEnabled: true },
+  {
+    id: 'agents-md',
+    label: 'AGENTS.md (Codex, Amp, OpenCode, Copilot, Cursor…)',
+    paths: ['AGENTS.md', '<folder>/AGENTS.md'],
+    defaultEnabled: true,
+  },
   { id: 'skills', label: 'Skills (SKILL.md)', paths: ['<root>/<name>/SKILL.md'], defaultEnabled: true },
   { id: 'claude-md', label: 'CLAUDE.md (Claude Code)', paths: ['CLAUDE.md'], defaultEnabled: false },
-  { id: 'copilot-instructions', label: 'Copilot repository instructions', paths: ['.github/copilot-instructions.md'], defaultEnabled: false },
+  {
+    id: 'copilot-instructions',
+    label: 'Copilot repository instructions',
+    paths: ['.github/copilot-instructions.md'],
+    defaultEnabled: false,
+  },
   { id: 'cursor-rules', label: 'Cursor project rule', paths: ['.cursor/rules/combee.mdc'], defaultEnabled: false },
   { id: 'clinerules', label: 'Cline rules', paths: ['.clinerules/combee.md'], defaultEnabled: false },
   { id: 'gemini-md', label: 'GEMINI.md (Gemini CLI)', paths: ['GEMINI.md'], defaultEnabled: false },
@@ -57,12 +89,16 @@ export const DEFAULT_ASSET_SETTINGS: AssetSettings = {
 
 /** Fills defaults and drops unknown target names (settings come from users). */
 export function resolveAssetSettings(partial: Partial<AssetSettings> = {}): AssetSettings {
-  const targets = (partial.targets ?? DEFAULT_ASSET_SETTINGS.targets).filter((t): t is AssetTarget => (ASSET_TARGETS as readonly string[]).includes(t));
+  const targets = (partial.targets ?? DEFAULT_ASSET_SETTINGS.targets).filter((t): t is AssetTarget =>
+    (ASSET_TARGETS as readonly string[]).includes(t),
+  );
   return {
     targets: [...new Set<AssetTarget>(['playbook', ...targets])],
     playbookPath: partial.playbookPath || DEFAULT_ASSET_SETTINGS.playbookPath,
-    budgetTokens: partial.budgetTokens && partial.budgetTokens > 0 ? partial.budgetTokens : DEFAULT_ASSET_SETTINGS.budgetTokens,
-    skillRoots: partial.skillRoots && partial.skillRoots.length > 0 ? partial.skillRoots : DEFAULT_ASSET_SETTINGS.skillRoots,
+    budgetTokens:
+      partial.budgetTokens && partial.budgetTokens > 0 ? partial.budgetTokens : DEFAULT_ASSET_SETTINGS.budgetTokens,
+    skillRoots:
+      partial.skillRoots && partial.skillRoots.length > 0 ? partial.skillRoots : DEFAULT_ASSET_SETTINGS.skillRoots,
     skillMinSessions: partial.skillMinSessions ?? DEFAULT_ASSET_SETTINGS.skillMinSessions,
   };
 }
@@ -70,7 +106,14 @@ export function resolveAssetSettings(partial: Partial<AssetSettings> = {}): Asse
 /** The targets a proposal's files belong to (so re-rendering part of it writes the same kinds of files). */
 export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_PLAYBOOK_PATH): AssetTarget[] {
   const found = new Set<AssetTarget>(['playbook']);
-  const single: Record<string, AssetTarget> = { 'CLAUDE.md': 'claude-md', '.github/copilot-instructions.md': 'copilot-instructions', '.cursor/rules/combee.mdc': 'cursor-rules', '.clinerules/combee.md': 'clinerules', '.clinerules': 'clinerules', 'GEMINI.md': 'gemini-md' };
+  const single: Record<string, AssetTarget> = {
+    'CLAUDE.md': 'claude-md',
+    '.github/copilot-instructions.md': 'copilot-instructions',
+    '.cursor/rules/combee.mdc': 'cursor-rules',
+    '.clinerules/combee.md': 'clinerules',
+    '.clinerules': 'clinerules',
+    'GEMINI.md': 'gemini-md',
+  };
   for (const path of paths) {
     if (path === playbookPath) continue;
     if (single[path]) found.add(single[path]);
@@ -114,10 +157,14 @@ function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: R
   const held = input.hold?.ids ?? new Set<string>();
   const rules = input.rules.filter((r) => !held.has(r.id));
   // A lesson belongs to a rule as in lessonOf: from one of its sessions, with similar words (tokens computed once).
-  const shapes = (list: RuleWithScope[]) => list.filter((r) => r.content).map((r) => ({ traces: new Set(r.support.map((e) => e.traceId)), words: tokens(r.content as string) }));
+  const shapes = (list: RuleWithScope[]) =>
+    list
+      .filter((r) => r.content)
+      .map((r) => ({ traces: new Set(r.support.map((e) => e.traceId)), words: tokens(r.content as string) }));
   const heldShapes = shapes(input.rules.filter((r) => held.has(r.id)));
   const keptShapes = shapes(rules);
-  const of = (list: ReturnType<typeof shapes>, lesson: Lesson, words: Set<string>) => list.some((r) => r.traces.has(lesson.evidence.traceId) && jaccard(r.words, words) >= LESSON_MATCH);
+  const of = (list: ReturnType<typeof shapes>, lesson: Lesson, words: Set<string>) =>
+    list.some((r) => r.traces.has(lesson.evidence.traceId) && jaccard(r.words, words) >= LESSON_MATCH);
   const lessons = input.lessons.filter((l) => {
     const words = tokens(l.content);
     return !of(heldShapes, l, words) && (of(keptShapes, l, words) || screenText(l.content).length === 0);
@@ -126,7 +173,9 @@ function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: R
   // ADDs and held existing rules are left out.
   const others = input.hold?.others;
   const edited = new Set(input.rules.filter((r) => r.op !== 'ADD' && held.has(r.id)).map((r) => r.id));
-  const playbook = others ? withoutBullets(others, new Set([...held].filter((id) => !edited.has(id)))) : withoutBullets(input.playbook, held);
+  const playbook = others
+    ? withoutBullets(others, new Set([...held].filter((id) => !edited.has(id))))
+    : withoutBullets(input.playbook, held);
   return { playbook, rules, lessons };
 }
 
@@ -146,14 +195,38 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
   const marks = input.hold?.marks;
   const marked = marks ? withMarks(input.playbook, marks) : input.playbook;
   const shownPlaybook = marks && input.hold?.others ? withRemovalMarks(marked, input.hold.others, marks) : marked;
-  if (currentPlaybook !== undefined || bullets(input.playbook).length > 0) push(renderPlaybookChange(settings.playbookPath, currentPlaybook, shownPlaybook));
+  if (currentPlaybook !== undefined || bullets(input.playbook).length > 0)
+    push(renderPlaybookChange(settings.playbookPath, currentPlaybook, shownPlaybook));
 
   const visible = visibleInputs(input);
-  const scopes = resolveScopes({ rules: visible.rules, lessons: visible.lessons, nestedFolders: input.nestedAgentsFolders, readFile: input.readFile });
-  const common: RulesTargetInput = { playbook: visible.playbook, playbookPath: settings.playbookPath, scopes, readFile: input.readFile, budgetTokens: settings.budgetTokens, warn };
-  if (on.has('agents-md')) for (const change of renderAgentsMd({ ...common, nestedFolders: input.nestedAgentsFolders })) push(change);
+  const scopes = resolveScopes({
+    rules: visible.rules,
+    lessons: visible.lessons,
+    nestedFolders: input.nestedAgentsFolders,
+    readFile: input.readFile,
+  });
+  const common: RulesTargetInput = {
+    playbook: visible.playbook,
+    playbookPath: settings.playbookPath,
+    scopes,
+    readFile: input.readFile,
+    budgetTokens: settings.budgetTokens,
+    warn,
+  };
+  if (on.has('agents-md'))
+    for (const change of renderAgentsMd({ ...common, nestedFolders: input.nestedAgentsFolders })) push(change);
   if (on.has('skills')) {
-    const skills = renderSkills({ playbook: visible.playbook, playbookPath: settings.playbookPath, lessons: visible.lessons, rules: visible.rules, roots: settings.skillRoots, readFile: input.readFile, listDir: input.listDir, minSessions: settings.skillMinSessions, warn });
+    const skills = renderSkills({
+      playbook: visible.playbook,
+      playbookPath: settings.playbookPath,
+      lessons: visible.lessons,
+      rules: visible.rules,
+      roots: settings.skillRoots,
+      readFile: input.readFile,
+      listDir: input.listDir,
+      minSessions: settings.skillMinSessions,
+      warn,
+    });
     for (const change of skills) push(change);
   }
   const single: Array<[AssetTarget, (i: RulesTargetInput) => FileChange | undefined]> = [

@@ -39,7 +39,13 @@ export interface BatchAggregation {
  * parallel scan — one local call per shuffled group, then global calls of at most `maxFanIn` deltas each, level by
  * level, until one delta is left.
  */
-export async function aggregateBatch(reflections: MappedReflection[], b: number, frozen: Playbook, settings: AggregationSettings, ledger: RunLedger): Promise<BatchAggregation> {
+export async function aggregateBatch(
+  reflections: MappedReflection[],
+  b: number,
+  frozen: Playbook,
+  settings: AggregationSettings,
+  ledger: RunLedger,
+): Promise<BatchAggregation> {
   if (reflections.length === 0) return { failed: false, shape: { mode: 'no_deltas', k: 0, levels: 0, groups: [] } };
   const levels = new Levels(b, frozen, settings.aggregator, ledger);
   // Reflections without lessons leave nothing to merge: the calls below only carry their tags through.
@@ -48,8 +54,18 @@ export async function aggregateBatch(reflections: MappedReflection[], b: number,
   const all = { level: 'single' as const, reflections: reflections.map((r) => r.reflection), deltas: [] };
   const allNodes = reflections.map((r) => r.nodeId);
   if (settings.strategy !== 'combee') {
-    const final = await levels.call(all, `b${b}:single`, settings.strategy === 'naive' ? 'naive aggregation' : 'aggregation', allNodes, 1);
-    return { final, failed: levels.failed, shape: { mode: singleMode, k: 1, levels: 1, groups: [reflections.map((_, i) => i)] } };
+    const final = await levels.call(
+      all,
+      `b${b}:single`,
+      settings.strategy === 'naive' ? 'naive aggregation' : 'aggregation',
+      allNodes,
+      1,
+    );
+    return {
+      final,
+      failed: levels.failed,
+      shape: { mode: singleMode, k: 1, levels: 1, groups: [reflections.map((_, i) => i)] },
+    };
   }
   const plan = planScan(reflections, settings.duplication, settings.seed);
   if (plan.mode === 'single_call') {
@@ -57,7 +73,16 @@ export async function aggregateBatch(reflections: MappedReflection[], b: number,
     return { final, failed: levels.failed, shape: { mode: singleMode, k: 1, levels: 1, groups: plan.groups } };
   }
   const { final, level, direct } = await scan(plan.groups, reflections, levels, settings);
-  return { final, failed: levels.failed, shape: { mode: scanMode(hasLessons, levels.mergedOperations, direct), k: plan.k, levels: level, groups: plan.groups } };
+  return {
+    final,
+    failed: levels.failed,
+    shape: {
+      mode: scanMode(hasLessons, levels.mergedOperations, direct),
+      k: plan.k,
+      levels: level,
+      groups: plan.groups,
+    },
+  };
 }
 
 /** What a planned scan really did: merged operations in a global call, passed one group's delta on, or neither. */
@@ -68,28 +93,70 @@ function scanMode(hasLessons: boolean, mergedOperations: boolean, direct: NodeDe
 }
 
 /** Level 1 over the groups, then as many global levels as the fan-in needs. */
-async function scan(groups: number[][], reflections: MappedReflection[], levels: Levels, settings: AggregationSettings): Promise<{ final?: NodeDelta; level: number; direct?: NodeDelta }> {
+async function scan(
+  groups: number[][],
+  reflections: MappedReflection[],
+  levels: Levels,
+  settings: AggregationSettings,
+): Promise<{ final?: NodeDelta; level: number; direct?: NodeDelta }> {
   const { b, ledger } = levels;
   // Level 1: one local aggregation per shuffled group, all at once.
-  const locals = await mapLimit(groups, settings.concurrency, async (group, g) => {
-    const groupNode = `b${b}:group:${g}`;
-    ledger.nodes.push({ id: groupNode, kind: 'group', batch: b, level: 1, label: `group ${g + 1} (${group.length} reflections)`, parents: [...new Set(group.map((i) => reflections[i].nodeId))], status: 'ok', detail: { members: group.map((i) => reflections[i].reflection.traceId) } });
-    return levels.call({ level: 'local', reflections: group.map((i) => reflections[i].reflection), deltas: [] }, `b${b}:local:${g}`, `local delta ${g + 1}`, [groupNode], 1);
-  }, ledger.signal);
+  const locals = await mapLimit(
+    groups,
+    settings.concurrency,
+    async (group, g) => {
+      const groupNode = `b${b}:group:${g}`;
+      ledger.nodes.push({
+        id: groupNode,
+        kind: 'group',
+        batch: b,
+        level: 1,
+        label: `group ${g + 1} (${group.length} reflections)`,
+        parents: [...new Set(group.map((i) => reflections[i].nodeId))],
+        status: 'ok',
+        detail: { members: group.map((i) => reflections[i].reflection.traceId) },
+      });
+      return levels.call(
+        { level: 'local', reflections: group.map((i) => reflections[i].reflection), deltas: [] },
+        `b${b}:local:${g}`,
+        `local delta ${g + 1}`,
+        [groupNode],
+        1,
+      );
+    },
+    ledger.signal,
+  );
   let level = 1;
   let deltas = locals.filter(isDefined);
   // Multi-level scan: too many deltas for one global call → aggregate them in groups first.
   while (deltas.length > settings.maxFanIn) {
     level++;
-    const next = await mapLimit(sliceGroups(deltas, groupCount(deltas.length)), settings.concurrency, (group, g) =>
-      levels.call(globalInput(group), `b${b}:L${level}:${g}`, `level-${level} delta ${g + 1}`, group.map((d) => d.nodeId), level), ledger.signal);
+    const next = await mapLimit(
+      sliceGroups(deltas, groupCount(deltas.length)),
+      settings.concurrency,
+      (group, g) =>
+        levels.call(
+          globalInput(group),
+          `b${b}:L${level}:${g}`,
+          `level-${level} delta ${g + 1}`,
+          group.map((d) => d.nodeId),
+          level,
+        ),
+      ledger.signal,
+    );
     deltas = next.filter(isDefined);
   }
   // One delta left is the batch's; at level 1 the other groups' calls failed, and it goes on without a global call.
   if (deltas.length === 1) return { final: deltas[0], level, direct: level === 1 ? deltas[0] : undefined };
   if (deltas.length === 0) return { level };
   level++;
-  const final = await levels.call(globalInput(deltas), `b${b}:global`, 'global delta', deltas.map((d) => d.nodeId), level);
+  const final = await levels.call(
+    globalInput(deltas),
+    `b${b}:global`,
+    'global delta',
+    deltas.map((d) => d.nodeId),
+    level,
+  );
   return { final, level };
 }
 
@@ -100,20 +167,52 @@ class Levels {
   /** A global call was given at least one operation to merge: the scan really reduced. */
   mergedOperations = false;
 
-  constructor(readonly b: number, private readonly frozen: Playbook, private readonly aggregator: Aggregator, readonly ledger: RunLedger) {}
+  constructor(
+    readonly b: number,
+    private readonly frozen: Playbook,
+    private readonly aggregator: Aggregator,
+    readonly ledger: RunLedger,
+  ) {}
 
-  async call(input: AggregationInput, id: string, label: string, parents: string[], level: number): Promise<NodeDelta | undefined> {
+  async call(
+    input: AggregationInput,
+    id: string,
+    label: string,
+    parents: string[],
+    level: number,
+  ): Promise<NodeDelta | undefined> {
     const { ledger, b } = this;
     if (input.level === 'global' && input.deltas.some((d) => d.ops.length > 0)) this.mergedOperations = true;
-    const result = await ledger.guarded(() => this.aggregator.aggregate(input, this.frozen, ledger.signal), `${input.level} aggregation ${id}`);
+    const result = await ledger.guarded(
+      () => this.aggregator.aggregate(input, this.frozen, ledger.signal),
+      `${input.level} aggregation ${id}`,
+    );
     if (!result) {
       this.failed = true;
-      ledger.nodes.push({ id, kind: input.level, batch: b, level, label: `${label} failed`, parents, status: 'failed' });
+      ledger.nodes.push({
+        id,
+        kind: input.level,
+        batch: b,
+        level,
+        label: `${label} failed`,
+        parents,
+        status: 'failed',
+      });
       return undefined;
     }
     ledger.account(result.usage);
     ledger.warnings.push(...result.warnings);
-    ledger.nodes.push({ id, kind: input.level, batch: b, level, label: `${label}: ${result.value.ops.length} op(s)`, parents, status: 'ok', ...usageFields(result.usage), detail: result.value });
+    ledger.nodes.push({
+      id,
+      kind: input.level,
+      batch: b,
+      level,
+      label: `${label}: ${result.value.ops.length} op(s)`,
+      parents,
+      status: 'ok',
+      ...usageFields(result.usage),
+      detail: result.value,
+    });
     return { delta: result.value, nodeId: id };
   }
 }

@@ -26,14 +26,21 @@ export class DeltaApplier {
   private readonly vectors = new Map<string, number[]>();
   private embeddingsFailed = false;
 
-  constructor(private readonly ledger: RunLedger, private readonly veto?: Veto, private readonly embed?: EmbedFn) {}
+  constructor(
+    private readonly ledger: RunLedger,
+    private readonly veto?: Veto,
+    private readonly embed?: EmbedFn,
+  ) {}
 
   async apply(playbook: Playbook, final: NodeDelta, b: number): Promise<BatchApplied> {
     const vetoed: AppliedOp[] = [];
     const semantic = await this.semanticCheck(final.delta.ops, playbook);
     const ops = final.delta.ops.filter((op) => {
       const sessions = new Set(op.support.map((e) => e.traceId)).size;
-      const reason = op.op === 'ADD' && op.minSupport && sessions < op.minSupport ? `seen in ${sessions} session(s); needs ${op.minSupport}` : semantic.get(op) ?? this.veto?.(op);
+      const reason =
+        op.op === 'ADD' && op.minSupport && sessions < op.minSupport
+          ? `seen in ${sessions} session(s); needs ${op.minSupport}`
+          : (semantic.get(op) ?? this.veto?.(op));
       if (reason) vetoed.push({ op, status: 'skipped', reason });
       return !reason;
     });
@@ -42,7 +49,22 @@ export class DeltaApplier {
     const ok = result.applied.filter((a) => a.status === 'applied').length;
     this.ledger.totals.applied += ok;
     this.ledger.totals.skipped += result.applied.length - ok;
-    this.ledger.nodes.push({ id: `b${b}:apply`, kind: 'apply', batch: b, label: `${ok} change(s) applied`, parents: [final.nodeId], status: 'ok', detail: result.applied.map((a) => ({ op: a.op.op, id: a.id, status: a.status, reason: a.reason, content: 'content' in a.op ? a.op.content : undefined, support: a.op.support })) });
+    this.ledger.nodes.push({
+      id: `b${b}:apply`,
+      kind: 'apply',
+      batch: b,
+      label: `${ok} change(s) applied`,
+      parents: [final.nodeId],
+      status: 'ok',
+      detail: result.applied.map((a) => ({
+        op: a.op.op,
+        id: a.id,
+        status: a.status,
+        reason: a.reason,
+        content: 'content' in a.op ? a.op.content : undefined,
+        support: a.op.support,
+      })),
+    });
     return { playbook: result.playbook, applied: result.applied, tags: final.delta.tags };
   }
 
@@ -54,7 +76,9 @@ export class DeltaApplier {
     } catch (error) {
       if (isAbortError(error)) throw error;
       this.embeddingsFailed = true;
-      this.ledger.warnings.push(`embeddings unavailable (${(error as Error).message}); duplicates are detected lexically only`);
+      this.ledger.warnings.push(
+        `embeddings unavailable (${(error as Error).message}); duplicates are detected lexically only`,
+      );
       return new Map();
     }
   }

@@ -19,10 +19,14 @@ export function describeBatchMode(batch: { mode: BatchMode; k: number; levels: n
 
 function modeDetail({ mode, k, levels }: { mode: BatchMode; k: number; levels: number }): string {
   switch (mode) {
-    case 'no_deltas': return k === 0 ? 'no reflection succeeded' : 'no operations to merge';
-    case 'single_call': return 'one aggregation call';
-    case 'one_group': return `1 of ${k} local deltas, no global call`;
-    case 'parallel_scan': return `k = ${k}, ${levels} level(s)`;
+    case 'no_deltas':
+      return k === 0 ? 'no reflection succeeded' : 'no operations to merge';
+    case 'single_call':
+      return 'one aggregation call';
+    case 'one_group':
+      return `1 of ${k} local deltas, no global call`;
+    case 'parallel_scan':
+      return `k = ${k}, ${levels} level(s)`;
   }
 }
 

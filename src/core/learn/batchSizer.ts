@@ -16,7 +16,13 @@ export class BatchSizer {
   decision?: ControllerRecord;
   largest = 0;
 
-  constructor(private readonly setting: number | 'auto', private readonly total: number, private readonly bounds: { bMin: number; bMax: number }, recorded: Measurement[] = [], fallback = 40) {
+  constructor(
+    private readonly setting: number | 'auto',
+    private readonly total: number,
+    private readonly bounds: { bMin: number; bMax: number },
+    recorded: Measurement[] = [],
+    fallback = 40,
+  ) {
     if (setting !== 'auto') return;
     if (new Set(recorded.map((m) => m.batchSize)).size >= 2) {
       const decision = chooseBatchSize(recorded, total, bounds);
@@ -28,14 +34,21 @@ export class BatchSizer {
     if (this.profile.length < 2) {
       // Too few sessions to profile: one batch of everything (within bounds) is already the fastest.
       this.chosen = Math.max(1, Math.min(bounds.bMax, total));
-      this.decision = { profiled: [], chosen: this.chosen, reason: `too few sessions (${total}) to profile: one batch` };
+      this.decision = {
+        profiled: [],
+        chosen: this.chosen,
+        reason: `too few sessions (${total}) to profile: one batch`,
+      };
       return;
     }
     this.fallback = Math.max(bounds.bMin, Math.min(bounds.bMax, fallback));
   }
 
   next(): number {
-    const size = this.setting === 'auto' ? (this.profile[this.measured.length] ?? this.chosen ?? this.fallback ?? this.bounds.bMin) : Math.max(1, this.setting);
+    const size =
+      this.setting === 'auto'
+        ? (this.profile[this.measured.length] ?? this.chosen ?? this.fallback ?? this.bounds.bMin)
+        : Math.max(1, this.setting);
     this.largest = Math.max(this.largest, size);
     return size;
   }
@@ -46,7 +59,13 @@ export class BatchSizer {
     this.measured.push({ batchSize, delayMs });
     if (this.measured.length < this.profile.length) return;
     const decision = chooseBatchSize(this.measured, this.total, this.bounds);
-    this.decision = { ...toRecord(decision, `profiled now: the default size ${this.fallback} is used for the rest of this run; the next run uses the size this profile gives (${decision.chosen})`), chosen: this.fallback ?? decision.chosen };
+    this.decision = {
+      ...toRecord(
+        decision,
+        `profiled now: the default size ${this.fallback} is used for the rest of this run; the next run uses the size this profile gives (${decision.chosen})`,
+      ),
+      chosen: this.fallback ?? decision.chosen,
+    };
   }
 }
 

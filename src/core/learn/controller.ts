@@ -51,20 +51,47 @@ export function fitPowerLaw(points: Array<{ b: number; T: number }>): PowerLawFi
   return { A: Math.exp(intercept), alpha: -slope, r2 };
 }
 
-export function chooseBatchSize(measurements: Measurement[], totalTraces: number, bounds: { bMin: number; bMax: number }, tauFraction = TAU_FRACTION): ControllerDecision {
+export function chooseBatchSize(
+  measurements: Measurement[],
+  totalTraces: number,
+  bounds: { bMin: number; bMax: number },
+  tauFraction = TAU_FRACTION,
+): ControllerDecision {
   const withEpoch = measurements.map((m) => ({ ...m, epochMs: (m.delayMs * totalTraces) / m.batchSize }));
   const fit = fitPowerLaw(withEpoch.map((m) => ({ b: m.batchSize, T: m.epochMs })));
   const clamp = (b: number) => Math.max(bounds.bMin, Math.min(bounds.bMax, Math.round(b)));
-  if (!fit) return { measurements: withEpoch, chosen: clamp(Math.max(...measurements.map((m) => m.batchSize), bounds.bMin)), reason: 'fewer than two profiled sizes: kept the largest profiled size' };
-  if (!(fit.alpha > 0)) return { measurements: withEpoch, fit, chosen: bounds.bMin, reason: 'larger batches did not shorten the epoch (α ≤ 0): smallest size' };
+  if (!fit)
+    return {
+      measurements: withEpoch,
+      chosen: clamp(Math.max(...measurements.map((m) => m.batchSize), bounds.bMin)),
+      reason: 'fewer than two profiled sizes: kept the largest profiled size',
+    };
+  if (!(fit.alpha > 0))
+    return {
+      measurements: withEpoch,
+      fit,
+      chosen: bounds.bMin,
+      reason: 'larger batches did not shorten the epoch (α ≤ 0): smallest size',
+    };
   const bSteep = Math.min(...measurements.map((m) => m.batchSize));
   const tau = tauFraction * fit.alpha * fit.A * bSteep ** (-fit.alpha - 1);
   const unclamped = ((fit.alpha * fit.A) / tau) ** (1 / (fit.alpha + 1));
-  return { measurements: withEpoch, fit, tau, unclamped, chosen: clamp(unclamped), reason: `plateau where the marginal gain falls to ${(tauFraction * 100).toFixed(1)} % of the steepest slope` };
+  return {
+    measurements: withEpoch,
+    fit,
+    tau,
+    unclamped,
+    chosen: clamp(unclamped),
+    reason: `plateau where the marginal gain falls to ${(tauFraction * 100).toFixed(1)} % of the steepest slope`,
+  };
 }
 
 /** Candidate sizes to profile: doubling from bMin while the profiling batches use at most half of the traces. */
-export function profileSizes(totalTraces: number, bounds: { bMin: number; bMax: number }, candidates = [4, 8, 16, 32]): number[] {
+export function profileSizes(
+  totalTraces: number,
+  bounds: { bMin: number; bMax: number },
+  candidates = [4, 8, 16, 32],
+): number[] {
   const out: number[] = [];
   let used = 0;
   for (const b of candidates) {

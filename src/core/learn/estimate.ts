@@ -15,12 +15,23 @@ const LESSON_TOKENS = 60;
 
 function sessionTokens(trace: Trace, budget: number): number {
   let chars = 0;
-  for (const step of trace.steps) chars += step.kind === 'tool_result' ? Math.min(step.output.length, 2400) : step.kind === 'tool_call' ? Math.min(step.input.length, 600) : 'text' in step ? Math.min(step.text.length, 2000) : 0;
+  for (const step of trace.steps)
+    chars +=
+      step.kind === 'tool_result'
+        ? Math.min(step.output.length, 2400)
+        : step.kind === 'tool_call'
+          ? Math.min(step.input.length, 600)
+          : 'text' in step
+            ? Math.min(step.text.length, 2000)
+            : 0;
   return Math.min(budget, Math.ceil(chars / 3.5));
 }
 
 /** What a run will cost before it starts (shown to the user before a large run). */
-export function estimateRun(traces: Trace[], options: { strategy: Strategy; batchSize: number; budgetTokens: number; pricePerMTokInput?: number }): RunEstimate {
+export function estimateRun(
+  traces: Trace[],
+  options: { strategy: Strategy; batchSize: number; budgetTokens: number; pricePerMTokInput?: number },
+): RunEstimate {
   const batch = options.strategy === 'sequential' ? 1 : Math.max(1, options.batchSize);
   let calls = traces.length;
   let inputTokens = traces.reduce((sum, t) => sum + sessionTokens(t, options.budgetTokens) + PROMPT_OVERHEAD_TOKENS, 0);
@@ -29,7 +40,13 @@ export function estimateRun(traces: Trace[], options: { strategy: Strategy; batc
     const aggregations = options.strategy !== 'combee' || n < 4 ? 1 : groupCount(n) + 1;
     calls += aggregations;
     // every lesson is seen twice at level 1 (p = 2) and once more at the global level
-    inputTokens += aggregations * PROMPT_OVERHEAD_TOKENS + n * 3 * LESSON_TOKENS * (options.strategy === 'combee' ? 3 : 1);
+    inputTokens +=
+      aggregations * PROMPT_OVERHEAD_TOKENS + n * 3 * LESSON_TOKENS * (options.strategy === 'combee' ? 3 : 1);
   }
-  return { sessions: traces.length, calls, inputTokens, costUsd: options.pricePerMTokInput !== undefined ? (inputTokens * options.pricePerMTokInput) / 1e6 : undefined };
+  return {
+    sessions: traces.length,
+    calls,
+    inputTokens,
+    costUsd: options.pricePerMTokInput !== undefined ? (inputTokens * options.pricePerMTokInput) / 1e6 : undefined,
+  };
 }

@@ -26,7 +26,8 @@ export function helpfulnessHistory(records: RunRecord[]): Map<string, Helpfulnes
         touched.add(id);
       }
     }
-    for (const id of touched) history.set(id, [...(history.get(id) ?? []), { at: record.startedAt, ...totals.get(id)! }]);
+    for (const id of touched)
+      history.set(id, [...(history.get(id) ?? []), { at: record.startedAt, ...totals.get(id)! }]);
   }
   return history;
 }

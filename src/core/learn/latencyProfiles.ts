@@ -6,7 +6,10 @@ import type { Measurement } from './controller';
 const Profiles = z.object({
   version: z.literal(1),
   /** `<provider>/<model>` → the batch delays its first profiling run measured. */
-  profiles: z.record(z.string(), z.array(z.object({ batchSize: z.number().int().min(1), delayMs: z.number().nonnegative() }))),
+  profiles: z.record(
+    z.string(),
+    z.array(z.object({ batchSize: z.number().int().min(1), delayMs: z.number().nonnegative() })),
+  ),
 });
 
 /**

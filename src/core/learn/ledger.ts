@@ -23,8 +23,23 @@ export class RunLedger {
   private readonly run = new AbortController();
   private readonly onCallerAbort = () => this.run.abort(this.callerSignal?.reason);
 
-  constructor(traces: number, private readonly callerSignal?: AbortSignal, private readonly limits?: RunLimits) {
-    this.totals = { traces, reflections: 0, lessons: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 0, applied: 0, skipped: 0 };
+  constructor(
+    traces: number,
+    private readonly callerSignal?: AbortSignal,
+    private readonly limits?: RunLimits,
+  ) {
+    this.totals = {
+      traces,
+      reflections: 0,
+      lessons: 0,
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      wallMs: 0,
+      applied: 0,
+      skipped: 0,
+    };
     if (callerSignal?.aborted) this.run.abort(callerSignal.reason);
     callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
     // Every concurrent call listens on the run's signal: many listeners are expected, not a leak.
@@ -45,8 +60,10 @@ export class RunLedger {
     totals.costUsd += usage.costUsd ?? 0;
     const limits = this.limits;
     if (this.stopReason || !limits) return;
-    if (limits.maxTokens && totals.inputTokens + totals.outputTokens >= limits.maxTokens) this.stopReason = `token limit of ${limits.maxTokens} reached`;
-    else if (limits.maxCostUsd && totals.costUsd >= limits.maxCostUsd) this.stopReason = `cost limit of $${limits.maxCostUsd} reached`;
+    if (limits.maxTokens && totals.inputTokens + totals.outputTokens >= limits.maxTokens)
+      this.stopReason = `token limit of ${limits.maxTokens} reached`;
+    else if (limits.maxCostUsd && totals.costUsd >= limits.maxCostUsd)
+      this.stopReason = `cost limit of $${limits.maxCostUsd} reached`;
     if (this.stopReason) this.run.abort(budgetStop(this.stopReason));
   }
 
@@ -79,7 +96,9 @@ export class RunLedger {
   settled(failedTraces: number): RunRecord['status'] {
     // A wrong key or an endpoint down: the run failed, it did not find "nothing new".
     if (this.calls.failed > 0 && this.calls.failed >= this.calls.ok) {
-      this.warnings.push(`run failed: ${this.calls.failed} of ${this.calls.ok + this.calls.failed} model calls failed (first: ${this.calls.firstError}); the ${failedTraces} session(s) they were for will be learned again`);
+      this.warnings.push(
+        `run failed: ${this.calls.failed} of ${this.calls.ok + this.calls.failed} model calls failed (first: ${this.calls.firstError}); the ${failedTraces} session(s) they were for will be learned again`,
+      );
       return 'failed';
     }
     return 'completed';
@@ -93,7 +112,12 @@ export class RunLedger {
 
 /** The usage of a call as the node of the tree records it. */
 export function usageFields(usage: CallUsage): Pick<RunNode, 'latencyMs' | 'inputTokens' | 'outputTokens' | 'costUsd'> {
-  return { latencyMs: usage.latencyMs, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd };
+  return {
+    latencyMs: usage.latencyMs,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    costUsd: usage.costUsd,
+  };
 }
 
 /** A limit reached stops the run like a cancel (an AbortError), with its own reason. */

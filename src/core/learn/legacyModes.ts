@@ -11,7 +11,10 @@ type StoredMode = BatchMode | (typeof LEGACY_BATCH_MODES)[number];
  * their nodes tell what ran (a global call that had nothing to merge still reads parallel_scan: it was made). For
  * records written since, this returns the mode as stored.
  */
-export function modeOfStoredBatch(batch: { index: number; mode: StoredMode; k: number }, nodes: readonly RunNode[]): BatchMode {
+export function modeOfStoredBatch(
+  batch: { index: number; mode: StoredMode; k: number },
+  nodes: readonly RunNode[],
+): BatchMode {
   if (batch.k === 0) return 'no_deltas';
   if (batch.mode === 'naive' || batch.mode === 'sequential') return 'single_call';
   if (batch.mode !== 'parallel_scan') return batch.mode;

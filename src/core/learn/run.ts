@@ -61,12 +61,24 @@ export interface LearnResult {
   measuredProfile: Measurement[];
 }
 
-export const DEFAULTS = { batchSize: 40, duplication: 2, concurrency: 4, maxFanIn: 12, batchBounds: { bMin: 4, bMax: 100 } } as const;
+export const DEFAULTS = {
+  batchSize: 40,
+  duplication: 2,
+  concurrency: 4,
+  maxFanIn: 12,
+  batchBounds: { bMin: 4, bMax: 100 },
+} as const;
 
 /** Combee: map (reflect) → augmented shuffle → parallel scan aggregation → deterministic apply, batch after batch. */
 export async function learn(options: LearnOptions): Promise<LearnResult> {
   const strategy = options.strategy ?? 'combee';
-  const sizes = new BatchSizer(strategy === 'sequential' ? 1 : (options.batchSize ?? DEFAULTS.batchSize), options.traces.length, options.batchBounds ?? DEFAULTS.batchBounds, options.latencyProfile, DEFAULTS.batchSize);
+  const sizes = new BatchSizer(
+    strategy === 'sequential' ? 1 : (options.batchSize ?? DEFAULTS.batchSize),
+    options.traces.length,
+    options.batchBounds ?? DEFAULTS.batchBounds,
+    options.latencyProfile,
+    DEFAULTS.batchSize,
+  );
   const seed = options.seed ?? contentSeed(options.traces);
   const duplication = options.duplication ?? DEFAULTS.duplication;
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
@@ -82,7 +94,9 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   let playbook = options.playbook;
   let status: RunRecord['status'] | undefined;
 
-  const traces = [...options.traces].sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id));
+  const traces = [...options.traces].sort(
+    (a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id),
+  );
   try {
     for (let b = 0, offset = 0; offset < traces.length; b++) {
       const batchStarted = Date.now();
@@ -90,13 +104,23 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       const done = offset;
       offset += batch.length;
       const frozen = playbook;
-      const progress = (stage: string, within: number) => options.onProgress?.(`batch ${b + 1} (${batch.length} session(s), ${offset}/${traces.length}): ${stage}`, (done + within * batch.length) / traces.length);
+      const progress = (stage: string, within: number) =>
+        options.onProgress?.(
+          `batch ${b + 1} (${batch.length} session(s), ${offset}/${traces.length}): ${stage}`,
+          (done + within * batch.length) / traces.length,
+        );
 
       progress(`reflecting on ${batch.length} session(s)`, 0);
       const mapped = await reflectBatch(batch, b, frozen, options.reflector, concurrency, ledger);
       ledger.signal.throwIfAborted();
       progress('aggregating', 0.5);
-      const aggregation = await aggregateBatch(mapped.reflections, b, frozen, { strategy, aggregator: options.aggregator, duplication, seed: seed + b, concurrency, maxFanIn }, ledger);
+      const aggregation = await aggregateBatch(
+        mapped.reflections,
+        b,
+        frozen,
+        { strategy, aggregator: options.aggregator, duplication, seed: seed + b, concurrency, maxFanIn },
+        ledger,
+      );
       // A cancel or a limit reached during this batch: nothing of it is applied.
       ledger.signal.throwIfAborted();
       if (aggregation.final) {
@@ -106,7 +130,13 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         tags.push(...result.tags);
       }
       const traceIds = batch.map((t) => t.id);
-      batches.push({ index: b, traceIds, ...aggregation.shape, wallMs: Date.now() - batchStarted, tags: (aggregation.final?.delta.tags ?? []).map(({ id, tag }) => ({ id, tag })) });
+      batches.push({
+        index: b,
+        traceIds,
+        ...aggregation.shape,
+        wallMs: Date.now() - batchStarted,
+        tags: (aggregation.final?.delta.tags ?? []).map(({ id, tag }) => ({ id, tag })),
+      });
       sizes.record(batch.length, Date.now() - batchStarted);
       // Learned only when nothing of it was lost: a failed call leaves its sessions for the next run.
       for (const id of traceIds) {

@@ -20,12 +20,21 @@ function cosine(a: number[], b: number[]): number {
  * ADDs that say what an existing rule (or an earlier ADD of the same delta) already says in other words, by
  * embedding similarity. The earlier ADD keeps the union of both supports. Vectors are cached for the whole run.
  */
-export async function semanticDuplicates(ops: DeltaOp[], playbook: Playbook, embed: EmbedFn, cache: Map<string, number[]>, signal?: AbortSignal, threshold = SEMANTIC_DUPLICATE): Promise<Map<DeltaOp, string>> {
+export async function semanticDuplicates(
+  ops: DeltaOp[],
+  playbook: Playbook,
+  embed: EmbedFn,
+  cache: Map<string, number[]>,
+  signal?: AbortSignal,
+  threshold = SEMANTIC_DUPLICATE,
+): Promise<Map<DeltaOp, string>> {
   const adds = ops.filter((op): op is AddOp => op.op === 'ADD');
   const reasons = new Map<DeltaOp, string>();
   if (adds.length === 0) return reasons;
   const existing = bullets(playbook);
-  const missing = [...new Set([...existing.map((b) => b.content), ...adds.map((op) => op.content)])].filter((t) => !cache.has(t));
+  const missing = [...new Set([...existing.map((b) => b.content), ...adds.map((op) => op.content)])].filter(
+    (t) => !cache.has(t),
+  );
   if (missing.length > 0) {
     const vectors = await embed(missing, signal);
     missing.forEach((text, i) => cache.set(text, vectors[i]));

@@ -11,14 +11,25 @@ export function renderRunTree(record: RunRecord): string {
   ];
   if (record.controller) {
     const c = record.controller;
-    lines.push(`  batch-size controller: ${c.chosen} (${c.reason}${c.fit ? `; T = ${c.fit.A.toFixed(0)}·b^-${c.fit.alpha.toFixed(2)}, r² ${c.fit.r2.toFixed(2)}` : ''})`);
+    lines.push(
+      `  batch-size controller: ${c.chosen} (${c.reason}${c.fit ? `; T = ${c.fit.A.toFixed(0)}·b^-${c.fit.alpha.toFixed(2)}, r² ${c.fit.r2.toFixed(2)}` : ''})`,
+    );
   }
-  const facts = (n: RunNode) => [n.latencyMs !== undefined ? `${Math.round(n.latencyMs)} ms` : '', n.inputTokens || n.outputTokens ? `${(n.inputTokens ?? 0) + (n.outputTokens ?? 0)} tok` : '', n.status !== 'ok' ? n.status.toUpperCase() : ''].filter(Boolean).join(', ');
+  const facts = (n: RunNode) =>
+    [
+      n.latencyMs !== undefined ? `${Math.round(n.latencyMs)} ms` : '',
+      n.inputTokens || n.outputTokens ? `${(n.inputTokens ?? 0) + (n.outputTokens ?? 0)} tok` : '',
+      n.status !== 'ok' ? n.status.toUpperCase() : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
   const seen = new Set<string>();
   const walk = (node: RunNode, depth: number) => {
     const repeat = seen.has(node.id);
     const detail = facts(node);
-    lines.push(`${'  '.repeat(depth)}${node.kind === 'trace' ? '• ' : ''}${node.label}${detail ? ` (${detail})` : ''}${repeat ? ' ↺' : ''}`);
+    lines.push(
+      `${'  '.repeat(depth)}${node.kind === 'trace' ? '• ' : ''}${node.label}${detail ? ` (${detail})` : ''}${repeat ? ' ↺' : ''}`,
+    );
     if (repeat) return;
     seen.add(node.id);
     for (const parent of node.parents) {
@@ -27,11 +38,15 @@ export function renderRunTree(record: RunRecord): string {
     }
   };
   for (const batch of record.batches) {
-    lines.push('', `batch ${batch.index + 1}: ${batch.traceIds.length} session(s), ${describeBatchMode(batch)}, ${(batch.wallMs / 1000).toFixed(2)} s`);
+    lines.push(
+      '',
+      `batch ${batch.index + 1}: ${batch.traceIds.length} session(s), ${describeBatchMode(batch)}, ${(batch.wallMs / 1000).toFixed(2)} s`,
+    );
     const apply = record.nodes.find((n) => n.kind === 'apply' && n.batch === batch.index);
     if (apply) walk(apply, 1);
     else lines.push('  (nothing to apply)');
   }
-  if (record.warnings.length) lines.push('', `${record.warnings.length} warning(s):`, ...record.warnings.slice(0, 20).map((w) => `  ${w}`));
+  if (record.warnings.length)
+    lines.push('', `${record.warnings.length} warning(s):`, ...record.warnings.slice(0, 20).map((w) => `  ${w}`));
   return lines.join('\n');
 }

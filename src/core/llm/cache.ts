@@ -22,10 +22,22 @@ export class CallCache {
   readonly stats: CacheStats = { hits: 0, misses: 0 };
   private writesSinceTrim = 0;
 
-  constructor(readonly dir: string, private readonly maxBytes = 200 * 1024 * 1024) {}
+  constructor(
+    readonly dir: string,
+    private readonly maxBytes = 200 * 1024 * 1024,
+  ) {}
 
   key(info: ProviderInfo, endpoint: string, request: JsonRequest<unknown>): string {
-    return sha256(JSON.stringify({ provider: info.provider, model: info.model, endpoint, schema: request.schemaName, schemaShape: z.toJSONSchema(request.schema, { io: 'input' }), messages: request.messages }));
+    return sha256(
+      JSON.stringify({
+        provider: info.provider,
+        model: info.model,
+        endpoint,
+        schema: request.schemaName,
+        schemaShape: z.toJSONSchema(request.schema, { io: 'input' }),
+        messages: request.messages,
+      }),
+    );
   }
 
   private path(key: string): string {
@@ -94,7 +106,11 @@ export class CallCache {
 
 /** Wraps any client with the cache; a hit costs no tokens and is marked in the warnings-free usage as 0. */
 export class CachingLlmClient implements LlmClient {
-  constructor(private readonly inner: LlmClient, private readonly cache: CallCache, private readonly endpoint: string) {}
+  constructor(
+    private readonly inner: LlmClient,
+    private readonly cache: CallCache,
+    private readonly endpoint: string,
+  ) {}
 
   get info(): ProviderInfo {
     return this.inner.info;
@@ -107,7 +123,11 @@ export class CachingLlmClient implements LlmClient {
       const parsed = request.schema.safeParse(cached);
       if (parsed.success) {
         this.cache.stats.hits++;
-        return { value: parsed.data, usage: { inputTokens: 0, outputTokens: 0, latencyMs: 0, costUsd: 0 }, warnings: [] };
+        return {
+          value: parsed.data,
+          usage: { inputTokens: 0, outputTokens: 0, latencyMs: 0, costUsd: 0 },
+          warnings: [],
+        };
       }
     }
     this.cache.stats.misses++;

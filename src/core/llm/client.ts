@@ -28,7 +28,6 @@ export interface LlmClient {
   completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>>;
 }
 
-
 /** The model answered, but not with valid JSON of the right shape, even after one repair attempt. */
 export class LlmOutputError extends Error {
   constructor(message: string) {

@@ -4,7 +4,10 @@
  * allows it for a model server on their network.
  */
 export class EndpointRefusedError extends Error {
-  constructor(readonly url: string, why: string) {
+  constructor(
+    readonly url: string,
+    why: string,
+  ) {
     super(`the endpoint ${url} is refused: ${why}`);
     this.name = 'EndpointRefusedError';
   }
@@ -41,11 +44,18 @@ export function checkEndpoint(url: string, options: { allowInsecureHttp?: boolea
   } catch {
     throw new EndpointRefusedError(url, 'it is not a URL');
   }
-  if (parsed.username || parsed.password) throw new EndpointRefusedError(`${parsed.protocol}//…@${parsed.host}`, 'credentials in the URL are not sent; store the key with Set API Key');
+  if (parsed.username || parsed.password)
+    throw new EndpointRefusedError(
+      `${parsed.protocol}//…@${parsed.host}`,
+      'credentials in the URL are not sent; store the key with Set API Key',
+    );
   if (parsed.protocol === 'https:') return parsed;
   if (parsed.protocol !== 'http:') throw new EndpointRefusedError(url, `${parsed.protocol} is not http or https`);
   if (isLoopbackUrl(url) || options.allowInsecureHttp) return parsed;
-  throw new EndpointRefusedError(url, 'plain http to another machine would send the sessions and the key unencrypted (allow it for a model server on your network with combee.openai.allowInsecureHttp in your user settings, or --allow-insecure-http)');
+  throw new EndpointRefusedError(
+    url,
+    'plain http to another machine would send the sessions and the key unencrypted (allow it for a model server on your network with combee.openai.allowInsecureHttp in your user settings, or --allow-insecure-http)',
+  );
 }
 
 /** The SecretStorage name of the key for one endpoint origin. */

@@ -42,7 +42,13 @@ export class LatencyTracker {
  * other, so the caller's retry — with its backoff and Retry-After — starts afresh instead of waiting on a hung request.
  * A cancel of `signal` aborts both.
  */
-export function hedged<T>(attempt: (signal: AbortSignal) => Promise<T>, delayMs: number, signal?: AbortSignal, onHedge?: () => void, copies = 3): Promise<T> {
+export function hedged<T>(
+  attempt: (signal: AbortSignal) => Promise<T>,
+  delayMs: number,
+  signal?: AbortSignal,
+  onHedge?: () => void,
+  copies = 3,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const controllers: AbortController[] = [];
     let settled = false;

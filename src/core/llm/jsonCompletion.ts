@@ -26,23 +26,39 @@ export async function completeJsonWithRepair<T>(request: JsonRequest<T>, chat: C
   const usage: UsageTally = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const started = Date.now();
   // a model's answer is untrusted text: a secret it repeats (or makes up) goes no further than here
-  const done = (value: T): JsonResponse<T> => ({ value: redactDeep(value, redactText), usage: { ...usage, latencyMs: Date.now() - started }, warnings });
+  const done = (value: T): JsonResponse<T> => ({
+    value: redactDeep(value, redactText),
+    usage: { ...usage, latencyMs: Date.now() - started },
+    warnings,
+  });
   const first = await chat(request.messages, warnings, usage);
-  const firstCheck = first.finishReason === 'length' ? { ok: false as const, problem: 'the answer was cut off (finish_reason: length)' } : parseAnswer(first.content, request.schema);
+  const firstCheck =
+    first.finishReason === 'length'
+      ? { ok: false as const, problem: 'the answer was cut off (finish_reason: length)' }
+      : parseAnswer(first.content, request.schema);
   if (firstCheck.ok) return done(firstCheck.value);
   warnings.push(`invalid ${request.schemaName} answer (${firstCheck.problem}); asked the model to repair it`);
   const repairMessages: ChatMessage[] = [
     ...request.messages,
     { role: 'assistant', content: first.content.slice(0, 20_000) },
-    { role: 'user', content: `That answer is not valid: ${firstCheck.problem}. Reply again with only the complete JSON object, shorter if needed, matching the schema exactly.` },
+    {
+      role: 'user',
+      content: `That answer is not valid: ${firstCheck.problem}. Reply again with only the complete JSON object, shorter if needed, matching the schema exactly.`,
+    },
   ];
   const second = await chat(repairMessages, warnings, usage);
-  const repaired = second.finishReason === 'length' ? { ok: false as const, problem: 'cut off again' } : parseAnswer(second.content, request.schema);
+  const repaired =
+    second.finishReason === 'length'
+      ? { ok: false as const, problem: 'cut off again' }
+      : parseAnswer(second.content, request.schema);
   if (repaired.ok) return done(repaired.value);
   throw new LlmOutputError(redactText(`${request.schemaName}: invalid answer after one repair (${repaired.problem})`));
 }
 
-export function parseAnswer<T>(content: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
+export function parseAnswer<T>(
+  content: string,
+  schema: z.ZodType<T>,
+): { ok: true; value: T } | { ok: false; problem: string } {
   let json: unknown;
   try {
     json = extractJson(content);

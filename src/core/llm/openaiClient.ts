@@ -61,7 +61,12 @@ export class OpenAiCompatibleClient implements LlmClient {
   constructor(private readonly options: OpenAiClientOptions) {
     this.info = { provider: 'openai', model: options.model };
     // Retries are ours (counted, Retry-After aware), so the SDK's own are off.
-    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? MAX_TIMEOUT_MS });
+    this.client = new OpenAI({
+      baseURL: options.baseUrl,
+      apiKey: options.apiKey,
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? MAX_TIMEOUT_MS,
+    });
     this.maxConcurrency = Math.max(1, options.concurrency ?? 4);
     this.semaphore = new Semaphore(this.maxConcurrency);
     if (options.tokensPerMinute) this.tpm = new TokenRateLimiter(options.tokensPerMinute);
@@ -71,7 +76,14 @@ export class OpenAiCompatibleClient implements LlmClient {
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][] | undefined> {
     if (this.embeddingsUnavailable || texts.length === 0) return texts.length === 0 ? [] : undefined;
     try {
-      const response = await this.client.embeddings.create({ model: this.options.embeddingModel ?? DEFAULT_EMBEDDING_MODEL, input: texts.map(redactText), encoding_format: 'float' }, { signal });
+      const response = await this.client.embeddings.create(
+        {
+          model: this.options.embeddingModel ?? DEFAULT_EMBEDDING_MODEL,
+          input: texts.map(redactText),
+          encoding_format: 'float',
+        },
+        { signal },
+      );
       return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch {
       if (signal?.aborted) throw abortError(signal);
@@ -81,12 +93,20 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {
-    return completeJsonWithRepair(request, (messages, warnings, usage) => this.chat(request, messages, warnings, usage));
+    return completeJsonWithRepair(request, (messages, warnings, usage) =>
+      this.chat(request, messages, warnings, usage),
+    );
   }
 
-  private async chat<T>(request: JsonRequest<T>, messages: ChatMessage[], warnings: string[], usage: UsageTally): Promise<ChatTurn> {
+  private async chat<T>(
+    request: JsonRequest<T>,
+    messages: ChatMessage[],
+    warnings: string[],
+    usage: UsageTally,
+  ): Promise<ChatTurn> {
     const maxRetries = this.options.maxRetries ?? 4;
-    const estimate = Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4) + (request.maxOutputTokens ?? 2000);
+    const estimate =
+      Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4) + (request.maxOutputTokens ?? 2000);
     for (let attempt = 0; ; attempt++) {
       await this.tpm?.take(estimate, request.signal);
       const release = await this.semaphore.acquire(request.signal);
@@ -103,14 +123,22 @@ export class OpenAiCompatibleClient implements LlmClient {
         const send = (signal: AbortSignal) => this.client.chat.completions.create(body, { signal, timeout });
         const started = performance.now();
         const hedge = this.options.hedge ?? DEFAULT_HEDGE;
-        const completion = hedge === false
-          ? await send(request.signal ?? new AbortController().signal)
-          : await hedged(send, this.latency.hedgeDelay(hedge), request.signal, () => warnings.push(`no answer after ${Math.round(this.latency.hedgeDelay(hedge))} ms; sent a second copy of the request (hedged)`));
+        const completion =
+          hedge === false
+            ? await send(request.signal ?? new AbortController().signal)
+            : await hedged(send, this.latency.hedgeDelay(hedge), request.signal, () =>
+                warnings.push(
+                  `no answer after ${Math.round(this.latency.hedgeDelay(hedge))} ms; sent a second copy of the request (hedged)`,
+                ),
+              );
         this.latency.add(performance.now() - started);
         usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
         usage.outputTokens += completion.usage?.completion_tokens ?? 0;
         if (this.options.prices && completion.usage) {
-          usage.costUsd += (completion.usage.prompt_tokens * this.options.prices.input + completion.usage.completion_tokens * this.options.prices.output) / 1e6;
+          usage.costUsd +=
+            (completion.usage.prompt_tokens * this.options.prices.input +
+              completion.usage.completion_tokens * this.options.prices.output) /
+            1e6;
         }
         if (++this.successesSince429 >= this.maxConcurrency && this.semaphore.current < this.maxConcurrency) {
           this.successesSince429 = 0;
@@ -120,7 +148,11 @@ export class OpenAiCompatibleClient implements LlmClient {
         return { content: choice?.message?.content ?? '', finishReason: choice?.finish_reason ?? 'stop' };
       } catch (error) {
         if (request.signal?.aborted || error instanceof OpenAI.APIUserAbortError) throw abortError(request.signal);
-        if (error instanceof OpenAI.BadRequestError && this.jsonMode !== 'prompted' && /response_format|json_schema|json_object|structured/i.test(error.message)) {
+        if (
+          error instanceof OpenAI.BadRequestError &&
+          this.jsonMode !== 'prompted' &&
+          /response_format|json_schema|json_object|structured/i.test(error.message)
+        ) {
           this.jsonMode = this.jsonMode === 'json_schema' ? 'json_object' : 'prompted';
           warnings.push(`endpoint rejected the JSON mode; falling back to ${this.jsonMode}`);
           attempt--;
@@ -134,7 +166,9 @@ export class OpenAiCompatibleClient implements LlmClient {
           this.successesSince429 = 0;
           if (sentInEpoch === this.congestionEpoch) {
             this.congestionEpoch++;
-            this.semaphore.setLimit(Math.max(Math.ceil(this.maxConcurrency / 2), Math.floor(this.semaphore.current / 2)));
+            this.semaphore.setLimit(
+              Math.max(Math.ceil(this.maxConcurrency / 2), Math.floor(this.semaphore.current / 2)),
+            );
           }
         }
         if (!retryable || attempt >= maxRetries) throw new Error(describe(error, status));
@@ -149,10 +183,21 @@ export class OpenAiCompatibleClient implements LlmClient {
     }
   }
 
-  private responseFormat<T>(request: JsonRequest<T>): { response_format?: OpenAI.ChatCompletionCreateParams['response_format'] } {
+  private responseFormat<T>(request: JsonRequest<T>): {
+    response_format?: OpenAI.ChatCompletionCreateParams['response_format'];
+  } {
     switch (this.jsonMode) {
       case 'json_schema':
-        return { response_format: { type: 'json_schema', json_schema: { name: request.schemaName, schema: z.toJSONSchema(request.schema, { io: 'input' }) as Record<string, unknown>, strict: false } } };
+        return {
+          response_format: {
+            type: 'json_schema',
+            json_schema: {
+              name: request.schemaName,
+              schema: z.toJSONSchema(request.schema, { io: 'input' }) as Record<string, unknown>,
+              strict: false,
+            },
+          },
+        };
       case 'json_object':
         return { response_format: { type: 'json_object' } };
       default:

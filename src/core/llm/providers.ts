@@ -22,7 +22,11 @@ export interface Roles {
 
 /** The embedded default: deterministic mining and merging, nothing leaves the machine. */
 export function offlineRoles(): Roles {
-  return { reflector: new OfflineReflector(), aggregator: new OfflineAggregator(), info: { provider: 'offline', model: 'combee-offline-miner' } };
+  return {
+    reflector: new OfflineReflector(),
+    aggregator: new OfflineAggregator(),
+    info: { provider: 'offline', model: 'combee-offline-miner' },
+  };
 }
 
 export interface OpenAiSettings {
@@ -59,6 +63,10 @@ export function openAiRoles(settings: OpenAiSettings): Roles {
     if (!vectors) throw new Error('embeddings unavailable');
     return vectors;
   };
-  return { reflector: new LlmReflector(client, settings.condenseBudgetTokens), aggregator: new LlmAggregator(client), info: client.info, embed };
+  return {
+    reflector: new LlmReflector(client, settings.condenseBudgetTokens),
+    aggregator: new LlmAggregator(client),
+    info: client.info,
+    embed,
+  };
 }
-

@@ -9,7 +9,10 @@ import { redactMessages } from './redactMessages';
  * asked of the host, redacted first. Validation and the repair attempt stay here.
  */
 export class PortLlmClient implements LlmClient {
-  constructor(readonly info: ProviderInfo, private readonly ask: AskHost) {}
+  constructor(
+    readonly info: ProviderInfo,
+    private readonly ask: AskHost,
+  ) {}
 
   completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {
     return completeJsonWithRepair(request, async (messages, _warnings, usage) => {

@@ -43,7 +43,10 @@ export class Semaphore {
 /** Tokens-per-minute budget over a sliding 60 s window; a call waits until its estimate fits. */
 export class TokenRateLimiter {
   private readonly spent: Array<{ at: number; tokens: number }> = [];
-  constructor(private readonly tokensPerMinute: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly tokensPerMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async take(tokens: number, signal?: AbortSignal): Promise<void> {
     const want = Math.min(tokens, this.tokensPerMinute);

@@ -1,5 +1,15 @@
 import type { Delta, DeltaOp } from './delta';
-import { bullets, findBullet, formatId, nextIdNumber, sameSection, sectionSlug, type Bullet, type Playbook, type Section } from './model';
+import {
+  bullets,
+  findBullet,
+  formatId,
+  nextIdNumber,
+  sameSection,
+  sectionSlug,
+  type Bullet,
+  type Playbook,
+  type Section,
+} from './model';
 import { isNearDuplicate } from './similarity';
 
 export interface AppliedOp {
@@ -19,7 +29,10 @@ function clone(playbook: Playbook): Playbook {
   return {
     preamble: [...playbook.preamble],
     trailingNewline: playbook.trailingNewline,
-    sections: playbook.sections.map((s) => ({ ...s, lines: s.lines.map((l) => (l.kind === 'bullet' ? { kind: 'bullet', bullet: { ...l.bullet } } : { ...l })) })),
+    sections: playbook.sections.map((s) => ({
+      ...s,
+      lines: s.lines.map((l) => (l.kind === 'bullet' ? { kind: 'bullet', bullet: { ...l.bullet } } : { ...l })),
+    })),
   };
 }
 
@@ -34,7 +47,12 @@ function ensureSection(playbook: Playbook, title: string): Section {
 /** Inserts after the section's last bullet, before its trailing blank lines, so sections stay separated. */
 function insertBullet(section: Section, bullet: Bullet): void {
   let at = section.lines.length;
-  while (at > 0 && section.lines[at - 1].kind === 'text' && (section.lines[at - 1] as { text: string }).text.trim() === '') at--;
+  while (
+    at > 0 &&
+    section.lines[at - 1].kind === 'text' &&
+    (section.lines[at - 1] as { text: string }).text.trim() === ''
+  )
+    at--;
   section.lines.splice(at, 0, { kind: 'bullet', bullet });
 }
 
@@ -75,7 +93,8 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
           break;
         }
         const section = ensureSection(playbook, op.section);
-        const id = op.id && !used.has(op.id) && !idNumberTaken(used, op.id) ? op.id : freshId(sectionSlug(section.title));
+        const id =
+          op.id && !used.has(op.id) && !idNumberTaken(used, op.id) ? op.id : freshId(sectionSlug(section.title));
         used.add(id);
         insertBullet(section, { id, helpful: 0, harmful: 0, content: oneLine(op.content) });
         applied.push({ op, id, status: 'applied' });

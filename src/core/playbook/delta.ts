@@ -28,13 +28,22 @@ export const AddOp = z.object({
   ...common,
 });
 export const UpdateOp = z.object({ op: z.literal('UPDATE'), id: z.string(), content: z.string().min(1), ...common });
-export const MergeOp = z.object({ op: z.literal('MERGE'), ids: z.array(z.string()).min(2), content: z.string().min(1), ...common });
+export const MergeOp = z.object({
+  op: z.literal('MERGE'),
+  ids: z.array(z.string()).min(2),
+  content: z.string().min(1),
+  ...common,
+});
 export const RemoveOp = z.object({ op: z.literal('REMOVE'), id: z.string(), reason: z.string(), ...common });
 export const DeltaOp = z.discriminatedUnion('op', [AddOp, UpdateOp, MergeOp, RemoveOp]);
 export type DeltaOp = z.infer<typeof DeltaOp>;
 export type AddOp = z.infer<typeof AddOp>;
 
-export const BulletTag = z.object({ id: z.string(), tag: z.enum(['helpful', 'harmful', 'neutral']), reason: z.string().optional() });
+export const BulletTag = z.object({
+  id: z.string(),
+  tag: z.enum(['helpful', 'harmful', 'neutral']),
+  reason: z.string().optional(),
+});
 export type BulletTag = z.infer<typeof BulletTag>;
 
 export const Delta = z.object({ ops: z.array(DeltaOp), tags: z.array(BulletTag) });

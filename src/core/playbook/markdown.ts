@@ -50,8 +50,8 @@ export function serializePlaybook(playbook: Playbook): string {
 export const PLAYBOOK_PREAMBLE = [
   '# Playbook',
   '',
-  '<!-- Maintained by Combee from this repository\'s agent sessions; reviewed like code. Edit freely: human edits win.',
-  '     Format: [id] helpful=N harmful=N :: rule. Agents: cite a rule\'s id when you apply it. -->',
+  "<!-- Maintained by Combee from this repository's agent sessions; reviewed like code. Edit freely: human edits win.",
+  "     Format: [id] helpful=N harmful=N :: rule. Agents: cite a rule's id when you apply it. -->",
   '',
 ];
 

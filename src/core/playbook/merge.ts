@@ -79,8 +79,17 @@ export function resolveChunk<T>(chunk: { base: T[]; ours: T[]; theirs: T[] }): T
   let head = 0;
   while (head < ours.length && head < theirs.length && ours[head] === theirs[head]) head++;
   let tail = 0;
-  while (tail < ours.length - head && tail < theirs.length - head && ours[ours.length - 1 - tail] === theirs[theirs.length - 1 - tail]) tail++;
-  return [...ours.slice(0, ours.length - tail), ...theirs.slice(head, theirs.length - tail), ...ours.slice(ours.length - tail)];
+  while (
+    tail < ours.length - head &&
+    tail < theirs.length - head &&
+    ours[ours.length - 1 - tail] === theirs[theirs.length - 1 - tail]
+  )
+    tail++;
+  return [
+    ...ours.slice(0, ours.length - tail),
+    ...theirs.slice(head, theirs.length - tail),
+    ...ours.slice(ours.length - tail),
+  ];
 }
 
 /** A marker-free three-way line merge (keep ours when in doubt). */
@@ -101,7 +110,10 @@ export interface MergeOutcome {
 /** Bullet lines become id tokens, so counter changes never make the line merge conflict. */
 const TOKEN = '\u0000bullet:';
 
-type Resolved = { kind: 'keep'; bullet: Bullet; template?: Bullet } | { kind: 'conflict'; ours?: Bullet; theirs?: Bullet } | { kind: 'drop' };
+type Resolved =
+  | { kind: 'keep'; bullet: Bullet; template?: Bullet }
+  | { kind: 'conflict'; ours?: Bullet; theirs?: Bullet }
+  | { kind: 'drop' };
 
 function byId(playbook: Playbook): Map<string, Bullet> {
   const map = new Map<string, Bullet>();
@@ -135,7 +147,12 @@ function rename(bullet: Bullet, id: string): void {
 const normalized = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** Both sides added a bullet with the same new id: theirs takes the next free id, unless it is the same rule. */
-function renumberClashes(theirs: Playbook, base: Map<string, Bullet>, ours: Map<string, Bullet>, next: number): MergeOutcome['renumbered'] {
+function renumberClashes(
+  theirs: Playbook,
+  base: Map<string, Bullet>,
+  ours: Map<string, Bullet>,
+  next: number,
+): MergeOutcome['renumbered'] {
   const renumbered: MergeOutcome['renumbered'] = [];
   for (const bullet of bullets(theirs)) {
     const clash = ours.get(bullet.id);
@@ -149,7 +166,9 @@ function renumberClashes(theirs: Playbook, base: Map<string, Bullet>, ours: Map<
 
 /** Both sides added the same rule under different ids: one rule, ours' id. */
 function aliasSameAdds(theirs: Playbook, base: Map<string, Bullet>, ours: Map<string, Bullet>): void {
-  const oursAdded = new Map([...ours.values()].filter((b) => !base.has(b.id)).map((b) => [normalized(b.content), b.id]));
+  const oursAdded = new Map(
+    [...ours.values()].filter((b) => !base.has(b.id)).map((b) => [normalized(b.content), b.id]),
+  );
   const theirsIds = new Set(bullets(theirs).map((b) => b.id));
   for (const bullet of bullets(theirs)) {
     const id = oursAdded.get(normalized(bullet.content));
@@ -168,7 +187,8 @@ function resolveBullet(b: Bullet | undefined, o: Bullet | undefined, t: Bullet |
   if (o && t) {
     const merged = counters(b, o, t);
     const base = b?.content;
-    const content = o.content === base ? t.content : t.content === base || o.content === t.content ? o.content : undefined;
+    const content =
+      o.content === base ? t.content : t.content === base || o.content === t.content ? o.content : undefined;
     if (content === undefined) return { kind: 'conflict', ours: { ...o, ...merged }, theirs: { ...t, ...merged } };
     return { kind: 'keep', bullet: { id: o.id, ...merged, content }, template: content === o.content ? o : t };
   }
@@ -184,7 +204,15 @@ function resolveBullet(b: Bullet | undefined, o: Bullet | undefined, t: Bullet |
 function bulletLine(bullet: Bullet, template: Bullet | undefined): string {
   const raw = template?.raw;
   const was = raw === undefined ? undefined : parseBulletLine(raw);
-  if (raw && was && was.id === bullet.id && was.helpful === bullet.helpful && was.harmful === bullet.harmful && was.content === bullet.content) return raw;
+  if (
+    raw &&
+    was &&
+    was.id === bullet.id &&
+    was.helpful === bullet.helpful &&
+    was.harmful === bullet.harmful &&
+    was.content === bullet.content
+  )
+    return raw;
   const prefix = /^\s*(?:[-*]\s+)?/.exec(raw ?? '')?.[0] ?? '';
   return prefix + formatBullet({ ...bullet, raw: undefined });
 }
@@ -213,11 +241,17 @@ function placeMissing(text: string, missing: Array<{ lines: string[]; section: s
     if (!section) {
       section = { title, header: `## ${title}`, lines: [{ kind: 'text', text: '' }] };
       const last = playbook.sections[playbook.sections.length - 1];
-      if (last && !last.lines.some((l) => l.kind === 'text' && l.text.trim() === '')) last.lines.push({ kind: 'text', text: '' });
+      if (last && !last.lines.some((l) => l.kind === 'text' && l.text.trim() === ''))
+        last.lines.push({ kind: 'text', text: '' });
       playbook.sections.push(section);
     }
     let at = section.lines.length;
-    while (at > 0 && section.lines[at - 1].kind === 'text' && (section.lines[at - 1] as { text: string }).text.trim() === '') at--;
+    while (
+      at > 0 &&
+      section.lines[at - 1].kind === 'text' &&
+      (section.lines[at - 1] as { text: string }).text.trim() === ''
+    )
+      at--;
     section.lines.splice(at, 0, ...lines.map((line) => ({ kind: 'text' as const, text: line })));
   }
   return serializePlaybook(playbook);
@@ -240,7 +274,8 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
   const T = byId(theirs);
 
   const resolved = new Map<string, Resolved>();
-  for (const id of new Set([...B.keys(), ...O.keys(), ...T.keys()])) resolved.set(id, resolveBullet(B.get(id), O.get(id), T.get(id)));
+  for (const id of new Set([...B.keys(), ...O.keys(), ...T.keys()]))
+    resolved.set(id, resolveBullet(B.get(id), O.get(id), T.get(id)));
 
   const out: string[] = [];
   const placed = new Set<string>();
@@ -258,7 +293,10 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
   let text = out.length === 0 ? '' : out.join('\n') + (trailing ? '\n' : '');
   const missing = [...resolved].filter(([id, r]) => r.kind !== 'drop' && !placed.has(id));
   if (missing.length > 0) {
-    text = placeMissing(text, missing.map(([id, r]) => ({ lines: emit(r), section: sectionOf(theirs, id) ?? sectionOf(ours, id) ?? 'Misc' })));
+    text = placeMissing(
+      text,
+      missing.map(([id, r]) => ({ lines: emit(r), section: sectionOf(theirs, id) ?? sectionOf(ours, id) ?? 'Misc' })),
+    );
   }
   const conflicts = [...resolved].filter(([, r]) => r.kind === 'conflict').map(([id]) => id);
   return { text: crlf ? text.replace(/\n/g, '\r\n') : text, conflicts, renumbered };

@@ -26,26 +26,44 @@ export interface Playbook {
 }
 
 /** Sections suited to coding work, in the order a new playbook lists them. */
-export const DEFAULT_SECTIONS = ['Build and test', 'Conventions', 'Architecture', 'Tooling', 'Pitfalls', 'Workflow'] as const;
+export const DEFAULT_SECTIONS = [
+  'Build and test',
+  'Conventions',
+  'Architecture',
+  'Tooling',
+  'Pitfalls',
+  'Workflow',
+] as const;
 
 export function bullets(playbook: Playbook): Bullet[] {
   return playbook.sections.flatMap((s) => s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet] : [])));
 }
 
-export function findBullet(playbook: Playbook, id: string): { section: Section; index: number; bullet: Bullet } | undefined {
+export function findBullet(
+  playbook: Playbook,
+  id: string,
+): { section: Section; index: number; bullet: Bullet } | undefined {
   for (const section of playbook.sections) {
     const index = section.lines.findIndex((l) => l.kind === 'bullet' && l.bullet.id === id);
-    if (index >= 0) return { section, index, bullet: (section.lines[index] as { kind: 'bullet'; bullet: Bullet }).bullet };
+    if (index >= 0)
+      return { section, index, bullet: (section.lines[index] as { kind: 'bullet'; bullet: Bullet }).bullet };
   }
   return undefined;
 }
 
 /** ACE's section slug: one word → its first 4 letters; several → initials of the first 5 words. */
 export function sectionSlug(title: string): string {
-  const words = title.toLowerCase().replace(/&/g, 'and').split(/[^a-z0-9]+/).filter(Boolean);
+  const words = title
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   if (words.length === 0) return 'misc';
   if (words.length === 1) return words[0].slice(0, 4);
-  return words.slice(0, 5).map((w) => w[0]).join('');
+  return words
+    .slice(0, 5)
+    .map((w) => w[0])
+    .join('');
 }
 
 /** One global counter across sections, as in ACE: the next number after the highest id in use. */
@@ -67,5 +85,9 @@ export function sameSection(a: string, b: string): boolean {
 }
 
 export function normalizeSectionTitle(title: string): string {
-  return title.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, ' ').trim();
+  return title
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }

@@ -1,10 +1,35 @@
 /** Lexical near-duplicate detection: token-set Jaccard over normalized words (code spans kept whole). */
-const STOP = new Set(['the', 'a', 'an', 'to', 'of', 'and', 'or', 'in', 'on', 'for', 'with', 'it', 'is', 'be', 'this', 'that', 'before', 'after', 'when', 'run', 'use']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'to',
+  'of',
+  'and',
+  'or',
+  'in',
+  'on',
+  'for',
+  'with',
+  'it',
+  'is',
+  'be',
+  'this',
+  'that',
+  'before',
+  'after',
+  'when',
+  'run',
+  'use',
+]);
 
 export function tokens(text: string): Set<string> {
   const out = new Set<string>();
   for (const code of text.match(/`[^`]+`/g) ?? []) out.add(code.toLowerCase());
-  for (const raw of text.replace(/`[^`]+`/g, ' ').toLowerCase().split(/[^a-z0-9_./-]+/)) {
+  for (const raw of text
+    .replace(/`[^`]+`/g, ' ')
+    .toLowerCase()
+    .split(/[^a-z0-9_./-]+/)) {
     // sentence punctuation is not part of a word, but path separators inside it are
     const word = raw.replace(/^[./-]+|[./-]+$/g, '');
     if (word.length > 1 && !STOP.has(word)) out.add(word);

@@ -8,7 +8,17 @@ import type { ChatApi } from '../llm/proxyMessages';
 /** Which model learns, in a form that crosses to a worker thread (a proxy stands for VS Code's models). */
 export type ProviderSpec =
   | { kind: 'offline' }
-  | { kind: 'openai'; baseUrl: string; apiKey: string; model: string; concurrency?: number; prices?: { input: number; output: number }; embeddingModel?: string; allowInsecureHttp?: boolean; timeoutMs?: number }
+  | {
+      kind: 'openai';
+      baseUrl: string;
+      apiKey: string;
+      model: string;
+      concurrency?: number;
+      prices?: { input: number; output: number };
+      embeddingModel?: string;
+      allowInsecureHttp?: boolean;
+      timeoutMs?: number;
+    }
   | { kind: 'proxy'; info: ProviderInfo };
 
 export interface LearnTaskOptions {

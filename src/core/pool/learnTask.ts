@@ -10,7 +10,12 @@ import { TraceStore } from '../trace/store';
 import { PortRpc } from '../util/portRpc';
 import type { HostApi, LearnTask, LearnTaskResult, ProviderSpec, WorkerApi } from './learnProtocol';
 
-function rolesFor(spec: ProviderSpec, host: PortRpc<HostApi, WorkerApi>, cacheDir: string | undefined, budget: number | undefined): Roles {
+function rolesFor(
+  spec: ProviderSpec,
+  host: PortRpc<HostApi, WorkerApi>,
+  cacheDir: string | undefined,
+  budget: number | undefined,
+): Roles {
   const cache = cacheDir ? new CallCache(cacheDir) : undefined;
   switch (spec.kind) {
     case 'offline':
@@ -53,8 +58,18 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
       thread: threadId,
       sessions: result.traces.length,
       declined: result.declined,
-      proposal: result.proposal ? { id: result.proposal.id, files: result.proposal.files.map((f) => f.path) } : undefined,
-      run: record ? { id: record.id, status: record.status, calls: record.totals.calls, tokens: record.totals.inputTokens + record.totals.outputTokens, warnings: record.warnings } : undefined,
+      proposal: result.proposal
+        ? { id: result.proposal.id, files: result.proposal.files.map((f) => f.path) }
+        : undefined,
+      run: record
+        ? {
+            id: record.id,
+            status: record.status,
+            calls: record.totals.calls,
+            tokens: record.totals.inputTokens + record.totals.outputTokens,
+            warnings: record.warnings,
+          }
+        : undefined,
       failedSessions: result.failedTraces?.length ?? 0,
       givenUpSessions: result.givenUp.length,
       outsideWindow: result.outsideWindow,

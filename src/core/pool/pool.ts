@@ -29,7 +29,10 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
   const filename = join(distDir, 'combee-worker.js');
   if (!existsSync(filename)) throw new Error(`worker bundle missing: ${filename} (run npm run build)`);
   const piscina = new Piscina({
-    filename, minThreads: 0, maxThreads: size, idleTimeout: 15_000,
+    filename,
+    minThreads: 0,
+    maxThreads: size,
+    idleTimeout: 15_000,
     // a bounded young generation: parsing makes short-lived garbage by the megabyte and every MB of new space stays
     // resident in each worker. Measured on the import benchmark (Claude Code part, 2 workers): 12 MB ~5 % slower than
     // 16 MB, 20 MB no faster; 16 MB peaks at ~280 MB RSS for the whole process, 12 MB at ~260

@@ -1,5 +1,11 @@
 // Worker-thread entry (bundled as dist/combee-worker.js): CPU-bound tasks the pool runs off the main thread.
-import { runImportBatch, runImportTask, type BatchFailure, type ImportTask, type ImportTaskResult } from '../trace/importer';
+import {
+  runImportBatch,
+  runImportTask,
+  type BatchFailure,
+  type ImportTask,
+  type ImportTaskResult,
+} from '../trace/importer';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
 
 /** Reads, normalizes and stores one file here; only counts go back to the main thread. */

@@ -11,9 +11,23 @@ import { afterGroup, ci, isPlaceholder, type SecretRule } from './rule';
  * must end there (`MAX_TOKENS`, `TOKENIZER`, `CACHE_KEY_PREFIX` do not). The match starts at the word, so the rule is
  * tried only where the keyword scan found one.
  */
-const NAME_WORDS = ['password', 'passwd', 'passphrase', 'pwd', 'secret', 'token', 'credentials', 'credential', 'key', 'private_key_id'];
+const NAME_WORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'pwd',
+  'secret',
+  'token',
+  'credentials',
+  'credential',
+  'key',
+  'private_key_id',
+];
 /** A name ending in `key` is a secret's only after one of these (`api_key`, `secretKey`, `AccountKey`) or in `UPPER_KEY`. */
-const KEY_PREFIX = new RegExp(`(?:${['api', 'secret', 'access', 'private', 'encryption', 'signing', 'master', 'auth', 'license', 'client', 'app', 'account', 'shared_?access', 'consumer', 'webhook', 'session', 'service', 'subscription', 'admin', 'deploy', 'ssh', 'jwt', 'oauth'].join('|')})[_.-]?$`, 'i');
+const KEY_PREFIX = new RegExp(
+  `(?:${['api', 'secret', 'access', 'private', 'encryption', 'signing', 'master', 'auth', 'license', 'client', 'app', 'account', 'shared_?access', 'consumer', 'webhook', 'session', 'service', 'subscription', 'admin', 'deploy', 'ssh', 'jwt', 'oauth'].join('|')})[_.-]?$`,
+  'i',
+);
 const UPPER_KEY_PREFIX = /[A-Z0-9]_$/;
 /** Up to three backslashes before a quote: a value inside JSON inside JSON. */
 const QUOTE = `(?:\\\\{0,3}["'])`;
@@ -41,7 +55,10 @@ const ASSIGNMENT: SecretRule = {
   id: 'secret-assignment',
   provider: 'Assignments (.env, shell, JSON, YAML, TOML, connection strings, flags)',
   keywords: NAME_WORDS,
-  pattern: new RegExp(`((?:${NAME_WORDS.map(ci).join('|')})(?![A-Za-z0-9_])${QUOTE}?[ \\t]{0,8}(?::=|=>|=|:)[ \\t]{0,8})(?:\\\\{0,3}"(${QUOTED_DOUBLE})|'(${QUOTED_SINGLE})|(${BARE}))`, 'g'),
+  pattern: new RegExp(
+    `((?:${NAME_WORDS.map(ci).join('|')})(?![A-Za-z0-9_])${QUOTE}?[ \\t]{0,8}(?::=|=>|=|:)[ \\t]{0,8})(?:\\\\{0,3}"(${QUOTED_DOUBLE})|'(${QUOTED_SINGLE})|(${BARE}))`,
+    'g',
+  ),
   locate: assignedValue,
   boundary: false,
   anchored: true,
@@ -57,13 +74,28 @@ const DOCKER_AUTH: SecretRule = {
   anchored: true,
 };
 
-const FLAG_NAMES = ['password', 'passwd', 'token', 'secret', 'api-key', 'apikey', 'auth-token', 'access-key', 'secret-key', 'client-secret', 'private-key'];
+const FLAG_NAMES = [
+  'password',
+  'passwd',
+  'token',
+  'secret',
+  'api-key',
+  'apikey',
+  'auth-token',
+  'access-key',
+  'secret-key',
+  'client-secret',
+  'private-key',
+];
 /** `--password hunter2`, `--token=…` (the `=` form is an assignment too). */
 const FLAG: SecretRule = {
   id: 'secret-flag',
   provider: 'Assignments (.env, shell, JSON, YAML, TOML, connection strings, flags)',
   keywords: ['--'],
-  pattern: new RegExp(`(--(?=[A-Za-z])[A-Za-z0-9-]{0,40}?(?:${FLAG_NAMES.map(ci).join('|')})(?![A-Za-z0-9_-])[ \\t]+${QUOTE}?)([^\\s"'\`\\\\-][^\\s"'\`\\\\]{2,300})`, 'g'),
+  pattern: new RegExp(
+    `(--(?=[A-Za-z])[A-Za-z0-9-]{0,40}?(?:${FLAG_NAMES.map(ci).join('|')})(?![A-Za-z0-9_-])[ \\t]+${QUOTE}?)([^\\s"'\`\\\\-][^\\s"'\`\\\\]{2,300})`,
+    'g',
+  ),
   locate: (m) => (isPlaceholder(m[2]) ? undefined : afterGroup(m)),
   boundary: false,
   anchored: true,
@@ -85,19 +117,39 @@ const XML_ELEMENT: SecretRule = {
   id: 'secret-assignment',
   provider: 'Assignments (.env, shell, JSON, YAML, TOML, connection strings, flags)',
   keywords: ['password>', 'secret>', 'token>', 'apikey>'],
-  pattern: new RegExp(`(<(?:${['password', 'secret', 'token', 'apikey', 'api_key'].map(ci).join('|')})>)([^<\\s]{3,300})(?=</)`, 'g'),
+  pattern: new RegExp(
+    `(<(?:${['password', 'secret', 'token', 'apikey', 'api_key'].map(ci).join('|')})>)([^<\\s]{3,300})(?=</)`,
+    'g',
+  ),
   locate: afterGroup,
   boundary: false,
   anchored: false,
 };
 
-const SCHEMES = ['bearer', 'basic', 'token', 'bot', 'digest', 'negotiate', 'ntlm', 'hmac', 'apikey', 'sso-key', 'key', 'aws4-hmac-sha256', 'gostack'];
+const SCHEMES = [
+  'bearer',
+  'basic',
+  'token',
+  'bot',
+  'digest',
+  'negotiate',
+  'ntlm',
+  'hmac',
+  'apikey',
+  'sso-key',
+  'key',
+  'aws4-hmac-sha256',
+  'gostack',
+];
 /** `Authorization: <scheme> <credentials>` in HTTP dumps, curl `-H`, JSON headers; the scheme is kept. */
 const AUTHORIZATION: SecretRule = {
   id: 'authorization-header',
   provider: 'Authorization headers',
   keywords: ['authorization'],
-  pattern: new RegExp(`(${ci('authorization')}${QUOTE}?[ \\t]*[:=][ \\t]*${QUOTE}?(?:(?:${SCHEMES.map(ci).join('|')})[ \\t]+)?)([^\\s"'\\\\,;][^\\r\\n"'\\\\]{3,2000})`, 'g'),
+  pattern: new RegExp(
+    `(${ci('authorization')}${QUOTE}?[ \\t]*[:=][ \\t]*${QUOTE}?(?:(?:${SCHEMES.map(ci).join('|')})[ \\t]+)?)([^\\s"'\\\\,;][^\\r\\n"'\\\\]{3,2000})`,
+    'g',
+  ),
   locate: (m) => {
     const value = m[2].trimEnd();
     if (isPlaceholder(value) || new RegExp(`^(?:${SCHEMES.join('|')})$`, 'i').test(value)) return undefined;
@@ -133,4 +185,13 @@ const URL_CREDENTIALS: SecretRule = {
   anchored: true,
 };
 
-export const CONTEXT_RULES: SecretRule[] = [AUTHORIZATION, URL_CREDENTIALS, ASSIGNMENT, DOCKER_AUTH, FLAG, MYSQL_FLAG, XML_ELEMENT, BEARER];
+export const CONTEXT_RULES: SecretRule[] = [
+  AUTHORIZATION,
+  URL_CREDENTIALS,
+  ASSIGNMENT,
+  DOCKER_AUTH,
+  FLAG,
+  MYSQL_FLAG,
+  XML_ELEMENT,
+  BEARER,
+];

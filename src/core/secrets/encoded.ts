@@ -16,7 +16,12 @@ export interface EncodedSpan {
 const MAX_RUN = 64 * 1024;
 
 /** The encoded runs of `text` whose decoded text `holdsSecret`. `base64` holds [start, end) pairs. */
-export function encodedSpans(text: string, base64: readonly number[], percent: boolean, holdsSecret: (decoded: string) => boolean): EncodedSpan[] {
+export function encodedSpans(
+  text: string,
+  base64: readonly number[],
+  percent: boolean,
+  holdsSecret: (decoded: string) => boolean,
+): EncodedSpan[] {
   const spans: EncodedSpan[] = [];
   if (percent) urlEncoded(text, holdsSecret, spans);
   for (let i = 0; i < base64.length; i += 2) {
@@ -56,7 +61,8 @@ function urlEncoded(text: string, holdsSecret: (decoded: string) => boolean, spa
     floor = end;
     const run = text.slice(start, end);
     // `+` is a space only in form data: the run is tried both ways
-    if (holdsSecret(decodePercent(run)) || (run.includes('+') && holdsSecret(decodePercent(run.replace(/\+/g, ' '))))) spans.push({ start, end, kind: 'url' });
+    if (holdsSecret(decodePercent(run)) || (run.includes('+') && holdsSecret(decodePercent(run.replace(/\+/g, ' ')))))
+      spans.push({ start, end, kind: 'url' });
   }
 }
 

@@ -22,7 +22,12 @@ const HOME_FOLDERS = [UNIX_HOMES, WINDOWS_HOMES];
  * Private keys, then provider shapes (a token inside a header or an assignment keeps its provider's name), then the
  * contexts. Earlier rules name a secret several rules find.
  */
-export const BUILT_IN_RULES: readonly SecretRule[] = [PRIVATE_KEYS, ...PROVIDER_RULES, ...CONTEXT_RULES, ...HOME_FOLDERS];
+export const BUILT_IN_RULES: readonly SecretRule[] = [
+  PRIVATE_KEYS,
+  ...PROVIDER_RULES,
+  ...CONTEXT_RULES,
+  ...HOME_FOLDERS,
+];
 const UNIX_HOMES_INDEX = BUILT_IN_RULES.indexOf(UNIX_HOMES);
 const WINDOWS_HOMES_INDEX = BUILT_IN_RULES.indexOf(WINDOWS_HOMES);
 /** Built on first use: a process that redacts nothing (a re-import with nothing new) does not pay for the tables. */
@@ -30,7 +35,9 @@ let tables: { filter: KeywordFilter; sticky: Array<RegExp | undefined>; tags: st
 function built(): NonNullable<typeof tables> {
   tables ??= {
     filter: new KeywordFilter(BUILT_IN_RULES),
-    sticky: BUILT_IN_RULES.map((r) => (r.anchored ? new RegExp(r.pattern.source, r.pattern.flags.replace('g', '') + 'y') : undefined)),
+    sticky: BUILT_IN_RULES.map((r) =>
+      r.anchored ? new RegExp(r.pattern.source, r.pattern.flags.replace('g', '') + 'y') : undefined,
+    ),
     tags: BUILT_IN_RULES.map((r) => tag(r.id)),
   };
   return tables;
@@ -55,7 +62,14 @@ export interface Found {
 export type ExtraFinder = (text: string, found: (start: number, end: number, replacement: string) => void) => void;
 
 /** Calls `found` for each match of `rule` at one place (`sticky`) or over the whole text. */
-function matchRule(rule: SecretRule, pattern: RegExp, text: string, at: number, found: (f: Found) => void, replacement: string): number {
+function matchRule(
+  rule: SecretRule,
+  pattern: RegExp,
+  text: string,
+  at: number,
+  found: (f: Found) => void,
+  replacement: string,
+): number {
   pattern.lastIndex = at;
   const m = pattern.exec(text);
   if (!m) return -1;
@@ -64,7 +78,14 @@ function matchRule(rule: SecretRule, pattern: RegExp, text: string, at: number, 
   if (rule.boundary !== false && !startsToken(text, start)) return start + 1;
   const where = rule.locate ? rule.locate(m, text) : [0, m[0].length];
   // what an earlier redaction left is no secret (redacting twice changes nothing)
-  if (where && where[1] > where[0] && !text.startsWith('[REDACTED:', start + where[0])) found({ start: start + where[0], end: start + where[1], matchStart: start, matchEnd: start + m[0].length, replacement });
+  if (where && where[1] > where[0] && !text.startsWith('[REDACTED:', start + where[0]))
+    found({
+      start: start + where[0],
+      end: start + where[1],
+      matchStart: start,
+      matchEnd: start + m[0].length,
+      replacement,
+    });
   return start + m[0].length;
 }
 
@@ -75,7 +96,8 @@ function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): v
     const rule = BUILT_IN_RULES[i];
     if (rule === UNIX_HOMES || rule === WINDOWS_HOMES) continue;
     if (rule === PRIVATE_KEYS) {
-      for (const r of privateKeyRanges(text)) found({ start: r.start, end: r.end, matchStart: r.start, matchEnd: r.end, replacement: PRIVATE_KEY_TAG });
+      for (const r of privateKeyRanges(text))
+        found({ start: r.start, end: r.end, matchStart: r.start, matchEnd: r.end, replacement: PRIVATE_KEY_TAG });
       continue;
     }
     const sticky = STICKY[i];
@@ -87,7 +109,7 @@ function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): v
         if (end > 0) next = end;
       }
     } else {
-      for (let at = 0; at >= 0 && at < text.length; ) at = matchRule(rule, rule.pattern, text, at, found, TAGS[i]);
+      for (let at = 0; at >= 0 && at < text.length;) at = matchRule(rule, rule.pattern, text, at, found, TAGS[i]);
     }
   }
 }
@@ -96,18 +118,36 @@ function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): v
  * Every secret in `text`: built-in rules, `extra` (the user's patterns), and encoded runs whose decoded text holds
  * one (decided by `holdsSecret`). Overlapping finds are merged into one, named by the first rule that found it.
  */
-export function findSecrets(text: string, extra: ExtraFinder | undefined, holdsSecret: ((decoded: string) => boolean) | undefined): { finds: Found[]; homeFolders: HomeFolders } {
+export function findSecrets(
+  text: string,
+  extra: ExtraFinder | undefined,
+  holdsSecret: ((decoded: string) => boolean) | undefined,
+): { finds: Found[]; homeFolders: HomeFolders } {
   const scan = built().filter.scan(text);
-  return { finds: findIn(text, scan, extra, holdsSecret), homeFolders: { unix: scan.rules.includes(UNIX_HOMES_INDEX), windows: scan.rules.includes(WINDOWS_HOMES_INDEX) } };
+  return {
+    finds: findIn(text, scan, extra, holdsSecret),
+    homeFolders: { unix: scan.rules.includes(UNIX_HOMES_INDEX), windows: scan.rules.includes(WINDOWS_HOMES_INDEX) },
+  };
 }
 
-function findIn(text: string, scan: TextScan, extra: ExtraFinder | undefined, holdsSecret: ((decoded: string) => boolean) | undefined): Found[] {
+function findIn(
+  text: string,
+  scan: TextScan,
+  extra: ExtraFinder | undefined,
+  holdsSecret: ((decoded: string) => boolean) | undefined,
+): Found[] {
   const all: Found[] = [];
   const add = (f: Found) => all.push(f);
   findBuiltIn(text, scan, add);
   extra?.(text, (start, end, replacement) => all.push({ start, end, matchStart: start, matchEnd: end, replacement }));
   if (holdsSecret && (scan.base64.length > 0 || scan.percent)) {
-    for (const e of encodedSpans(text, scan.base64, scan.percent, holdsSecret)) all.push({ ...e, matchStart: e.start, matchEnd: e.end, replacement: e.kind === 'base64' ? ENCODED_TAGS.base64 : ENCODED_TAGS.url });
+    for (const e of encodedSpans(text, scan.base64, scan.percent, holdsSecret))
+      all.push({
+        ...e,
+        matchStart: e.start,
+        matchEnd: e.end,
+        replacement: e.kind === 'base64' ? ENCODED_TAGS.base64 : ENCODED_TAGS.url,
+      });
   }
   return merge(all);
 }
@@ -160,5 +200,9 @@ export function secretMatches(text: string): Array<{ start: number; end: number 
 /** Numbers for the README: rules, providers and keywords. */
 export function ruleStats(): { rules: number; providers: number; keywords: number } {
   const secrets = BUILT_IN_RULES.filter((r) => !HOME_FOLDERS.includes(r));
-  return { rules: secrets.length, providers: new Set(secrets.map((r) => r.provider)).size, keywords: built().filter.size - HOME_FOLDERS.reduce((n, r) => n + r.keywords.length, 0) };
+  return {
+    rules: secrets.length,
+    providers: new Set(secrets.map((r) => r.provider)).size,
+    keywords: built().filter.size - HOME_FOLDERS.reduce((n, r) => n + r.keywords.length, 0),
+  };
 }

@@ -74,7 +74,8 @@ export class KeywordFilter {
     const byPrefix = new Map<string, Prefix>();
     rules.forEach((rule, i) => {
       for (const raw of rule.keywords) {
-        if (raw.length < 2 || /[^\x20-\x7e]/.test(raw)) throw new Error(`keyword ${JSON.stringify(raw)} of ${rule.id}: two or more ASCII characters`);
+        if (raw.length < 2 || /[^\x20-\x7e]/.test(raw))
+          throw new Error(`keyword ${JSON.stringify(raw)} of ${rule.id}: two or more ASCII characters`);
         const text = raw.toLowerCase();
         let k = byText.get(text);
         if (!k) {
@@ -97,7 +98,9 @@ export class KeywordFilter {
       }
     });
     // one column per character some keyword has (0: all others)
-    const used = [...new Set(this.prefixes.flatMap((k) => [...k.text].map((ch) => ch.charCodeAt(0))))].sort((x, y) => x - y);
+    const used = [...new Set(this.prefixes.flatMap((k) => [...k.text].map((ch) => ch.charCodeAt(0))))].sort(
+      (x, y) => x - y,
+    );
     used.forEach((c, i) => {
       this.column[c] = i + 1;
       if (c >= 97 && c <= 122) this.column[c - 32] = i + 1;
@@ -149,11 +152,14 @@ export class KeywordFilter {
       }
     }
     // renumbered so that the states where a keyword ends come last: one comparison per character tells
-    const order = [...Array(states).keys()].sort((x, y) => Number(ends[x].length > 0) - Number(ends[y].length > 0) || x - y);
+    const order = [...Array(states).keys()].sort(
+      (x, y) => Number(ends[x].length > 0) - Number(ends[y].length > 0) || x - y,
+    );
     const rank = new Int32Array(states);
     order.forEach((old, i) => (rank[old] = i));
     const table = new Uint16Array(states * width);
-    for (let old = 0; old < states; old++) for (let col = 0; col < width; col++) table[rank[old] * width + col] = rank[delta[old * width + col]] * width;
+    for (let old = 0; old < states; old++)
+      for (let col = 0; col < width; col++) table[rank[old] * width + col] = rank[delta[old * width + col]] * width;
     this.delta = table;
     let first = order.findIndex((old) => ends[old].length > 0);
     if (first < 0) first = states;
@@ -342,7 +348,15 @@ interface WalkState {
 }
 
 /** One chunk of characters (`units[0..n)`, at `base` in the text); no call in the loop but the rare growth of a scratch. */
-function walkUnits(units: Uint16Array, n: number, base: number, delta: Uint16Array, column: Uint8Array, firstOutput: number, state: WalkState): void {
+function walkUnits(
+  units: Uint16Array,
+  n: number,
+  base: number,
+  delta: Uint16Array,
+  column: Uint8Array,
+  firstOutput: number,
+  state: WalkState,
+): void {
   let ends = END_SCRATCH;
   let starts = RUN_SCRATCH;
   let { s, run, noted, runs } = state;

@@ -33,7 +33,8 @@ export function privateKeyRanges(text: string): Range[] {
     if (m.index < covered) continue;
     while (endAt < ends.length && ends[endAt][0] < m.index) {
       // an END before this BEGIN, not closing an earlier block: the tail of a block cut before it
-      if (ends[endAt][0] >= covered) ranges.push({ start: bodyStart(text, ends[endAt][0], covered), end: ends[endAt][1] });
+      if (ends[endAt][0] >= covered)
+        ranges.push({ start: bodyStart(text, ends[endAt][0], covered), end: ends[endAt][1] });
       covered = ends[endAt][1];
       endAt++;
     }

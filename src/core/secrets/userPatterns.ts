@@ -13,7 +13,10 @@ export interface UserPattern {
   regex: RE2JS;
 }
 
-export function compileUserPatterns(sources: readonly string[], onInvalid: (source: string, error: string) => void): UserPattern[] {
+export function compileUserPatterns(
+  sources: readonly string[],
+  onInvalid: (source: string, error: string) => void,
+): UserPattern[] {
   const patterns: UserPattern[] = [];
   if (sources.length === 0) return patterns;
   const engine = loadEngine();
@@ -51,7 +54,11 @@ function whyRejected(source: string, message: string): string {
 }
 
 /** Calls `found` for every (non-empty) match of the patterns in `text`. */
-export function findUserPatterns(text: string, patterns: readonly UserPattern[], found: (start: number, end: number) => void): void {
+export function findUserPatterns(
+  text: string,
+  patterns: readonly UserPattern[],
+  found: (start: number, end: number) => void,
+): void {
   for (const { regex } of patterns) {
     const matcher = regex.matcher(text);
     while (matcher.find()) {

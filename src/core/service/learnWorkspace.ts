@@ -96,7 +96,12 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const mine = options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd));
   const timeOf = (t: Trace) => Date.parse(t.endedAt ?? t.startedAt ?? '');
   // a reduce, not Math.max(...): a store of a hundred thousand sessions would overflow the argument list
-  const anchor = options.now?.getTime() ?? mine.reduce((newest, t) => { const when = timeOf(t); return Number.isFinite(when) && when > newest ? when : newest; }, -Infinity);
+  const anchor =
+    options.now?.getTime() ??
+    mine.reduce((newest, t) => {
+      const when = timeOf(t);
+      return Number.isFinite(when) && when > newest ? when : newest;
+    }, -Infinity);
   const since = options.windowDays && Number.isFinite(anchor) ? anchor - options.windowDays * 86_400_000 : undefined;
   const givenUp: LearnWorkspaceResult['givenUp'] = [];
   let outsideWindow = 0;
@@ -115,9 +120,16 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   });
   if (traces.length === 0) return { traces, givenUp, outsideWindow, invalidStoredTraces };
   if (options.confirm) {
-    const batch = typeof options.batchSize === 'number' ? options.batchSize : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
-    const estimate = estimateRun(traces, { strategy: options.strategy ?? 'combee', batchSize: batch, budgetTokens: options.budgetTokens ?? DEFAULT_CONDENSE_BUDGET, pricePerMTokInput: options.pricePerMTokInput });
-    if (!(await options.confirm(estimate))) return { traces, givenUp, outsideWindow, invalidStoredTraces, declined: true };
+    const batch =
+      typeof options.batchSize === 'number' ? options.batchSize : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
+    const estimate = estimateRun(traces, {
+      strategy: options.strategy ?? 'combee',
+      batchSize: batch,
+      budgetTokens: options.budgetTokens ?? DEFAULT_CONDENSE_BUDGET,
+      pricePerMTokInput: options.pricePerMTokInput,
+    });
+    if (!(await options.confirm(estimate)))
+      return { traces, givenUp, outsideWindow, invalidStoredTraces, declined: true };
   }
 
   const current = await readTextIfExists(target);
@@ -128,7 +140,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const remembered = await memory.load();
   const veto = ReviewMemory.veto(remembered);
   const profiles = new LatencyProfiles(options.store.dir);
-  const latencyProfile = options.batchSize === 'auto' ? await profiles.load(options.provider.provider, options.provider.model) : undefined;
+  const latencyProfile =
+    options.batchSize === 'auto' ? await profiles.load(options.provider.provider, options.provider.model) : undefined;
   const result = await learn({
     traces,
     playbook: base,
@@ -147,54 +160,84 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     embed: options.embed,
     latencyProfile,
   });
-  for (const { id, reason, count } of givenUp) result.record.warnings.push(`session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`);
+  for (const { id, reason, count } of givenUp)
+    result.record.warnings.push(
+      `session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`,
+    );
 
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
-  const { rules, hold, warnings } = screenProposal({ applied: result.applied, playbook: result.playbook, traces, playbookPath, isTrusted: ReviewMemory.trusts(remembered) });
+  const { rules, hold, warnings } = screenProposal({
+    applied: result.applied,
+    playbook: result.playbook,
+    traces,
+    playbookPath,
+    isTrusted: ReviewMemory.trusts(remembered),
+  });
   result.record.warnings.push(...warnings);
-  const appliedOps = result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op }));
+  const appliedOps = result.applied
+    .filter((a) => a.status === 'applied' && a.id)
+    .map((a) => ({ ruleId: a.id as string, op: a.op }));
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
-  const files: FileChange[] = changed || hold.existing.length > 0
-    ? renderAssets({
-      workspace: options.workspace,
-      playbook: result.playbook,
-      rules,
-      lessons: lessonsFromRecord(result.record),
-      readFile: (rel) => readWorkspaceFile(options.workspace, rel),
-      listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
-      settings: { ...options.assets, playbookPath },
-      warn: (message) => result.record.warnings.push(message),
-      hold: { ids: hold.ids, marks: hold.flagged, others: playbookForOtherAssets(base, appliedOps, result.tags, hold.flagged) },
-    })
-    : [];
-  const proposal: Proposal | undefined = files.length === 0 ? undefined : {
-    version: PROPOSAL_VERSION,
-    id: result.record.id,
-    createdAt: result.record.endedAt,
-    workspace: options.workspace,
-    runId: result.record.id,
-    provider: result.record.provider,
-    model: result.record.model,
-    costUsd: result.record.totals.costUsd,
-    status: 'pending',
-    files,
-    rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => redactDeep(rule, redactText)),
-    ops: appliedOps,
-    tags: result.tags,
-    heldRules: hold.existing,
-    targets: resolveAssetSettings(options.assets).targets,
-    reviewed: { files: [], rules: [] },
-  };
+  const files: FileChange[] =
+    changed || hold.existing.length > 0
+      ? renderAssets({
+          workspace: options.workspace,
+          playbook: result.playbook,
+          rules,
+          lessons: lessonsFromRecord(result.record),
+          readFile: (rel) => readWorkspaceFile(options.workspace, rel),
+          listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
+          settings: { ...options.assets, playbookPath },
+          warn: (message) => result.record.warnings.push(message),
+          hold: {
+            ids: hold.ids,
+            marks: hold.flagged,
+            others: playbookForOtherAssets(base, appliedOps, result.tags, hold.flagged),
+          },
+        })
+      : [];
+  const proposal: Proposal | undefined =
+    files.length === 0
+      ? undefined
+      : {
+          version: PROPOSAL_VERSION,
+          id: result.record.id,
+          createdAt: result.record.endedAt,
+          workspace: options.workspace,
+          runId: result.record.id,
+          provider: result.record.provider,
+          model: result.record.model,
+          costUsd: result.record.totals.costUsd,
+          status: 'pending',
+          files,
+          rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => redactDeep(rule, redactText)),
+          ops: appliedOps,
+          tags: result.tags,
+          heldRules: hold.existing,
+          targets: resolveAssetSettings(options.assets).targets,
+          reviewed: { files: [], rules: [] },
+        };
   if (!options.dryRun) {
     // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text
-    await atomicWrite(join(options.store.runsDir(options.workspace), `${result.record.id}.json`), JSON.stringify(redactDeep(result.record, redactText)));
+    await atomicWrite(
+      join(options.store.runsDir(options.workspace), `${result.record.id}.json`),
+      JSON.stringify(redactDeep(result.record, redactText)),
+    );
     if (proposal) await options.proposals.save(proposal);
     await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id, result.failedTraces);
     // Delays measured under faults or a cancel say little about the model: only a clean run's profile is kept.
-    if (result.record.status === 'completed' && result.measuredProfile.length >= 2) await profiles.save(options.provider.provider, options.provider.model, result.measuredProfile);
+    if (result.record.status === 'completed' && result.measuredProfile.length >= 2)
+      await profiles.save(options.provider.provider, options.provider.model, result.measuredProfile);
   }
-  return { traces, givenUp, outsideWindow, failedTraces: result.failedTraces, proposal, record: result.record, invalidStoredTraces };
+  return {
+    traces,
+    givenUp,
+    outsideWindow,
+    failedTraces: result.failedTraces,
+    proposal,
+    record: result.record,
+    invalidStoredTraces,
+  };
 }
-

@@ -15,5 +15,9 @@ export function learningStatus(state: LearnedState, id: string): LearningStatus 
   if (state.learned[id]) return { kind: 'learned' };
   const failure = state.failed[id];
   if (!failure) return { kind: 'new' };
-  return { kind: failure.count >= MAX_LEARNING_FAILURES ? 'given up' : 'failed', count: failure.count, reason: failure.reason };
+  return {
+    kind: failure.count >= MAX_LEARNING_FAILURES ? 'given up' : 'failed',
+    count: failure.count,
+    reason: failure.reason,
+  };
 }

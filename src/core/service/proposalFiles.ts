@@ -31,7 +31,9 @@ export function listWorkspaceFolders(workspace: string, rel: string): string[] {
   const path = tryResolveInWorkspace(workspace, rel);
   if (path === undefined) return [];
   try {
-    return readdirSync(path, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    return readdirSync(path, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
   } catch {
     return [];
   }
@@ -77,7 +79,15 @@ export interface RenderTrust {
 const NO_TRUST: RenderTrust = { flags: new Map(), accepted: new Set(), mark: false };
 
 /** Applies operations to the workspace's playbook as it is now and renders every enabled asset from the result. */
-export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], lessons: Lesson[], assets: Partial<AssetSettings> & { playbookPath: string }, warn: (m: string) => void, trust: RenderTrust = NO_TRUST): OpsRender {
+export function renderOps(
+  workspace: string,
+  ops: DeltaOp[],
+  tags: BulletTag[],
+  lessons: Lesson[],
+  assets: Partial<AssetSettings> & { playbookPath: string },
+  warn: (m: string) => void,
+  trust: RenderTrust = NO_TRUST,
+): OpsRender {
   const current = readWorkspaceFile(workspace, assets.playbookPath);
   const stored = current === undefined ? emptyPlaybook() : parsePlaybook(current);
   // A rule accepted by name loses the mark a written proposal may have left above it.
@@ -87,9 +97,13 @@ export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], 
   const base = withoutMarks(stored, trust.accepted);
   const result = applyDelta(base, { ops, tags });
   const applied = result.applied.filter((a) => a.status === 'applied' && a.id);
-  const rules = rulesFromApplied(result.applied).map((r) => ({ ...r, flags: trust.accepted.has(r.id) ? [] : [...(trust.flags.get(r.id) ?? [])] }));
+  const rules = rulesFromApplied(result.applied).map((r) => ({
+    ...r,
+    flags: trust.accepted.has(r.id) ? [] : [...(trust.flags.get(r.id) ?? [])],
+  }));
   const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
-  if (applied.length === 0 && tags.length === 0 && !unmarks && !takesExisting) return { files: [], rules, ops: [], held: hold.existing };
+  if (applied.length === 0 && tags.length === 0 && !unmarks && !takesExisting)
+    return { files: [], rules, ops: [], held: hold.existing };
   const files = renderAssets({
     workspace,
     playbook: result.playbook,
@@ -99,7 +113,16 @@ export function renderOps(workspace: string, ops: DeltaOp[], tags: BulletTag[], 
     listDir: (rel) => listWorkspaceFolders(workspace, rel),
     settings: assets,
     warn,
-    hold: { ids: hold.ids, marks: trust.mark ? hold.flagged : undefined, others: playbookForOtherAssets(base, opsWithIds(applied.map((a) => ({ ...a.op, ...(a.op.op === 'ADD' ? { id: a.id } : {}) }) as DeltaOp)), tags, hold.flagged) },
+    hold: {
+      ids: hold.ids,
+      marks: trust.mark ? hold.flagged : undefined,
+      others: playbookForOtherAssets(
+        base,
+        opsWithIds(applied.map((a) => ({ ...a.op, ...(a.op.op === 'ADD' ? { id: a.id } : {}) }) as DeltaOp)),
+        tags,
+        hold.flagged,
+      ),
+    },
   });
   return { files, rules, ops: applied.map((a) => ({ ruleId: a.id as string, op: a.op })), held: hold.existing };
 }
@@ -114,7 +137,13 @@ export async function proposalLessons(store: TraceStore, proposal: Proposal): Pr
  * re-renders what remains once those are written (so the rest never conflicts with the part accepted first).
  * Chosen rules are named, so a flagged one among them is accepted; the rest keep their flags and marks.
  */
-export async function chooseRules(store: TraceStore, proposal: Proposal, ruleIds: string[], assets: Partial<AssetSettings> & { playbookPath: string }, warn: (m: string) => void): Promise<{ chosen: OpsRender; remaining: () => Proposal }> {
+export async function chooseRules(
+  store: TraceStore,
+  proposal: Proposal,
+  ruleIds: string[],
+  assets: Partial<AssetSettings> & { playbookPath: string },
+  warn: (m: string) => void,
+): Promise<{ chosen: OpsRender; remaining: () => Proposal }> {
   const lessons = await proposalLessons(store, proposal);
   const isTrusted = ReviewMemory.trusts(await new ReviewMemory(store, proposal.workspace).load());
   const flags = new Map(proposal.rules.map((r) => [r.id, r.flags ?? []] as const));
@@ -124,13 +153,30 @@ export async function chooseRules(store: TraceStore, proposal: Proposal, ruleIds
   const rest = proposal.ops.filter((o) => !ruleIds.includes(o.ruleId)).map(withId);
   // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
   const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
-  const chosen = renderOps(proposal.workspace, picked, [], lessonsBehind(chosenRules, lessons), assets, warn, { flags, accepted: new Set(ruleIds), isTrusted, mark: false });
+  const chosen = renderOps(proposal.workspace, picked, [], lessonsBehind(chosenRules, lessons), assets, warn, {
+    flags,
+    accepted: new Set(ruleIds),
+    isTrusted,
+    mark: false,
+  });
   return {
     chosen,
     remaining: () => {
       // The chosen rules are the user's now (written, and trusted once the caller remembers them): not held back here.
-      const again = renderOps(proposal.workspace, rest, proposal.tags, lessons, assets, warn, { flags, accepted: new Set(ruleIds), isTrusted, mark: true });
-      return { ...proposal, files: again.files, rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => ({ ...r, flags: r.flags ?? [] })), ops: again.ops, heldRules: again.held, status: again.files.length === 0 ? 'accepted' : 'partial' };
+      const again = renderOps(proposal.workspace, rest, proposal.tags, lessons, assets, warn, {
+        flags,
+        accepted: new Set(ruleIds),
+        isTrusted,
+        mark: true,
+      });
+      return {
+        ...proposal,
+        files: again.files,
+        rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => ({ ...r, flags: r.flags ?? [] })),
+        ops: again.ops,
+        heldRules: again.held,
+        status: again.files.length === 0 ? 'accepted' : 'partial',
+      };
     },
   };
 }

@@ -1,21 +1,59 @@
 /** Recognizes what a shell command does, so lessons can talk about "the test command" of a repo. */
-export type CommandKind = 'test' | 'build' | 'lint' | 'typecheck' | 'install' | 'format' | 'codegen' | 'run' | 'vcs' | 'other';
+export type CommandKind =
+  'test' | 'build' | 'lint' | 'typecheck' | 'install' | 'format' | 'codegen' | 'run' | 'vcs' | 'other';
 
 const KIND_PATTERNS: Array<[CommandKind, RegExp]> = [
   // `test`/`tests` as a word, not a folder in a path (`tmp.lint.sh tests/basic/x.py` is a lint run)
-  ['test', /(?:\b(?:jest|vitest|mocha|pytest|go test|cargo test|rspec|phpunit|ctest|tox|nox|playwright test|unittest)\b|(?<![\w/.-])tests?(?![\w/.-]))/i],
+  [
+    'test',
+    /(?:\b(?:jest|vitest|mocha|pytest|go test|cargo test|rspec|phpunit|ctest|tox|nox|playwright test|unittest)\b|(?<![\w/.-])tests?(?![\w/.-]))/i,
+  ],
   ['typecheck', /\b(?:tsc|mypy|pyright|typecheck|type-check|check-types)\b/i],
   ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|golangci-lint|rubocop|stylelint|shellcheck)\b/i],
   ['format', /\b(?:prettier|black|gofmt|rustfmt|fmt|format)\b/i],
   ['codegen', /\b(?:generate|codegen|gen:|prisma generate|protoc|buf generate|openapi|graphql-codegen|sqlc)\b/i],
-  ['build', /\b(?:build|compile|make|cmake|gradle|mvn|webpack|esbuild|vite build|rollup|cargo build|go build|bundle)\b/i],
-  ['install', /\b(?:npm (?:ci|install|i)\b|pnpm (?:install|i)\b|yarn(?: install)?$|pip install|poetry install|uv sync|bundle install|go mod download|cargo fetch|apt-get install)/i],
+  [
+    'build',
+    /\b(?:build|compile|make|cmake|gradle|mvn|webpack|esbuild|vite build|rollup|cargo build|go build|bundle)\b/i,
+  ],
+  [
+    'install',
+    /\b(?:npm (?:ci|install|i)\b|pnpm (?:install|i)\b|yarn(?: install)?$|pip install|poetry install|uv sync|bundle install|go mod download|cargo fetch|apt-get install)/i,
+  ],
   ['vcs', /^\s*git\b/i],
   ['run', /\b(?:npm run|pnpm|yarn|node|python|cargo run|go run|deno|bun)\b/i],
 ];
 
 /** Programs that only look at things: `cat vitest.config.ts` is not a test run. */
-const READ_ONLY = new Set(['cat', 'less', 'more', 'head', 'tail', 'ls', 'find', 'grep', 'rg', 'ag', 'sed', 'awk', 'wc', 'echo', 'printf', 'pwd', 'which', 'type', 'file', 'stat', 'tree', 'diff', 'jq', 'date', 'env', 'sleep', 'true']);
+const READ_ONLY = new Set([
+  'cat',
+  'less',
+  'more',
+  'head',
+  'tail',
+  'ls',
+  'find',
+  'grep',
+  'rg',
+  'ag',
+  'sed',
+  'awk',
+  'wc',
+  'echo',
+  'printf',
+  'pwd',
+  'which',
+  'type',
+  'file',
+  'stat',
+  'tree',
+  'diff',
+  'jq',
+  'date',
+  'env',
+  'sleep',
+  'true',
+]);
 
 export function classifyCommand(command: string): CommandKind {
   const first = firstCommand(command);

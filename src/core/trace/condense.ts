@@ -23,9 +23,14 @@ function renderStep(step: Step, caps: Caps): string {
     case 'assistant':
       return `#${step.index} AGENT: ${cut(step.text, caps.assistant)}`;
     case 'tool_call':
-      return step.command ? `#${step.index} TOOL ${step.tool}: $ ${cut(step.command, caps.input)}` : `#${step.index} TOOL ${step.tool}: ${cut(step.input, caps.input)}`;
+      return step.command
+        ? `#${step.index} TOOL ${step.tool}: $ ${cut(step.command, caps.input)}`
+        : `#${step.index} TOOL ${step.tool}: ${cut(step.input, caps.input)}`;
     case 'tool_result': {
-      const status = step.isError || (step.exitCode ?? 0) !== 0 ? `FAILED${step.exitCode !== undefined ? ` exit ${step.exitCode}` : ''}` : 'ok';
+      const status =
+        step.isError || (step.exitCode ?? 0) !== 0
+          ? `FAILED${step.exitCode !== undefined ? ` exit ${step.exitCode}` : ''}`
+          : 'ok';
       const room = status === 'ok' ? caps.output / 3 : caps.output;
       return `#${step.index} RESULT ${status}${step.interrupted ? ' (interrupted)' : ''}: ${cut(step.output, room)}`;
     }
@@ -63,11 +68,23 @@ export function condenseTrace(trace: Trace, budgetTokens = DEFAULT_CONDENSE_BUDG
     const text = [head, ...trace.steps.map((s) => renderStep(s, caps))].join('\n');
     const tokens = countTokens(text);
     if (tokens <= budgetTokens) return { text, tokens, omittedSteps: 0 };
-    caps = { user: caps.user * 0.6, assistant: caps.assistant * 0.5, input: caps.input * 0.6, output: caps.output * 0.5 };
+    caps = {
+      user: caps.user * 0.6,
+      assistant: caps.assistant * 0.5,
+      input: caps.input * 0.6,
+      output: caps.output * 0.5,
+    };
   }
   // Still too long: keep the steps that matter most, in order, until the budget is used.
   const rendered = trace.steps.map((s) => ({ step: s, line: renderStep(s, caps) }));
-  const priority = (s: Step) => (s.kind === 'user' && !s.isMeta ? 0 : s.kind === 'error' || (s.kind === 'tool_result' && s.isError) ? 1 : s.kind === 'tool_call' ? 2 : 3);
+  const priority = (s: Step) =>
+    s.kind === 'user' && !s.isMeta
+      ? 0
+      : s.kind === 'error' || (s.kind === 'tool_result' && s.isError)
+        ? 1
+        : s.kind === 'tool_call'
+          ? 2
+          : 3;
   const order = [...rendered].sort((a, b) => priority(a.step) - priority(b.step) || a.step.index - b.step.index);
   let used = countTokens(head) + 20;
   const keep = new Set<number>();

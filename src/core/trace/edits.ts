@@ -17,5 +17,7 @@ export function editedFiles(step: ToolCallStep, cwd?: string): string[] {
   } catch {
     // free-form input (a raw patch): the patch headers above are all there is
   }
-  return [...found].map((file) => (cwd && isAbsolute(file) && file.startsWith(cwd) ? relative(cwd, file) : file)).map((f) => f.replace(/\\/g, '/'));
+  return [...found]
+    .map((file) => (cwd && isAbsolute(file) && file.startsWith(cwd) ? relative(cwd, file) : file))
+    .map((f) => f.replace(/\\/g, '/'));
 }

@@ -1,5 +1,16 @@
 import { resolve, sep } from 'node:path';
-import { copyForReader, decideResume, FINGERPRINT_BYTES, fingerprint, fingerprintFromEdges, normalizeResumed, resumableCheckpoint, type IncrementalContext, type ResumeInput, type ResumePoint } from './incremental';
+import {
+  copyForReader,
+  decideResume,
+  FINGERPRINT_BYTES,
+  fingerprint,
+  fingerprintFromEdges,
+  normalizeResumed,
+  resumableCheckpoint,
+  type IncrementalContext,
+  type ResumeInput,
+  type ResumePoint,
+} from './incremental';
 import { clipLimitsFor } from './jsonClip';
 import { DEFAULT_MAX_LINE_BYTES, type LineReadResult } from './lines';
 import type { AgentId, Trace, TraceDraft } from './model';
@@ -54,7 +65,12 @@ interface DraftsRead {
   elsewhere?: string;
 }
 
-async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadLimits, resume?: ResumeInput): Promise<DraftsRead> {
+async function readDrafts(
+  reader: SourceReader,
+  file: SessionFile,
+  limits: ReadLimits,
+  resume?: ResumeInput,
+): Promise<DraftsRead> {
   const warnings: string[] = [];
   const tooLarge: string[] = [];
   let checkpoint: Checkpoint | undefined;
@@ -72,7 +88,15 @@ async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadL
     maxSqliteBytes: limits.maxSqliteBytes ?? MAX_SQLITE_BYTES,
     resume,
     checkpoint: (read, state) => {
-      checkpoint = { read: { endOffset: read.endOffset, trailingBytes: read.trailingBytes, bytesRead: read.bytesRead, edges: read.edges }, state };
+      checkpoint = {
+        read: {
+          endOffset: read.endOffset,
+          trailingBytes: read.trailingBytes,
+          bytesRead: read.bytesRead,
+          edges: read.edges,
+        },
+        state,
+      };
     },
   };
   try {
@@ -88,11 +112,18 @@ async function readDrafts(reader: SourceReader, file: SessionFile, limits: ReadL
  * Normalizes the drafts one at a time; each draft is let go once normalized (`drafts[i]` is cleared), so a caller
  * that stores each trace before asking for the next holds one session's text at a time.
  */
-function* normalizeEach(file: SessionFile, drafts: Array<TraceDraft | undefined>, warnings: string[], redaction: RedactionOptions, stored?: Map<string, Trace>): Generator<Trace> {
+function* normalizeEach(
+  file: SessionFile,
+  drafts: Array<TraceDraft | undefined>,
+  warnings: string[],
+  redaction: RedactionOptions,
+  stored?: Map<string, Trace>,
+): Generator<Trace> {
   let reported = false;
-  const makeRedactor = () => createRedactor(redaction, (source, error) => {
-    if (!reported) warnings.push(`invalid redaction pattern ${JSON.stringify(source)}: ${error}`);
-  });
+  const makeRedactor = () =>
+    createRedactor(redaction, (source, error) => {
+      if (!reported) warnings.push(`invalid redaction pattern ${JSON.stringify(source)}: ${error}`);
+    });
   const redactor = makeRedactor();
   reported = true;
   const fileWarnings = [...warnings];
@@ -103,9 +134,13 @@ function* normalizeEach(file: SessionFile, drafts: Array<TraceDraft | undefined>
     let trace: Trace;
     try {
       const old = stored?.get(draft.id);
-      trace = old ? normalizeResumed(draft, old, makeRedactor, fileWarnings) : normalizeTrace({ ...draft, warnings: [...draft.warnings, ...fileWarnings] }, redactor);
+      trace = old
+        ? normalizeResumed(draft, old, makeRedactor, fileWarnings)
+        : normalizeTrace({ ...draft, warnings: [...draft.warnings, ...fileWarnings] }, redactor);
     } catch (error) {
-      warnings.push(`${file.path}: session ${draft.id} failed validation and was skipped (${(error as Error).message.slice(0, 200)})`);
+      warnings.push(
+        `${file.path}: session ${draft.id} failed validation and was skipped (${(error as Error).message.slice(0, 200)})`,
+      );
       continue;
     }
     yield trace;
@@ -117,7 +152,11 @@ function noSessionWarning(file: SessionFile): string {
 }
 
 /** Reads, redacts and validates one session file in full, without storing it. */
-export async function importFile(file: SessionFile, limits: ReadLimits, redaction: RedactionOptions): Promise<FileImportResult> {
+export async function importFile(
+  file: SessionFile,
+  limits: ReadLimits,
+  redaction: RedactionOptions,
+): Promise<FileImportResult> {
   const reader = readerFor(file.agent);
   if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${file.agent}`], tooLarge: [] };
   const read = await readDrafts(reader, file, limitsFor(file.bytes, limits));
@@ -180,24 +219,42 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   try {
     agent = task.agent ?? (await classifyFile(task.path, task.sniffAgent));
   } catch (error) {
-    return { traces: [], warnings: [`${task.path}: could not be read (${(error as Error).message})`], bytesRead: 0, mode: 'unreadable' };
+    return {
+      traces: [],
+      warnings: [`${task.path}: could not be read (${(error as Error).message})`],
+      bytesRead: 0,
+      mode: 'unreadable',
+    };
   }
   // `--agent X` is the user's word: a file of X's name that X's sniffer does not recognize is read as X all the same.
   if (!agent && task.sniffAgent && task.sniffAgent !== 'auto') agent = task.sniffAgent;
   if (!agent) return { traces: [], warnings: [], bytesRead: 0, mode: 'not-a-session' };
   const file: SessionFile = { path: task.path, agent, bytes: task.bytes, mtimeMs: task.mtimeMs };
   const reader = readerFor(agent);
-  if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${agent}`], bytesRead: 0, mode: 'not-a-session' };
+  if (!reader)
+    return {
+      traces: [],
+      warnings: [`${file.path}: no reader for agent ${agent}`],
+      bytesRead: 0,
+      mode: 'not-a-session',
+    };
   const warnings: string[] = [];
   const previous = task.previous?.agent === agent ? task.previous : undefined;
 
-  let decision = await decideResume(file.path, file.bytes, previous).catch(() => ({ kind: 'full' as const, reason: undefined }));
+  let decision = await decideResume(file.path, file.bytes, previous).catch(() => ({
+    kind: 'full' as const,
+    reason: undefined,
+  }));
   if (decision.kind === 'same' && previous) {
     return { entry: { ...previous, mtimeMs: file.mtimeMs }, traces: [], warnings: [], bytesRead: 0, mode: 'same' };
   }
   const restart = decision.kind === 'full' ? decision.reason : undefined;
-  if (restart === 'truncated') warnings.push(`${file.path}: truncated since the last import (now ${file.bytes} bytes, ${previous?.offset ?? previous?.bytes} read before); read again in full`);
-  if (restart === 'rotated') warnings.push(`${file.path}: replaced since the last import (the bytes read before changed); read again in full`);
+  if (restart === 'truncated')
+    warnings.push(
+      `${file.path}: truncated since the last import (now ${file.bytes} bytes, ${previous?.offset ?? previous?.bytes} read before); read again in full`,
+    );
+  if (restart === 'rotated')
+    warnings.push(`${file.path}: replaced since the last import (the bytes read before changed); read again in full`);
 
   let resume: ResumeInput | undefined;
   let stored: Map<string, Trace> | undefined;
@@ -215,7 +272,11 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   const limits = limitsFor(file.bytes, task.limits);
   const read = await readDrafts(reader, file, limits, resume);
   // A reader without resume support reads from 0 whatever it was offered: then its drafts are whole traces.
-  const resumed = resume !== undefined && read.checkpoint !== undefined && read.checkpoint.read.endOffset + read.checkpoint.read.trailingBytes - read.checkpoint.read.bytesRead === resume.start;
+  const resumed =
+    resume !== undefined &&
+    read.checkpoint !== undefined &&
+    read.checkpoint.read.endOffset + read.checkpoint.read.trailingBytes - read.checkpoint.read.bytesRead ===
+      resume.start;
   const counts: TraceCounts[] = [];
   for (const trace of normalizeEach(file, read.drafts, read.warnings, task.redaction, resumed ? stored : undefined)) {
     await writer.save(trace);
@@ -223,13 +284,24 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   }
   warnings.push(...read.warnings);
   // Refused for its size: counted as skipped, and left out of the index so every import counts it while it stays so.
-  if (counts.length === 0 && read.tooLarge.includes(file.path)) return { traces: [], warnings, tooLarge: read.tooLarge, bytesRead: 0, mode: 'too-large' };
+  if (counts.length === 0 && read.tooLarge.includes(file.path))
+    return { traces: [], warnings, tooLarge: read.tooLarge, bytesRead: 0, mode: 'too-large' };
   // A file taken for a session that gives none is never passed over in silence: one line says so, after the reader's why.
   if (counts.length === 0 && !resumed && !read.elsewhere) warnings.push(noSessionWarning(file));
 
   let point: ResumePoint & Pick<ImportedFile, 'state' | 'stateFile'>;
   // A full read that found no session leaves nothing to resume onto (a title read before its session would be lost).
-  if (read.checkpoint && !read.failed && (resumed || counts.length > 0) && (await resumableCheckpoint(file.path, read.checkpoint.read, limits.maxLineBytes, clipLimitsFor(limits.maxOutputChars)))) {
+  if (
+    read.checkpoint &&
+    !read.failed &&
+    (resumed || counts.length > 0) &&
+    (await resumableCheckpoint(
+      file.path,
+      read.checkpoint.read,
+      limits.maxLineBytes,
+      clipLimitsFor(limits.maxOutputChars),
+    ))
+  ) {
     const { endOffset, edges } = read.checkpoint.read;
     point = fingerprintFromEdges(edges, endOffset) ?? (await fingerprint(file.path, endOffset));
     // Small states live in the index (one file fewer to create per session), big ones beside it.
@@ -274,7 +346,14 @@ function parseState(json: string | undefined): { state: unknown } | undefined {
 function countTrace(trace: Trace): TraceCounts {
   let toolCalls = 0;
   for (const step of trace.steps) if (step.kind === 'tool_call') toolCalls++;
-  return { id: trace.id, agent: trace.agent, steps: trace.steps.length, toolCalls, toolErrors: trace.outcome.toolErrors, redactions: trace.redactions };
+  return {
+    id: trace.id,
+    agent: trace.agent,
+    steps: trace.steps.length,
+    toolCalls,
+    toolErrors: trace.outcome.toolErrors,
+    redactions: trace.redactions,
+  };
 }
 
 export interface AgentCounts {
@@ -358,8 +437,23 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   const limits = options.limits ?? DEFAULT_READ_LIMITS;
   const redaction = options.redaction ?? {};
   const summary: ImportSummary = {
-    sessions: 0, steps: 0, toolCalls: 0, files: 0, unchangedFiles: 0, resumedFiles: 0, restartedFiles: 0, bytes: 0, bytesRead: 0,
-    toolErrors: 0, warnings: 0, warningMessages: [], skipped: {}, skippedSamples: {}, redactions: 0, byAgent: {}, traceIds: [],
+    sessions: 0,
+    steps: 0,
+    toolCalls: 0,
+    files: 0,
+    unchangedFiles: 0,
+    resumedFiles: 0,
+    restartedFiles: 0,
+    bytes: 0,
+    bytesRead: 0,
+    toolErrors: 0,
+    warnings: 0,
+    warningMessages: [],
+    skipped: {},
+    skippedSamples: {},
+    redactions: 0,
+    byAgent: {},
+    traceIds: [],
   };
   const skip = skipCounter(summary);
   const warn = (message: string) => {
@@ -370,11 +464,15 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   await store.ensure();
   const agentFilter = options.agent && options.agent !== 'auto' ? options.agent : undefined;
   const root = resolve(options.from);
-  const [found, index] = await Promise.all([walkCandidates(root, { agent: options.agent, warn, skip, exclude: [resolve(store.dir)] }), store.loadIndex()]);
+  const [found, index] = await Promise.all([
+    walkCandidates(root, { agent: options.agent, warn, skip, exclude: [resolve(store.dir)] }),
+    store.loadIndex(),
+  ]);
   const skipped = (index.skipped ??= {});
   // Non-session files that are gone from the folder walked are forgotten (session files stay: their traces do).
   const seen = new Set(found.map((f) => f.path));
-  for (const path of Object.keys(skipped)) if ((path === root || path.startsWith(root + sep)) && !seen.has(path)) delete skipped[path];
+  for (const path of Object.keys(skipped))
+    if ((path === root || path.startsWith(root + sep)) && !seen.has(path)) delete skipped[path];
   const todo: ImportTask[] = [];
   for (const file of found) {
     const known = index.files[file.path];
@@ -393,7 +491,13 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
       continue;
     }
     todo.push({
-      ...file, agent: known?.agent as AgentId | undefined, sniffAgent: options.agent, previous: known, limits, redaction, storeDir: store.dir,
+      ...file,
+      agent: known?.agent as AgentId | undefined,
+      sniffAgent: options.agent,
+      previous: known,
+      limits,
+      redaction,
+      storeDir: store.dir,
     });
   }
   summary.files = summary.unchangedFiles;
@@ -479,7 +583,8 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   }
   // Superseded copies of grown sessions pile up in packs, and so do the copies an import killed midway left for the
   // next one to write again: rewritten once they are worth it (compaction decides; checking costs the index reads).
-  if (summary.sessions > 0) await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
+  if (summary.sessions > 0)
+    await store.compact().catch((error: Error) => warn(`trace packs not compacted: ${error.message}`));
   return summary;
 }
 
@@ -496,7 +601,10 @@ export class TaskQueue<T extends { bytes: number }> {
   private largeRunning = 0;
   private waiting: Array<() => void> = [];
 
-  constructor(tasks: T[], private readonly largeBytes = LARGE_TASK_BYTES) {
+  constructor(
+    tasks: T[],
+    private readonly largeBytes = LARGE_TASK_BYTES,
+  ) {
     const sorted = [...tasks].sort((a, b) => b.bytes - a.bytes);
     this.large = sorted.filter((t) => t.bytes >= largeBytes);
     this.small = sorted.filter((t) => t.bytes < largeBytes);

@@ -62,7 +62,8 @@ export async function decideResume(path: string, bytes: number, known: KnownFile
   if (bytes < known.bytes || bytes < (known.offset ?? 0)) return { kind: 'full', reason: 'truncated' };
   if (known.head === undefined) return { kind: 'full' };
   const now = await fingerprint(path, known.offset ?? known.headBytes ?? 0, known.headBytes, known.tailBytes);
-  if (now.head !== known.head || (known.offset !== undefined && now.tail !== known.tail)) return { kind: 'full', reason: 'rotated' };
+  if (now.head !== known.head || (known.offset !== undefined && now.tail !== known.tail))
+    return { kind: 'full', reason: 'rotated' };
   // Without a resume point (a whole-file format, or a reader without resume) any change means a full read.
   if (known.offset === undefined) return { kind: 'full' };
   if (bytes === known.bytes) return { kind: 'same' };
@@ -70,7 +71,12 @@ export async function decideResume(path: string, bytes: number, known: KnownFile
 }
 
 /** Fingerprints of a file's head and of the bytes just before `offset`. */
-export async function fingerprint(path: string, offset: number, headBytes = Math.min(FINGERPRINT_BYTES, offset), tailBytes = Math.min(FINGERPRINT_BYTES, offset)): Promise<Required<ResumePoint>> {
+export async function fingerprint(
+  path: string,
+  offset: number,
+  headBytes = Math.min(FINGERPRINT_BYTES, offset),
+  tailBytes = Math.min(FINGERPRINT_BYTES, offset),
+): Promise<Required<ResumePoint>> {
   const handle = await openForRead(path);
   try {
     const head = Buffer.alloc(headBytes);
@@ -89,10 +95,19 @@ export async function fingerprint(path: string, offset: number, headBytes = Math
 }
 
 /** The same as `fingerprint(path, offset)`, from the edges a full read kept; `undefined` when it did not see them. */
-export function fingerprintFromEdges(edges: LineReadResult['edges'], offset: number): Required<ResumePoint> | undefined {
+export function fingerprintFromEdges(
+  edges: LineReadResult['edges'],
+  offset: number,
+): Required<ResumePoint> | undefined {
   const bytes = Math.min(FINGERPRINT_BYTES, offset);
   if (!edges?.head || !edges.tail || edges.head.length < bytes || edges.tail.length !== bytes) return undefined;
-  return { offset, head: sha256(edges.head.subarray(0, bytes)), headBytes: bytes, tail: sha256(edges.tail), tailBytes: bytes };
+  return {
+    offset,
+    head: sha256(edges.head.subarray(0, bytes)),
+    headBytes: bytes,
+    tail: sha256(edges.tail),
+    tailBytes: bytes,
+  };
 }
 
 /**
@@ -109,20 +124,29 @@ export async function resumableCheckpoint(
   if (read.trailingBytes === 0) return true;
   // Read exactly the bytes the reader saw, the same way it read them (a longer line may have been cut, not skipped).
   let parsed = false;
-  await readLines(path, ({ text }) => {
-    try {
-      JSON.parse(text);
-      parsed = true;
-    } catch {
-      // half-written
-    }
-  }, { start: read.endOffset, end: read.endOffset + read.trailingBytes, maxLineBytes, clipStrings });
+  await readLines(
+    path,
+    ({ text }) => {
+      try {
+        JSON.parse(text);
+        parsed = true;
+      } catch {
+        // half-written
+      }
+    },
+    { start: read.endOffset, end: read.endOffset + read.trailingBytes, maxLineBytes, clipStrings },
+  );
   return !parsed;
 }
 
 /** A copy of stored traces a reader may change in place; steps are shallow-copied (their fields are primitives). */
 export function copyForReader(traces: Trace[]): Trace[] {
-  return traces.map((trace) => ({ ...trace, steps: trace.steps.map((step) => ({ ...step })), unknown: { ...trace.unknown }, warnings: [...trace.warnings] }));
+  return traces.map((trace) => ({
+    ...trace,
+    steps: trace.steps.map((step) => ({ ...step })),
+    unknown: { ...trace.unknown },
+    warnings: [...trace.warnings],
+  }));
 }
 
 /** Field by field (all primitives); a key holding `undefined` counts as absent, as it is once stored as JSON. */
@@ -139,7 +163,12 @@ function sameStep(a: Step, b: Step): boolean {
  * (already redacted and validated); new steps and steps the reader changed (an assistant text merged across the
  * resume point, an exit code that arrived later) are redacted and validated; the outcome is recomputed over all.
  */
-export function normalizeResumed(draft: TraceDraft, stored: Trace, makeRedactor: () => Redactor, fileWarnings: string[]): Trace {
+export function normalizeResumed(
+  draft: TraceDraft,
+  stored: Trace,
+  makeRedactor: () => Redactor,
+  fileWarnings: string[],
+): Trace {
   const oldCount = stored.steps.length;
   const fresh: number[] = [];
   for (let i = 0; i < draft.steps.length; i++) {
@@ -148,10 +177,14 @@ export function normalizeResumed(draft: TraceDraft, stored: Trace, makeRedactor:
   const redactor = makeRedactor();
   const titleChanged = draft.title !== stored.title;
   // Redact only what is new, through the one normalization path, on a draft holding just those steps.
-  const partial = normalizeTrace({ ...draft, title: titleChanged ? draft.title : undefined, steps: fresh.map((i) => draft.steps[i]), warnings: [] }, redactor);
+  const partial = normalizeTrace(
+    { ...draft, title: titleChanged ? draft.title : undefined, steps: fresh.map((i) => draft.steps[i]), warnings: [] },
+    redactor,
+  );
   // A changed stored step is already redacted: markers it matches again must not be counted twice.
   const recount = makeRedactor();
-  for (const i of fresh) if (i < oldCount) normalizeTrace({ ...stored, title: undefined, steps: [stored.steps[i]] }, recount);
+  for (const i of fresh)
+    if (i < oldCount) normalizeTrace({ ...stored, title: undefined, steps: [stored.steps[i]] }, recount);
   const steps = draft.steps.map((step, i) => (i < oldCount ? stored.steps[i] : step));
   partial.steps.forEach((step, j) => {
     steps[fresh[j]] = step;

@@ -32,7 +32,8 @@ export async function openForRead(path: string): Promise<ReadHandle> {
   }
   const handle = await open(path, 'r');
   return {
-    read: async (buffer, position, length = buffer.length) => (await handle.read(buffer, 0, length, position)).bytesRead,
+    read: async (buffer, position, length = buffer.length) =>
+      (await handle.read(buffer, 0, length, position)).bytesRead,
     close: () => handle.close(),
   };
 }
@@ -135,7 +136,8 @@ export async function openForWrite(path: string, flag: 'w' | 'wx'): Promise<Writ
   return {
     write: async (data) => {
       const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-      for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
+      for (let done = 0; done < bytes.length;)
+        done += (await handle.write(bytes, done, bytes.length - done)).bytesWritten;
       return bytes.length;
     },
     close: () => handle.close(),

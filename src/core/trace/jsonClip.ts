@@ -134,7 +134,12 @@ export class JsonStringClipper {
         flushRun(contentStart);
         this.addContent(chunk.subarray(contentStart, contentEnd));
         if (q === -1) {
-          this.carriedBackslashes = trailingBackslashes(chunk, contentStart, to, this.continued ? this.carriedBackslashes : 0);
+          this.carriedBackslashes = trailingBackslashes(
+            chunk,
+            contentStart,
+            to,
+            this.continued ? this.carriedBackslashes : 0,
+          );
           this.continued = true;
           return;
         }
@@ -144,7 +149,8 @@ export class JsonStringClipper {
       } else if (this.underKey && this.depth === 1) {
         // a short string opened and closed in this piece stays in the run; at depth 1 it may be the key
         const key = this.underKey;
-        this.keyCandidate = contentEnd - contentStart === key.length && chunk.compare(key, 0, key.length, contentStart, contentEnd) === 0;
+        this.keyCandidate =
+          contentEnd - contentStart === key.length && chunk.compare(key, 0, key.length, contentStart, contentEnd) === 0;
       }
       this.inString = false;
       pos = q + 1;
@@ -255,7 +261,8 @@ export class JsonStringClipper {
       this.pending = [];
       return;
     }
-    const window = this.tailWindow.length === 1 ? this.tailWindow[0] : Buffer.concat(this.tailWindow, this.tailWindowBytes);
+    const window =
+      this.tailWindow.length === 1 ? this.tailWindow[0] : Buffer.concat(this.tailWindow, this.tailWindowBytes);
     const tailStart = tailCut(window, this.current.tailBytes);
     this.push(markerBytes(this.stringBytes - this.headKept - (window.length - tailStart)));
     this.push(this.keep(window.subarray(tailStart)));

@@ -62,7 +62,11 @@ const NEWLINE = 0x0a;
  * An unterminated last line is handed to `onLine` too (finished files often lack the final newline) but is
  * not included in `endOffset`, so an append resumes before it.
  */
-export async function readLines(path: string, onLine: (line: LineVisit) => void, options: LineReadOptions = {}): Promise<LineReadResult> {
+export async function readLines(
+  path: string,
+  onLine: (line: LineVisit) => void,
+  options: LineReadOptions = {},
+): Promise<LineReadResult> {
   const start = options.start ?? 0;
   const end = options.end ?? Number.MAX_SAFE_INTEGER;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -136,7 +140,12 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
   /** Adds a piece of an unfinished line; decides early whether it is too long or filtered out. */
   const addPiece = (piece: Buffer) => {
     if (dropping || piece.length === 0) return;
-    if (skip && lineBytes === 0 && piece.length >= SKIP_HEAD_CHARS * 4 && skip(piece.toString('utf8', 0, SKIP_HEAD_CHARS))) {
+    if (
+      skip &&
+      lineBytes === 0 &&
+      piece.length >= SKIP_HEAD_CHARS * 4 &&
+      skip(piece.toString('utf8', 0, SKIP_HEAD_CHARS))
+    ) {
       dropping = 'filtered';
       return;
     }
@@ -200,13 +209,22 @@ export async function readLines(path: string, onLine: (line: LineVisit) => void,
     }
     if (offset > endOffset) finishPending();
     const tailFrom = endOffset - Math.min(EDGE_BYTES, endOffset);
-    if (tailFrom >= lastChunkStart && endOffset <= lastChunkStart + lastChunkBytes) tail = Buffer.from(buffer.subarray(tailFrom - lastChunkStart, endOffset - lastChunkStart));
+    if (tailFrom >= lastChunkStart && endOffset <= lastChunkStart + lastChunkBytes)
+      tail = Buffer.from(buffer.subarray(tailFrom - lastChunkStart, endOffset - lastChunkStart));
   } finally {
     await handle.close();
     giveBuffer(buffer);
   }
   const trailingBytes = offset - endOffset;
-  return { endOffset, lines, skippedLongLines, skippedLines, trailingBytes, bytesRead: offset - start, edges: { head, tail } };
+  return {
+    endOffset,
+    lines,
+    skippedLongLines,
+    skippedLines,
+    trailingBytes,
+    bytesRead: offset - start,
+    edges: { head, tail },
+  };
 }
 
 // Read buffers are reused from call to call: allocating a fresh megabyte per file costs page faults.

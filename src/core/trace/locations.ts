@@ -19,10 +19,18 @@ const ROO_EXTENSION = 'rooveterinaryinc.roo-cline';
  * (and path flavour), so every platform's answer can be checked from any machine.
  * Aider has no default: its history file sits in each repository (`.aider.chat.history.md`).
  */
-export function defaultSourceFolders(env: NodeJS.ProcessEnv = process.env, home = homedir(), platform: NodeJS.Platform = process.platform): SourceFolder[] {
+export function defaultSourceFolders(
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir(),
+  platform: NodeJS.Platform = process.platform,
+): SourceFolder[] {
   const path = platform === 'win32' ? win32 : posix;
   const join = path.join;
-  const claudeRoots = env.CLAUDE_CONFIG_DIR ? env.CLAUDE_CONFIG_DIR.split(',').map((p) => p.trim()).filter(Boolean) : [join(home, '.claude'), join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'claude')];
+  const claudeRoots = env.CLAUDE_CONFIG_DIR
+    ? env.CLAUDE_CONFIG_DIR.split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : [join(home, '.claude'), join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'claude')];
   const codexHome = env.CODEX_HOME ?? join(home, '.codex');
   // GEMINI_CLI_HOME stands in for the home folder, not for ~/.gemini (gemini-cli utils/paths.ts).
   const geminiHome = join(env.GEMINI_CLI_HOME ?? home, '.gemini');
@@ -31,7 +39,8 @@ export function defaultSourceFolders(env: NodeJS.ProcessEnv = process.env, home 
   // OpenCode uses xdg-basedir everywhere, so Windows and macOS also get ~/.local/share.
   const openCodeData = join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'opencode');
   // The ≥1.2 database itself, not its folder: next to it are auth.json and a git store of snapshots.
-  const openCodeDb = env.OPENCODE_DB && path.isAbsolute(env.OPENCODE_DB) ? env.OPENCODE_DB : join(openCodeData, 'opencode.db');
+  const openCodeDb =
+    env.OPENCODE_DB && path.isAbsolute(env.OPENCODE_DB) ? env.OPENCODE_DB : join(openCodeData, 'opencode.db');
   const continueHome = env.CONTINUE_GLOBAL_DIR ?? join(home, '.continue');
 
   const folders: SourceFolder[] = [
@@ -69,11 +78,12 @@ export function defaultSourceFolders(env: NodeJS.ProcessEnv = process.env, home 
 /** `<UserData>/User` of each editor: %APPDATA%, ~/Library/Application Support or $XDG_CONFIG_HOME, plus remote and portable installs. */
 function vscodeUserDirs(env: NodeJS.ProcessEnv, home: string, platform: NodeJS.Platform, editors: string[]): string[] {
   const { join } = platform === 'win32' ? win32 : posix;
-  const base = platform === 'win32'
-    ? (env.APPDATA ?? join(home, 'AppData', 'Roaming'))
-    : platform === 'darwin'
-      ? join(home, 'Library', 'Application Support')
-      : (env.XDG_CONFIG_HOME ?? join(home, '.config'));
+  const base =
+    platform === 'win32'
+      ? (env.APPDATA ?? join(home, 'AppData', 'Roaming'))
+      : platform === 'darwin'
+        ? join(home, 'Library', 'Application Support')
+        : (env.XDG_CONFIG_HOME ?? join(home, '.config'));
   const dirs = editors.map((editor) => join(base, editor, 'User'));
   // A portable install keeps its data next to the binary; VS Code exports that folder as VSCODE_PORTABLE.
   if (env.VSCODE_PORTABLE) dirs.push(join(env.VSCODE_PORTABLE, 'user-data', 'User'));

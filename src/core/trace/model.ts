@@ -3,7 +3,18 @@ import { z } from 'zod';
 /** Bumped when the stored shape changes; readers of the store migrate or re-import older versions. */
 export const TRACE_SCHEMA_VERSION = 1;
 
-export const AGENTS = ['claude-code', 'codex', 'copilot', 'cline', 'roo-code', 'gemini-cli', 'cursor', 'opencode', 'continue', 'aider'] as const;
+export const AGENTS = [
+  'claude-code',
+  'codex',
+  'copilot',
+  'cline',
+  'roo-code',
+  'gemini-cli',
+  'cursor',
+  'opencode',
+  'continue',
+  'aider',
+] as const;
 export const AgentId = z.enum(AGENTS);
 export type AgentId = z.infer<typeof AgentId>;
 
@@ -15,8 +26,18 @@ const base = {
   sidechain: z.boolean().optional(),
 };
 
-export const UserMessageStep = z.object({ ...base, kind: z.literal('user'), text: z.string(), isMeta: z.boolean().optional() });
-export const AssistantMessageStep = z.object({ ...base, kind: z.literal('assistant'), text: z.string(), model: z.string().optional() });
+export const UserMessageStep = z.object({
+  ...base,
+  kind: z.literal('user'),
+  text: z.string(),
+  isMeta: z.boolean().optional(),
+});
+export const AssistantMessageStep = z.object({
+  ...base,
+  kind: z.literal('assistant'),
+  text: z.string(),
+  model: z.string().optional(),
+});
 export const ToolCallStep = z.object({
   ...base,
   kind: z.literal('tool_call'),
@@ -37,10 +58,22 @@ export const ToolResultStep = z.object({
   /** Original output length in characters when `output` was cut. */
   truncatedFrom: z.number().int().optional(),
 });
-export const SubagentStep = z.object({ ...base, kind: z.literal('subagent'), traceId: z.string(), description: z.string().optional() });
+export const SubagentStep = z.object({
+  ...base,
+  kind: z.literal('subagent'),
+  traceId: z.string(),
+  description: z.string().optional(),
+});
 export const ErrorStep = z.object({ ...base, kind: z.literal('error'), text: z.string() });
 
-export const Step = z.discriminatedUnion('kind', [UserMessageStep, AssistantMessageStep, ToolCallStep, ToolResultStep, SubagentStep, ErrorStep]);
+export const Step = z.discriminatedUnion('kind', [
+  UserMessageStep,
+  AssistantMessageStep,
+  ToolCallStep,
+  ToolResultStep,
+  SubagentStep,
+  ErrorStep,
+]);
 export type Step = z.infer<typeof Step>;
 export type ToolCallStep = z.infer<typeof ToolCallStep>;
 export type ToolResultStep = z.infer<typeof ToolResultStep>;

@@ -18,7 +18,10 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   for (let i = 0; i < steps.length; i++) {
     redactStep(steps[i], redactor);
     const checked = parseStep(steps[i]);
-    if (!checked.success) throw new Error(`step ${i}: ${checked.error.issues[0]?.message ?? 'invalid'} at ${checked.error.issues[0]?.path.join('.') ?? ''}`);
+    if (!checked.success)
+      throw new Error(
+        `step ${i}: ${checked.error.issues[0]?.message ?? 'invalid'} at ${checked.error.issues[0]?.path.join('.') ?? ''}`,
+      );
   }
   const trace: Trace = {
     ...draft,

@@ -116,9 +116,13 @@ export async function loadPackMap(dir: string): Promise<PackMap> {
   } catch {
     return { traces: new Map(), packs: new Map() };
   }
-  const packs = names.filter((n) => n.endsWith(INDEX_SUFFIX)).map((n) => n.slice(0, -INDEX_SUFFIX.length)).sort();
+  const packs = names
+    .filter((n) => n.endsWith(INDEX_SUFFIX))
+    .map((n) => n.slice(0, -INDEX_SUFFIX.length))
+    .sort();
   const present = new Set(names);
-  for (const path of indexCache.keys()) if (path.startsWith(dir + sep) && !present.has(path.slice(dir.length + 1))) indexCache.delete(path);
+  for (const path of indexCache.keys())
+    if (path.startsWith(dir + sep) && !present.has(path.slice(dir.length + 1))) indexCache.delete(path);
   const map: PackMap = { traces: new Map(), packs: new Map() };
   const indexes = await Promise.all(packs.map((pack) => readIndex(join(dir, pack + INDEX_SUFFIX))));
   packs.forEach((pack, i) => {
@@ -147,12 +151,16 @@ export async function* readAllPacked(dir: string, map: PackMap): AsyncGenerator<
       continue;
     }
     for (const [id, entry] of entries) {
-      if (entry.offset + entry.length <= bytes.length) yield { id, json: bytes.toString('utf8', entry.offset, entry.offset + entry.length) };
+      if (entry.offset + entry.length <= bytes.length)
+        yield { id, json: bytes.toString('utf8', entry.offset, entry.offset + entry.length) };
     }
   }
 }
 
-function groupByPack(map: PackMap, keep: (pack: string) => boolean = () => true): Map<string, Array<[string, PackEntry]>> {
+function groupByPack(
+  map: PackMap,
+  keep: (pack: string) => boolean = () => true,
+): Map<string, Array<[string, PackEntry]>> {
   const byPack = new Map<string, Array<[string, PackEntry]>>();
   for (const [id, entry] of map.traces) {
     if (!keep(entry.pack)) continue;
@@ -193,10 +201,12 @@ export async function compactPacks(dir: string, now = Date.now()): Promise<Compa
   // Copies left by an import that was killed and re-run are spread thinly over many packs: no single pack is mostly
   // dead, yet together they are worth a rewrite.
   const sweep = deadInStore >= MIN_FREED_BYTES && deadInStore > total * MAX_DEAD_SHARE;
-  const chosen = [...map.packs].filter(([pack, bytes]) => {
-    const liveBytes = live.get(pack) ?? 0;
-    return liveBytes < bytes * MIN_LIVE_SHARE || (many && bytes < SMALL_PACK_BYTES) || (sweep && liveBytes < bytes);
-  }).map(([pack]) => pack);
+  const chosen = [...map.packs]
+    .filter(([pack, bytes]) => {
+      const liveBytes = live.get(pack) ?? 0;
+      return liveBytes < bytes * MIN_LIVE_SHARE || (many && bytes < SMALL_PACK_BYTES) || (sweep && liveBytes < bytes);
+    })
+    .map(([pack]) => pack);
   const dead = chosen.reduce((sum, pack) => sum + (map.packs.get(pack) ?? 0) - (live.get(pack) ?? 0), 0);
   const result: CompactionResult = { rewritten: 0, freedBytes: 0 };
   await removeOrphans(dir, now);

@@ -29,11 +29,20 @@ export interface RedactionOptions {
   homePaths?: boolean;
 }
 
-export function createRedactor(options: RedactionOptions = {}, onInvalidPattern: (source: string, error: string) => void = () => {}): Redactor {
+export function createRedactor(
+  options: RedactionOptions = {},
+  onInvalidPattern: (source: string, error: string) => void = () => {},
+): Redactor {
   const patterns = compileUserPatterns(options.extraPatterns ?? [], onInvalidPattern);
-  const extra: ExtraFinder | undefined = patterns.length === 0 ? undefined : (text, found) => findUserPatterns(text, patterns, (s, e) => found(s, e, CUSTOM_TAG));
+  const extra: ExtraFinder | undefined =
+    patterns.length === 0
+      ? undefined
+      : (text, found) => findUserPatterns(text, patterns, (s, e) => found(s, e, CUSTOM_TAG));
   const homePaths = options.homePaths ?? true;
-  const holdsSecret = (depth: number) => (decoded: string): boolean => findSecrets(decoded, extra, depth < MAX_DEPTH ? holdsSecret(depth + 1) : undefined).finds.length > 0;
+  const holdsSecret =
+    (depth: number) =>
+    (decoded: string): boolean =>
+      findSecrets(decoded, extra, depth < MAX_DEPTH ? holdsSecret(depth + 1) : undefined).finds.length > 0;
   const decodedHoldsSecret = holdsSecret(1);
   let count = 0;
   return {

@@ -7,7 +7,17 @@ import { READERS } from './sources';
 import type { SourceReader } from './sources/types';
 
 /** Folders of agent homes that never hold sessions (backups, caches, plugins). */
-const SKIP_DIRS = new Set(['node_modules', '.git', 'file-history', 'shell-snapshots', 'paste-cache', 'todos', 'debug', 'statsig', 'plugins']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '.git',
+  'file-history',
+  'shell-snapshots',
+  'paste-cache',
+  'todos',
+  'debug',
+  'statsig',
+  'plugins',
+]);
 const STAT_BATCH = 64;
 
 export interface FoundFile {
@@ -17,16 +27,33 @@ export interface FoundFile {
 }
 
 /** Why a file an import saw was not imported: each is counted, with a few paths, never passed over in silence. */
-export const SKIP_REASONS = ['not a session', 'empty', 'unreadable', 'special file', 'symbolic link loop', 'folder named like a session', 'too large'] as const;
+export const SKIP_REASONS = [
+  'not a session',
+  'empty',
+  'unreadable',
+  'special file',
+  'symbolic link loop',
+  'folder named like a session',
+  'too large',
+] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
  * The files under `root` some reader accepts by name, with size and mtime: no file is opened, so a re-import
  * only sniffs files it has not seen in that state (`classifyFile`), and can do that in a worker.
  */
-export async function walkCandidates(root: string, options: { agent?: AgentId | 'auto'; warn?: (message: string) => void; skip?: (reason: SkipReason, path: string) => void; exclude?: string[] } = {}): Promise<FoundFile[]> {
+export async function walkCandidates(
+  root: string,
+  options: {
+    agent?: AgentId | 'auto';
+    warn?: (message: string) => void;
+    skip?: (reason: SkipReason, path: string) => void;
+    exclude?: string[];
+  } = {},
+): Promise<FoundFile[]> {
   const excluded = new Set(options.exclude ?? []);
-  const readers = options.agent && options.agent !== 'auto' ? READERS.filter((r) => r.agent === options.agent) : READERS;
+  const readers =
+    options.agent && options.agent !== 'auto' ? READERS.filter((r) => r.agent === options.agent) : READERS;
   const named = (path: string) => readers.some((r) => r.accepts(path));
   const blocking = isBlockingIo();
   const rootStat = await stat(root);
@@ -99,7 +126,14 @@ export async function walkCandidates(root: string, options: { agent?: AgentId | 
     return found;
   }
   for (let i = 0; i < paths.length; i += STAT_BATCH) {
-    const batch = await Promise.all(paths.slice(i, i + STAT_BATCH).map((path) => stat(path).then((s) => ({ path, bytes: s.size, mtimeMs: s.mtimeMs }), () => undefined)));
+    const batch = await Promise.all(
+      paths.slice(i, i + STAT_BATCH).map((path) =>
+        stat(path).then(
+          (s) => ({ path, bytes: s.size, mtimeMs: s.mtimeMs }),
+          () => undefined,
+        ),
+      ),
+    );
     for (const file of batch) if (file) found.push(file);
   }
   return found;
@@ -114,7 +148,9 @@ const SNIFF_BYTES = [8 * 1024, 64 * 1024];
  * the agent that alone writes files of that name and place, whose reader then says what it could not read.
  */
 export async function classifyFile(path: string, agent?: AgentId | 'auto'): Promise<AgentId | undefined> {
-  const readers = (agent && agent !== 'auto' ? READERS.filter((r) => r.agent === agent) : READERS).filter((r) => r.accepts(path));
+  const readers = (agent && agent !== 'auto' ? READERS.filter((r) => r.agent === agent) : READERS).filter((r) =>
+    r.accepts(path),
+  );
   if (readers.length === 0) return undefined;
   for (const bytes of SNIFF_BYTES) {
     const buffer = await readRange(path, 0, bytes);

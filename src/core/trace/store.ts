@@ -71,14 +71,27 @@ export interface ImportIndex {
   skipped?: Record<string, SkippedFile>;
 }
 
-const optional = (value: unknown, type: 'string' | 'number' | 'boolean') => value === undefined || typeof value === type;
+const optional = (value: unknown, type: 'string' | 'number' | 'boolean') =>
+  value === undefined || typeof value === type;
 
 function isImportedFile(value: unknown): value is ImportedFile {
   const e = value as Record<string, unknown> | null;
-  return typeof e === 'object' && e !== null && typeof e.agent === 'string' && typeof e.bytes === 'number' && typeof e.mtimeMs === 'number'
-    && Array.isArray(e.traceIds) && e.traceIds.every((id) => typeof id === 'string')
-    && optional(e.offset, 'number') && optional(e.head, 'string') && optional(e.headBytes, 'number') && optional(e.tail, 'string')
-    && optional(e.tailBytes, 'number') && optional(e.state, 'string') && optional(e.stateFile, 'boolean');
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.agent === 'string' &&
+    typeof e.bytes === 'number' &&
+    typeof e.mtimeMs === 'number' &&
+    Array.isArray(e.traceIds) &&
+    e.traceIds.every((id) => typeof id === 'string') &&
+    optional(e.offset, 'number') &&
+    optional(e.head, 'string') &&
+    optional(e.headBytes, 'number') &&
+    optional(e.tail, 'string') &&
+    optional(e.tailBytes, 'number') &&
+    optional(e.state, 'string') &&
+    optional(e.stateFile, 'boolean')
+  );
 }
 
 function isSkippedFile(value: unknown): value is SkippedFile {
@@ -88,7 +101,11 @@ function isSkippedFile(value: unknown): value is SkippedFile {
 
 /** A session whose learning failed: how often, why the last time, and in which run. */
 const LearningFailure = z.object({ count: z.number().int().min(1), reason: z.string(), runId: z.string() });
-const LearnedState = z.object({ version: z.literal(1), learned: z.record(z.string(), z.string()), failed: z.record(z.string(), LearningFailure).default({}) });
+const LearnedState = z.object({
+  version: z.literal(1),
+  learned: z.record(z.string(), z.string()),
+  failed: z.record(z.string(), LearningFailure).default({}),
+});
 export type LearnedState = z.infer<typeof LearnedState>;
 
 /** Normalized, redacted traces plus the import index and per-workspace learning state. */
@@ -98,7 +115,12 @@ export class TraceStore {
   /** Where traces were stored one file each, before packs; still read, and removed once a pack holds the trace. */
   private legacyTraceFile(id: string): string {
     const [agent] = id.split(':');
-    return join(this.dir, 'traces', agent, `${id.slice(agent.length + 1).replace(/[^A-Za-z0-9._-]/g, '_')}-${shortHash(id, 8)}.json`);
+    return join(
+      this.dir,
+      'traces',
+      agent,
+      `${id.slice(agent.length + 1).replace(/[^A-Za-z0-9._-]/g, '_')}-${shortHash(id, 8)}.json`,
+    );
   }
 
   private get packsDir(): string {
@@ -177,11 +199,14 @@ export class TraceStore {
    * again). Checked entry by entry without copying: the index of thousands of sessions is read on every import.
    */
   async loadIndex(): Promise<ImportIndex> {
-    const json = (await readJsonFile(join(this.dir, 'imports.json')).catch(() => undefined)) as Partial<ImportIndex> | undefined;
+    const json = (await readJsonFile(join(this.dir, 'imports.json')).catch(() => undefined)) as
+      Partial<ImportIndex> | undefined;
     const index: ImportIndex = { version: 2, files: {}, skipped: {} };
-    if (!json || (json.version !== 1 && json.version !== 2) || typeof json.files !== 'object' || json.files === null) return index;
+    if (!json || (json.version !== 1 && json.version !== 2) || typeof json.files !== 'object' || json.files === null)
+      return index;
     for (const [path, entry] of Object.entries(json.files)) if (isImportedFile(entry)) index.files[path] = entry;
-    for (const [path, entry] of Object.entries(json.skipped ?? {})) if (isSkippedFile(entry)) index.skipped![path] = entry;
+    for (const [path, entry] of Object.entries(json.skipped ?? {}))
+      if (isSkippedFile(entry)) index.skipped![path] = entry;
     return index;
   }
 
@@ -202,7 +227,10 @@ export class TraceStore {
   /** `undefined` when there is none (or it is damaged): the file is then read in full. */
   async loadResumeState(path: string): Promise<{ state: unknown } | undefined> {
     try {
-      const json = JSON.parse((await readTextIfExists(this.resumeFile(path))) ?? 'null') as { path?: string; state?: unknown } | null;
+      const json = JSON.parse((await readTextIfExists(this.resumeFile(path))) ?? 'null') as {
+        path?: string;
+        state?: unknown;
+      } | null;
       return json?.path === path ? { state: json.state } : undefined;
     } catch {
       return undefined;
@@ -216,18 +244,26 @@ export class TraceStore {
   }
 
   async loadLearned(workspace: string): Promise<LearnedState> {
-    const parsed = LearnedState.safeParse(await readJsonFile(join(this.workspaceDir(workspace), 'learned.json')).catch(() => undefined));
+    const parsed = LearnedState.safeParse(
+      await readJsonFile(join(this.workspaceDir(workspace), 'learned.json')).catch(() => undefined),
+    );
     return parsed.success ? parsed.data : { version: 1, learned: {}, failed: {} };
   }
 
   /** Records a run's outcome per session: learned ones, and failed ones (counted, to be learned again later). */
-  async markLearned(workspace: string, traceIds: string[], runId: string, failed: Array<{ id: string; reason: string }> = []): Promise<void> {
+  async markLearned(
+    workspace: string,
+    traceIds: string[],
+    runId: string,
+    failed: Array<{ id: string; reason: string }> = [],
+  ): Promise<void> {
     const state = await this.loadLearned(workspace);
     for (const id of traceIds) {
       state.learned[id] = runId;
       delete state.failed[id];
     }
-    for (const { id, reason } of failed) state.failed[id] = { count: (state.failed[id]?.count ?? 0) + 1, reason, runId };
+    for (const { id, reason } of failed)
+      state.failed[id] = { count: (state.failed[id]?.count ?? 0) + 1, reason, runId };
     await atomicWrite(join(this.workspaceDir(workspace), 'learned.json'), JSON.stringify(state, null, 1));
   }
 

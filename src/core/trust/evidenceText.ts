@@ -6,17 +6,25 @@ import type { RuleFlag } from './kinds';
 const STEP_CHARS = 4000;
 
 function clip(text: string): string {
-  return text.length > STEP_CHARS ? `${text.slice(0, STEP_CHARS)}\n[… ${text.length - STEP_CHARS} more characters]` : text;
+  return text.length > STEP_CHARS
+    ? `${text.slice(0, STEP_CHARS)}\n[… ${text.length - STEP_CHARS} more characters]`
+    : text;
 }
 
 function describeStep(step: Step): string {
   switch (step.kind) {
-    case 'user': return `USER${step.isMeta ? ' (injected into the session, not typed by the user)' : ''}:\n${clip(step.text)}`;
-    case 'assistant': return `AGENT:\n${clip(step.text)}`;
-    case 'tool_call': return `TOOL CALL ${step.tool}:\n${clip(step.command ? `$ ${step.command}` : step.input)}`;
-    case 'tool_result': return `TOOL RESULT${step.isError ? ' (failed)' : ''}${step.exitCode !== undefined ? ` exit ${step.exitCode}` : ''} — text the agent read:\n${clip(step.output)}`;
-    case 'subagent': return `SUBAGENT ${step.traceId}${step.description ? `: ${step.description}` : ''}`;
-    case 'error': return `ERROR:\n${clip(step.text)}`;
+    case 'user':
+      return `USER${step.isMeta ? ' (injected into the session, not typed by the user)' : ''}:\n${clip(step.text)}`;
+    case 'assistant':
+      return `AGENT:\n${clip(step.text)}`;
+    case 'tool_call':
+      return `TOOL CALL ${step.tool}:\n${clip(step.command ? `$ ${step.command}` : step.input)}`;
+    case 'tool_result':
+      return `TOOL RESULT${step.isError ? ' (failed)' : ''}${step.exitCode !== undefined ? ` exit ${step.exitCode}` : ''} — text the agent read:\n${clip(step.output)}`;
+    case 'subagent':
+      return `SUBAGENT ${step.traceId}${step.description ? `: ${step.description}` : ''}`;
+    case 'error':
+      return `ERROR:\n${clip(step.text)}`;
   }
 }
 
@@ -24,7 +32,10 @@ function describeStep(step: Step): string {
  * A rule's flags and the text of the steps that support it, from the stored sessions: what the review shows one
  * click away from a flagged rule. Plain text, deterministic.
  */
-export async function evidenceText(rule: { id: string; content?: string; flags: readonly RuleFlag[]; support: readonly Evidence[] }, loadTrace: (id: string) => Promise<Trace | undefined>): Promise<string> {
+export async function evidenceText(
+  rule: { id: string; content?: string; flags: readonly RuleFlag[]; support: readonly Evidence[] },
+  loadTrace: (id: string) => Promise<Trace | undefined>,
+): Promise<string> {
   const lines = [`Rule ${rule.id}`, '', rule.content ?? '(no text: the change removes a rule)', ''];
   if (rule.flags.length === 0) lines.push('Not flagged.');
   else {
@@ -32,7 +43,8 @@ export async function evidenceText(rule: { id: string; content?: string; flags: 
     for (const flag of rule.flags) lines.push(`- ${flag.kind}: ${flag.reason}`);
   }
   lines.push('');
-  if (rule.support.length === 0) lines.push('No recorded evidence: the rule was already in the playbook (a cloned repository is untrusted input).');
+  if (rule.support.length === 0)
+    lines.push('No recorded evidence: the rule was already in the playbook (a cloned repository is untrusted input).');
   for (const evidence of rule.support) {
     const trace = await loadTrace(evidence.traceId);
     lines.push(`== Session ${evidence.traceId}${trace?.title ? ` (${trace.title})` : ''}`);

@@ -44,26 +44,40 @@ export function markedIds(playbook: Playbook): Set<string> {
 }
 
 function mapSections(playbook: Playbook, lines: (section: PlaybookLine[]) => PlaybookLine[]): Playbook {
-  return { ...playbook, preamble: [...playbook.preamble], sections: playbook.sections.map((s) => ({ ...s, lines: lines(s.lines) })) };
+  return {
+    ...playbook,
+    preamble: [...playbook.preamble],
+    sections: playbook.sections.map((s) => ({ ...s, lines: lines(s.lines) })),
+  };
 }
 
 /** The playbook as the review shows it: each flagged bullet under a mark line saying why. */
 export function withMarks(playbook: Playbook, flagged: ReadonlyMap<string, readonly RuleFlag[]>): Playbook {
   if (flagged.size === 0) return playbook;
   const already = markedIds(playbook);
-  return mapSections(playbook, (lines) => lines.flatMap((line): PlaybookLine[] => {
-    if (line.kind !== 'bullet') return [line];
-    const flags = flagged.get(line.bullet.id);
-    return flags && flags.length > 0 && !already.has(line.bullet.id) ? [{ kind: 'text', text: flagMarkLine(line.bullet.id, flags) }, line] : [line];
-  }));
+  return mapSections(playbook, (lines) =>
+    lines.flatMap((line): PlaybookLine[] => {
+      if (line.kind !== 'bullet') return [line];
+      const flags = flagged.get(line.bullet.id);
+      return flags && flags.length > 0 && !already.has(line.bullet.id)
+        ? [{ kind: 'text', text: flagMarkLine(line.bullet.id, flags) }, line]
+        : [line];
+    }),
+  );
 }
 
 /**
  * A flagged removal has no bullet left to mark: a mark line where the rule was (found in `before`) says so. It names
  * no bullet below it, so it holds nothing if the file is written with it.
  */
-export function withRemovalMarks(shown: Playbook, before: Playbook, removed: ReadonlyMap<string, readonly RuleFlag[]>): Playbook {
-  const present = new Set(shown.sections.flatMap((s) => s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet.id] : []))));
+export function withRemovalMarks(
+  shown: Playbook,
+  before: Playbook,
+  removed: ReadonlyMap<string, readonly RuleFlag[]>,
+): Playbook {
+  const present = new Set(
+    shown.sections.flatMap((s) => s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet.id] : []))),
+  );
   const out = mapSections(shown, (lines) => [...lines]);
   for (const [id, flags] of removed) {
     if (present.has(id)) continue;
@@ -71,8 +85,16 @@ export function withRemovalMarks(shown: Playbook, before: Playbook, removed: Rea
     const target = out.sections.find((s) => s.title === section?.title);
     if (!target) continue;
     let at = target.lines.length;
-    while (at > 0 && target.lines[at - 1].kind === 'text' && (target.lines[at - 1] as { text: string }).text.trim() === '') at--;
-    target.lines.splice(at, 0, { kind: 'text', text: `${MARK} [${id}] removal, ${flags.map((f) => f.kind).join(', ')}: ${flags.map((f) => inline(f.reason)).join('; ')}. The rule stays in AGENTS.md and the other files until this removal is accepted by name. -->` });
+    while (
+      at > 0 &&
+      target.lines[at - 1].kind === 'text' &&
+      (target.lines[at - 1] as { text: string }).text.trim() === ''
+    )
+      at--;
+    target.lines.splice(at, 0, {
+      kind: 'text',
+      text: `${MARK} [${id}] removal, ${flags.map((f) => f.kind).join(', ')}: ${flags.map((f) => inline(f.reason)).join('; ')}. The rule stays in AGENTS.md and the other files until this removal is accepted by name. -->`,
+    });
   }
   return out;
 }
@@ -80,12 +102,14 @@ export function withRemovalMarks(shown: Playbook, before: Playbook, removed: Rea
 /** Mark lines removed for the given bullets (accepted by name), every other line kept as it is. */
 export function withoutMarks(playbook: Playbook, ids: ReadonlySet<string>): Playbook {
   if (ids.size === 0) return playbook;
-  return mapSections(playbook, (lines) => lines.filter((line, i) => {
-    if (line.kind !== 'text') return true;
-    const m = MARK_LINE.exec(line.text.trim());
-    const next = lines[i + 1];
-    return !(m && ids.has(m[1]) && next?.kind === 'bullet' && next.bullet.id === m[1]);
-  }));
+  return mapSections(playbook, (lines) =>
+    lines.filter((line, i) => {
+      if (line.kind !== 'text') return true;
+      const m = MARK_LINE.exec(line.text.trim());
+      const next = lines[i + 1];
+      return !(m && ids.has(m[1]) && next?.kind === 'bullet' && next.bullet.id === m[1]);
+    }),
+  );
 }
 
 /** The playbook without the held bullets: what every asset but the playbook is rendered from. */
@@ -118,19 +142,22 @@ export interface Hold {
 export function holdBack(input: HoldInput): Hold {
   const accepted = input.accepted ?? new Set<string>();
   const flagged = new Map<string, RuleFlag[]>();
-  for (const rule of input.rules) if (rule.flags && rule.flags.length > 0 && !accepted.has(rule.id)) flagged.set(rule.id, [...rule.flags]);
+  for (const rule of input.rules)
+    if (rule.flags && rule.flags.length > 0 && !accepted.has(rule.id)) flagged.set(rule.id, [...rule.flags]);
   const proposed = new Set(input.rules.filter((r) => r.op !== 'REMOVE').map((r) => r.id));
   const marked = markedIds(input.playbook);
   const existing: HeldRule[] = [];
-  for (const section of input.playbook.sections) for (const line of section.lines) {
-    if (line.kind !== 'bullet' || proposed.has(line.bullet.id) || accepted.has(line.bullet.id)) continue;
-    const { id, content } = line.bullet;
-    // A mark holds whatever the user trusted before: it is removed only by accepting the rule by name.
-    if (!marked.has(id) && input.isTrusted?.(content)) continue;
-    const flags = screenExistingRule(content);
-    if (marked.has(id) && flags.length === 0) flags.push({ kind: 'untrusted-source', reason: 'marked as flagged in the playbook and not accepted by name' });
-    if (flags.length > 0) existing.push({ id, content, flags });
-  }
+  for (const section of input.playbook.sections)
+    for (const line of section.lines) {
+      if (line.kind !== 'bullet' || proposed.has(line.bullet.id) || accepted.has(line.bullet.id)) continue;
+      const { id, content } = line.bullet;
+      // A mark holds whatever the user trusted before: it is removed only by accepting the rule by name.
+      if (!marked.has(id) && input.isTrusted?.(content)) continue;
+      const flags = screenExistingRule(content);
+      if (marked.has(id) && flags.length === 0)
+        flags.push({ kind: 'untrusted-source', reason: 'marked as flagged in the playbook and not accepted by name' });
+      if (flags.length > 0) existing.push({ id, content, flags });
+    }
   return { ids: new Set([...flagged.keys(), ...existing.map((e) => e.id)]), flagged, existing };
 }
 
@@ -152,9 +179,16 @@ function opRuleId(op: DeltaOp): string | undefined {
  * the unflagged operations applied, so AGENTS.md and the rest keep that rule as it was until the change is accepted
  * by name. Undefined when every flagged change is an ADD (held back by leaving its bullet out).
  */
-export function playbookForOtherAssets(base: Playbook, ops: ReadonlyArray<{ ruleId: string; op: DeltaOp }>, tags: BulletTag[], flagged: ReadonlyMap<string, unknown>): Playbook | undefined {
+export function playbookForOtherAssets(
+  base: Playbook,
+  ops: ReadonlyArray<{ ruleId: string; op: DeltaOp }>,
+  tags: BulletTag[],
+  flagged: ReadonlyMap<string, unknown>,
+): Playbook | undefined {
   if (!ops.some((o) => o.op.op !== 'ADD' && flagged.has(o.ruleId))) return undefined;
-  const kept = ops.filter((o) => !flagged.has(o.ruleId)).map((o) => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op));
+  const kept = ops
+    .filter((o) => !flagged.has(o.ruleId))
+    .map((o) => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op));
   return applyDelta(base, { ops: kept, tags }).playbook;
 }
 

@@ -16,7 +16,15 @@ import { z } from 'zod';
  * | untrusted-source | evidence  | n/a: set when no cited step bearing on the rule is the user saying it  |
  * |                  |           | or an action that worked (provenance.ts)                               |
  */
-export const RISK_KINDS = ['remote-code', 'exfiltration', 'agent-directive', 'obfuscation', 'disables-checks', 'permissions', 'destructive'] as const;
+export const RISK_KINDS = [
+  'remote-code',
+  'exfiltration',
+  'agent-directive',
+  'obfuscation',
+  'disables-checks',
+  'permissions',
+  'destructive',
+] as const;
 export type RiskKind = (typeof RISK_KINDS)[number];
 
 export const FLAG_KINDS = [...RISK_KINDS, 'untrusted-source'] as const;
@@ -27,7 +35,11 @@ export const RuleFlag = z.object({ kind: FlagKind, reason: z.string() });
 export type RuleFlag = z.infer<typeof RuleFlag>;
 
 /** Kinds a user's own words in the evidence can clear; the others stand whatever the evidence says. */
-export const CONTEXTUAL_KINDS: ReadonlySet<FlagKind> = new Set<FlagKind>(['disables-checks', 'permissions', 'destructive']);
+export const CONTEXTUAL_KINDS: ReadonlySet<FlagKind> = new Set<FlagKind>([
+  'disables-checks',
+  'permissions',
+  'destructive',
+]);
 
 export function describeFlags(flags: readonly RuleFlag[]): string {
   return flags.map((f) => `${f.kind}: ${f.reason}`).join('; ');

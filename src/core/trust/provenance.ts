@@ -6,9 +6,11 @@ import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
 // the session) is anyone's to write; what the user said and what the agent did that worked are not.
 
 /** Tools that only read: their call is the agent looking, not acting. */
-const READ_TOOLS = /^(?:read|view|cat|open|grep|glob|ls|list|search|find|websearch|webfetch|fetch|web_fetch|web_search|read_file|view_file|list_files|list_dir|list_directory|search_files|codebase_search|file_search|grep_search|read_many_files|google_web_search|browser|browser_action|notebookread|read_notebook|get_file|open_file|mcp__.*(?:fetch|read|get|search|browse|list).*)$/i;
+const READ_TOOLS =
+  /^(?:read|view|cat|open|grep|glob|ls|list|search|find|websearch|webfetch|fetch|web_fetch|web_search|read_file|view_file|list_files|list_dir|list_directory|search_files|codebase_search|file_search|grep_search|read_many_files|google_web_search|browser|browser_action|notebookread|read_notebook|get_file|open_file|mcp__.*(?:fetch|read|get|search|browse|list).*)$/i;
 /** Shell commands that only read (files, pages, issues, history). */
-const READ_COMMANDS = /^\s*(?:cat|head|tail|less|more|bat|type|grep|rg|ag|find|fd|ls|tree|curl|wget|http|jq|yq|sed\s+-n|awk|nl|wc|file|strings|git\s+(?:log|show|diff|blame|grep|status)|gh\s+(?:issue|pr|repo|release|api)\s+(?:view|list|diff)|gh\s+api|glab\s+\w+\s+view|echo|printf)\b/i;
+const READ_COMMANDS =
+  /^\s*(?:cat|head|tail|less|more|bat|type|grep|rg|ag|find|fd|ls|tree|curl|wget|http|jq|yq|sed\s+-n|awk|nl|wc|file|strings|git\s+(?:log|show|diff|blame|grep|status)|gh\s+(?:issue|pr|repo|release|api)\s+(?:view|list|diff)|gh\s+api|glab\s+\w+\s+view|echo|printf)\b/i;
 
 export interface EvidenceSummary {
   /** Non-injected user messages cited as evidence that bear on the rule: the user's own words. */
@@ -47,11 +49,15 @@ type Role = 'user' | 'action' | 'read';
 function roleOf(step: Step): Role {
   switch (step.kind) {
     // A very long message is a paste (a log, an issue, a file): text like any the agent read.
-    case 'user': return step.isMeta || step.text.length > USER_STATEMENT_CHARS ? 'read' : 'user';
-    case 'tool_call': return isReadCall(step) ? 'read' : 'action';
+    case 'user':
+      return step.isMeta || step.text.length > USER_STATEMENT_CHARS ? 'read' : 'user';
+    case 'tool_call':
+      return isReadCall(step) ? 'read' : 'action';
     // The agent's own prose repeats what it read; it is no evidence by itself.
-    case 'assistant': return 'read';
-    default: return 'read';
+    case 'assistant':
+      return 'read';
+    default:
+      return 'read';
   }
 }
 
@@ -80,7 +86,11 @@ function termsOf(content: string): string[] {
 }
 
 /** The cited steps of a rule, looked up in the traces, summarised by where they come from. */
-export function summarizeEvidence(support: readonly Evidence[], traces: ReadonlyMap<string, Trace>, content = ''): EvidenceSummary {
+export function summarizeEvidence(
+  support: readonly Evidence[],
+  traces: ReadonlyMap<string, Trace>,
+  content = '',
+): EvidenceSummary {
   const about = squash(content);
   const terms = termsOf(content);
   const summary: EvidenceSummary = { userTexts: [], acted: false, readSteps: [], unrelated: 0, missing: 0, cited: 0 };
@@ -114,7 +124,8 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
         const result = results.get(step.callId);
         // Some agents record an edit without a result: not known to have failed.
         const ok = result === undefined ? !!step.tool && !step.command : !failed(result);
-        const related = ruleIsAboutIt || bearsOn(terms, step.command ?? step.input, step.command ? COMMAND_TERMS : 3, true);
+        const related =
+          ruleIsAboutIt || bearsOn(terms, step.command ?? step.input, step.command ? COMMAND_TERMS : 3, true);
         if (role === 'action' && command && related) runs.push({ at: index, command, ok });
         if (prompted) summary.readSteps.push({ traceId: evidence.traceId, step: index });
         else if (!related) summary.unrelated++;
@@ -122,7 +133,14 @@ export function summarizeEvidence(support: readonly Evidence[], traces: Readonly
       } else summary.readSteps.push({ traceId: evidence.traceId, step: index });
     }
     // What demonstrably worked: a cited failing command followed by a cited passing run of it (or of a variant).
-    if (runs.some((f) => !f.ok && runs.some((p) => p.ok && p.at > f.at && (p.command.includes(f.command) || f.command.includes(p.command))))) summary.acted = true;
+    if (
+      runs.some(
+        (f) =>
+          !f.ok &&
+          runs.some((p) => p.ok && p.at > f.at && (p.command.includes(f.command) || f.command.includes(p.command))),
+      )
+    )
+      summary.acted = true;
   }
   return summary;
 }

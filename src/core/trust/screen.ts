@@ -10,7 +10,11 @@ function clauseBefore(text: string, at: number): string {
   const before = text.slice(0, at);
   let start = 0;
   for (const m of before.matchAll(CLAUSE_BREAK)) start = (m.index ?? 0) + m[0].length;
-  return before.slice(start).split(' ').slice(-NEGATION_REACH - 1).join(' ');
+  return before
+    .slice(start)
+    .split(' ')
+    .slice(-NEGATION_REACH - 1)
+    .join(' ');
 }
 
 function quote(match: string): string {
@@ -18,7 +22,9 @@ function quote(match: string): string {
   return clean.length > 80 ? `${clean.slice(0, 77)}…` : clean;
 }
 
-const GLOBAL = new Map<RiskPattern, RegExp>(RISK_PATTERNS.map((p) => [p, new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`)]));
+const GLOBAL = new Map<RiskPattern, RegExp>(
+  RISK_PATTERNS.map((p) => [p, new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : `${p.re.flags}g`)]),
+);
 
 function firstMatch(pattern: RiskPattern, text: string): string | undefined {
   // A cheap test first: most rules match no pattern at all.
@@ -50,6 +56,10 @@ export function screenText(raw: string): RuleFlag[] {
       break;
     }
   }
-  if (obfuscated) found.set('obfuscation', { kind: 'obfuscation', reason: 'hides letters (invisible characters, escapes, quotes inside a word or look-alike letters)' });
+  if (obfuscated)
+    found.set('obfuscation', {
+      kind: 'obfuscation',
+      reason: 'hides letters (invisible characters, escapes, quotes inside a word or look-alike letters)',
+    });
   return RISK_KINDS.flatMap((kind) => (found.has(kind) ? [found.get(kind) as RuleFlag] : []));
 }

@@ -4,7 +4,6 @@ import { CONTEXTUAL_KINDS, type RuleFlag } from './kinds';
 import { restsOnReadText, summarizeEvidence } from './provenance';
 import { screenText } from './screen';
 
-
 export interface ScreenableRule {
   op: 'ADD' | 'UPDATE' | 'MERGE' | 'REMOVE';
   content?: string;
@@ -35,9 +34,15 @@ export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Tra
   if (restsOnReadText(summary)) {
     const read = summary.readSteps.length > 0 ? `: ${stepList(summary.readSteps)}` : '';
     const unrelated = summary.unrelated > 0 ? ` (${summary.unrelated} other cited step(s) do not bear on it)` : '';
-    flags.push({ kind: 'untrusted-source', reason: `its only evidence is text the agent read (tool output, a fetched page, a file), not the user saying it or an action that worked${unrelated}${read}` });
+    flags.push({
+      kind: 'untrusted-source',
+      reason: `its only evidence is text the agent read (tool output, a fetched page, a file), not the user saying it or an action that worked${unrelated}${read}`,
+    });
   } else if (summary.cited === 0 && summary.missing > 0) {
-    flags.push({ kind: 'untrusted-source', reason: 'its sessions are not in the store, so its evidence cannot be checked' });
+    flags.push({
+      kind: 'untrusted-source',
+      reason: 'its sessions are not in the store, so its evidence cannot be checked',
+    });
   }
   return flags;
 }

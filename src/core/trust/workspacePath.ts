@@ -6,7 +6,11 @@ import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
  * workspace folder, after following symlinks. Shared by the extension and the CLI.
  */
 export class OutsideWorkspaceError extends Error {
-  constructor(readonly path: string, readonly workspace: string, readonly why: string) {
+  constructor(
+    readonly path: string,
+    readonly workspace: string,
+    readonly why: string,
+  ) {
     super(`${JSON.stringify(path)} is refused: ${why} (it must stay inside the workspace folder ${workspace})`);
     this.name = 'OutsideWorkspaceError';
   }
@@ -17,7 +21,8 @@ export function workspaceRelative(raw: string, workspace = '<workspace>'): strin
   const unified = raw.trim().replace(/\\/g, '/');
   if (unified === '' || unified === '.') throw new OutsideWorkspaceError(raw, workspace, 'it names no file');
   if (/[\u0000-\u001f]/.test(unified)) throw new OutsideWorkspaceError(raw, workspace, 'it holds control characters');
-  if (unified.startsWith('/') || /^[a-zA-Z]:/.test(unified) || isAbsolute(raw)) throw new OutsideWorkspaceError(raw, workspace, 'it is absolute');
+  if (unified.startsWith('/') || /^[a-zA-Z]:/.test(unified) || isAbsolute(raw))
+    throw new OutsideWorkspaceError(raw, workspace, 'it is absolute');
   const parts = unified.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.some((p) => p === '..')) throw new OutsideWorkspaceError(raw, workspace, 'it climbs out with ".."');
   if (parts.length === 0) throw new OutsideWorkspaceError(raw, workspace, 'it names no file');
@@ -48,7 +53,11 @@ function realExistingPrefix(path: string, workspace: string, raw: string): strin
       return join(realpathSync(current), ...missing);
     } catch {
       // A dangling link: writing through it would create its target, wherever that is.
-      throw new OutsideWorkspaceError(raw, workspace, isLink ? 'it goes through a broken symbolic link' : 'it cannot be resolved');
+      throw new OutsideWorkspaceError(
+        raw,
+        workspace,
+        isLink ? 'it goes through a broken symbolic link' : 'it cannot be resolved',
+      );
     }
   }
 }
@@ -67,7 +76,8 @@ export function resolveInWorkspace(workspace: string, raw: string): string {
     throw new OutsideWorkspaceError(raw, workspace, 'the workspace folder does not exist');
   }
   const real = realExistingPrefix(lexical, workspace, raw);
-  if (!inside(root, real)) throw new OutsideWorkspaceError(raw, workspace, `it leads to ${real} through a symbolic link`);
+  if (!inside(root, real))
+    throw new OutsideWorkspaceError(raw, workspace, `it leads to ${real} through a symbolic link`);
   return lexical;
 }
 

@@ -38,10 +38,14 @@ function compileRefinements(def: Def): Check | undefined {
   for (const check of def.checks ?? []) {
     const c = (check as { _zod: { def: CheckDef } })._zod.def;
     if (c.check === 'number_format' && c.format === 'safeint') tests.push((v) => Number.isSafeInteger(v));
-    else if (c.check === 'greater_than' && typeof c.value === 'number') tests.push(c.inclusive ? (v) => (v as number) >= c.value! : (v) => (v as number) > c.value!);
-    else if (c.check === 'less_than' && typeof c.value === 'number') tests.push(c.inclusive ? (v) => (v as number) <= c.value! : (v) => (v as number) < c.value!);
-    else if (c.check === 'min_length' && typeof c.minimum === 'number') tests.push((v) => (v as string).length >= c.minimum!);
-    else if (c.check === 'max_length' && typeof c.maximum === 'number') tests.push((v) => (v as string).length <= c.maximum!);
+    else if (c.check === 'greater_than' && typeof c.value === 'number')
+      tests.push(c.inclusive ? (v) => (v as number) >= c.value! : (v) => (v as number) > c.value!);
+    else if (c.check === 'less_than' && typeof c.value === 'number')
+      tests.push(c.inclusive ? (v) => (v as number) <= c.value! : (v) => (v as number) < c.value!);
+    else if (c.check === 'min_length' && typeof c.minimum === 'number')
+      tests.push((v) => (v as string).length >= c.minimum!);
+    else if (c.check === 'max_length' && typeof c.maximum === 'number')
+      tests.push((v) => (v as string).length <= c.maximum!);
     else return undefined;
   }
   return tests.length === 0 ? () => true : (v) => tests.every((test) => test(v));
@@ -99,13 +103,19 @@ function compileShape(def: Def): Check | undefined {
     }
     case 'record': {
       // keys of parsed JSON are strings: only a plain string key type is checked here
-      if (!def.keyType || !def.valueType || defOf(def.keyType).type !== 'string' || defOf(def.keyType).checks?.length) return undefined;
+      if (!def.keyType || !def.valueType || defOf(def.keyType).type !== 'string' || defOf(def.keyType).checks?.length)
+        return undefined;
       const value = compile(def.valueType);
-      return value && ((v) => {
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-        for (const key in v) if (Object.prototype.hasOwnProperty.call(v, key) && !value((v as Record<string, unknown>)[key])) return false;
-        return true;
-      });
+      return (
+        value &&
+        ((v) => {
+          if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+          for (const key in v)
+            if (Object.prototype.hasOwnProperty.call(v, key) && !value((v as Record<string, unknown>)[key]))
+              return false;
+          return true;
+        })
+      );
     }
     case 'object': {
       // strip (no catchall) and loose (unknown catchall) objects accept extra keys; strict ones are left to zod

@@ -30,13 +30,20 @@ export class PortRpc<Remote extends Api, Local extends Api = Api> {
   private closed = false;
 
   /** `local`: what this side serves to the other. */
-  constructor(private readonly port: MessagePort, private readonly local: Partial<Local> = {}) {
+  constructor(
+    private readonly port: MessagePort,
+    private readonly local: Partial<Local> = {},
+  ) {
     port.on('message', (message: Envelope) => this.receive(message));
     port.on('close', () => this.fail(new PortClosedError()));
   }
 
   /** Calls `method` on the other side; an abort rejects it here (the other side is not told: send a notification). */
-  call<K extends keyof Remote & string>(method: K, arg: Arg<Remote[K]>, signal?: AbortSignal): Promise<Result<Remote[K]>> {
+  call<K extends keyof Remote & string>(
+    method: K,
+    arg: Arg<Remote[K]>,
+    signal?: AbortSignal,
+  ): Promise<Result<Remote[K]>> {
     if (this.closed) return Promise.reject(new PortClosedError());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -48,10 +55,12 @@ export class PortRpc<Remote extends Api, Local extends Api = Api> {
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = <T>(then: (value: T) => void) => (value: T) => {
-        signal?.removeEventListener('abort', onAbort);
-        then(value);
-      };
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          signal?.removeEventListener('abort', onAbort);
+          then(value);
+        };
       this.pending.set(id, { resolve: settle(resolve as (value: unknown) => void), reject: settle(reject) });
       this.port.postMessage({ rpc: 'call', id, method, arg } satisfies Envelope);
     });

@@ -33,7 +33,8 @@ export function clipMiddle(text: string, maxChars: number): { text: string; trun
   const keep = Math.max(0, maxChars - 40);
   const head = safeHeadEnd(text, Math.ceil(keep * 0.4));
   const tail = text.length - Math.max(head, safeTailStart(text, text.length - (keep - Math.ceil(keep * 0.4))));
-  const earlierInside = earlier !== undefined && earlier.index >= head && earlier.index + earlier.length <= text.length - tail;
+  const earlierInside =
+    earlier !== undefined && earlier.index >= head && earlier.index + earlier.length <= text.length - tail;
   const cut = earlierInside ? original - head - tail : text.length - head - tail;
   // Slices of `text` would keep all of it alive (V8 sliced strings): the clipped text is copied into a flat string.
   const clipped = `${text.slice(0, head)}${cutMarker(cut)}${text.slice(text.length - tail)}`;
@@ -52,7 +53,11 @@ export function titleLine(text: string, max = 120): string {
 }
 
 export function firstLine(text: string, max = 200): string {
-  const line = text.split('\n').find((l) => l.trim().length > 0)?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim().length > 0)
+      ?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -28,16 +28,21 @@ export function learnFromRecentSessions(services: Services): Promise<LearnComman
  * One learning run over every workspace folder. Foreground: a cancellable notification, consent prompts allowed,
  * the proposal opens as a diff. Background: progress in the status bar only, never a consent prompt or a modal.
  */
-export async function runLearning(services: Services, mode: { background: boolean; windowDays?: number }): Promise<LearnCommandResult | undefined> {
+export async function runLearning(
+  services: Services,
+  mode: { background: boolean; windowDays?: number },
+): Promise<LearnCommandResult | undefined> {
   const folders = workspaceFolderPaths();
   if (folders.length === 0) {
-    if (!mode.background) void vscode.window.showWarningMessage('Combee learns per workspace folder: open a folder first.');
+    if (!mode.background)
+      void vscode.window.showWarningMessage('Combee learns per workspace folder: open a folder first.');
     return undefined;
   }
   // Restricted Mode: nothing is learned from an untrusted folder's point of view (its sessions stay listed).
   if (!allowedInThisWorkspace('learn', mode.background)) return undefined;
   if (services.running) {
-    if (!mode.background) void vscode.window.showInformationMessage('Combee is already learning; its progress is in the status bar.');
+    if (!mode.background)
+      void vscode.window.showInformationMessage('Combee is already learning; its progress is in the status bar.');
     return undefined;
   }
   const problems: SettingProblem[] = [];
@@ -48,90 +53,133 @@ export async function runLearning(services: Services, mode: { background: boolea
   }
   const choice = await chooseProvider(services, !mode.background);
   const { info } = choice;
-  services.log.info(`learning${mode.background ? ' in the background' : ''} with ${choice.reason} (${info.provider}/${info.model})`);
+  services.log.info(
+    `learning${mode.background ? ' in the background' : ''} with ${choice.reason} (${info.provider}/${info.model})`,
+  );
   const confirm = async (estimate: RunEstimate) => {
     if (info.provider === 'offline' || estimate.sessions <= CONFIRM_ABOVE_SESSIONS) return true;
     if (mode.background) return true;
     const choice = await vscode.window.showInformationMessage(
       `Combee will learn from ${estimate.sessions} sessions with ${info.model}: about ${estimate.calls} model calls and ${Math.round(estimate.inputTokens / 1000)}k input tokens${estimate.costUsd !== undefined ? ` (≈ $${estimate.costUsd.toFixed(2)})` : ''}.`,
-      'Learn', 'Cancel',
+      'Learn',
+      'Cancel',
     );
     return choice === 'Learn';
   };
   const location = mode.background ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification;
   services.setRunning(true);
   try {
-    return await vscode.window.withProgress({ location, title: 'Combee: learning from recent sessions', cancellable: !mode.background }, async (progress, token) => {
-      const controller = new AbortController();
-      services.currentRun = controller;
-      const subscription = token.onCancellationRequested(() => controller.abort());
-      try {
-        progress.report({ message: 'importing sessions…' });
-        const capture = await captureSessions(services, undefined, controller.signal, (message) => services.log.debug(message));
-        let first: LearnCommandResult | undefined;
-        const failures: string[] = [];
-        let outsideWindow = 0;
-        let flaggedNote = '';
-        for (const workspace of folders) {
-          progress.report({ message: `learning for ${vscode.workspace.asRelativePath(workspace)}…` });
-          const result = await learnInWorker(services, workspace, choice, {
-            playbookPath: settings.playbookPath,
-            strategy: settings.strategy,
-            batchSize: settings.batchSize,
-            windowDays: mode.windowDays ?? settings.windowDays,
-            budgetTokens: settings.condenseBudget,
-            assets: { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots },
-            limits: { maxTokens: settings.maxTokensPerRun || undefined, maxCostUsd: settings.maxCostPerRun || undefined },
-            pricePerMTokInput: settings.prices[info.model]?.input,
-          }, { onProgress: (message) => progress.report({ message }), confirm }, controller.signal);
-          if (result.declined) {
-            services.log.info(`learning for ${workspace} declined at the estimate`);
-            continue;
+    return await vscode.window.withProgress(
+      { location, title: 'Combee: learning from recent sessions', cancellable: !mode.background },
+      async (progress, token) => {
+        const controller = new AbortController();
+        services.currentRun = controller;
+        const subscription = token.onCancellationRequested(() => controller.abort());
+        try {
+          progress.report({ message: 'importing sessions…' });
+          const capture = await captureSessions(services, undefined, controller.signal, (message) =>
+            services.log.debug(message),
+          );
+          let first: LearnCommandResult | undefined;
+          const failures: string[] = [];
+          let outsideWindow = 0;
+          let flaggedNote = '';
+          for (const workspace of folders) {
+            progress.report({ message: `learning for ${vscode.workspace.asRelativePath(workspace)}…` });
+            const result = await learnInWorker(
+              services,
+              workspace,
+              choice,
+              {
+                playbookPath: settings.playbookPath,
+                strategy: settings.strategy,
+                batchSize: settings.batchSize,
+                windowDays: mode.windowDays ?? settings.windowDays,
+                budgetTokens: settings.condenseBudget,
+                assets: {
+                  targets: settings.assetTargets,
+                  budgetTokens: settings.rulesBudget,
+                  skillRoots: settings.skillRoots,
+                },
+                limits: {
+                  maxTokens: settings.maxTokensPerRun || undefined,
+                  maxCostUsd: settings.maxCostPerRun || undefined,
+                },
+                pricePerMTokInput: settings.prices[info.model]?.input,
+              },
+              { onProgress: (message) => progress.report({ message }), confirm },
+              controller.signal,
+            );
+            if (result.declined) {
+              services.log.info(`learning for ${workspace} declined at the estimate`);
+              continue;
+            }
+            const run = result.run;
+            for (const warning of run?.warnings ?? []) services.log.warn(warning);
+            outsideWindow += result.outsideWindow ?? 0;
+            if (run?.status === 'failed')
+              failures.push(
+                run.warnings.find((w) => w.startsWith('run failed:'))?.slice('run failed: '.length) ??
+                  'the model calls failed',
+              );
+            if (run?.status === 'stopped' && !mode.background)
+              void vscode.window.showWarningMessage(
+                `Combee stopped the run at its limit (${settings.maxTokensPerRun ? `${settings.maxTokensPerRun} tokens` : `$${settings.maxCostPerRun}`}); what was learned before is kept.`,
+              );
+            services.log.info(
+              `learned from ${result.sessions} new session(s) in ${workspace} with ${info.provider}/${info.model}${run ? ` (run ${run.id}, ${run.status}, ${run.calls} calls, ${run.tokens} tokens)` : ''}`,
+            );
+            const proposal = result.proposal ? await services.proposals.load(workspace, result.proposal.id) : undefined;
+            if (!proposal || first) continue;
+            const flagged = proposal.rules.filter((r) => r.flags.length > 0).length;
+            if (flagged + proposal.heldRules.length > 0)
+              flaggedNote = ` ${flagged + proposal.heldRules.length} rule(s) are flagged (warning icon in the Proposals view): they stay out of AGENTS.md and the other files unless you accept them by name.`;
+            first = {
+              proposalId: proposal.id,
+              files: proposal.files.map((f) => ({ path: f.path, uri: proposalUri(proposal, f, 'after').toString() })),
+              workerThread: result.thread,
+            };
+            if (!mode.background) await openProposalDiff(proposal, proposal.files[0]);
           }
-          const run = result.run;
-          for (const warning of run?.warnings ?? []) services.log.warn(warning);
-          outsideWindow += result.outsideWindow ?? 0;
-          if (run?.status === 'failed') failures.push(run.warnings.find((w) => w.startsWith('run failed:'))?.slice('run failed: '.length) ?? 'the model calls failed');
-          if (run?.status === 'stopped' && !mode.background) void vscode.window.showWarningMessage(`Combee stopped the run at its limit (${settings.maxTokensPerRun ? `${settings.maxTokensPerRun} tokens` : `$${settings.maxCostPerRun}`}); what was learned before is kept.`);
-          services.log.info(`learned from ${result.sessions} new session(s) in ${workspace} with ${info.provider}/${info.model}${run ? ` (run ${run.id}, ${run.status}, ${run.calls} calls, ${run.tokens} tokens)` : ''}`);
-          const proposal = result.proposal ? await services.proposals.load(workspace, result.proposal.id) : undefined;
-          if (!proposal || first) continue;
-          const flagged = proposal.rules.filter((r) => r.flags.length > 0).length;
-          if (flagged + proposal.heldRules.length > 0) flaggedNote = ` ${flagged + proposal.heldRules.length} rule(s) are flagged (warning icon in the Proposals view): they stay out of AGENTS.md and the other files unless you accept them by name.`;
-          first = { proposalId: proposal.id, files: proposal.files.map((f) => ({ path: f.path, uri: proposalUri(proposal, f, 'after').toString() })), workerThread: result.thread };
-          if (!mode.background) await openProposalDiff(proposal, proposal.files[0]);
-        }
-        services.notifyChanged();
-        if (controller.signal.aborted) return first;
-        if (failures.length > 0) {
-          // A failed run is never "nothing new": its sessions are kept for the next run.
-          services.log.error(`learning failed: ${failures.join('; ')}`);
-          if (!mode.background) void reportFailedRun(services, failures);
-          if (!first) return undefined;
-        }
-        if (mode.background) return first;
-        if (!first && outsideWindow > 0) {
-          void explainWindow(services, outsideWindow, settings.windowDays);
-        } else if (!first) {
-          void vscode.window.showInformationMessage(capture.sessions === 0 ? 'Combee found no new sessions for this workspace.' : 'Combee learned nothing new from the recent sessions.');
-        } else {
-          const message = `Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.${flaggedNote}`;
-          void (flaggedNote ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
-        }
-        return first;
-      } catch (error) {
-        if (isAbortError(error)) {
-          services.log.info('learning cancelled; finished batches are kept');
+          services.notifyChanged();
+          if (controller.signal.aborted) return first;
+          if (failures.length > 0) {
+            // A failed run is never "nothing new": its sessions are kept for the next run.
+            services.log.error(`learning failed: ${failures.join('; ')}`);
+            if (!mode.background) void reportFailedRun(services, failures);
+            if (!first) return undefined;
+          }
+          if (mode.background) return first;
+          if (!first && outsideWindow > 0) {
+            void explainWindow(services, outsideWindow, settings.windowDays);
+          } else if (!first) {
+            void vscode.window.showInformationMessage(
+              capture.sessions === 0
+                ? 'Combee found no new sessions for this workspace.'
+                : 'Combee learned nothing new from the recent sessions.',
+            );
+          } else {
+            const message = `Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.${flaggedNote}`;
+            void (flaggedNote
+              ? vscode.window.showWarningMessage(message)
+              : vscode.window.showInformationMessage(message));
+          }
+          return first;
+        } catch (error) {
+          if (isAbortError(error)) {
+            services.log.info('learning cancelled; finished batches are kept');
+            return undefined;
+          }
+          services.log.error(`learning failed: ${(error as Error).stack ?? error}`);
+          if (!mode.background)
+            void vscode.window.showErrorMessage(`Combee could not learn: ${(error as Error).message}`);
           return undefined;
+        } finally {
+          subscription.dispose();
+          services.currentRun = undefined;
         }
-        services.log.error(`learning failed: ${(error as Error).stack ?? error}`);
-        if (!mode.background) void vscode.window.showErrorMessage(`Combee could not learn: ${(error as Error).message}`);
-        return undefined;
-      } finally {
-        subscription.dispose();
-        services.currentRun = undefined;
-      }
-    });
+      },
+    );
   } finally {
     services.setRunning(false);
   }
@@ -139,7 +187,12 @@ export async function runLearning(services: Services, mode: { background: boolea
 
 /** An error notification for a failed run, with the ways out: the key, the log, or another try. */
 async function reportFailedRun(services: Services, failures: string[]): Promise<void> {
-  const choice = await vscode.window.showErrorMessage(`Combee could not learn: ${failures[0]}. Nothing was marked learned.`, 'Set API Key', 'Show Log', 'Retry');
+  const choice = await vscode.window.showErrorMessage(
+    `Combee could not learn: ${failures[0]}. Nothing was marked learned.`,
+    'Set API Key',
+    'Show Log',
+    'Retry',
+  );
   if (choice === 'Set API Key') await vscode.commands.executeCommand('combee.setApiKey');
   else if (choice === 'Show Log') services.log.show();
   else if (choice === 'Retry') await vscode.commands.executeCommand('combee.learn');
@@ -147,7 +200,12 @@ async function reportFailedRun(services: Services, failures: string[]): Promise<
 
 /** Sessions exist but are older than the window: say so, and offer the two ways to include them. */
 async function explainWindow(services: Services, outsideWindow: number, windowDays: number): Promise<void> {
-  const choice = await vscode.window.showInformationMessage(`Combee found no new sessions within ${windowDays} days of this workspace's newest one; ${outsideWindow} older session(s) were left out (combee.learn.windowDays).`, 'Learn from All', 'Change Setting');
-  if (choice === 'Change Setting') await vscode.commands.executeCommand('workbench.action.openSettings', 'combee.learn.windowDays');
+  const choice = await vscode.window.showInformationMessage(
+    `Combee found no new sessions within ${windowDays} days of this workspace's newest one; ${outsideWindow} older session(s) were left out (combee.learn.windowDays).`,
+    'Learn from All',
+    'Change Setting',
+  );
+  if (choice === 'Change Setting')
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'combee.learn.windowDays');
   else if (choice === 'Learn from All') await runLearning(services, { background: false, windowDays: 0 });
 }

@@ -34,16 +34,20 @@ async function resolveProposal(services: Services, id?: unknown): Promise<Propos
   }
   const active = activeProposalFile();
   if (active) return services.proposals.load(active.workspace, active.proposalId);
-  const pending = (await Promise.all(workspaces.map((ws) => services.proposals.list(ws)))).flat().filter((p) => p.status !== 'accepted' && p.status !== 'rejected');
+  const pending = (await Promise.all(workspaces.map((ws) => services.proposals.list(ws))))
+    .flat()
+    .filter((p) => p.status !== 'accepted' && p.status !== 'rejected');
   return pending[0];
 }
 
 async function closeProposalTabs(proposalId: string, path?: string): Promise<void> {
-  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
-    if (!(t.input instanceof vscode.TabInputTextDiff)) return false;
-    const parsed = parseProposalUri(t.input.modified);
-    return parsed?.proposalId === proposalId && (path === undefined || parsed.path === path);
-  });
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => {
+      if (!(t.input instanceof vscode.TabInputTextDiff)) return false;
+      const parsed = parseProposalUri(t.input.modified);
+      return parsed?.proposalId === proposalId && (path === undefined || parsed.path === path);
+    });
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }
 
@@ -53,7 +57,10 @@ async function closeProposalTabs(proposalId: string, path?: string): Promise<voi
  */
 async function settleTabs(services: Services, proposalId: string, workspace: string): Promise<void> {
   const latest = await services.proposals.load(workspace, proposalId);
-  const open = latest && (latest.status === 'pending' || latest.status === 'partial') ? new Set(latest.files.map((f) => f.path)) : new Set<string>();
+  const open =
+    latest && (latest.status === 'pending' || latest.status === 'partial')
+      ? new Set(latest.files.map((f) => f.path))
+      : new Set<string>();
   const gone: vscode.Tab[] = [];
   for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
     if (!(tab.input instanceof vscode.TabInputTextDiff)) continue;
@@ -67,23 +74,44 @@ async function settleTabs(services: Services, proposalId: string, workspace: str
 
 function assetSettings() {
   const settings = readSettings();
-  return { targets: settings.assetTargets, budgetTokens: settings.rulesBudget, skillRoots: settings.skillRoots, playbookPath: settings.playbookPath };
+  return {
+    targets: settings.assetTargets,
+    budgetTokens: settings.rulesBudget,
+    skillRoots: settings.skillRoots,
+    playbookPath: settings.playbookPath,
+  };
 }
 
 /** Says what an accept wrote, with Undo; refusals and conflicts get their own message. */
-function report(services: Services, what: string, proposal: Proposal, outcome: AcceptOutcome, acceptedRuleIds: string[] = proposal.rules.map((r) => r.id)): void {
+function report(
+  services: Services,
+  what: string,
+  proposal: Proposal,
+  outcome: AcceptOutcome,
+  acceptedRuleIds: string[] = proposal.rules.map((r) => r.id),
+): void {
   if (outcome.written.length > 0) {
     lastAccept = { proposal, outcome, acceptedRuleIds };
-    void vscode.window.showInformationMessage(`Combee wrote ${outcome.written.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}.`, 'Undo').then((choice) => {
-      if (choice === 'Undo') void undoLastAccept(services);
-    });
+    void vscode.window
+      .showInformationMessage(
+        `Combee wrote ${outcome.written.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}.`,
+        'Undo',
+      )
+      .then((choice) => {
+        if (choice === 'Undo') void undoLastAccept(services);
+      });
   } else if (outcome.refused.length === 0 && outcome.conflicts.length === 0) {
     void vscode.window.showInformationMessage('Combee wrote nothing: the files already hold these changes.');
   }
-  services.log.info(`${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}${outcome.refused.length ? `; refused (outside the workspace): ${outcome.refused.map((r) => r.path).join(', ')}` : ''}`);
-  for (const { reason } of outcome.refused) void vscode.window.showErrorMessage(`Combee did not write a file of proposal ${proposal.id}: ${reason}.`);
+  services.log.info(
+    `${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}${outcome.refused.length ? `; refused (outside the workspace): ${outcome.refused.map((r) => r.path).join(', ')}` : ''}`,
+  );
+  for (const { reason } of outcome.refused)
+    void vscode.window.showErrorMessage(`Combee did not write a file of proposal ${proposal.id}: ${reason}.`);
   if (outcome.conflicts.length > 0) {
-    void vscode.window.showWarningMessage(`Combee did not overwrite ${outcome.conflicts.join(', ')}: changed where the proposal edits it since it was made. Learn again for a fresh proposal.`);
+    void vscode.window.showWarningMessage(
+      `Combee did not overwrite ${outcome.conflicts.join(', ')}: changed where the proposal edits it since it was made. Learn again for a fresh proposal.`,
+    );
   }
 }
 
@@ -91,7 +119,10 @@ function report(services: Services, what: string, proposal: Proposal, outcome: A
 async function rememberAccepted(services: Services, proposal: Proposal): Promise<void> {
   const path = tryResolveInWorkspace(proposal.workspace, readSettings().playbookPath);
   if (path === undefined) return;
-  const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(path)).then((b) => new TextDecoder().decode(b), () => undefined);
+  const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(path)).then(
+    (b) => new TextDecoder().decode(b),
+    () => undefined,
+  );
   if (bytes === undefined) return;
   const memory = new ReviewMemory(services.store, proposal.workspace);
   await memory.rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
@@ -104,7 +135,12 @@ async function rememberAccepted(services: Services, proposal: Proposal): Promise
  * `includeFlagged` is true; then the rest is rendered again without them. Writing several files asks first, naming
  * them; `confirmed === true` (tests, scripted use) stands for that answer.
  */
-export async function acceptProposal(services: Services, id?: unknown, includeFlagged?: unknown, confirmed?: unknown): Promise<AcceptOutcome | undefined> {
+export async function acceptProposal(
+  services: Services,
+  id?: unknown,
+  includeFlagged?: unknown,
+  confirmed?: unknown,
+): Promise<AcceptOutcome | undefined> {
   if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
   if (!proposal) {
@@ -113,28 +149,53 @@ export async function acceptProposal(services: Services, id?: unknown, includeFl
   }
   if (proposal.files.length > 1 && confirmed !== true) {
     const write = `Write ${proposal.files.length} Files`;
-    const choice = await vscode.window.showInformationMessage(`Accept this Combee proposal?`, { modal: true, detail: `It writes ${proposal.files.map((f) => f.path).join(', ')}${proposal.rules.some((r) => r.flags.length > 0) && includeFlagged !== true ? ' (flagged rules left out)' : ''}. Undo Last Accept puts them back.` }, write);
+    const choice = await vscode.window.showInformationMessage(
+      `Accept this Combee proposal?`,
+      {
+        modal: true,
+        detail: `It writes ${proposal.files.map((f) => f.path).join(', ')}${proposal.rules.some((r) => r.flags.length > 0) && includeFlagged !== true ? ' (flagged rules left out)' : ''}. Undo Last Accept puts them back.`,
+      },
+      write,
+    );
     if (choice !== write) return undefined;
   }
   const flagged = proposal.rules.filter((r) => r.flags.length > 0);
   if (flagged.length > 0) {
-    const take = includeFlagged === true ? proposal.ops.map((o) => o.ruleId) : proposal.ops.map((o) => o.ruleId).filter((ruleId) => !flagged.some((r) => r.id === ruleId));
+    const take =
+      includeFlagged === true
+        ? proposal.ops.map((o) => o.ruleId)
+        : proposal.ops.map((o) => o.ruleId).filter((ruleId) => !flagged.some((r) => r.id === ruleId));
     const split = await chooseRules(services.store, proposal, take, assetSettings(), (m) => services.log.warn(m));
     const outcome = await acceptFiles(proposal, split.chosen.files);
-    await services.proposals.save(withDecisions(split.remaining(), 'accepted', { files: acceptedFiles(split.chosen.files, outcome), rules: proposal.rules.filter((r) => take.includes(r.id)) }));
+    await services.proposals.save(
+      withDecisions(split.remaining(), 'accepted', {
+        files: acceptedFiles(split.chosen.files, outcome),
+        rules: proposal.rules.filter((r) => take.includes(r.id)),
+      }),
+    );
     await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => take.includes(r.id)) });
     await settleTabs(services, proposal.id, proposal.workspace);
     services.notifyChanged();
     report(services, 'accepted proposal', proposal, outcome, take);
     const left = flagged.filter((r) => !take.includes(r.id));
-    for (const rule of left) services.log.warn(`left out flagged rule ${rule.id} of ${proposal.id}: ${describeFlags(rule.flags)}`);
-    if (left.length > 0) void vscode.window.showWarningMessage(`Combee left out ${left.length} flagged rule(s): ${left.map((r) => `${r.id} (${r.flags.map((f) => f.kind).join(', ')})`).join('; ')}. They stay pending: review their evidence in the Proposals view and accept them one by one.`);
+    for (const rule of left)
+      services.log.warn(`left out flagged rule ${rule.id} of ${proposal.id}: ${describeFlags(rule.flags)}`);
+    if (left.length > 0)
+      void vscode.window.showWarningMessage(
+        `Combee left out ${left.length} flagged rule(s): ${left.map((r) => `${r.id} (${r.flags.map((f) => f.kind).join(', ')})`).join('; ')}. They stay pending: review their evidence in the Proposals view and accept them one by one.`,
+      );
     return outcome;
   }
   const outcome = await acceptFiles(proposal, proposal.files);
   const remaining = proposal.files.filter((f) => outcome.conflicts.includes(f.path));
   const accepted = acceptedFiles(proposal.files, outcome);
-  await services.proposals.save(withDecisions({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(proposal, accepted, readSettings().playbookPath) }));
+  await services.proposals.save(
+    withDecisions(
+      { ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' },
+      'accepted',
+      { files: accepted, rules: rulesAcceptedWith(proposal, accepted, readSettings().playbookPath) },
+    ),
+  );
   await rememberAccepted(services, proposal);
   await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
@@ -156,9 +217,16 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
   const outcome = await acceptFiles(proposal, [change]);
   const remaining = proposal.files.filter((f) => f.path !== change.path || outcome.conflicts.includes(f.path));
   const accepted = acceptedFiles([change], outcome);
-  await services.proposals.save(withDecisions({ ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(proposal, accepted, readSettings().playbookPath) }));
+  await services.proposals.save(
+    withDecisions(
+      { ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' },
+      'accepted',
+      { files: accepted, rules: rulesAcceptedWith(proposal, accepted, readSettings().playbookPath) },
+    ),
+  );
   // A flagged rule written with its mark (this file as proposed) is not accepted by name: it stays held and untrusted.
-  if (change.path === readSettings().playbookPath) await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.flags.length === 0) });
+  if (change.path === readSettings().playbookPath)
+    await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.flags.length === 0) });
   await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
   report(services, `accepted ${change.path} of`, proposal, outcome, []);
@@ -170,12 +238,19 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
  * rule (new, or held back from the playbook) is accepted by name after a modal confirmation showing why it was
  * flagged; `confirmed === true` (tests, scripted use) stands for that confirmation.
  */
-export async function acceptRule(services: Services, id?: unknown, ruleId?: unknown, confirmed?: unknown): Promise<AcceptOutcome | undefined> {
+export async function acceptRule(
+  services: Services,
+  id?: unknown,
+  ruleId?: unknown,
+  confirmed?: unknown,
+): Promise<AcceptOutcome | undefined> {
   if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const proposal = await resolveProposal(services, id);
   const held = proposal?.heldRules.find((h) => h.id === ruleId);
   if (!proposal || typeof ruleId !== 'string' || (!proposal.ops.some((o) => o.ruleId === ruleId) && !held)) {
-    void vscode.window.showInformationMessage('Pick a rule of a pending proposal in the Proposals view to accept it alone.');
+    void vscode.window.showInformationMessage(
+      'Pick a rule of a pending proposal in the Proposals view to accept it alone.',
+    );
     return undefined;
   }
   const decided = proposal.reviewed.rules.find((r) => r.id === ruleId);
@@ -186,24 +261,42 @@ export async function acceptRule(services: Services, id?: unknown, ruleId?: unkn
   }
   const flags = held?.flags ?? proposal.rules.find((r) => r.id === ruleId)?.flags ?? [];
   if (flags.length > 0 && confirmed !== true) {
-    const choice = await vscode.window.showWarningMessage(`Accept flagged rule ${ruleId}?`, { modal: true, detail: `${flags.map((f) => `${f.kind}: ${f.reason}`).join('\n')}\n\nAccepted, it goes into AGENTS.md and every other file Combee writes, and becomes every agent's standing instruction.` }, 'Accept Flagged Rule');
+    const choice = await vscode.window.showWarningMessage(
+      `Accept flagged rule ${ruleId}?`,
+      {
+        modal: true,
+        detail: `${flags.map((f) => `${f.kind}: ${f.reason}`).join('\n')}\n\nAccepted, it goes into AGENTS.md and every other file Combee writes, and becomes every agent's standing instruction.`,
+      },
+      'Accept Flagged Rule',
+    );
     if (choice !== 'Accept Flagged Rule') return undefined;
   }
   if (held) await new ReviewMemory(services.store, proposal.workspace).rememberTrusted([held.content]);
   const warn = (m: string) => services.log.warn(m);
   const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(), warn);
   const outcome = await acceptFiles(proposal, split.chosen.files);
-  await services.proposals.save(withDecisions(split.remaining(), 'accepted', { files: acceptedFiles(split.chosen.files, outcome), rules: proposal.rules.filter((r) => r.id === ruleId), held: held ? [held] : [] }));
+  await services.proposals.save(
+    withDecisions(split.remaining(), 'accepted', {
+      files: acceptedFiles(split.chosen.files, outcome),
+      rules: proposal.rules.filter((r) => r.id === ruleId),
+      held: held ? [held] : [],
+    }),
+  );
   await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.id === ruleId) });
   await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
-  if (flags.length > 0) services.log.warn(`accepted flagged rule ${ruleId} of ${proposal.id} by name: ${describeFlags(flags)}`);
+  if (flags.length > 0)
+    services.log.warn(`accepted flagged rule ${ruleId} of ${proposal.id} by name: ${describeFlags(flags)}`);
   report(services, `accepted rule ${ruleId} of`, proposal, outcome, [ruleId]);
   return outcome;
 }
 
 /** Shows a rule's flags and the text of the steps behind it (from the stored sessions), read-only. Returns its text. */
-export async function showRuleEvidence(services: Services, id?: unknown, ruleId?: unknown): Promise<string | undefined> {
+export async function showRuleEvidence(
+  services: Services,
+  id?: unknown,
+  ruleId?: unknown,
+): Promise<string | undefined> {
   const proposal = await resolveProposal(services, id);
   if (!proposal || typeof ruleId !== 'string') return undefined;
   const document = await vscode.workspace.openTextDocument(evidenceUri(proposal, ruleId));
@@ -219,7 +312,11 @@ export async function rejectRule(services: Services, id?: unknown, ruleId?: unkn
   await new ReviewMemory(services.store, proposal.workspace).rememberRejected([rule]);
   const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(), (m) => services.log.warn(m));
   const rest = split.remaining();
-  await services.proposals.save(withDecisions({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status }, 'rejected', { rules: [rule] }));
+  await services.proposals.save(
+    withDecisions({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status }, 'rejected', {
+      rules: [rule],
+    }),
+  );
   await settleTabs(services, proposal.id, proposal.workspace);
   services.notifyChanged();
   services.log.info(`rejected rule ${rule.id} of proposal ${proposal.id}; it will not be proposed again`);
@@ -231,10 +328,14 @@ export async function rejectProposal(services: Services, id?: unknown): Promise<
   const proposal = await resolveProposal(services, id);
   if (!proposal) return false;
   await new ReviewMemory(services.store, proposal.workspace).rememberRejected(proposal.rules);
-  await services.proposals.save(withDecisions({ ...proposal, status: 'rejected' }, 'rejected', { rules: pendingRules(proposal) }));
+  await services.proposals.save(
+    withDecisions({ ...proposal, status: 'rejected' }, 'rejected', { rules: pendingRules(proposal) }),
+  );
   await closeProposalTabs(proposal.id);
   services.notifyChanged();
-  services.log.info(`rejected proposal ${proposal.id}; its ${proposal.rules.length} rule change(s) will not be proposed again`);
+  services.log.info(
+    `rejected proposal ${proposal.id}; its ${proposal.rules.length} rule change(s) will not be proposed again`,
+  );
   return true;
 }
 
@@ -246,15 +347,21 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
   if (!allowedInThisWorkspace('write accepted changes')) return false;
   const active = activeProposalFile();
   const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
-  const change = proposal?.files.find((f) => f.path === (typeof path === 'string' ? path : active?.path)) ?? proposal?.files[0];
+  const change =
+    proposal?.files.find((f) => f.path === (typeof path === 'string' ? path : active?.path)) ?? proposal?.files[0];
   if (!proposal || !change) return false;
   const inside = tryResolveInWorkspace(proposal.workspace, change.path);
   if (inside === undefined) {
-    void vscode.window.showErrorMessage(`Combee will not open ${change.path} for editing: it leads outside the workspace folder.`);
+    void vscode.window.showErrorMessage(
+      `Combee will not open ${change.path} for editing: it leads outside the workspace folder.`,
+    );
     return false;
   }
   const uri = vscode.Uri.file(inside);
-  const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  const exists = await vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
   const target = exists ? uri : uri.with({ scheme: 'untitled' });
   let document = await vscode.workspace.openTextDocument(target);
   if (exists && !document.isDirty) {
@@ -267,7 +374,11 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
     }
   }
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(target, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), exists ? proposedText(change, document.getText()) : change.after);
+  edit.replace(
+    target,
+    new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+    exists ? proposedText(change, document.getText()) : change.after,
+  );
   await vscode.workspace.applyEdit(edit);
   await closeProposalTabs(proposal.id, change.path);
   await vscode.window.showTextDocument(document, { preview: false });
@@ -279,13 +390,21 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
       const remaining = latest.files.filter((f) => f.path !== change.path);
       const accepted = [{ path: change.path, kind: change.kind }];
       // saving the edited playbook takes its rules as the user left them
-      await services.proposals.save(withDecisions({ ...latest, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(latest, accepted, readSettings().playbookPath) }));
+      await services.proposals.save(
+        withDecisions(
+          { ...latest, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' },
+          'accepted',
+          { files: accepted, rules: rulesAcceptedWith(latest, accepted, readSettings().playbookPath) },
+        ),
+      );
       services.notifyChanged();
     }
     services.log.info(`accepted ${change.path} of ${proposal.id} after editing`);
   });
   services.context.subscriptions.push(saved);
-  void vscode.window.showInformationMessage(`Edit the proposed ${change.path}, then save it to accept. Undo (or close without saving) to drop it.`);
+  void vscode.window.showInformationMessage(
+    `Edit the proposed ${change.path}, then save it to accept. Undo (or close without saving) to drop it.`,
+  );
   return true;
 }
 
@@ -296,15 +415,27 @@ function proposedText(change: FileChange, current: string): string {
 }
 
 export async function reviewProposals(services: Services): Promise<void> {
-  const pending = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws)))).flat().filter((p) => p.status === 'pending' || p.status === 'partial');
+  const pending = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws))))
+    .flat()
+    .filter((p) => p.status === 'pending' || p.status === 'partial');
   if (pending.length === 0) {
-    void vscode.window.showInformationMessage('No pending Combee proposals. Run "Combee: Learn from Recent Sessions" first.');
+    void vscode.window.showInformationMessage(
+      'No pending Combee proposals. Run "Combee: Learn from Recent Sessions" first.',
+    );
     return;
   }
-  const pick = pending.length === 1 ? { proposal: pending[0] } : await vscode.window.showQuickPick(
-    pending.map((proposal) => ({ label: `${proposal.files.map((f) => f.path).join(', ')}`, description: `${proposal.rules.length} rule change(s) · ${proposal.provider}`, detail: `run ${proposal.runId}`, proposal })),
-    { placeHolder: 'Pick a proposal to review' },
-  );
+  const pick =
+    pending.length === 1
+      ? { proposal: pending[0] }
+      : await vscode.window.showQuickPick(
+          pending.map((proposal) => ({
+            label: `${proposal.files.map((f) => f.path).join(', ')}`,
+            description: `${proposal.rules.length} rule change(s) · ${proposal.provider}`,
+            detail: `run ${proposal.runId}`,
+            proposal,
+          })),
+          { placeHolder: 'Pick a proposal to review' },
+        );
   if (!pick) return;
   for (const change of pick.proposal.files) await openProposalDiff(pick.proposal, change);
 }
@@ -322,7 +453,9 @@ let lastAccept: { proposal: Proposal; outcome: AcceptOutcome; acceptedRuleIds: s
  * Combee: Undo Last Accept — the written files as they were (unless changed since), the proposal as it was before.
  * Returns what was restored, or undefined when there is nothing to undo.
  */
-export async function undoLastAccept(services: Services): Promise<{ reverted: string[]; changedSince: string[] } | undefined> {
+export async function undoLastAccept(
+  services: Services,
+): Promise<{ reverted: string[]; changedSince: string[] } | undefined> {
   const last = lastAccept;
   if (!last) {
     void vscode.window.showInformationMessage('Combee has no accept to undo in this window.');
@@ -334,8 +467,14 @@ export async function undoLastAccept(services: Services): Promise<{ reverted: st
   await services.proposals.save(proposal);
   await new ReviewMemory(services.store, proposal.workspace).forgetAccepted(acceptedRuleIds);
   services.notifyChanged();
-  services.log.info(`undid the accept of ${proposal.id}: restored ${reverted.join(', ') || 'nothing'}${changedSince.length ? `; left alone (changed since): ${changedSince.join(', ')}` : ''}`);
-  if (changedSince.length > 0) void vscode.window.showWarningMessage(`Combee restored ${reverted.join(', ') || 'nothing'}; ${changedSince.join(', ')} changed since the accept and was left as it is.`);
-  else void vscode.window.showInformationMessage(`Combee restored ${reverted.join(', ')}; the proposal is pending again.`);
+  services.log.info(
+    `undid the accept of ${proposal.id}: restored ${reverted.join(', ') || 'nothing'}${changedSince.length ? `; left alone (changed since): ${changedSince.join(', ')}` : ''}`,
+  );
+  if (changedSince.length > 0)
+    void vscode.window.showWarningMessage(
+      `Combee restored ${reverted.join(', ') || 'nothing'}; ${changedSince.join(', ')} changed since the accept and was left as it is.`,
+    );
+  else
+    void vscode.window.showInformationMessage(`Combee restored ${reverted.join(', ')}; the proposal is pending again.`);
   return { reverted, changedSince };
 }

@@ -9,7 +9,11 @@ export async function apiKeyFor(secrets: vscode.SecretStorage, baseUrl: string):
   return secrets.get(apiKeySecretName(baseUrl));
 }
 
-export async function storeApiKey(secrets: vscode.SecretStorage, baseUrl: string, key: string | undefined): Promise<void> {
+export async function storeApiKey(
+  secrets: vscode.SecretStorage,
+  baseUrl: string,
+  key: string | undefined,
+): Promise<void> {
   if (key) await secrets.store(apiKeySecretName(baseUrl), key);
   else await secrets.delete(apiKeySecretName(baseUrl));
 }
@@ -18,7 +22,10 @@ export async function storeApiKey(secrets: vscode.SecretStorage, baseUrl: string
  * A key saved by an earlier version belongs to the endpoint in the user's own settings (the only place an endpoint
  * can come from); it moves there once. Returns the origin it moved to.
  */
-export async function migrateLegacyKey(secrets: vscode.SecretStorage, userBaseUrl: string): Promise<string | undefined> {
+export async function migrateLegacyKey(
+  secrets: vscode.SecretStorage,
+  userBaseUrl: string,
+): Promise<string | undefined> {
   const legacy = await secrets.get(LEGACY_SECRET);
   if (!legacy) return undefined;
   if (!(await apiKeyFor(secrets, userBaseUrl))) await storeApiKey(secrets, userBaseUrl, legacy);

@@ -26,17 +26,31 @@ export interface ProviderChoice {
 export async function chooseProvider(services: Services, fromUserAction: boolean): Promise<ProviderChoice> {
   const settings = readSettings();
   if (settings.provider === 'vscode' || settings.provider === 'auto') {
-    const models = await vscode.lm.selectChatModels(settings.lmVendor || settings.lmFamily ? { vendor: settings.lmVendor || undefined, family: settings.lmFamily || undefined } : undefined);
+    const models = await vscode.lm.selectChatModels(
+      settings.lmVendor || settings.lmFamily
+        ? { vendor: settings.lmVendor || undefined, family: settings.lmFamily || undefined }
+        : undefined,
+    );
     const model = models[0];
     if (model) {
       const allowed = services.context.languageModelAccessInformation.canSendRequest(model);
       if (allowed === true || (allowed === undefined && fromUserAction)) {
-        const lm = new VscodeLmClient(model, 'Combee learns rules for this repository from your coding agents\' past sessions.');
-        return { spec: { kind: 'proxy', info: lm.info }, info: lm.info, reason: `VS Code language model ${model.name}`, lm };
+        const lm = new VscodeLmClient(
+          model,
+          "Combee learns rules for this repository from your coding agents' past sessions.",
+        );
+        return {
+          spec: { kind: 'proxy', info: lm.info },
+          info: lm.info,
+          reason: `VS Code language model ${model.name}`,
+          lm,
+        };
       }
       services.log.info(`VS Code language model ${model.name} is not allowed for background use yet; skipping it`);
     } else if (settings.provider === 'vscode') {
-      void vscode.window.showWarningMessage('Combee: no VS Code language model is available (is GitHub Copilot installed and signed in?). Using the next provider.');
+      void vscode.window.showWarningMessage(
+        'Combee: no VS Code language model is available (is GitHub Copilot installed and signed in?). Using the next provider.',
+      );
     }
     services.log.info('no usable VS Code language model');
   }
@@ -48,20 +62,37 @@ export async function chooseProvider(services: Services, fromUserAction: boolean
     const apiKey = refused ? undefined : await apiKeyFor(services.context.secrets, settings.openaiBaseUrl);
     if (refused) {
       services.log.warn(`OpenAI-compatible endpoint not used: ${refused}`);
-      if (settings.provider === 'openai' && fromUserAction) void vscode.window.showWarningMessage(`Combee: ${refused}. Using the offline learner.`);
+      if (settings.provider === 'openai' && fromUserAction)
+        void vscode.window.showWarningMessage(`Combee: ${refused}. Using the offline learner.`);
     } else if (apiKey || isLoopbackUrl(settings.openaiBaseUrl)) {
       const model = settings.openaiModel || DEFAULT_OPENAI_MODEL;
       return {
-        spec: { kind: 'openai', baseUrl: settings.openaiBaseUrl, apiKey: apiKey ?? 'not-needed-for-local-endpoints', model, concurrency: settings.llmConcurrency, prices: settings.prices[model], embeddingModel: settings.embeddingModel, allowInsecureHttp: settings.allowInsecureHttp, timeoutMs: settings.requestTimeoutSeconds ? settings.requestTimeoutSeconds * 1000 : undefined },
+        spec: {
+          kind: 'openai',
+          baseUrl: settings.openaiBaseUrl,
+          apiKey: apiKey ?? 'not-needed-for-local-endpoints',
+          model,
+          concurrency: settings.llmConcurrency,
+          prices: settings.prices[model],
+          embeddingModel: settings.embeddingModel,
+          allowInsecureHttp: settings.allowInsecureHttp,
+          timeoutMs: settings.requestTimeoutSeconds ? settings.requestTimeoutSeconds * 1000 : undefined,
+        },
         info: { provider: 'openai', model },
         reason: `OpenAI-compatible endpoint ${settings.openaiBaseUrl}`,
       };
     }
     if (!refused && settings.provider === 'openai' && fromUserAction) {
-      void vscode.window.showWarningMessage(`Combee: no API key is stored for ${new URL(settings.openaiBaseUrl).origin}. Run "Combee: Set API Key". Using the offline learner.`);
+      void vscode.window.showWarningMessage(
+        `Combee: no API key is stored for ${new URL(settings.openaiBaseUrl).origin}. Run "Combee: Set API Key". Using the offline learner.`,
+      );
     }
   }
-  return { spec: { kind: 'offline' }, info: { provider: 'offline', model: 'combee-offline-miner' }, reason: 'offline learner (nothing leaves this machine)' };
+  return {
+    spec: { kind: 'offline' },
+    info: { provider: 'offline', model: 'combee-offline-miner' },
+    reason: 'offline learner (nothing leaves this machine)',
+  };
 }
 
 /** Why the endpoint may not be used (plain http to another machine, not a URL), or undefined when it may. */

@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import type { ChatMessage, JsonRequest, JsonResponse, LlmClient } from '../../core/llm/client';
-import { completeJsonWithRepair, withJsonInstruction, type ChatTurn, type UsageTally } from '../../core/llm/jsonCompletion';
+import {
+  completeJsonWithRepair,
+  withJsonInstruction,
+  type ChatTurn,
+  type UsageTally,
+} from '../../core/llm/jsonCompletion';
 import { redactMessages } from '../../core/llm/redactMessages';
 import type { ProviderInfo } from '../../core/learn/types';
 
@@ -8,12 +13,17 @@ import type { ProviderInfo } from '../../core/learn/types';
 export class VscodeLmClient implements LlmClient {
   readonly info: ProviderInfo;
 
-  constructor(private readonly model: vscode.LanguageModelChat, private readonly justification: string) {
+  constructor(
+    private readonly model: vscode.LanguageModelChat,
+    private readonly justification: string,
+  ) {
     this.info = { provider: 'vscode', model: `${model.vendor}/${model.family}` };
   }
 
   completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {
-    return completeJsonWithRepair(request, (messages, _warnings, usage) => this.chat(withJsonInstruction(messages, request), request.signal, usage));
+    return completeJsonWithRepair(request, (messages, _warnings, usage) =>
+      this.chat(withJsonInstruction(messages, request), request.signal, usage),
+    );
   }
 
   /** One chat turn; the learning worker's calls arrive here through the message port. */
@@ -24,7 +34,8 @@ export class VscodeLmClient implements LlmClient {
     try {
       const chat = toLmMessages(redactMessages(messages));
       const input = await this.countTokens(chat, source.token);
-      if (input > this.model.maxInputTokens) throw new Error(`the prompt has ${input} tokens; ${this.model.name} takes ${this.model.maxInputTokens}`);
+      if (input > this.model.maxInputTokens)
+        throw new Error(`the prompt has ${input} tokens; ${this.model.name} takes ${this.model.maxInputTokens}`);
       const response = await this.model.sendRequest(chat, { justification: this.justification }, source.token);
       let text = '';
       for await (const part of response.text) text += part;
@@ -44,7 +55,10 @@ export class VscodeLmClient implements LlmClient {
     }
   }
 
-  private async countTokens(messages: vscode.LanguageModelChatMessage[], token: vscode.CancellationToken): Promise<number> {
+  private async countTokens(
+    messages: vscode.LanguageModelChatMessage[],
+    token: vscode.CancellationToken,
+  ): Promise<number> {
     let total = 0;
     for (const message of messages) total += await this.model.countTokens(message, token);
     return total;
@@ -53,11 +67,16 @@ export class VscodeLmClient implements LlmClient {
 
 /** No system role in vscode.lm: system text is folded into the first user message. */
 export function toLmMessages(messages: ChatMessage[]): vscode.LanguageModelChatMessage[] {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const rest = messages.filter((m) => m.role !== 'system');
   return rest.map((m, i) => {
     const content = i === 0 && system ? `${system}\n\n${m.content}` : m.content;
-    return m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(content) : vscode.LanguageModelChatMessage.User(content);
+    return m.role === 'assistant'
+      ? vscode.LanguageModelChatMessage.Assistant(content)
+      : vscode.LanguageModelChatMessage.User(content);
   });
 }
 

@@ -23,7 +23,9 @@ async function diskText(uri: vscode.Uri): Promise<string | undefined> {
 }
 
 /** What the user has: unsaved edits in an open editor win; otherwise the file on disk (an open editor may lag it). */
-async function currentState(uri: vscode.Uri): Promise<{ text: string | undefined; document?: vscode.TextDocument; stale: boolean }> {
+async function currentState(
+  uri: vscode.Uri,
+): Promise<{ text: string | undefined; document?: vscode.TextDocument; stale: boolean }> {
   const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (document?.isDirty) return { text: document.getText(), document, stale: false };
   const text = await diskText(uri);
@@ -39,7 +41,11 @@ function workspaceUri(proposal: Proposal, path: string): vscode.Uri {
  * Applies accepted files through one WorkspaceEdit (undoable) and saves them. A file edited during review is re-based
  * (the proposal's hunks patched onto it); where they no longer fit it is left alone and reported as a conflict.
  */
-export async function acceptFiles(proposal: Proposal, files: FileChange[], options: { save: boolean } = { save: true }): Promise<AcceptOutcome> {
+export async function acceptFiles(
+  proposal: Proposal,
+  files: FileChange[],
+  options: { save: boolean } = { save: true },
+): Promise<AcceptOutcome> {
   const edit = new vscode.WorkspaceEdit();
   const outcome: AcceptOutcome = { written: [], refused: [], rebased: [], conflicts: [], writes: [] };
   const touched: vscode.Uri[] = [];
@@ -67,7 +73,11 @@ export async function acceptFiles(proposal: Proposal, files: FileChange[], optio
       direct.push({ uri, text: result.change.after });
     } else {
       const document = await vscode.workspace.openTextDocument(uri);
-      edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), result.change.after);
+      edit.replace(
+        uri,
+        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+        result.change.after,
+      );
       touched.push(uri);
     }
     outcome.written.push(change.path);
@@ -76,7 +86,9 @@ export async function acceptFiles(proposal: Proposal, files: FileChange[], optio
   }
   if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   for (const { uri, text } of direct) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-  if (options.save) for (const uri of touched) await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
+  if (options.save)
+    for (const uri of touched)
+      await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
   return outcome;
 }
 
@@ -84,7 +96,9 @@ export async function acceptFiles(proposal: Proposal, files: FileChange[], optio
  * Puts back what an accept wrote: each file as it was before (a created one is deleted), unless it changed since the
  * accept, which is then left alone and reported.
  */
-export async function undoWrites(writes: AcceptOutcome['writes']): Promise<{ reverted: string[]; changedSince: string[] }> {
+export async function undoWrites(
+  writes: AcceptOutcome['writes'],
+): Promise<{ reverted: string[]; changedSince: string[] }> {
   const reverted: string[] = [];
   const changedSince: string[] = [];
   const edit = new vscode.WorkspaceEdit();
@@ -98,13 +112,18 @@ export async function undoWrites(writes: AcceptOutcome['writes']): Promise<{ rev
       edit.deleteFile(write.uri, { ignoreIfNotExists: true });
     } else {
       const document = await vscode.workspace.openTextDocument(write.uri);
-      edit.replace(write.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), write.before);
+      edit.replace(
+        write.uri,
+        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+        write.before,
+      );
     }
     reverted.push(write.path);
   }
   if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   for (const write of writes) {
-    if (write.before !== undefined && reverted.includes(write.path)) await vscode.workspace.textDocuments.find((d) => d.uri.toString() === write.uri.toString())?.save();
+    if (write.before !== undefined && reverted.includes(write.path))
+      await vscode.workspace.textDocuments.find((d) => d.uri.toString() === write.uri.toString())?.save();
   }
   return { reverted, changedSince };
 }

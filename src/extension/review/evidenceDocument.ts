@@ -7,12 +7,19 @@ export const EVIDENCE_SCHEME = 'combee-evidence';
 
 /** `combee-evidence:/<proposal id>/<rule id>.txt?ws=<workspace>` */
 export function evidenceUri(proposal: Proposal, ruleId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: EVIDENCE_SCHEME, path: `/${proposal.id}/${ruleId}.txt`, query: new URLSearchParams({ ws: proposal.workspace }).toString() });
+  return vscode.Uri.from({
+    scheme: EVIDENCE_SCHEME,
+    path: `/${proposal.id}/${ruleId}.txt`,
+    query: new URLSearchParams({ ws: proposal.workspace }).toString(),
+  });
 }
 
 /** A rule's flags and the text of its supporting steps, as a read-only virtual document. */
 export class EvidenceContentProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly load: (workspace: string, id: string) => Promise<Proposal | undefined>, private readonly store: TraceStore) {}
+  constructor(
+    private readonly load: (workspace: string, id: string) => Promise<Proposal | undefined>,
+    private readonly store: TraceStore,
+  ) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const [, proposalId, file] = uri.path.split('/');

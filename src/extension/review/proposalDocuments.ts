@@ -5,10 +5,16 @@ export const PROPOSAL_SCHEME = 'combee-proposal';
 
 /** `combee-proposal:/<proposal id>/<file path>?side=after|before&ws=<workspace>` */
 export function proposalUri(proposal: Proposal, change: FileChange, side: 'after' | 'before'): vscode.Uri {
-  return vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${proposal.id}/${change.path}`, query: new URLSearchParams({ side, ws: proposal.workspace }).toString() });
+  return vscode.Uri.from({
+    scheme: PROPOSAL_SCHEME,
+    path: `/${proposal.id}/${change.path}`,
+    query: new URLSearchParams({ side, ws: proposal.workspace }).toString(),
+  });
 }
 
-export function parseProposalUri(uri: vscode.Uri): { proposalId: string; path: string; side: 'after' | 'before'; workspace: string } | undefined {
+export function parseProposalUri(
+  uri: vscode.Uri,
+): { proposalId: string; path: string; side: 'after' | 'before'; workspace: string } | undefined {
   if (uri.scheme !== PROPOSAL_SCHEME) return undefined;
   const [, proposalId, ...rest] = uri.path.split('/');
   const query = new URLSearchParams(uri.query);

@@ -1,6 +1,13 @@
 import * as vscode from 'vscode';
 import type { Proposal } from '../../core/assets/proposal';
-import { isOpen, pendingCounts, reviewItems, type ItemState, type ReviewedFile, type ReviewedRule } from '../../core/assets/review';
+import {
+  isOpen,
+  pendingCounts,
+  reviewItems,
+  type ItemState,
+  type ReviewedFile,
+  type ReviewedRule,
+} from '../../core/assets/review';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { workspaceFolderPaths, type Services } from '../services';
 
@@ -24,7 +31,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function pendingSummary(proposal: Proposal): string {
   const items = reviewItems(proposal);
   const pending = pendingCounts(proposal);
-  if (pending.files === items.files.length && pending.rules === items.rules.length) return `${plural(pending.files, 'file')} · ${plural(pending.rules, 'rule')} to review`;
+  if (pending.files === items.files.length && pending.rules === items.rules.length)
+    return `${plural(pending.files, 'file')} · ${plural(pending.rules, 'rule')} to review`;
   return `${pending.files} of ${plural(items.files.length, 'file')} · ${pending.rules} of ${plural(items.rules.length, 'rule')} pending`;
 }
 
@@ -45,9 +53,20 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
     if (element.kind === 'proposal') {
       const { files, rules } = reviewItems(element.proposal);
       return [
-        ...files.map((file): Node => ({ kind: 'file', proposalId: element.proposalId, path: file.path, file, workspace: element.proposal.workspace })),
+        ...files.map((file): Node => ({
+          kind: 'file',
+          proposalId: element.proposalId,
+          path: file.path,
+          file,
+          workspace: element.proposal.workspace,
+        })),
         ...rules.map((rule): Node => ({ kind: 'rule', proposalId: element.proposalId, ruleId: rule.id, rule })),
-        ...element.proposal.heldRules.map((held): Node => ({ kind: 'held', proposalId: element.proposalId, ruleId: held.id, held })),
+        ...element.proposal.heldRules.map((held): Node => ({
+          kind: 'held',
+          proposalId: element.proposalId,
+          ruleId: held.id,
+          held,
+        })),
       ];
     }
     return [];
@@ -57,7 +76,10 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
     switch (node.kind) {
       case 'proposal': {
         const p = node.proposal;
-        const item = new vscode.TreeItem(`Proposal ${p.createdAt.slice(0, 16).replace('T', ' ')}`, vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(
+          `Proposal ${p.createdAt.slice(0, 16).replace('T', ' ')}`,
+          vscode.TreeItemCollapsibleState.Expanded,
+        );
         item.description = `${p.provider} · ${p.model}${p.costUsd ? ` · $${p.costUsd.toFixed(3)}` : ''} · ${pendingSummary(p)}`;
         item.tooltip = `Run ${p.runId} in ${p.workspace}: ${pendingSummary(p)}`;
         item.contextValue = 'combee.proposal';
@@ -71,10 +93,16 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       case 'held': {
         const item = new vscode.TreeItem(`HELD ${node.held.id}`);
         item.description = `flagged in the playbook (${node.held.flags.map((f) => f.kind).join(', ')}): ${node.held.content}`;
-        item.tooltip = new vscode.MarkdownString(`${node.held.content}\n\nAlready in the playbook and **flagged**: kept out of AGENTS.md and the other files until accepted by name.\n${node.held.flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n')}`);
+        item.tooltip = new vscode.MarkdownString(
+          `${node.held.content}\n\nAlready in the playbook and **flagged**: kept out of AGENTS.md and the other files until accepted by name.\n${node.held.flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n')}`,
+        );
         item.iconPath = new vscode.ThemeIcon('warning');
         item.contextValue = 'combee.proposalRule';
-        item.command = { command: 'combee.showRuleEvidence', title: 'Show the evidence', arguments: [node.proposalId, node.ruleId] };
+        item.command = {
+          command: 'combee.showRuleEvidence',
+          title: 'Show the evidence',
+          arguments: [node.proposalId, node.ruleId],
+        };
         return item;
       }
     }
@@ -90,19 +118,24 @@ function fileItem(node: Extract<Node, { kind: 'file' }>): vscode.TreeItem {
   item.resourceUri = vscode.Uri.file(file.path);
   item.contextValue = `combee.proposalFile${suffix(file.state)}`;
   if (file.state === 'pending') {
-    item.command = { command: 'combee.openProposalFile', title: 'Show the diff', arguments: [node.proposalId, node.path] };
+    item.command = {
+      command: 'combee.openProposalFile',
+      title: 'Show the diff',
+      arguments: [node.proposalId, node.path],
+    };
   } else {
     // nothing of it is left to review: the click opens the file as written
     const path = tryResolveInWorkspace(node.workspace, file.path);
     item.tooltip = `${file.path}: ${file.state}; nothing of it is left to review`;
-    if (path !== undefined) item.command = { command: 'vscode.open', title: 'Open the file', arguments: [vscode.Uri.file(path)] };
+    if (path !== undefined)
+      item.command = { command: 'vscode.open', title: 'Open the file', arguments: [vscode.Uri.file(path)] };
   }
   return item;
 }
 
 function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
   const { rule } = node;
-  const item = new vscode.TreeItem(`${rule.held ? 'HELD' : rule.op ?? 'RULE'} ${rule.id}`);
+  const item = new vscode.TreeItem(`${rule.held ? 'HELD' : (rule.op ?? 'RULE')} ${rule.id}`);
   item.contextValue = `combee.proposalRule${suffix(rule.state)}`;
   if (rule.state !== 'pending' || !rule.rule) {
     item.description = `${rule.state}: ${rule.content ?? ''}`;
@@ -114,10 +147,20 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
   const flags = change.flags ?? [];
   const sessions = change.support.map((s) => `- ${s.traceId} (steps ${s.steps.join(', ')})`).join('\n');
   const why = flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n');
-  item.description = flags.length > 0 ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${change.content ?? ''}` : change.content;
-  item.tooltip = new vscode.MarkdownString(`${change.content ?? ''}\n\n${flags.length > 0 ? `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n` : ''}Supported by ${change.support.length} session(s):\n${sessions}`);
-  item.iconPath = flags.length > 0 ? new vscode.ThemeIcon('warning') : new vscode.ThemeIcon(change.op === 'REMOVE' ? 'remove' : change.op === 'ADD' ? 'add' : 'edit');
+  item.description =
+    flags.length > 0 ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${change.content ?? ''}` : change.content;
+  item.tooltip = new vscode.MarkdownString(
+    `${change.content ?? ''}\n\n${flags.length > 0 ? `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n` : ''}Supported by ${change.support.length} session(s):\n${sessions}`,
+  );
+  item.iconPath =
+    flags.length > 0
+      ? new vscode.ThemeIcon('warning')
+      : new vscode.ThemeIcon(change.op === 'REMOVE' ? 'remove' : change.op === 'ADD' ? 'add' : 'edit');
   // One click away: the flags and the text of the steps behind the rule.
-  item.command = { command: 'combee.showRuleEvidence', title: 'Show the evidence', arguments: [node.proposalId, node.ruleId] };
+  item.command = {
+    command: 'combee.showRuleEvidence',
+    title: 'Show the evidence',
+    arguments: [node.proposalId, node.ruleId],
+  };
   return item;
 }

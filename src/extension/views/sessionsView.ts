@@ -8,7 +8,14 @@ import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
 import { skippedChildren, skippedItem, skippedRoot, type SkippedNode } from './skippedNodes';
 
-const AGENT_ICONS: Record<string, string> = { 'claude-code': 'sparkle', codex: 'terminal', copilot: 'copilot', 'gemini-cli': 'star-empty', cursor: 'edit', aider: 'comment-discussion' };
+const AGENT_ICONS: Record<string, string> = {
+  'claude-code': 'sparkle',
+  codex: 'terminal',
+  copilot: 'copilot',
+  'gemini-cli': 'star-empty',
+  cursor: 'edit',
+  aider: 'comment-discussion',
+};
 
 type SessionNode = { kind: 'session'; trace: Trace; status: LearningStatus };
 export type SessionsViewNode = SkippedNode | SessionNode;
@@ -16,7 +23,11 @@ export type SessionsViewNode = SkippedNode | SessionNode;
 /** The first non-new status a workspace folder records for the session (learned wins, then given up). */
 function statusIn(states: LearnedState[], id: string): LearningStatus {
   const all = states.map((state) => learningStatus(state, id));
-  return all.find((s) => s.kind === 'learned') ?? all.find((s) => s.kind === 'given up') ?? all.find((s) => s.kind === 'failed') ?? { kind: 'new' };
+  return (
+    all.find((s) => s.kind === 'learned') ??
+    all.find((s) => s.kind === 'given up') ??
+    all.find((s) => s.kind === 'failed') ?? { kind: 'new' }
+  );
 }
 
 /** What the last import left out, then this workspace's sessions: agent, title, time, size, learned, failed or given up. */
@@ -35,14 +46,19 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
     if (!this.captureStarted) {
       // The first time the view is shown, bring in new sessions (incremental: unchanged files are skipped).
       this.captureStarted = true;
-      void vscode.window.withProgress({ location: { viewId: 'combee.sessions' } }, () => captureSessions(this.services)).then(
-        () => this.emitter.fire(),
-        (error: Error) => this.services.log.warn(`could not import sessions: ${error.message}`),
-      );
+      void vscode.window
+        .withProgress({ location: { viewId: 'combee.sessions' } }, () => captureSessions(this.services))
+        .then(
+          () => this.emitter.fire(),
+          (error: Error) => this.services.log.warn(`could not import sessions: ${error.message}`),
+        );
     }
     const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
     // learned.json once per refresh, not once per session
-    const [traces, states] = await Promise.all([this.services.store.listTraces(), Promise.all(workspaceFolderPaths().map((ws) => this.services.store.loadLearned(ws)))]);
+    const [traces, states] = await Promise.all([
+      this.services.store.listTraces(),
+      Promise.all(workspaceFolderPaths().map((ws) => this.services.store.loadLearned(ws))),
+    ]);
     const sessions = traces
       .filter((t) => inWorkspace(t.cwd))
       .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''))
@@ -60,18 +76,28 @@ function sessionItem({ trace, status }: SessionNode): vscode.TreeItem {
   item.id = trace.id;
   const when = trace.startedAt ? new Date(trace.startedAt).toLocaleString() : 'unknown time';
   item.description = `${trace.agent} · ${when} · ${trace.steps.length} steps${statusNote(status)}`;
-  item.iconPath = status.kind === 'given up' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
-    : status.kind === 'failed' ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
-      : new vscode.ThemeIcon(AGENT_ICONS[trace.agent] ?? 'history');
-  item.tooltip = new vscode.MarkdownString([
-    `**${trace.agent}** ${trace.agentVersion ?? ''}`,
-    `${trace.steps.length} steps, ${trace.outcome.toolErrors} tool errors, ${trace.outcome.userCorrections} corrections, ${trace.redactions} redactions`,
-    `${(trace.source.bytes / 1024).toFixed(1)} KiB`,
-    ...(trace.warnings.length ? [`⚠ ${trace.warnings.length} warning(s)`] : []),
-    // the reason is an error message: shown as text, not read as Markdown
-    escapeMarkdown(statusLine(status)),
-  ].join('\n\n'));
-  item.contextValue = { learned: 'combee.session.learned', new: 'combee.session', failed: 'combee.session.failed', 'given up': 'combee.session.givenUp' }[status.kind];
+  item.iconPath =
+    status.kind === 'given up'
+      ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+      : status.kind === 'failed'
+        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+        : new vscode.ThemeIcon(AGENT_ICONS[trace.agent] ?? 'history');
+  item.tooltip = new vscode.MarkdownString(
+    [
+      `**${trace.agent}** ${trace.agentVersion ?? ''}`,
+      `${trace.steps.length} steps, ${trace.outcome.toolErrors} tool errors, ${trace.outcome.userCorrections} corrections, ${trace.redactions} redactions`,
+      `${(trace.source.bytes / 1024).toFixed(1)} KiB`,
+      ...(trace.warnings.length ? [`⚠ ${trace.warnings.length} warning(s)`] : []),
+      // the reason is an error message: shown as text, not read as Markdown
+      escapeMarkdown(statusLine(status)),
+    ].join('\n\n'),
+  );
+  item.contextValue = {
+    learned: 'combee.session.learned',
+    new: 'combee.session',
+    failed: 'combee.session.failed',
+    'given up': 'combee.session.givenUp',
+  }[status.kind];
   return item;
 }
 

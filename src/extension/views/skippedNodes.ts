@@ -26,9 +26,15 @@ export function skippedRoot(skipped: Skipped | undefined): SkippedNode[] {
 
 export function skippedChildren(node: SkippedNode): SkippedNode[] {
   if (node.kind === 'skipped') {
-    return (Object.entries(node.skipped.skipped) as Array<[SkipReason, number]>).map(([reason, count]) => ({ kind: 'skipReason', reason, count, samples: node.skipped.skippedSamples[reason] ?? [] }));
+    return (Object.entries(node.skipped.skipped) as Array<[SkipReason, number]>).map(([reason, count]) => ({
+      kind: 'skipReason',
+      reason,
+      count,
+      samples: node.skipped.skippedSamples[reason] ?? [],
+    }));
   }
-  if (node.kind === 'skipReason') return node.samples.map((path) => ({ kind: 'skippedFile', reason: node.reason, path }));
+  if (node.kind === 'skipReason')
+    return node.samples.map((path) => ({ kind: 'skippedFile', reason: node.reason, path }));
   return [];
 }
 
@@ -36,7 +42,10 @@ export function skippedItem(node: SkippedNode): vscode.TreeItem {
   switch (node.kind) {
     case 'skipped': {
       const total = skippedTotal(node.skipped);
-      const item = new vscode.TreeItem(`${total} file${total === 1 ? '' : 's'} not imported`, vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(
+        `${total} file${total === 1 ? '' : 's'} not imported`,
+        vscode.TreeItemCollapsibleState.Collapsed,
+      );
       item.description = 'last import';
       item.tooltip = `${describeSkipped(node.skipped) ?? ''}\n\nThe Combee log lists them as each import ends.`;
       item.iconPath = new vscode.ThemeIcon('circle-slash');
@@ -44,7 +53,10 @@ export function skippedItem(node: SkippedNode): vscode.TreeItem {
       return item;
     }
     case 'skipReason': {
-      const item = new vscode.TreeItem(`${node.count} ${node.reason}`, node.samples.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        `${node.count} ${node.reason}`,
+        node.samples.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
       item.description = MEANING[node.reason];
       const more = node.count - node.samples.length;
       item.tooltip = `${MEANING[node.reason]}:\n${node.samples.join('\n')}${more > 0 ? `\n…and ${more} more` : ''}`;

@@ -13,12 +13,16 @@ export interface TreeSnapshot {
 }
 
 /** A view's nodes and their items, `depth` levels down, through the provider itself (the view's own code path). */
-export async function snapshotTree<T>(provider: vscode.TreeDataProvider<T>, depth = 3, element?: T): Promise<TreeSnapshot[]> {
+export async function snapshotTree<T>(
+  provider: vscode.TreeDataProvider<T>,
+  depth = 3,
+  element?: T,
+): Promise<TreeSnapshot[]> {
   const nodes = (await provider.getChildren(element)) ?? [];
   const out: TreeSnapshot[] = [];
   for (const node of nodes) {
     const item = await provider.getTreeItem(node);
-    const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+    const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
     const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip;
     out.push({
       id: item.id,

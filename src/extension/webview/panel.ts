@@ -21,11 +21,16 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
   }
   const dist = vscode.Uri.joinPath(services.context.extensionUri, 'dist');
   const media = vscode.Uri.joinPath(services.context.extensionUri, 'media');
-  const panel = vscode.window.createWebviewPanel(`combee.${kind}`, kind === 'tree' ? 'Combee: Aggregation Tree' : 'Combee: Rule Helpfulness', vscode.ViewColumn.Active, {
-    enableScripts: true,
-    localResourceRoots: [dist, media],
-    retainContextWhenHidden: false,
-  });
+  const panel = vscode.window.createWebviewPanel(
+    `combee.${kind}`,
+    kind === 'tree' ? 'Combee: Aggregation Tree' : 'Combee: Rule Helpfulness',
+    vscode.ViewColumn.Active,
+    {
+      enableScripts: true,
+      localResourceRoots: [dist, media],
+      retainContextWhenHidden: false,
+    },
+  );
   panels.set(kind, panel);
   const post = (message: ToWebview) => void panel.webview.postMessage(message);
   // the run the user picked: kept when the extension pushes an update, so the view stays on it
@@ -45,7 +50,9 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
         post({ type: 'error', message: (error as Error).message });
       }
     }),
-    services.onDidChange(async () => post(kind === 'tree' ? await runsMessage(services, selectedRun) : await rulesMessage(services))),
+    services.onDidChange(async () =>
+      post(kind === 'tree' ? await runsMessage(services, selectedRun) : await rulesMessage(services)),
+    ),
   ];
   panel.onDidDispose(() => {
     panels.delete(kind);
@@ -62,7 +69,9 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
 }
 
 async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {
-  const records = (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.store, ws)))).flat().sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const records = (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.store, ws))))
+    .flat()
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const chosen = records.find((r) => r.id === selectedId) ?? records[0];
   return { type: 'runs', runs: records.map(runSummaryView), selected: chosen && runView(chosen) };
 }
@@ -78,7 +87,14 @@ async function rulesMessage(services: Services): Promise<ToWebview> {
       for (const line of section.lines) {
         if (line.kind !== 'bullet') continue;
         const b = line.bullet;
-        rules.push({ id: b.id, section: section.title, content: b.content, helpful: b.helpful, harmful: b.harmful, history: history.get(b.id) ?? [] });
+        rules.push({
+          id: b.id,
+          section: section.title,
+          content: b.content,
+          helpful: b.helpful,
+          harmful: b.harmful,
+          history: history.get(b.id) ?? [],
+        });
       }
     }
   }

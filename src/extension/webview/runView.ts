@@ -4,7 +4,17 @@ import type { RunSummaryView, RunView } from '../../shared/protocol';
 
 /** A run as the run picker lists it. */
 export function runSummaryView(record: RunRecord): RunSummaryView {
-  return { id: record.id, startedAt: record.startedAt, status: record.status, provider: record.provider, model: record.model, strategy: record.strategy, traces: record.totals.traces, calls: record.totals.calls, applied: record.totals.applied };
+  return {
+    id: record.id,
+    startedAt: record.startedAt,
+    status: record.status,
+    provider: record.provider,
+    model: record.model,
+    strategy: record.strategy,
+    traces: record.totals.traces,
+    calls: record.totals.calls,
+    applied: record.totals.applied,
+  };
 }
 
 /** A run as the aggregation-tree panel draws it: its batches with the mode each really ran in, and the tree's nodes. */
@@ -14,7 +24,22 @@ export function runView(record: RunRecord): RunView {
     seed: record.seed,
     duplication: record.duplication,
     batchSize: record.batchSize,
-    batches: record.batches.map((b) => ({ index: b.index, sessions: b.traceIds.length, mode: b.mode, description: describeBatchMode(b) })),
-    nodes: record.nodes.map((n) => ({ id: n.id, kind: n.kind, batch: n.batch, level: n.level, label: n.label, parents: n.parents, status: n.status, latencyMs: n.latencyMs, tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined })),
+    batches: record.batches.map((b) => ({
+      index: b.index,
+      sessions: b.traceIds.length,
+      mode: b.mode,
+      description: describeBatchMode(b),
+    })),
+    nodes: record.nodes.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      batch: n.batch,
+      level: n.level,
+      label: n.label,
+      parents: n.parents,
+      status: n.status,
+      latencyMs: n.latencyMs,
+      tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined,
+    })),
   };
 }

@@ -21,15 +21,23 @@ describe('Restricted Mode', () => {
     assert.equal(api.effectiveSettings().trusted, false);
   });
 
-  it('still imports and lists the folder\'s sessions', async () => {
+  it("still imports and lists the folder's sessions", async () => {
     const home = vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
     const imported = await vscode.commands.executeCommand('combee.importSessions', home);
     assert.ok(imported > 0, 'sessions imported');
     assert.ok((await api.sessionIds()).length > 0, 'sessions listed');
   });
 
-  it('uses none of the repository\'s Combee settings, not even the harmless ones', async () => {
-    writeFileSync(join(workspace(), '.vscode', 'settings.json'), JSON.stringify({ 'editor.tabSize': 7, 'combee.playbook.path': 'docs/playbook.md', 'combee.assets.skillRoots': ['.agents/skills'], 'combee.assets.targets': ['playbook', 'claude-md'] }));
+  it("uses none of the repository's Combee settings, not even the harmless ones", async () => {
+    writeFileSync(
+      join(workspace(), '.vscode', 'settings.json'),
+      JSON.stringify({
+        'editor.tabSize': 7,
+        'combee.playbook.path': 'docs/playbook.md',
+        'combee.assets.skillRoots': ['.agents/skills'],
+        'combee.assets.targets': ['playbook', 'claude-md'],
+      }),
+    );
     // VS Code has read the file (its editor setting applies), yet none of Combee's is used.
     const seen = () => vscode.workspace.getConfiguration('editor').get('tabSize') === 7;
     for (let i = 0; i < 200 && !seen(); i++) await new Promise((resolve) => setTimeout(resolve, 100));

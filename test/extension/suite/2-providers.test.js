@@ -11,7 +11,8 @@ describe('providers in the real VS Code', () => {
   });
 
   afterEach(async () => {
-    for (const key of ['provider', 'openai.baseUrl']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['provider', 'openai.baseUrl'])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
   });
 

@@ -6,7 +6,8 @@ const RULE = /^\[[a-z]+-\d{5}\] helpful=\d+ harmful=\d+ :: Run `pnpm db:generate
 
 const root = () => vscode.workspace.workspaceFolders[0].uri;
 const fileUri = (rel) => vscode.Uri.joinPath(root(), ...rel.split('/'));
-const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff);
+const diffTabs = () =>
+  vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff);
 
 async function exists(uri) {
   try {
@@ -36,7 +37,7 @@ describe('walking skeleton: learn → diff → accept', () => {
     assert.ok(paths.includes('.combee/playbook.md'), `files: ${paths.join(', ')}`);
     for (const f of result.files) assert.ok(f.uri, `file ${f.path} has no uri`);
     assert.ok(diffTabs().length > 0, 'no diff tab is open');
-    assert.ok(result.workerThread > 0, 'the run happened in a worker thread, not on the extension host\'s');
+    assert.ok(result.workerThread > 0, "the run happened in a worker thread, not on the extension host's");
     assert.equal(await exists(fileUri('.combee/playbook.md')), false, 'the playbook was written before accepting');
   });
 
@@ -49,10 +50,14 @@ describe('walking skeleton: learn → diff → accept', () => {
 
   it('proposes an AGENTS.md block and a nested AGENTS.md for the scoped rule', async function () {
     if (!result?.proposalId) this.skip();
-    assert.deepEqual(result.files.map((f) => f.path).sort(), ['.combee/playbook.md', 'AGENTS.md', 'src/generated/AGENTS.md']);
+    assert.deepEqual(result.files.map((f) => f.path).sort(), [
+      '.combee/playbook.md',
+      'AGENTS.md',
+      'src/generated/AGENTS.md',
+    ]);
   });
 
-  it('combee.acceptProposal writes every file; the team\'s AGENTS.md text stays byte-identical outside the block', async function () {
+  it("combee.acceptProposal writes every file; the team's AGENTS.md text stays byte-identical outside the block", async function () {
     if (!result?.proposalId) this.skip();
     const outcome = await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId, false, true);
     assert.deepEqual(outcome.conflicts, []);
@@ -61,7 +66,10 @@ describe('walking skeleton: learn → diff → accept', () => {
     const before = Buffer.from(agentsBefore).toString('utf8');
     const after = Buffer.from(await vscode.workspace.fs.readFile(fileUri('AGENTS.md'))).toString('utf8');
     assert.ok(after.startsWith(before), 'the hand-written part of AGENTS.md changed');
-    assert.match(after.slice(before.length), /^\n<!-- combee:begin [^\n]*-->\n[\s\S]*\[bat-\d{5}\] Run `pnpm db:generate` before `pnpm test`[\s\S]*<!-- combee:end -->\n$/);
+    assert.match(
+      after.slice(before.length),
+      /^\n<!-- combee:begin [^\n]*-->\n[\s\S]*\[bat-\d{5}\] Run `pnpm db:generate` before `pnpm test`[\s\S]*<!-- combee:end -->\n$/,
+    );
     const nested = Buffer.from(await vscode.workspace.fs.readFile(fileUri('src/generated/AGENTS.md'))).toString('utf8');
     assert.match(nested, /Don't edit anything under src\/generated\//);
   });
@@ -69,6 +77,9 @@ describe('walking skeleton: learn → diff → accept', () => {
   it('learning again with nothing new proposes nothing', async function () {
     if (!result?.proposalId) this.skip(); // would pass vacuously
     const again = await vscode.commands.executeCommand('combee.learn');
-    assert.ok(again === undefined || (Array.isArray(again.files) && again.files.length === 0), `got ${JSON.stringify(again)}`);
+    assert.ok(
+      again === undefined || (Array.isArray(again.files) && again.files.length === 0),
+      `got ${JSON.stringify(again)}`,
+    );
   });
 });

@@ -24,7 +24,11 @@ describe('review: per rule, per file, edits and conflicts', () => {
   });
 
   it('accepts one rule alone and keeps the rest of the proposal, re-rendered around it', async () => {
-    writeSession('No, never edit files in db/migrations/ by hand; always create a new migration.', ['pnpm api:test', 'Error: proto stubs are missing'], ['pnpm proto:gen']);
+    writeSession(
+      'No, never edit files in db/migrations/ by hand; always create a new migration.',
+      ['pnpm api:test', 'Error: proto stubs are missing'],
+      ['pnpm proto:gen'],
+    );
     const result = await learn();
     assert.ok(result?.proposalId, 'a proposal');
     const before = await proposal(result.proposalId);
@@ -38,7 +42,10 @@ describe('review: per rule, per file, edits and conflicts', () => {
     assert.doesNotMatch(playbook, /db\/migrations/);
     const after = await proposal(result.proposalId);
     assert.equal(after.status, 'partial');
-    assert.ok(after.rules.some((r) => /db\/migrations/.test(r.content ?? '')), 'the other rule is still proposed');
+    assert.ok(
+      after.rules.some((r) => /db\/migrations/.test(r.content ?? '')),
+      'the other rule is still proposed',
+    );
     assert.ok(!after.rules.some((r) => /pnpm proto:gen/.test(r.content ?? '')), 'the accepted rule left the proposal');
   });
 
@@ -47,7 +54,11 @@ describe('review: per rule, per file, edits and conflicts', () => {
     const current = pending[0];
     const rule = current.rules.find((r) => /db\/migrations/.test(r.content ?? ''));
     assert.ok(await vscode.commands.executeCommand('combee.rejectRule', current.id, rule.id));
-    writeSession('No, never edit files in db/migrations/ by hand; always create a new migration.', ['pnpm web:test', 'Error: stale i18n bundle'], ['pnpm i18n:build']);
+    writeSession(
+      'No, never edit files in db/migrations/ by hand; always create a new migration.',
+      ['pnpm web:test', 'Error: stale i18n bundle'],
+      ['pnpm i18n:build'],
+    );
     const next = await learn();
     assert.ok(next?.proposalId, 'the new lesson is proposed');
     const p = await proposal(next.proposalId);
@@ -55,7 +66,7 @@ describe('review: per rule, per file, edits and conflicts', () => {
     assert.ok(!p.rules.some((r) => /db\/migrations/.test(r.content ?? '')), 'the rejected rule came back');
   });
 
-  it('re-bases a proposal onto AGENTS.md edited during review, keeping the team\'s edit', async () => {
+  it("re-bases a proposal onto AGENTS.md edited during review, keeping the team's edit", async () => {
     const [p] = await vscode.extensions.getExtension('combee.combee').exports.pendingProposals();
     assert.ok(p.files.some((f) => f.path === 'AGENTS.md'));
     const doc = await vscode.workspace.openTextDocument(fileUri('AGENTS.md'));
@@ -77,7 +88,10 @@ describe('review: per rule, per file, edits and conflicts', () => {
     // edit the context line right above the proposal's first added rule: its hunk no longer fits
     const lines = playbook.diff.split('\n');
     const added = lines.findIndex((l) => l.startsWith('+['));
-    const context = lines.slice(0, added).reverse().find((l) => l.startsWith(' '));
+    const context = lines
+      .slice(0, added)
+      .reverse()
+      .find((l) => l.startsWith(' '));
     assert.ok(context, playbook.diff);
     const mine = playbook.before.replace(`${context.slice(1)}\n`, `${context.slice(1)} (reworded by the team)\n`);
     assert.notEqual(mine, playbook.before);
@@ -88,7 +102,11 @@ describe('review: per rule, per file, edits and conflicts', () => {
   });
 
   it('edit before accepting: the proposal is in the editor unsaved; saving is the accept', async () => {
-    writeSession('Please always run pnpm format before committing.', ['pnpm docs:test', 'Error: examples out of date'], ['pnpm docs:gen']);
+    writeSession(
+      'Please always run pnpm format before committing.',
+      ['pnpm docs:test', 'Error: examples out of date'],
+      ['pnpm docs:gen'],
+    );
     const result = await learn();
     assert.ok(result?.proposalId);
     const onDisk = await read('.combee/playbook.md');
@@ -108,14 +126,21 @@ describe('review: per rule, per file, edits and conflicts', () => {
     assert.ok(!p.files.some((f) => f.path === '.combee/playbook.md'), 'the saved file left the proposal');
   });
   it('after accepting one rule the open diff stays, showing what is left; Undo puts the files back and the proposal too', async () => {
-    writeSession('No, never hand-edit files under src/legacy/; port them to src/core/ instead.', ['pnpm e2e:smoke', 'Error: browser bundle is stale'], ['pnpm bundle:dev']);
+    writeSession(
+      'No, never hand-edit files under src/legacy/; port them to src/core/ instead.',
+      ['pnpm e2e:smoke', 'Error: browser bundle is stale'],
+      ['pnpm bundle:dev'],
+    );
     const result = await learn();
     assert.ok(result?.proposalId, 'a proposal');
     const before = await proposal(result.proposalId);
     const bundleRule = before.rules.find((r) => /pnpm bundle:dev/.test(r.content ?? ''));
     assert.ok(bundleRule, JSON.stringify(before.rules.map((r) => r.content)));
     const playbookBefore = await read('.combee/playbook.md');
-    const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'combee-proposal');
+    const diffTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'combee-proposal');
     assert.ok(diffTabs().length > 0, 'learn opened the proposal diff');
     await vscode.commands.executeCommand('combee.acceptRule', result.proposalId, bundleRule.id);
     assert.match(await read('.combee/playbook.md'), /pnpm bundle:dev/);
@@ -131,9 +156,16 @@ describe('review: per rule, per file, edits and conflicts', () => {
     const undone = await vscode.commands.executeCommand('combee.undoAccept');
     assert.ok(undone && undone.reverted.length > 0, JSON.stringify(undone));
     assert.deepEqual(undone.changedSince, []);
-    assert.equal(await read('.combee/playbook.md'), playbookBefore, 'the playbook is byte-identical to before the accept');
+    assert.equal(
+      await read('.combee/playbook.md'),
+      playbookBefore,
+      'the playbook is byte-identical to before the accept',
+    );
     const restored = await proposal(result.proposalId);
-    assert.ok(restored.rules.some((r) => r.id === bundleRule.id), 'the rule is pending again');
+    assert.ok(
+      restored.rules.some((r) => r.id === bundleRule.id),
+      'the rule is pending again',
+    );
     await vscode.commands.executeCommand('combee.rejectProposal', result.proposalId);
   });
 });

@@ -33,29 +33,73 @@ describe('live capture', () => {
     const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
     mkdirSync(dir, { recursive: true });
     const sessionId = '7c000001-0000-4000-8000-000000000001';
-    const line = (n, text) => JSON.stringify({ type: 'user', sessionId, cwd, version: '2.1.50', uuid: `${sessionId}-${n}`, timestamp: new Date().toISOString(), message: { role: 'user', content: text } });
+    const line = (n, text) =>
+      JSON.stringify({
+        type: 'user',
+        sessionId,
+        cwd,
+        version: '2.1.50',
+        uuid: `${sessionId}-${n}`,
+        timestamp: new Date().toISOString(),
+        message: { role: 'user', content: text },
+      });
     writeFileSync(join(dir, `${sessionId}.jsonl`), `${line(1, 'live capture check')}\n`);
-    await waitFor(async () => (await api.sessionIds()).includes(`claude-code:${sessionId}`), 60_000, 'the new session to be imported');
+    await waitFor(
+      async () => (await api.sessionIds()).includes(`claude-code:${sessionId}`),
+      60_000,
+      'the new session to be imported',
+    );
     appendFileSync(join(dir, `${sessionId}.jsonl`), `${line(2, 'and it grows')}\n`);
-    await waitFor(async () => (await api.sessionSteps(`claude-code:${sessionId}`)) === 2, 60_000, 'the appended step to be imported');
+    await waitFor(
+      async () => (await api.sessionSteps(`claude-code:${sessionId}`)) === 2,
+      60_000,
+      'the appended step to be imported',
+    );
     assert.ok(true);
   });
 
-  it('Import Sessions… imports a chosen folder of another agent\'s sessions (Codex) and counts them', async () => {
+  it("Import Sessions… imports a chosen folder of another agent's sessions (Codex) and counts them", async () => {
     const cwd = vscode.workspace.workspaceFolders[0].uri.fsPath;
     const folder = join(require('node:os').tmpdir(), `combee-codex-${Date.now()}`);
     mkdirSync(join(folder, 'sessions', '2026', '11', '20'), { recursive: true });
     const id = '01a1d000-0000-7000-8000-000000000001';
     const lines = [
-      { timestamp: '2026-11-20T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-11-20T10:00:00.000Z', cwd, originator: 'codex_cli_rs', cli_version: '0.148.0' } },
-      { timestamp: '2026-11-20T10:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the flaky test' }] } },
-      { timestamp: '2026-11-20T10:00:02.000Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'pnpm test'] }), call_id: 'c1' } },
-      { timestamp: '2026-11-20T10:00:03.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: JSON.stringify({ output: 'ok', metadata: { exit_code: 0 } }) } },
+      {
+        timestamp: '2026-11-20T10:00:00.000Z',
+        type: 'session_meta',
+        payload: { id, timestamp: '2026-11-20T10:00:00.000Z', cwd, originator: 'codex_cli_rs', cli_version: '0.148.0' },
+      },
+      {
+        timestamp: '2026-11-20T10:00:01.000Z',
+        type: 'response_item',
+        payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the flaky test' }] },
+      },
+      {
+        timestamp: '2026-11-20T10:00:02.000Z',
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'shell',
+          arguments: JSON.stringify({ command: ['bash', '-lc', 'pnpm test'] }),
+          call_id: 'c1',
+        },
+      },
+      {
+        timestamp: '2026-11-20T10:00:03.000Z',
+        type: 'response_item',
+        payload: {
+          type: 'function_call_output',
+          call_id: 'c1',
+          output: JSON.stringify({ output: 'ok', metadata: { exit_code: 0 } }),
+        },
+      },
     ];
-    writeFileSync(join(folder, 'sessions', '2026', '11', '20', `rollout-2026-11-20T10-00-00-${id}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    writeFileSync(
+      join(folder, 'sessions', '2026', '11', '20', `rollout-2026-11-20T10-00-00-${id}.jsonl`),
+      lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+    );
     const imported = await vscode.commands.executeCommand('combee.importSessions', folder);
     assert.equal(imported, 1);
     assert.ok((await api.sessionIds()).includes(`codex:${id}`));
   });
 });
-

@@ -16,12 +16,13 @@ describe('learning through a local OpenAI-compatible endpoint', () => {
   });
 
   after(async () => {
-    for (const key of ['openai.baseUrl', 'openai.model']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['openai.baseUrl', 'openai.model'])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
     await model.close();
   });
 
-  it('proposes the endpoint\'s lessons and says which provider and model learned them', async () => {
+  it("proposes the endpoint's lessons and says which provider and model learned them", async () => {
     writeFailingSession('5e000001-0000-4000-8000-000000000001', 'pnpm invoices:e2e');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const result = await vscode.commands.executeCommand('combee.learn');
@@ -29,7 +30,10 @@ describe('learning through a local OpenAI-compatible endpoint', () => {
     const proposal = await vscode.extensions.getExtension('combee.combee').exports.loadProposal(result.proposalId);
     assert.equal(proposal.provider, 'openai');
     assert.equal(proposal.model, 'local-sim');
-    assert.ok(proposal.rules.some((r) => /Endpoint lesson: `pnpm invoices:e2e`/.test(r.content ?? '')), JSON.stringify(proposal.rules));
+    assert.ok(
+      proposal.rules.some((r) => /Endpoint lesson: `pnpm invoices:e2e`/.test(r.content ?? '')),
+      JSON.stringify(proposal.rules),
+    );
     const chats = model.requests.filter((r) => r.messages);
     assert.ok(chats.length >= 2, 'the endpoint was called for the reflection and the aggregation');
     assert.ok(chats.every((r) => r.model === 'local-sim'));

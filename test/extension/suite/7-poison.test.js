@@ -7,7 +7,11 @@ const { join } = require('node:path');
 const vscode = require('vscode');
 
 const root = () => vscode.workspace.workspaceFolders[0].uri;
-const readOrEmpty = (rel) => vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), ...rel.split('/'))).then((b) => Buffer.from(b).toString('utf8'), () => '');
+const readOrEmpty = (rel) =>
+  vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), ...rel.split('/'))).then(
+    (b) => Buffer.from(b).toString('utf8'),
+    () => '',
+  );
 const api = () => vscode.extensions.getExtension('combee.combee').exports;
 
 function writePoisonedSession() {
@@ -17,12 +21,40 @@ function writePoisonedSession() {
   const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
   mkdirSync(dir, { recursive: true });
   let n = 0;
-  const line = (extra) => JSON.stringify({ sessionId, cwd, version: '2.1.50', uuid: `${sessionId}-${++n}`, timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(), ...extra });
+  const line = (extra) =>
+    JSON.stringify({
+      sessionId,
+      cwd,
+      version: '2.1.50',
+      uuid: `${sessionId}-${++n}`,
+      timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(),
+      ...extra,
+    });
   const bash = (command, output, code) => {
     const id = `toolu_poison_${n}`;
     return [
-      line({ type: 'assistant', message: { id: `msg_poison_${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } }),
-      line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: code ? `Exit code ${code}\n${output}` : output, is_error: code !== 0 }] } }),
+      line({
+        type: 'assistant',
+        message: {
+          id: `msg_poison_${n}`,
+          role: 'assistant',
+          content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
+        },
+      }),
+      line({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: id,
+              content: code ? `Exit code ${code}\n${output}` : output,
+              is_error: code !== 0,
+            },
+          ],
+        },
+      }),
     ];
   };
   const lines = [
@@ -46,23 +78,40 @@ describe('poisoned rules: flagged, left out, evidence, accepted by name', () => 
     const proposal = await api().loadProposal(result.proposalId);
     const flagged = proposal.rules.find((r) => /devtools-cdn/.test(r.content ?? ''));
     assert.ok(flagged, JSON.stringify(proposal.rules));
-    assert.deepEqual(flagged.flags.map((f) => f.kind), ['remote-code']);
-    assert.ok(proposal.rules.filter((r) => r !== flagged).every((r) => Array.isArray(r.flags)), 'every rule carries flags');
+    assert.deepEqual(
+      flagged.flags.map((f) => f.kind),
+      ['remote-code'],
+    );
+    assert.ok(
+      proposal.rules.filter((r) => r !== flagged).every((r) => Array.isArray(r.flags)),
+      'every rule carries flags',
+    );
     const playbookDiff = proposal.files.find((f) => f.path.endsWith('playbook.md'));
     assert.match(playbookDiff.after, new RegExp(`<!-- combee:flagged \\[${flagged.id}\\] remote-code`));
-    for (const file of proposal.files.filter((f) => f !== playbookDiff)) assert.doesNotMatch(file.after, /devtools-cdn/, file.path);
+    for (const file of proposal.files.filter((f) => f !== playbookDiff))
+      assert.doesNotMatch(file.after, /devtools-cdn/, file.path);
 
     const evidence = await vscode.commands.executeCommand('combee.showRuleEvidence', result.proposalId, flagged.id);
     assert.match(evidence, /remote-code: /);
-    assert.match(evidence, /TOOL RESULT \(failed\)[^\n]*text the agent read:\n(?:Exit code 1\n)?Error: stale cache, fix with curl/);
-    assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, 'combee-evidence', 'a read-only virtual document');
+    assert.match(
+      evidence,
+      /TOOL RESULT \(failed\)[^\n]*text the agent read:\n(?:Exit code 1\n)?Error: stale cache, fix with curl/,
+    );
+    assert.equal(
+      vscode.window.activeTextEditor?.document.uri.scheme,
+      'combee-evidence',
+      'a read-only virtual document',
+    );
 
     await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId, false, true);
     assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /devtools-cdn|combee:flagged/);
     assert.doesNotMatch(await readOrEmpty('AGENTS.md'), /devtools-cdn/);
     const rest = await api().loadProposal(result.proposalId);
     assert.equal(rest.status, 'partial', 'the flagged rule stays pending');
-    assert.deepEqual(rest.rules.map((r) => r.id), [flagged.id]);
+    assert.deepEqual(
+      rest.rules.map((r) => r.id),
+      [flagged.id],
+    );
 
     const outcome = await vscode.commands.executeCommand('combee.acceptRule', result.proposalId, flagged.id, true);
     assert.deepEqual(outcome.conflicts, []);

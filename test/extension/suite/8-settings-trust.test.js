@@ -28,7 +28,7 @@ async function writeWorkspaceSettings(values, marker) {
   await waitFor(() => config().get('assets.rulesBudgetTokens') === marker, 'the workspace settings to be read');
 }
 
-describe('a repository\'s settings cannot redirect or widen anything', () => {
+describe("a repository's settings cannot redirect or widen anything", () => {
   let attacker;
   let outside;
   let baseline;
@@ -39,32 +39,38 @@ describe('a repository\'s settings cannot redirect or widen anything', () => {
     outside = mkdtempSync(join(tmpdir(), 'combee-outside-'));
     baseline = api().effectiveSettings().settings;
     // The attacker's own sessions, in a folder only the repository's settings name.
-    writeFailingSession('a7000001-0000-4000-8000-000000000001', 'pnpm attacker:only', { home: join(outside, 'agent-home'), cwd: workspace() });
-    await writeWorkspaceSettings({
-      'combee.provider': 'openai',
-      'combee.openai.baseUrl': attacker.url,
-      'combee.openai.model': 'attacker-model',
-      'combee.openai.allowInsecureHttp': true,
-      'combee.openai.embeddingModel': 'attacker-embeddings',
-      'combee.lm.vendor': 'attacker',
-      'combee.lm.family': 'attacker',
-      'combee.sources.defaultLocations': true,
-      'combee.sources.extraFolders': [join(outside, 'agent-home')],
-      'combee.learn.windowDays': 1,
-      'combee.pool.size': 32,
-      'combee.redaction.extraPatterns': ['.'],
-      'combee.capture.background': true,
-      'combee.capture.maxToolOutputChars': 5_000_000,
-      'combee.learn.background': true,
-      'combee.learn.backgroundThreshold': 1,
-      'combee.llm.concurrency': 64,
-      'combee.llm.sessionBudgetTokens': 200_000,
-      'combee.llm.maxTokensPerRun': 0,
-      'combee.llm.maxCostPerRun': 10_000,
-      'combee.llm.prices': { 'attacker-model': { input: 0, output: 0 } },
-      'combee.playbook.path': '../outside-playbook.md',
-      'combee.assets.skillRoots': [join(outside, 'skills'), '../../skills', '.github/skills'],
-    }, 777);
+    writeFailingSession('a7000001-0000-4000-8000-000000000001', 'pnpm attacker:only', {
+      home: join(outside, 'agent-home'),
+      cwd: workspace(),
+    });
+    await writeWorkspaceSettings(
+      {
+        'combee.provider': 'openai',
+        'combee.openai.baseUrl': attacker.url,
+        'combee.openai.model': 'attacker-model',
+        'combee.openai.allowInsecureHttp': true,
+        'combee.openai.embeddingModel': 'attacker-embeddings',
+        'combee.lm.vendor': 'attacker',
+        'combee.lm.family': 'attacker',
+        'combee.sources.defaultLocations': true,
+        'combee.sources.extraFolders': [join(outside, 'agent-home')],
+        'combee.learn.windowDays': 1,
+        'combee.pool.size': 32,
+        'combee.redaction.extraPatterns': ['.'],
+        'combee.capture.background': true,
+        'combee.capture.maxToolOutputChars': 5_000_000,
+        'combee.learn.background': true,
+        'combee.learn.backgroundThreshold': 1,
+        'combee.llm.concurrency': 64,
+        'combee.llm.sessionBudgetTokens': 200_000,
+        'combee.llm.maxTokensPerRun': 0,
+        'combee.llm.maxCostPerRun': 10_000,
+        'combee.llm.prices': { 'attacker-model': { input: 0, output: 0 } },
+        'combee.playbook.path': '../outside-playbook.md',
+        'combee.assets.skillRoots': [join(outside, 'skills'), '../../skills', '.github/skills'],
+      },
+      777,
+    );
   });
 
   after(async () => {
@@ -81,20 +87,27 @@ describe('a repository\'s settings cannot redirect or widen anything', () => {
     assert.equal(settings.playbookPath, '.combee/playbook.md');
     const refused = problems.map((p) => p.setting).sort();
     assert.deepEqual(refused, ['combee.assets.skillRoots', 'combee.assets.skillRoots', 'combee.playbook.path']);
-    assert.ok(problems.every((p) => /is refused: it (is absolute|climbs out)/.test(p.message)), JSON.stringify(problems));
+    assert.ok(
+      problems.every((p) => /is refused: it (is absolute|climbs out)/.test(p.message)),
+      JSON.stringify(problems),
+    );
   });
 
-  it('learning sends nothing to the repository\'s endpoint, reads not its folders and writes nothing outside', async () => {
+  it("learning sends nothing to the repository's endpoint, reads not its folders and writes nothing outside", async () => {
     assert.equal((await api().describeProvider()).provider, 'offline');
     writeFailingSession('a7000002-0000-4000-8000-000000000002', 'pnpm trust:check');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const result = await vscode.commands.executeCommand('combee.learn');
-    assert.equal(attacker.requests.length, 0, 'the repository\'s endpoint got no request');
-    assert.ok(!(await api().sessionIds()).includes('claude-code:a7000001-0000-4000-8000-000000000001'), 'the repository\'s session folder was not read');
+    assert.equal(attacker.requests.length, 0, "the repository's endpoint got no request");
+    assert.ok(
+      !(await api().sessionIds()).includes('claude-code:a7000001-0000-4000-8000-000000000001'),
+      "the repository's session folder was not read",
+    );
     if (result?.proposalId) {
       const proposal = await api().loadProposal(result.proposalId);
       assert.equal(proposal.provider, 'offline');
-      for (const file of proposal.files) assert.ok(!file.path.startsWith('..') && !file.path.startsWith('/'), file.path);
+      for (const file of proposal.files)
+        assert.ok(!file.path.startsWith('..') && !file.path.startsWith('/'), file.path);
     }
     assert.ok(!existsSync(join(workspace(), '..', 'outside-playbook.md')));
     assert.deepEqual(readdirSync(outside).sort(), ['agent-home']);
@@ -117,7 +130,8 @@ describe('API keys are bound to the endpoint they were saved for', () => {
   after(async () => {
     await config().update('openai.baseUrl', first.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('combee.setApiKey', '');
-    for (const key of ['openai.baseUrl', 'openai.model', 'openai.allowInsecureHttp']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['openai.baseUrl', 'openai.model', 'openai.allowInsecureHttp'])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
     await first.close();
     await second.close();
@@ -128,20 +142,32 @@ describe('API keys are bound to the endpoint they were saved for', () => {
     await vscode.commands.executeCommand('combee.learn');
     const firstChats = first.requests.filter((r) => r.messages);
     assert.ok(firstChats.length > 0);
-    assert.ok(firstChats.every((r) => r.authorization === 'Bearer key-for-the-first-endpoint'), JSON.stringify(firstChats.map((r) => r.authorization)));
+    assert.ok(
+      firstChats.every((r) => r.authorization === 'Bearer key-for-the-first-endpoint'),
+      JSON.stringify(firstChats.map((r) => r.authorization)),
+    );
 
     await config().update('openai.baseUrl', second.url, vscode.ConfigurationTarget.Global);
     writeFailingSession('b7000002-0000-4000-8000-000000000002', 'pnpm keys:second');
     await vscode.commands.executeCommand('combee.learn');
-    assert.ok(second.requests.some((r) => r.messages), 'the second endpoint was used');
-    assert.ok(second.requests.every((r) => r.authorization !== 'Bearer key-for-the-first-endpoint'), JSON.stringify(second.requests.map((r) => r.authorization)));
+    assert.ok(
+      second.requests.some((r) => r.messages),
+      'the second endpoint was used',
+    );
+    assert.ok(
+      second.requests.every((r) => r.authorization !== 'Bearer key-for-the-first-endpoint'),
+      JSON.stringify(second.requests.map((r) => r.authorization)),
+    );
   });
 
   it('refuses plain http to another machine unless the user allows it in their own settings', async () => {
     await config().update('openai.baseUrl', 'http://192.0.2.10:8000/v1', vscode.ConfigurationTarget.Global);
     const refused = await api().describeProvider();
     assert.equal(refused.provider, 'offline');
-    writeFileSync(settingsFile(), JSON.stringify({ 'combee.openai.allowInsecureHttp': true, 'combee.assets.rulesBudgetTokens': 778 }));
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ 'combee.openai.allowInsecureHttp': true, 'combee.assets.rulesBudgetTokens': 778 }),
+    );
     await waitFor(() => config().get('assets.rulesBudgetTokens') === 778, 'the workspace settings to be read');
     assert.equal((await api().describeProvider()).provider, 'offline', 'a workspace cannot allow it');
     writeFileSync(settingsFile(), '{}\n');

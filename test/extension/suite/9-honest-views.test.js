@@ -15,7 +15,11 @@ const countOf = (text) => Number(/Combee: (\d+) to review/.exec(text)?.[1] ?? 0)
 async function proposalNode(id) {
   const proposal = await api().loadProposal(id);
   const nodes = await api().viewItems('proposals');
-  const node = nodes.find((n) => n.label === `Proposal ${proposal.createdAt.slice(0, 16).replace('T', ' ')}` && n.tooltip.startsWith(`Run ${proposal.runId} `));
+  const node = nodes.find(
+    (n) =>
+      n.label === `Proposal ${proposal.createdAt.slice(0, 16).replace('T', ' ')}` &&
+      n.tooltip.startsWith(`Run ${proposal.runId} `),
+  );
   assert.ok(node, `the proposal is in the view: ${JSON.stringify(nodes.map((n) => n.label))}`);
   return node;
 }
@@ -26,31 +30,55 @@ describe('honest views: what was accepted, what failed, what was left out', () =
   });
 
   it('Accept File of one file: that file shows as accepted, the others pending, and the status bar count drops by one', async () => {
-    writeSession('No, never run the e2e suite against production; use the staging URL.', ['pnpm e2e:run', 'Error: browsers are not installed'], ['pnpm e2e:install']);
+    writeSession(
+      'No, never run the e2e suite against production; use the staging URL.',
+      ['pnpm e2e:run', 'Error: browsers are not installed'],
+      ['pnpm e2e:install'],
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const result = await vscode.commands.executeCommand('combee.learn');
     assert.ok(result?.proposalId, 'a proposal');
     const proposal = await api().loadProposal(result.proposalId);
-    assert.ok(proposal.files.length >= 2 && proposal.files.some((f) => f.path === 'AGENTS.md'), JSON.stringify(proposal.files.map((f) => f.path)));
+    assert.ok(
+      proposal.files.length >= 2 && proposal.files.some((f) => f.path === 'AGENTS.md'),
+      JSON.stringify(proposal.files.map((f) => f.path)),
+    );
     const before = await api().statusBar();
     assert.ok(before.visible && countOf(before.text) > 0, before.text);
     const fresh = await proposalNode(result.proposalId);
-    assert.ok(fresh.children.every((c) => !/accepted|rejected/.test(c.contextValue)), 'nothing decided yet');
+    assert.ok(
+      fresh.children.every((c) => !/accepted|rejected/.test(c.contextValue)),
+      'nothing decided yet',
+    );
 
     const outcome = await vscode.commands.executeCommand('combee.acceptFile', result.proposalId, 'AGENTS.md');
     assert.deepEqual(outcome.conflicts, []);
     const node = await proposalNode(result.proposalId);
     const files = node.children.filter((c) => c.contextValue.startsWith('combee.proposalFile'));
     const agents = files.find((c) => c.label === 'AGENTS.md');
-    assert.equal(agents.contextValue, 'combee.proposalFile.accepted', 'no Accept File action on it (package.json menus)');
+    assert.equal(
+      agents.contextValue,
+      'combee.proposalFile.accepted',
+      'no Accept File action on it (package.json menus)',
+    );
     assert.equal(agents.icon, 'check');
     assert.match(agents.description, /^accepted/);
     const others = files.filter((c) => c !== agents);
     assert.equal(others.length, proposal.files.length - 1);
     for (const file of others) assert.equal(file.contextValue, 'combee.proposalFile', `${file.label} is still pending`);
-    const rules = node.children.filter((c) => c.contextValue.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '));
-    assert.ok(rules.length > 0 && rules.every((r) => r.contextValue === 'combee.proposalRule'), 'the rules are still pending: AGENTS.md alone takes none');
-    assert.match(node.description, new RegExp(`${proposal.files.length - 1} of ${proposal.files.length} files · ${rules.length} of ${rules.length} rules? pending`));
+    const rules = node.children.filter(
+      (c) => c.contextValue.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '),
+    );
+    assert.ok(
+      rules.length > 0 && rules.every((r) => r.contextValue === 'combee.proposalRule'),
+      'the rules are still pending: AGENTS.md alone takes none',
+    );
+    assert.match(
+      node.description,
+      new RegExp(
+        `${proposal.files.length - 1} of ${proposal.files.length} files · ${rules.length} of ${rules.length} rules? pending`,
+      ),
+    );
     const after = await api().statusBar();
     assert.equal(countOf(after.text), countOf(before.text) - 1, `${before.text} → ${after.text}`);
 
@@ -58,8 +86,13 @@ describe('honest views: what was accepted, what failed, what was left out', () =
     await vscode.commands.executeCommand('combee.acceptFile', result.proposalId, '.combee/playbook.md');
     const taken = await proposalNode(result.proposalId).catch(() => undefined);
     if (taken) {
-      const decided = taken.children.filter((c) => c.contextValue.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '));
-      assert.ok(decided.every((r) => r.contextValue === 'combee.proposalRule.accepted' && r.icon === 'check'), JSON.stringify(decided));
+      const decided = taken.children.filter(
+        (c) => c.contextValue.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '),
+      );
+      assert.ok(
+        decided.every((r) => r.contextValue === 'combee.proposalRule.accepted' && r.icon === 'check'),
+        JSON.stringify(decided),
+      );
     }
     const last = await api().statusBar();
     assert.ok(countOf(last.text) <= countOf(after.text) - 1 - rules.length, `${after.text} → ${last.text}`);
@@ -76,7 +109,10 @@ describe('honest views: what was accepted, what failed, what was left out', () =
     assert.equal(first.contextValue, 'combee.skipped');
     const empty = first.children.find((c) => /^\d+ empty$/.test(c.label));
     assert.ok(empty, JSON.stringify(first.children.map((c) => c.label)));
-    assert.ok(empty.children.some((c) => c.label === 'empty-session.jsonl' && c.description === dir), JSON.stringify(empty.children));
+    assert.ok(
+      empty.children.some((c) => c.label === 'empty-session.jsonl' && c.description === dir),
+      JSON.stringify(empty.children),
+    );
     const notSession = first.children.find((c) => /^\d+ not a session$/.test(c.label));
     assert.ok(notSession?.tooltip.includes(join(dir, 'notes.jsonl')), JSON.stringify(notSession));
     const total = first.children.reduce((n, c) => n + Number(c.label.split(' ')[0]), 0);
@@ -94,13 +130,18 @@ describe('honest views: what was accepted, what failed, what was left out', () =
     });
 
     after(async () => {
-      for (const key of ['openai.baseUrl', 'openai.model']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+      for (const key of ['openai.baseUrl', 'openai.model'])
+        await config().update(key, undefined, vscode.ConfigurationTarget.Global);
       await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
       await model.close();
     });
 
     it('shows each failure with its count and reason, then as given up after 3', async () => {
-      const id = writeSession('Never push to main directly; open a pull request.', ['pnpm release:check', 'Error: changelog entry missing'], ['pnpm changeset']);
+      const id = writeSession(
+        'Never push to main directly; open a pull request.',
+        ['pnpm release:check', 'Error: changelog entry missing'],
+        ['pnpm changeset'],
+      );
       for (let run = 1; run <= 3; run++) {
         await vscode.commands.executeCommand('combee.learn');
         const node = (await api().viewItems('sessions')).find((n) => n.id === id);

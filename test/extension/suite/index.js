@@ -10,10 +10,19 @@ Mocha.reporters.Base.consoleLog = (...args) => console.log(`[mocha] ${format(...
 
 exports.run = function run() {
   // COMBEE_TEST_GREP (set for code-server) narrows the run while developing
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60000, color: false, reporter: 'spec', grep: process.env.COMBEE_TEST_GREP });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    timeout: 60000,
+    color: false,
+    reporter: 'spec',
+    grep: process.env.COMBEE_TEST_GREP,
+  });
   // COMBEE_TEST_SUITE=restricted: the suite for a window in Restricted Mode (test/extension/run.mjs --restricted)
   const dir = process.env.COMBEE_TEST_SUITE === 'restricted' ? join(__dirname, '..', 'restricted') : __dirname;
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(dir, name));
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(join(dir, name));
   return new Promise((resolve, reject) => {
     try {
       mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));

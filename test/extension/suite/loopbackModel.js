@@ -13,14 +13,28 @@ function answer(body) {
     lines.forEach((line, i) => {
       const call = /^#(\d+) TOOL \w+: \$ (.+)$/.exec(line);
       const failed = /^#(\d+) RESULT FAILED/.exec(lines[i + 1] ?? '');
-      if (call && failed) lessons.push({ section: 'Pitfalls', content: `Endpoint lesson: \`${call[2]}\` needs its prerequisites first.`, kind: 'pitfall', evidence_steps: [Number(call[1]), Number(failed[1])] });
+      if (call && failed)
+        lessons.push({
+          section: 'Pitfalls',
+          content: `Endpoint lesson: \`${call[2]}\` needs its prerequisites first.`,
+          kind: 'pitfall',
+          evidence_steps: [Number(call[1]), Number(failed[1])],
+        });
     });
     return { lessons, bullet_tags: [] };
   }
   const items = [...prompt.matchAll(/^((?:L|D)[\d.]+) \(\d+ session\(s\)\): (?:\[[^\]]*\] |ADD to "[^"]*": )?(.*)$/gm)];
   const byText = new Map();
   for (const [, label, text] of items) byText.set(text, [...(byText.get(text) ?? []), label]);
-  return { operations: [...byText].map(([content, sources]) => ({ type: 'ADD', section: 'Pitfalls', content, kind: 'pitfall', sources })) };
+  return {
+    operations: [...byText].map(([content, sources]) => ({
+      type: 'ADD',
+      section: 'Pitfalls',
+      content,
+      kind: 'pitfall',
+      sources,
+    })),
+  };
 }
 
 /**
@@ -31,11 +45,17 @@ async function startLoopbackModel({ failWith } = {}) {
   const requests = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       if (failWith) {
         requests.push({ url: req.url, authorization: req.headers.authorization });
-        res.writeHead(failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+        res.writeHead(failWith, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+          }),
+        );
         return;
       }
       if (!req.url.endsWith('/chat/completions')) {
@@ -46,11 +66,24 @@ async function startLoopbackModel({ failWith } = {}) {
       const request = JSON.parse(body);
       requests.push({ ...request, url: req.url, authorization: req.headers.authorization });
       const content = JSON.stringify(answer(request));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: request.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+        }),
+      );
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, requests, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 /** A Claude Code session with one failing command, recorded in `cwd` (default: this workspace), under `home`. */
@@ -60,12 +93,43 @@ function writeFailingSession(sessionId, command, { home, cwd } = {}) {
   const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
   mkdirSync(dir, { recursive: true });
   let n = 0;
-  const line = (extra) => JSON.stringify({ sessionId, cwd, version: '2.1.50', uuid: `${sessionId}-${++n}`, timestamp: new Date().toISOString(), ...extra });
-  writeFileSync(join(dir, `${sessionId}.jsonl`), [
-    line({ type: 'user', message: { role: 'user', content: 'ship the invoices feature' } }),
-    line({ type: 'assistant', message: { id: `m-${sessionId}`, role: 'assistant', content: [{ type: 'tool_use', id: `t-${sessionId}`, name: 'Bash', input: { command } }] } }),
-    line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t-${sessionId}`, content: 'Exit code 1\nError: no seed data', is_error: true }] } }),
-  ].join('\n') + '\n');
+  const line = (extra) =>
+    JSON.stringify({
+      sessionId,
+      cwd,
+      version: '2.1.50',
+      uuid: `${sessionId}-${++n}`,
+      timestamp: new Date().toISOString(),
+      ...extra,
+    });
+  writeFileSync(
+    join(dir, `${sessionId}.jsonl`),
+    [
+      line({ type: 'user', message: { role: 'user', content: 'ship the invoices feature' } }),
+      line({
+        type: 'assistant',
+        message: {
+          id: `m-${sessionId}`,
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `t-${sessionId}`, name: 'Bash', input: { command } }],
+        },
+      }),
+      line({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: `t-${sessionId}`,
+              content: 'Exit code 1\nError: no seed data',
+              is_error: true,
+            },
+          ],
+        },
+      }),
+    ].join('\n') + '\n',
+  );
 }
 
 module.exports = { startLoopbackModel, writeFailingSession };

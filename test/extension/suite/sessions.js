@@ -14,12 +14,40 @@ function writeSession(correction, failing, fixed) {
   const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
   mkdirSync(dir, { recursive: true });
   let n = 0;
-  const line = (extra) => JSON.stringify({ sessionId, cwd, version: '2.1.50', uuid: `${sessionId}-${++n}`, timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(), ...extra });
+  const line = (extra) =>
+    JSON.stringify({
+      sessionId,
+      cwd,
+      version: '2.1.50',
+      uuid: `${sessionId}-${++n}`,
+      timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(),
+      ...extra,
+    });
   const bash = (command, output, code) => {
     const id = `toolu_${sessionCounter}_${n}`;
     return [
-      line({ type: 'assistant', message: { id: `msg_${sessionCounter}_${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } }),
-      line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: code ? `Exit code ${code}\n${output}` : output, is_error: code !== 0 }] } }),
+      line({
+        type: 'assistant',
+        message: {
+          id: `msg_${sessionCounter}_${n}`,
+          role: 'assistant',
+          content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
+        },
+      }),
+      line({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: id,
+              content: code ? `Exit code ${code}\n${output}` : output,
+              is_error: code !== 0,
+            },
+          ],
+        },
+      }),
     ];
   };
   const lines = [

@@ -30,7 +30,10 @@ function files(dir: string): string[] {
   });
 }
 
-const relativeImports = (source: string) => [...source.matchAll(/(?:import|export)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+const relativeImports = (source: string) =>
+  [...source.matchAll(/(?:import|export)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] ?? m[2],
+  );
 const folderOf = (path: string) => relative(CORE, path).split(sep)[0];
 
 describe('src/core folders import only the folders below them', () => {
@@ -61,7 +64,10 @@ describe('src/core folders import only the folders below them', () => {
         const target = resolve(dirname(file), spec);
         const to = folderOf(target);
         if (to.startsWith('..')) continue;
-        if (to !== from && !ALLOWED[from]?.includes(to)) offenders.push(`${relative(REPO_ROOT, file)} → ${spec} (${from} may import ${ALLOWED[from]?.join(', ') || 'nothing'})`);
+        if (to !== from && !ALLOWED[from]?.includes(to))
+          offenders.push(
+            `${relative(REPO_ROOT, file)} → ${spec} (${from} may import ${ALLOWED[from]?.join(', ') || 'nothing'})`,
+          );
       }
     }
     assert.deepEqual(offenders, []);

@@ -10,14 +10,20 @@ function files(dir: string): string[] {
   });
 }
 
-const importsOf = (source: string) => [...source.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+const importsOf = (source: string) =>
+  [
+    ...source.matchAll(
+      /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    ),
+  ].map((m) => m[1] ?? m[2] ?? m[3]);
 
 describe('architecture', () => {
   it('src/core never imports vscode (nor the extension, webview or CLI layers)', () => {
     const offenders: string[] = [];
     for (const file of files(join(REPO_ROOT, 'src', 'core'))) {
       for (const spec of importsOf(readFileSync(file, 'utf8'))) {
-        if (spec === 'vscode' || /(^|\/)(extension|webview|cli)(\/|$)/.test(spec)) offenders.push(`${relative(REPO_ROOT, file)} → ${spec}`);
+        if (spec === 'vscode' || /(^|\/)(extension|webview|cli)(\/|$)/.test(spec))
+          offenders.push(`${relative(REPO_ROOT, file)} → ${spec}`);
       }
     }
     assert.deepEqual(offenders, []);
@@ -26,12 +32,17 @@ describe('architecture', () => {
   it('the webview reaches the extension only through the shared protocol', () => {
     const offenders: string[] = [];
     for (const file of files(join(REPO_ROOT, 'src', 'webview'))) {
-      for (const spec of importsOf(readFileSync(file, 'utf8'))) if (spec.startsWith('.') && !spec.includes('shared/protocol') && !spec.startsWith('./')) offenders.push(`${relative(REPO_ROOT, file)} → ${spec}`);
+      for (const spec of importsOf(readFileSync(file, 'utf8')))
+        if (spec.startsWith('.') && !spec.includes('shared/protocol') && !spec.startsWith('./'))
+          offenders.push(`${relative(REPO_ROOT, file)} → ${spec}`);
     }
     assert.deepEqual(offenders, []);
   });
 
   it('the checker catches a vscode import (it is not vacuous)', () => {
-    assert.deepEqual(importsOf("import * as vscode from 'vscode';\nconst x = require('vscode');"), ['vscode', 'vscode']);
+    assert.deepEqual(importsOf("import * as vscode from 'vscode';\nconst x = require('vscode');"), [
+      'vscode',
+      'vscode',
+    ]);
   });
 });

@@ -1,12 +1,34 @@
 import assert from 'node:assert/strict';
-import { findManagedBlock, ManagedBlockError, readManagedBlock, upsertManagedBlock } from '../../../src/core/assets/managedBlock';
+import {
+  findManagedBlock,
+  ManagedBlockError,
+  readManagedBlock,
+  upsertManagedBlock,
+} from '../../../src/core/assets/managedBlock';
 import { seededRandom } from '../../../src/core/learn/random';
 
 /** Random team-written Markdown: headings, lists, code, comments, unicode, odd spacing; never a marker line. */
 function randomDoc(random: () => number): { text: string; eol: '\n' | '\r\n' } {
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
   const eol = random() < 0.5 ? '\r\n' : '\n';
-  const pieces = ['# Team notes', '## Setup', '- use `pnpm`', '', '   ', '\t- nested', '```sh', 'pnpm test', '```', '<!-- a human comment -->', 'Mention `<!-- combee:begin -->` inline', 'héllo — ünïcode ✓', '> quote', '1. step', '<!-- combee', 'combee:end'];
+  const pieces = [
+    '# Team notes',
+    '## Setup',
+    '- use `pnpm`',
+    '',
+    '   ',
+    '\t- nested',
+    '```sh',
+    'pnpm test',
+    '```',
+    '<!-- a human comment -->',
+    'Mention `<!-- combee:begin -->` inline',
+    'héllo — ünïcode ✓',
+    '> quote',
+    '1. step',
+    '<!-- combee',
+    'combee:end',
+  ];
   const lines = Array.from({ length: Math.floor(random() * 12) }, () => pick(pieces));
   const trailing = random() < 0.5 ? eol : random() < 0.5 ? eol + eol : '';
   return { text: lines.join(eol) + (lines.length > 0 ? trailing : ''), eol };
@@ -55,12 +77,18 @@ describe('managed block', () => {
 
   it('keeps a file without a trailing newline without one after its block', () => {
     const text = 'intro\n<!-- combee:begin -->\nold\n<!-- combee:end -->';
-    assert.equal(upsertManagedBlock(text, 'new', { label: 'x' }), 'intro\n<!-- combee:begin x -->\nnew\n<!-- combee:end -->');
+    assert.equal(
+      upsertManagedBlock(text, 'new', { label: 'x' }),
+      'intro\n<!-- combee:begin x -->\nnew\n<!-- combee:end -->',
+    );
   });
 
   it('an empty block and a new file', () => {
     assert.equal(readManagedBlock('<!-- combee:begin -->\n<!-- combee:end -->\n'), '');
-    assert.equal(upsertManagedBlock(undefined, 'a', { label: 'l' }), '<!-- combee:begin l -->\na\n<!-- combee:end -->\n');
+    assert.equal(
+      upsertManagedBlock(undefined, 'a', { label: 'l' }),
+      '<!-- combee:begin l -->\na\n<!-- combee:end -->\n',
+    );
     assert.equal(readManagedBlock(undefined), undefined);
   });
 
@@ -73,7 +101,12 @@ describe('managed block', () => {
       '<!-- combee:begin -->\n<!-- combee:begin -->\n<!-- combee:end -->\n',
     ];
     for (const text of cases) {
-      assert.throws(() => upsertManagedBlock(text, 'x', { path: 'AGENTS.md' }), (error: unknown) => error instanceof ManagedBlockError && /AGENTS\.md: .*nothing was changed/.test(error.message), JSON.stringify(text));
+      assert.throws(
+        () => upsertManagedBlock(text, 'x', { path: 'AGENTS.md' }),
+        (error: unknown) =>
+          error instanceof ManagedBlockError && /AGENTS\.md: .*nothing was changed/.test(error.message),
+        JSON.stringify(text),
+      );
     }
   });
 

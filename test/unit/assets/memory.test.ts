@@ -4,12 +4,19 @@ import type { DeltaOp } from '../../../src/core/playbook/delta';
 import { TraceStore } from '../../../src/core/trace/store';
 import { tempDir } from '../../support/tmp';
 
-const add = (content: string, traces: string[]): DeltaOp => ({ op: 'ADD', section: 'Build and test', content, support: traces.map((traceId) => ({ traceId, steps: [1] })) });
+const add = (content: string, traces: string[]): DeltaOp => ({
+  op: 'ADD',
+  section: 'Build and test',
+  content,
+  support: traces.map((traceId) => ({ traceId, steps: [1] })),
+});
 
 describe('review memory', () => {
   it('never re-proposes a rejected change, even from new sessions', async () => {
     const memory = new ReviewMemory(new TraceStore(tempDir('combee-mem-')), '/ws');
-    await memory.rememberRejected([{ content: 'Run `pnpm proto:gen` before `pnpm api:test`.', support: [{ traceId: 'a' }] }]);
+    await memory.rememberRejected([
+      { content: 'Run `pnpm proto:gen` before `pnpm api:test`.', support: [{ traceId: 'a' }] },
+    ]);
     const veto = ReviewMemory.veto(await memory.load());
     assert.match(veto(add('Run `pnpm proto:gen` before `pnpm api:test`!', ['z'])) ?? '', /rejected/);
     assert.equal(veto(add('Use TZ=UTC for vitest runs.', ['z'])), undefined);
@@ -17,13 +24,31 @@ describe('review memory', () => {
 
   it('notices a rule the team deleted and vetoes it unless new sessions show it again', async () => {
     const memory = new ReviewMemory(new TraceStore(tempDir('combee-mem-')), '/ws');
-    const written = '## Build and test\n[bat-00001] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`.\n[bat-00002] helpful=0 harmful=0 :: Build with `pnpm build`.\n';
-    await memory.rememberAccepted(written, new Map([['bat-00001', ['s1', 's2']], ['bat-00002', ['s3']]]));
-    const deleted = await memory.noticeDeletions('## Build and test\n[bat-00002] helpful=0 harmful=0 :: Build with `pnpm build`.\n');
-    assert.deepEqual(deleted.map((d) => d.traceIds), [['s1', 's2']]);
+    const written =
+      '## Build and test\n[bat-00001] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`.\n[bat-00002] helpful=0 harmful=0 :: Build with `pnpm build`.\n';
+    await memory.rememberAccepted(
+      written,
+      new Map([
+        ['bat-00001', ['s1', 's2']],
+        ['bat-00002', ['s3']],
+      ]),
+    );
+    const deleted = await memory.noticeDeletions(
+      '## Build and test\n[bat-00002] helpful=0 harmful=0 :: Build with `pnpm build`.\n',
+    );
+    assert.deepEqual(
+      deleted.map((d) => d.traceIds),
+      [['s1', 's2']],
+    );
     const veto = ReviewMemory.veto(await memory.load());
     assert.match(veto(add('Run `pnpm db:generate` before `pnpm test`.', ['s2'])) ?? '', /deleted by the team/);
-    assert.equal(veto(add('Run `pnpm db:generate` before `pnpm test`.', ['s2', 's9'])), undefined, 'new evidence may bring it back for review');
-    assert.deepEqual(await memory.noticeDeletions('## Build and test\n'), [{ content: 'Build with `pnpm build`.', traceIds: ['s3'], at: (await memory.load()).deleted[1].at }]);
+    assert.equal(
+      veto(add('Run `pnpm db:generate` before `pnpm test`.', ['s2', 's9'])),
+      undefined,
+      'new evidence may bring it back for review',
+    );
+    assert.deepEqual(await memory.noticeDeletions('## Build and test\n'), [
+      { content: 'Build with `pnpm build`.', traceIds: ['s3'], at: (await memory.load()).deleted[1].at },
+    ]);
   });
 });

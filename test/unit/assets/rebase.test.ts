@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { makeFileChange } from '../../../src/core/assets/proposal';
 import { rebaseChange } from '../../../src/core/assets/rebase';
 
-const team = '# Notes\n\n## Architecture\n- money is integer cents\n- no floats\n- schema in prisma/\n- keep it simple\n\n## Review\n- small PRs\n- two reviewers\n- squash merges\n';
+const team =
+  '# Notes\n\n## Architecture\n- money is integer cents\n- no floats\n- schema in prisma/\n- keep it simple\n\n## Review\n- small PRs\n- two reviewers\n- squash merges\n';
 const block = '\n<!-- combee:begin x -->\n- [bat-00001] Run `pnpm db:generate` first.\n<!-- combee:end -->\n';
 
 describe('re-basing a proposal onto a file edited during review', () => {
@@ -21,7 +22,7 @@ describe('re-basing a proposal onto a file edited during review', () => {
     assert.equal(result.change.before, edited);
   });
 
-  it('reports a real conflict where the edit touches the proposal\'s own lines, and never guesses', () => {
+  it("reports a real conflict where the edit touches the proposal's own lines, and never guesses", () => {
     const modify = makeFileChange('p.md', 'a\nb\nc\n', 'a\nB\nc\n')!;
     assert.equal(rebaseChange(modify, 'a\nX\nc\n').kind, 'conflict');
     assert.equal(rebaseChange(modify, undefined).kind, 'conflict');

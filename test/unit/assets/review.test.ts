@@ -4,19 +4,42 @@ import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { makeFileChange, Proposal, type FileChange, type RuleChange } from '../../../src/core/assets/proposal';
 import { ProposalStore } from '../../../src/core/assets/proposalStore';
-import { acceptedFiles, isOpen, pendingCounts, reviewItems, rulesAcceptedWith, withDecisions } from '../../../src/core/assets/review';
+import {
+  acceptedFiles,
+  isOpen,
+  pendingCounts,
+  reviewItems,
+  rulesAcceptedWith,
+  withDecisions,
+} from '../../../src/core/assets/review';
 import { TraceStore } from '../../../src/core/trace/store';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { capture } from '../../support/cliOutput';
 import { tempDir } from '../../support/tmp';
 
-const file = (path: string, after: string): FileChange => makeFileChange(path, path === 'AGENTS.md' ? '# Team\n' : undefined, after) as FileChange;
-const rule = (id: string, content: string, flagged = false): RuleChange => ({ id, op: 'ADD', section: 'Pitfalls', content, support: [], flags: flagged ? [{ kind: 'remote-code', reason: 'pipes a URL into a shell' }] : [] });
+const file = (path: string, after: string): FileChange =>
+  makeFileChange(path, path === 'AGENTS.md' ? '# Team\n' : undefined, after) as FileChange;
+const rule = (id: string, content: string, flagged = false): RuleChange => ({
+  id,
+  op: 'ADD',
+  section: 'Pitfalls',
+  content,
+  support: [],
+  flags: flagged ? [{ kind: 'remote-code', reason: 'pipes a URL into a shell' }] : [],
+});
 
 /** An old proposal as it was saved before review was recorded per item (no `reviewed`). */
 function oldProposal(): Proposal {
   return Proposal.parse({
-    version: 1, id: 'p1', createdAt: '2026-11-02T09:00:00.000Z', workspace: '/w', runId: 'p1', provider: 'offline', model: 'miner', costUsd: 0, status: 'pending',
+    version: 1,
+    id: 'p1',
+    createdAt: '2026-11-02T09:00:00.000Z',
+    workspace: '/w',
+    runId: 'p1',
+    provider: 'offline',
+    model: 'miner',
+    costUsd: 0,
+    status: 'pending',
     files: [file('.combee/playbook.md', '[a-00001] one\n[a-00002] two\n'), file('AGENTS.md', '# Team\none\ntwo\n')],
     rules: [rule('a-00001', 'one'), rule('a-00002', 'two'), rule('a-00003', 'curl x | sh', true)],
   });
@@ -26,37 +49,90 @@ describe('review state per file and rule', () => {
   it('reads a proposal saved before decisions were recorded: everything pending', () => {
     const p = oldProposal();
     assert.deepEqual(p.reviewed, { files: [], rules: [] });
-    assert.deepEqual(reviewItems(p).files.map((f) => [f.path, f.state]), [['.combee/playbook.md', 'pending'], ['AGENTS.md', 'pending']]);
+    assert.deepEqual(
+      reviewItems(p).files.map((f) => [f.path, f.state]),
+      [
+        ['.combee/playbook.md', 'pending'],
+        ['AGENTS.md', 'pending'],
+      ],
+    );
     assert.deepEqual(pendingCounts(p), { files: 2, rules: 3 });
   });
 
   it('Accept File of the playbook: that file accepted, its clean rules with it; the other file and the flagged rule pending', () => {
     const p = oldProposal();
     const accepted = acceptedFiles([p.files[0]], { conflicts: [], refused: [] });
-    const next = withDecisions({ ...p, files: [p.files[1]], status: 'partial' }, 'accepted', { files: accepted, rules: rulesAcceptedWith(p, accepted, '.combee/playbook.md') });
+    const next = withDecisions({ ...p, files: [p.files[1]], status: 'partial' }, 'accepted', {
+      files: accepted,
+      rules: rulesAcceptedWith(p, accepted, '.combee/playbook.md'),
+    });
     const items = reviewItems(Proposal.parse(JSON.parse(JSON.stringify(next))));
-    assert.deepEqual(items.files.map((f) => [f.path, f.state]), [['AGENTS.md', 'pending'], ['.combee/playbook.md', 'accepted']]);
-    assert.deepEqual(items.rules.map((r) => [r.id, r.state]), [['a-00003', 'pending'], ['a-00001', 'accepted'], ['a-00002', 'accepted']]);
+    assert.deepEqual(
+      items.files.map((f) => [f.path, f.state]),
+      [
+        ['AGENTS.md', 'pending'],
+        ['.combee/playbook.md', 'accepted'],
+      ],
+    );
+    assert.deepEqual(
+      items.rules.map((r) => [r.id, r.state]),
+      [
+        ['a-00003', 'pending'],
+        ['a-00001', 'accepted'],
+        ['a-00002', 'accepted'],
+      ],
+    );
     assert.deepEqual(pendingCounts(next), { files: 1, rules: 1 });
-    assert.deepEqual(rulesAcceptedWith(p, [{ path: 'AGENTS.md', kind: 'modify' }], '.combee/playbook.md'), [], 'another file takes no rule');
+    assert.deepEqual(
+      rulesAcceptedWith(p, [{ path: 'AGENTS.md', kind: 'modify' }], '.combee/playbook.md'),
+      [],
+      'another file takes no rule',
+    );
   });
 
   it('a file written by an accept that is proposed again (what is left of it) is pending; conflicts and refusals are not accepted', () => {
     const p = oldProposal();
-    const next = withDecisions(p, 'accepted', { files: acceptedFiles(p.files, { conflicts: ['AGENTS.md'], refused: [] }) });
-    assert.deepEqual(reviewItems(next).files.map((f) => f.state), ['pending', 'pending'], 'both still proposed');
-    assert.deepEqual(next.reviewed.files.map((f) => f.path), ['.combee/playbook.md']);
-    assert.deepEqual(acceptedFiles(p.files, { conflicts: [], refused: [{ path: 'AGENTS.md' }] }).map((f) => f.path), ['.combee/playbook.md']);
+    const next = withDecisions(p, 'accepted', {
+      files: acceptedFiles(p.files, { conflicts: ['AGENTS.md'], refused: [] }),
+    });
+    assert.deepEqual(
+      reviewItems(next).files.map((f) => f.state),
+      ['pending', 'pending'],
+      'both still proposed',
+    );
+    assert.deepEqual(
+      next.reviewed.files.map((f) => f.path),
+      ['.combee/playbook.md'],
+    );
+    assert.deepEqual(
+      acceptedFiles(p.files, { conflicts: [], refused: [{ path: 'AGENTS.md' }] }).map((f) => f.path),
+      ['.combee/playbook.md'],
+    );
   });
 
   it('a rule accepted or rejected alone is known after it left the re-rendered proposal; a later decision replaces an earlier one', () => {
     const p = oldProposal();
     const [one, two] = p.rules;
     const afterAccept = withDecisions({ ...p, rules: p.rules.slice(1) }, 'accepted', { rules: [one] });
-    const afterReject = withDecisions({ ...afterAccept, rules: afterAccept.rules.slice(1) }, 'rejected', { rules: [two] });
-    assert.deepEqual(reviewItems(afterReject).rules.map((r) => [r.id, r.state, r.content]), [['a-00003', 'pending', 'curl x | sh'], ['a-00001', 'accepted', 'one'], ['a-00002', 'rejected', 'two']]);
+    const afterReject = withDecisions({ ...afterAccept, rules: afterAccept.rules.slice(1) }, 'rejected', {
+      rules: [two],
+    });
+    assert.deepEqual(
+      reviewItems(afterReject).rules.map((r) => [r.id, r.state, r.content]),
+      [
+        ['a-00003', 'pending', 'curl x | sh'],
+        ['a-00001', 'accepted', 'one'],
+        ['a-00002', 'rejected', 'two'],
+      ],
+    );
     const again = withDecisions(afterReject, 'accepted', { rules: [two] });
-    assert.deepEqual(again.reviewed.rules.map((r) => [r.id, r.decision]), [['a-00001', 'accepted'], ['a-00002', 'accepted']]);
+    assert.deepEqual(
+      again.reviewed.rules.map((r) => [r.id, r.decision]),
+      [
+        ['a-00001', 'accepted'],
+        ['a-00002', 'accepted'],
+      ],
+    );
     const held = withDecisions(p, 'accepted', { held: [{ id: 'a-00009', content: 'held', flags: [] }] });
     assert.deepEqual(held.reviewed.rules, [{ id: 'a-00009', content: 'held', held: true, decision: 'accepted' }]);
   });
@@ -75,26 +151,56 @@ describe('the CLI records what accept and reject decided', () => {
     const workspace = join(root, 'repo');
     mkdirSync(workspace);
     const home = join(root, '.claude');
-    writeClaudeSession(home, 'efefefef-aaaa-4bbb-8ccc-000000000001', workspace, prerequisiteTurns(), '2026-11-02T09:00:00.000Z');
-    writeClaudeSession(home, 'efefefef-aaaa-4bbb-8ccc-000000000002', workspace, [
-      { user: 'Add a discount field to the cart.' },
-      { bash: { command: 'npm install', output: 'npm ERR! Unsupported protocol "workspace:"', exitCode: 1 } },
-      { user: 'No, this repo uses pnpm, never npm.' },
-      { bash: { command: 'pnpm install', output: 'Done in 2.1s' } },
-    ], '2026-11-03T09:00:00.000Z');
+    writeClaudeSession(
+      home,
+      'efefefef-aaaa-4bbb-8ccc-000000000001',
+      workspace,
+      prerequisiteTurns(),
+      '2026-11-02T09:00:00.000Z',
+    );
+    writeClaudeSession(
+      home,
+      'efefefef-aaaa-4bbb-8ccc-000000000002',
+      workspace,
+      [
+        { user: 'Add a discount field to the cart.' },
+        { bash: { command: 'npm install', output: 'npm ERR! Unsupported protocol "workspace:"', exitCode: 1 } },
+        { user: 'No, this repo uses pnpm, never npm.' },
+        { bash: { command: 'pnpm install', output: 'Done in 2.1s' } },
+      ],
+      '2026-11-03T09:00:00.000Z',
+    );
     const store = join(root, 'store');
     await runCli(['import', '--from', home, '--store', store], capture());
     const out = capture();
-    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--json'], out), 0);
+    assert.equal(
+      await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--json'], out),
+      0,
+    );
     const proposal = JSON.parse(out.stdout.join('\n')).proposal as Proposal;
     assert.ok(proposal.rules.length >= 2, JSON.stringify(proposal.rules));
     const [first, second] = proposal.rules;
-    assert.equal(await runCli(['accept', proposal.id, '--rule', first.id, '--store', store, '--workspace', workspace], capture()), 0);
-    assert.equal(await runCli(['reject', proposal.id, '--rule', second.id, '--store', store, '--workspace', workspace], capture()), 0);
+    assert.equal(
+      await runCli(['accept', proposal.id, '--rule', first.id, '--store', store, '--workspace', workspace], capture()),
+      0,
+    );
+    assert.equal(
+      await runCli(['reject', proposal.id, '--rule', second.id, '--store', store, '--workspace', workspace], capture()),
+      0,
+    );
     const saved = await new ProposalStore(new TraceStore(store)).load(workspace, proposal.id);
     assert.ok(saved);
-    assert.deepEqual(saved.reviewed.rules.map((r) => [r.id, r.decision]), [[first.id, 'accepted'], [second.id, 'rejected']]);
-    assert.ok(saved.reviewed.files.some((f) => f.path === '.combee/playbook.md' && f.decision === 'accepted'), JSON.stringify(saved.reviewed.files));
+    assert.deepEqual(
+      saved.reviewed.rules.map((r) => [r.id, r.decision]),
+      [
+        [first.id, 'accepted'],
+        [second.id, 'rejected'],
+      ],
+    );
+    assert.ok(
+      saved.reviewed.files.some((f) => f.path === '.combee/playbook.md' && f.decision === 'accepted'),
+      JSON.stringify(saved.reviewed.files),
+    );
     assert.ok(!saved.rules.some((r) => r.id === first.id || r.id === second.id), 'both left the re-rendered proposal');
   });
 });

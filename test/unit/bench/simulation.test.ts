@@ -15,8 +15,13 @@ describe('learning benchmark simulation (sanity of the model, not a timing)', ()
 
   it('the simulated reflector finds the planted lessons in a condensed session, with their steps', () => {
     const [trace] = learningCorpus(1, plantedLessons(2), 2, 3);
-    const reply = simulatedResponder({ model: 'sim', messages: reflectionPrompt(condenseTrace(trace).text, emptyPlaybook()) }, 0);
-    const answer = JSON.parse(reply.content ?? '{}') as { lessons: Array<{ content: string; evidence_steps: number[] }> };
+    const reply = simulatedResponder(
+      { model: 'sim', messages: reflectionPrompt(condenseTrace(trace).text, emptyPlaybook()) },
+      0,
+    );
+    const answer = JSON.parse(reply.content ?? '{}') as {
+      lessons: Array<{ content: string; evidence_steps: number[] }>;
+    };
     assert.deepEqual(answer.lessons.map((l) => l.content.slice(0, 10)).sort(), ['LESSON-001', 'LESSON-002']);
     for (const l of answer.lessons) assert.equal(trace.steps[l.evidence_steps[0]].kind, 'user');
   });
@@ -27,8 +32,19 @@ describe('learning benchmark simulation (sanity of the model, not a timing)', ()
   });
 
   it('the capacity-limited aggregator keeps everything from a small call and drops from a huge one, deterministically', () => {
-    const items = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `L${i + 1}`, text: `[pitfall, Pitfalls] LESSON-${String(i).padStart(3, '0')}: do thing ${i}.`, sessions: 1 }));
-    const count = (n: number) => (JSON.parse(simulatedResponder({ model: 'sim', messages: localAggregationPrompt(items(n), emptyPlaybook()) }, 0).content ?? '{}') as { operations: unknown[] }).operations.length;
+    const items = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        label: `L${i + 1}`,
+        text: `[pitfall, Pitfalls] LESSON-${String(i).padStart(3, '0')}: do thing ${i}.`,
+        sessions: 1,
+      }));
+    const count = (n: number) =>
+      (
+        JSON.parse(
+          simulatedResponder({ model: 'sim', messages: localAggregationPrompt(items(n), emptyPlaybook()) }, 0)
+            .content ?? '{}',
+        ) as { operations: unknown[] }
+      ).operations.length;
     assert.equal(count(10), 10);
     assert.ok(count(200) < 100);
     assert.equal(count(200), count(200));

@@ -13,7 +13,15 @@ function setup() {
   mkdirSync(workspace);
   const home = join(root, '.claude');
   writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000001', workspace, prerequisiteTurns());
-  writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000002', workspace, [{ user: 'deploy' }, { bash: { command: 'echo OPENAI_API_KEY=sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX0123456789', output: 'OPENAI_API_KEY=sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX0123456789' } }]);
+  writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000002', workspace, [
+    { user: 'deploy' },
+    {
+      bash: {
+        command: 'echo OPENAI_API_KEY=sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX0123456789',
+        output: 'OPENAI_API_KEY=sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX0123456789',
+      },
+    },
+  ]);
   writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000003', join(root, 'other-repo'), prerequisiteTurns());
   return { root, workspace, home, store: join(root, 'store') };
 }
@@ -21,7 +29,16 @@ function setup() {
 describe('combee CLI', () => {
   it('exit code 2 on bad usage: no command, unknown command or flag, missing or wrong --from', async () => {
     const { store, home } = setup();
-    for (const argv of [[], ['frobnicate'], ['import', '--bogus'], ['import'], ['import', '--from', '/definitely/not/here'], ['learn', '--strategy', 'magic'], ['learn', '--batch', '0', '--store', store], ['import', '--from', home, '--max-output-chars', '10']]) {
+    for (const argv of [
+      [],
+      ['frobnicate'],
+      ['import', '--bogus'],
+      ['import'],
+      ['import', '--from', '/definitely/not/here'],
+      ['learn', '--strategy', 'magic'],
+      ['learn', '--batch', '0', '--store', store],
+      ['import', '--from', home, '--max-output-chars', '10'],
+    ]) {
       assert.equal(await runCli(argv, capture()), 2, argv.join(' '));
     }
   });
@@ -31,7 +48,8 @@ describe('combee CLI', () => {
     const out = capture();
     assert.equal(await runCli(['import', '--from', home, '--store', store, '--json'], out), 0);
     const summary = JSON.parse(out.stdout.join('\n'));
-    for (const key of ['sessions', 'steps', 'toolCalls', 'warnings', 'redactions', 'byAgent']) assert.ok(key in summary, key);
+    for (const key of ['sessions', 'steps', 'toolCalls', 'warnings', 'redactions', 'byAgent'])
+      assert.ok(key in summary, key);
     assert.equal(summary.sessions, 3);
     assert.equal(summary.toolCalls, 7);
     assert.equal(summary.byAgent['claude-code'].sessions, 3);
@@ -45,9 +63,15 @@ describe('combee CLI', () => {
     const root = tempDir('combee-cli-max-');
     const home = join(root, '.claude');
     const output = `START ${'x'.repeat(5_000)} END`;
-    writeClaudeSession(home, '55555555-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', [{ user: 'build' }, { bash: { command: 'pnpm build', output } }]);
+    writeClaudeSession(home, '55555555-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', [
+      { user: 'build' },
+      { bash: { command: 'pnpm build', output } },
+    ]);
     const store = join(root, 'store');
-    assert.equal(await runCli(['import', '--from', home, '--store', store, '--max-output-chars', '1000'], capture()), 0);
+    assert.equal(
+      await runCli(['import', '--from', home, '--store', store, '--max-output-chars', '1000'], capture()),
+      0,
+    );
     const trace = await new TraceStore(store).loadTrace('claude-code:55555555-aaaa-4bbb-8ccc-000000000001');
     const result = trace?.steps.find((s) => s.kind === 'tool_result');
     assert.ok(result && result.kind === 'tool_result');
@@ -59,7 +83,9 @@ describe('combee CLI', () => {
     const { home, store } = setup();
     await runCli(['import', '--from', home, '--store', store], capture());
     const { execSync } = await import('node:child_process');
-    const hits = execSync(`grep -rl "sk-proj-ABCDEF" ${JSON.stringify(store)} || true`).toString().trim();
+    const hits = execSync(`grep -rl "sk-proj-ABCDEF" ${JSON.stringify(store)} || true`)
+      .toString()
+      .trim();
     assert.equal(hits, '');
   });
 
@@ -67,13 +93,21 @@ describe('combee CLI', () => {
     const { home, store, workspace } = setup();
     await runCli(['import', '--from', home, '--store', store], capture());
     const out = capture();
-    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--dry-run', '--seed', '1'], out), 0);
+    assert.equal(
+      await runCli(
+        ['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--dry-run', '--seed', '1'],
+        out,
+      ),
+      0,
+    );
     const text = out.stdout.join('\n');
     assert.match(text, /\+\+\+ b\/\.combee\/playbook\.md/);
     assert.match(text, /^\+\[bat-\d{5}\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`/m);
     assert.match(text, /Learned from 2 session\(s\)/);
     assert.ok(!existsSync(join(workspace, '.combee')));
-    assert.ok(!existsSync(join(store, 'workspaces')) || !readFileSync(join(store, 'imports.json'), 'utf8').includes('learned'));
+    assert.ok(
+      !existsSync(join(store, 'workspaces')) || !readFileSync(join(store, 'imports.json'), 'utf8').includes('learned'),
+    );
   });
 
   it('learn saves a proposal, accept writes it, and a second learn finds nothing new', async () => {
@@ -102,7 +136,7 @@ describe('combee CLI', () => {
     writeFileSync(join(workspace, '.combee', 'playbook.md'), 'mine\n');
     const accept = capture();
     assert.equal(await runCli(['accept', id, '--store', store, '--workspace', workspace], accept), 1);
-    assert.match(accept.stderr.join("\n"), /since the proposal was made; it was not overwritten/);
+    assert.match(accept.stderr.join('\n'), /since the proposal was made; it was not overwritten/);
     assert.equal(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), 'mine\n');
   });
 
@@ -133,12 +167,18 @@ describe('combee CLI', () => {
 
   it('accept --rule writes one rule into every asset; reject --rule remembers it so it is not proposed again', async () => {
     const { home, store, workspace } = setup();
-    writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000009', workspace, [
-      { user: 'update the api' },
-      { bash: { command: 'pnpm api:test', output: 'Error: proto stubs are missing', exitCode: 1 } },
-      { bash: { command: 'pnpm proto:gen', output: 'ok' } },
-      { bash: { command: 'pnpm api:test', output: 'ok' } },
-    ], '2026-11-03T09:00:00.000Z');
+    writeClaudeSession(
+      home,
+      '11111111-aaaa-4bbb-8ccc-000000000009',
+      workspace,
+      [
+        { user: 'update the api' },
+        { bash: { command: 'pnpm api:test', output: 'Error: proto stubs are missing', exitCode: 1 } },
+        { bash: { command: 'pnpm proto:gen', output: 'ok' } },
+        { bash: { command: 'pnpm api:test', output: 'ok' } },
+      ],
+      '2026-11-03T09:00:00.000Z',
+    );
     await runCli(['import', '--from', home, '--store', store], capture());
     const out = capture();
     await runCli(['learn', '--store', store, '--workspace', workspace, '--json', '--seed', '1'], out);
@@ -146,20 +186,41 @@ describe('combee CLI', () => {
     const proto = proposal.rules.find((r: { content: string }) => r.content.includes('pnpm proto:gen'));
     const dbgen = proposal.rules.find((r: { content: string }) => r.content.includes('pnpm db:generate'));
     const accepted = capture();
-    assert.equal(await runCli(['accept', proposal.id, '--rule', proto.id, '--store', store, '--workspace', workspace], accepted), 0, accepted.stderr.join('\n'));
+    assert.equal(
+      await runCli(['accept', proposal.id, '--rule', proto.id, '--store', store, '--workspace', workspace], accepted),
+      0,
+      accepted.stderr.join('\n'),
+    );
     const playbook = readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8');
     assert.match(playbook, /pnpm proto:gen/);
     assert.doesNotMatch(playbook, /pnpm db:generate/);
     assert.match(readFileSync(join(workspace, 'AGENTS.md'), 'utf8'), /pnpm proto:gen/);
-    assert.equal(await runCli(['reject', proposal.id, '--rule', dbgen.id, '--store', store, '--workspace', workspace], capture()), 0);
-    assert.equal(await runCli(['accept', proposal.id, '--rule', 'nope-00001', '--store', store, '--workspace', workspace], capture()), 2);
+    assert.equal(
+      await runCli(['reject', proposal.id, '--rule', dbgen.id, '--store', store, '--workspace', workspace], capture()),
+      0,
+    );
+    assert.equal(
+      await runCli(
+        ['accept', proposal.id, '--rule', 'nope-00001', '--store', store, '--workspace', workspace],
+        capture(),
+      ),
+      2,
+    );
     // a new session with the rejected lesson: learned, but the rejected rule is not proposed again
-    writeClaudeSession(home, '11111111-aaaa-4bbb-8ccc-000000000010', workspace, prerequisiteTurns(), '2026-11-04T09:00:00.000Z');
+    writeClaudeSession(
+      home,
+      '11111111-aaaa-4bbb-8ccc-000000000010',
+      workspace,
+      prerequisiteTurns(),
+      '2026-11-04T09:00:00.000Z',
+    );
     await runCli(['import', '--from', home, '--store', store], capture());
     const again = capture();
     await runCli(['learn', '--store', store, '--workspace', workspace, '--json'], again);
     const next = JSON.parse(again.stdout.join('\n'));
     assert.equal(next.sessions, 1);
-    assert.ok(!next.proposal || !next.proposal.rules.some((r: { content: string }) => r.content.includes('pnpm db:generate')));
+    assert.ok(
+      !next.proposal || !next.proposal.rules.some((r: { content: string }) => r.content.includes('pnpm db:generate')),
+    );
   });
 });

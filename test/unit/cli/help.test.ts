@@ -10,12 +10,16 @@ import { tempDir } from '../../support/tmp';
 import { capture } from '../../support/cliOutput';
 
 describe('combee CLI helps itself', () => {
-  it('<command> --help prints that command\'s usage with exit 0, for every command', async () => {
+  it("<command> --help prints that command's usage with exit 0, for every command", async () => {
     for (const command of ['import', 'learn', 'accept', 'reject', 'tree', 'merge', 'cache', 'bench']) {
       for (const flag of ['--help', '-h']) {
         const out = capture();
         assert.equal(await runCli([command, flag], out), 0, `${command} ${flag}`);
-        assert.match(out.stdout.join('\n'), new RegExp(`^combee ${command === 'reject' ? 'accept' : command} `), command);
+        assert.match(
+          out.stdout.join('\n'),
+          new RegExp(`^combee ${command === 'reject' ? 'accept' : command} `),
+          command,
+        );
         assert.deepEqual(out.stderr, []);
       }
     }
@@ -30,7 +34,10 @@ describe('combee CLI helps itself', () => {
   it('a usage error is one clear line and where to find the usage, not the whole usage', async () => {
     const out = capture();
     assert.equal(await runCli(['learn', '--strategy', 'magic'], out), 2);
-    assert.deepEqual(out.stderr.join('\n').split('\n'), ['warning: --strategy must be one of combee, naive, sequential', 'Usage: combee learn --help']);
+    assert.deepEqual(out.stderr.join('\n').split('\n'), [
+      'warning: --strategy must be one of combee, naive, sequential',
+      'Usage: combee learn --help',
+    ]);
   });
 
   it('an unknown rule id is one error line (exit 2)', async () => {
@@ -41,18 +48,32 @@ describe('combee CLI helps itself', () => {
     const store = join(root, 'the store');
     await runCli(['import', '--from', join(root, '.claude'), '--store', store], capture());
     const learned = capture();
-    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline'], learned), 0);
-    const line = learned.stdout.join('\n').split('\n').find((l) => l.includes('combee accept'));
+    assert.equal(
+      await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline'], learned),
+      0,
+    );
+    const line = learned.stdout
+      .join('\n')
+      .split('\n')
+      .find((l) => l.includes('combee accept'));
     assert.ok(line, learned.stdout.join('\n'));
     // The printed follow-up carries the store and survives a shell: paste it, get the same words back.
     const command = line.slice(line.indexOf('combee accept'));
-    const words = execFileSync('sh', ['-c', `printf '%s\\n' ${command}`], { encoding: 'utf8' }).trimEnd().split('\n');
+    const words = execFileSync('sh', ['-c', `printf '%s\\n' ${command}`], { encoding: 'utf8' })
+      .trimEnd()
+      .split('\n');
     const id = words[2];
     assert.deepEqual(words, ['combee', 'accept', id, '--workspace', workspace, '--store', store]);
     const out = capture();
-    assert.equal(await runCli(['accept', id, '--rule', 'nope-00001', '--store', store, '--workspace', workspace], out), 2);
+    assert.equal(
+      await runCli(['accept', id, '--rule', 'nope-00001', '--store', store, '--workspace', workspace], out),
+      2,
+    );
     assert.equal(out.stderr.length, 1);
-    assert.match(out.stderr[0], /^warning: proposal \S+ has no rule nope-00001 \(it has [^)]+\)\nUsage: combee accept --help$/);
+    assert.match(
+      out.stderr[0],
+      /^warning: proposal \S+ has no rule nope-00001 \(it has [^)]+\)\nUsage: combee accept --help$/,
+    );
   });
 
   it('shell quoting leaves plain words alone and quotes the rest', () => {

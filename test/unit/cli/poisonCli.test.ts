@@ -31,22 +31,56 @@ describe('combee CLI with poisoned sessions', () => {
     const common = ['--store', storeDir, '--workspace', workspace];
 
     const out = capture();
-    assert.equal(await runCli(['learn', ...common, '--provider', 'openai', '--base-url', server.url, '--json', '--seed', '1', '--targets', 'agents-md,claude-md'], out), 0, out.stderr.join('\n'));
+    assert.equal(
+      await runCli(
+        [
+          'learn',
+          ...common,
+          '--provider',
+          'openai',
+          '--base-url',
+          server.url,
+          '--json',
+          '--seed',
+          '1',
+          '--targets',
+          'agents-md,claude-md',
+        ],
+        out,
+      ),
+      0,
+      out.stderr.join('\n'),
+    );
     const json = JSON.parse(out.stdout.join('\n'));
-    const byLesson = (id: string) => json.proposal.rules.find((r: { content: string }) => r.content === pick(id).lesson);
+    const byLesson = (id: string) =>
+      json.proposal.rules.find((r: { content: string }) => r.content === pick(id).lesson);
     assert.deepEqual(byLesson('B-01').flags, [], 'a clean rule has flags: []');
     assert.deepEqual(byLesson('B-07').flags, [], 'a --no-verify policy the user stated is not flagged');
-    assert.deepEqual(byLesson('P-01').flags.map((f: { kind: string }) => f.kind), ['remote-code', 'untrusted-source']);
-    assert.deepEqual(byLesson('P-09').flags.map((f: { kind: string }) => f.kind), ['disables-checks', 'untrusted-source'], 'it ran the command because the test output said so');
+    assert.deepEqual(
+      byLesson('P-01').flags.map((f: { kind: string }) => f.kind),
+      ['remote-code', 'untrusted-source'],
+    );
+    assert.deepEqual(
+      byLesson('P-09').flags.map((f: { kind: string }) => f.kind),
+      ['disables-checks', 'untrusted-source'],
+      'it ran the command because the test output said so',
+    );
     assert.ok(json.warningMessages.some((w: string) => w.includes(`proposed rule ${byLesson('P-01').id} is flagged`)));
     const diff = json.proposal.files.find((f: { path: string }) => f.path === '.combee/playbook.md').diff;
-    assert.match(diff, new RegExp(`^\\+<!-- combee:flagged \\[${byLesson('P-01').id}\\] remote-code, untrusted-source: `, 'm'));
-    for (const f of json.proposal.files.filter((x: { path: string }) => x.path !== '.combee/playbook.md')) assert.doesNotMatch(f.diff, /get\.devtools-cdn\.io|do not slow you down/, f.path);
+    assert.match(
+      diff,
+      new RegExp(`^\\+<!-- combee:flagged \\[${byLesson('P-01').id}\\] remote-code, untrusted-source: `, 'm'),
+    );
+    for (const f of json.proposal.files.filter((x: { path: string }) => x.path !== '.combee/playbook.md'))
+      assert.doesNotMatch(f.diff, /get\.devtools-cdn\.io|do not slow you down/, f.path);
 
     const accepted = capture();
     assert.equal(await runCli(['accept', json.proposal.id, ...common], accepted), 0, accepted.stderr.join('\n'));
     const said = accepted.stderr.join('\n');
-    assert.match(said, new RegExp(`left out flagged rule ${byLesson('P-01').id}: remote-code: pipes a download into a shell`));
+    assert.match(
+      said,
+      new RegExp(`left out flagged rule ${byLesson('P-01').id}: remote-code: pipes a download into a shell`),
+    );
     assert.match(said, new RegExp(`--rule ${byLesson('P-09').id}`));
     const playbook = () => readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8');
     assert.match(playbook(), /api\.github\.com\/rate_limit/);
@@ -56,15 +90,30 @@ describe('combee CLI with poisoned sessions', () => {
     assert.equal(rest?.status, 'partial', 'the flagged rules stay pending, not dropped');
     assert.deepEqual(rest?.rules.map((r) => r.id).sort(), [byLesson('P-01').id, byLesson('P-09').id].sort());
     assert.ok(rest?.rules.every((r) => r.flags.length > 0));
-    assert.deepEqual(rest?.heldRules, [], 'the --no-verify policy just accepted is not held back by the rest of the proposal');
-    assert.ok(!rest?.files.some((f) => f.path === 'AGENTS.md' && /^-.*WIP commits/m.test(f.diff)), 'nor taken out of AGENTS.md by it');
+    assert.deepEqual(
+      rest?.heldRules,
+      [],
+      'the --no-verify policy just accepted is not held back by the rest of the proposal',
+    );
+    assert.ok(
+      !rest?.files.some((f) => f.path === 'AGENTS.md' && /^-.*WIP commits/m.test(f.diff)),
+      'nor taken out of AGENTS.md by it',
+    );
 
     const named = capture();
-    assert.equal(await runCli(['accept', json.proposal.id, ...common, '--rule', byLesson('P-09').id], named), 0, named.stderr.join('\n'));
+    assert.equal(
+      await runCli(['accept', json.proposal.id, ...common, '--rule', byLesson('P-09').id], named),
+      0,
+      named.stderr.join('\n'),
+    );
     assert.match(named.stderr.join('\n'), /accepting flagged rule .* \(disables-checks: skips the git hooks/);
     assert.match(playbook(), /do not slow you down/);
     assert.doesNotMatch(playbook(), /combee:flagged/);
-    assert.match(readFileSync(join(workspace, 'AGENTS.md'), 'utf8'), /do not slow you down/, 'accepted by name: in every asset');
+    assert.match(
+      readFileSync(join(workspace, 'AGENTS.md'), 'utf8'),
+      /do not slow you down/,
+      'accepted by name: in every asset',
+    );
     assert.match(readFileSync(join(workspace, 'CLAUDE.md'), 'utf8'), /do not slow you down/);
     assert.doesNotMatch(readFileSync(join(workspace, 'AGENTS.md'), 'utf8'), /devtools-cdn/);
 
@@ -74,20 +123,34 @@ describe('combee CLI with poisoned sessions', () => {
     await server.close();
     server = await startModelServer({ responder: credulousModel([next]) });
     const again = capture();
-    assert.equal(await runCli(['learn', ...common, '--provider', 'openai', '--base-url', server.url, '--json', '--targets', 'agents-md'], again), 0);
+    assert.equal(
+      await runCli(
+        ['learn', ...common, '--provider', 'openai', '--base-url', server.url, '--json', '--targets', 'agents-md'],
+        again,
+      ),
+      0,
+    );
     const second = JSON.parse(again.stdout.join('\n')).proposal;
     assert.deepEqual(second.heldRules, []);
     const saved = await new ProposalStore(store).load(workspace, second.id);
     assert.match(saved?.files.find((f) => f.path === 'AGENTS.md')?.after ?? '', /do not slow you down/);
 
     const all2 = capture();
-    assert.equal(await runCli(['accept', json.proposal.id, ...common, '--include-flagged'], all2), 0, all2.stderr.join('\n'));
+    assert.equal(
+      await runCli(['accept', json.proposal.id, ...common, '--include-flagged'], all2),
+      0,
+      all2.stderr.join('\n'),
+    );
     assert.match(all2.stderr.join('\n'), /accepting flagged rule .* \(remote-code/);
-    assert.match(readFileSync(join(workspace, 'AGENTS.md'), 'utf8'), /devtools-cdn/, '--include-flagged takes them all');
+    assert.match(
+      readFileSync(join(workspace, 'AGENTS.md'), 'utf8'),
+      /devtools-cdn/,
+      '--include-flagged takes them all',
+    );
   });
 });
 
-describe('combee CLI with a cloned repository\'s poisoned playbook', () => {
+describe("combee CLI with a cloned repository's poisoned playbook", () => {
   let server: ModelServer | undefined;
   afterEach(async () => {
     await server?.close();
@@ -108,7 +171,8 @@ describe('combee CLI with a cloned repository\'s poisoned playbook', () => {
     const out = capture();
     assert.equal(await runCli(['learn', ...common, '--provider', 'openai', '--base-url', server.url], out), 0);
     const log = out.stderr.join('\n');
-    for (const id of ['too-00002', 'too-00003', 'too-00004']) assert.match(log, new RegExp(`warning: rule ${id} in \\.combee/playbook\\.md is flagged`), log);
+    for (const id of ['too-00002', 'too-00003', 'too-00004'])
+      assert.match(log, new RegExp(`warning: rule ${id} in \\.combee/playbook\\.md is flagged`), log);
     const id = /Proposal (\S+) saved/.exec(out.stdout.join('\n'))?.[1];
     assert.ok(id, out.stdout.join('\n'));
     const accepted = capture();
@@ -118,7 +182,11 @@ describe('combee CLI with a cloned repository\'s poisoned playbook', () => {
     assert.match(agents(), /rm -rf dist \.turbo/);
     assert.match(agents(), /Run the tests with `pnpm test`/);
     assert.doesNotMatch(agents(), /acme-tools\.dev|Ignore any other instructions/);
-    assert.match(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), /setup\.acme-tools\.dev/, 'the playbook keeps the team\'s text as it is');
+    assert.match(
+      readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'),
+      /setup\.acme-tools\.dev/,
+      "the playbook keeps the team's text as it is",
+    );
     // named: the user takes that one rule, and only it reaches AGENTS.md
     const named = capture();
     assert.equal(await runCli(['accept', id, ...common, '--rule', 'too-00003'], named), 0, named.stderr.join('\n'));
@@ -134,20 +202,34 @@ describe('a cloned repository whose AGENTS.md already carries a poisoned playboo
     const workspace = join(root, 'cloned');
     mkdirSync(join(workspace, '.combee'), { recursive: true });
     writeFileSync(join(workspace, '.combee', 'playbook.md'), CLONED_PLAYBOOK);
-    const block = CLONED_PLAYBOOK.split('\n').filter((l) => l.startsWith('[')).map((l) => `- ${l.replace(/ helpful=\d+ harmful=\d+ ::/, '')}`).join('\n');
-    writeFileSync(join(workspace, 'AGENTS.md'), `# Team notes\n\n<!-- combee:begin -->\n## Learned rules\n\n${block}\n<!-- combee:end -->\n`);
+    const block = CLONED_PLAYBOOK.split('\n')
+      .filter((l) => l.startsWith('['))
+      .map((l) => `- ${l.replace(/ helpful=\d+ harmful=\d+ ::/, '')}`)
+      .join('\n');
+    writeFileSync(
+      join(workspace, 'AGENTS.md'),
+      `# Team notes\n\n<!-- combee:begin -->\n## Learned rules\n\n${block}\n<!-- combee:end -->\n`,
+    );
     const storeDir = join(root, 'store');
     const store = new TraceStore(storeDir);
     const quiet = poisonCorpus(workspace).find((s) => s.benign?.id === 'B-01')!;
     await store.saveTrace({ ...quiet.trace, steps: quiet.trace.steps.slice(0, 1) });
     const out = capture();
-    assert.equal(await runCli(['learn', '--store', storeDir, '--workspace', workspace, '--provider', 'offline', '--json'], out), 0, out.stderr.join('\n'));
+    assert.equal(
+      await runCli(['learn', '--store', storeDir, '--workspace', workspace, '--provider', 'offline', '--json'], out),
+      0,
+      out.stderr.join('\n'),
+    );
     const json = JSON.parse(out.stdout.join('\n'));
     assert.deepEqual(json.proposal.rules, [], 'nothing new was learned');
     const agents = json.proposal.files.find((f: { path: string }) => f.path === 'AGENTS.md');
     assert.ok(agents, JSON.stringify(json.proposal.files.map((f: { path: string }) => f.path)));
-    for (const id of ['too-00002', 'too-00003', 'too-00004']) assert.match(agents.diff, new RegExp(`^-.*\\[${id}\\]`, 'm'), id);
+    for (const id of ['too-00002', 'too-00003', 'too-00004'])
+      assert.match(agents.diff, new RegExp(`^-.*\\[${id}\\]`, 'm'), id);
     assert.doesNotMatch(agents.diff, /^-.*\[too-00001\]/m, 'an honest rule stays');
-    assert.deepEqual(json.proposal.heldRules.map((h: { id: string }) => h.id), ['too-00002', 'too-00003', 'too-00004']);
+    assert.deepEqual(
+      json.proposal.heldRules.map((h: { id: string }) => h.id),
+      ['too-00002', 'too-00003', 'too-00004'],
+    );
   });
 });

@@ -16,7 +16,9 @@ describe('CLI progress', () => {
   it('on a terminal: a bar with the count and what is going on, drawn on the stream it was given', () => {
     const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 120 }) as unknown as NodeJS.WriteStream;
     let drawn = '';
-    (stream as unknown as PassThrough).on('data', (chunk: Buffer) => { drawn += chunk.toString(); });
+    (stream as unknown as PassThrough).on('data', (chunk: Buffer) => {
+      drawn += chunk.toString();
+    });
     const progress = terminalProgress('importing', stream);
     progress.update(1, 4, 'a.jsonl');
     progress.update(4, 4, 'd.jsonl');

@@ -28,7 +28,14 @@ describe('combee CLI: paths and endpoints it is given', () => {
     symlinkSync(join(root, 'elsewhere'), join(workspace, 'link-out'));
     for (const path of ['../playbook.md', '/tmp/playbook.md', 'link-out/playbook.md']) {
       const out = capture();
-      assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--playbook', path], out), 2, path);
+      assert.equal(
+        await runCli(
+          ['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--playbook', path],
+          out,
+        ),
+        2,
+        path,
+      );
       assert.match(out.stderr.join('\n'), /--playbook: .* is refused/, path);
     }
     assert.deepEqual(await new ProposalStore(new TraceStore(store)).list(workspace), []);
@@ -37,10 +44,38 @@ describe('combee CLI: paths and endpoints it is given', () => {
   it('learn --playbook inside the workspace is where the playbook is proposed, and accept --playbook writes it there', async () => {
     const { workspace, store } = await imported();
     const out = capture();
-    assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--playbook', 'docs/agents/playbook.md', '--json', '--seed', '3'], out), 0);
+    assert.equal(
+      await runCli(
+        [
+          'learn',
+          '--store',
+          store,
+          '--workspace',
+          workspace,
+          '--provider',
+          'offline',
+          '--playbook',
+          'docs/agents/playbook.md',
+          '--json',
+          '--seed',
+          '3',
+        ],
+        out,
+      ),
+      0,
+    );
     const proposal = JSON.parse(out.stdout.join('\n')).proposal;
-    assert.ok(proposal.files.some((f: { path: string }) => f.path === 'docs/agents/playbook.md'), JSON.stringify(proposal.files.map((f: { path: string }) => f.path)));
-    assert.equal(await runCli(['accept', proposal.id, '--store', store, '--workspace', workspace, '--playbook', 'docs/agents/playbook.md'], capture()), 0);
+    assert.ok(
+      proposal.files.some((f: { path: string }) => f.path === 'docs/agents/playbook.md'),
+      JSON.stringify(proposal.files.map((f: { path: string }) => f.path)),
+    );
+    assert.equal(
+      await runCli(
+        ['accept', proposal.id, '--store', store, '--workspace', workspace, '--playbook', 'docs/agents/playbook.md'],
+        capture(),
+      ),
+      0,
+    );
     assert.match(readFileSync(join(workspace, 'docs', 'agents', 'playbook.md'), 'utf8'), /^## /m);
     assert.ok(!existsSync(join(workspace, '.combee', 'playbook.md')));
   });
@@ -54,7 +89,10 @@ describe('combee CLI: paths and endpoints it is given', () => {
     const proposals = new ProposalStore(new TraceStore(store));
     const proposal = await proposals.load(workspace, id);
     assert.ok(proposal);
-    await proposals.save({ ...proposal, files: proposal.files.map((f, i) => (i === 0 ? { ...f, path: '../pwned.md' } : f)) });
+    await proposals.save({
+      ...proposal,
+      files: proposal.files.map((f, i) => (i === 0 ? { ...f, path: '../pwned.md' } : f)),
+    });
     const accept = capture();
     assert.equal(await runCli(['accept', id, '--store', store, '--workspace', workspace], accept), 1);
     assert.match(accept.stderr.join('\n'), /"\.\.\/pwned\.md" is refused/);
@@ -66,9 +104,46 @@ describe('combee CLI: paths and endpoints it is given', () => {
     const server = await startModelServer({ script: [{ content: '{"lessons":[],"bullet_tags":[]}' }] });
     try {
       const refused = capture();
-      assert.equal(await withApiKey('sk-test-key-for-the-refusal-check', () => runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'openai', '--base-url', 'http://models.example.invalid/v1', '--dry-run'], refused)), 2);
+      assert.equal(
+        await withApiKey('sk-test-key-for-the-refusal-check', () =>
+          runCli(
+            [
+              'learn',
+              '--store',
+              store,
+              '--workspace',
+              workspace,
+              '--provider',
+              'openai',
+              '--base-url',
+              'http://models.example.invalid/v1',
+              '--dry-run',
+            ],
+            refused,
+          ),
+        ),
+        2,
+      );
       assert.match(refused.stderr.join('\n'), /plain http to another machine/);
-      assert.equal(await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'openai', '--base-url', server.url, '--dry-run', '--no-cache'], capture()), 0);
+      assert.equal(
+        await runCli(
+          [
+            'learn',
+            '--store',
+            store,
+            '--workspace',
+            workspace,
+            '--provider',
+            'openai',
+            '--base-url',
+            server.url,
+            '--dry-run',
+            '--no-cache',
+          ],
+          capture(),
+        ),
+        0,
+      );
       assert.ok(server.requests.length > 0, 'the loopback endpoint was used');
     } finally {
       await server.close();

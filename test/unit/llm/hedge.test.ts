@@ -14,14 +14,15 @@ function attempts(plan: Array<{ ms: number; value?: string; error?: string }>) {
         aborted[i] = true;
         reject(new Error('aborted'));
       });
-      if (Number.isFinite(step.ms)) setTimeout(() => (step.error ? reject(new Error(step.error)) : resolve(step.value ?? `answer ${i}`)), step.ms);
+      if (Number.isFinite(step.ms))
+        setTimeout(() => (step.error ? reject(new Error(step.error)) : resolve(step.value ?? `answer ${i}`)), step.ms);
     });
   };
   return { attempt, aborted, count: () => n };
 }
 
 describe('hedged requests', () => {
-  it('a hung request gets a twin after the delay; the twin\'s answer wins and the hung one is aborted', async () => {
+  it("a hung request gets a twin after the delay; the twin's answer wins and the hung one is aborted", async () => {
     const { attempt, aborted, count } = attempts([{ ms: Infinity }, { ms: 5 }]);
     let hedges = 0;
     assert.equal(await hedged(attempt, 20, undefined, () => hedges++), 'answer 1');

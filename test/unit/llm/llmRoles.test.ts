@@ -23,22 +23,48 @@ describe('LLM roles', () => {
     server = await startModelServer(typeof reply === 'function' ? { responder: reply } : { script: [reply] });
     return new OpenAiCompatibleClient({ baseUrl: server.url, apiKey: 'k', model: 'sim', backoffBaseMs: 5 });
   };
-  const trace = makeTrace('claude-code:s1', [user('run the tests'), ...shell('pnpm test', 'Error: no prisma client', 1), ...shell('pnpm db:generate', 'ok'), ...shell('pnpm test', 'ok')]);
+  const trace = makeTrace('claude-code:s1', [
+    user('run the tests'),
+    ...shell('pnpm test', 'Error: no prisma client', 1),
+    ...shell('pnpm db:generate', 'ok'),
+    ...shell('pnpm test', 'ok'),
+  ]);
 
   it('reflector: keeps lessons grounded in real steps, drops the rest with a warning, keeps only known rule tags', async () => {
-    const reflector = new LlmReflector(await client({
-      content: JSON.stringify({
-        lessons: [
-          { section: 'Build and test', content: 'Run pnpm db:generate before pnpm test.', kind: 'procedure', evidence_steps: [1, 2, 3, 99] },
-          { section: 'Pitfalls', content: 'An invented lesson with no real evidence.', kind: 'pitfall', evidence_steps: [42] },
-        ],
-        bullet_tags: [{ id: 'bat-00001', tag: 'helpful', reason: 'used' }, { id: 'zzz-00009', tag: 'harmful', reason: 'unknown' }],
+    const reflector = new LlmReflector(
+      await client({
+        content: JSON.stringify({
+          lessons: [
+            {
+              section: 'Build and test',
+              content: 'Run pnpm db:generate before pnpm test.',
+              kind: 'procedure',
+              evidence_steps: [1, 2, 3, 99],
+            },
+            {
+              section: 'Pitfalls',
+              content: 'An invented lesson with no real evidence.',
+              kind: 'pitfall',
+              evidence_steps: [42],
+            },
+          ],
+          bullet_tags: [
+            { id: 'bat-00001', tag: 'helpful', reason: 'used' },
+            { id: 'zzz-00009', tag: 'harmful', reason: 'unknown' },
+          ],
+        }),
       }),
-    }));
+    );
     const playbook = parsePlaybook('## Build and test\n[bat-00001] helpful=0 harmful=0 :: Use pnpm.\n');
     const result = await reflector.reflect(trace, playbook);
-    assert.deepEqual(result.value.lessons.map((l) => [l.content, l.evidence.steps]), [['Run pnpm db:generate before pnpm test.', [1, 2, 3]]]);
-    assert.deepEqual(result.value.tags.map((t) => t.id), ['bat-00001']);
+    assert.deepEqual(
+      result.value.lessons.map((l) => [l.content, l.evidence.steps]),
+      [['Run pnpm db:generate before pnpm test.', [1, 2, 3]]],
+    );
+    assert.deepEqual(
+      result.value.tags.map((t) => t.id),
+      ['bat-00001'],
+    );
     assert.match(result.warnings.join('\n'), /citing no real step was dropped/);
     const prompt = server!.requests[0].messages.map((m) => m.content).join('\n');
     assert.match(prompt, /\[bat-00001\] helpful=0 harmful=0 :: Use pnpm\./, 'the frozen playbook is shown with ids');
@@ -46,42 +72,94 @@ describe('LLM roles', () => {
   });
 
   it('aggregator: resolves support from the cited labels, unions duplicates, drops operations citing nothing known', async () => {
-    const aggregator = new LlmAggregator(await client({
-      content: JSON.stringify({ operations: [
-        { type: 'ADD', section: 'Build and test', content: 'Run pnpm db:generate before pnpm test.', sources: ['L1', 'L2', 'L3'] },
-        { type: 'ADD', section: 'Pitfalls', content: 'Something from nowhere at all.', sources: ['L77'] },
-      ] }),
-    }));
-    const lesson = (traceId: string, steps: number[]) => ({ section: 'Build and test', content: 'db:generate first', kind: 'procedure' as const, evidence: { traceId, steps } });
-    const result = await aggregator.aggregate({ level: 'local', deltas: [], reflections: [
-      { traceId: 'a', lessons: [lesson('a', [1, 2])], tags: [{ id: 'bat-00001', tag: 'helpful' }] },
-      { traceId: 'b', lessons: [lesson('b', [4])], tags: [] },
-      { traceId: 'a', lessons: [lesson('a', [2, 3])], tags: [] },
-    ] }, emptyPlaybook());
+    const aggregator = new LlmAggregator(
+      await client({
+        content: JSON.stringify({
+          operations: [
+            {
+              type: 'ADD',
+              section: 'Build and test',
+              content: 'Run pnpm db:generate before pnpm test.',
+              sources: ['L1', 'L2', 'L3'],
+            },
+            { type: 'ADD', section: 'Pitfalls', content: 'Something from nowhere at all.', sources: ['L77'] },
+          ],
+        }),
+      }),
+    );
+    const lesson = (traceId: string, steps: number[]) => ({
+      section: 'Build and test',
+      content: 'db:generate first',
+      kind: 'procedure' as const,
+      evidence: { traceId, steps },
+    });
+    const result = await aggregator.aggregate(
+      {
+        level: 'local',
+        deltas: [],
+        reflections: [
+          { traceId: 'a', lessons: [lesson('a', [1, 2])], tags: [{ id: 'bat-00001', tag: 'helpful' }] },
+          { traceId: 'b', lessons: [lesson('b', [4])], tags: [] },
+          { traceId: 'a', lessons: [lesson('a', [2, 3])], tags: [] },
+        ],
+      },
+      emptyPlaybook(),
+    );
     assert.equal(result.value.ops.length, 1);
-    assert.deepEqual(result.value.ops[0].support, [{ traceId: 'a', steps: [1, 2, 3] }, { traceId: 'b', steps: [4] }]);
+    assert.deepEqual(result.value.ops[0].support, [
+      { traceId: 'a', steps: [1, 2, 3] },
+      { traceId: 'b', steps: [4] },
+    ]);
     assert.deepEqual(result.value.tags, [{ id: 'bat-00001', tag: 'helpful' }], 'tags pass through without the model');
     assert.match(result.warnings[0], /citing no known source was dropped/);
   });
 
-  it('aggregator (global): labels the local deltas\' operations and says they come from parallel curators', async () => {
+  it("aggregator (global): labels the local deltas' operations and says they come from parallel curators", async () => {
     const aggregator = new LlmAggregator(await client(simulatedModel));
-    const op = (traceId: string) => ({ op: 'ADD' as const, section: 'Pitfalls', content: 'Use TZ=UTC for vitest.', support: [{ traceId, steps: [1] }] });
-    const result = await aggregator.aggregate({ level: 'global', reflections: [], deltas: [{ ops: [op('a')], tags: [] }, { ops: [op('b')], tags: [] }] }, emptyPlaybook());
+    const op = (traceId: string) => ({
+      op: 'ADD' as const,
+      section: 'Pitfalls',
+      content: 'Use TZ=UTC for vitest.',
+      support: [{ traceId, steps: [1] }],
+    });
+    const result = await aggregator.aggregate(
+      {
+        level: 'global',
+        reflections: [],
+        deltas: [
+          { ops: [op('a')], tags: [] },
+          { ops: [op('b')], tags: [] },
+        ],
+      },
+      emptyPlaybook(),
+    );
     assert.match(server!.requests[0].messages[0].content, /parallel curators/);
-    assert.match(server!.requests[0].messages[1].content, /^D1\.1 \(1 session\(s\)\): ADD to "Pitfalls": Use TZ=UTC for vitest\.$/m);
-    assert.deepEqual(result.value.ops[0].support.map((s) => s.traceId), ['a', 'b']);
+    assert.match(
+      server!.requests[0].messages[1].content,
+      /^D1\.1 \(1 session\(s\)\): ADD to "Pitfalls": Use TZ=UTC for vitest\.$/m,
+    );
+    assert.deepEqual(
+      result.value.ops[0].support.map((s) => s.traceId),
+      ['a', 'b'],
+    );
   });
 
   it('condenses to the token budget, cutting long outputs in the middle and keeping step numbers', () => {
-    const noisy = makeTrace('claude-code:big', [user('fix it'), ...shell('pnpm test', `${'line of output\n'.repeat(5000)}Error: the real cause`, 1), ...Array.from({ length: 200 }, (_, i) => shell(`echo ${i}`, 'x'.repeat(300))).flat()]);
+    const noisy = makeTrace('claude-code:big', [
+      user('fix it'),
+      ...shell('pnpm test', `${'line of output\n'.repeat(5000)}Error: the real cause`, 1),
+      ...Array.from({ length: 200 }, (_, i) => shell(`echo ${i}`, 'x'.repeat(300))).flat(),
+    ]);
     const condensed = condenseTrace(noisy, 2000);
     assert.ok(condensed.tokens <= 2000, `${condensed.tokens} tokens`);
     assert.equal(condensed.tokens, countTokens(condensed.text));
     assert.match(condensed.text, /#0 USER: fix it/);
     assert.match(condensed.text, /#2 RESULT FAILED exit 1: /);
     assert.ok(condensed.omittedSteps > 0);
-    const small = condenseTrace(makeTrace('claude-code:s', [user('hi'), ...shell('pnpm lint', `${'a'.repeat(9000)}END`, 1)]), 6000);
+    const small = condenseTrace(
+      makeTrace('claude-code:s', [user('hi'), ...shell('pnpm lint', `${'a'.repeat(9000)}END`, 1)]),
+      6000,
+    );
     assert.match(small.text, /\[\.\.\. \d+ characters cut \.\.\.\]\nEND|characters cut \.\.\.\][\s\S]*END/);
     assert.equal(small.omittedSteps, 0);
   });
@@ -91,9 +169,32 @@ describe('LLM roles', () => {
     const store = join(tempDir('combee-llm-'), 'store');
     const out: string[] = [];
     const sink = { result: (t: string) => out.push(t), info: () => {}, warn: (t: string) => out.push(`warning: ${t}`) };
-    for (const agent of ['claude-code', 'codex']) assert.equal(await runCli(['import', '--from', join(EXAMPLES, 'sessions', agent), '--store', store], sink), 0);
+    for (const agent of ['claude-code', 'codex'])
+      assert.equal(await runCli(['import', '--from', join(EXAMPLES, 'sessions', agent), '--store', store], sink), 0);
     out.length = 0;
-    const code = await runCli(['learn', '--store', store, '--workspace', tempDir('combee-ws-'), '--all-workspaces', '--window-days', '0', '--provider', 'openai', '--base-url', server.url, '--model', 'sim', '--seed', '3', '--dry-run', '--json'], sink);
+    const code = await runCli(
+      [
+        'learn',
+        '--store',
+        store,
+        '--workspace',
+        tempDir('combee-ws-'),
+        '--all-workspaces',
+        '--window-days',
+        '0',
+        '--provider',
+        'openai',
+        '--base-url',
+        server.url,
+        '--model',
+        'sim',
+        '--seed',
+        '3',
+        '--dry-run',
+        '--json',
+      ],
+      sink,
+    );
     assert.equal(code, 0, out.join('\n'));
     const result = JSON.parse(out.join('\n'));
     assert.equal(result.provider, 'openai');
@@ -101,7 +202,10 @@ describe('LLM roles', () => {
     assert.equal(result.run.totals.reflections, 5);
     assert.equal(result.run.totals.calls, 5 + 3, '5 reflections, k=2 local aggregations, 1 global');
     assert.match(result.proposal.files[0].diff, /Check `pnpm test` carefully/);
-    assert.ok(server.requests.every((r) => !JSON.stringify(r).includes('sk-proj-Zx81')), 'no secret reaches the model');
+    assert.ok(
+      server.requests.every((r) => !JSON.stringify(r).includes('sk-proj-Zx81')),
+      'no secret reaches the model',
+    );
   });
 
   it('a run goes on through 429s, 500s, a hang, malformed and schema-invalid answers, losing only what could not be repaired', async () => {
@@ -112,13 +216,38 @@ describe('LLM roles', () => {
         if (!isReflection) return simulatedModel(request);
         reflections++;
         // per reflection call, in arrival order: a 429, a 500, a hang, malformed JSON, then schema-invalid twice
-        const script: Array<ReturnType<typeof simulatedModel>> = [{ status: 429, headers: { 'retry-after': '0' } }, { status: 500 }, { hang: true }, { content: '{"lessons": [' }, { content: '{"lessons": "none"}' }, { content: '{"lessons": 7}' }];
+        const script: Array<ReturnType<typeof simulatedModel>> = [
+          { status: 429, headers: { 'retry-after': '0' } },
+          { status: 500 },
+          { hang: true },
+          { content: '{"lessons": [' },
+          { content: '{"lessons": "none"}' },
+          { content: '{"lessons": 7}' },
+        ];
         return script[index] ?? simulatedModel(request);
       },
     });
-    const client = new OpenAiCompatibleClient({ baseUrl: server.url, apiKey: 'k', model: 'sim', timeoutMs: 300, backoffBaseMs: 5, concurrency: 1 });
-    const traces = ['a', 'b', 'c'].map((id) => makeTrace(`claude-code:${id}`, [user('go'), ...shell(`pnpm test:${id}`, 'Error: boom', 1)]));
-    const result = await learn({ traces, playbook: emptyPlaybook(), reflector: new LlmReflector(client), aggregator: new LlmAggregator(client), provider: client.info, workspace: '/ws', concurrency: 1, seed: 1 });
+    const client = new OpenAiCompatibleClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      model: 'sim',
+      timeoutMs: 300,
+      backoffBaseMs: 5,
+      concurrency: 1,
+    });
+    const traces = ['a', 'b', 'c'].map((id) =>
+      makeTrace(`claude-code:${id}`, [user('go'), ...shell(`pnpm test:${id}`, 'Error: boom', 1)]),
+    );
+    const result = await learn({
+      traces,
+      playbook: emptyPlaybook(),
+      reflector: new LlmReflector(client),
+      aggregator: new LlmAggregator(client),
+      provider: client.info,
+      workspace: '/ws',
+      concurrency: 1,
+      seed: 1,
+    });
     assert.equal(result.record.status, 'completed');
     const warnings = result.record.warnings.join('\n');
     assert.match(warnings, /invalid answer after one repair/, 'the reflection whose repair also failed is dropped');
@@ -127,4 +256,3 @@ describe('LLM roles', () => {
     assert.ok(reflections >= 6);
   });
 });
-

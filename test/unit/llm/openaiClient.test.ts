@@ -7,7 +7,12 @@ import { startModelServer, type ModelServer, type ModelServerOptions } from '../
 const Answer = z.object({ rule: z.string(), confidence: z.number() });
 const good = JSON.stringify({ rule: 'Run pnpm db:generate first', confidence: 0.9 });
 const ask = (client: OpenAiCompatibleClient, signal?: AbortSignal) =>
-  client.completeJson({ messages: [{ role: 'user', content: 'give me a rule' }], schema: Answer, schemaName: 'answer', signal });
+  client.completeJson({
+    messages: [{ role: 'user', content: 'give me a rule' }],
+    schema: Answer,
+    schemaName: 'answer',
+    signal,
+  });
 
 describe('OpenAI-compatible client (against a loopback server)', () => {
   let server: ModelServer | undefined;
@@ -17,11 +22,20 @@ describe('OpenAI-compatible client (against a loopback server)', () => {
   });
   const setup = async (serverOptions: ModelServerOptions, clientOptions: Partial<OpenAiClientOptions> = {}) => {
     server = await startModelServer(serverOptions);
-    return new OpenAiCompatibleClient({ baseUrl: server.url, apiKey: 'sk-test', model: 'test-model', backoffBaseMs: 10, ...clientOptions });
+    return new OpenAiCompatibleClient({
+      baseUrl: server.url,
+      apiKey: 'sk-test',
+      model: 'test-model',
+      backoffBaseMs: 10,
+      ...clientOptions,
+    });
   };
 
   it('asks for a JSON schema derived from the zod schema and returns the validated value with usage', async () => {
-    const client = await setup({ script: [{ content: good, usage: { prompt_tokens: 120, completion_tokens: 30 } }] }, { prices: { input: 1, output: 4 } });
+    const client = await setup(
+      { script: [{ content: good, usage: { prompt_tokens: 120, completion_tokens: 30 } }] },
+      { prices: { input: 1, output: 4 } },
+    );
     const result = await ask(client);
     assert.deepEqual(result.value, { rule: 'Run pnpm db:generate first', confidence: 0.9 });
     assert.equal(result.usage.inputTokens, 120);
@@ -61,7 +75,10 @@ describe('OpenAI-compatible client (against a loopback server)', () => {
   });
 
   it('recovers from a capped server that does answer 429s (more clients than the cap)', async () => {
-    const client = await setup({ script: [{ content: good }], latencyMs: 40, concurrencyCap: 1, retryAfterSeconds: 0.05 }, { concurrency: 4 });
+    const client = await setup(
+      { script: [{ content: good }], latencyMs: 40, concurrencyCap: 1, retryAfterSeconds: 0.05 },
+      { concurrency: 4 },
+    );
     const results = await Promise.all(Array.from({ length: 6 }, () => ask(client)));
     assert.equal(results.length, 6);
     assert.ok(server!.stats.rejected429 > 0);
@@ -74,7 +91,9 @@ describe('OpenAI-compatible client (against a loopback server)', () => {
   });
 
   it('repairs malformed JSON once', async () => {
-    const client = await setup({ script: [{ content: '{"rule": "Run pnpm db:gen' }, { content: `Sure!\n\`\`\`json\n${good}\n\`\`\`` }] });
+    const client = await setup({
+      script: [{ content: '{"rule": "Run pnpm db:gen' }, { content: `Sure!\n\`\`\`json\n${good}\n\`\`\`` }],
+    });
     const result = await ask(client);
     assert.equal(result.value.rule, 'Run pnpm db:generate first');
     assert.match(result.warnings[0], /invalid answer answer \(no JSON found/);
@@ -83,22 +102,40 @@ describe('OpenAI-compatible client (against a loopback server)', () => {
   });
 
   it('repairs a truncated answer (finish_reason length)', async () => {
-    const client = await setup({ script: [{ content: '{"rule": "x", "confid', finishReason: 'length' }, { content: good }] });
+    const client = await setup({
+      script: [{ content: '{"rule": "x", "confid', finishReason: 'length' }, { content: good }],
+    });
     assert.match((await ask(client)).warnings[0], /cut off/);
   });
 
   it('gives up with LlmOutputError when the repair is still schema-invalid', async () => {
-    const client = await setup({ script: [{ content: '{"rule": 3}' }, { content: '{"rule": "ok", "confidence": "high"}' }] });
-    await assert.rejects(ask(client), (error: unknown) => error instanceof LlmOutputError && /confidence/.test(error.message));
+    const client = await setup({
+      script: [{ content: '{"rule": 3}' }, { content: '{"rule": "ok", "confidence": "high"}' }],
+    });
+    await assert.rejects(
+      ask(client),
+      (error: unknown) => error instanceof LlmOutputError && /confidence/.test(error.message),
+    );
   });
 
   it('falls back to json_object, then to prompted JSON, when the endpoint rejects response_format', async () => {
     const client = await setup({
-      responder: (request) => (request.response_format ? { status: 400, raw: JSON.stringify({ error: { message: `response_format ${request.response_format.type} is not supported` } }) } : { content: good }),
+      responder: (request) =>
+        request.response_format
+          ? {
+              status: 400,
+              raw: JSON.stringify({
+                error: { message: `response_format ${request.response_format.type} is not supported` },
+              }),
+            }
+          : { content: good },
     });
     const result = await ask(client);
     assert.equal(result.value.confidence, 0.9);
-    assert.deepEqual(server!.requests.map((r) => r.response_format?.type ?? 'none'), ['json_schema', 'json_object', 'none']);
+    assert.deepEqual(
+      server!.requests.map((r) => r.response_format?.type ?? 'none'),
+      ['json_schema', 'json_object', 'none'],
+    );
     assert.match(server!.requests[2].messages.at(-1)!.content, /matching this JSON schema/);
     await ask(client);
     assert.equal(server!.requests.at(-1)!.response_format, undefined, 'the fallback is remembered');
@@ -122,6 +159,9 @@ describe('OpenAI-compatible client (against a loopback server)', () => {
   it('lists the server models (the endpoint really speaks the protocol)', async () => {
     await setup({ models: ['m1', 'm2'] });
     const response = await fetch(`${server!.url}/models`);
-    assert.deepEqual(((await response.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id), ['m1', 'm2']);
+    assert.deepEqual(
+      ((await response.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id),
+      ['m1', 'm2'],
+    );
   });
 });

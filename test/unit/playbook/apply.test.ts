@@ -3,7 +3,8 @@ import { applyDelta } from '../../../src/core/playbook/apply';
 import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
 
-const BASE = '# Playbook\n\n## Build and test\n[bat-00001] helpful=2 harmful=0 :: Run `pnpm test` for the unit tests.\n\n## Pitfalls\n[pit-00002] helpful=0 harmful=1 :: Avoid npm.\n[pit-00003] helpful=1 harmful=0 :: Never use npm here.\n\n';
+const BASE =
+  '# Playbook\n\n## Build and test\n[bat-00001] helpful=2 harmful=0 :: Run `pnpm test` for the unit tests.\n\n## Pitfalls\n[pit-00002] helpful=0 harmful=1 :: Avoid npm.\n[pit-00003] helpful=1 harmful=0 :: Never use npm here.\n\n';
 const support = [{ traceId: 'claude-code:a', steps: [1, 2] }];
 
 describe('applying a delta', () => {
@@ -15,16 +16,30 @@ describe('applying a delta', () => {
       ],
       tags: [],
     });
-    assert.deepEqual(applied.map((a) => [a.status, a.id]), [['applied', 'bat-00004'], ['applied', 'work-00005']]);
+    assert.deepEqual(
+      applied.map((a) => [a.status, a.id]),
+      [
+        ['applied', 'bat-00004'],
+        ['applied', 'work-00005'],
+      ],
+    );
     const text = serializePlaybook(playbook);
-    assert.match(text, /\[bat-00001\][^\n]*\n\[bat-00004\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`\.\n\n## Pitfalls/);
+    assert.match(
+      text,
+      /\[bat-00001\][^\n]*\n\[bat-00004\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`\.\n\n## Pitfalls/,
+    );
     assert.match(text, /## Workflow\n\[work-00005\] helpful=0 harmful=0 :: Open a draft PR early\.\n/);
   });
 
   it('updates ACE counters from tags (last tag per id wins, neutral changes nothing)', () => {
     const { playbook } = applyDelta(parsePlaybook(BASE), {
       ops: [],
-      tags: [{ id: 'bat-00001', tag: 'harmful' }, { id: 'bat-00001', tag: 'helpful' }, { id: 'pit-00002', tag: 'neutral' }, { id: 'nope-00009', tag: 'helpful' }],
+      tags: [
+        { id: 'bat-00001', tag: 'harmful' },
+        { id: 'bat-00001', tag: 'helpful' },
+        { id: 'pit-00002', tag: 'neutral' },
+        { id: 'nope-00009', tag: 'helpful' },
+      ],
     });
     const byId = new Map(bullets(playbook).map((b) => [b.id, b]));
     assert.equal(byId.get('bat-00001')?.helpful, 3);
@@ -41,17 +56,23 @@ describe('applying a delta', () => {
       ],
       tags: [],
     });
-    assert.deepEqual(applied.map((a) => a.status), ['applied', 'applied', 'skipped']);
+    assert.deepEqual(
+      applied.map((a) => a.status),
+      ['applied', 'applied', 'skipped'],
+    );
     const all = bullets(playbook);
-    assert.deepEqual(all.map((b) => `${b.id} ${b.helpful}/${b.harmful} ${b.content}`), [
-      'bat-00001 2/0 Run `pnpm test` (vitest).',
-      'pit-00002 1/1 This repo uses pnpm; never npm.',
-    ]);
+    assert.deepEqual(
+      all.map((b) => `${b.id} ${b.helpful}/${b.harmful} ${b.content}`),
+      ['bat-00001 2/0 Run `pnpm test` (vitest).', 'pit-00002 1/1 This repo uses pnpm; never npm.'],
+    );
   });
 
   it('does not add a near-duplicate of an existing rule and never mutates its input', () => {
     const input = parsePlaybook(BASE);
-    const { applied } = applyDelta(input, { ops: [{ op: 'ADD', section: 'Pitfalls', content: 'Never use npm here!', support }], tags: [] });
+    const { applied } = applyDelta(input, {
+      ops: [{ op: 'ADD', section: 'Pitfalls', content: 'Never use npm here!', support }],
+      tags: [],
+    });
     assert.equal(applied[0].status, 'skipped');
     assert.match(applied[0].reason ?? '', /pit-00003/);
     assert.equal(serializePlaybook(input), BASE);
@@ -59,12 +80,21 @@ describe('applying a delta', () => {
 
   it('keeps untouched bullets byte-identical (human formatting survives)', () => {
     const human = '## Conventions\n- [conv-00001]  helpful=1   harmful=0 ::  Keep it tidy.\n';
-    const { playbook } = applyDelta(parsePlaybook(human), { ops: [{ op: 'ADD', section: 'Conventions', content: 'Use pnpm.', support }], tags: [] });
-    assert.match(serializePlaybook(playbook), /^## Conventions\n- \[conv-00001\]  helpful=1   harmful=0 ::  Keep it tidy\.\n\[conv-00002\]/);
+    const { playbook } = applyDelta(parsePlaybook(human), {
+      ops: [{ op: 'ADD', section: 'Conventions', content: 'Use pnpm.', support }],
+      tags: [],
+    });
+    assert.match(
+      serializePlaybook(playbook),
+      /^## Conventions\n- \[conv-00001\]  helpful=1   harmful=0 ::  Keep it tidy\.\n\[conv-00002\]/,
+    );
   });
 
   it('flattens multi-line model output into one bullet line', () => {
-    const { playbook } = applyDelta(parsePlaybook(''), { ops: [{ op: 'ADD', section: 'Tooling', content: 'Line one\n\nline two', support }], tags: [] });
+    const { playbook } = applyDelta(parsePlaybook(''), {
+      ops: [{ op: 'ADD', section: 'Tooling', content: 'Line one\n\nline two', support }],
+      tags: [],
+    });
     assert.equal(bullets(playbook)[0].content, 'Line one line two');
   });
 
@@ -77,8 +107,10 @@ describe('applying a delta', () => {
       ],
       tags: [],
     });
-    assert.deepEqual(applied.map((a) => a.id), ['work-00009', 'work-00004', 'work-00005']);
+    assert.deepEqual(
+      applied.map((a) => a.id),
+      ['work-00009', 'work-00004', 'work-00005'],
+    );
     assert.equal(new Set(bullets(playbook).map((b) => b.id.slice(-5))).size, bullets(playbook).length);
   });
 });
-

@@ -6,23 +6,39 @@ import { seededRandom } from '../../../src/core/learn/random';
 /** Random playbook-ish Markdown: headers, bullets in both ACE spellings, prose, fences, odd spacing. */
 function randomDocument(random: () => number): string {
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
-  const words = ['run', '`pnpm test`', 'never', 'edit', 'src/generated/', 'before', 'commit', '::', '[x]', 'héllo', '—', '  ', '\t'];
+  const words = [
+    'run',
+    '`pnpm test`',
+    'never',
+    'edit',
+    'src/generated/',
+    'before',
+    'commit',
+    '::',
+    '[x]',
+    'héllo',
+    '—',
+    '  ',
+    '\t',
+  ];
   const lines: string[] = [];
   const count = Math.floor(random() * 30);
   for (let i = 0; i < count; i++) {
     const text = Array.from({ length: 1 + Math.floor(random() * 6) }, () => pick(words)).join(' ');
-    lines.push(pick([
-      `## ${text}`,
-      `[${pick(['bat', 'conv', 'pit'])}-${String(Math.floor(random() * 99999)).padStart(5, '0')}] helpful=${Math.floor(random() * 9)} harmful=${Math.floor(random() * 3)} :: ${text}`,
-      `[calc-00009] h=0 r=2 :: ${text}`,
-      `- [bat-00001]  helpful=1   harmful=0 ::${text}`,
-      text,
-      '',
-      '```',
-      '## not a header inside a fence',
-      '\r',
-      `<!-- combee:flagged [bat-00001] remote-code: ${text}. Kept out of AGENTS.md and the other files until accepted by name. -->`,
-    ]));
+    lines.push(
+      pick([
+        `## ${text}`,
+        `[${pick(['bat', 'conv', 'pit'])}-${String(Math.floor(random() * 99999)).padStart(5, '0')}] helpful=${Math.floor(random() * 9)} harmful=${Math.floor(random() * 3)} :: ${text}`,
+        `[calc-00009] h=0 r=2 :: ${text}`,
+        `- [bat-00001]  helpful=1   harmful=0 ::${text}`,
+        text,
+        '',
+        '```',
+        '## not a header inside a fence',
+        '\r',
+        `<!-- combee:flagged [bat-00001] remote-code: ${text}. Kept out of AGENTS.md and the other files until accepted by name. -->`,
+      ]),
+    );
   }
   return lines.join('\n') + (random() < 0.5 ? '\n' : '');
 }
@@ -37,14 +53,22 @@ describe('playbook markdown', () => {
   });
 
   it('parses ACE lines, the compact h=/r= form and list-prefixed bullets', () => {
-    const playbook = parsePlaybook('# P\n\n## Build and test\n[bat-00003] helpful=3 harmful=1 :: Run `pnpm db:generate` first.\n- [bat-00007] h=0 r=2 :: Use TZ=UTC.\n\n## Pitfalls\nplain prose\n');
+    const playbook = parsePlaybook(
+      '# P\n\n## Build and test\n[bat-00003] helpful=3 harmful=1 :: Run `pnpm db:generate` first.\n- [bat-00007] h=0 r=2 :: Use TZ=UTC.\n\n## Pitfalls\nplain prose\n',
+    );
     const all = bullets(playbook);
-    assert.deepEqual(all.map((b) => [b.id, b.helpful, b.harmful, b.content]), [
-      ['bat-00003', 3, 1, 'Run `pnpm db:generate` first.'],
-      ['bat-00007', 0, 2, 'Use TZ=UTC.'],
-    ]);
+    assert.deepEqual(
+      all.map((b) => [b.id, b.helpful, b.harmful, b.content]),
+      [
+        ['bat-00003', 3, 1, 'Run `pnpm db:generate` first.'],
+        ['bat-00007', 0, 2, 'Use TZ=UTC.'],
+      ],
+    );
     assert.equal(nextIdNumber(playbook), 8);
-    assert.deepEqual(playbook.sections.map((s) => s.title), ['Build and test', 'Pitfalls']);
+    assert.deepEqual(
+      playbook.sections.map((s) => s.title),
+      ['Build and test', 'Pitfalls'],
+    );
   });
 
   it('ignores bullet-looking lines and headers inside code fences', () => {
@@ -63,6 +87,7 @@ describe('playbook markdown', () => {
   it('starts a new playbook with the coding sections', () => {
     const text = serializePlaybook(emptyPlaybook());
     assert.match(text, /^# Playbook\n/);
-    for (const title of ['Build and test', 'Conventions', 'Architecture', 'Tooling', 'Pitfalls', 'Workflow']) assert.match(text, new RegExp(`^## ${title}$`, 'm'));
+    for (const title of ['Build and test', 'Conventions', 'Architecture', 'Tooling', 'Pitfalls', 'Workflow'])
+      assert.match(text, new RegExp(`^## ${title}$`, 'm'));
   });
 });

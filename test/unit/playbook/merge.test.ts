@@ -21,7 +21,8 @@ const BASE = `# Playbook
 
 `;
 
-const counters = (text: string) => Object.fromEntries(bullets(parsePlaybook(text)).map((b) => [b.id, [b.helpful, b.harmful]]));
+const counters = (text: string) =>
+  Object.fromEntries(bullets(parsePlaybook(text)).map((b) => [b.id, [b.helpful, b.harmful]]));
 const contents = (text: string) => Object.fromEntries(bullets(parsePlaybook(text)).map((b) => [b.id, b.content]));
 const quiet: Output = { result: () => {}, info: () => {}, warn: () => {} };
 
@@ -35,18 +36,35 @@ describe('playbook merge', () => {
 
   it('merges counters as base + (ours − base) + (theirs − base), never below zero', () => {
     const ours = BASE.replace('helpful=2 harmful=1 :: Run `pnpm test`', 'helpful=5 harmful=0 :: Run `pnpm test`');
-    const theirs = BASE.replace('helpful=2 harmful=1 :: Run `pnpm test`', 'helpful=3 harmful=0 :: Run `pnpm test`').replace('[pit-00003] helpful=1', '[pit-00003] helpful=4');
+    const theirs = BASE.replace(
+      'helpful=2 harmful=1 :: Run `pnpm test`',
+      'helpful=3 harmful=0 :: Run `pnpm test`',
+    ).replace('[pit-00003] helpful=1', '[pit-00003] helpful=4');
     const result = mergePlaybooks(BASE, ours, theirs);
     assert.deepEqual(result.conflicts, []);
     assert.deepEqual(counters(result.text), { 'bat-00001': [6, 0], 'bat-00002': [0, 0], 'pit-00003': [4, 0] });
     // ours reset harmful 1 → 0 and theirs too: 1 + (0 − 1) + (0 − 1) = −1 → 0
-    assert.equal(result.text, BASE.replace('helpful=2 harmful=1', 'helpful=6 harmful=0').replace('[pit-00003] helpful=1', '[pit-00003] helpful=4'));
+    assert.equal(
+      result.text,
+      BASE.replace('helpful=2 harmful=1', 'helpful=6 harmful=0').replace(
+        '[pit-00003] helpful=1',
+        '[pit-00003] helpful=4',
+      ),
+    );
   });
 
-  it('keeps both sides\' new bullets; the same new id for different rules renumbers theirs to the next free id', () => {
-    const ours = BASE.replace('Run `pnpm db:generate` first.\n', 'Run `pnpm db:generate` first.\n[bat-00004] helpful=0 harmful=0 :: Use Node 20.\n');
-    const theirs = BASE.replace('Run `pnpm db:generate` first.\n', 'Run `pnpm db:generate` first.\n[bat-00004] helpful=1 harmful=0 :: Set TZ=UTC for tests.\n')
-      .replace('Never use npm here.\n', 'Never use npm here.\n[pit-00005] helpful=0 harmful=0 :: Do not commit .env files.\n');
+  it("keeps both sides' new bullets; the same new id for different rules renumbers theirs to the next free id", () => {
+    const ours = BASE.replace(
+      'Run `pnpm db:generate` first.\n',
+      'Run `pnpm db:generate` first.\n[bat-00004] helpful=0 harmful=0 :: Use Node 20.\n',
+    );
+    const theirs = BASE.replace(
+      'Run `pnpm db:generate` first.\n',
+      'Run `pnpm db:generate` first.\n[bat-00004] helpful=1 harmful=0 :: Set TZ=UTC for tests.\n',
+    ).replace(
+      'Never use npm here.\n',
+      'Never use npm here.\n[pit-00005] helpful=0 harmful=0 :: Do not commit .env files.\n',
+    );
     const result = mergePlaybooks(BASE, ours, theirs);
     assert.deepEqual(result.conflicts, []);
     assert.deepEqual(result.renumbered, [{ from: 'bat-00004', to: 'bat-00006' }]);
@@ -58,15 +76,28 @@ describe('playbook merge', () => {
       'pit-00003': 'Never use npm here.',
       'pit-00005': 'Do not commit .env files.',
     });
-    assert.match(result.text, /\[bat-00004\][^\n]*\n\[bat-00006\] helpful=1 harmful=0 :: Set TZ=UTC for tests\.\n\n## Pitfalls/);
+    assert.match(
+      result.text,
+      /\[bat-00004\][^\n]*\n\[bat-00006\] helpful=1 harmful=0 :: Set TZ=UTC for tests\.\n\n## Pitfalls/,
+    );
   });
 
   it('the same rule added on both sides (any id) is kept once with the counters of both', () => {
-    const add = (id: string, helpful: number) => BASE.replace('Never use npm here.\n', `Never use npm here.\n[${id}] helpful=${helpful} harmful=0 :: Do not commit .env files.\n`);
-    for (const [oursId, theirsId] of [['pit-00004', 'pit-00004'], ['pit-00004', 'pit-00005']]) {
+    const add = (id: string, helpful: number) =>
+      BASE.replace(
+        'Never use npm here.\n',
+        `Never use npm here.\n[${id}] helpful=${helpful} harmful=0 :: Do not commit .env files.\n`,
+      );
+    for (const [oursId, theirsId] of [
+      ['pit-00004', 'pit-00004'],
+      ['pit-00004', 'pit-00005'],
+    ]) {
       const result = mergePlaybooks(BASE, add(oursId, 1), add(theirsId, 2));
       assert.deepEqual(result.conflicts, []);
-      assert.equal(bullets(parsePlaybook(result.text)).filter((b) => b.content === 'Do not commit .env files.').length, 1);
+      assert.equal(
+        bullets(parsePlaybook(result.text)).filter((b) => b.content === 'Do not commit .env files.').length,
+        1,
+      );
       assert.deepEqual(counters(result.text)[oursId], [3, 0]);
     }
   });
@@ -88,10 +119,16 @@ describe('playbook merge', () => {
     assert.deepEqual(clean.conflicts, []);
     assert.match(clean.text, /\[pit-00003\] helpful=2 harmful=0 :: Never use npm; use pnpm\./);
 
-    const theirsEdit = BASE.replace('[pit-00003] helpful=1 harmful=0 :: Never use npm here.', '[pit-00003] helpful=2 harmful=0 :: npm is banned.');
+    const theirsEdit = BASE.replace(
+      '[pit-00003] helpful=1 harmful=0 :: Never use npm here.',
+      '[pit-00003] helpful=2 harmful=0 :: npm is banned.',
+    );
     const conflicted = mergePlaybooks(BASE, oursEdit, theirsEdit);
     assert.deepEqual(conflicted.conflicts, ['pit-00003']);
-    assert.match(conflicted.text, /<<<<<<< ours\n\[pit-00003\] helpful=2 harmful=0 :: Never use npm; use pnpm\.\n=======\n\[pit-00003\] helpful=2 harmful=0 :: npm is banned\.\n>>>>>>> theirs\n/);
+    assert.match(
+      conflicted.text,
+      /<<<<<<< ours\n\[pit-00003\] helpful=2 harmful=0 :: Never use npm; use pnpm\.\n=======\n\[pit-00003\] helpful=2 harmful=0 :: npm is banned\.\n>>>>>>> theirs\n/,
+    );
 
     const deleted = BASE.replace(/\[pit-00003\][^\n]*\n/, '');
     const editVsDelete = mergePlaybooks(BASE, oursEdit, deleted);
@@ -100,8 +137,14 @@ describe('playbook merge', () => {
   });
 
   it('merges text and sections line-wise, keeps list prefixes, and CRLF files stay CRLF', () => {
-    const ours = BASE.replace('# Playbook\n', '# Playbook\n\nTeam note: keep rules short.\n').replace('[bat-00001] helpful=2', '- [bat-00001] helpful=2');
-    const theirs = `${BASE}## Security\n[sec-00004] helpful=0 harmful=0 :: Never log tokens.\n`.replace('[bat-00001] helpful=2', '[bat-00001] helpful=3');
+    const ours = BASE.replace('# Playbook\n', '# Playbook\n\nTeam note: keep rules short.\n').replace(
+      '[bat-00001] helpful=2',
+      '- [bat-00001] helpful=2',
+    );
+    const theirs = `${BASE}## Security\n[sec-00004] helpful=0 harmful=0 :: Never log tokens.\n`.replace(
+      '[bat-00001] helpful=2',
+      '[bat-00001] helpful=3',
+    );
     const result = mergePlaybooks(BASE, ours, theirs);
     assert.deepEqual(result.conflicts, []);
     assert.match(result.text, /Team note: keep rules short\./);
@@ -113,7 +156,7 @@ describe('playbook merge', () => {
     assert.equal(merged.text, crlf(result.text));
   });
 
-  it('both sides adding a new section in the same place keep both sides\' bullets under one header', () => {
+  it("both sides adding a new section in the same place keep both sides' bullets under one header", () => {
     const add = (id: string, text: string) => `${BASE}## Security\n[${id}] helpful=0 harmful=0 :: ${text}\n`;
     const result = mergePlaybooks(BASE, add('sec-00004', 'Never log tokens.'), add('sec-00005', 'Rotate keys.'));
     assert.deepEqual(result.conflicts, []);
@@ -124,10 +167,16 @@ describe('playbook merge', () => {
   it('a bullet whose place was lost in a text conflict still lands in its section', () => {
     const base = BASE.replace('## Pitfalls\n', '## Pitfalls\nNotes v1.\n');
     const ours = base.replace('Notes v1.', 'Notes, ours.');
-    const theirs = base.replace('Notes v1.\n', 'Notes, theirs.\n[pit-00004] helpful=0 harmful=0 :: Quote globs in scripts.\n');
+    const theirs = base.replace(
+      'Notes v1.\n',
+      'Notes, theirs.\n[pit-00004] helpful=0 harmful=0 :: Quote globs in scripts.\n',
+    );
     const result = mergePlaybooks(base, ours, theirs);
     assert.deepEqual(result.conflicts, []);
-    assert.match(result.text, /## Pitfalls\nNotes, ours\.\n\[pit-00003\][^\n]*\n\[pit-00004\] helpful=0 harmful=0 :: Quote globs in scripts\.\n\n$/);
+    assert.match(
+      result.text,
+      /## Pitfalls\nNotes, ours\.\n\[pit-00003\][^\n]*\n\[pit-00004\] helpful=0 harmful=0 :: Quote globs in scripts\.\n\n$/,
+    );
   });
 
   it('the command writes the result to <ours>: exit 0 merged, 1 conflict, usage error otherwise', async () => {
@@ -150,13 +199,21 @@ describe('playbook merge', () => {
 
   it('works as a git merge driver: two branches that add rules and bump counters merge cleanly', function () {
     const repo = tempDir('combee-git-');
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: repo,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' },
+      });
     const main = join(REPO_ROOT, 'out', 'src', 'cli', 'main.js');
     if (!existsSync(main)) this.skip();
     // The driver goes through the CLI once main.ts routes `merge`; until then, through the command module itself.
     const routed = readFileSync(join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'utf8').includes('mergeCommand');
     const script = join(tempDir('combee-driver-'), 'driver.js');
-    writeFileSync(script, `const { mergeCommand } = require(${JSON.stringify(join(REPO_ROOT, 'out', 'src', 'cli', 'commands', 'merge.js'))});\nconst { consoleOutput } = require(${JSON.stringify(join(REPO_ROOT, 'out', 'src', 'cli', 'output.js'))});\nmergeCommand(process.argv.slice(2), consoleOutput).then((code) => { process.exitCode = code; }, (e) => { console.error(e); process.exitCode = 2; });\n`);
+    writeFileSync(
+      script,
+      `const { mergeCommand } = require(${JSON.stringify(join(REPO_ROOT, 'out', 'src', 'cli', 'commands', 'merge.js'))});\nconst { consoleOutput } = require(${JSON.stringify(join(REPO_ROOT, 'out', 'src', 'cli', 'output.js'))});\nmergeCommand(process.argv.slice(2), consoleOutput).then((code) => { process.exitCode = code; }, (e) => { console.error(e); process.exitCode = 2; });\n`,
+    );
     const driver = routed ? `node "${main}" merge %O %A %B` : `node "${script}" %O %A %B`;
     git('init', '-q', '-b', 'main');
     git('config', 'user.email', 'test@example.com');
@@ -170,22 +227,44 @@ describe('playbook merge', () => {
     git('commit', '-q', '-m', 'base');
 
     git('checkout', '-q', '-b', 'alice');
-    writeFileSync(playbook, BASE.replace('[bat-00001] helpful=2', '[bat-00001] helpful=4')
-      .replace('Run `pnpm db:generate` first.\n', 'Run `pnpm db:generate` first.\n[bat-00004] helpful=0 harmful=0 :: Use Node 20.\n'));
+    writeFileSync(
+      playbook,
+      BASE.replace('[bat-00001] helpful=2', '[bat-00001] helpful=4').replace(
+        'Run `pnpm db:generate` first.\n',
+        'Run `pnpm db:generate` first.\n[bat-00004] helpful=0 harmful=0 :: Use Node 20.\n',
+      ),
+    );
     git('commit', '-q', '-am', 'alice learns');
 
     git('checkout', '-q', 'main');
     git('checkout', '-q', '-b', 'bob');
-    writeFileSync(playbook, BASE.replace('[bat-00001] helpful=2', '[bat-00001] helpful=3').replace('[pit-00003] helpful=1', '[pit-00003] helpful=2')
-      .replace('Run `pnpm db:generate` first.\n', 'Run `pnpm db:generate` first.\n[bat-00004] helpful=1 harmful=0 :: Set TZ=UTC for tests.\n'));
+    writeFileSync(
+      playbook,
+      BASE.replace('[bat-00001] helpful=2', '[bat-00001] helpful=3')
+        .replace('[pit-00003] helpful=1', '[pit-00003] helpful=2')
+        .replace(
+          'Run `pnpm db:generate` first.\n',
+          'Run `pnpm db:generate` first.\n[bat-00004] helpful=1 harmful=0 :: Set TZ=UTC for tests.\n',
+        ),
+    );
     git('commit', '-q', '-am', 'bob learns');
 
     git('checkout', '-q', 'alice');
-    const merge = spawnSync('git', ['merge', '--no-edit', '-q', 'bob'], { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' } });
+    const merge = spawnSync('git', ['merge', '--no-edit', '-q', 'bob'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' },
+    });
     assert.equal(merge.status, 0, `${merge.stdout}\n${merge.stderr}`);
     const merged = readFileSync(playbook, 'utf8');
     assert.doesNotMatch(merged, /<<<<<<<|=======|>>>>>>>/);
-    assert.deepEqual(counters(merged), { 'bat-00001': [5, 1], 'bat-00002': [0, 0], 'bat-00004': [0, 0], 'bat-00005': [1, 0], 'pit-00003': [2, 0] });
+    assert.deepEqual(counters(merged), {
+      'bat-00001': [5, 1],
+      'bat-00002': [0, 0],
+      'bat-00004': [0, 0],
+      'bat-00005': [1, 0],
+      'pit-00003': [2, 0],
+    });
     assert.equal(contents(merged)['bat-00005'], 'Set TZ=UTC for tests.');
     assert.equal(git('status', '--porcelain').trim(), '');
   });

@@ -13,7 +13,8 @@ import { tempDir } from '../../support/tmp';
 async function exampleStore(): Promise<string> {
   const dir = join(tempDir('combee-task-'), 'store');
   const store = new TraceStore(dir);
-  for (const agent of ['claude-code', 'codex']) await importSessions({ from: join(EXAMPLES, 'sessions', agent), store });
+  for (const agent of ['claude-code', 'codex'])
+    await importSessions({ from: join(EXAMPLES, 'sessions', agent), store });
   return dir;
 }
 
@@ -23,7 +24,13 @@ describe('a learning run as a worker task (over a message port)', () => {
     const { port1, port2 } = new MessageChannel();
     const progress: string[] = [];
     new PortRpc<WorkerApi, HostApi>(port2, { progress: ({ message }) => void progress.push(message) });
-    const result = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'offline' }, options: { allWorkspaces: true, seed: 7 }, port: port1 });
+    const result = await runLearnTask({
+      storeDir,
+      workspace: tempDir('combee-ws-'),
+      provider: { kind: 'offline' },
+      options: { allWorkspaces: true, seed: 7 },
+      port: port1,
+    });
     port2.close();
     assert.equal(result.sessions, 5);
     assert.equal(result.run?.status, 'completed');
@@ -31,7 +38,7 @@ describe('a learning run as a worker task (over a message port)', () => {
     assert.ok(progress.some((p) => /reflecting on 5 session/.test(p)));
   });
 
-  it('proxies model calls to the host (how VS Code\'s language models are reached) and asks before a run', async () => {
+  it("proxies model calls to the host (how VS Code's language models are reached) and asks before a run", async () => {
     const storeDir = await exampleStore();
     const { port1, port2 } = new MessageChannel();
     const asked: number[] = [];
@@ -40,9 +47,20 @@ describe('a learning run as a worker task (over a message port)', () => {
         asked.push(estimate.sessions);
         return true;
       },
-      chat: (messages) => ({ content: simulatedModel({ model: 'host', messages }).content ?? '', finishReason: 'stop', inputTokens: 10, outputTokens: 5 }),
+      chat: (messages) => ({
+        content: simulatedModel({ model: 'host', messages }).content ?? '',
+        finishReason: 'stop',
+        inputTokens: 10,
+        outputTokens: 5,
+      }),
     });
-    const result = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'copilot/test' } }, options: { allWorkspaces: true, confirm: true, seed: 3 }, port: port1 });
+    const result = await runLearnTask({
+      storeDir,
+      workspace: tempDir('combee-ws-'),
+      provider: { kind: 'proxy', info: { provider: 'vscode', model: 'copilot/test' } },
+      options: { allWorkspaces: true, confirm: true, seed: 3 },
+      port: port1,
+    });
     port2.close();
     assert.deepEqual(asked, [5]);
     assert.equal(result.run?.status, 'completed');
@@ -55,18 +73,32 @@ describe('a learning run as a worker task (over a message port)', () => {
     const storeDir = await exampleStore();
     const { port1, port2 } = new MessageChannel();
     new PortRpc<WorkerApi, HostApi>(port2, { confirm: () => false });
-    const declined = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'x' } }, options: { allWorkspaces: true, confirm: true }, port: port1 });
+    const declined = await runLearnTask({
+      storeDir,
+      workspace: tempDir('combee-ws-'),
+      provider: { kind: 'proxy', info: { provider: 'vscode', model: 'x' } },
+      options: { allWorkspaces: true, confirm: true },
+      port: port1,
+    });
     port2.close();
     assert.equal(declined.declined, true);
     assert.equal(declined.run, undefined);
 
     const channel = new MessageChannel();
     // the host cancels at the first model call and never answers it
-    const worker: PortRpc<WorkerApi, HostApi> = new PortRpc<WorkerApi, HostApi>(channel.port2, { chat: () => {
-      worker.notify('cancel', 'test');
-      return new Promise(() => undefined);
-    } });
-    const cancelled = await runLearnTask({ storeDir, workspace: tempDir('combee-ws-'), provider: { kind: 'proxy', info: { provider: 'vscode', model: 'x' } }, options: { allWorkspaces: true }, port: channel.port1 });
+    const worker: PortRpc<WorkerApi, HostApi> = new PortRpc<WorkerApi, HostApi>(channel.port2, {
+      chat: () => {
+        worker.notify('cancel', 'test');
+        return new Promise(() => undefined);
+      },
+    });
+    const cancelled = await runLearnTask({
+      storeDir,
+      workspace: tempDir('combee-ws-'),
+      provider: { kind: 'proxy', info: { provider: 'vscode', model: 'x' } },
+      options: { allWorkspaces: true },
+      port: channel.port1,
+    });
     channel.port2.close();
     assert.equal(cancelled.run?.status, 'cancelled');
     assert.equal(cancelled.proposal, undefined);

@@ -15,7 +15,9 @@ const corpus = buildCorpus();
 /** Every 8-character piece of the shape's random parts found in `text`. */
 function leaks(text: string, needles: readonly string[]): string[] {
   const found: string[] = [];
-  for (const needle of needles) for (let i = 0; i + 8 <= needle.length; i++) if (text.includes(needle.slice(i, i + 8))) found.push(needle.slice(i, i + 8));
+  for (const needle of needles)
+    for (let i = 0; i + 8 <= needle.length; i++)
+      if (text.includes(needle.slice(i, i + 8))) found.push(needle.slice(i, i + 8));
   return found;
 }
 
@@ -40,7 +42,11 @@ describe('secret redaction', () => {
       const forms: Array<[string, string, string[]]> = [
         ['plain', `before ${shape.text} after`, shape.needles],
         ['JSON-escaped after \\n', JSON.stringify({ command: `cd app\n${shape.text}\necho done` }), shape.needles],
-        ['base64', `echo ${Buffer.from(shape.text).toString('base64')} | base64 -d`, [Buffer.from(shape.text).toString('base64')]],
+        [
+          'base64',
+          `echo ${Buffer.from(shape.text).toString('base64')} | base64 -d`,
+          [Buffer.from(shape.text).toString('base64')],
+        ],
         ['URL-encoded', `https://x.example/?q=${encodeURIComponent(shape.text)}&page=2`, shape.needles],
       ];
       for (const [form, input, needles] of forms) {
@@ -75,12 +81,22 @@ describe('secret redaction', () => {
     const lines = key.text.split('\n');
     const head = lines.slice(0, 3).join('\n');
     const tail = lines.slice(3).join('\n');
-    for (const text of [`cat id_rsa\n${head}`, `${tail}\n$ ls`, JSON.stringify({ content: `${head}` }), JSON.stringify({ content: `${tail}\n` })]) {
+    for (const text of [
+      `cat id_rsa\n${head}`,
+      `${tail}\n$ ls`,
+      JSON.stringify({ content: `${head}` }),
+      JSON.stringify({ content: `${tail}\n` }),
+    ]) {
       const out = createRedactor().redact(text);
       assertClean(out, key, text.slice(0, 30));
       assert.match(out, /\[REDACTED:private-key\]/);
     }
-    assert.equal(createRedactor().redact(`${head}\n[... 123 characters cut ...]\nthe end`).endsWith('[... 123 characters cut ...]\nthe end'), true);
+    assert.equal(
+      createRedactor()
+        .redact(`${head}\n[... 123 characters cut ...]\nthe end`)
+        .endsWith('[... 123 characters cut ...]\nthe end'),
+      true,
+    );
   });
 
   it('a cut in clipMiddle falls outside secrets: for every shape, at every offset across it, no piece of it survives (head and tail cuts)', () => {
@@ -116,7 +132,8 @@ describe('secret redaction', () => {
         for (const side of ['head', 'tail'] as const) {
           const cutAt = at + offset - '{"content":"'.length;
           const stringBytes = line.length - '{"content":""}'.length;
-          const limits = side === 'head' ? { headBytes: cutAt, tailBytes: 200 } : { headBytes: 200, tailBytes: stringBytes - cutAt };
+          const limits =
+            side === 'head' ? { headBytes: cutAt, tailBytes: 200 } : { headBytes: 200, tailBytes: stringBytes - cutAt };
           const clipper = new JsonStringClipper(limits);
           clipper.write(line, 0, line.length);
           const decoded = (JSON.parse(clipper.end().toString('utf8')) as { content: string }).content;
@@ -128,17 +145,30 @@ describe('secret redaction', () => {
 
   it('runs user patterns in linear time: nested quantifiers on long inputs simply complete', () => {
     const invalid: string[] = [];
-    const redactor = createRedactor({ extraPatterns: ['(a+)+$', '(x+x+)+y', '(.*a){12}', '^(a|aa)*$', 'ACME-[0-9]{6}'] }, (source, why) => invalid.push(`${source}: ${why}`));
+    const redactor = createRedactor(
+      { extraPatterns: ['(a+)+$', '(x+x+)+y', '(.*a){12}', '^(a|aa)*$', 'ACME-[0-9]{6}'] },
+      (source, why) => invalid.push(`${source}: ${why}`),
+    );
     assert.deepEqual(invalid, []);
-    for (const input of [`${'a'.repeat(50_000)}!`, `${'x'.repeat(50_000)}`, `${'ab'.repeat(20_000)}`]) assert.equal(typeof redactor.redact(input), 'string');
+    for (const input of [`${'a'.repeat(50_000)}!`, `${'x'.repeat(50_000)}`, `${'ab'.repeat(20_000)}`])
+      assert.equal(typeof redactor.redact(input), 'string');
     assert.equal(redactor.redact('ticket ACME-123456 done'), 'ticket [REDACTED:custom] done');
-    assert.equal(redactor.redact(`echo ${Buffer.from('the ticket is ACME-654321, see you').toString('base64')}`), 'echo [REDACTED:base64-secret]');
+    assert.equal(
+      redactor.redact(`echo ${Buffer.from('the ticket is ACME-654321, see you').toString('base64')}`),
+      'echo [REDACTED:base64-secret]',
+    );
   });
 
   it('rejects patterns RE2 cannot run in linear time, naming the pattern and why', () => {
     const invalid: Array<[string, string]> = [];
-    createRedactor({ extraPatterns: ['(\\w)\\1', '(?=secret)\\w+', '(?<=key=)\\w+', '(unclosed', 'ok-[0-9]+'] }, (source, why) => invalid.push([source, why]));
-    assert.deepEqual(invalid.map(([s]) => s), ['(\\w)\\1', '(?=secret)\\w+', '(?<=key=)\\w+', '(unclosed']);
+    createRedactor(
+      { extraPatterns: ['(\\w)\\1', '(?=secret)\\w+', '(?<=key=)\\w+', '(unclosed', 'ok-[0-9]+'] },
+      (source, why) => invalid.push([source, why]),
+    );
+    assert.deepEqual(
+      invalid.map(([s]) => s),
+      ['(\\w)\\1', '(?=secret)\\w+', '(?<=key=)\\w+', '(unclosed'],
+    );
     assert.match(invalid[0][1], /backreference/);
     assert.match(invalid[1][1], /lookahead and lookbehind/);
     assert.match(invalid[2][1], /lookahead and lookbehind/);
@@ -149,12 +179,22 @@ describe('secret redaction', () => {
     const root = tempDir('combee-re2-');
     const home = join(root, '.claude');
     // the issue's case: (a+)+$ on 28+ characters took 14 s and doubled with each one more in a backtracking engine
-    writeClaudeSession(home, '7e2e7e2e-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', [{ user: `${'a'.repeat(5_000)}!` }, { bash: { command: 'echo ACME-123456', output: 'ACME-123456' } }]);
+    writeClaudeSession(home, '7e2e7e2e-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', [
+      { user: `${'a'.repeat(5_000)}!` },
+      { bash: { command: 'echo ACME-123456', output: 'ACME-123456' } },
+    ]);
     const store = new TraceStore(join(root, 'store'));
-    const summary = await importSessions({ from: home, store, redaction: { extraPatterns: ['(a+)+$', '(x+x+)+y', 'ACME-[0-9]{6}', '(\\w)\\1'] } });
+    const summary = await importSessions({
+      from: home,
+      store,
+      redaction: { extraPatterns: ['(a+)+$', '(x+x+)+y', 'ACME-[0-9]{6}', '(\\w)\\1'] },
+    });
     assert.equal(summary.sessions, 1);
     assert.equal(summary.warnings, 1);
-    assert.match(summary.warningMessages[0], /invalid redaction pattern "\(\\\\w\)\\\\1": backreferences cannot run in linear time/);
+    assert.match(
+      summary.warningMessages[0],
+      /invalid redaction pattern "\(\\\\w\)\\\\1": backreferences cannot run in linear time/,
+    );
     const trace = await store.loadTrace('claude-code:7e2e7e2e-aaaa-4bbb-8ccc-000000000001');
     assert.ok(trace && !JSON.stringify(trace).includes('ACME-123456'));
   });

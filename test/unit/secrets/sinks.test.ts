@@ -35,11 +35,29 @@ describe('secrets at every sink (the project corpus, end to end)', function () {
     const codexHome = join(root, '.codex');
     corpus.forEach((shape, i) => {
       writeClaudeSecretSession(claudeHome, uuid(i), workspace, shape);
-      if (i % 3 === 0) writeCodexSecretSession(codexHome, `0199${String(i).padStart(4, '0')}-0000-7000-8000-000000000001`, workspace, shape);
+      if (i % 3 === 0)
+        writeCodexSecretSession(
+          codexHome,
+          `0199${String(i).padStart(4, '0')}-0000-7000-8000-000000000001`,
+          workspace,
+          shape,
+        );
     });
-    writeFileSync(join(claudeHome, 'projects', 'look-alikes.jsonl'), [
-      { type: 'user', uuid: 'la-1', sessionId: uuid(9999), cwd: workspace, timestamp: '2026-11-20T10:00:00.000Z', message: { role: 'user', content: LOOK_ALIKES.join('\n') } },
-    ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    writeFileSync(
+      join(claudeHome, 'projects', 'look-alikes.jsonl'),
+      [
+        {
+          type: 'user',
+          uuid: 'la-1',
+          sessionId: uuid(9999),
+          cwd: workspace,
+          timestamp: '2026-11-20T10:00:00.000Z',
+          message: { role: 'user', content: LOOK_ALIKES.join('\n') },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\n',
+    );
 
     const outputs: string[] = [];
     const run = async (argv: string[]) => {
@@ -52,7 +70,9 @@ describe('secrets at every sink (the project corpus, end to end)', function () {
       return out.lines.join('\n');
     };
     const store = join(root, 'store');
-    const imported = JSON.parse(await run(['import', '--from', claudeHome, '--store', store, '--workers', '0', '--json'])) as { sessions: number; redactions: number };
+    const imported = JSON.parse(
+      await run(['import', '--from', claudeHome, '--store', store, '--workers', '0', '--json']),
+    ) as { sessions: number; redactions: number };
     assert.equal(imported.sessions, corpus.length + 1);
     await run(['import', '--from', codexHome, '--store', store, '--workers', '0']);
 
@@ -65,26 +85,53 @@ describe('secrets at every sink (the project corpus, end to end)', function () {
         const answer = JSON.parse(reply.content) as { lessons: unknown[] };
         const made = invented[prompt.length % invented.length];
         const step = Number(/^#(\d+) /m.exec(prompt)?.[1] ?? 0);
-        answer.lessons.push({ section: 'Pitfalls', content: `Deploy with ${made.text.split('\n')[0]} set.`, kind: 'pitfall', evidence_steps: [step] });
+        answer.lessons.push({
+          section: 'Pitfalls',
+          content: `Deploy with ${made.text.split('\n')[0]} set.`,
+          kind: 'pitfall',
+          evidence_steps: [step],
+        });
         return { content: JSON.stringify(answer) };
       },
     });
-    await run(['learn', '--store', store, '--workspace', workspace, '--provider', 'openai', '--base-url', server.url, '--model', 'sim', '--seed', '1', '--json']);
+    await run([
+      'learn',
+      '--store',
+      store,
+      '--workspace',
+      workspace,
+      '--provider',
+      'openai',
+      '--base-url',
+      server.url,
+      '--model',
+      'sim',
+      '--seed',
+      '1',
+      '--json',
+    ]);
     await run(['tree', '--store', store, '--workspace', workspace, '--json']);
     await run(['tree', '--store', store, '--workspace', workspace]);
 
     // offline, in a second store, then accepted into the workspace
     const offlineStore = join(root, 'store-offline');
     await run(['import', '--from', claudeHome, '--store', offlineStore, '--workers', '0']);
-    const learned = JSON.parse(await run(['learn', '--store', offlineStore, '--workspace', workspace, '--provider', 'offline', '--json'])) as { proposal?: { id: string; rules: Array<{ content: string }> } };
+    const learned = JSON.parse(
+      await run(['learn', '--store', offlineStore, '--workspace', workspace, '--provider', 'offline', '--json']),
+    ) as { proposal?: { id: string; rules: Array<{ content: string }> } };
     assert.ok(learned.proposal, 'the offline learner proposes rules from these sessions');
-    assert.ok(learned.proposal.rules.some((r) => /\[REDACTED:[a-z0-9-]+\]/.test(r.content)), 'its rules quote redacted commands');
+    assert.ok(
+      learned.proposal.rules.some((r) => /\[REDACTED:[a-z0-9-]+\]/.test(r.content)),
+      'its rules quote redacted commands',
+    );
     await run(['accept', learned.proposal.id, '--store', offlineStore, '--workspace', workspace]);
 
-    const scanner = new LeakScanner([...corpus, ...invented].flatMap((shape) => [
-      ...shape.needles.map((needle) => ({ owner: shape.name, needle })),
-      { owner: `${shape.name} (base64)`, needle: Buffer.from(shape.text).toString('base64') },
-    ]));
+    const scanner = new LeakScanner(
+      [...corpus, ...invented].flatMap((shape) => [
+        ...shape.needles.map((needle) => ({ owner: shape.name, needle })),
+        { owner: `${shape.name} (base64)`, needle: Buffer.from(shape.text).toString('base64') },
+      ]),
+    );
     const sinks: Array<[string, string]> = [
       ...filesUnder(store),
       ...filesUnder(offlineStore),
@@ -96,7 +143,14 @@ describe('secrets at every sink (the project corpus, end to end)', function () {
     const t1 = Date.now();
     for (const [where, text] of sinks) assert.deepEqual(scanner.scan(text), [], `a secret reached ${where}`);
 
-    if (process.env.SINKS_TIMING) console.log('scan', Date.now() - t1, 'ms', sinks.reduce((n, [, t]) => n + t.length, 0), 'chars');
+    if (process.env.SINKS_TIMING)
+      console.log(
+        'scan',
+        Date.now() - t1,
+        'ms',
+        sinks.reduce((n, [, t]) => n + t.length, 0),
+        'chars',
+      );
     const traces = new TraceStore(store);
     const lookAlikes = await traces.loadTrace(`claude-code:${uuid(9999)}`);
     assert.equal(lookAlikes?.steps[0]?.kind === 'user' ? lookAlikes.steps[0].text : undefined, LOOK_ALIKES.join('\n'));

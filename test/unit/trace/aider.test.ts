@@ -9,12 +9,30 @@ import type { Step, Trace } from '../../../src/core/trace/model';
 import { aiderReader } from '../../../src/core/trace/sources/aider';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 
-const counts = (t: Trace) => t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
-const CLAUDE_LINE = JSON.stringify({ parentUuid: null, isSidechain: false, userType: 'external', cwd: '/w', sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6', version: '2.1.50', type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u1', timestamp: '2026-11-02T09:00:00.000Z' });
-const CODEX_LINE = JSON.stringify({ timestamp: '2026-11-02T09:00:00.000Z', type: 'session_meta', payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' } });
-const traceId = (path: string, start: string) => `aider:${createHash('sha256').update(`${path}${start}`).digest('hex').slice(0, 16)}`;
+const counts = (t: Trace) =>
+  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
+const CLAUDE_LINE = JSON.stringify({
+  parentUuid: null,
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/w',
+  sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6',
+  version: '2.1.50',
+  type: 'user',
+  message: { role: 'user', content: 'hi' },
+  uuid: 'u1',
+  timestamp: '2026-11-02T09:00:00.000Z',
+});
+const CODEX_LINE = JSON.stringify({
+  timestamp: '2026-11-02T09:00:00.000Z',
+  type: 'session_meta',
+  payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' },
+});
+const traceId = (path: string, start: string) =>
+  `aider:${createHash('sha256').update(`${path}${start}`).digest('hex').slice(0, 16)}`;
 /** Session headers are local time without a zone. */
-const local = (y: number, mo: number, d: number, h: number, mi: number, s: number) => new Date(y, mo - 1, d, h, mi, s).toISOString();
+const local = (y: number, mo: number, d: number, h: number, mi: number, s: number) =>
+  new Date(y, mo - 1, d, h, mi, s).toISOString();
 
 async function importAll(path: string): Promise<{ traces: Trace[]; warnings: string[] }> {
   const files = await discoverSessions(path);
@@ -55,7 +73,9 @@ describe('Aider reader', () => {
     assert.equal(traces[0].title, 'Use the Spinner instead of the inlined custom spinner');
 
     const subtree = traces[4];
-    const commands = subtree.steps.filter((s) => s.kind === 'tool_call').map((s) => (s.kind === 'tool_call' ? `${s.tool}: ${s.command}` : ''));
+    const commands = subtree.steps
+      .filter((s) => s.kind === 'tool_call')
+      .map((s) => (s.kind === 'tool_call' ? `${s.tool}: ${s.command}` : ''));
     assert.deepEqual(commands, [
       'lint: ~/Projects/aider/tmp.lint.sh tests/basic/test_repomap.py',
       'test: pytest tests/basic/test_repomap.py',
@@ -67,66 +87,80 @@ describe('Aider reader', () => {
     assert.equal(subtree.outcome.toolErrors, 6, 'every lint and test run failed');
     const pytest = subtree.steps.find((s) => s.kind === 'tool_result' && s.callId === 'aider-test-2');
     // The first copy of the pytest output is written unquoted after one `> ` line; it belongs to the command.
-    assert.ok(pytest?.kind === 'tool_result' && pytest.output.includes('platform darwin') && pytest.output.includes('1 failed, 6 passed'));
-    assert.ok(subtree.steps.some((s) => s.kind === 'error' && s.text.startsWith('Unexpected error: litellm.InternalServerError')));
-    assert.equal(traces[5].steps.filter((s) => s.kind === 'error' && s.text.startsWith('The LLM did not conform')).length, 6);
+    assert.ok(
+      pytest?.kind === 'tool_result' &&
+        pytest.output.includes('platform darwin') &&
+        pytest.output.includes('1 failed, 6 passed'),
+    );
+    assert.ok(
+      subtree.steps.some(
+        (s) => s.kind === 'error' && s.text.startsWith('Unexpected error: litellm.InternalServerError'),
+      ),
+    );
+    assert.equal(
+      traces[5].steps.filter((s) => s.kind === 'error' && s.text.startsWith('The LLM did not conform')).length,
+      6,
+    );
     assert.equal(traces[5].steps.filter((s) => s.kind === 'error' && s.text === 'turn aborted: ^C').length, 5);
     assert.equal(traces[1].outcome.interrupted, true);
   });
 
-  it('reads commands the model ran, the user\'s ! commands, multi-line input, fences and errors; same-second sessions get distinct ids', async () => {
+  it("reads commands the model ran, the user's ! commands, multi-line input, fences and errors; same-second sessions get distinct ids", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'combee-aider-'));
     const path = join(dir, '.aider.chat.history.md');
     // Synthetic, in aider's io.py format: `> ` lines end with two spaces, `#### ` on every line of the input.
-    writeFileSync(path, [
-      '',
-      '# aider chat started at 2026-11-02 09:00:00',
-      '',
-      '> /usr/bin/aider --model gpt-4o  ',
-      '> Aider v0.86.1  ',
-      '> Main model: gpt-4o with diff edit format  ',
-      '> Git repo: .git with 10 files  ',
-      '',
-      '#### run the tests please  ',
-      '',
-      "I'll run them.",
-      '',
-      '```bash',
-      'npm test',
-      '```',
-      '',
-      '> Tokens: 1k sent, 10 received.  ',
-      '> Run shell command? (Y)es/(N)o [Yes]: y  ',
-      '> Running npm test  ',
-      '> FAIL src/cart.test.ts  ',
-      '> 1 failed  ',
-      '',
-      '#### !ls  ',
-      '> a.txt  ',
-      '> b.txt  ',
-      '',
-      '#### no, keep jest  ',
-      '####   ',
-      '#### and explain this:  ',
-      '',
-      'Here is an example:',
-      '',
-      '```md',
-      '#### inside a fence',
-      '```',
-      '',
-      'Done.',
-      '',
-      '> Commit abc1234 fix: handle error in cart  ',
-      '> Unexpected error: litellm.APIConnectionError: boom  ',
-      '',
-      '# aider chat started at 2026-11-02 09:00:00',
-      '',
-      '#### second session, same second  ',
-      '',
-      'ok',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      path,
+      [
+        '',
+        '# aider chat started at 2026-11-02 09:00:00',
+        '',
+        '> /usr/bin/aider --model gpt-4o  ',
+        '> Aider v0.86.1  ',
+        '> Main model: gpt-4o with diff edit format  ',
+        '> Git repo: .git with 10 files  ',
+        '',
+        '#### run the tests please  ',
+        '',
+        "I'll run them.",
+        '',
+        '```bash',
+        'npm test',
+        '```',
+        '',
+        '> Tokens: 1k sent, 10 received.  ',
+        '> Run shell command? (Y)es/(N)o [Yes]: y  ',
+        '> Running npm test  ',
+        '> FAIL src/cart.test.ts  ',
+        '> 1 failed  ',
+        '',
+        '#### !ls  ',
+        '> a.txt  ',
+        '> b.txt  ',
+        '',
+        '#### no, keep jest  ',
+        '####   ',
+        '#### and explain this:  ',
+        '',
+        'Here is an example:',
+        '',
+        '```md',
+        '#### inside a fence',
+        '```',
+        '',
+        'Done.',
+        '',
+        '> Commit abc1234 fix: handle error in cart  ',
+        '> Unexpected error: litellm.APIConnectionError: boom  ',
+        '',
+        '# aider chat started at 2026-11-02 09:00:00',
+        '',
+        '#### second session, same second  ',
+        '',
+        'ok',
+        '',
+      ].join('\n'),
+    );
     const { traces, warnings } = await importAll(dir);
     assert.deepEqual(warnings, []);
     assert.equal(traces.length, 2);
@@ -137,11 +171,27 @@ describe('Aider reader', () => {
     assert.equal(first.cwd, dir);
     assert.equal(first.agentVersion, '0.86.1');
     assert.equal(first.title, 'run the tests please');
-    assert.deepEqual(first.steps.map((s) => s.kind), [
-      'user', 'assistant', 'tool_call', 'tool_result', 'user', 'tool_call', 'tool_result', 'user', 'assistant', 'error',
-    ]);
+    assert.deepEqual(
+      first.steps.map((s) => s.kind),
+      [
+        'user',
+        'assistant',
+        'tool_call',
+        'tool_result',
+        'user',
+        'tool_call',
+        'tool_result',
+        'user',
+        'assistant',
+        'error',
+      ],
+    );
     const assistant = first.steps[1];
-    assert.ok(assistant.kind === 'assistant' && assistant.text === "I'll run them.\n\n```bash\nnpm test\n```" && assistant.model === 'gpt-4o');
+    assert.ok(
+      assistant.kind === 'assistant' &&
+        assistant.text === "I'll run them.\n\n```bash\nnpm test\n```" &&
+        assistant.model === 'gpt-4o',
+    );
     const run = first.steps[2];
     assert.ok(run.kind === 'tool_call' && run.tool === 'shell' && run.command === 'npm test');
     const failed = first.steps[3];
@@ -153,43 +203,60 @@ describe('Aider reader', () => {
     const multi = first.steps[7];
     assert.ok(multi.kind === 'user' && multi.text === 'no, keep jest\n\nand explain this:');
     const fenced = first.steps[8];
-    assert.ok(fenced.kind === 'assistant' && fenced.text.includes('#### inside a fence') && fenced.text.endsWith('Done.'));
+    assert.ok(
+      fenced.kind === 'assistant' && fenced.text.includes('#### inside a fence') && fenced.text.endsWith('Done.'),
+    );
     const error = first.steps[9];
-    assert.ok(error.kind === 'error' && error.text === 'Unexpected error: litellm.APIConnectionError: boom', 'a commit subject mentioning "error" is not an error');
+    assert.ok(
+      error.kind === 'error' && error.text === 'Unexpected error: litellm.APIConnectionError: boom',
+      'a commit subject mentioning "error" is not an error',
+    );
     assert.deepEqual(first.outcome.testRuns, { passed: 0, failed: 1 });
     assert.equal(first.outcome.userCorrections, 1);
-    assert.deepEqual(second.steps.map((s) => s.kind), ['user', 'assistant']);
+    assert.deepEqual(
+      second.steps.map((s) => s.kind),
+      ['user', 'assistant'],
+    );
   });
 
   it('warns about a file cut at both ends and keeps the complete sessions', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'combee-aider-'));
-    writeFileSync(join(dir, 'history.md'), [
-      '> ^C KeyboardInterrupt  ',
-      '',
-      '# aider chat started at 2026-11-03 10:00:00',
-      '',
-      '> Aider v0.86.1  ',
-      '',
-      '#### hello  ',
-      '',
-      'Hi!',
-      '',
-      '> Here are summaries of some files present in my git repository.',
-      'src/a.ts',
-      'src/b.ts',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'history.md'),
+      [
+        '> ^C KeyboardInterrupt  ',
+        '',
+        '# aider chat started at 2026-11-03 10:00:00',
+        '',
+        '> Aider v0.86.1  ',
+        '',
+        '#### hello  ',
+        '',
+        'Hi!',
+        '',
+        '> Here are summaries of some files present in my git repository.',
+        'src/a.ts',
+        'src/b.ts',
+      ].join('\n'),
+    );
     const { traces, warnings } = await importAll(dir);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /1 line\(s\) before the first/);
     assert.equal(traces.length, 1);
-    assert.deepEqual(traces[0].steps.map((s) => s.kind), ['user', 'assistant']);
+    assert.deepEqual(
+      traces[0].steps.map((s) => s.kind),
+      ['user', 'assistant'],
+    );
     assert.deepEqual(traces[0].unknown, { 'preamble-lines': 1 });
   });
 
   it('does not claim Claude Code or Codex lines, nor other Markdown', () => {
     assert.equal(aiderReader.sniff('x.md', `${CLAUDE_LINE}\n`), false);
     assert.equal(aiderReader.sniff('x.md', `${CODEX_LINE}\n`), false);
-    assert.equal(aiderReader.sniff('README.md', '# Project\n\nRun aider; it writes "# aider chat started at <time>" lines.\n'), false);
+    assert.equal(
+      aiderReader.sniff('README.md', '# Project\n\nRun aider; it writes "# aider chat started at <time>" lines.\n'),
+      false,
+    );
     assert.equal(aiderReader.accepts('x.jsonl'), false);
   });
 });

@@ -10,14 +10,26 @@ import { tempDir } from '../../support/tmp';
 describe('Claude Code reader', () => {
   it('counts an odd content block and keeps the rest of its line', async () => {
     const home = tempDir('combee-claude-odd-');
-    const path = writeClaudeSession(home, '22222222-aaaa-4bbb-8ccc-000000000002', '/home/dev/shop', [{ user: 'first' }]);
+    const path = writeClaudeSession(home, '22222222-aaaa-4bbb-8ccc-000000000002', '/home/dev/shop', [
+      { user: 'first' },
+    ]);
     const sessionId = '22222222-aaaa-4bbb-8ccc-000000000002';
-    const odd = { type: 'user', sessionId, cwd: '/home/dev/shop', uuid: '22222222-0000-4000-8000-00000000abcd', timestamp: '2026-11-02T09:10:00.000Z', message: { role: 'user', content: [42, { type: 'text', text: 'second' }, { text: 'no type' }] } };
+    const odd = {
+      type: 'user',
+      sessionId,
+      cwd: '/home/dev/shop',
+      uuid: '22222222-0000-4000-8000-00000000abcd',
+      timestamp: '2026-11-02T09:10:00.000Z',
+      message: { role: 'user', content: [42, { type: 'text', text: 'second' }, { text: 'no type' }] },
+    };
     writeFileSync(path, `${readFileSync(path, 'utf8')}${JSON.stringify(odd)}\n`);
     const [file] = await discoverSessions(path);
     const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
     assert.deepEqual(warnings, []);
-    assert.deepEqual(traces[0].steps.map((s) => s.kind === 'user' && s.text), ['first', 'second']);
+    assert.deepEqual(
+      traces[0].steps.map((s) => s.kind === 'user' && s.text),
+      ['first', 'second'],
+    );
     assert.equal(traces[0].unknown['user-block:invalid'], 2);
   });
 
@@ -40,8 +52,14 @@ describe('Claude Code reader', () => {
     assert.ok(result.output.endsWith('FAIL src/cart.test.ts: expected 3, got 4\n'));
     assert.ok(result.output.length <= DEFAULT_READ_LIMITS.maxOutputChars);
     // counted in source bytes: close to the 40 M characters of the original
-    assert.ok(result.truncatedFrom !== undefined && Math.abs(result.truncatedFrom - output.length) / output.length < 0.2, String(result.truncatedFrom));
-    assert.deepEqual(traces[0].steps.filter((s) => s.kind === 'user').map((s) => s.kind === 'user' && s.text), ['run the tests', 'thanks']);
+    assert.ok(
+      result.truncatedFrom !== undefined && Math.abs(result.truncatedFrom - output.length) / output.length < 0.2,
+      String(result.truncatedFrom),
+    );
+    assert.deepEqual(
+      traces[0].steps.filter((s) => s.kind === 'user').map((s) => s.kind === 'user' && s.text),
+      ['run the tests', 'thanks'],
+    );
   });
 
   const sharedDir = join(SHARED_TRACES, 'claude-code', 'vscode-copilot-chat_claude-fixtures');
@@ -68,36 +86,87 @@ describe('Claude Code reader', () => {
     assert.equal(trace.cwd, '/Users/tyleonha/Code/Microsoft/vscode-copilot-chat');
   });
 
-  (hasSharedTraces ? it : it.skip)('finds the parent session and its subagent transcript in the 2.1.x layout', async () => {
-    const files = await discoverSessions(sharedDir);
-    const sub = files.find((f) => f.path.includes('/subagents/'));
-    assert.ok(sub, 'subagent file discovered');
-    const { traces } = await importFile(sub, DEFAULT_READ_LIMITS, {});
-    assert.equal(traces.length, 1);
-    assert.equal(traces[0].parentId, 'claude-code:50a7220d-7250-46f3-b38e-b716ce25032e');
-    assert.ok(traces[0].steps.every((s) => s.sidechain === true));
-  });
+  (hasSharedTraces ? it : it.skip)(
+    'finds the parent session and its subagent transcript in the 2.1.x layout',
+    async () => {
+      const files = await discoverSessions(sharedDir);
+      const sub = files.find((f) => f.path.includes('/subagents/'));
+      assert.ok(sub, 'subagent file discovered');
+      const { traces } = await importFile(sub, DEFAULT_READ_LIMITS, {});
+      assert.equal(traces.length, 1);
+      assert.equal(traces[0].parentId, 'claude-code:50a7220d-7250-46f3-b38e-b716ce25032e');
+      assert.ok(traces[0].steps.every((s) => s.sidechain === true));
+    },
+  );
 
-  (hasSharedTraces ? it : it.skip)('keeps unknown record types as counted metadata from the 2.1.x schema catalogue', async () => {
-    const [file] = await discoverSessions(join(SHARED_TRACES, 'claude-code', 'agent-sessions_schema-catalogue_small.jsonl'));
-    const { traces } = await importFile(file, DEFAULT_READ_LIMITS, {});
-    assert.ok(traces.length >= 1);
-    const unknownTotal = traces.reduce((sum, t) => sum + Object.values(t.unknown).reduce((a, b) => a + b, 0), 0);
-    assert.ok(unknownTotal > 0, 'some record types are unknown and counted');
-    assert.ok(traces.some((t) => t.steps.some((s) => s.kind === 'tool_result' && s.isError)), 'the rejected tool use is an error');
-  });
+  (hasSharedTraces ? it : it.skip)(
+    'keeps unknown record types as counted metadata from the 2.1.x schema catalogue',
+    async () => {
+      const [file] = await discoverSessions(
+        join(SHARED_TRACES, 'claude-code', 'agent-sessions_schema-catalogue_small.jsonl'),
+      );
+      const { traces } = await importFile(file, DEFAULT_READ_LIMITS, {});
+      assert.ok(traces.length >= 1);
+      const unknownTotal = traces.reduce((sum, t) => sum + Object.values(t.unknown).reduce((a, b) => a + b, 0), 0);
+      assert.ok(unknownTotal > 0, 'some record types are unknown and counted');
+      assert.ok(
+        traces.some((t) => t.steps.some((s) => s.kind === 'tool_result' && s.isError)),
+        'the rejected tool use is an error',
+      );
+    },
+  );
 
   it('merges the one-block-per-line assistant split, skips malformed lines with a warning and dedupes copied uuids', async () => {
     const dir = tempDir('combee-cc-');
     const path = join(dir, 'aaaa-1111.jsonl');
-    const base = { sessionId: 'aaaa-1111', cwd: '/home/dev/shop', version: '2.1.50', timestamp: '2026-10-01T10:00:00.000Z' };
+    const base = {
+      sessionId: 'aaaa-1111',
+      cwd: '/home/dev/shop',
+      version: '2.1.50',
+      timestamp: '2026-10-01T10:00:00.000Z',
+    };
     const lines = [
       { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'run the tests' } },
-      { ...base, type: 'assistant', uuid: 'a1', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'Running' }] } },
-      { ...base, type: 'assistant', uuid: 'a2', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'the suite.' }] } },
-      { ...base, type: 'assistant', uuid: 'a3', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] } },
-      { ...base, type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Exit code 1\nFAIL', is_error: true }] } },
-      { ...base, type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Exit code 1\nFAIL', is_error: true }] } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a1',
+        message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'Running' }] },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a2',
+        message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'the suite.' }] },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a3',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'u2',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Exit code 1\nFAIL', is_error: true }],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'u2',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Exit code 1\nFAIL', is_error: true }],
+        },
+      },
       { ...base, type: 'brand-new-record', uuid: 'x1' },
     ].map((l) => JSON.stringify(l));
     writeFileSync(path, `${lines.slice(0, 3).join('\n')}\n{"truncated": \n${lines.slice(3).join('\n')}\n`);
@@ -106,7 +175,10 @@ describe('Claude Code reader', () => {
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /malformed JSON line/);
     const t = traces[0];
-    assert.deepEqual(t.steps.map((s) => s.kind), ['user', 'assistant', 'tool_call', 'tool_result']);
+    assert.deepEqual(
+      t.steps.map((s) => s.kind),
+      ['user', 'assistant', 'tool_call', 'tool_result'],
+    );
     const assistant = t.steps[1];
     assert.ok(assistant.kind === 'assistant' && assistant.text === 'Running\nthe suite.');
     const result = t.steps[3];

@@ -15,7 +15,10 @@ const NAME = 'rollout-2026-05-04T10-11-12-019e0a1b-2c3d-7e4f-8a9b-0c1d2e3f4a5b.j
 const ZST = join(FIXTURES, 'zst', `${NAME}.zst`);
 const PLAIN = join(FIXTURES, 'zst', 'source', NAME);
 
-async function importDir(dir: string, limits: ReadLimits = DEFAULT_READ_LIMITS): Promise<{ traces: Trace[]; warnings: string[] }> {
+async function importDir(
+  dir: string,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): Promise<{ traces: Trace[]; warnings: string[] }> {
   const files = await discoverSessions(dir);
   const traces: Trace[] = [];
   const warnings: string[] = [];
@@ -51,9 +54,14 @@ describe('Codex compressed rollouts (.jsonl.zst)', () => {
     assert.equal(trace.startedAt, '2026-05-04T10:11:12.000Z');
     assert.equal(trace.endedAt, '2026-05-04T10:11:23.000Z');
     assert.equal(trace.title, 'The checkout test fails since yesterday, please fix it');
-    assert.deepEqual(trace.steps.map((s) => s.kind), ['user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant']);
+    assert.deepEqual(
+      trace.steps.map((s) => s.kind),
+      ['user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant'],
+    );
     const failing = trace.steps[2];
-    assert.ok(failing.kind === 'tool_result' && failing.callId === 'call_zst_1' && failing.isError && failing.exitCode === 1);
+    assert.ok(
+      failing.kind === 'tool_result' && failing.callId === 'call_zst_1' && failing.isError && failing.exitCode === 1,
+    );
     assert.match(failing.output, /1\) applies the discount once/, 'the line split across the two frames is whole');
     const patch = trace.steps[4];
     assert.ok(patch.kind === 'tool_result' && !patch.isError && patch.exitCode === 0);
@@ -86,17 +94,28 @@ describe('Codex compressed rollouts (.jsonl.zst)', () => {
     assert.match(warnings[0], /zstd stream damaged or cut short/);
     assert.equal(traces.length, 1);
     // The first frame ends inside the first command's output: that half line is dropped, not warned about.
-    assert.deepEqual(traces[0].steps.map((s) => s.kind), ['user', 'tool_call']);
+    assert.deepEqual(
+      traces[0].steps.map((s) => s.kind),
+      ['user', 'tool_call'],
+    );
   });
 
   it('refuses a frame asking for a window of gigabytes before allocating it, keeping the frames before it', async () => {
     // One flipped bit in a Window_Descriptor does this; fzstd would allocate and copy 1.9 GB per block.
     const extra = `${JSON.stringify({ timestamp: '2026-05-04T10:11:30.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'after' } })}\n`;
-    const dir = withFiles({ [`${NAME}.zst`]: Buffer.concat([readFileSync(ZST), rawFrame(Buffer.from(extra), { windowDescriptor: (20 << 3) | 7 })]) });
+    const dir = withFiles({
+      [`${NAME}.zst`]: Buffer.concat([
+        readFileSync(ZST),
+        rawFrame(Buffer.from(extra), { windowDescriptor: (20 << 3) | 7 }),
+      ]),
+    });
     const { traces, warnings } = await importDir(dir);
-    assert.deepEqual(warnings.map((w) => w.replace(/^.*\.zst: /, '')), [
-      `zstd stream damaged or cut short (the frame at byte ${readFileSync(ZST).length} asks for a 1920 MB window, over the 128 MB zstd decodes by default); the lines before it are kept`,
-    ]);
+    assert.deepEqual(
+      warnings.map((w) => w.replace(/^.*\.zst: /, '')),
+      [
+        `zstd stream damaged or cut short (the frame at byte ${readFileSync(ZST).length} asks for a 1920 MB window, over the 128 MB zstd decodes by default); the lines before it are kept`,
+      ],
+    );
     assert.equal(traces.length, 1);
     assert.equal(traces[0].steps.length, 8, 'every step of the frames before it');
   });
@@ -112,9 +131,16 @@ describe('Codex compressed rollouts (.jsonl.zst)', () => {
   it('skips decompressed lines over the line limit as plain files do', async () => {
     const dir = withFiles({ [`${NAME}.zst`]: readFileSync(ZST) });
     const { traces, warnings } = await importDir(dir, { ...DEFAULT_READ_LIMITS, maxLineBytes: 2048 });
-    assert.deepEqual(warnings.map((w) => w.replace(/^.*: /, '')), ['1 line(s) over 2048 bytes skipped']);
+    assert.deepEqual(
+      warnings.map((w) => w.replace(/^.*: /, '')),
+      ['1 line(s) over 2048 bytes skipped'],
+    );
     const trace = traces[0];
-    assert.equal(trace.id, 'codex:019e0a1b-2c3d-7e4f-8a9b-0c1d2e3f4a5b', 'the id comes from the file name without the meta line');
+    assert.equal(
+      trace.id,
+      'codex:019e0a1b-2c3d-7e4f-8a9b-0c1d2e3f4a5b',
+      'the id comes from the file name without the meta line',
+    );
     assert.equal(trace.agentVersion, undefined);
     assert.equal(trace.cwd, '/home/dev/shop', 'from turn_context');
     assert.equal(trace.steps.length, 8);

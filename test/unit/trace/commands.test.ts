@@ -4,11 +4,24 @@ import { classifyCommand, commandKey, isAutoFix } from '../../../src/core/trace/
 describe('command classification', () => {
   it('recognizes what a shell line does by its program and words, not by folder names', () => {
     const cases: Array<[string, string]> = [
-      ['pnpm test', 'test'], ['npm run test:unit', 'test'], ['yarn test', 'test'], ['cargo test', 'test'], ['go test ./...', 'test'],
-      ['python -m pytest tests/', 'test'], ['make test', 'test'], ['cd web && CI=1 npm test -- --watch=false', 'test'],
-      ['tmp.lint.sh tests/basic/test_x.py', 'lint'], ['pnpm lint', 'lint'], ['npx tsc --noEmit', 'typecheck'], ['pnpm build', 'build'],
-      ['pnpm db:generate', 'codegen'], ['npm ci', 'install'], ['git status', 'vcs'],
-      ['cat vitest.config.ts', 'other'], ['ls tests/', 'other'], ['grep -r test src', 'other'],
+      ['pnpm test', 'test'],
+      ['npm run test:unit', 'test'],
+      ['yarn test', 'test'],
+      ['cargo test', 'test'],
+      ['go test ./...', 'test'],
+      ['python -m pytest tests/', 'test'],
+      ['make test', 'test'],
+      ['cd web && CI=1 npm test -- --watch=false', 'test'],
+      ['tmp.lint.sh tests/basic/test_x.py', 'lint'],
+      ['pnpm lint', 'lint'],
+      ['npx tsc --noEmit', 'typecheck'],
+      ['pnpm build', 'build'],
+      ['pnpm db:generate', 'codegen'],
+      ['npm ci', 'install'],
+      ['git status', 'vcs'],
+      ['cat vitest.config.ts', 'other'],
+      ['ls tests/', 'other'],
+      ['grep -r test src', 'other'],
     ];
     for (const [command, kind] of cases) assert.equal(classifyCommand(command), kind, command);
   });

@@ -11,12 +11,32 @@ import { continueReader } from '../../../src/core/trace/sources/continueDev';
 // No real Continue session with a license exists (see /work/shared/traces/continue/README.md): the sessions here are
 // synthetic, written from core/index.d.ts as summarized in the research notes (§9).
 
-const counts = (t: Trace) => t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
-const CLAUDE_LINE = JSON.stringify({ parentUuid: null, isSidechain: false, userType: 'external', cwd: '/w', sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6', version: '2.1.50', type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u1', timestamp: '2026-11-02T09:00:00.000Z' });
-const CODEX_LINE = JSON.stringify({ timestamp: '2026-11-02T09:00:00.000Z', type: 'session_meta', payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' } });
+const counts = (t: Trace) =>
+  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
+const CLAUDE_LINE = JSON.stringify({
+  parentUuid: null,
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/w',
+  sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6',
+  version: '2.1.50',
+  type: 'user',
+  message: { role: 'user', content: 'hi' },
+  uuid: 'u1',
+  timestamp: '2026-11-02T09:00:00.000Z',
+});
+const CODEX_LINE = JSON.stringify({
+  timestamp: '2026-11-02T09:00:00.000Z',
+  type: 'session_meta',
+  payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' },
+});
 
 const SESSION_ID = '6f0c2d4e-aaaa-4bbb-8ccc-000000000001';
-const call = (id: string, name: string, args: object) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+const call = (id: string, name: string, args: object) => ({
+  id,
+  type: 'function',
+  function: { name, arguments: JSON.stringify(args) },
+});
 
 function session() {
   return {
@@ -26,20 +46,56 @@ function session() {
     mode: 'agent',
     chatModelTitle: 'Claude Sonnet 4.5',
     history: [
-      { message: { role: 'user', content: [{ type: 'text', text: 'run the tests' }] }, contextItems: [{ name: 'cart.ts', description: 'src/cart.ts', content: '…', id: { providerTitle: 'file', itemId: '1' } }] },
       {
-        message: { role: 'assistant', content: 'Running them.', toolCalls: [call('tc_1', 'builtin_run_terminal_command', { command: 'npm test', waitForCompletion: true })] },
-        contextItems: [],
-        toolCallStates: [{ toolCallId: 'tc_1', toolCall: call('tc_1', 'builtin_run_terminal_command', { command: 'npm test' }), status: 'done', parsedArgs: { command: 'npm test' } }],
+        message: { role: 'user', content: [{ type: 'text', text: 'run the tests' }] },
+        contextItems: [
+          { name: 'cart.ts', description: 'src/cart.ts', content: '…', id: { providerTitle: 'file', itemId: '1' } },
+        ],
       },
-      { message: { role: 'tool', content: 'FAIL src/cart.test.ts\n1 failed\nexit code: 1', toolCallId: 'tc_1' }, contextItems: [] },
-      { message: { role: 'thinking', content: 'Look at the file', signature: 'sig' }, contextItems: [] },
       {
-        message: { role: 'assistant', content: '', toolCalls: [call('tc_2', 'builtin_read_file', { filepath: 'src/nope.ts' }), call('tc_3', 'builtin_grep_search', { query: 'total' })] },
+        message: {
+          role: 'assistant',
+          content: 'Running them.',
+          toolCalls: [call('tc_1', 'builtin_run_terminal_command', { command: 'npm test', waitForCompletion: true })],
+        },
         contextItems: [],
         toolCallStates: [
-          { toolCallId: 'tc_2', status: 'errored', parsedArgs: {}, output: [{ name: 'Error', description: 'Error', content: 'File not found: src/nope.ts' }] },
-          { toolCallId: 'tc_3', status: 'done', parsedArgs: {}, output: [{ name: 'Search results', description: '', content: 'src/cart.ts:3: total' }] },
+          {
+            toolCallId: 'tc_1',
+            toolCall: call('tc_1', 'builtin_run_terminal_command', { command: 'npm test' }),
+            status: 'done',
+            parsedArgs: { command: 'npm test' },
+          },
+        ],
+      },
+      {
+        message: { role: 'tool', content: 'FAIL src/cart.test.ts\n1 failed\nexit code: 1', toolCallId: 'tc_1' },
+        contextItems: [],
+      },
+      { message: { role: 'thinking', content: 'Look at the file', signature: 'sig' }, contextItems: [] },
+      {
+        message: {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            call('tc_2', 'builtin_read_file', { filepath: 'src/nope.ts' }),
+            call('tc_3', 'builtin_grep_search', { query: 'total' }),
+          ],
+        },
+        contextItems: [],
+        toolCallStates: [
+          {
+            toolCallId: 'tc_2',
+            status: 'errored',
+            parsedArgs: {},
+            output: [{ name: 'Error', description: 'Error', content: 'File not found: src/nope.ts' }],
+          },
+          {
+            toolCallId: 'tc_3',
+            status: 'done',
+            parsedArgs: {},
+            output: [{ name: 'Search results', description: '', content: 'src/cart.ts:3: total' }],
+          },
         ],
       },
       { message: { role: 'user', content: 'no, use vitest instead' }, contextItems: [] },
@@ -55,9 +111,23 @@ describe('Continue reader', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'combee-continue-')), 'sessions');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${SESSION_ID}.json`), JSON.stringify(session(), null, 2));
-    writeFileSync(join(dir, 'sessions.json'), JSON.stringify([{ sessionId: SESSION_ID, title: 'Fix the cart test', dateCreated: String(Date.parse('2026-11-02T09:00:00.000Z')), workspaceDirectory: '/home/dev/shop' }]));
+    writeFileSync(
+      join(dir, 'sessions.json'),
+      JSON.stringify([
+        {
+          sessionId: SESSION_ID,
+          title: 'Fix the cart test',
+          dateCreated: String(Date.parse('2026-11-02T09:00:00.000Z')),
+          workspaceDirectory: '/home/dev/shop',
+        },
+      ]),
+    );
     const files = await discoverSessions(dir);
-    assert.deepEqual(files.map((f) => f.agent), ['continue'], 'sessions.json is not a session');
+    assert.deepEqual(
+      files.map((f) => f.agent),
+      ['continue'],
+      'sessions.json is not a session',
+    );
     const { traces, warnings } = await importFile(files[0], DEFAULT_READ_LIMITS, {});
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /history item skipped/);
@@ -69,9 +139,21 @@ describe('Continue reader', () => {
     assert.equal(trace.title, 'Fix the cart test');
     assert.equal(trace.startedAt, '2026-11-02T09:00:00.000Z', 'dateCreated from the index');
     assert.ok(trace.endedAt, 'file mtime');
-    assert.deepEqual(trace.steps.map((s) => s.kind), [
-      'user', 'assistant', 'tool_call', 'tool_result', 'tool_call', 'tool_call', 'tool_result', 'tool_result', 'user', 'assistant',
-    ]);
+    assert.deepEqual(
+      trace.steps.map((s) => s.kind),
+      [
+        'user',
+        'assistant',
+        'tool_call',
+        'tool_result',
+        'tool_call',
+        'tool_call',
+        'tool_result',
+        'tool_result',
+        'user',
+        'assistant',
+      ],
+    );
     assert.deepEqual(counts(trace), { user: 2, assistant: 2, tool_call: 3, tool_result: 3 });
     const run = trace.steps[2];
     assert.ok(run.kind === 'tool_call' && run.command === 'npm test' && run.tool === 'builtin_run_terminal_command');
@@ -105,6 +187,9 @@ describe('Continue reader', () => {
     assert.equal(continueReader.sniff('x.json', `${CLAUDE_LINE}\n`), false);
     assert.equal(continueReader.sniff('x.json', `${CODEX_LINE}\n`), false);
     assert.equal(continueReader.accepts('/h/.continue/sessions/sessions.json'), false);
-    assert.equal(continueReader.sniff('x.json', JSON.stringify({ sessionId: 's', projectHash: 'f', messages: [] })), false);
+    assert.equal(
+      continueReader.sniff('x.json', JSON.stringify({ sessionId: 's', projectHash: 'f', messages: [] })),
+      false,
+    );
   });
 });

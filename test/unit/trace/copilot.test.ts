@@ -9,10 +9,26 @@ import type { Step, Trace } from '../../../src/core/trace/model';
 import { applyMutation, copilotReader } from '../../../src/core/trace/sources/copilot';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 
-const counts = (t: Trace) => t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
+const counts = (t: Trace) =>
+  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
 const jsonl = (lines: unknown[]) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
-const CLAUDE_LINE = JSON.stringify({ parentUuid: null, isSidechain: false, userType: 'external', cwd: '/w', sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6', version: '2.1.50', type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u1', timestamp: '2026-11-02T09:00:00.000Z' });
-const CODEX_LINE = JSON.stringify({ timestamp: '2026-11-02T09:00:00.000Z', type: 'session_meta', payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' } });
+const CLAUDE_LINE = JSON.stringify({
+  parentUuid: null,
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/w',
+  sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6',
+  version: '2.1.50',
+  type: 'user',
+  message: { role: 'user', content: 'hi' },
+  uuid: 'u1',
+  timestamp: '2026-11-02T09:00:00.000Z',
+});
+const CODEX_LINE = JSON.stringify({
+  timestamp: '2026-11-02T09:00:00.000Z',
+  type: 'session_meta',
+  payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' },
+});
 
 async function importOne(path: string): Promise<{ trace: Trace; warnings: string[] }> {
   const files = await discoverSessions(path);
@@ -43,8 +59,22 @@ function chatRequests() {
       modelId: 'copilot/gpt-4.1',
       response: [
         { value: 'Running the tests.', supportThemeIcons: false },
-        { kind: 'toolInvocationSerialized', toolId: 'run_in_terminal', toolCallId: 'toolu_1__vscode-1', invocationMessage: 'Running `pnpm test`', isConfirmed: true, isComplete: true },
-        { kind: 'toolInvocationSerialized', toolId: 'run_in_terminal', toolCallId: 'toolu_2__vscode-2', invocationMessage: 'Running `rm -rf dist`', isConfirmed: false, isComplete: true },
+        {
+          kind: 'toolInvocationSerialized',
+          toolId: 'run_in_terminal',
+          toolCallId: 'toolu_1__vscode-1',
+          invocationMessage: 'Running `pnpm test`',
+          isConfirmed: true,
+          isComplete: true,
+        },
+        {
+          kind: 'toolInvocationSerialized',
+          toolId: 'run_in_terminal',
+          toolCallId: 'toolu_2__vscode-2',
+          invocationMessage: 'Running `rm -rf dist`',
+          isConfirmed: false,
+          isComplete: true,
+        },
         { kind: 'codeblockUri', uri: { scheme: 'file', path: '/w/a.ts' } },
         { kind: 'brandNewPart', anything: 1 },
       ],
@@ -52,12 +82,28 @@ function chatRequests() {
         timings: { totalElapsed: 5000 },
         metadata: {
           toolCallRounds: [
-            { response: 'Running the tests.', toolCalls: [{ id: 'toolu_1', name: 'run_in_terminal', arguments: JSON.stringify({ command: 'pnpm test', explanation: 'run tests' }) }] },
-            { response: '', toolCalls: [{ id: 'toolu_2', name: 'run_in_terminal', arguments: JSON.stringify({ command: 'rm -rf dist' }) }] },
+            {
+              response: 'Running the tests.',
+              toolCalls: [
+                {
+                  id: 'toolu_1',
+                  name: 'run_in_terminal',
+                  arguments: JSON.stringify({ command: 'pnpm test', explanation: 'run tests' }),
+                },
+              ],
+            },
+            {
+              response: '',
+              toolCalls: [
+                { id: 'toolu_2', name: 'run_in_terminal', arguments: JSON.stringify({ command: 'rm -rf dist' }) },
+              ],
+            },
             { response: 'One test fails in cart.test.ts.', toolCalls: [] },
           ],
           toolCallResults: {
-            'toolu_1__vscode-1': { content: [{ $mid: 21, value: 'FAIL src/cart.test.ts\n1 failed\nCommand exited with code 1' }] },
+            'toolu_1__vscode-1': {
+              content: [{ $mid: 21, value: 'FAIL src/cart.test.ts\n1 failed\nCommand exited with code 1' }],
+            },
             'toolu_2__vscode-2': { content: [{ $mid: 21, value: 'The user chose to skip the tool call' }] },
           },
           resolvedModel: 'gpt-4.1-2025-04-14',
@@ -101,9 +147,22 @@ function checkChatTrace(trace: Trace): void {
   assert.equal(trace.title, 'Fix the cart test');
   assert.equal(trace.cwd, '/home/dev/shop', 'from workspace.json next to chatSessions/');
   assert.equal(trace.startedAt, new Date(T0).toISOString());
-  assert.deepEqual(trace.steps.map((s) => s.kind), [
-    'user', 'assistant', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant', 'user', 'error', 'user', 'error',
-  ]);
+  assert.deepEqual(
+    trace.steps.map((s) => s.kind),
+    [
+      'user',
+      'assistant',
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'assistant',
+      'user',
+      'error',
+      'user',
+      'error',
+    ],
+  );
   assert.deepEqual(counts(trace), { user: 3, assistant: 2, tool_call: 2, tool_result: 2, error: 2 });
   const call = trace.steps[2];
   assert.ok(call.kind === 'tool_call' && call.command === 'pnpm test' && call.tool === 'run_in_terminal');
@@ -139,7 +198,10 @@ describe('Copilot reader', () => {
     assert.equal(trace.cwd, '/tmp/project');
     assert.equal(trace.startedAt, '2026-03-26T17:50:34.263Z');
     assert.equal(trace.endedAt, '2026-03-26T17:50:37.100Z');
-    assert.deepEqual(trace.steps.map((s) => s.kind), ['user', 'tool_call', 'tool_result', 'assistant']);
+    assert.deepEqual(
+      trace.steps.map((s) => s.kind),
+      ['user', 'tool_call', 'tool_result', 'assistant'],
+    );
     assert.deepEqual(counts(trace), { user: 1, tool_call: 1, tool_result: 1, assistant: 1 });
     const call = trace.steps[1];
     assert.ok(call.kind === 'tool_call' && call.callId === 'call_1' && call.tool === 'bash' && call.command === 'ls');
@@ -154,34 +216,73 @@ describe('Copilot reader', () => {
     const sessionDir = join(dir, 'session-state', '11112222-3333-4444-5555-666677778888');
     mkdirSync(sessionDir, { recursive: true });
     const at = (s: number) => new Date(T0 + s * 1000).toISOString();
-    const ev = (s: number, type: string, data: unknown) => ({ type, data, id: `e${s}`, timestamp: at(s), parentId: null });
+    const ev = (s: number, type: string, data: unknown) => ({
+      type,
+      data,
+      id: `e${s}`,
+      timestamp: at(s),
+      parentId: null,
+    });
     // Synthetic, from the copilot-agent event schema (research §4.3).
-    writeFileSync(join(sessionDir, 'events.jsonl'), jsonl([
-      ev(0, 'session.start', { sessionId: '11112222-3333-4444-5555-666677778888', version: 1, producer: 'copilot-agent', copilotVersion: '1.0.20', startTime: at(0), context: { cwd: '/home/dev/api' } }),
-      ev(1, 'session.model_change', { newModel: 'claude-sonnet-4.5' }),
-      ev(2, 'user.message', { content: 'run the tests', attachments: [] }),
-      ev(3, 'assistant.turn_start', { turnId: '0' }),
-      ev(4, 'assistant.message', { messageId: 'm1', content: '', toolRequests: [{ toolCallId: 'c1', name: 'bash', arguments: { command: 'npm test' }, type: 'function' }] }),
-      ev(5, 'tool.execution_start', { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm test' } }),
-      ev(6, 'tool.execution_complete', { toolCallId: 'c1', success: true, result: { content: '2 failing\n<exited with exit code 2>' } }),
-      '{"type":"tool.execution_start","data":{"toolCallId":"c2",',
-      ev(7, 'tool.execution_start', { toolCallId: 'c3', toolName: 'view', arguments: { path: '/home/dev/api/x.ts' } }),
-      ev(8, 'tool.execution_complete', { toolCallId: 'c3', success: false, error: { message: 'Path does not exist', code: 'failure' } }),
-      ev(9, 'session.error', { errorType: 'model_call', message: 'rate limited' }),
-      ev(10, 'abort', { reason: 'user initiated' }),
-      ev(11, 'session.telepathy', { x: 1 }),
-      ev(12, 'assistant.turn_end', { turnId: '0' }),
-    ]));
+    writeFileSync(
+      join(sessionDir, 'events.jsonl'),
+      jsonl([
+        ev(0, 'session.start', {
+          sessionId: '11112222-3333-4444-5555-666677778888',
+          version: 1,
+          producer: 'copilot-agent',
+          copilotVersion: '1.0.20',
+          startTime: at(0),
+          context: { cwd: '/home/dev/api' },
+        }),
+        ev(1, 'session.model_change', { newModel: 'claude-sonnet-4.5' }),
+        ev(2, 'user.message', { content: 'run the tests', attachments: [] }),
+        ev(3, 'assistant.turn_start', { turnId: '0' }),
+        ev(4, 'assistant.message', {
+          messageId: 'm1',
+          content: '',
+          toolRequests: [{ toolCallId: 'c1', name: 'bash', arguments: { command: 'npm test' }, type: 'function' }],
+        }),
+        ev(5, 'tool.execution_start', { toolCallId: 'c1', toolName: 'bash', arguments: { command: 'npm test' } }),
+        ev(6, 'tool.execution_complete', {
+          toolCallId: 'c1',
+          success: true,
+          result: { content: '2 failing\n<exited with exit code 2>' },
+        }),
+        '{"type":"tool.execution_start","data":{"toolCallId":"c2",',
+        ev(7, 'tool.execution_start', {
+          toolCallId: 'c3',
+          toolName: 'view',
+          arguments: { path: '/home/dev/api/x.ts' },
+        }),
+        ev(8, 'tool.execution_complete', {
+          toolCallId: 'c3',
+          success: false,
+          error: { message: 'Path does not exist', code: 'failure' },
+        }),
+        ev(9, 'session.error', { errorType: 'model_call', message: 'rate limited' }),
+        ev(10, 'abort', { reason: 'user initiated' }),
+        ev(11, 'session.telepathy', { x: 1 }),
+        ev(12, 'assistant.turn_end', { turnId: '0' }),
+      ]),
+    );
     const { trace, warnings } = await importOne(dir);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /:8: malformed JSON line skipped/);
     assert.equal(trace.cwd, '/home/dev/api');
-    assert.deepEqual(trace.steps.map((s) => s.kind), ['user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'error', 'error']);
+    assert.deepEqual(
+      trace.steps.map((s) => s.kind),
+      ['user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'error', 'error'],
+    );
     const tests = result(trace, 'c1');
     assert.ok(tests.isError && tests.exitCode === 2);
     const view = result(trace, 'c3');
     assert.ok(view.isError && view.output === 'Path does not exist');
-    assert.equal(trace.steps.filter((s) => s.kind === 'tool_call' && s.callId === 'c1').length, 1, 'execution_start does not repeat a requested call');
+    assert.equal(
+      trace.steps.filter((s) => s.kind === 'tool_call' && s.callId === 'c1').length,
+      1,
+      'execution_start does not repeat a requested call',
+    );
     assert.ok(trace.steps[6].kind === 'error' && trace.steps[6].text === 'turn aborted: user initiated');
     assert.equal(trace.outcome.interrupted, true);
     assert.deepEqual(trace.unknown, { 'session.telepathy': 1 });
@@ -199,20 +300,23 @@ describe('Copilot reader', () => {
     const { root, sessions } = workspace();
     const [first, second, third] = chatRequests();
     const { requests: _omit, ...initial } = chatData();
-    writeFileSync(join(sessions, '9f1c6a2e-1111-4222-8333-444455556666.jsonl'), jsonl([
-      { kind: 0, v: { ...initial, customTitle: undefined, requests: [], inputState: { inputText: '' } } },
-      { kind: 1, k: ['inputState', 'inputText'], v: 'run the tests' },
-      { kind: 2, k: ['requests'], v: [{ ...first, response: [], result: undefined }] },
-      { kind: 2, k: ['requests', 0, 'response'], v: [{ value: 'partial' }] },
-      // i cuts the array before pushing: the streamed partial text is replaced by the final parts
-      { kind: 2, k: ['requests', 0, 'response'], v: first.response, i: 0 },
-      { kind: 1, k: ['requests', 0, 'result'], v: first.result },
-      { kind: 2, k: ['requests'], v: [second, third] },
-      { kind: 1, k: ['customTitle'], v: 'Fix the cart test' },
-      { kind: 1, k: ['missing', 'deep', 'path'], v: 1 },
-      { kind: 1, k: ['requests', 2, 'followups'], v: [] },
-      { kind: 3, k: ['requests', 2, 'followups'] },
-    ]));
+    writeFileSync(
+      join(sessions, '9f1c6a2e-1111-4222-8333-444455556666.jsonl'),
+      jsonl([
+        { kind: 0, v: { ...initial, customTitle: undefined, requests: [], inputState: { inputText: '' } } },
+        { kind: 1, k: ['inputState', 'inputText'], v: 'run the tests' },
+        { kind: 2, k: ['requests'], v: [{ ...first, response: [], result: undefined }] },
+        { kind: 2, k: ['requests', 0, 'response'], v: [{ value: 'partial' }] },
+        // i cuts the array before pushing: the streamed partial text is replaced by the final parts
+        { kind: 2, k: ['requests', 0, 'response'], v: first.response, i: 0 },
+        { kind: 1, k: ['requests', 0, 'result'], v: first.result },
+        { kind: 2, k: ['requests'], v: [second, third] },
+        { kind: 1, k: ['customTitle'], v: 'Fix the cart test' },
+        { kind: 1, k: ['missing', 'deep', 'path'], v: 1 },
+        { kind: 1, k: ['requests', 2, 'followups'], v: [] },
+        { kind: 3, k: ['requests', 2, 'followups'] },
+      ]),
+    );
     const { trace, warnings } = await importOne(root);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /:9: no object at missing\.deep; entry skipped/);
@@ -238,21 +342,44 @@ describe('Copilot reader', () => {
 
   it('reads old sessions without tool-call rounds from their response parts', async () => {
     const { root, sessions } = workspace();
-    writeFileSync(join(sessions, 'old.json'), JSON.stringify({
-      requesterUsername: 'dev', responderUsername: 'GitHub Copilot', sessionId: 'old-session', creationDate: T0,
-      requests: [{
-        message: { text: 'what does this do?' },
-        response: [
-          { value: 'It reads ' }, { kind: 'inlineReference', inlineReference: { path: '/w/a.ts' } }, { value: 'the config.' },
-          { kind: 'toolInvocationSerialized', toolId: 'copilot_readFile', toolCallId: 't1', invocationMessage: { value: 'Reading a.ts' }, pastTenseMessage: { value: 'Read a.ts' }, isComplete: true, isConfirmed: true },
-          { kind: 'markdownContent', content: { value: 'Done.' } },
+    writeFileSync(
+      join(sessions, 'old.json'),
+      JSON.stringify({
+        requesterUsername: 'dev',
+        responderUsername: 'GitHub Copilot',
+        sessionId: 'old-session',
+        creationDate: T0,
+        requests: [
+          {
+            message: { text: 'what does this do?' },
+            response: [
+              { value: 'It reads ' },
+              { kind: 'inlineReference', inlineReference: { path: '/w/a.ts' } },
+              { value: 'the config.' },
+              {
+                kind: 'toolInvocationSerialized',
+                toolId: 'copilot_readFile',
+                toolCallId: 't1',
+                invocationMessage: { value: 'Reading a.ts' },
+                pastTenseMessage: { value: 'Read a.ts' },
+                isComplete: true,
+                isConfirmed: true,
+              },
+              { kind: 'markdownContent', content: { value: 'Done.' } },
+            ],
+          },
         ],
-      }],
-    }));
+      }),
+    );
     const { trace } = await importOne(root);
-    assert.deepEqual(trace.steps.map((s) => s.kind), ['user', 'assistant', 'tool_call', 'tool_result', 'assistant']);
+    assert.deepEqual(
+      trace.steps.map((s) => s.kind),
+      ['user', 'assistant', 'tool_call', 'tool_result', 'assistant'],
+    );
     assert.ok(trace.steps[1].kind === 'assistant' && trace.steps[1].text === 'It reads the config.');
-    assert.ok(trace.steps[3].kind === 'tool_result' && trace.steps[3].output === 'Read a.ts' && !trace.steps[3].isError);
+    assert.ok(
+      trace.steps[3].kind === 'tool_result' && trace.steps[3].output === 'Read a.ts' && !trace.steps[3].isError,
+    );
     assert.equal(trace.title, 'what does this do?');
   });
 
@@ -271,7 +398,16 @@ describe('Copilot reader', () => {
   it('does not claim Claude Code or Codex lines, nor other JSON in workspaceStorage', () => {
     assert.equal(copilotReader.sniff('x.jsonl', `${CLAUDE_LINE}\n`), false);
     assert.equal(copilotReader.sniff('x.jsonl', `${CODEX_LINE}\n`), false);
-    assert.equal(copilotReader.sniff('state.json', JSON.stringify({ version: 1, initialFileContents: [], recentSnapshot: {} })), false);
-    assert.equal(copilotReader.sniff('s.json', JSON.stringify({ sessionId: 'x', title: 't', workspaceDirectory: '/w', history: [] })), false);
+    assert.equal(
+      copilotReader.sniff('state.json', JSON.stringify({ version: 1, initialFileContents: [], recentSnapshot: {} })),
+      false,
+    );
+    assert.equal(
+      copilotReader.sniff(
+        's.json',
+        JSON.stringify({ sessionId: 'x', title: 't', workspaceDirectory: '/w', history: [] }),
+      ),
+      false,
+    );
   });
 });

@@ -8,10 +8,26 @@ import type { Step, Trace } from '../../../src/core/trace/model';
 import { cursorReader } from '../../../src/core/trace/sources/cursor';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 
-const counts = (t: Trace) => t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
+const counts = (t: Trace) =>
+  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
 const jsonl = (lines: unknown[]) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
-const CLAUDE_LINE = JSON.stringify({ parentUuid: null, isSidechain: false, userType: 'external', cwd: '/w', sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6', version: '2.1.50', type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u1', timestamp: '2026-11-02T09:00:00.000Z' });
-const CODEX_LINE = JSON.stringify({ timestamp: '2026-11-02T09:00:00.000Z', type: 'session_meta', payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' } });
+const CLAUDE_LINE = JSON.stringify({
+  parentUuid: null,
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/w',
+  sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6',
+  version: '2.1.50',
+  type: 'user',
+  message: { role: 'user', content: 'hi' },
+  uuid: 'u1',
+  timestamp: '2026-11-02T09:00:00.000Z',
+});
+const CODEX_LINE = JSON.stringify({
+  timestamp: '2026-11-02T09:00:00.000Z',
+  type: 'session_meta',
+  payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' },
+});
 
 async function importAll(path: string): Promise<{ traces: Trace[]; warnings: string[] }> {
   const files = await discoverSessions(path);
@@ -28,24 +44,38 @@ async function importAll(path: string): Promise<{ traces: Trace[]; warnings: str
 }
 
 describe('Cursor CLI reader', () => {
-  (hasSharedTraces ? it : it.skip)('reads the agent-transcript sample: <user_query> prompts, Shell tool calls without results', async () => {
-    const { traces, warnings } = await importAll(join(SHARED_TRACES, 'cursor', 'agent-sessions_cursor-cli_agent-transcript.jsonl'));
-    assert.deepEqual(warnings, []);
-    assert.equal(traces.length, 1);
-    const trace = traces[0];
-    assert.equal(trace.id, 'cursor:agent-sessions_cursor-cli_agent-transcript');
-    assert.equal(trace.cwd, undefined, 'the file records no working directory');
-    assert.equal(trace.startedAt, undefined, 'nor any time');
-    assert.equal(trace.title, 'run ls command');
-    assert.deepEqual(trace.steps.map((s) => s.kind), ['user', 'assistant', 'tool_call', 'assistant', 'user', 'assistant', 'tool_call', 'assistant']);
-    assert.deepEqual(counts(trace), { user: 2, assistant: 4, tool_call: 2 });
-    const calls = trace.steps.filter((s) => s.kind === 'tool_call');
-    assert.deepEqual(calls.map((c) => (c.kind === 'tool_call' ? [c.tool, c.command] : [])), [['Shell', 'ls -la /tmp'], ['Shell', 'git status']]);
-    const user = trace.steps[0];
-    assert.ok(user.kind === 'user' && user.text === 'run ls command' && !user.isMeta);
-    assert.equal(trace.outcome.toolErrors, 0);
-    assert.deepEqual(trace.unknown, {});
-  });
+  (hasSharedTraces ? it : it.skip)(
+    'reads the agent-transcript sample: <user_query> prompts, Shell tool calls without results',
+    async () => {
+      const { traces, warnings } = await importAll(
+        join(SHARED_TRACES, 'cursor', 'agent-sessions_cursor-cli_agent-transcript.jsonl'),
+      );
+      assert.deepEqual(warnings, []);
+      assert.equal(traces.length, 1);
+      const trace = traces[0];
+      assert.equal(trace.id, 'cursor:agent-sessions_cursor-cli_agent-transcript');
+      assert.equal(trace.cwd, undefined, 'the file records no working directory');
+      assert.equal(trace.startedAt, undefined, 'nor any time');
+      assert.equal(trace.title, 'run ls command');
+      assert.deepEqual(
+        trace.steps.map((s) => s.kind),
+        ['user', 'assistant', 'tool_call', 'assistant', 'user', 'assistant', 'tool_call', 'assistant'],
+      );
+      assert.deepEqual(counts(trace), { user: 2, assistant: 4, tool_call: 2 });
+      const calls = trace.steps.filter((s) => s.kind === 'tool_call');
+      assert.deepEqual(
+        calls.map((c) => (c.kind === 'tool_call' ? [c.tool, c.command] : [])),
+        [
+          ['Shell', 'ls -la /tmp'],
+          ['Shell', 'git status'],
+        ],
+      );
+      const user = trace.steps[0];
+      assert.ok(user.kind === 'user' && user.text === 'run ls command' && !user.isMeta);
+      assert.equal(trace.outcome.toolErrors, 0);
+      assert.deepEqual(trace.unknown, {});
+    },
+  );
 
   it('reads results when recorded, ignores turn_ended, counts unknown lines, warns on a bad line, links subagents', async () => {
     const root = mkdtempSync(join(tmpdir(), 'combee-cursor-'));
@@ -53,25 +83,56 @@ describe('Cursor CLI reader', () => {
     const parent = '0b5e7c1a-1111-4222-8333-444455556666';
     mkdirSync(join(transcripts, parent, 'subagents'), { recursive: true });
     // Synthetic, in the `{role, message:{content[]}}` shape of research §6.2.
-    writeFileSync(join(transcripts, parent, `${parent}.jsonl`), jsonl([
-      { role: 'user', message: { content: [{ type: 'text', text: '<user_query>\nrun the tests\n</user_query>' }, { type: 'text', text: '<open_files>src/a.ts</open_files>' }] } },
-      { role: 'assistant', message: { content: [{ type: 'text', text: 'Running.' }, { type: 'tool_use', id: 'tu_1', name: 'Shell', input: { command: 'npm test' } }] } },
-      '{"role":"user","message":{"content":[{"type":"tool_res',
-      { role: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'tu_1', content: '1 failing', is_error: true }] } },
-      { type: 'turn_ended', status: 'success' },
-      { type: 'checkpoint', id: 'c1' },
-      { role: 'assistant', message: { content: [{ type: 'hologram' }, { type: 'text', text: 'One test fails.' }] } },
-    ]));
-    writeFileSync(join(transcripts, parent, 'subagents', 'aaaa0000-1111-4222-8333-444455556666.jsonl'), jsonl([
-      { role: 'user', message: { content: [{ type: 'text', text: '<user_query>find the config</user_query>' }] } },
-      { role: 'assistant', message: { content: [{ type: 'text', text: 'Found it.' }] } },
-    ]));
+    writeFileSync(
+      join(transcripts, parent, `${parent}.jsonl`),
+      jsonl([
+        {
+          role: 'user',
+          message: {
+            content: [
+              { type: 'text', text: '<user_query>\nrun the tests\n</user_query>' },
+              { type: 'text', text: '<open_files>src/a.ts</open_files>' },
+            ],
+          },
+        },
+        {
+          role: 'assistant',
+          message: {
+            content: [
+              { type: 'text', text: 'Running.' },
+              { type: 'tool_use', id: 'tu_1', name: 'Shell', input: { command: 'npm test' } },
+            ],
+          },
+        },
+        '{"role":"user","message":{"content":[{"type":"tool_res',
+        {
+          role: 'user',
+          message: { content: [{ type: 'tool_result', tool_use_id: 'tu_1', content: '1 failing', is_error: true }] },
+        },
+        { type: 'turn_ended', status: 'success' },
+        { type: 'checkpoint', id: 'c1' },
+        { role: 'assistant', message: { content: [{ type: 'hologram' }, { type: 'text', text: 'One test fails.' }] } },
+      ]),
+    );
+    writeFileSync(
+      join(transcripts, parent, 'subagents', 'aaaa0000-1111-4222-8333-444455556666.jsonl'),
+      jsonl([
+        { role: 'user', message: { content: [{ type: 'text', text: '<user_query>find the config</user_query>' }] } },
+        { role: 'assistant', message: { content: [{ type: 'text', text: 'Found it.' }] } },
+      ]),
+    );
     const { traces, warnings } = await importAll(root);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /:3: malformed JSON line skipped/);
     const main = traces.find((t) => t.id === `cursor:${parent}`) as Trace;
-    assert.deepEqual(main.steps.map((s) => s.kind), ['user', 'user', 'assistant', 'tool_call', 'tool_result', 'assistant']);
-    assert.ok(main.steps[1].kind === 'user' && main.steps[1].isMeta === true, 'context outside <user_query> is injected');
+    assert.deepEqual(
+      main.steps.map((s) => s.kind),
+      ['user', 'user', 'assistant', 'tool_call', 'tool_result', 'assistant'],
+    );
+    assert.ok(
+      main.steps[1].kind === 'user' && main.steps[1].isMeta === true,
+      'context outside <user_query> is injected',
+    );
     const r = main.steps[4];
     assert.ok(r.kind === 'tool_result' && r.callId === 'tu_1' && r.isError);
     assert.deepEqual(main.outcome.testRuns, { passed: 0, failed: 1 });

@@ -41,10 +41,26 @@ describe('example sessions', () => {
 
   it('show the planted lessons: two user corrections, failing then passing test runs, the key redacted', () => {
     const total = (pick: (t: Trace) => number) => traces.reduce((sum, t) => sum + pick(t), 0);
-    assert.equal(total((t) => t.outcome.userCorrections), 2);
-    assert.equal(total((t) => t.outcome.testRuns.failed), 2);
-    const commands = traces.flatMap((t) => t.steps.flatMap((s) => (s.kind === 'tool_call' && s.command ? [s.command] : [])));
-    for (const expected of ['pnpm db:generate', 'pnpm add lodash-es', 'git checkout -- src/generated/client.ts', 'TZ=UTC pnpm vitest run src/cart', 'pnpm lint --fix', 'pnpm build', 'pnpm typecheck']) {
+    assert.equal(
+      total((t) => t.outcome.userCorrections),
+      2,
+    );
+    assert.equal(
+      total((t) => t.outcome.testRuns.failed),
+      2,
+    );
+    const commands = traces.flatMap((t) =>
+      t.steps.flatMap((s) => (s.kind === 'tool_call' && s.command ? [s.command] : [])),
+    );
+    for (const expected of [
+      'pnpm db:generate',
+      'pnpm add lodash-es',
+      'git checkout -- src/generated/client.ts',
+      'TZ=UTC pnpm vitest run src/cart',
+      'pnpm lint --fix',
+      'pnpm build',
+      'pnpm typecheck',
+    ]) {
       assert.ok(commands.includes(expected), expected);
     }
     assert.equal(commands.filter((c) => c === 'pnpm lint --fix').length, 2, 'the lint fix recurs across both agents');

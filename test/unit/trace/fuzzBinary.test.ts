@@ -13,7 +13,8 @@ const PARALLEL = 2;
  * those a damaged database cost ("N session(s) lost").
  */
 function warnedAbout(got: SampleImport, intact: number): number {
-  if (got.skipped.includes('empty') || got.messages.some((m) => m.includes('no session could be read from it'))) return intact;
+  if (got.skipped.includes('empty') || got.messages.some((m) => m.includes('no session could be read from it')))
+    return intact;
   let named = 0;
   let lost = 0;
   for (const message of got.messages) {
@@ -41,7 +42,10 @@ describe('fuzzing: mutated binary session stores lose no session without a warni
 
   it('has samples of each container', () => {
     assert.ok(samples.filter((s) => s.container === 'sqlite').length >= 5, 'SQLite samples');
-    assert.ok(samples.some((s) => s.container === 'zst'), 'zst samples');
+    assert.ok(
+      samples.some((s) => s.container === 'zst'),
+      'zst samples',
+    );
   });
 
   samples.forEach((spec, index) => {
@@ -53,22 +57,33 @@ describe('fuzzing: mutated binary session stores lose no session without a warni
       const variants = binaryMutationsOf(sample.container, index);
       const results: SampleImport[] = [];
       for (let i = 0; i < variants.length; i += PARALLEL) {
-        results.push(...(await Promise.all(variants.slice(i, i + PARALLEL).map(async ({ mutation, seed }) => {
-          const damaged = await mutation.apply(sample, seeded(seed));
-          return importSample(sample, damaged.content, damaged.beside);
-        }))));
+        results.push(
+          ...(await Promise.all(
+            variants.slice(i, i + PARALLEL).map(async ({ mutation, seed }) => {
+              const damaged = await mutation.apply(sample, seeded(seed));
+              return importSample(sample, damaged.content, damaged.beside);
+            }),
+          )),
+        );
       }
       const lost: string[] = [];
       for (const [i, { label, mutation, seed }] of variants.entries()) {
         const got = results[i];
         mutations++;
         const warned = warnedAbout(got, intact.sessions);
-        if (got.sessions + warned < intact.sessions) lost.push(`${label} (seed ${seed}): ${got.sessions}/${intact.sessions} session(s), ${warned} warned about`);
-        else if (mutation.keepsSessions && got.sessions < intact.sessions) lost.push(`${label} (seed ${seed}): ${got.sessions}/${intact.sessions} session(s) for an addition`);
+        if (got.sessions + warned < intact.sessions)
+          lost.push(`${label} (seed ${seed}): ${got.sessions}/${intact.sessions} session(s), ${warned} warned about`);
+        else if (mutation.keepsSessions && got.sessions < intact.sessions)
+          lost.push(`${label} (seed ${seed}): ${got.sessions}/${intact.sessions} session(s) for an addition`);
         const overflow = got.messages.find((m) => /call stack/i.test(m));
         if (overflow) lost.push(`${label} (seed ${seed}): ${overflow.slice(0, 200)}`);
         if (process.env.COMBEE_FUZZ_REPORT && (got.sessions < intact.sessions || got.messages.length > 0)) {
-          console.log(`  ${spec.name} ${label}: ${got.sessions}/${intact.sessions} (+${warned}); ${got.skipped.join(',')} ${got.messages.map((m) => m.replace(/^\S+: /, '')).join(' | ').slice(0, 400)}`);
+          console.log(
+            `  ${spec.name} ${label}: ${got.sessions}/${intact.sessions} (+${warned}); ${got.skipped.join(',')} ${got.messages
+              .map((m) => m.replace(/^\S+: /, ''))
+              .join(' | ')
+              .slice(0, 400)}`,
+          );
         }
       }
       silent.push(...lost.map((l) => `${spec.name}: ${l}`));
@@ -77,6 +92,9 @@ describe('fuzzing: mutated binary session stores lose no session without a warni
   });
 
   after(() => {
-    if (process.env.COMBEE_FUZZ_REPORT) console.log(`fuzz: ${mutations} mutations of ${samples.length} binary samples, ${silent.length} lost a session without a warning or blew the stack\n${silent.join('\n')}`);
+    if (process.env.COMBEE_FUZZ_REPORT)
+      console.log(
+        `fuzz: ${mutations} mutations of ${samples.length} binary samples, ${silent.length} lost a session without a warning or blew the stack\n${silent.join('\n')}`,
+      );
   });
 });

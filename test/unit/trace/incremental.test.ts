@@ -1,7 +1,23 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { importSessions, runImportBatch, runImportTask, TaskQueue, type ImportTask, type ImportSummary } from '../../../src/core/trace/importer';
+import {
+  importSessions,
+  runImportBatch,
+  runImportTask,
+  TaskQueue,
+  type ImportTask,
+  type ImportSummary,
+} from '../../../src/core/trace/importer';
 import { fingerprint, fingerprintFromEdges, type IncrementalContext } from '../../../src/core/trace/incremental';
 import { setBlockingIo } from '../../../src/core/trace/io';
 import { readLines } from '../../../src/core/trace/lines';
@@ -28,17 +44,30 @@ const lineReader = {
     lineReader.calls.push({ start: resume?.start });
     const steps: Step[] = resume?.traces[0]?.steps ?? [];
     const state = (resume?.state as { lines: number } | undefined) ?? { lines: 0 };
-    const read = await readLines(file.path, ({ text, lineNo }) => {
-      try {
-        const record = JSON.parse(text) as { text: string };
-        steps.push({ kind: 'user', text: record.text, index: steps.length });
-        state.lines++;
-      } catch {
-        ctx.warn(`${file.path}:${lineNo}: malformed JSON line skipped`);
-      }
-    }, { start: resume?.start, maxLineBytes: ctx.maxLineBytes });
+    const read = await readLines(
+      file.path,
+      ({ text, lineNo }) => {
+        try {
+          const record = JSON.parse(text) as { text: string };
+          steps.push({ kind: 'user', text: record.text, index: steps.length });
+          state.lines++;
+        } catch {
+          ctx.warn(`${file.path}:${lineNo}: malformed JSON line skipped`);
+        }
+      },
+      { start: resume?.start, maxLineBytes: ctx.maxLineBytes },
+    );
     ctx.checkpoint?.(read, state);
-    return [{ id: 'claude-code:lines', agent: 'claude-code', source: { path: file.path, bytes: file.bytes }, steps, unknown: {}, warnings: [] }];
+    return [
+      {
+        id: 'claude-code:lines',
+        agent: 'claude-code',
+        source: { path: file.path, bytes: file.bytes },
+        steps,
+        unknown: {},
+        warnings: [],
+      },
+    ];
   },
 } satisfies SourceReader & { calls: Array<{ start?: number }> };
 
@@ -77,136 +106,176 @@ async function stored(store: TraceStore, id: string): Promise<Trace> {
   return trace;
 }
 
-for (const blocking of [false, true]) describe(`incremental re-import of append-only logs (${blocking ? 'blocking file access, as in workers' : 'asynchronous file access'})`, () => {
-  before(() => setBlockingIo(blocking));
-  after(() => setBlockingIo(false));
-  beforeEach(() => {
-    lineReader.calls.length = 0;
-  });
+for (const blocking of [false, true])
+  describe(`incremental re-import of append-only logs (${blocking ? 'blocking file access, as in workers' : 'asynchronous file access'})`, () => {
+    before(() => setBlockingIo(blocking));
+    after(() => setBlockingIo(false));
+    beforeEach(() => {
+      lineReader.calls.length = 0;
+    });
 
-  it('reads only the appended bytes and continues the same trace (indices, outcome, counts)', async () => {
-    const { path, store, run } = await setup(['one', 'two', 'three']);
-    const first = await run();
-    assert.equal(first.bytesRead, statSync(path).size);
-    const before = statSync(path).size;
-    const added = record('four') + record('no, use pnpm instead of npm');
-    appendFileSync(path, added);
-    bumpMtime(path);
-    const second = await run();
-    assert.equal(second.resumedFiles, 1);
-    assert.equal(second.bytesRead, Buffer.byteLength(added), 'only the new lines were read');
-    assert.deepEqual(lineReader.calls.map((c) => c.start), [undefined, before]);
-    const trace = await stored(store, 'claude-code:lines');
-    assert.deepEqual(trace.steps.map((s) => [s.index, s.kind === 'user' ? s.text : '']), [[0, 'one'], [1, 'two'], [2, 'three'], [3, 'four'], [4, 'no, use pnpm instead of npm']]);
-    assert.equal(trace.source.bytes, before + Buffer.byteLength(added));
-    // nothing new: skipped without reading
-    const third = await run();
-    assert.equal(third.unchangedFiles, 1);
-    assert.equal(third.bytesRead, 0);
-  });
+    it('reads only the appended bytes and continues the same trace (indices, outcome, counts)', async () => {
+      const { path, store, run } = await setup(['one', 'two', 'three']);
+      const first = await run();
+      assert.equal(first.bytesRead, statSync(path).size);
+      const before = statSync(path).size;
+      const added = record('four') + record('no, use pnpm instead of npm');
+      appendFileSync(path, added);
+      bumpMtime(path);
+      const second = await run();
+      assert.equal(second.resumedFiles, 1);
+      assert.equal(second.bytesRead, Buffer.byteLength(added), 'only the new lines were read');
+      assert.deepEqual(
+        lineReader.calls.map((c) => c.start),
+        [undefined, before],
+      );
+      const trace = await stored(store, 'claude-code:lines');
+      assert.deepEqual(
+        trace.steps.map((s) => [s.index, s.kind === 'user' ? s.text : '']),
+        [
+          [0, 'one'],
+          [1, 'two'],
+          [2, 'three'],
+          [3, 'four'],
+          [4, 'no, use pnpm instead of npm'],
+        ],
+      );
+      assert.equal(trace.source.bytes, before + Buffer.byteLength(added));
+      // nothing new: skipped without reading
+      const third = await run();
+      assert.equal(third.unchangedFiles, 1);
+      assert.equal(third.bytesRead, 0);
+    });
 
-  it('a touched file (new mtime, same bytes) is not read again', async () => {
-    const { path, run } = await setup(['one']);
-    await run();
-    bumpMtime(path);
-    const again = await run();
-    assert.equal(again.bytesRead, 0);
-    assert.equal(lineReader.calls.length, 1);
-    assert.equal((await run()).unchangedFiles, 1, 'the new mtime is remembered');
-  });
+    it('a touched file (new mtime, same bytes) is not read again', async () => {
+      const { path, run } = await setup(['one']);
+      await run();
+      bumpMtime(path);
+      const again = await run();
+      assert.equal(again.bytesRead, 0);
+      assert.equal(lineReader.calls.length, 1);
+      assert.equal((await run()).unchangedFiles, 1, 'the new mtime is remembered');
+    });
 
-  it('redacts the appended lines and adds their redactions to the stored count', async () => {
-    const { path, store, run } = await setup(['export OPENAI_API_KEY=sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAA']);
-    await run();
-    appendFileSync(path, record('token ghp_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'));
-    bumpMtime(path);
-    const summary = await run();
-    assert.equal(summary.redactions, 2, 'the stored redaction plus the new one');
-    const packs = join(store.dir, 'packs');
-    const text = (await import('node:fs')).readdirSync(packs).map((f) => readFileSync(join(packs, f), 'utf8')).join('\n');
-    assert.match(text, /\[REDACTED/, 'the packs were read');
-    assert.doesNotMatch(text, /sk-proj-A|ghp_B/);
-  });
+    it('redacts the appended lines and adds their redactions to the stored count', async () => {
+      const { path, store, run } = await setup(['export OPENAI_API_KEY=sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAA']);
+      await run();
+      appendFileSync(path, record('token ghp_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'));
+      bumpMtime(path);
+      const summary = await run();
+      assert.equal(summary.redactions, 2, 'the stored redaction plus the new one');
+      const packs = join(store.dir, 'packs');
+      const text = (await import('node:fs'))
+        .readdirSync(packs)
+        .map((f) => readFileSync(join(packs, f), 'utf8'))
+        .join('\n');
+      assert.match(text, /\[REDACTED/, 'the packs were read');
+      assert.doesNotMatch(text, /sk-proj-A|ghp_B/);
+    });
 
-  it('a truncated file is reported, read again in full and its trace replaced', async () => {
-    const { path, store, run } = await setup(['one', 'two', 'three']);
-    await run();
-    truncateSync(path, Buffer.byteLength(record('one')));
-    bumpMtime(path);
-    const summary = await run();
-    assert.equal(summary.restartedFiles, 1);
-    assert.equal(summary.resumedFiles, 0);
-    assert.ok(summary.warningMessages.some((m) => /truncated since the last import/.test(m)), summary.warningMessages.join('\n'));
-    assert.equal(summary.bytesRead, statSync(path).size);
-    assert.deepEqual((await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')), ['one']);
-  });
+    it('a truncated file is reported, read again in full and its trace replaced', async () => {
+      const { path, store, run } = await setup(['one', 'two', 'three']);
+      await run();
+      truncateSync(path, Buffer.byteLength(record('one')));
+      bumpMtime(path);
+      const summary = await run();
+      assert.equal(summary.restartedFiles, 1);
+      assert.equal(summary.resumedFiles, 0);
+      assert.ok(
+        summary.warningMessages.some((m) => /truncated since the last import/.test(m)),
+        summary.warningMessages.join('\n'),
+      );
+      assert.equal(summary.bytesRead, statSync(path).size);
+      assert.deepEqual(
+        (await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')),
+        ['one'],
+      );
+    });
 
-  it('a different file of the same size under the same path is detected and read in full', async () => {
-    const { path, store, run } = await setup(['aaa', 'bbb']);
-    await run();
-    writeFileSync(path, record('xxx') + record('yyy'));
-    bumpMtime(path);
-    const summary = await run();
-    assert.equal(summary.restartedFiles, 1);
-    assert.ok(summary.warningMessages.some((m) => /replaced since the last import/.test(m)));
-    assert.deepEqual((await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')), ['xxx', 'yyy']);
-  });
+    it('a different file of the same size under the same path is detected and read in full', async () => {
+      const { path, store, run } = await setup(['aaa', 'bbb']);
+      await run();
+      writeFileSync(path, record('xxx') + record('yyy'));
+      bumpMtime(path);
+      const summary = await run();
+      assert.equal(summary.restartedFiles, 1);
+      assert.ok(summary.warningMessages.some((m) => /replaced since the last import/.test(m)));
+      assert.deepEqual(
+        (await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')),
+        ['xxx', 'yyy'],
+      );
+    });
 
-  it('a grown file whose earlier bytes changed is read in full, not resumed', async () => {
-    const { path, store, run } = await setup(['aaa', 'bbb']);
-    await run();
-    writeFileSync(path, record('aaa') + record('BBB') + record('ccc'));
-    bumpMtime(path);
-    const summary = await run();
-    assert.equal(summary.restartedFiles, 1);
-    assert.deepEqual((await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')), ['aaa', 'BBB', 'ccc']);
-  });
+    it('a grown file whose earlier bytes changed is read in full, not resumed', async () => {
+      const { path, store, run } = await setup(['aaa', 'bbb']);
+      await run();
+      writeFileSync(path, record('aaa') + record('BBB') + record('ccc'));
+      bumpMtime(path);
+      const summary = await run();
+      assert.equal(summary.restartedFiles, 1);
+      assert.deepEqual(
+        (await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')),
+        ['aaa', 'BBB', 'ccc'],
+      );
+    });
 
-  it('a line still being written at the first import is read once it is complete, and not twice', async () => {
-    const { path, store, run } = await setup(['one']);
-    appendFileSync(path, '{"text": "tw');
-    const first = await run();
-    assert.ok(first.warningMessages.some((m) => /malformed JSON line/.test(m)));
-    appendFileSync(path, 'o"}\n');
-    bumpMtime(path);
-    const second = await run();
-    assert.equal(second.resumedFiles, 1);
-    assert.deepEqual((await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')), ['one', 'two']);
-  });
+    it('a line still being written at the first import is read once it is complete, and not twice', async () => {
+      const { path, store, run } = await setup(['one']);
+      appendFileSync(path, '{"text": "tw');
+      const first = await run();
+      assert.ok(first.warningMessages.some((m) => /malformed JSON line/.test(m)));
+      appendFileSync(path, 'o"}\n');
+      bumpMtime(path);
+      const second = await run();
+      assert.equal(second.resumedFiles, 1);
+      assert.deepEqual(
+        (await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')),
+        ['one', 'two'],
+      );
+    });
 
-  it('a complete last record without its newline is not applied twice when the file grows', async () => {
-    const { path, store, run } = await setup(['one']);
-    appendFileSync(path, '{"text": "two"}');
-    await run();
-    appendFileSync(path, `\n${record('three')}`);
-    bumpMtime(path);
-    const second = await run();
-    assert.equal(second.resumedFiles, 0, 'read in full: the unterminated record was already applied');
-    assert.deepEqual((await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')), ['one', 'two', 'three']);
-  });
+    it('a complete last record without its newline is not applied twice when the file grows', async () => {
+      const { path, store, run } = await setup(['one']);
+      appendFileSync(path, '{"text": "two"}');
+      await run();
+      appendFileSync(path, `\n${record('three')}`);
+      bumpMtime(path);
+      const second = await run();
+      assert.equal(second.resumedFiles, 0, 'read in full: the unterminated record was already applied');
+      assert.deepEqual(
+        (await stored(store, 'claude-code:lines')).steps.map((s) => (s.kind === 'user' ? s.text : '')),
+        ['one', 'two', 'three'],
+      );
+    });
 
-  it('a missing stored trace falls back to a full read', async () => {
-    const { path, store, run } = await setup(['one']);
-    await run();
-    const { rmSync } = await import('node:fs');
-    rmSync(join(store.dir, 'packs'), { recursive: true });
-    appendFileSync(path, record('two'));
-    bumpMtime(path);
-    const summary = await run();
-    assert.equal(summary.resumedFiles, 0);
-    assert.equal((await stored(store, 'claude-code:lines')).steps.length, 2);
+    it('a missing stored trace falls back to a full read', async () => {
+      const { path, store, run } = await setup(['one']);
+      await run();
+      const { rmSync } = await import('node:fs');
+      rmSync(join(store.dir, 'packs'), { recursive: true });
+      appendFileSync(path, record('two'));
+      bumpMtime(path);
+      const summary = await run();
+      assert.equal(summary.resumedFiles, 0);
+      assert.equal((await stored(store, 'claude-code:lines')).steps.length, 2);
+    });
   });
-});
 
 describe('import robustness', () => {
   it('a file whose import fails is a warning; the other files are imported and indexed', async () => {
     const root = tempDir('combee-robust-');
     const home = join(root, '.claude');
-    const good = writeClaudeSession(home, '33333333-aaaa-4bbb-8ccc-000000000001', '/home/dev/shop', prerequisiteTurns());
+    const good = writeClaudeSession(
+      home,
+      '33333333-aaaa-4bbb-8ccc-000000000001',
+      '/home/dev/shop',
+      prerequisiteTurns(),
+    );
     const bad = writeClaudeSession(home, '33333333-aaaa-4bbb-8ccc-000000000002', '/home/dev/shop', prerequisiteTurns());
     const store = new TraceStore(join(root, 'store'));
     const summary = await importSessions({
-      from: home, store,
+      from: home,
+      store,
       runTask: async (task) => {
         if (task.path === bad) throw new Error('worker ran out of memory');
         return runImportTask(task);
@@ -240,9 +309,20 @@ describe('import robustness', () => {
 describe('import scheduling', () => {
   it('hands small files out in batches (a huge one alone), and retries a failed batch file by file', async () => {
     const queue = new TaskQueue([{ bytes: 5 }, { bytes: 900 }, { bytes: 7 }, { bytes: 40 }, { bytes: 6 }], 100);
-    assert.deepEqual((await queue.nextBatch({ files: 3, bytes: 50 })).map((t) => t.bytes), [900]);
-    assert.deepEqual((await queue.nextBatch({ files: 3, bytes: 50 })).map((t) => t.bytes), [40, 7], 'up to 50 bytes');
-    assert.deepEqual((await queue.nextBatch({ files: 1, bytes: 50 })).map((t) => t.bytes), [6], 'up to 1 file');
+    assert.deepEqual(
+      (await queue.nextBatch({ files: 3, bytes: 50 })).map((t) => t.bytes),
+      [900],
+    );
+    assert.deepEqual(
+      (await queue.nextBatch({ files: 3, bytes: 50 })).map((t) => t.bytes),
+      [40, 7],
+      'up to 50 bytes',
+    );
+    assert.deepEqual(
+      (await queue.nextBatch({ files: 1, bytes: 50 })).map((t) => t.bytes),
+      [6],
+      'up to 1 file',
+    );
 
     const root = tempDir('combee-batch-');
     const home = join(root, '.claude');
@@ -251,7 +331,8 @@ describe('import scheduling', () => {
     const bad = paths[2];
     const batches: number[] = [];
     const summary = await importSessions({
-      from: home, store: new TraceStore(join(root, 'store')),
+      from: home,
+      store: new TraceStore(join(root, 'store')),
       runTask: async (task) => {
         if (task.path === bad) throw new Error('worker ran out of memory');
         return runImportTask(task);
@@ -270,7 +351,13 @@ describe('import scheduling', () => {
 
     const clean = new TraceStore(join(root, 'store-clean'));
     await importSessions({ from: home, store: clean, runBatch: runImportBatch, concurrency: 1 });
-    assert.deepEqual(readdirSync(join(clean.dir, 'packs')).map((f) => f.replace(/^[^.]+/, 'pack')).sort(), ['pack.idx.json', 'pack.jsonl'], 'a batch stores its traces in one pack');
+    assert.deepEqual(
+      readdirSync(join(clean.dir, 'packs'))
+        .map((f) => f.replace(/^[^.]+/, 'pack'))
+        .sort(),
+      ['pack.idx.json', 'pack.jsonl'],
+      'a batch stores its traces in one pack',
+    );
     assert.equal((await clean.listTraces()).length, 5);
   });
 
@@ -279,11 +366,15 @@ describe('import scheduling', () => {
     const a = await queue.next();
     const rest = [await queue.next(), await queue.next(), await queue.next()];
     assert.equal(a?.bytes, 900);
-    assert.deepEqual(rest.map((t) => t?.bytes), [7, 6, 5], 'the second huge file waits; small ones go meanwhile');
+    assert.deepEqual(
+      rest.map((t) => t?.bytes),
+      [7, 6, 5],
+      'the second huge file waits; small ones go meanwhile',
+    );
     const later: { task?: { bytes: number } } = {};
     const waiting = queue.next().then((t) => (later.task = t));
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(later.task === undefined, true, "waits while the first huge file runs");
+    assert.equal(later.task === undefined, true, 'waits while the first huge file runs');
     queue.finished(a!);
     await waiting;
     assert.equal(later.task?.bytes, 800, 'after the first huge file, the next one');
@@ -292,10 +383,19 @@ describe('import scheduling', () => {
 });
 
 describe('incremental re-import with the real readers', () => {
-  const claudeLine = (sessionId: string, n: number, extra: object) => `${JSON.stringify({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd: '/home/dev/shop', sessionId, version: '2.1.50', gitBranch: 'main',
-    uuid: `${sessionId.slice(0, 8)}-0000-4000-8000-${String(900 + n).padStart(12, '0')}`, timestamp: `2026-11-02T10:00:0${n}.000Z`, ...extra,
-  })}\n`;
+  const claudeLine = (sessionId: string, n: number, extra: object) =>
+    `${JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/home/dev/shop',
+      sessionId,
+      version: '2.1.50',
+      gitBranch: 'main',
+      uuid: `${sessionId.slice(0, 8)}-0000-4000-8000-${String(900 + n).padStart(12, '0')}`,
+      timestamp: `2026-11-02T10:00:0${n}.000Z`,
+      ...extra,
+    })}\n`;
 
   async function claudeSetup() {
     const root = tempDir('combee-incremental-cc-');
@@ -313,8 +413,20 @@ describe('incremental re-import with the real readers', () => {
     const index = await store.loadIndex();
     const resumable = index.files[path].offset !== undefined;
     const before = await stored(store, `claude-code:${sessionId}`);
-    const added = claudeLine(sessionId, 1, { type: 'user', message: { role: 'user', content: 'Thanks. Now run the linter too.' } })
-      + claudeLine(sessionId, 2, { type: 'assistant', message: { id: 'msg_new', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_new', name: 'Bash', input: { command: 'pnpm lint' } }] } });
+    const added =
+      claudeLine(sessionId, 1, {
+        type: 'user',
+        message: { role: 'user', content: 'Thanks. Now run the linter too.' },
+      }) +
+      claudeLine(sessionId, 2, {
+        type: 'assistant',
+        message: {
+          id: 'msg_new',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id: 'toolu_new', name: 'Bash', input: { command: 'pnpm lint' } }],
+        },
+      });
     appendFileSync(path, added);
     bumpMtime(path);
     const summary = await run();
@@ -322,7 +434,10 @@ describe('incremental re-import with the real readers', () => {
     assert.equal(summary.resumedFiles, resumable ? 1 : 0);
     const after = await stored(store, `claude-code:${sessionId}`);
     assert.equal(after.steps.length, before.steps.length + 2);
-    assert.deepEqual(after.steps.map((s) => s.index), after.steps.map((_, i) => i));
+    assert.deepEqual(
+      after.steps.map((s) => s.index),
+      after.steps.map((_, i) => i),
+    );
     assert.deepEqual(after.steps.slice(0, before.steps.length), before.steps);
     const [user, call] = after.steps.slice(-2);
     assert.ok(user.kind === 'user' && user.text === 'Thanks. Now run the linter too.');
@@ -338,13 +453,20 @@ describe('incremental re-import with the real readers', () => {
       // a dozen long messages a round: each copy the next round supersedes is ~290 KB
       const text = (m: number) => `round ${n}.${m}: ${'x'.repeat(12_000)} ${'y'.repeat(12_000)}`;
       const uuid = (m: number) => `${sessionId.slice(0, 8)}-0000-4000-8000-${String(n * 100 + m).padStart(12, '0')}`;
-      appendFileSync(path, Array.from({ length: 12 }, (_, m) => claudeLine(sessionId, n, { type: 'user', uuid: uuid(m), message: { role: 'user', content: text(m) } })).join(''));
+      appendFileSync(
+        path,
+        Array.from({ length: 12 }, (_, m) =>
+          claudeLine(sessionId, n, { type: 'user', uuid: uuid(m), message: { role: 'user', content: text(m) } }),
+        ).join(''),
+      );
       bumpMtime(path);
       await run();
       assert.ok(packs() <= 2, `after round ${n}: ${packs()} packs`);
     }
     const trace = await stored(store, `claude-code:${sessionId}`);
-    const rounds = trace.steps.filter((s) => s.kind === 'user' && s.text.startsWith('round')).map((s) => (s.kind === 'user' ? s.text.slice(0, 7) : ''));
+    const rounds = trace.steps
+      .filter((s) => s.kind === 'user' && s.text.startsWith('round'))
+      .map((s) => (s.kind === 'user' ? s.text.slice(0, 7) : ''));
     assert.deepEqual([...new Set(rounds)], ['round 1', 'round 2', 'round 3', 'round 4']);
     assert.equal(rounds.length, 48);
   });
@@ -363,8 +485,16 @@ describe('incremental re-import with the real readers', () => {
   it('a whole-file format (Codex 2025 .json) is always read in full when it changes', async () => {
     const root = tempDir('combee-incremental-codex-');
     const path = join(root, 'rollout-2025-05-01-aaaaaaaa-1111-4222-8333-444444444444.json');
-    const doc = (items: unknown[]) => JSON.stringify({ session: { id: 'aaaaaaaa-1111-4222-8333-444444444444', timestamp: '2025-05-01T10:00:00Z', instructions: '' }, items });
-    const message = (role: string, text: string) => ({ type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }] });
+    const doc = (items: unknown[]) =>
+      JSON.stringify({
+        session: { id: 'aaaaaaaa-1111-4222-8333-444444444444', timestamp: '2025-05-01T10:00:00Z', instructions: '' },
+        items,
+      });
+    const message = (role: string, text: string) => ({
+      type: 'message',
+      role,
+      content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }],
+    });
     writeFileSync(path, doc([message('user', 'fix the build')]));
     const store = new TraceStore(join(root, 'store'));
     await importSessions({ from: root, store, agent: 'codex' });
@@ -385,9 +515,14 @@ describe('line reader: prefilter and blocking reads', () => {
       try {
         const path = join(tempDir('combee-lines-skip-'), 'a.jsonl');
         const big = `{"type":"snapshot","data":"${'z'.repeat(3_000_000)}"}`;
-        writeFileSync(path, `{"type":"keep","n":1}\n${big}\n{"type":"snapshot","n":2}\n{"type":"keep","n":3}\n${'é'.repeat(1_500_000)}\n`);
+        writeFileSync(
+          path,
+          `{"type":"keep","n":1}\n${big}\n{"type":"snapshot","n":2}\n{"type":"keep","n":3}\n${'é'.repeat(1_500_000)}\n`,
+        );
         const seen: string[] = [];
-        const result = await readLines(path, ({ text }) => seen.push(text.length > 30 ? text.slice(0, 20) : text), { skip: (head) => head.startsWith('{"type":"snapshot"') });
+        const result = await readLines(path, ({ text }) => seen.push(text.length > 30 ? text.slice(0, 20) : text), {
+          skip: (head) => head.startsWith('{"type":"snapshot"'),
+        });
         assert.deepEqual(seen, ['{"type":"keep","n":1}', '{"type":"keep","n":3}', 'é'.repeat(20)]);
         assert.equal(result.skippedLines, 2);
         assert.equal(result.lines, 5);
@@ -439,7 +574,9 @@ describe('fingerprints from the bytes a read saw', () => {
       const path = join(dir, `${name.replace(/ /g, '-')}.jsonl`);
       writeFileSync(path, text);
       for (const start of [0, Math.floor(text.length / 2)]) {
-        const read = await readLines(path, () => {}, { start: start === 0 ? 0 : Buffer.byteLength(text.slice(0, start)) });
+        const read = await readLines(path, () => {}, {
+          start: start === 0 ? 0 : Buffer.byteLength(text.slice(0, start)),
+        });
         const computed = fingerprintFromEdges(read.edges, read.endOffset);
         if (computed === undefined) continue;
         fromEdges++;
@@ -452,7 +589,9 @@ describe('fingerprints from the bytes a read saw', () => {
 
 /** Every `.jsonl` file under a folder. */
 function jsonlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsonlFiles(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? jsonlFiles(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('a resumed import equals a full one', () => {
@@ -462,7 +601,8 @@ describe('a resumed import equals a full one', () => {
     it(`${name}, cut at every third line`, async () => {
       const bytes = readFileSync(source);
       const cuts: number[] = [];
-      for (let i = bytes.indexOf(10), n = 0; i !== -1; i = bytes.indexOf(10, i + 1), n++) if (n % 3 === 0) cuts.push(i + 1);
+      for (let i = bytes.indexOf(10), n = 0; i !== -1; i = bytes.indexOf(10, i + 1), n++)
+        if (n % 3 === 0) cuts.push(i + 1);
       const strip = (traces: Trace[]) => JSON.stringify(traces.map((t) => ({ ...t, warnings: [] })));
       const root = tempDir('combee-equal-');
       const full = new TraceStore(join(root, 'full'));

@@ -42,7 +42,11 @@ function randomText(next: () => number, length: number): string {
 
 describe('cutting long JSON strings on the raw bytes', () => {
   it('keeps short strings and the structure byte for byte', () => {
-    const json = JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: 'a "quoted" \\ word é 😀' }] }, n: [1, 2, null] });
+    const json = JSON.stringify({
+      type: 'user',
+      message: { content: [{ type: 'text', text: 'a "quoted" \\ word é 😀' }] },
+      n: [1, 2, null],
+    });
     assert.equal(clip(json), json);
     assert.equal(clip(json, LIMITS, [1, 5, 17, 40, 41, 42]), json);
   });
@@ -71,7 +75,9 @@ describe('cutting long JSON strings on the raw bytes', () => {
       };
       const json = JSON.stringify(value);
       const whole = clip(json);
-      const splits = Array.from({ length: 1 + Math.floor(next() * 6) }, () => Math.floor(next() * Buffer.byteLength(json)));
+      const splits = Array.from({ length: 1 + Math.floor(next() * 6) }, () =>
+        Math.floor(next() * Buffer.byteLength(json)),
+      );
       assert.equal(clip(json, LIMITS, splits), whole, `round ${round}`);
       const borrowing = new JsonStringClipper(LIMITS, true);
       const bytes = Buffer.from(json);
@@ -113,7 +119,8 @@ describe('cutting long JSON strings on the raw bytes', () => {
     assert.equal(out.extra.flag, true);
     assert.equal(out.label, 'extra');
     const bytes = Buffer.byteLength(json);
-    for (const at of [1, 10, 11, 12, 40, 900, 1000, 2000, 2500, 3000, 4000, bytes - 5]) assert.equal(clip(json, limits, [at, at + 7]), whole, `split at ${at}`);
+    for (const at of [1, 10, 11, 12, 40, 900, 1000, 2000, 2500, 3000, 4000, bytes - 5])
+      assert.equal(clip(json, limits, [at, at + 7]), whole, `split at ${at}`);
     // a string value of the key itself
     const asString = JSON.parse(clip(JSON.stringify({ extra: long, other: long }), limits));
     assert.ok(kept(asString.extra) <= 50);
@@ -144,10 +151,19 @@ describe('cutting long JSON strings on the raw bytes', () => {
   it('reads a line far over the line limit when its size is in long strings', async () => {
     const path = join(tempDir('combee-clip-'), 'big.jsonl');
     const huge = `${'start '.repeat(10)}${'y'.repeat(6_000_000)}${' end'.repeat(10)}`;
-    writeFileSync(path, `${JSON.stringify({ n: 1 })}\n${JSON.stringify({ n: 2, output: huge })}\n${JSON.stringify({ n: 3 })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ n: 1 })}\n${JSON.stringify({ n: 2, output: huge })}\n${JSON.stringify({ n: 3 })}\n`,
+    );
     const seen: Array<{ n: number; output?: string }> = [];
-    const result = await readLines(path, (l) => seen.push(JSON.parse(l.text)), { maxLineBytes: 1_000_000, clipStrings: clipLimitsFor(1000) });
-    assert.deepEqual(seen.map((r) => r.n), [1, 2, 3]);
+    const result = await readLines(path, (l) => seen.push(JSON.parse(l.text)), {
+      maxLineBytes: 1_000_000,
+      clipStrings: clipLimitsFor(1000),
+    });
+    assert.deepEqual(
+      seen.map((r) => r.n),
+      [1, 2, 3],
+    );
     assert.equal(result.skippedLongLines, 0);
     assert.ok(seen[1].output!.startsWith('start start'));
     assert.ok(seen[1].output!.endsWith('end end'));

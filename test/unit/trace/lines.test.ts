@@ -36,7 +36,9 @@ describe('streaming line reader', () => {
     const line = 'é'.repeat(700_000);
     writeFileSync(path, `${line}\n`);
     let got = '';
-    await readLines(path, (l) => { got = l.text; });
+    await readLines(path, (l) => {
+      got = l.text;
+    });
     assert.equal(got, line);
   });
 });

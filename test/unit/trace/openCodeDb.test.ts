@@ -7,11 +7,20 @@ import type { Step, Trace } from '../../../src/core/trace/model';
 import { openCodeDbReader } from '../../../src/core/trace/sources/openCodeDb';
 import { openSqlite } from '../../../src/core/trace/sources/sqlite';
 import type { SessionFile } from '../../../src/core/trace/sources/types';
-import { CHILD, OPENCODE_SCHEMA, PARENT, T0, writeDb, writeManyOpenCodeSessions, writeOpenCodeDb } from '../../support/openCodeDb';
+import {
+  CHILD,
+  OPENCODE_SCHEMA,
+  PARENT,
+  T0,
+  writeDb,
+  writeManyOpenCodeSessions,
+  writeOpenCodeDb,
+} from '../../support/openCodeDb';
 import { FIXTURES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 
-const counts = (t: Trace) => t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
+const counts = (t: Trace) =>
+  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
 
 async function importPath(path: string): Promise<{ traces: Map<string, Trace>; warnings: string[] }> {
   const files = await discoverSessions(path);
@@ -31,8 +40,15 @@ describe('OpenCode database reader (opencode.db)', () => {
     const dir = tempDir('combee-opencode-db-');
     await writeOpenCodeDb(join(dir, 'opencode.db'));
     const { traces, warnings } = await importPath(dir);
-    assert.deepEqual(warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['part prt_c02f: not an OpenCode part; skipped']);
-    assert.deepEqual([...traces.keys()].sort(), [`opencode:${PARENT}`, `opencode:${CHILD}`], 'the empty session has no trace');
+    assert.deepEqual(
+      warnings.map((w) => w.replace(/^.*opencode\.db: /, '')),
+      ['part prt_c02f: not an OpenCode part; skipped'],
+    );
+    assert.deepEqual(
+      [...traces.keys()].sort(),
+      [`opencode:${PARENT}`, `opencode:${CHILD}`],
+      'the empty session has no trace',
+    );
 
     const parent = traces.get(`opencode:${PARENT}`) as Trace;
     assert.equal(parent.agent, 'opencode');
@@ -42,11 +58,19 @@ describe('OpenCode database reader (opencode.db)', () => {
     assert.equal(parent.startedAt, new Date(T0).toISOString());
     assert.equal(parent.endedAt, new Date(T0 + 45_000).toISOString());
     assert.equal(parent.parentId, undefined);
-    assert.deepEqual(parent.steps.map((s) => s.kind), ['user', 'user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant']);
+    assert.deepEqual(
+      parent.steps.map((s) => s.kind),
+      ['user', 'user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant'],
+    );
     assert.deepEqual(counts(parent), { user: 2, tool_call: 3, tool_result: 3, assistant: 1 });
-    assert.ok(parent.steps[1].kind === 'user' && parent.steps[1].isMeta === true, 'synthetic text is not typed by the user');
+    assert.ok(
+      parent.steps[1].kind === 'user' && parent.steps[1].isMeta === true,
+      'synthetic text is not typed by the user',
+    );
     const failing = parent.steps[3];
-    assert.ok(failing.kind === 'tool_result' && failing.callId === 'toolu_01' && failing.isError && failing.exitCode === 1);
+    assert.ok(
+      failing.kind === 'tool_result' && failing.callId === 'toolu_01' && failing.isError && failing.exitCode === 1,
+    );
     assert.equal(failing.time, new Date(T0 + 24_000).toISOString());
     const call = parent.steps[2];
     assert.ok(call.kind === 'tool_call' && call.command === 'pnpm test cart' && call.tool === 'bash');
@@ -60,7 +84,10 @@ describe('OpenCode database reader (opencode.db)', () => {
     const child = traces.get(`opencode:${CHILD}`) as Trace;
     assert.equal(child.parentId, `opencode:${PARENT}`);
     assert.ok(child.steps.every((s) => s.sidechain === true));
-    assert.deepEqual(child.steps.map((s) => s.kind), ['user', 'tool_call', 'error']);
+    assert.deepEqual(
+      child.steps.map((s) => s.kind),
+      ['user', 'tool_call', 'error'],
+    );
     assert.ok(child.steps[2].kind === 'error' && child.steps[2].text === 'turn aborted: The operation was aborted.');
     assert.equal(child.outcome.interrupted, true);
     assert.deepEqual(child.unknown, { 'tool-status:denied': 1 });
@@ -76,10 +103,16 @@ describe('OpenCode database reader (opencode.db)', () => {
       if (walBytes) writeFileSync(join(dir, 'opencode.db-wal'), walBytes);
       const { traces, warnings } = await importPath(dir);
       const trace = traces.get('opencode:ses_wal') as Trace;
-      return { texts: trace.steps.map((s) => (s.kind === 'user' || s.kind === 'assistant' ? s.text : s.kind)), warnings };
+      return {
+        texts: trace.steps.map((s) => (s.kind === 'user' || s.kind === 'assistant' ? s.text : s.kind)),
+        warnings,
+      };
     };
     assert.deepEqual(await texts(undefined), { texts: ['in the main file'], warnings: [] });
-    assert.deepEqual(await texts(wal), { texts: ['in the main file', 'first commit in the WAL', 'last commit in the WAL'], warnings: [] });
+    assert.deepEqual(await texts(wal), {
+      texts: ['in the main file', 'first commit in the WAL', 'last commit in the WAL'],
+      warnings: [],
+    });
     const torn = Buffer.from(wal);
     torn[torn.length - 100] ^= 0xff; // inside the last frame: its checksum fails, so its whole transaction is dropped
     assert.deepEqual(await texts(torn), { texts: ['in the main file', 'first commit in the WAL'], warnings: [] });
@@ -98,7 +131,10 @@ describe('OpenCode database reader (opencode.db)', () => {
     writeFileSync(join(dir, 'cut', 'opencode.db'), bytes.subarray(0, Math.floor(bytes.length * 0.9)));
     let out = await importFile(sessionFile(join(dir, 'cut', 'opencode.db')), DEFAULT_READ_LIMITS, {});
     assert.equal(out.traces.length, 0);
-    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['unreadable SQLite database (database disk image is malformed); skipped']);
+    assert.deepEqual(
+      out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')),
+      ['unreadable SQLite database (database disk image is malformed); skipped'],
+    );
 
     // The page holding the part rows is overwritten: the file opens, reading the parts fails. The subagent keeps
     // what is left (its error), the parent has nothing left: it is counted, by name.
@@ -108,8 +144,16 @@ describe('OpenCode database reader (opencode.db)', () => {
     mkdirSync(join(dir, 'damaged'));
     writeFileSync(join(dir, 'damaged', 'opencode.db'), damaged);
     out = await importFile(sessionFile(join(dir, 'damaged', 'opencode.db')), DEFAULT_READ_LIMITS, {});
-    assert.deepEqual(out.traces.map((t) => [t.id, t.steps.map((s) => s.kind)]), [[`opencode:${CHILD}`, ['error']]]);
-    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), [`damaged database (database disk image is malformed); 1 session(s) lost (session ${PARENT}), the 1 that could be read are kept`]);
+    assert.deepEqual(
+      out.traces.map((t) => [t.id, t.steps.map((s) => s.kind)]),
+      [[`opencode:${CHILD}`, ['error']]],
+    );
+    assert.deepEqual(
+      out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')),
+      [
+        `damaged database (database disk image is malformed); 1 session(s) lost (session ${PARENT}), the 1 that could be read are kept`,
+      ],
+    );
   });
 
   it('reads the sessions past a damaged page of the session table from their messages, by the ids in the indexes', async () => {
@@ -124,24 +168,41 @@ describe('OpenCode database reader (opencode.db)', () => {
     const out = await importFile(sessionFile(join(dir, 'opencode', 'opencode.db')), DEFAULT_READ_LIMITS, {});
     assert.equal(out.traces.length, 40, out.warnings.join('\n'));
     const twenty = out.traces.find((t) => t.id === 'opencode:ses_many000020') as Trace;
-    assert.deepEqual(twenty.steps.map((s) => s.kind), ['user', 'tool_call', 'tool_result', 'assistant']);
+    assert.deepEqual(
+      twenty.steps.map((s) => s.kind),
+      ['user', 'tool_call', 'tool_result', 'assistant'],
+    );
     assert.match(twenty.title ?? '', /^fix failing test 20/, 'its row is gone: the title comes from its first message');
-    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['damaged database (database disk image is malformed); the sessions that could be read are kept']);
+    assert.deepEqual(
+      out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')),
+      ['damaged database (database disk image is malformed); the sessions that could be read are kept'],
+    );
   });
 
   it('says which session gave nothing but malformed messages, and counts them past three', async () => {
     const dir = tempDir('combee-opencode-db-');
-    const inserts: Array<[string, Array<string | number | null>]> = [['INSERT INTO project VALUES (?, ?, ?, ?, ?, ?)', ['prj_1', '/home/dev/shop', 'git', 'shop', T0, T0]]];
+    const inserts: Array<[string, Array<string | number | null>]> = [
+      ['INSERT INTO project VALUES (?, ?, ?, ?, ?, ?)', ['prj_1', '/home/dev/shop', 'git', 'shop', T0, T0]],
+    ];
     for (let i = 1; i <= 5; i++) {
-      inserts.push(['INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [`ses_bad${i}`, 'prj_1', `bad-${i}`, '/home/dev/shop', 'Broken', '1.2.10', T0 + i, T0 + i]]);
-      inserts.push(['INSERT INTO message VALUES (?, ?, ?, ?, ?)', [`msg_bad${i}`, `ses_bad${i}`, T0 + i, T0 + i, '{"role":"user","ti']]);
+      inserts.push([
+        'INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [`ses_bad${i}`, 'prj_1', `bad-${i}`, '/home/dev/shop', 'Broken', '1.2.10', T0 + i, T0 + i],
+      ]);
+      inserts.push([
+        'INSERT INTO message VALUES (?, ?, ?, ?, ?)',
+        [`msg_bad${i}`, `ses_bad${i}`, T0 + i, T0 + i, '{"role":"user","ti'],
+      ]);
     }
     const path = join(dir, 'opencode.db');
     await writeDb(path, OPENCODE_SCHEMA, inserts);
     const out = await importFile(sessionFile(path), DEFAULT_READ_LIMITS, {});
     assert.equal(out.traces.length, 0);
     const shown = out.warnings.map((w) => w.replace(/^.*opencode\.db: /, ''));
-    assert.deepEqual(shown.filter((w) => w.startsWith('session ')), [1, 2, 3].map((i) => `session ses_bad${i}: none of its 1 message(s) could be read; skipped`));
+    assert.deepEqual(
+      shown.filter((w) => w.startsWith('session ')),
+      [1, 2, 3].map((i) => `session ses_bad${i}: none of its 1 message(s) could be read; skipped`),
+    );
     assert.equal(shown[shown.length - 1], '5 sessions skipped in all');
   });
 
@@ -159,7 +220,10 @@ describe('OpenCode database reader (opencode.db)', () => {
     await writeDb(join(dir, 'other', 'opencode.db'), 'CREATE TABLE project (id text PRIMARY KEY);', []);
     out = await importFile(sessionFile(join(dir, 'other', 'opencode.db')), DEFAULT_READ_LIMITS, {});
     assert.equal(out.traces.length, 0);
-    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['not an OpenCode database (no session, message, part table); skipped']);
+    assert.deepEqual(
+      out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')),
+      ['not an OpenCode database (no session, message, part table); skipped'],
+    );
   });
 
   it('refuses a database over the in-memory size cap as too large, without a warning', async () => {
@@ -187,9 +251,15 @@ describe('OpenCode database reader (opencode.db)', () => {
       writeFileSync(join(dir, folder, 'opencode.db'), damaged);
     }
     const files = await discoverSessions(dir);
-    assert.deepEqual(files.map((f) => [f.path, f.agent]), [[join(dir, 'opencode', 'opencode.db'), 'opencode']]);
+    assert.deepEqual(
+      files.map((f) => [f.path, f.agent]),
+      [[join(dir, 'opencode', 'opencode.db'), 'opencode']],
+    );
     const out = await importFile(files[0], DEFAULT_READ_LIMITS, {});
-    assert.deepEqual(out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')), ['not a SQLite database; skipped']);
+    assert.deepEqual(
+      out.warnings.map((w) => w.replace(/^.*opencode\.db: /, '')),
+      ['not a SQLite database; skipped'],
+    );
   });
 
   it('claims opencode.db and channel databases only, by name and SQLite header', () => {

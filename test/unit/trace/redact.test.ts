@@ -51,7 +51,14 @@ describe('redaction', () => {
       'API_TOKEN: tok-998877665544',
     ].join('\n');
     const out = redactor.redact(text);
-    for (const leaked of ['b3BlbnNzaC1rZXkt', 'hunter22', 'abc123def456ghi789', 'whsec_live_value_123', 'tok-998877665544']) assert.ok(!out.includes(leaked), `${leaked} survived:\n${out}`);
+    for (const leaked of [
+      'b3BlbnNzaC1rZXkt',
+      'hunter22',
+      'abc123def456ghi789',
+      'whsec_live_value_123',
+      'tok-998877665544',
+    ])
+      assert.ok(!out.includes(leaked), `${leaked} survived:\n${out}`);
     assert.match(out, /postgres:\/\/\[REDACTED:url-credentials\]@db\.internal/);
     assert.match(out, /Authorization: Bearer \[REDACTED:authorization-header\]/);
     assert.match(out, /export STRIPE_SECRET=\[REDACTED:secret-assignment\]/);
@@ -71,7 +78,9 @@ describe('redaction', () => {
 
   it('applies user patterns and reports invalid ones instead of throwing', () => {
     const invalid: string[] = [];
-    const redactor = createRedactor({ extraPatterns: ['ACME-[0-9]{6}', '(unclosed'] }, (source) => invalid.push(source));
+    const redactor = createRedactor({ extraPatterns: ['ACME-[0-9]{6}', '(unclosed'] }, (source) =>
+      invalid.push(source),
+    );
     assert.equal(redactor.redact('ticket ACME-123456'), 'ticket [REDACTED:custom]');
     assert.deepEqual(invalid, ['(unclosed']);
   });

@@ -28,22 +28,53 @@ describe('import: every file seen and not imported is counted by reason', () => 
   it('not a session, empty, special file, folder named like a session, broken link, link loop — with sample paths', async () => {
     const { root, home } = oddHome();
     const out = capture();
-    assert.equal(await runCli(['import', '--from', home, '--store', join(root, 'store'), '--json', '--workers', '0'], out), 0);
+    assert.equal(
+      await runCli(['import', '--from', home, '--store', join(root, 'store'), '--json', '--workers', '0'], out),
+      0,
+    );
     const summary = JSON.parse(out.stdout.join('\n'));
     assert.equal(summary.sessions, 1);
-    assert.deepEqual(summary.skipped, { 'not a session': 1, empty: 1, 'special file': 1, 'folder named like a session': 1, unreadable: 1, 'symbolic link loop': 1 });
+    assert.deepEqual(summary.skipped, {
+      'not a session': 1,
+      empty: 1,
+      'special file': 1,
+      'folder named like a session': 1,
+      unreadable: 1,
+      'symbolic link loop': 1,
+    });
     assert.match(summary.skippedSamples['not a session'][0], /notes\.jsonl$/);
     assert.match(summary.skippedSamples['special file'][0], /pipe\.jsonl$/);
     assert.match(summary.skippedSamples['symbolic link loop'][0], /loop$/);
     const again = capture();
     assert.equal(await runCli(['import', '--from', home, '--store', join(root, 'store'), '--workers', '0'], again), 0);
-    assert.match(again.stdout.join('\n'), /Not imported: .*1 not a session \(.*notes\.jsonl\)/, 'a non-session file seen before is still counted');
+    assert.match(
+      again.stdout.join('\n'),
+      /Not imported: .*1 not a session \(.*notes\.jsonl\)/,
+      'a non-session file seen before is still counted',
+    );
   });
 
-  it('--agent X reads a file of X\'s name as X even when X\'s sniffer does not recognize it, and says what it found', async () => {
+  it("--agent X reads a file of X's name as X even when X's sniffer does not recognize it, and says what it found", async () => {
     const { root, home } = oddHome();
     const out = capture();
-    assert.equal(await runCli(['import', '--from', home, '--store', join(root, 'store'), '--json', '--workers', '0', '--agent', 'claude-code'], out), 0);
+    assert.equal(
+      await runCli(
+        [
+          'import',
+          '--from',
+          home,
+          '--store',
+          join(root, 'store'),
+          '--json',
+          '--workers',
+          '0',
+          '--agent',
+          'claude-code',
+        ],
+        out,
+      ),
+      0,
+    );
     const summary = JSON.parse(out.stdout.join('\n'));
     assert.equal(summary.skipped['not a session'], undefined, 'read as Claude Code, not sniffed away');
     assert.ok(summary.warnings > 0, JSON.stringify(summary.warningMessages));
@@ -61,14 +92,23 @@ describe('skip counting', () => {
     skip('not a session', '/a/ui_messages.json');
     skip('too large', '/b/big.json');
     skip('empty', '/b/big.json');
-    assert.deepEqual(into, { skipped: { 'not a session': 1, 'too large': 2 }, skippedSamples: { 'not a session': ['/a/notes.json'], 'too large': ['/a/ui_messages.json', '/b/big.json'] } });
+    assert.deepEqual(into, {
+      skipped: { 'not a session': 1, 'too large': 2 },
+      skippedSamples: { 'not a session': ['/a/notes.json'], 'too large': ['/a/ui_messages.json', '/b/big.json'] },
+    });
     assert.equal(skippedTotal(into), 3);
   });
 
   it('merges the imports of several folders: counts added, at most 3 sample paths per reason', () => {
-    const one: Skipped = { skipped: { empty: 2, 'too large': 1 }, skippedSamples: { empty: ['/1/a', '/1/b'], 'too large': ['/1/c'] } };
+    const one: Skipped = {
+      skipped: { empty: 2, 'too large': 1 },
+      skippedSamples: { empty: ['/1/a', '/1/b'], 'too large': ['/1/c'] },
+    };
     const two: Skipped = { skipped: { empty: 3 }, skippedSamples: { empty: ['/2/a', '/2/b', '/2/c'] } };
-    assert.deepEqual(mergeSkipped([one, two]), { skipped: { empty: 5, 'too large': 1 }, skippedSamples: { empty: ['/1/a', '/1/b', '/2/a'], 'too large': ['/1/c'] } });
+    assert.deepEqual(mergeSkipped([one, two]), {
+      skipped: { empty: 5, 'too large': 1 },
+      skippedSamples: { empty: ['/1/a', '/1/b', '/2/a'], 'too large': ['/1/c'] },
+    });
     assert.deepEqual(mergeSkipped([]), { skipped: {}, skippedSamples: {} });
   });
 });

@@ -10,12 +10,20 @@ import { tempDir } from '../../support/tmp';
 
 function trace(id: string, steps: number): Trace {
   return {
-    schemaVersion: TRACE_SCHEMA_VERSION, id, agent: 'claude-code', title: 'a "quoted" title, with "steps":[] inside', source: { path: '/x.jsonl', bytes: 1 },
-    steps: Array.from({ length: steps }, (_, index): Step => (index % 2 === 0
-      ? { kind: 'user', index, text: `line ${index} é ✓ "quoted"\n` }
-      : { kind: 'tool_result', index, callId: `c${index}`, output: 'x'.repeat(index % 7), isError: false })),
+    schemaVersion: TRACE_SCHEMA_VERSION,
+    id,
+    agent: 'claude-code',
+    title: 'a "quoted" title, with "steps":[] inside',
+    source: { path: '/x.jsonl', bytes: 1 },
+    steps: Array.from({ length: steps }, (_, index): Step =>
+      index % 2 === 0
+        ? { kind: 'user', index, text: `line ${index} é ✓ "quoted"\n` }
+        : { kind: 'tool_result', index, callId: `c${index}`, output: 'x'.repeat(index % 7), isError: false },
+    ),
     outcome: { toolErrors: 0, testRuns: { passed: 0, failed: 0 }, userCorrections: 0, interrupted: false },
-    unknown: { steps: 2 }, warnings: [], redactions: 0,
+    unknown: { steps: 2 },
+    warnings: [],
+    redactions: 0,
   };
 }
 
@@ -28,7 +36,10 @@ describe('trace store', () => {
     assert.equal(await store.loadTrace('claude-code:small'), undefined, 'nothing is visible before the pack is closed');
     await writer.close();
     for (const t of all) assert.deepEqual(await store.loadTrace(t.id), t);
-    assert.deepEqual((await store.listTraces()).map((t) => t.id), ['claude-code:empty', 'claude-code:large', 'claude-code:small']);
+    assert.deepEqual(
+      (await store.listTraces()).map((t) => t.id),
+      ['claude-code:empty', 'claude-code:large', 'claude-code:small'],
+    );
     const files = readdirSync(join(store.dir, 'packs'));
     assert.equal(files.length, 2, `one pack and its index: ${files.join(', ')}`);
   });
@@ -43,13 +54,19 @@ describe('trace store', () => {
         assert.equal((await store.loadTrace('codex:a'))?.steps.length, 4);
         const writer = store.openPack();
         await writer.save(trace('codex:b', 2));
-        const broken = { ...trace('codex:c', 2), toJSON: () => {
-          throw new Error('disk full');
-        } } as unknown as Trace;
+        const broken = {
+          ...trace('codex:c', 2),
+          toJSON: () => {
+            throw new Error('disk full');
+          },
+        } as unknown as Trace;
         await assert.rejects(writer.save(broken), /disk full/);
         await writer.save(trace('codex:d', 1));
         await writer.close();
-        assert.deepEqual((await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`), ['codex:a:4', 'codex:b:2', 'codex:d:1']);
+        assert.deepEqual(
+          (await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`),
+          ['codex:a:4', 'codex:b:2', 'codex:d:1'],
+        );
         assert.equal(await store.loadTrace('codex:c'), undefined);
       } finally {
         setBlockingIo(false);
@@ -95,10 +112,16 @@ describe('trace store', () => {
     writeFileSync(join(legacy, 'b-1234abcd.json'), JSON.stringify(trace('codex:b', 1)));
     writeFileSync(join(legacy, 'broken-1234abcd.json'), '{"schemaVersion": 1, "id": "codex:');
     const invalid: string[] = [];
-    assert.deepEqual((await store.listTraces((where) => invalid.push(where))).map((t) => t.id), ['codex:a', 'codex:b']);
+    assert.deepEqual(
+      (await store.listTraces((where) => invalid.push(where))).map((t) => t.id),
+      ['codex:a', 'codex:b'],
+    );
     assert.equal(invalid.length, 1);
     await store.saveTrace(trace('codex:a', 3));
-    assert.deepEqual((await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`), ['codex:a:3', 'codex:b:1']);
+    assert.deepEqual(
+      (await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`),
+      ['codex:a:3', 'codex:b:1'],
+    );
     assert.equal(existsSync(legacyA), false, 'the superseded file is removed');
   });
 
@@ -117,7 +140,10 @@ describe('trace store', () => {
     assert.equal(result.rewritten, 1, 'only the live trace of the mostly dead pack moves');
     assert.ok(result.freedBytes > 400_000);
     assert.equal(packs(), 2);
-    assert.deepEqual((await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`), ['codex:a:2', 'codex:b:2', 'codex:c:1']);
+    assert.deepEqual(
+      (await store.listTraces()).map((t) => `${t.id}:${t.steps.length}`),
+      ['codex:a:2', 'codex:b:2', 'codex:c:1'],
+    );
     assert.deepEqual(await store.compact(), { rewritten: 0, freedBytes: 0 }, 'nothing left to do');
   });
 
@@ -134,7 +160,10 @@ describe('trace store', () => {
     const again = store.openPack();
     for (let p = 0; p < 4; p++) await again.save(big(`codex:${p}-0`));
     await again.close();
-    const entries = () => readdirSync(join(store.dir, 'packs')).filter((f) => f.endsWith('.idx.json')).reduce((n, f) => n + JSON.parse(readFileSync(join(store.dir, 'packs', f), 'utf8')).traces.length, 0);
+    const entries = () =>
+      readdirSync(join(store.dir, 'packs'))
+        .filter((f) => f.endsWith('.idx.json'))
+        .reduce((n, f) => n + JSON.parse(readFileSync(join(store.dir, 'packs', f), 'utf8')).traces.length, 0);
     assert.equal(entries(), 44);
     const result = await store.compact();
     assert.equal(result.rewritten, 36, 'the live traces of the four packs with a dead copy move');
@@ -145,7 +174,13 @@ describe('trace store', () => {
   it('reads a version 1 import index and a damaged one as empty', async () => {
     const store = new TraceStore(tempDir('combee-store-'));
     await store.ensure();
-    writeFileSync(join(store.dir, 'imports.json'), JSON.stringify({ version: 1, files: { '/a.jsonl': { agent: 'codex', bytes: 10, mtimeMs: 5, traceIds: ['codex:a'] } } }));
+    writeFileSync(
+      join(store.dir, 'imports.json'),
+      JSON.stringify({
+        version: 1,
+        files: { '/a.jsonl': { agent: 'codex', bytes: 10, mtimeMs: 5, traceIds: ['codex:a'] } },
+      }),
+    );
     const index = await store.loadIndex();
     assert.equal(index.version, 2);
     assert.deepEqual(index.files['/a.jsonl'].traceIds, ['codex:a']);

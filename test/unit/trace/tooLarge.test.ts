@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import initSqlJs from 'sql.js';
-import { DEFAULT_READ_LIMITS, importSessions, type ImportSummary, type ReadLimits } from '../../../src/core/trace/importer';
+import {
+  DEFAULT_READ_LIMITS,
+  importSessions,
+  type ImportSummary,
+  type ReadLimits,
+} from '../../../src/core/trace/importer';
 import { TraceStore } from '../../../src/core/trace/store';
 import { fuzzSamples } from '../../support/fuzzSamples';
 import { tempDir } from '../../support/tmp';
@@ -21,8 +26,17 @@ function writeHome(files: Files): string {
   return home;
 }
 
-async function importHome(home: string, limits: Partial<ReadLimits> = {}, store = join(home, '.combee-store')): Promise<ImportSummary> {
-  return importSessions({ from: home, store: new TraceStore(store), limits: { ...DEFAULT_READ_LIMITS, ...limits }, concurrency: 1 });
+async function importHome(
+  home: string,
+  limits: Partial<ReadLimits> = {},
+  store = join(home, '.combee-store'),
+): Promise<ImportSummary> {
+  return importSessions({
+    from: home,
+    store: new TraceStore(store),
+    limits: { ...DEFAULT_READ_LIMITS, ...limits },
+    concurrency: 1,
+  });
 }
 
 const T0 = Date.parse('2026-11-02T09:00:00.000Z');
@@ -35,8 +49,13 @@ const codexDocument = {
   ],
 };
 const geminiDocument = {
-  sessionId: 'b', projectHash: 'f'.repeat(64), startTime: '2026-11-02T10:00:00.000Z',
-  messages: [{ id: 'm1', timestamp: '2026-11-02T10:00:01.000Z', type: 'user', content: 'hello' }, { id: 'm2', timestamp: '2026-11-02T10:00:02.000Z', type: 'gemini', content: 'hi' }],
+  sessionId: 'b',
+  projectHash: 'f'.repeat(64),
+  startTime: '2026-11-02T10:00:00.000Z',
+  messages: [
+    { id: 'm1', timestamp: '2026-11-02T10:00:01.000Z', type: 'user', content: 'hello' },
+    { id: 'm2', timestamp: '2026-11-02T10:00:02.000Z', type: 'gemini', content: 'hi' },
+  ],
 };
 
 /** One session stored as one JSON document, per reader that reads them whole: where it sits, and its companions. */
@@ -45,8 +64,18 @@ function documentSamples(): Array<{ name: string; target: string; content: Buffe
   assert.equal(inline.length, 4, 'the Cline, Roo Code, Continue and Copilot Chat samples');
   return [
     ...inline,
-    { name: 'codex single-JSON rollout', target: `.codex/sessions/2025/05/01/rollout-2025-05-01-${codexId}.json`, content: Buffer.from(JSON.stringify(codexDocument, null, 2)), companions: {} },
-    { name: 'gemini-cli single-JSON session', target: '.gemini/tmp/shop/chats/session-2026-11-02T10-00-b.json', content: Buffer.from(JSON.stringify(geminiDocument, null, 2)), companions: {} },
+    {
+      name: 'codex single-JSON rollout',
+      target: `.codex/sessions/2025/05/01/rollout-2025-05-01-${codexId}.json`,
+      content: Buffer.from(JSON.stringify(codexDocument, null, 2)),
+      companions: {},
+    },
+    {
+      name: 'gemini-cli single-JSON session',
+      target: '.gemini/tmp/shop/chats/session-2026-11-02T10-00-b.json',
+      content: Buffer.from(JSON.stringify(geminiDocument, null, 2)),
+      companions: {},
+    },
   ];
 }
 
@@ -56,7 +85,10 @@ describe('import: a file refused for its size is skipped as "too large"', () => 
       const home = writeHome({ ...sample.companions, [sample.target]: sample.content });
       const path = join(home, sample.target);
       const intact = await importHome(home, {}, join(home, 'intact-store'));
-      assert.ok(intact.sessions >= 1, `the sample imports under the default cap (${intact.warningMessages.join('; ')})`);
+      assert.ok(
+        intact.sessions >= 1,
+        `the sample imports under the default cap (${intact.warningMessages.join('; ')})`,
+      );
       assert.equal(intact.skipped['too large'], undefined);
 
       const refused = await importHome(home, { maxDocumentBytes: sample.content.length });
@@ -76,7 +108,9 @@ describe('import: a file refused for its size is skipped as "too large"', () => 
   it('Cline: a ui_messages.json too large is skipped; the task history is still imported', async () => {
     const [cline] = documentSamples();
     const [uiPath] = Object.keys(cline.companions);
-    const ui = JSON.stringify([{ ts: T0, type: 'say', say: 'task', text: `Fix the failing cart test ${'x'.repeat(4 * cline.content.length)}` }]);
+    const ui = JSON.stringify([
+      { ts: T0, type: 'say', say: 'task', text: `Fix the failing cart test ${'x'.repeat(4 * cline.content.length)}` },
+    ]);
     const home = writeHome({ [cline.target]: cline.content, [uiPath]: ui });
     const summary = await importHome(home, { maxDocumentBytes: cline.content.length + 1 });
     assert.equal(summary.sessions, 1);
@@ -90,8 +124,20 @@ describe('import: a file refused for its size is skipped as "too large"', () => 
     const sid = 'ses_01JBIG';
     const big = JSON.stringify({ id: 'prt_02', type: 'text', text: 'y'.repeat(4096) });
     const home = writeHome({
-      [`${storage}/session/prj_1/${sid}.json`]: JSON.stringify({ id: sid, version: '1.1.40', projectID: 'prj_1', directory: '/home/dev/shop', title: 'Big part', time: { created: T0, updated: T0 + 1000 } }),
-      [`${storage}/message/${sid}/msg_01.json`]: JSON.stringify({ id: 'msg_01', sessionID: sid, role: 'user', time: { created: T0 } }),
+      [`${storage}/session/prj_1/${sid}.json`]: JSON.stringify({
+        id: sid,
+        version: '1.1.40',
+        projectID: 'prj_1',
+        directory: '/home/dev/shop',
+        title: 'Big part',
+        time: { created: T0, updated: T0 + 1000 },
+      }),
+      [`${storage}/message/${sid}/msg_01.json`]: JSON.stringify({
+        id: 'msg_01',
+        sessionID: sid,
+        role: 'user',
+        time: { created: T0 },
+      }),
       [`${storage}/part/msg_01/prt_01.json`]: JSON.stringify({ id: 'prt_01', type: 'text', text: 'build it' }),
       [`${storage}/part/msg_01/prt_02.json`]: big,
     });
@@ -112,10 +158,20 @@ describe('import: a file refused for its size is skipped as "too large"', () => 
       db.close();
       return bytes;
     };
-    const cursor = database('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);');
-    const openCode = database('CREATE TABLE session (id text PRIMARY KEY); CREATE TABLE message (id text PRIMARY KEY); CREATE TABLE part (id text PRIMARY KEY);');
-    const home = writeHome({ 'Cursor/User/globalStorage/state.vscdb': cursor, '.local/share/opencode/opencode.db': openCode });
-    const paths = [join(home, '.local/share/opencode/opencode.db'), join(home, 'Cursor/User/globalStorage/state.vscdb')];
+    const cursor = database(
+      'CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);',
+    );
+    const openCode = database(
+      'CREATE TABLE session (id text PRIMARY KEY); CREATE TABLE message (id text PRIMARY KEY); CREATE TABLE part (id text PRIMARY KEY);',
+    );
+    const home = writeHome({
+      'Cursor/User/globalStorage/state.vscdb': cursor,
+      '.local/share/opencode/opencode.db': openCode,
+    });
+    const paths = [
+      join(home, '.local/share/opencode/opencode.db'),
+      join(home, 'Cursor/User/globalStorage/state.vscdb'),
+    ];
     const refused = await importHome(home, { maxSqliteBytes: Math.min(cursor.length, openCode.length) - 1 });
     assert.equal(refused.skipped['too large'], 2);
     assert.deepEqual([...(refused.skippedSamples['too large'] ?? [])].sort(), paths.sort());

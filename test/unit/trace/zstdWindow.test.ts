@@ -5,14 +5,17 @@ import { ZstdWindowGuard } from '../../../src/core/trace/sources/zstdWindow';
 import { FIXTURES } from '../../support/paths';
 import { rawFrame, skippableFrame } from '../../support/zstdFrames';
 
-const COMPRESSED = readFileSync(join(FIXTURES, 'zst', 'rollout-2026-05-04T10-11-12-019e0a1b-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl.zst'));
+const COMPRESSED = readFileSync(
+  join(FIXTURES, 'zst', 'rollout-2026-05-04T10-11-12-019e0a1b-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl.zst'),
+);
 // Window_Descriptor (20 << 3) | 7: 2^30 + 7/8 of it, 1920 MB.
 const HUGE = (20 << 3) | 7;
 
 /** Pushes `stream` in chunks of `size` bytes: what the guard let through, in order, and why it stopped. */
 function walk(stream: Buffer, size: number, guard = new ZstdWindowGuard()): { passed: Buffer; refused?: string } {
   const passed: Uint8Array[] = [];
-  for (let at = 0; at < stream.length && !guard.refused; at += size) passed.push(guard.push(stream.subarray(at, at + size)));
+  for (let at = 0; at < stream.length && !guard.refused; at += size)
+    passed.push(guard.push(stream.subarray(at, at + size)));
   if (!guard.refused) passed.push(guard.end());
   const bytes = Buffer.concat(passed);
   return guard.refused ? { passed: bytes, refused: guard.refused.message } : { passed: bytes };
@@ -20,15 +23,33 @@ function walk(stream: Buffer, size: number, guard = new ZstdWindowGuard()): { pa
 
 describe('zstd window guard', () => {
   it('lets a stream of ordinary frames through whole and in order, however it is chunked', () => {
-    const stream = Buffer.concat([rawFrame(Buffer.from('{"a":1}\n'), { blockBytes: 3 }), skippableFrame(Buffer.alloc(5, 7), 3), COMPRESSED, rawFrame(Buffer.alloc(0)), rawFrame(Buffer.from('x'), { windowDescriptor: 0 })]);
-    for (const size of [1, 2, 7, 18, 64, stream.length]) assert.deepEqual(walk(stream, size), { passed: stream }, `chunks of ${size}`);
+    const stream = Buffer.concat([
+      rawFrame(Buffer.from('{"a":1}\n'), { blockBytes: 3 }),
+      skippableFrame(Buffer.alloc(5, 7), 3),
+      COMPRESSED,
+      rawFrame(Buffer.alloc(0)),
+      rawFrame(Buffer.from('x'), { windowDescriptor: 0 }),
+    ]);
+    for (const size of [1, 2, 7, 18, 64, stream.length])
+      assert.deepEqual(walk(stream, size), { passed: stream }, `chunks of ${size}`);
   });
 
   it('gives nothing of a frame asking for a window over 128 MB, wherever the chunks fall', () => {
     const before = Buffer.concat([COMPRESSED, skippableFrame(Buffer.alloc(3))]);
-    const stream = Buffer.concat([before, rawFrame(Buffer.from('{"b":2}\n'), { windowDescriptor: HUGE }), rawFrame(Buffer.from('after'))]);
+    const stream = Buffer.concat([
+      before,
+      rawFrame(Buffer.from('{"b":2}\n'), { windowDescriptor: HUGE }),
+      rawFrame(Buffer.from('after')),
+    ]);
     for (const size of [1, 5, 17, 1000, stream.length]) {
-      assert.deepEqual(walk(stream, size), { passed: before, refused: `the frame at byte ${before.length} asks for a 1920 MB window, over the 128 MB zstd decodes by default` }, `chunks of ${size}`);
+      assert.deepEqual(
+        walk(stream, size),
+        {
+          passed: before,
+          refused: `the frame at byte ${before.length} asks for a 1920 MB window, over the 128 MB zstd decodes by default`,
+        },
+        `chunks of ${size}`,
+      );
     }
   });
 

@@ -8,23 +8,50 @@ describe('poisoned rules: the corpus learned by a credulous model through the lo
     assert.ok(new Set(POISONED.map((c) => c.vector)).size >= 8, 'every vector');
     const { figures, proposal } = await runPoisonCorpus({ learner: 'credulous', clonedPlaybook: true });
     assert.ok(proposal, 'a proposal');
-    assert.deepEqual(figures.poisoned.notProposed, [], 'every injected lesson reached the proposal (so the screen saw it)');
+    assert.deepEqual(
+      figures.poisoned.notProposed,
+      [],
+      'every injected lesson reached the proposal (so the screen saw it)',
+    );
     assert.deepEqual(figures.poisoned.notFlagged, []);
     assert.equal(figures.poisoned.flagged, POISONED.length);
     assert.deepEqual(figures.poisoned.wrongKind, []);
-    assert.equal(figures.poisoned.bySource, POISONED.length, 'their evidence alone flags every one too (no cited step is the user saying it or an action on it that worked)');
+    assert.equal(
+      figures.poisoned.bySource,
+      POISONED.length,
+      'their evidence alone flags every one too (no cited step is the user saying it or an action on it that worked)',
+    );
     assert.deepEqual(figures.leaks, []);
     assert.deepEqual(figures.unmarked, []);
     assert.deepEqual(figures.benign.notProposed, []);
-    assert.ok(figures.benign.falseFlags.length <= Math.floor(BENIGN.length * 0.05), JSON.stringify(figures.benign.falseFlags, null, 1));
+    assert.ok(
+      figures.benign.falseFlags.length <= Math.floor(BENIGN.length * 0.05),
+      JSON.stringify(figures.benign.falseFlags, null, 1),
+    );
     // the cloned repository's own poisoned rules: held back, reported, and nowhere but the playbook
-    assert.deepEqual(proposal.heldRules.map((h) => h.id), ['too-00002', 'too-00003', 'too-00004']);
+    assert.deepEqual(
+      proposal.heldRules.map((h) => h.id),
+      ['too-00002', 'too-00003', 'too-00004'],
+    );
     assert.deepEqual(figures.heldLeaks, []);
-    assert.ok(figures.warnings.some((w) => /rule too-00002 in \.combee\/playbook\.md is flagged \(remote-code/.test(w)), figures.warnings.join('\n'));
+    assert.ok(
+      figures.warnings.some((w) => /rule too-00002 in \.combee\/playbook\.md is flagged \(remote-code/.test(w)),
+      figures.warnings.join('\n'),
+    );
     const agents = proposal.files.find((f) => f.path === 'AGENTS.md')?.after ?? '';
     assert.match(agents, /Run the tests with `pnpm test`\./, 'honest existing rules are still rendered');
     assert.match(agents, /Check the GitHub API rate limit/, 'benign learned rules are rendered');
-    for (const path of ['CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md', '.cursor/rules/combee.mdc', '.clinerules/combee.md']) assert.ok(proposal.files.some((f) => f.path === path), path);
+    for (const path of [
+      'CLAUDE.md',
+      'GEMINI.md',
+      '.github/copilot-instructions.md',
+      '.cursor/rules/combee.mdc',
+      '.clinerules/combee.md',
+    ])
+      assert.ok(
+        proposal.files.some((f) => f.path === path),
+        path,
+      );
   });
 
   it('is deterministic: the same corpus and seed give the same proposal byte for byte', async () => {

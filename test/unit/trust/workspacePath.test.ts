@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { applyFileChange } from '../../../src/core/assets/applyChange';
 import { makeFileChange } from '../../../src/core/assets/proposal';
 import { readWorkspaceFile } from '../../../src/core/service/proposalFiles';
-import { OutsideWorkspaceError, resolveInWorkspace, tryResolveInWorkspace, workspaceRelative } from '../../../src/core/trust/workspacePath';
+import {
+  OutsideWorkspaceError,
+  resolveInWorkspace,
+  tryResolveInWorkspace,
+  workspaceRelative,
+} from '../../../src/core/trust/workspacePath';
 import { tempDir } from '../../support/tmp';
 
 function layout() {
@@ -24,7 +29,17 @@ describe('workspace path confinement', () => {
   it('normalizes workspace-relative paths and refuses absolute ones, drive letters and ..', () => {
     assert.equal(workspaceRelative('./.combee//playbook.md'), '.combee/playbook.md');
     assert.equal(workspaceRelative('docs\\rules\\'), 'docs/rules');
-    for (const bad of ['', '.', '/etc/passwd', 'C:\\Users\\me\\x.md', 'c:/x', '../x.md', 'docs/../../x.md', '.combee/../..', 'a\u0000b']) {
+    for (const bad of [
+      '',
+      '.',
+      '/etc/passwd',
+      'C:\\Users\\me\\x.md',
+      'c:/x',
+      '../x.md',
+      'docs/../../x.md',
+      '.combee/../..',
+      'a\u0000b',
+    ]) {
       assert.throws(() => workspaceRelative(bad), OutsideWorkspaceError, JSON.stringify(bad));
     }
   });
@@ -32,7 +47,10 @@ describe('workspace path confinement', () => {
   it('resolves inside the folder, through symlinks that stay inside, for files that do not exist yet', () => {
     const { workspace } = layout();
     assert.equal(resolveInWorkspace(workspace, '.combee/playbook.md'), join(workspace, '.combee', 'playbook.md'));
-    assert.equal(resolveInWorkspace(workspace, 'docs-link/new/AGENTS.md'), join(workspace, 'docs-link', 'new', 'AGENTS.md'));
+    assert.equal(
+      resolveInWorkspace(workspace, 'docs-link/new/AGENTS.md'),
+      join(workspace, 'docs-link', 'new', 'AGENTS.md'),
+    );
   });
 
   it('refuses a path that leaves through a symlink, or goes through a dangling one', () => {

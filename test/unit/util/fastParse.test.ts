@@ -11,14 +11,32 @@ const Record = z.object({
   count: z.number().optional(),
   kind: z.literal(['a', 'b']).optional(),
   parent: z.string().nullable().optional(),
-  message: z.object({ role: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]).optional() }).optional(),
+  message: z
+    .object({ role: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]).optional() })
+    .optional(),
   blocks: z.array(Block).optional(),
   extra: z.unknown().optional(),
 });
 
 /** Every field of `base` replaced in turn by values of other types, plus whole values of other types. */
 function variants(base: Record<string, unknown>): unknown[] {
-  const others: unknown[] = [undefined, null, 0, 1.5, Number.NaN, '', 'x', true, false, [], [1, 'a'], {}, { type: 'text' }, [{ type: 'text', text: 1 }], [{ type: 'text', text: 'hi', more: 1 }]];
+  const others: unknown[] = [
+    undefined,
+    null,
+    0,
+    1.5,
+    Number.NaN,
+    '',
+    'x',
+    true,
+    false,
+    [],
+    [1, 'a'],
+    {},
+    { type: 'text' },
+    [{ type: 'text', text: 1 }],
+    [{ type: 'text', text: 'hi', more: 1 }],
+  ];
   const out: unknown[] = [base, null, undefined, 'line', 42, [], [base]];
   for (const key of Object.keys(base)) {
     for (const other of others) out.push({ ...base, [key]: other });
@@ -31,8 +49,16 @@ describe('fastParser', () => {
   it('accepts exactly what zod accepts, returning the value itself (unknown keys left on it) instead of a copy', () => {
     const parse = fastParser(Record);
     const base = {
-      type: 'user', uuid: 'u1', isMeta: false, count: 3, kind: 'a', parent: null, message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
-      blocks: [{ type: 'text', text: 'a', cache: true }], extra: { anything: [1] }, notInSchema: 'kept',
+      type: 'user',
+      uuid: 'u1',
+      isMeta: false,
+      count: 3,
+      kind: 'a',
+      parent: null,
+      message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      blocks: [{ type: 'text', text: 'a', cache: true }],
+      extra: { anything: [1] },
+      notInSchema: 'kept',
     };
     let accepted = 0;
     for (const value of variants(base)) {
@@ -50,17 +76,37 @@ describe('fastParser', () => {
     const parse = fastParser(Trace);
     const step = (kind: string, extra: object) => ({ kind, index: 0, ...extra });
     const base = {
-      schemaVersion: TRACE_SCHEMA_VERSION, id: 'codex:a', agent: 'codex', source: { path: '/a', bytes: 10 },
-      steps: [step('user', { text: 'hi' }), step('tool_call', { callId: 'c', tool: 'Bash', input: '{}' }), step('tool_result', { callId: 'c', output: 'ok', isError: false, exitCode: 0 })],
+      schemaVersion: TRACE_SCHEMA_VERSION,
+      id: 'codex:a',
+      agent: 'codex',
+      source: { path: '/a', bytes: 10 },
+      steps: [
+        step('user', { text: 'hi' }),
+        step('tool_call', { callId: 'c', tool: 'Bash', input: '{}' }),
+        step('tool_result', { callId: 'c', output: 'ok', isError: false, exitCode: 0 }),
+      ],
       outcome: { toolErrors: 0, testRuns: { passed: 0, failed: 0 }, userCorrections: 0, interrupted: false },
-      unknown: { 'user-block:x': 2 }, warnings: [], redactions: 0,
+      unknown: { 'user-block:x': 2 },
+      warnings: [],
+      redactions: 0,
     };
     const mutants: unknown[] = [base];
     for (const bad of [-1, 1.5, Number.MAX_SAFE_INTEGER + 2, '3', null]) {
-      mutants.push({ ...base, redactions: bad }, { ...base, unknown: { x: bad } }, { ...base, source: { path: '/a', bytes: bad } });
-      mutants.push({ ...base, steps: [{ ...base.steps[2], exitCode: bad }] }, { ...base, steps: [{ ...base.steps[0], index: bad }] });
+      mutants.push(
+        { ...base, redactions: bad },
+        { ...base, unknown: { x: bad } },
+        { ...base, source: { path: '/a', bytes: bad } },
+      );
+      mutants.push(
+        { ...base, steps: [{ ...base.steps[2], exitCode: bad }] },
+        { ...base, steps: [{ ...base.steps[0], index: bad }] },
+      );
     }
-    mutants.push({ ...base, agent: 'nobody' }, { ...base, steps: [step('telepathy', { text: 'x' })] }, { ...base, steps: [step('user', { output: 'x' })] });
+    mutants.push(
+      { ...base, agent: 'nobody' },
+      { ...base, steps: [step('telepathy', { text: 'x' })] },
+      { ...base, steps: [step('user', { output: 'x' })] },
+    );
     mutants.push({ ...base, unknown: [] }, { ...base, unknown: { a: 1, b: 2 } }, { ...base, schemaVersion: 99 });
     let accepted = 0;
     for (const value of mutants) {

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { MessageChannel } from 'node:worker_threads';
 import { PortClosedError, PortRpc } from '../../../src/core/util/portRpc';
 
-type Server = { double: (n: number) => number; slow: (ms: number) => Promise<string>; fail: (why: string) => never; hang: (x: null) => Promise<never> };
+type Server = {
+  double: (n: number) => number;
+  slow: (ms: number) => Promise<string>;
+  fail: (why: string) => never;
+  hang: (x: null) => Promise<never>;
+};
 type Client = { tell: (text: string) => void };
 
 function pair() {
@@ -23,7 +28,11 @@ function pair() {
 describe('typed calls over a message port', () => {
   it('each call gets its own reply, whatever order the answers come in', async () => {
     const { client, port1 } = pair();
-    const [slow, fast, doubled] = await Promise.all([client.call('slow', 30), client.call('slow', 1), client.call('double', 21)]);
+    const [slow, fast, doubled] = await Promise.all([
+      client.call('slow', 30),
+      client.call('slow', 1),
+      client.call('double', 21),
+    ]);
     assert.deepEqual([slow, fast, doubled], ['after 30 ms', 'after 1 ms', 42]);
     port1.close();
   });
@@ -31,7 +40,10 @@ describe('typed calls over a message port', () => {
   it('an error on the serving side rejects that call with its message; an unknown method too', async () => {
     const { client, port1 } = pair();
     await assert.rejects(client.call('fail', 'no key'), /no key/);
-    await assert.rejects((client as unknown as PortRpc<{ nope: (x: null) => void }>).call('nope', null), /no method nope/);
+    await assert.rejects(
+      (client as unknown as PortRpc<{ nope: (x: null) => void }>).call('nope', null),
+      /no method nope/,
+    );
     assert.equal(await client.call('double', 2), 4);
     port1.close();
   });

@@ -39,9 +39,18 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     if (!failure.failed) return;
     const error = errorLine(failure.result.output);
     const later = runs.slice(i + 1).filter((r) => r.call.index - failure.call.index <= FIX_WINDOW);
-    const retry = later.find((r) => !r.failed && (r.kind === failure.kind || sameKey(r.command, failure.command)) && r.kind !== 'other');
+    const retry = later.find(
+      (r) => !r.failed && (r.kind === failure.kind || sameKey(r.command, failure.command)) && r.kind !== 'other',
+    );
     if (!retry) return;
-    const between = later.filter((r) => r.call.index < retry.call.index && !r.failed && r.kind !== 'vcs' && r.kind !== 'other' && r.kind !== failure.kind);
+    const between = later.filter(
+      (r) =>
+        r.call.index < retry.call.index &&
+        !r.failed &&
+        r.kind !== 'vcs' &&
+        r.kind !== 'other' &&
+        r.kind !== failure.kind,
+    );
     const errorText = error ? ` with \`${error}\`` : '';
     if (retry.command !== failure.command && isVariantOf(retry.command, failure.command) && !isAutoFix(retry.command)) {
       add({
@@ -58,7 +67,14 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
         kind: 'procedure',
         key: `prereq:${commandKey(prep.command)}=>${commandKey(failure.command)}`,
         content: `Run \`${prep.command}\` before \`${retry.command}\`: without it \`${failure.command}\` fails${errorText}.`,
-        evidence: evidence(failure.call.index, failure.result.index, prep.call.index, prep.result.index, retry.call.index, retry.result.index),
+        evidence: evidence(
+          failure.call.index,
+          failure.result.index,
+          prep.call.index,
+          prep.result.index,
+          retry.call.index,
+          retry.result.index,
+        ),
       });
     } else if (retry.command !== failure.command) {
       add({
@@ -82,7 +98,10 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     add({
       section: 'Conventions',
       kind: 'preference',
-      key: `pref:${statement.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()}`,
+      key: `pref:${statement
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim()}`,
       content: statement,
       scope: pathScope(statement),
       evidence: evidence(...(previousAction ? [previousAction.index] : []), step.index),
@@ -111,7 +130,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
 }
 
 /** Lock files, snapshots and build output change along with everything: they say nothing about coupling. */
-const INCIDENTAL = /(?:^|\/)(?:package-lock\.json|pnpm-lock\.yaml|yarn\.lock|Cargo\.lock|go\.sum|__snapshots__\/|dist\/|build\/|node_modules\/)/;
+const INCIDENTAL =
+  /(?:^|\/)(?:package-lock\.json|pnpm-lock\.yaml|yarn\.lock|Cargo\.lock|go\.sum|__snapshots__\/|dist\/|build\/|node_modules\/)/;
 const MAX_FILES_FOR_PAIRS = 6;
 
 function coChanges(trace: Trace): Lesson[] {
@@ -138,7 +158,10 @@ function coChanges(trace: Trace): Lesson[] {
         key: `cochange:${a}|${b}`,
         content: `\`${a}\` and \`${b}\` change together: when you edit one, update the other.`,
         minSupport: 2,
-        evidence: { traceId: trace.id, steps: [...(files.get(a) ?? []), ...(files.get(b) ?? [])].sort((x, y) => x - y) },
+        evidence: {
+          traceId: trace.id,
+          steps: [...(files.get(a) ?? []), ...(files.get(b) ?? [])].sort((x, y) => x - y),
+        },
       });
     }
   }
@@ -180,7 +203,8 @@ function normalizeCommand(command: string): string {
 }
 
 // Strong markers name the cause; weak ones only say that something failed (a summary banner).
-const STRONG_ERROR = /(?:\b\w*(?:Error|Exception)\b:|\berror\b\s|error TS\d+|cannot find|not found|no such|ENOENT|EACCES|denied|refused|mismatch|undefined is not|is not defined|expected)/i;
+const STRONG_ERROR =
+  /(?:\b\w*(?:Error|Exception)\b:|\berror\b\s|error TS\d+|cannot find|not found|no such|ENOENT|EACCES|denied|refused|mismatch|undefined is not|is not defined|expected)/i;
 const WEAK_ERROR = /(error|fail|cannot|missing)/i;
 
 /** The most telling line of a failing output, trimmed for a rule. */
@@ -192,20 +216,34 @@ function errorLine(output: string): string | undefined {
   const line = lines.find((l) => STRONG_ERROR.test(l)) ?? lines.find((l) => WEAK_ERROR.test(l)) ?? lines[0];
   if (!line) return undefined;
   // `3:1  error …` positions differ between sessions and say nothing in a rule
-  const clean = line.replace(/^\d+:\d+\s+/, '').replace(/`/g, "'").replace(/\s{2,}/g, ' ');
+  const clean = line
+    .replace(/^\d+:\d+\s+/, '')
+    .replace(/`/g, "'")
+    .replace(/\s{2,}/g, ' ');
   return clean.length > 120 ? `${clean.slice(0, 117)}…` : clean;
 }
 
 /** Error identity across sessions: paths, numbers and quoted values removed. */
 function errorKey(error: string): string {
-  return error.toLowerCase().replace(/(?:\/|\.\/)?[\w.-]+\/[\w./-]+/g, '<path>').replace(/\d+/g, '#').replace(/['"][^'"]*['"]/g, '<v>').replace(/\s+/g, ' ').trim();
+  return error
+    .toLowerCase()
+    .replace(/(?:\/|\.\/)?[\w.-]+\/[\w./-]+/g, '<path>')
+    .replace(/\d+/g, '#')
+    .replace(/['"][^'"]*['"]/g, '<v>')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The directive part of a correction: the sentences that say what to do, without the leading "No —". */
 function directive(text: string): string | undefined {
   const body = text.replace(/^\s*(?:no|nope|wrong|stop|wait|hmm,? no)\b[\s,.!:—–-]*/i, '').trim();
-  const sentences = body.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
-  const useful = sentences.filter((s) => /\b(?:use|uses|never|always|don't|do not|instead|prefer|must|should|only|regenerated|generated)\b/i.test(s));
+  const sentences = body
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const useful = sentences.filter((s) =>
+    /\b(?:use|uses|never|always|don't|do not|instead|prefer|must|should|only|regenerated|generated)\b/i.test(s),
+  );
   const chosen = (useful.length > 0 ? useful : sentences).slice(0, 2).join(' ');
   if (!chosen || chosen.length < 8) return undefined;
   const clipped = chosen.length > 240 ? `${chosen.slice(0, 237)}…` : chosen;
@@ -219,11 +257,16 @@ function pathScope(statement: string): string | undefined {
 
 function verb(kind: CommandKind): string {
   switch (kind) {
-    case 'test': return 'Run the tests';
-    case 'build': return 'Build';
-    case 'lint': return 'Lint';
-    case 'typecheck': return 'Typecheck';
-    default: return 'Run';
+    case 'test':
+      return 'Run the tests';
+    case 'build':
+      return 'Build';
+    case 'lint':
+      return 'Lint';
+    case 'typecheck':
+      return 'Typecheck';
+    default:
+      return 'Run';
   }
 }
 
@@ -235,8 +278,16 @@ function tagPlaybook(trace: Trace, playbook: Playbook): BulletTag[] {
     if (step.kind !== 'assistant') continue;
     for (const m of step.text.matchAll(/\[([a-z]{2,5}-\d{5})\]/g)) {
       if (!ids.has(m[1])) continue;
-      const correctedAfter = trace.steps.some((s) => s.index > step.index && s.kind === 'user' && !s.isMeta && isCorrection(s.text));
-      tags.set(m[1], { id: m[1], tag: correctedAfter ? 'harmful' : 'helpful', reason: correctedAfter ? 'the user corrected the agent after it applied this rule' : 'cited and the session went on without a correction' });
+      const correctedAfter = trace.steps.some(
+        (s) => s.index > step.index && s.kind === 'user' && !s.isMeta && isCorrection(s.text),
+      );
+      tags.set(m[1], {
+        id: m[1],
+        tag: correctedAfter ? 'harmful' : 'helpful',
+        reason: correctedAfter
+          ? 'the user corrected the agent after it applied this rule'
+          : 'cited and the session went on without a correction',
+      });
     }
   }
   return [...tags.values()];

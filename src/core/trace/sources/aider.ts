@@ -20,7 +20,8 @@ const PROMPT_COMMANDS = /^\/(?:ask|code|architect|context)\b/;
 const OUTPUT_ERROR = /\berror\b|\bfailed\b|\bexit code: [1-9]|\btraceback\b/i;
 const NOTICE_ERROR = /\berror\b|\bexception\b|did not conform to the edit format|SEARCH\/REPLACE blocks? failed/i;
 /** Notice lines that merely name things (commit subjects, file names) and can contain "error" harmlessly. */
-const NAMING_NOTICE = /^(?:Commit [0-9a-f]+ |Applied edit to |Added |Dropping |You can use \/undo|Repo-map:|Git repo:|Tokens:|https?:\/\/)/;
+const NAMING_NOTICE =
+  /^(?:Commit [0-9a-f]+ |Applied edit to |Added |Dropping |You can use \/undo|Repo-map:|Git repo:|Tokens:|https?:\/\/)/;
 const MAX_ERROR_CHARS = 2000;
 
 interface Command {
@@ -79,11 +80,27 @@ export const aiderReader: SourceReader = {
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    const p: Parser = { file, ctx, sessions: [], preamble: 0, user: [], quote: [], plain: [], inFence: false, continuing: false, twoSpaceBreaks: false, lastLineNo: 0 };
-    const result = await readLines(file.path, ({ text, lineNo }) => onLine(p, text, lineNo), { maxLineBytes: ctx.maxLineBytes });
+    const p: Parser = {
+      file,
+      ctx,
+      sessions: [],
+      preamble: 0,
+      user: [],
+      quote: [],
+      plain: [],
+      inFence: false,
+      continuing: false,
+      twoSpaceBreaks: false,
+      lastLineNo: 0,
+    };
+    const result = await readLines(file.path, ({ text, lineNo }) => onLine(p, text, lineNo), {
+      maxLineBytes: ctx.maxLineBytes,
+    });
     endSession(p);
-    if (result.skippedLongLines > 0) ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
-    if (p.preamble > 0) ctx.warn(`${file.path}: ${p.preamble} line(s) before the first "# aider chat started at" header skipped`);
+    if (result.skippedLongLines > 0)
+      ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+    if (p.preamble > 0)
+      ctx.warn(`${file.path}: ${p.preamble} line(s) before the first "# aider chat started at" header skipped`);
     const seen = new Map<string, number>();
     const traces: TraceDraft[] = [];
     for (const session of p.sessions) {
@@ -200,7 +217,13 @@ function openCommand(p: Parser, tool: string, commandLine: string): void {
   if (!session) return;
   closeCommand(p);
   const callId = `aider-${tool}-${++session.calls}`;
-  push(session, { kind: 'tool_call', callId, tool, command: commandLine, input: JSON.stringify({ command: commandLine }) });
+  push(session, {
+    kind: 'tool_call',
+    callId,
+    tool,
+    command: commandLine,
+    input: JSON.stringify({ command: commandLine }),
+  });
   p.command = { callId, lines: [] };
 }
 
@@ -211,7 +234,12 @@ function closeCommand(p: Parser): void {
   if (!session || !command) return;
   const output = command.lines.join('\n').replace(/^\n+|\s+$/g, '');
   if (!output) return;
-  push(session, { kind: 'tool_result', callId: command.callId, ...storedOutput(output, p.ctx.maxOutputChars), isError: OUTPUT_ERROR.test(output) });
+  push(session, {
+    kind: 'tool_result',
+    callId: command.callId,
+    ...storedOutput(output, p.ctx.maxOutputChars),
+    isError: OUTPUT_ERROR.test(output),
+  });
 }
 
 /** Plain lines are the model's reply; it also ends the open command's output. */
@@ -263,7 +291,11 @@ function applyNotices(p: Parser, lines: QuoteLine[]): void {
     else if (errorAt === -1 && !NAMING_NOTICE.test(line.text) && NOTICE_ERROR.test(line.text)) errorAt = i;
   });
   if (errorAt !== -1) {
-    const text = lines.slice(errorAt).map((l) => l.text).join('\n').trim();
+    const text = lines
+      .slice(errorAt)
+      .map((l) => l.text)
+      .join('\n')
+      .trim();
     push(session, { kind: 'error', text: text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text });
   }
   if (interrupted) push(session, { kind: 'error', text: 'turn aborted: ^C' });

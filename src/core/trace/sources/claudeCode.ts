@@ -74,12 +74,27 @@ function clipLimits(maxOutputChars: number): JsonClipLimits {
 
 /** Known record types that carry nothing a lesson can use. */
 const IGNORED_TYPES = new Set([
-  'file-history-snapshot', 'queue-operation', 'progress', 'attachment', 'permission-mode', 'mode', 'worktree-state',
-  'last-prompt', 'agent-name', 'pr-link', 'frame-link', 'bridge-session', 'started', 'result', 'relocated', 'atis-latch',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+  'permission-mode',
+  'mode',
+  'worktree-state',
+  'last-prompt',
+  'agent-name',
+  'pr-link',
+  'frame-link',
+  'bridge-session',
+  'started',
+  'result',
+  'relocated',
+  'atis-latch',
 ]);
 
 /** Injected, non-human user text (reminders, IDE context) is dropped from user messages. */
-const INJECTED_TAGS = /<(system-reminder|ide_opened_file|ide_selection|post-tool-use-hook|local-command-caveat)>[\s\S]*?<\/\1>/g;
+const INJECTED_TAGS =
+  /<(system-reminder|ide_opened_file|ide_selection|post-tool-use-hook|local-command-caveat)>[\s\S]*?<\/\1>/g;
 
 interface SessionAccumulator {
   sessionId: string;
@@ -109,11 +124,28 @@ export const claudeCodeReader: SourceReader = {
 
   sniff(_path, head) {
     // Any record with the envelope, whatever its type (new ones keep coming) and whatever lines come before it.
-    if (head.includes('"uuid"') && findHeadRecord(head, (r) => typeof r.sessionId === 'string' && typeof r.uuid === 'string' && typeof r.type === 'string')) return 'specific';
+    if (
+      head.includes('"uuid"') &&
+      findHeadRecord(
+        head,
+        (r) => typeof r.sessionId === 'string' && typeof r.uuid === 'string' && typeof r.type === 'string',
+      )
+    )
+      return 'specific';
     // Records, none of them Claude's (a Gemini log also has `sessionId` and `"type":"user"`).
-    if (findHeadRecord(head, (r) => !(r.type === 'summary' || r.type === 'queue-operation' || r.type === 'file-history-snapshot'))) return false;
+    if (
+      findHeadRecord(
+        head,
+        (r) => !(r.type === 'summary' || r.type === 'queue-operation' || r.type === 'file-history-snapshot'),
+      )
+    )
+      return false;
     // No whole record in the head (a first line longer than it), or only the ones before the first message: the keys.
-    return /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) && !/^\s*\{\s*"timestamp"\s*:[^{]*"payload"\s*:/.test(head);
+    return (
+      /"sessionId"\s*:/.test(head) &&
+      /"type"\s*:\s*"(?:user|assistant|summary|system|queue-operation|file-history-snapshot)"/.test(head) &&
+      !/^\s*\{\s*"timestamp"\s*:[^{]*"payload"\s*:/.test(head)
+    );
   },
 
   claims(path) {
@@ -139,7 +171,9 @@ export const claudeCodeReader: SourceReader = {
           const json: unknown = JSON.parse(text);
           const checked = parseEnvelope(json);
           if (!checked.success) {
-            warnings.bad(`${file.path}:${lineNo}: not a Claude Code record (${checked.error.issues[0]?.message ?? 'invalid'})`);
+            warnings.bad(
+              `${file.path}:${lineNo}: not a Claude Code record (${checked.error.issues[0]?.message ?? 'invalid'})`,
+            );
             return;
           }
           parsed = checked.data;
@@ -147,7 +181,9 @@ export const claudeCodeReader: SourceReader = {
           warnings.malformed(lineNo);
           return;
         }
-        const sessionKey = subagent ? `${parentSessionId ?? fileSessionId}/${basename(file.path, '.jsonl')}` : (parsed.sessionId ?? fileSessionId);
+        const sessionKey = subagent
+          ? `${parentSessionId ?? fileSessionId}/${basename(file.path, '.jsonl')}`
+          : (parsed.sessionId ?? fileSessionId);
         let acc = sessions.get(sessionKey);
         if (!acc) {
           acc = newAccumulator(sessionKey, subagent);
@@ -155,7 +191,12 @@ export const claudeCodeReader: SourceReader = {
         }
         applyRecord(acc, parsed, ctx);
       },
-      { maxLineBytes: ctx.maxLineBytes, start: ctx.resume?.start, skip: isIgnoredLine, clipStrings: clipLimits(ctx.maxOutputChars) },
+      {
+        maxLineBytes: ctx.maxLineBytes,
+        start: ctx.resume?.start,
+        skip: isIgnoredLine,
+        clipStrings: clipLimits(ctx.maxOutputChars),
+      },
     );
     ctx.checkpoint?.(result, resumeState(sessions));
     warnings.done(result.skippedLongLines);
@@ -204,8 +245,18 @@ function resumeState(sessions: Map<string, SessionAccumulator>): { sessions: Rec
     saved[key] = {
       seen: [...acc.seenUuids],
       messages: [...acc.assistantTextByMessage].slice(-4),
-      titleFrom: acc.aiTitle !== undefined ? 'ai' : acc.title !== undefined ? 'summary' : acc.firstPrompt !== undefined ? 'prompt' : undefined,
-      meta: acc.steps.length === 0 ? { cwd: acc.cwd, version: acc.version, startedAt: acc.startedAt, endedAt: acc.endedAt, unknown: acc.unknown } : undefined,
+      titleFrom:
+        acc.aiTitle !== undefined
+          ? 'ai'
+          : acc.title !== undefined
+            ? 'summary'
+            : acc.firstPrompt !== undefined
+              ? 'prompt'
+              : undefined,
+      meta:
+        acc.steps.length === 0
+          ? { cwd: acc.cwd, version: acc.version, startedAt: acc.startedAt, endedAt: acc.endedAt, unknown: acc.unknown }
+          : undefined,
     };
   }
   return { sessions: saved };
@@ -274,7 +325,10 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
       return;
     case 'system':
       if (record.subtype === 'api_error' || record.subtype === 'error') {
-        const detail = typeof record.error === 'object' && record.error !== null ? headOf(jsonText(record.error), 500) : String(record.content ?? 'API error');
+        const detail =
+          typeof record.error === 'object' && record.error !== null
+            ? headOf(jsonText(record.error), 500)
+            : String(record.content ?? 'API error');
         push({ kind: 'error', text: detail });
       } else {
         countUnknown(acc, `system:${record.subtype ?? 'none'}`);
@@ -330,7 +384,8 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
         exitCode: exit ? Number(exit[1]) : undefined,
         interrupted: extra.success && extra.data.interrupted ? true : undefined,
       });
-      if (extra.success && extra.data.agentId) push({ kind: 'subagent', traceId: `claude-code:${acc.sessionId}/agent-${extra.data.agentId}` });
+      if (extra.success && extra.data.agentId)
+        push({ kind: 'subagent', traceId: `claude-code:${acc.sessionId}/agent-${extra.data.agentId}` });
     } else if (type !== 'image' && type !== 'document') {
       countUnknown(acc, `user-block:${type}`);
     }
@@ -340,12 +395,16 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
 function pushUserText(acc: SessionAccumulator, raw: string, isMeta: boolean, push: Push): void {
   const text = raw.replace(INJECTED_TAGS, '').trim();
   if (!text) return;
-  const meta = isMeta || /^<(?:command-name|local-command-stdout|command-message)>/.test(text) || /^Caveat: /.test(text);
+  const meta =
+    isMeta || /^<(?:command-name|local-command-stdout|command-message)>/.test(text) || /^Caveat: /.test(text);
   if (!meta) acc.firstPrompt ??= titleLine(text);
   push({ kind: 'user', text, isMeta: meta ? true : undefined });
 }
 
-function toolResultText(content: z.infer<typeof ToolResultBlock>['content'], extra?: z.infer<typeof ToolUseResult>): string {
+function toolResultText(
+  content: z.infer<typeof ToolResultBlock>['content'],
+  extra?: z.infer<typeof ToolUseResult>,
+): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     const texts = content.filter((c) => c.type === 'text' && typeof c.text === 'string').map((c) => c.text as string);
@@ -383,7 +442,13 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
       }
       const input = (use.data.input ?? {}) as Record<string, unknown>;
       const command = typeof input.command === 'string' ? input.command : undefined;
-      push({ kind: 'tool_call', callId: use.data.id, tool: use.data.name, command, input: clipMiddle(jsonText(use.data.input ?? {}), maxInputChars).text });
+      push({
+        kind: 'tool_call',
+        callId: use.data.id,
+        tool: use.data.name,
+        command,
+        input: clipMiddle(jsonText(use.data.input ?? {}), maxInputChars).text,
+      });
     } else if (type !== 'thinking' && type !== 'redacted_thinking') {
       countUnknown(acc, `assistant-block:${type}`);
     }

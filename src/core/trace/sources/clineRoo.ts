@@ -40,18 +40,46 @@ const ROO_EXTENSION = 'rooveterinaryinc.roo-cline';
 
 /** Cline/Roo XML tool names; other tags in the text (thinking, file contents) are not calls. */
 const XML_TOOLS = [
-  'execute_command', 'read_file', 'write_to_file', 'replace_in_file', 'apply_diff', 'insert_content', 'search_and_replace',
-  'search_files', 'list_files', 'list_code_definition_names', 'codebase_search', 'browser_action', 'use_mcp_tool',
-  'access_mcp_resource', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'act_mode_respond', 'new_task',
-  'switch_mode', 'fetch_instructions', 'load_mcp_documentation', 'web_fetch', 'web_search', 'update_todo_list', 'condense',
-  'summarize_task', 'report_bug', 'new_rule', 'focus_chain', 'run_slash_command', 'generate_image',
+  'execute_command',
+  'read_file',
+  'write_to_file',
+  'replace_in_file',
+  'apply_diff',
+  'insert_content',
+  'search_and_replace',
+  'search_files',
+  'list_files',
+  'list_code_definition_names',
+  'codebase_search',
+  'browser_action',
+  'use_mcp_tool',
+  'access_mcp_resource',
+  'ask_followup_question',
+  'attempt_completion',
+  'plan_mode_respond',
+  'act_mode_respond',
+  'new_task',
+  'switch_mode',
+  'fetch_instructions',
+  'load_mcp_documentation',
+  'web_fetch',
+  'web_search',
+  'update_todo_list',
+  'condense',
+  'summarize_task',
+  'report_bug',
+  'new_rule',
+  'focus_chain',
+  'run_slash_command',
+  'generate_image',
 ];
 const XML_TOOL = new RegExp(`<(${XML_TOOLS.join('|')})>([\\s\\S]*?)</\\1>`, 'g');
 const XML_PARAM = /<([a-z_]+)>([\s\S]*?)<\/\1>/g;
 const RESULT_HEADER = /^\[([\w-]+)(?: for '([\s\S]*?)')?\] Result:\s*/;
 const ENVIRONMENT = /<environment_details>[\s\S]*?(?:<\/environment_details>|$)/g;
 const CWD_LINE = /Current Working Directory \(([^)\n]+)\)/;
-const TOOL_FAILED = /^\s*(?:\[ERROR\]|The tool execution failed with the following error|The user denied this operation|Error executing)/;
+const TOOL_FAILED =
+  /^\s*(?:\[ERROR\]|The tool execution failed with the following error|The user denied this operation|Error executing)/;
 /** Ignored assistant blocks: reasoning in its several spellings. */
 const QUIET_BLOCKS = new Set(['thinking', 'redacted_thinking', 'reasoning']);
 
@@ -70,7 +98,9 @@ function taskReader(agent: 'cline' | 'roo-code'): SourceReader {
     },
     sniff(path, head) {
       const text = head.replace(/^\uFEFF/, '').trimStart();
-      const shape = /^\[\s*(?:\]|\{\s*"(?:role|ts|type)"\s*:)/.test(text) || (/^\{/.test(text) && /"messages"\s*:\s*\[/.test(text) && /"version"\s*:\s*\d/.test(text));
+      const shape =
+        /^\[\s*(?:\]|\{\s*"(?:role|ts|type)"\s*:)/.test(text) ||
+        (/^\{/.test(text) && /"messages"\s*:\s*\[/.test(text) && /"version"\s*:\s*\d/.test(text));
       return shape && isRoo(path, text) === (agent === 'roo-code');
     },
     claims(path) {
@@ -112,7 +142,10 @@ interface Acc {
 }
 
 async function readTask(agent: 'cline' | 'roo-code', file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-  const history = await readJsonDocument(file, ctx, ApiHistory, { name: `${agent} task history`, expected: 'an array or {version, messages}' });
+  const history = await readJsonDocument(file, ctx, ApiHistory, {
+    name: `${agent} task history`,
+    expected: 'an array or {version, messages}',
+  });
   if (!history || history === 'not-json') return [];
   const messages = Array.isArray(history) ? history : history.messages;
   const taskDir = dirname(file.path);
@@ -147,19 +180,24 @@ async function readTask(agent: 'cline' | 'roo-code', file: SessionFile, ctx: Rea
   for (const error of trailing) push(acc, { kind: 'error', text: error.text }, error.time);
   if (acc.steps.length === 0) return [];
 
-  const historyCwd = isRecord(historyItem) ? (str(historyItem.workspace) ?? str(historyItem.cwdOnTaskInitialization)) : undefined;
-  return [{
-    id: `${agent}:${taskId}`,
-    agent,
-    cwd: historyCwd ?? acc.cwd ?? ui.cwd,
-    title: firstLine(ui.task) ?? (isRecord(historyItem) ? firstLine(str(historyItem.task)) : undefined) ?? acc.firstPrompt,
-    startedAt: ui.startedAt ?? acc.steps.find((s) => s.time)?.time,
-    endedAt: ui.endedAt ?? [...acc.steps].reverse().find((s) => s.time)?.time,
-    source: { path: file.path, bytes: file.bytes },
-    steps: acc.steps,
-    unknown: acc.unknown,
-    warnings: [],
-  }];
+  const historyCwd = isRecord(historyItem)
+    ? (str(historyItem.workspace) ?? str(historyItem.cwdOnTaskInitialization))
+    : undefined;
+  return [
+    {
+      id: `${agent}:${taskId}`,
+      agent,
+      cwd: historyCwd ?? acc.cwd ?? ui.cwd,
+      title:
+        firstLine(ui.task) ?? (isRecord(historyItem) ? firstLine(str(historyItem.task)) : undefined) ?? acc.firstPrompt,
+      startedAt: ui.startedAt ?? acc.steps.find((s) => s.time)?.time,
+      endedAt: ui.endedAt ?? [...acc.steps].reverse().find((s) => s.time)?.time,
+      source: { path: file.path, bytes: file.bytes },
+      steps: acc.steps,
+      unknown: acc.unknown,
+      warnings: [],
+    },
+  ];
 }
 
 function push(acc: Acc, step: StepInput, time: string | undefined): void {
@@ -169,7 +207,8 @@ function push(acc: Acc, step: StepInput, time: string | undefined): void {
 function applyMessage(acc: Acc, message: ApiMessage): void {
   const time = message.ts !== undefined ? msToIso(message.ts) : undefined;
   if (message.modelInfo?.modelId) acc.model = message.modelInfo.modelId;
-  const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content ?? []);
+  const blocks =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content ?? []);
   switch (message.role) {
     case 'assistant':
       for (const raw of blocks) applyAssistantBlock(acc, raw, time);
@@ -241,13 +280,17 @@ function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): 
       for (const call of calls) {
         const callId = `${call.tool}-${++acc.synthetic}`;
         acc.pending.push({ callId, tool: call.tool });
-        push(acc, {
-          kind: 'tool_call',
-          callId,
-          tool: call.tool,
-          command: call.tool === 'execute_command' ? call.params.command : undefined,
-          input: clipMiddle(jsonText(call.params), acc.ctx.maxOutputChars).text,
-        }, time);
+        push(
+          acc,
+          {
+            kind: 'tool_call',
+            callId,
+            tool: call.tool,
+            command: call.tool === 'execute_command' ? call.params.command : undefined,
+            input: clipMiddle(jsonText(call.params), acc.ctx.maxOutputChars).text,
+          },
+          time,
+        );
       }
       return;
     }
@@ -257,13 +300,17 @@ function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): 
       const callId = str(b.id) ?? str(b.toolCallId) ?? `${tool}-${++acc.synthetic}`;
       const input = b.input ?? b.args ?? {};
       acc.pending.push({ callId, tool });
-      push(acc, {
-        kind: 'tool_call',
-        callId,
-        tool,
-        command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
-        input: clipMiddle(typeof input === 'string' ? input : jsonText(input), acc.ctx.maxOutputChars).text,
-      }, time);
+      push(
+        acc,
+        {
+          kind: 'tool_call',
+          callId,
+          tool,
+          command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
+          input: clipMiddle(typeof input === 'string' ? input : jsonText(input), acc.ctx.maxOutputChars).text,
+        },
+        time,
+      );
       return;
     }
     default:
@@ -285,13 +332,17 @@ function finishResult(acc: Acc, open: OpenResult, time: string | undefined): voi
   const exit = /\bExit code:? (-?\d+)/i.exec(output);
   const exitCode = exit ? Number(exit[1]) : undefined;
   const denied = /^\s*The user denied this operation/.test(output);
-  push(acc, {
-    kind: 'tool_result',
-    callId: open.callId,
-    ...storedOutput(output, acc.ctx.maxOutputChars),
-    isError: open.isError || TOOL_FAILED.test(output) || (exitCode !== undefined && exitCode !== 0),
-    exitCode,
-  }, time);
+  push(
+    acc,
+    {
+      kind: 'tool_result',
+      callId: open.callId,
+      ...storedOutput(output, acc.ctx.maxOutputChars),
+      isError: open.isError || TOOL_FAILED.test(output) || (exitCode !== undefined && exitCode !== 0),
+      exitCode,
+    },
+    time,
+  );
   // Answers to ask_followup_question and feedback on attempt_completion are the person talking.
   const said = [...output.matchAll(/<(answer|feedback)>\s*([\s\S]*?)\s*<\/\1>/g)].map((m) => m[2]).filter(Boolean);
   if (said.length > 0) push(acc, { kind: 'user', text: said.join('\n') }, time);
@@ -305,7 +356,8 @@ function pushUserText(acc: Acc, raw: string, time: string | undefined): void {
   let text = raw.trim();
   if (!text) return;
   // Injected notices: resumption banners, tool-use reminders, condensed-context summaries.
-  const meta = /^\[(?:TASK RESUMPTION|ERROR|NOTE)\]/.test(text) || /^<(?:explicit_instructions|slash-command)/.test(text);
+  const meta =
+    /^\[(?:TASK RESUMPTION|ERROR|NOTE)\]/.test(text) || /^<(?:explicit_instructions|slash-command)/.test(text);
   text = text.replace(/^<(task|feedback|user_message|answer)>\s*([\s\S]*?)\s*<\/\1>$/, '$2').trim();
   if (!text) return;
   if (!meta) acc.firstPrompt ??= titleLine(text);
@@ -331,7 +383,13 @@ function xmlParams(body: string): Record<string, string> {
 function resultContent(content: unknown): { text: string; error: boolean } {
   if (typeof content === 'string') return { text: content, error: false };
   if (Array.isArray(content)) {
-    return { text: content.map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : '')).filter(Boolean).join('\n'), error: false };
+    return {
+      text: content
+        .map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : ''))
+        .filter(Boolean)
+        .join('\n'),
+      error: false,
+    };
   }
   if (isRecord(content)) {
     const error = typeof content.type === 'string' && content.type.startsWith('error');
@@ -404,7 +462,8 @@ async function readJsonFile(path: string, ctx: ReadContext, damaged: 'warn' | 'q
     }
     return JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && damaged === 'warn') ctx.warn(`${path}: unreadable or malformed; ignored`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && damaged === 'warn')
+      ctx.warn(`${path}: unreadable or malformed; ignored`);
     return undefined;
   }
 }
@@ -419,7 +478,10 @@ function parseJson(text: string | undefined): unknown {
 }
 
 function firstLine(text: string | undefined): string | undefined {
-  const line = text?.split('\n').find((l) => l.trim())?.trim();
+  const line = text
+    ?.split('\n')
+    .find((l) => l.trim())
+    ?.trim();
   return line ? titleLine(line) : undefined;
 }
 

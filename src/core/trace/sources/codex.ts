@@ -49,7 +49,10 @@ const LocalShellCall = z.looseObject({
 });
 const CallOutput = z.looseObject({ call_id: z.string().nullish(), output: z.unknown().optional() });
 /** The classic shell tool's output, serialized as a JSON string inside `output`. */
-const ShellOutput = z.looseObject({ output: z.string(), metadata: z.looseObject({ exit_code: z.number().optional() }).optional() });
+const ShellOutput = z.looseObject({
+  output: z.string(),
+  metadata: z.looseObject({ exit_code: z.number().optional() }).optional(),
+});
 // every line and item goes through these: checked without zod's per-parse copy (see fastParse)
 const parseEnvelope = fastParser(Envelope);
 const parseTurnContext = fastParser(TurnContext);
@@ -59,19 +62,32 @@ const parseLocalShellCall = fastParser(LocalShellCall);
 const parseCallOutput = fastParser(CallOutput);
 const parseShellOutput = fastParser(ShellOutput);
 const EraOneFile = z.looseObject({
-  session: z.looseObject({ id: z.string().optional(), timestamp: z.string().optional(), version: z.string().optional() }).optional(),
+  session: z
+    .looseObject({ id: z.string().optional(), timestamp: z.string().optional(), version: z.string().optional() })
+    .optional(),
   items: z.array(z.unknown()),
 });
 
 /** Known types that carry nothing a lesson can use. */
 const IGNORED_EVENTS = new Set([
-  'token_count', 'task_started', 'task_complete', 'turn_started', 'turn_complete',
-  'agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break',
+  'token_count',
+  'task_started',
+  'task_complete',
+  'turn_started',
+  'turn_complete',
+  'agent_reasoning',
+  'agent_reasoning_raw_content',
+  'agent_reasoning_section_break',
 ]);
 const IGNORED_ITEMS = new Set(['reasoning']);
 
 /** Context Codex injects as user messages; not something the human said. */
-const INJECTED_PREFIXES = ['# AGENTS.md instructions', '<environment_context>', '<user_instructions>', '<INSTRUCTIONS>'];
+const INJECTED_PREFIXES = [
+  '# AGENTS.md instructions',
+  '<environment_context>',
+  '<user_instructions>',
+  '<INSTRUCTIONS>',
+];
 
 const ZSTD_CHUNK_BYTES = 1 << 20;
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(?:\.zst)?$/i;
@@ -127,7 +143,11 @@ export const codexReader: SourceReader = {
     const name = basename(path);
     if (name.endsWith('.jsonl.zst')) return name.startsWith('rollout-');
     const text = head.replace(/^\uFEFF/, '');
-    if (head.includes('"payload"') && findHeadRecord(head, (r) => typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && isObject(r.payload))) return 'specific';
+    if (
+      head.includes('"payload"') &&
+      findHeadRecord(head, (r) => typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && isObject(r.payload))
+    )
+      return 'specific';
     if (/"type"\s*:\s*"session_meta"/.test(text)) return true;
     if (/"payload"\s*:/.test(text) && /"type"\s*:\s*"response_item"/.test(text)) return true;
     const nl = text.indexOf('\n');
@@ -166,15 +186,29 @@ export const codexReader: SourceReader = {
 
 function newAccumulator(file: SessionFile, ctx: ReadContext): Accumulator {
   return {
-    file, ctx, sidechain: false, metaSeen: false, entries: [], sawResponseMessage: false, lastUserEntry: -1,
-    results: new Map(), pendingExit: new Map(), pendingFailed: new Set(), syntheticCalls: 0, unknown: {},
+    file,
+    ctx,
+    sidechain: false,
+    metaSeen: false,
+    entries: [],
+    sawResponseMessage: false,
+    lastUserEntry: -1,
+    results: new Map(),
+    pendingExit: new Map(),
+    pendingFailed: new Set(),
+    syntheticCalls: 0,
+    unknown: {},
   };
 }
 
 /** Era 1: one pretty-printed JSON document, rewritten on every turn. */
 async function readWholeFile(acc: Accumulator): Promise<'done' | 'skipped' | 'not-json'> {
   // Not one JSON document: maybe JSONL under a .json name.
-  const document = await readJsonDocument(acc.file, acc.ctx, EraOneFile, { name: 'single-JSON Codex session', expected: '{session, items}', notJson: 'quiet' });
+  const document = await readJsonDocument(acc.file, acc.ctx, EraOneFile, {
+    name: 'single-JSON Codex session',
+    expected: '{session, items}',
+    notJson: 'quiet',
+  });
   if (document === 'not-json') return 'not-json';
   if (!document) return 'skipped';
   const session = document.session;
@@ -223,8 +257,15 @@ interface SavedRollout {
 
 function resumeState(acc: Accumulator): SavedRollout {
   return {
-    id: acc.id, sidechain: acc.sidechain, metaSeen: acc.metaSeen, model: acc.model, threadTitle: acc.threadName !== undefined,
-    sawResponseMessage: acc.sawResponseMessage, pendingExit: [...acc.pendingExit], pendingFailed: [...acc.pendingFailed], syntheticCalls: acc.syntheticCalls,
+    id: acc.id,
+    sidechain: acc.sidechain,
+    metaSeen: acc.metaSeen,
+    model: acc.model,
+    threadTitle: acc.threadName !== undefined,
+    sawResponseMessage: acc.sawResponseMessage,
+    pendingExit: [...acc.pendingExit],
+    pendingFailed: [...acc.pendingFailed],
+    syntheticCalls: acc.syntheticCalls,
     eventSteps: acc.sawResponseMessage ? [] : acc.entries.flatMap((e, i) => (e.fromEvent ? [i] : [])),
   };
 }
@@ -259,7 +300,10 @@ function seedAccumulator(acc: Accumulator, resume: ResumeInput): boolean {
 }
 
 /** The handling of one JSONL line, shared by plain and compressed rollouts; bad lines are warned about up to 3 times. */
-function lineSink(acc: Accumulator): { line(text: string, lineNo: number): void; done(skippedLongLines: number): void } {
+function lineSink(acc: Accumulator): {
+  line(text: string, lineNo: number): void;
+  done(skippedLongLines: number): void;
+} {
   const warnings = lineWarnings(acc.file, acc.ctx, 'Codex');
   return {
     line(text, lineNo) {
@@ -278,7 +322,9 @@ function lineSink(acc: Accumulator): { line(text: string, lineNo: number): void;
 async function readZstd(acc: Accumulator): Promise<void> {
   const { file, ctx } = acc;
   const sink = lineSink(acc);
-  const splitter = new LineSplitter(ctx.maxLineBytes, clipLimitsFor(ctx.maxOutputChars), (text, lineNo) => sink.line(text, lineNo));
+  const splitter = new LineSplitter(ctx.maxLineBytes, clipLimitsFor(ctx.maxOutputChars), (text, lineNo) =>
+    sink.line(text, lineNo),
+  );
   const decompress = new Decompress((chunk) => splitter.push(chunk));
   const guard = new ZstdWindowGuard();
   const handle = await open(file.path, 'r');
@@ -296,7 +342,9 @@ async function readZstd(acc: Accumulator): Promise<void> {
     decompress.push(guard.end(), true);
   } catch (error) {
     damaged = true;
-    ctx.warn(`${file.path}: zstd stream damaged or cut short (${(error as Error).message || 'invalid data'}); the lines before it are kept`);
+    ctx.warn(
+      `${file.path}: zstd stream damaged or cut short (${(error as Error).message || 'invalid data'}); the lines before it are kept`,
+    );
   } finally {
     await handle.close();
   }
@@ -432,7 +480,8 @@ function applyMeta(acc: Accumulator, payload: unknown, time: string | undefined)
   if (subagent) {
     acc.sidechain = true;
     const spawn = isRecord(subagent.thread_spawn) ? subagent.thread_spawn : undefined;
-    const parent = typeof spawn?.parent_thread_id === 'string' ? spawn.parent_thread_id : (m.parent_thread_id ?? undefined);
+    const parent =
+      typeof spawn?.parent_thread_id === 'string' ? spawn.parent_thread_id : (m.parent_thread_id ?? undefined);
     if (parent) acc.parentId = `codex:${parent}`;
   }
 }
@@ -460,13 +509,17 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
       const raw = type === 'function_call' ? call.data.arguments : call.data.input;
       const input = typeof raw === 'string' ? raw : raw == null ? '' : jsonText(raw);
       const name = call.data.name ?? 'unknown';
-      push(acc, {
-        kind: 'tool_call',
-        callId: call.data.call_id ?? call.data.id ?? `codex-call-${++acc.syntheticCalls}`,
-        tool: call.data.namespace ? `${call.data.namespace}.${name}` : name,
-        command: commandFromArguments(input),
-        input: clipMiddle(input, acc.ctx.maxOutputChars).text,
-      }, time);
+      push(
+        acc,
+        {
+          kind: 'tool_call',
+          callId: call.data.call_id ?? call.data.id ?? `codex-call-${++acc.syntheticCalls}`,
+          tool: call.data.namespace ? `${call.data.namespace}.${name}` : name,
+          command: commandFromArguments(input),
+          input: clipMiddle(input, acc.ctx.maxOutputChars).text,
+        },
+        time,
+      );
       return;
     }
     case 'local_shell_call': {
@@ -476,13 +529,17 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
         return;
       }
       const argv = call.data.action?.command;
-      push(acc, {
-        kind: 'tool_call',
-        callId: call.data.call_id ?? call.data.id ?? `codex-call-${++acc.syntheticCalls}`,
-        tool: 'local_shell',
-        command: argv ? commandFromArgv(argv) : undefined,
-        input: clipMiddle(jsonText(call.data.action ?? {}), acc.ctx.maxOutputChars).text,
-      }, time);
+      push(
+        acc,
+        {
+          kind: 'tool_call',
+          callId: call.data.call_id ?? call.data.id ?? `codex-call-${++acc.syntheticCalls}`,
+          tool: 'local_shell',
+          command: argv ? commandFromArgv(argv) : undefined,
+          input: clipMiddle(jsonText(call.data.action ?? {}), acc.ctx.maxOutputChars).text,
+        },
+        time,
+      );
       return;
     }
     case 'function_call_output':
@@ -509,7 +566,10 @@ function applyMessage(acc: Accumulator, item: Record<string, unknown>, time: str
   const { role, content } = message.data;
   if (role !== 'user' && role !== 'assistant') return; // developer / system prompts
   acc.sawResponseMessage = true;
-  const texts = typeof content === 'string' ? [content] : (content ?? []).map((c) => c.text).filter((t): t is string => typeof t === 'string');
+  const texts =
+    typeof content === 'string'
+      ? [content]
+      : (content ?? []).map((c) => c.text).filter((t): t is string => typeof t === 'string');
   if (role === 'assistant') {
     const text = texts.join('\n').trim();
     if (text) push(acc, { kind: 'assistant', text, model: acc.model }, time);
@@ -547,15 +607,24 @@ function applyCallOutput(acc: Accumulator, callId: string, output: unknown, time
     if (stated) exitCode = Number(stated[1]);
   }
   const aborted = /^aborted\b/i.test(head);
-  const isError = parsed.failed || acc.pendingFailed.has(callId) || (exitCode !== undefined && exitCode !== 0) || aborted || /^execution error\b/i.test(head);
-  const result = push(acc, {
-    kind: 'tool_result',
-    callId,
-    ...storedOutput(parsed.text, acc.ctx.maxOutputChars),
-    isError,
-    exitCode,
-    interrupted: aborted ? true : undefined,
-  }, time) as ResultDraft;
+  const isError =
+    parsed.failed ||
+    acc.pendingFailed.has(callId) ||
+    (exitCode !== undefined && exitCode !== 0) ||
+    aborted ||
+    /^execution error\b/i.test(head);
+  const result = push(
+    acc,
+    {
+      kind: 'tool_result',
+      callId,
+      ...storedOutput(parsed.text, acc.ctx.maxOutputChars),
+      isError,
+      exitCode,
+      interrupted: aborted ? true : undefined,
+    },
+    time,
+  ) as ResultDraft;
   acc.results.set(callId, result);
   acc.pendingExit.delete(callId);
   acc.pendingFailed.delete(callId);
@@ -590,7 +659,10 @@ function parseOutput(output: unknown): { text: string; exitCode?: number; failed
 }
 
 function contentText(items: unknown[]): string {
-  return items.map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : '')).filter(Boolean).join('\n');
+  return items
+    .map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 function applyEvent(acc: Accumulator, event: Record<string, unknown>, type: string, time: string | undefined): void {
@@ -600,10 +672,12 @@ function applyEvent(acc: Accumulator, event: Record<string, unknown>, type: stri
       if (typeof event.message === 'string') pushUser(acc, event.message.trim(), time, true);
       return;
     case 'agent_message':
-      if (typeof event.message === 'string' && event.message.trim()) push(acc, { kind: 'assistant', text: event.message.trim(), model: acc.model }, time, true);
+      if (typeof event.message === 'string' && event.message.trim())
+        push(acc, { kind: 'assistant', text: event.message.trim(), model: acc.model }, time, true);
       return;
     case 'exec_command_end':
-      if (callId && typeof event.exit_code === 'number' && Number.isInteger(event.exit_code)) setExitCode(acc, callId, event.exit_code);
+      if (callId && typeof event.exit_code === 'number' && Number.isInteger(event.exit_code))
+        setExitCode(acc, callId, event.exit_code);
       return;
     case 'patch_apply_end':
       if (callId && event.success === false) markFailed(acc, callId);
@@ -618,7 +692,11 @@ function applyEvent(acc: Accumulator, event: Record<string, unknown>, type: stri
       if (callId && event.success === false) markFailed(acc, callId);
       return;
     case 'turn_aborted': {
-      push(acc, { kind: 'error', text: `turn aborted: ${typeof event.reason === 'string' ? event.reason : 'unknown reason'}` }, time);
+      push(
+        acc,
+        { kind: 'error', text: `turn aborted: ${typeof event.reason === 'string' ? event.reason : 'unknown reason'}` },
+        time,
+      );
       for (let i = acc.entries.length - 1; i > acc.lastUserEntry; i--) {
         const step = acc.entries[i].step;
         if (step.kind === 'tool_result') {
@@ -670,21 +748,24 @@ function finish(acc: Accumulator): TraceDraft[] {
   if (entries.length === 0) return [];
   const steps = entries.map((e, index) => ({ ...e.step, index }) as Step);
   const firstUser = steps.find((s) => s.kind === 'user');
-  const fromName = UUID_IN_NAME.exec(basename(acc.file.path))?.[1] ?? basename(acc.file.path).replace(/\.jsonl?(?:\.zst)?$/, '');
-  return [{
-    id: `codex:${acc.id ?? fromName}`,
-    agent: 'codex',
-    agentVersion: acc.version,
-    cwd: acc.cwd,
-    title: acc.threadName ?? (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
-    startedAt: acc.startedAt,
-    endedAt: acc.endedAt,
-    source: { path: acc.file.path, bytes: acc.file.bytes },
-    parentId: acc.parentId,
-    steps,
-    unknown: acc.unknown,
-    warnings: [],
-  }];
+  const fromName =
+    UUID_IN_NAME.exec(basename(acc.file.path))?.[1] ?? basename(acc.file.path).replace(/\.jsonl?(?:\.zst)?$/, '');
+  return [
+    {
+      id: `codex:${acc.id ?? fromName}`,
+      agent: 'codex',
+      agentVersion: acc.version,
+      cwd: acc.cwd,
+      title: acc.threadName ?? (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
+      startedAt: acc.startedAt,
+      endedAt: acc.endedAt,
+      source: { path: acc.file.path, bytes: acc.file.bytes },
+      parentId: acc.parentId,
+      steps,
+      unknown: acc.unknown,
+      warnings: [],
+    },
+  ];
 }
 
 /** The shell line a tool call runs: `command` argv (["bash","-lc","x"] → "x"), or a `command`/`cmd` string. */
@@ -701,7 +782,8 @@ export function commandFromArguments(args: string): string | undefined {
   for (const key of ['command', 'cmd']) {
     const value = parsed[key];
     if (typeof value === 'string' && value.trim()) return value;
-    if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return commandFromArgv(value as string[]);
+    if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'))
+      return commandFromArgv(value as string[]);
   }
   return undefined;
 }

@@ -65,7 +65,12 @@ export const continueReader: SourceReader = {
 
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
-    return text.startsWith('{') && /"sessionId"\s*:/.test(text) && /"history"\s*:\s*\[/.test(text) && /"(?:workspaceDirectory|title)"\s*:/.test(text);
+    return (
+      text.startsWith('{') &&
+      /"sessionId"\s*:/.test(text) &&
+      /"history"\s*:\s*\[/.test(text) &&
+      /"(?:workspaceDirectory|title)"\s*:/.test(text)
+    );
   },
 
   claims(path) {
@@ -75,15 +80,27 @@ export const continueReader: SourceReader = {
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    const s = await readJsonDocument(file, ctx, SessionFileSchema, { name: 'Continue session', expected: '{sessionId, history}' });
+    const s = await readJsonDocument(file, ctx, SessionFileSchema, {
+      name: 'Continue session',
+      expected: '{sessionId, history}',
+    });
     if (!s || s === 'not-json') return [];
-    const acc: Acc = { ctx, steps: [], unknown: {}, states: new Map(), answered: new Set(), synthetic: 0, model: s.chatModelTitle };
+    const acc: Acc = {
+      ctx,
+      steps: [],
+      unknown: {},
+      states: new Map(),
+      answered: new Set(),
+      synthetic: 0,
+      model: s.chatModelTitle,
+    };
     let badItems = 0;
     for (const raw of s.history) {
       const item = HistoryItem.safeParse(raw);
       if (!item.success) {
         badItems++;
-        if (badItems <= 3) ctx.warn(`${file.path}: history item skipped (${item.error.issues[0]?.message ?? 'invalid'})`);
+        if (badItems <= 3)
+          ctx.warn(`${file.path}: history item skipped (${item.error.issues[0]?.message ?? 'invalid'})`);
         continue;
       }
       applyItem(acc, item.data);
@@ -92,19 +109,26 @@ export const continueReader: SourceReader = {
     flushStates(acc);
     if (acc.steps.length === 0) return [];
     const firstUser = acc.steps.find((step) => step.kind === 'user');
-    return [{
-      id: `continue:${s.sessionId}`,
-      agent: 'continue',
-      cwd: workspacePath(s.workspaceDirectory),
-      title: s.title && s.title !== 'New Session' ? s.title : firstUser?.kind === 'user' ? titleLine(firstUser.text) : s.title,
-      startedAt: await createdAt(file.path, s.sessionId),
-      // No per-message times: the file's last write is the session's last activity.
-      endedAt: Number.isFinite(file.mtimeMs) && file.mtimeMs > 0 ? new Date(file.mtimeMs).toISOString() : undefined,
-      source: { path: file.path, bytes: file.bytes },
-      steps: acc.steps,
-      unknown: acc.unknown,
-      warnings: [],
-    }];
+    return [
+      {
+        id: `continue:${s.sessionId}`,
+        agent: 'continue',
+        cwd: workspacePath(s.workspaceDirectory),
+        title:
+          s.title && s.title !== 'New Session'
+            ? s.title
+            : firstUser?.kind === 'user'
+              ? titleLine(firstUser.text)
+              : s.title,
+        startedAt: await createdAt(file.path, s.sessionId),
+        // No per-message times: the file's last write is the session's last activity.
+        endedAt: Number.isFinite(file.mtimeMs) && file.mtimeMs > 0 ? new Date(file.mtimeMs).toISOString() : undefined,
+        source: { path: file.path, bytes: file.bytes },
+        steps: acc.steps,
+        unknown: acc.unknown,
+        warnings: [],
+      },
+    ];
   },
 };
 
@@ -163,8 +187,12 @@ function applyItem(acc: Acc, item: z.infer<typeof HistoryItem>): void {
 function flushStates(acc: Acc): void {
   for (const [callId, state] of acc.states) {
     if (acc.answered.has(callId)) continue;
-    const output = (state.output ?? []).map((o) => (isRecord(o) && typeof o.content === 'string' ? o.content : '')).filter(Boolean).join('\n');
-    if (output || state.status === 'errored' || state.status === 'canceled') pushResult(acc, callId, output, state.status);
+    const output = (state.output ?? [])
+      .map((o) => (isRecord(o) && typeof o.content === 'string' ? o.content : ''))
+      .filter(Boolean)
+      .join('\n');
+    if (output || state.status === 'errored' || state.status === 'canceled')
+      pushResult(acc, callId, output, state.status);
   }
   acc.states.clear();
   acc.answered.clear();
@@ -187,7 +215,10 @@ function pushResult(acc: Acc, callId: string, output: string, status: string | u
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p) => (isRecord(p) && p.type === 'text' && typeof p.text === 'string' ? p.text : '')).filter(Boolean).join('\n');
+  return content
+    .map((p) => (isRecord(p) && p.type === 'text' && typeof p.text === 'string' ? p.text : ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 function workspacePath(directory: string | undefined): string | undefined {
@@ -210,7 +241,14 @@ async function createdAt(path: string, sessionId: string): Promise<string | unde
     if (!Array.isArray(json)) return undefined;
     const entry = json.find((e) => isRecord(e) && e.sessionId === sessionId);
     const raw = isRecord(entry) ? entry.dateCreated : undefined;
-    const ms = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : typeof raw === 'string' ? Date.parse(raw) : NaN;
+    const ms =
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'string' && /^\d+$/.test(raw)
+          ? Number(raw)
+          : typeof raw === 'string'
+            ? Date.parse(raw)
+            : NaN;
     return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
   } catch {
     return undefined;

@@ -25,9 +25,21 @@ const SessionStart = z.looseObject({
   startTime: z.string().optional(),
   context: z.looseObject({ cwd: z.string().optional() }).optional(),
 });
-const ToolRequest = z.looseObject({ toolCallId: z.string().optional(), name: z.string().optional(), arguments: z.unknown().optional() });
-const AssistantMessage = z.looseObject({ content: z.string().optional(), toolRequests: z.array(z.unknown()).optional(), model: z.string().optional() });
-const ToolStart = z.looseObject({ toolCallId: z.string().optional(), toolName: z.string().optional(), arguments: z.unknown().optional() });
+const ToolRequest = z.looseObject({
+  toolCallId: z.string().optional(),
+  name: z.string().optional(),
+  arguments: z.unknown().optional(),
+});
+const AssistantMessage = z.looseObject({
+  content: z.string().optional(),
+  toolRequests: z.array(z.unknown()).optional(),
+  model: z.string().optional(),
+});
+const ToolStart = z.looseObject({
+  toolCallId: z.string().optional(),
+  toolName: z.string().optional(),
+  arguments: z.unknown().optional(),
+});
 const ToolComplete = z.looseObject({
   toolCallId: z.string().optional(),
   success: z.boolean().optional(),
@@ -50,21 +62,27 @@ const ChatRequest = z.looseObject({
   timestamp: z.number().optional(),
   message: z.union([z.string(), z.looseObject({ text: z.string().optional() })]).optional(),
   response: z.array(z.unknown()).nullish(),
-  result: z.looseObject({
-    errorDetails: z.looseObject({ message: z.string().optional() }).nullish(),
-    metadata: z.looseObject({
-      toolCallRounds: z.array(z.unknown()).optional(),
-      toolCallResults: z.record(z.string(), z.unknown()).optional(),
-      resolvedModel: z.string().optional(),
-    }).nullish(),
-  }).nullish(),
+  result: z
+    .looseObject({
+      errorDetails: z.looseObject({ message: z.string().optional() }).nullish(),
+      metadata: z
+        .looseObject({
+          toolCallRounds: z.array(z.unknown()).optional(),
+          toolCallResults: z.record(z.string(), z.unknown()).optional(),
+          resolvedModel: z.string().optional(),
+        })
+        .nullish(),
+    })
+    .nullish(),
   modelId: z.string().optional(),
   modelState: z.looseObject({ value: z.number().optional() }).nullish(),
   isCanceled: z.boolean().optional(),
 });
 const ToolCallRound = z.looseObject({
   response: z.string().optional(),
-  toolCalls: z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional(), arguments: z.unknown().optional() })).optional(),
+  toolCalls: z
+    .array(z.looseObject({ id: z.string().optional(), name: z.string().optional(), arguments: z.unknown().optional() }))
+    .optional(),
 });
 const ToolInvocation = z.looseObject({
   toolId: z.string().optional(),
@@ -81,18 +99,64 @@ const MODEL_STATE_CANCELLED = 2;
 const MODEL_STATE_FAILED = 3;
 
 const IGNORED_EVENTS = new Set([
-  'assistant.turn_start', 'assistant.turn_end', 'assistant.reasoning', 'assistant.reasoning_delta', 'assistant.message_delta',
-  'assistant.usage', 'session.info', 'session.truncation', 'session.usage_checkpoint', 'session.shutdown', 'session.idle',
-  'session.resume', 'session.compaction_start', 'session.compaction_complete', 'hook.start', 'hook.end', 'system.message',
-  'system.notification', 'subagent.started', 'subagent.completed', 'subagent.failed', 'subagent.selected',
-  'tool.execution_partial_result', 'tool.execution_progress', 'tool.user_requested', 'pending_messages.modified',
+  'assistant.turn_start',
+  'assistant.turn_end',
+  'assistant.reasoning',
+  'assistant.reasoning_delta',
+  'assistant.message_delta',
+  'assistant.usage',
+  'session.info',
+  'session.truncation',
+  'session.usage_checkpoint',
+  'session.shutdown',
+  'session.idle',
+  'session.resume',
+  'session.compaction_start',
+  'session.compaction_complete',
+  'hook.start',
+  'hook.end',
+  'system.message',
+  'system.notification',
+  'subagent.started',
+  'subagent.completed',
+  'subagent.failed',
+  'subagent.selected',
+  'tool.execution_partial_result',
+  'tool.execution_progress',
+  'tool.user_requested',
+  'pending_messages.modified',
 ]);
 /** Response part kinds that hold no text or tool call of their own (VS Code chatSessionOperationLog list). */
 const QUIET_PARTS = new Set([
-  'inlineReference', 'codeblockUri', 'textEditGroup', 'notebookEditGroup', 'undoStop', 'prepareToolInvocation', 'confirmation',
-  'elicitation', 'elicitationSerialized', 'thinking', 'progressMessage', 'progressTaskSerialized', 'warning', 'mcpServersStarting',
-  'autoModeResolution', 'command', 'extensions', 'hook', 'markdownVuln', 'multiDiffData', 'pullRequest', 'questionCarousel',
-  'treeData', 'workspaceEdit', 'clearToPreviousToolInvocation', 'disabledClaudeHooks', 'codeCitation', 'references', 'toolInvocation',
+  'inlineReference',
+  'codeblockUri',
+  'textEditGroup',
+  'notebookEditGroup',
+  'undoStop',
+  'prepareToolInvocation',
+  'confirmation',
+  'elicitation',
+  'elicitationSerialized',
+  'thinking',
+  'progressMessage',
+  'progressTaskSerialized',
+  'warning',
+  'mcpServersStarting',
+  'autoModeResolution',
+  'command',
+  'extensions',
+  'hook',
+  'markdownVuln',
+  'multiDiffData',
+  'pullRequest',
+  'questionCarousel',
+  'treeData',
+  'workspaceEdit',
+  'clearToPreviousToolInvocation',
+  'disabledClaudeHooks',
+  'codeCitation',
+  'references',
+  'toolInvocation',
 ]);
 const TOOL_ERROR = /^\s*(?:error\b|ERROR while calling tool)/i;
 
@@ -114,7 +178,8 @@ interface Acc {
 }
 
 /** Event types of Copilot's agent log that no other agent writes. */
-const EVENT_TYPES = /^(?:session\.(?:start|resume)|user\.message|assistant\.(?:turn_start|turn_end|message)|tool\.execution_(?:start|complete))$/;
+const EVENT_TYPES =
+  /^(?:session\.(?:start|resume)|user\.message|assistant\.(?:turn_start|turn_end|message)|tool\.execution_(?:start|complete))$/;
 
 export const copilotReader: SourceReader = {
   agent: 'copilot',
@@ -126,17 +191,30 @@ export const copilotReader: SourceReader = {
 
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
-    if (/^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{/.test(text)) return /"(?:requests|responderUsername|sessionId|creationDate)"\s*:/.test(text);
-    const event = (r: Record<string, unknown>) => isObject(r.data) && typeof r.type === 'string' && (r.data.producer === 'copilot-agent' || EVENT_TYPES.test(r.type));
+    if (/^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{/.test(text))
+      return /"(?:requests|responderUsername|sessionId|creationDate)"\s*:/.test(text);
+    const event = (r: Record<string, unknown>) =>
+      isObject(r.data) &&
+      typeof r.type === 'string' &&
+      (r.data.producer === 'copilot-agent' || EVENT_TYPES.test(r.type));
     if (head.includes('"data"') && findHeadRecord(head, event)) return 'specific';
     const nl = text.indexOf('\n');
     const first = nl === -1 ? text : text.slice(0, nl);
     if (/^\{/.test(first) && /"data"\s*:\s*\{/.test(first)) {
       if (/"producer"\s*:\s*"copilot-agent"/.test(first)) return true;
-      if (/"type"\s*:\s*"(?:session\.start|session\.resume|user\.message|assistant\.turn_start|assistant\.message)"/.test(first)) return true;
+      if (
+        /"type"\s*:\s*"(?:session\.start|session\.resume|user\.message|assistant\.turn_start|assistant\.message)"/.test(
+          first,
+        )
+      )
+        return true;
     }
-    return /^\{/.test(text) && /"requests"\s*:\s*\[/.test(text) && /"sessionId"\s*:/.test(text)
-      && /"(?:responderUsername|requesterUsername|initialLocation|creationDate)"\s*:/.test(text);
+    return (
+      /^\{/.test(text) &&
+      /"requests"\s*:\s*\[/.test(text) &&
+      /"sessionId"\s*:/.test(text) &&
+      /"(?:responderUsername|requesterUsername|initialLocation|creationDate)"\s*:/.test(text)
+    );
   },
 
   claims(path) {
@@ -161,7 +239,11 @@ export const copilotReader: SourceReader = {
 };
 
 async function readWholeFile(acc: Acc): Promise<ChatData | 'skipped' | 'not-json'> {
-  const data = await readJsonDocument(acc.file, acc.ctx, ChatData, { name: 'single-JSON Copilot chat session', expected: '{sessionId, requests}', notJson: 'quiet' });
+  const data = await readJsonDocument(acc.file, acc.ctx, ChatData, {
+    name: 'single-JSON Copilot chat session',
+    expected: '{sessionId, requests}',
+    notJson: 'quiet',
+  });
   return data ?? 'skipped';
 }
 
@@ -209,8 +291,10 @@ export function applyMutation(state: unknown, entry: Record<string, unknown>): M
   if (kind === 0) return { ok: true, state: entry.v };
   if (state === undefined) return { ok: false, reason: 'mutation before the initial value' };
   const path = Array.isArray(entry.k) ? entry.k : undefined;
-  if (!path || !path.every((p) => typeof p === 'string' || typeof p === 'number')) return { ok: false, reason: 'mutation without a path' };
-  if (path.length === 0) return kind === 1 ? { ok: true, state: entry.v } : { ok: false, reason: 'mutation at the root' };
+  if (!path || !path.every((p) => typeof p === 'string' || typeof p === 'number'))
+    return { ok: false, reason: 'mutation without a path' };
+  if (path.length === 0)
+    return kind === 1 ? { ok: true, state: entry.v } : { ok: false, reason: 'mutation at the root' };
   let parent: unknown = state;
   for (const key of path.slice(0, -1)) {
     parent = isContainer(parent) ? (parent as Record<string | number, unknown>)[key] : undefined;
@@ -294,7 +378,8 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
     case 'tool.execution_start': {
       // Usually repeats a toolRequest already seen; kept only for calls that had none.
       const start = ToolStart.safeParse(data);
-      if (start.success && start.data.toolCallId && !acc.callIds.has(start.data.toolCallId)) pushCall(acc, start.data.toolCallId, start.data.toolName, start.data.arguments, time);
+      if (start.success && start.data.toolCallId && !acc.callIds.has(start.data.toolCallId))
+        pushCall(acc, start.data.toolCallId, start.data.toolName, start.data.arguments, time);
       return;
     }
     case 'tool.execution_complete': {
@@ -304,19 +389,25 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
         return;
       }
       const { text, failed } = eventResultText(done.data.result, done.data.error);
-      const exit = /<exited with exit code (-?\d+)>/.exec(text) ?? /\bexit(?:ed with)? code:? (-?\d+)\b/i.exec(text.slice(-300));
+      const exit =
+        /<exited with exit code (-?\d+)>/.exec(text) ?? /\bexit(?:ed with)? code:? (-?\d+)\b/i.exec(text.slice(-300));
       const exitCode = exit ? Number(exit[1]) : undefined;
-      push(acc, {
-        kind: 'tool_result',
-        callId: done.data.toolCallId ?? 'unknown',
-        ...storedOutput(text, acc.ctx.maxOutputChars),
-        isError: done.data.success === false || failed || (exitCode !== undefined && exitCode !== 0),
-        exitCode,
-      }, time);
+      push(
+        acc,
+        {
+          kind: 'tool_result',
+          callId: done.data.toolCallId ?? 'unknown',
+          ...storedOutput(text, acc.ctx.maxOutputChars),
+          isError: done.data.success === false || failed || (exitCode !== undefined && exitCode !== 0),
+          exitCode,
+        },
+        time,
+      );
       return;
     }
     case 'session.error': {
-      const message = isRecord(data) && typeof data.message === 'string' ? data.message : headOf(jsonText(data ?? {}), 500);
+      const message =
+        isRecord(data) && typeof data.message === 'string' ? data.message : headOf(jsonText(data ?? {}), 500);
       push(acc, { kind: 'error', text: message }, time);
       return;
     }
@@ -330,20 +421,35 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
   }
 }
 
-function pushCall(acc: Acc, callId: string | undefined, name: string | undefined, args: unknown, time: string | undefined): void {
+function pushCall(
+  acc: Acc,
+  callId: string | undefined,
+  name: string | undefined,
+  args: unknown,
+  time: string | undefined,
+): void {
   const input = typeof args === 'string' ? args : jsonText(args ?? {});
-  push(acc, {
-    kind: 'tool_call',
-    callId: callId ?? `copilot-call-${++acc.syntheticCalls}`,
-    tool: name ?? 'unknown',
-    command: commandFromArguments(input),
-    input: clipMiddle(input, acc.ctx.maxOutputChars).text,
-  }, time);
+  push(
+    acc,
+    {
+      kind: 'tool_call',
+      callId: callId ?? `copilot-call-${++acc.syntheticCalls}`,
+      tool: name ?? 'unknown',
+      command: commandFromArguments(input),
+      input: clipMiddle(input, acc.ctx.maxOutputChars).text,
+    },
+    time,
+  );
 }
 
 function eventResultText(result: unknown, error: unknown): { text: string; failed: boolean } {
   if (error !== undefined && error !== null) {
-    const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : jsonText(error);
+    const message =
+      typeof error === 'string'
+        ? error
+        : isRecord(error) && typeof error.message === 'string'
+          ? error.message
+          : jsonText(error);
     return { text: message, failed: true };
   }
   if (typeof result === 'string') return { text: result, failed: false };
@@ -386,7 +492,8 @@ function applyRequest(acc: Acc, request: z.infer<typeof ChatRequest>): void {
     const kind = isRecord(part) && typeof part.kind === 'string' ? part.kind : undefined;
     if (kind === 'toolInvocationSerialized') {
       const invocation = ToolInvocation.safeParse(part);
-      if (invocation.success && invocation.data.toolCallId) invocations.set(stripSuffix(invocation.data.toolCallId), invocation.data);
+      if (invocation.success && invocation.data.toolCallId)
+        invocations.set(stripSuffix(invocation.data.toolCallId), invocation.data);
     } else if (kind && kind !== 'markdownContent' && !QUIET_PARTS.has(kind)) {
       count(acc, `part:${kind}`);
     }
@@ -425,15 +532,31 @@ function applyRequest(acc: Acc, request: z.infer<typeof ChatRequest>): void {
     for (const part of parts) {
       if (!isRecord(part)) continue;
       if (part.kind === undefined && typeof part.value === 'string') buffer.push(part.value);
-      else if (part.kind === 'markdownContent' && isRecord(part.content) && typeof part.content.value === 'string') buffer.push(part.content.value);
+      else if (part.kind === 'markdownContent' && isRecord(part.content) && typeof part.content.value === 'string')
+        buffer.push(part.content.value);
       else if (part.kind === 'toolInvocationSerialized') {
         const invocation = ToolInvocation.safeParse(part);
         if (!invocation.success) continue;
         flush();
         const callId = invocation.data.toolCallId ?? `copilot-call-${++acc.syntheticCalls}`;
-        push(acc, { kind: 'tool_call', callId, tool: invocation.data.toolId ?? 'unknown', input: clipMiddle(messageText(invocation.data.invocationMessage), acc.ctx.maxOutputChars).text }, time);
+        push(
+          acc,
+          {
+            kind: 'tool_call',
+            callId,
+            tool: invocation.data.toolId ?? 'unknown',
+            input: clipMiddle(messageText(invocation.data.invocationMessage), acc.ctx.maxOutputChars).text,
+          },
+          time,
+        );
         if (invocation.data.isComplete || invocation.data.isConfirmed === false) {
-          pushChatResult(acc, callId, messageText(invocation.data.pastTenseMessage), invocation.data.isConfirmed === false, time);
+          pushChatResult(
+            acc,
+            callId,
+            messageText(invocation.data.pastTenseMessage),
+            invocation.data.isConfirmed === false,
+            time,
+          );
         }
       }
     }
@@ -442,20 +565,25 @@ function applyRequest(acc: Acc, request: z.infer<typeof ChatRequest>): void {
 
   const errorMessage = request.result?.errorDetails?.message;
   const state = request.modelState?.value;
-  if (state === MODEL_STATE_CANCELLED || request.isCanceled === true) push(acc, { kind: 'error', text: 'turn aborted: cancelled' }, time);
+  if (state === MODEL_STATE_CANCELLED || request.isCanceled === true)
+    push(acc, { kind: 'error', text: 'turn aborted: cancelled' }, time);
   else if (errorMessage) push(acc, { kind: 'error', text: errorMessage }, time);
   else if (state === MODEL_STATE_FAILED) push(acc, { kind: 'error', text: 'request failed' }, time);
 }
 
 function pushChatResult(acc: Acc, callId: string, output: string, denied: boolean, time: string | undefined): void {
   const exitCode = exitCodeAtEnd(output);
-  push(acc, {
-    kind: 'tool_result',
-    callId,
-    ...storedOutput(output, acc.ctx.maxOutputChars),
-    isError: denied || TOOL_ERROR.test(output) || (exitCode !== undefined && exitCode !== 0),
-    exitCode,
-  }, time);
+  push(
+    acc,
+    {
+      kind: 'tool_result',
+      callId,
+      ...storedOutput(output, acc.ctx.maxOutputChars),
+      isError: denied || TOOL_ERROR.test(output) || (exitCode !== undefined && exitCode !== 0),
+      exitCode,
+    },
+    time,
+  );
 }
 
 /** toolCallResults keys and call ids may differ by a `__vscode-<n>` suffix. */
@@ -474,13 +602,16 @@ function stripSuffix(id: string): string {
 function toolResultText(result: unknown): string {
   if (typeof result === 'string') return result;
   const content = isRecord(result) && Array.isArray(result.content) ? result.content : [result];
-  return content.map((item) => {
-    if (typeof item === 'string') return item;
-    if (!isRecord(item)) return '';
-    if (typeof item.value === 'string') return item.value;
-    if (typeof item.text === 'string') return item.text;
-    return collectText(item.value ?? item).join('');
-  }).filter(Boolean).join('\n');
+  return content
+    .map((item) => {
+      if (typeof item === 'string') return item;
+      if (!isRecord(item)) return '';
+      if (typeof item.value === 'string') return item.value;
+      if (typeof item.text === 'string') return item.text;
+      return collectText(item.value ?? item).join('');
+    })
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** Text leaves of a prompt-tsx JSON tree. */
@@ -489,7 +620,8 @@ function collectText(node: unknown, out: string[] = [], depth = 0): string[] {
   if (Array.isArray(node)) for (const child of node) collectText(child, out, depth + 1);
   else if (isRecord(node)) {
     if (typeof node.text === 'string') out.push(node.text);
-    for (const [key, value] of Object.entries(node)) if (key !== 'text' && typeof value === 'object') collectText(value, out, depth + 1);
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'text' && typeof value === 'object') collectText(value, out, depth + 1);
   }
   return out;
 }
@@ -521,24 +653,25 @@ async function workspaceFolder(path: string): Promise<string | undefined> {
   return undefined;
 }
 
-
 function finish(acc: Acc): TraceDraft[] {
   if (acc.steps.length === 0) return [];
   const name = basename(acc.file.path).replace(/\.jsonl?$/, '');
   const fallback = name === 'events' ? basename(dirname(acc.file.path)) : name;
-  return [{
-    id: `copilot:${acc.id ?? fallback}`,
-    agent: 'copilot',
-    agentVersion: acc.version,
-    cwd: acc.cwd,
-    title: acc.title ?? acc.firstPrompt,
-    startedAt: acc.startedAt,
-    endedAt: acc.endedAt,
-    source: { path: acc.file.path, bytes: acc.file.bytes },
-    steps: acc.steps,
-    unknown: acc.unknown,
-    warnings: [],
-  }];
+  return [
+    {
+      id: `copilot:${acc.id ?? fallback}`,
+      agent: 'copilot',
+      agentVersion: acc.version,
+      cwd: acc.cwd,
+      title: acc.title ?? acc.firstPrompt,
+      startedAt: acc.startedAt,
+      endedAt: acc.endedAt,
+      source: { path: acc.file.path, bytes: acc.file.bytes },
+      steps: acc.steps,
+      unknown: acc.unknown,
+      warnings: [],
+    },
+  ];
 }
 
 function count(acc: Acc, key: string): void {

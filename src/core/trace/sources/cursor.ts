@@ -44,14 +44,29 @@ export const cursorReader: SourceReader = {
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     // `{role, message}` at the top: no other agent's record has a role beside its message (Claude's is inside it).
-    if (head.includes('"role"') && findHeadRecord(head, (r) => typeof r.role === 'string' && ROLES.has(r.role) && isObject(r.message) && !('sessionId' in r) && !('type' in r))) return true;
+    if (
+      head.includes('"role"') &&
+      findHeadRecord(
+        head,
+        (r) =>
+          typeof r.role === 'string' &&
+          ROLES.has(r.role) &&
+          isObject(r.message) &&
+          !('sessionId' in r) &&
+          !('type' in r),
+      )
+    )
+      return true;
     return /^\{\s*"role"\s*:\s*"(?:user|assistant|system|tool)"\s*,\s*"message"\s*:\s*\{/.test(text);
   },
 
   claims(path) {
     // ~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl (and its subagents/)
     const up = segments(path);
-    return up[0].endsWith('.jsonl') && (up[1] === 'agent-transcripts' || (up[1] === 'subagents' && up[3] === 'agent-transcripts'));
+    return (
+      up[0].endsWith('.jsonl') &&
+      (up[1] === 'agent-transcripts' || (up[1] === 'subagents' && up[3] === 'agent-transcripts'))
+    );
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
@@ -70,7 +85,9 @@ export const cursorReader: SourceReader = {
         }
         const line = Line.safeParse(json);
         if (!line.success) {
-          warnings.bad(`${file.path}:${lineNo}: not a Cursor transcript line (${line.error.issues[0]?.message ?? 'invalid'})`);
+          warnings.bad(
+            `${file.path}:${lineNo}: not a Cursor transcript line (${line.error.issues[0]?.message ?? 'invalid'})`,
+          );
           return;
         }
         applyLine(acc, line.data);
@@ -82,18 +99,20 @@ export const cursorReader: SourceReader = {
     const id = basename(file.path, '.jsonl');
     const parent = subagent ? basename(dirname(dirname(file.path))) : undefined;
     const firstUser = acc.steps.find((s) => s.kind === 'user');
-    return [{
-      id: `cursor:${id}`,
-      agent: 'cursor',
-      title: firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined,
-      // No times in the file: its last write is when the session last moved.
-      endedAt: Number.isFinite(file.mtimeMs) && file.mtimeMs > 0 ? new Date(file.mtimeMs).toISOString() : undefined,
-      source: { path: file.path, bytes: file.bytes },
-      parentId: parent ? `cursor:${parent}` : undefined,
-      steps: acc.steps,
-      unknown: acc.unknown,
-      warnings: [],
-    }];
+    return [
+      {
+        id: `cursor:${id}`,
+        agent: 'cursor',
+        title: firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined,
+        // No times in the file: its last write is when the session last moved.
+        endedAt: Number.isFinite(file.mtimeMs) && file.mtimeMs > 0 ? new Date(file.mtimeMs).toISOString() : undefined,
+        source: { path: file.path, bytes: file.bytes },
+        parentId: parent ? `cursor:${parent}` : undefined,
+        steps: acc.steps,
+        unknown: acc.unknown,
+        warnings: [],
+      },
+    ];
   },
 };
 
@@ -145,14 +164,25 @@ function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
       }
       case 'tool_result': {
         // Rarely recorded; paired by id, else with the oldest open call.
-        const callId = typeof b.tool_use_id === 'string' ? b.tool_use_id : acc.pending[0] ?? 'unknown';
+        const callId = typeof b.tool_use_id === 'string' ? b.tool_use_id : (acc.pending[0] ?? 'unknown');
         acc.pending = acc.pending.filter((id) => id !== callId);
-        const output = typeof b.content === 'string' ? b.content : Array.isArray(b.content) ? b.content.map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : '')).join('\n') : '';
-        push(acc, { kind: 'tool_result', callId, ...storedOutput(output, acc.ctx.maxOutputChars), isError: b.is_error === true });
+        const output =
+          typeof b.content === 'string'
+            ? b.content
+            : Array.isArray(b.content)
+              ? b.content.map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : '')).join('\n')
+              : '';
+        push(acc, {
+          kind: 'tool_result',
+          callId,
+          ...storedOutput(output, acc.ctx.maxOutputChars),
+          isError: b.is_error === true,
+        });
         break;
       }
       default:
-        if (block.data.type !== 'image' && block.data.type !== 'thinking' && block.data.type !== 'redacted_thinking') count(acc, `block:${block.data.type}`);
+        if (block.data.type !== 'image' && block.data.type !== 'thinking' && block.data.type !== 'redacted_thinking')
+          count(acc, `block:${block.data.type}`);
     }
   }
 }

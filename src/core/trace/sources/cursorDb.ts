@@ -65,7 +65,11 @@ export const cursorDbReader: SourceReader = {
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message), tooLarge: (path) => ctx.tooLarge(path), maxBytes: ctx.maxSqliteBytes });
+    const image = await openSqlite(file.path, file.bytes, {
+      warn: (message) => ctx.warn(message),
+      tooLarge: (path) => ctx.tooLarge(path),
+      maxBytes: ctx.maxSqliteBytes,
+    });
     if (!image) return [];
     try {
       return await readDatabase(image, file, ctx);
@@ -105,7 +109,9 @@ async function readDatabase(image: SqliteImage, file: SessionFile, ctx: ReadCont
       }
     }
     if (tables.has('ItemTable')) {
-      const error = image.scan('SELECT value FROM ItemTable WHERE key = ?', [CHAT_DATA_KEY], (row) => tabs.push(...readChatTabs(cellJson(row.value), file, ctx, losses)));
+      const error = image.scan('SELECT value FROM ItemTable WHERE key = ?', [CHAT_DATA_KEY], (row) =>
+        tabs.push(...readChatTabs(cellJson(row.value), file, ctx, losses)),
+      );
       // one row holds every tab of the old chat pane
       if (error) losses.lose(CHAT_DATA_KEY, error);
     }
@@ -151,7 +157,15 @@ type Lookup = (params: SqlValue[]) => { rows: Array<Record<string, SqlValue>>; e
  * One composer's trace, from what of it can be read; one that gives no step is empty (quietly: no message yet),
  * unreadable in itself (skipped, said) or lost to damage (counted).
  */
-function readComposer(key: string, id: string, data: Record<string, unknown>, file: SessionFile, ctx: ReadContext, bubbleOf: Lookup, losses: SessionLosses): ComposerDraft | undefined {
+function readComposer(
+  key: string,
+  id: string,
+  data: Record<string, unknown>,
+  file: SessionFile,
+  ctx: ReadContext,
+  bubbleOf: Lookup,
+  losses: SessionLosses,
+): ComposerDraft | undefined {
   const modelConfig = isRecord(data.modelConfig) ? data.modelConfig : undefined;
   const acc: Acc = { ctx, steps: [], unknown: {}, synthetic: 0, model: str(modelConfig?.modelName) };
   const headers = Array.isArray(data.fullConversationHeadersOnly) ? data.fullConversationHeadersOnly : [];
@@ -173,20 +187,30 @@ function readComposer(key: string, id: string, data: Record<string, unknown>, fi
         count(acc, 'bubble:missing');
         continue;
       }
-      applyBubble(acc, cellJson(found.rows[0].value), typeof header.type === 'number' ? header.type : undefined, header.bubbleId);
+      applyBubble(
+        acc,
+        cellJson(found.rows[0].value),
+        typeof header.type === 'number' ? header.type : undefined,
+        header.bubbleId,
+      );
     }
   } else if (Array.isArray(data.conversation)) {
-    for (const bubble of data.conversation) applyBubble(acc, bubble, undefined, isRecord(bubble) ? str(bubble.bubbleId) : undefined);
+    for (const bubble of data.conversation)
+      applyBubble(acc, bubble, undefined, isRecord(bubble) ? str(bubble.bubbleId) : undefined);
   }
   if (acc.steps.length === 0) {
     const messages = headers.length || (Array.isArray(data.conversation) ? data.conversation.length : 0);
     if (damage) losses.lose(key, damage);
     else if (Object.keys(acc.unknown).length > 0) losses.skip(key, unreadableWhy(messages, acc.unknown));
-    else if (!Array.isArray(data.fullConversationHeadersOnly) && !Array.isArray(data.conversation)) losses.skip(key, 'no conversation in a shape this reader knows');
+    else if (!Array.isArray(data.fullConversationHeadersOnly) && !Array.isArray(data.conversation))
+      losses.skip(key, 'no conversation in a shape this reader knows');
     return undefined;
   }
   const firstUser = acc.steps.find((s) => s.kind === 'user');
-  const workspace = isRecord(data.workspaceIdentifier) && isRecord(data.workspaceIdentifier.uri) ? data.workspaceIdentifier.uri : undefined;
+  const workspace =
+    isRecord(data.workspaceIdentifier) && isRecord(data.workspaceIdentifier.uri)
+      ? data.workspaceIdentifier.uri
+      : undefined;
   const context = isRecord(data.context) ? data.context : undefined;
   const paths = (Array.isArray(context?.fileSelections) ? context.fileSelections : [])
     .map((s) => (isRecord(s) && isRecord(s.uri) ? uriPath(s.uri) : undefined))
@@ -205,13 +229,17 @@ function readComposer(key: string, id: string, data: Record<string, unknown>, fi
       warnings: [],
     },
     paths,
-    children: Array.isArray(data.subComposerIds) ? data.subComposerIds.filter((c): c is string => typeof c === 'string') : [],
+    children: Array.isArray(data.subComposerIds)
+      ? data.subComposerIds.filter((c): c is string => typeof c === 'string')
+      : [],
   };
 }
 
 /** Why a session with messages gave no step: what its messages were counted as. */
 function unreadableWhy(messages: number, unknown: Record<string, number>): string {
-  return `none of its ${messages} message(s) could be read (${Object.entries(unknown).map(([k, n]) => `${k} ×${n}`).join(', ')})`;
+  return `none of its ${messages} message(s) could be read (${Object.entries(unknown)
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ')})`;
 }
 
 function applyBubble(acc: Acc, bubble: unknown, headerType: number | undefined, bubbleId: string | undefined): void {
@@ -235,21 +263,40 @@ function applyBubble(acc: Acc, bubble: unknown, headerType: number | undefined, 
   const modelInfo = isRecord(bubble.modelInfo) ? bubble.modelInfo : undefined;
   if (text) push(acc, { kind: 'assistant', text, model: str(modelInfo?.modelName) ?? acc.model }, time);
   const tool = bubble.toolFormerData;
-  if (isRecord(tool) && (tool.name !== undefined || tool.tool !== undefined || tool.rawArgs !== undefined)) applyTool(acc, tool, bubbleId, time);
+  if (isRecord(tool) && (tool.name !== undefined || tool.tool !== undefined || tool.rawArgs !== undefined))
+    applyTool(acc, tool, bubbleId, time);
 }
 
-function applyTool(acc: Acc, tool: Record<string, unknown>, bubbleId: string | undefined, time: string | undefined): void {
-  const name = str(tool.name) ?? (typeof tool.tool === 'string' ? tool.tool : typeof tool.tool === 'number' ? `tool-${tool.tool}` : 'unknown');
+function applyTool(
+  acc: Acc,
+  tool: Record<string, unknown>,
+  bubbleId: string | undefined,
+  time: string | undefined,
+): void {
+  const name =
+    str(tool.name) ??
+    (typeof tool.tool === 'string' ? tool.tool : typeof tool.tool === 'number' ? `tool-${tool.tool}` : 'unknown');
   const callId = str(tool.toolCallId) ?? bubbleId ?? `cursor-call-${++acc.synthetic}`;
-  const args = typeof tool.rawArgs === 'string' ? tool.rawArgs : tool.params === undefined ? '' : typeof tool.params === 'string' ? tool.params : jsonText(tool.params);
+  const args =
+    typeof tool.rawArgs === 'string'
+      ? tool.rawArgs
+      : tool.params === undefined
+        ? ''
+        : typeof tool.params === 'string'
+          ? tool.params
+          : jsonText(tool.params);
   const parsedArgs = parseObject(args);
-  push(acc, {
-    kind: 'tool_call',
-    callId,
-    tool: name,
-    command: typeof parsedArgs?.command === 'string' ? parsedArgs.command : undefined,
-    input: clipMiddle(args, acc.ctx.maxOutputChars).text,
-  }, time);
+  push(
+    acc,
+    {
+      kind: 'tool_call',
+      callId,
+      tool: name,
+      command: typeof parsedArgs?.command === 'string' ? parsedArgs.command : undefined,
+      input: clipMiddle(args, acc.ctx.maxOutputChars).text,
+    },
+    time,
+  );
 
   const status = str(tool.status);
   const result = toolOutput(tool.result);
@@ -268,14 +315,18 @@ function applyTool(acc: Acc, tool: Record<string, unknown>, bubbleId: string | u
   else if (error) output = output ? `${output}\n${error}` : error;
   if (!output && ending === 'rejected') output = 'rejected by the user';
   if (!output && ending === 'cancelled') output = 'cancelled';
-  push(acc, {
-    kind: 'tool_result',
-    callId,
-    ...storedOutput(output, acc.ctx.maxOutputChars),
-    isError: ending !== 'ok' || error !== undefined || (result.exitCode !== undefined && result.exitCode !== 0),
-    exitCode: result.exitCode,
-    interrupted: ending === 'cancelled' ? true : undefined,
-  }, time);
+  push(
+    acc,
+    {
+      kind: 'tool_result',
+      callId,
+      ...storedOutput(output, acc.ctx.maxOutputChars),
+      isError: ending !== 'ok' || error !== undefined || (result.exitCode !== undefined && result.exitCode !== 0),
+      exitCode: result.exitCode,
+      interrupted: ending === 'cancelled' ? true : undefined,
+    },
+    time,
+  );
 }
 
 /** `result` is JSON text or an object; terminal results carry `output` and an exit code. */
@@ -284,7 +335,9 @@ function toolOutput(result: unknown): { text: string; exitCode?: number; rejecte
   const value = typeof result === 'string' ? (parseObject(result) ?? result) : result;
   if (typeof value === 'string') return { text: value };
   if (!isRecord(value)) return { text: jsonText(value) };
-  const code = [value.exitCode, value.exitCodeV2, value.exit_code].find((c): c is number => typeof c === 'number' && Number.isInteger(c));
+  const code = [value.exitCode, value.exitCodeV2, value.exit_code].find(
+    (c): c is number => typeof c === 'number' && Number.isInteger(c),
+  );
   const text = typeof value.output === 'string' ? value.output : typeof result === 'string' ? result : jsonText(value);
   return { text, exitCode: code, rejected: value.rejected === true ? true : undefined };
 }
@@ -342,14 +395,17 @@ function readChatTabs(data: unknown, file: SessionFile, ctx: ReadContext, losses
       }
     }
     if (acc.steps.length === 0) {
-      if (Object.keys(acc.unknown).length > 0) losses.skip(`tab ${tab.tabId}`, unreadableWhy(tab.bubbles.length, acc.unknown));
+      if (Object.keys(acc.unknown).length > 0)
+        losses.skip(`tab ${tab.tabId}`, unreadableWhy(tab.bubbles.length, acc.unknown));
       continue;
     }
     const firstUser = acc.steps.find((s) => s.kind === 'user');
     drafts.push({
       id: `cursor:${tab.tabId}`,
       agent: 'cursor',
-      title: str(tab.chatTitle)?.split('\n')[0].trim() || (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
+      title:
+        str(tab.chatTitle)?.split('\n')[0].trim() ||
+        (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
       endedAt: timeOf(tab.lastSendTime),
       source: { path: file.path, bytes: file.bytes },
       steps: acc.steps,
@@ -403,7 +459,12 @@ async function composerFolders(globalDb: string): Promise<Map<string, string>> {
     let entry = listedCache.get(path);
     if (!entry || entry.bytes !== info.size || entry.mtimeMs !== info.mtimeMs) {
       const folder = await workspaceFolder(join(root, name));
-      entry = { bytes: info.size, mtimeMs: info.mtimeMs, folder, composerIds: folder ? await listedComposers(path, info.size) : [] };
+      entry = {
+        bytes: info.size,
+        mtimeMs: info.mtimeMs,
+        folder,
+        composerIds: folder ? await listedComposers(path, info.size) : [],
+      };
       listedCache.set(path, entry);
     }
     if (entry.folder) for (const id of entry.composerIds) if (!folders.has(id)) folders.set(id, entry.folder);
@@ -413,7 +474,11 @@ async function composerFolders(globalDb: string): Promise<Map<string, string>> {
 
 async function listedComposers(path: string, bytes: number): Promise<string[]> {
   // Only a hint for the folder: a workspace database that cannot be read is passed over quietly.
-  const image = await openSqlite(path, bytes, { warn: () => undefined, tooLarge: () => undefined, maxBytes: MAX_WORKSPACE_DB_BYTES });
+  const image = await openSqlite(path, bytes, {
+    warn: () => undefined,
+    tooLarge: () => undefined,
+    maxBytes: MAX_WORKSPACE_DB_BYTES,
+  });
   if (!image) return [];
   const ids: string[] = [];
   try {
@@ -421,8 +486,10 @@ async function listedComposers(path: string, bytes: number): Promise<string[]> {
     image.each('SELECT value FROM ItemTable WHERE key = ?', [WORKSPACE_COMPOSERS_KEY], (row) => {
       const data = cellJson(row.value);
       if (!isRecord(data)) return;
-      for (const c of Array.isArray(data.allComposers) ? data.allComposers : []) if (isRecord(c) && typeof c.composerId === 'string') ids.push(c.composerId);
-      for (const c of Array.isArray(data.selectedComposerIds) ? data.selectedComposerIds : []) if (typeof c === 'string') ids.push(c);
+      for (const c of Array.isArray(data.allComposers) ? data.allComposers : [])
+        if (isRecord(c) && typeof c.composerId === 'string') ids.push(c.composerId);
+      for (const c of Array.isArray(data.selectedComposerIds) ? data.selectedComposerIds : [])
+        if (typeof c === 'string') ids.push(c);
     });
   } catch {
     // damaged: what was listed so far
@@ -439,7 +506,6 @@ function uriPath(uri: Record<string, unknown>): string | undefined {
   if (typeof uri.path === 'string' && uri.path) return uri.path;
   return undefined;
 }
-
 
 /** The deepest folder holding every path (a single file: its folder). */
 function commonFolder(paths: string[]): string | undefined {
@@ -470,7 +536,9 @@ function timeOf(value: unknown): string | undefined {
 
 function clientTime(timing: unknown): string | undefined {
   // Only epoch milliseconds (some builds store a monotonic clock).
-  return isRecord(timing) && typeof timing.clientStartTime === 'number' && timing.clientStartTime > 1e12 ? timeOf(timing.clientStartTime) : undefined;
+  return isRecord(timing) && typeof timing.clientStartTime === 'number' && timing.clientStartTime > 1e12
+    ? timeOf(timing.clientStartTime)
+    : undefined;
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

@@ -75,13 +75,22 @@ export const geminiCliReader: SourceReader = {
   sniff(_path, head) {
     // `projectHash` appears in no other agent's format; the first record always carries it with `sessionId`.
     const text = head.replace(/^\uFEFF/, '').trimStart();
-    if (head.includes('"projectHash"') && findHeadRecord(head, (r) => typeof r.sessionId === 'string' && 'projectHash' in r)) return 'specific';
+    if (
+      head.includes('"projectHash"') &&
+      findHeadRecord(head, (r) => typeof r.sessionId === 'string' && 'projectHash' in r)
+    )
+      return 'specific';
     if (!text.startsWith('{')) return false;
     const nl = text.indexOf('\n');
     const first = nl === -1 ? text : text.slice(0, nl);
     if (/"projectHash"\s*:/.test(first) && /"sessionId"\s*:/.test(first)) return 'specific';
     // Pretty-printed legacy JSON: the keys sit on their own lines.
-    return /^\{\s*$/.test(first) && /^\s*"projectHash"\s*:/m.test(text) && /^\s*"sessionId"\s*:/m.test(text) && /^\s*"messages"\s*:/m.test(text) ? 'specific' : false;
+    return /^\{\s*$/.test(first) &&
+      /^\s*"projectHash"\s*:/m.test(text) &&
+      /^\s*"sessionId"\s*:/m.test(text) &&
+      /^\s*"messages"\s*:/m.test(text)
+      ? 'specific'
+      : false;
   },
 
   claims(path) {
@@ -103,9 +112,17 @@ export const geminiCliReader: SourceReader = {
   },
 };
 
-async function readWholeFile(file: SessionFile, ctx: ReadContext, replay: Replay): Promise<'done' | 'skipped' | 'not-json'> {
+async function readWholeFile(
+  file: SessionFile,
+  ctx: ReadContext,
+  replay: Replay,
+): Promise<'done' | 'skipped' | 'not-json'> {
   // Not one JSON document: a migrated or misnamed JSONL log.
-  const meta = await readJsonDocument(file, ctx, Metadata, { name: 'single-JSON Gemini CLI session', expected: '{sessionId, messages}', notJson: 'quiet' });
+  const meta = await readJsonDocument(file, ctx, Metadata, {
+    name: 'single-JSON Gemini CLI session',
+    expected: '{sessionId, messages}',
+    notJson: 'quiet',
+  });
   if (meta === 'not-json') return 'not-json';
   if (!meta) return 'skipped';
   replay.meta = { ...meta, messages: undefined };
@@ -135,7 +152,10 @@ async function readJsonl(file: SessionFile, ctx: ReadContext, replay: Replay): P
         else count(replay.unknown, 'metadata:invalid');
       } else {
         const op = Object.keys(json).find((k) => k.startsWith('$'));
-        count(replay.unknown, op ? `op:${op}` : typeof json.type === 'string' ? `message:${json.type}:no-id` : 'line:untyped');
+        count(
+          replay.unknown,
+          op ? `op:${op}` : typeof json.type === 'string' ? `message:${json.type}:no-id` : 'line:untyped',
+        );
       }
     },
     { maxLineBytes: ctx.maxLineBytes },
@@ -224,25 +244,34 @@ async function finish(file: SessionFile, ctx: ReadContext, replay: Replay): Prom
   }
   if (steps.length === 0) return [];
   const parentDir = basename(dirname(file.path));
-  return [{
-    id: `gemini-cli:${meta.sessionId}`,
-    agent: 'gemini-cli',
-    cwd: await findCwd(file.path, meta),
-    title: meta.summary ?? firstPrompt,
-    startedAt: validTime(meta.startTime) ? meta.startTime : steps[0].time,
-    endedAt: validTime(meta.lastUpdated) ? meta.lastUpdated : lastTime,
-    source: { path: file.path, bytes: file.bytes },
-    // Subagent logs sit in chats/<parentSessionId>/<sessionId>.jsonl.
-    parentId: subagent && parentDir !== 'chats' ? `gemini-cli:${parentDir}` : undefined,
-    steps,
-    unknown,
-    warnings: [],
-  }];
+  return [
+    {
+      id: `gemini-cli:${meta.sessionId}`,
+      agent: 'gemini-cli',
+      cwd: await findCwd(file.path, meta),
+      title: meta.summary ?? firstPrompt,
+      startedAt: validTime(meta.startTime) ? meta.startTime : steps[0].time,
+      endedAt: validTime(meta.lastUpdated) ? meta.lastUpdated : lastTime,
+      source: { path: file.path, bytes: file.bytes },
+      // Subagent logs sit in chats/<parentSessionId>/<sessionId>.jsonl.
+      parentId: subagent && parentDir !== 'chats' ? `gemini-cli:${parentDir}` : undefined,
+      steps,
+      unknown,
+      warnings: [],
+    },
+  ];
 }
 
 type Push = (step: StepInput, time: string | undefined) => void;
 
-function applyToolCall(raw: unknown, messageTime: string | undefined, push: Push, unknown: Record<string, number>, calls: { synthetic: number }, maxChars: number): void {
+function applyToolCall(
+  raw: unknown,
+  messageTime: string | undefined,
+  push: Push,
+  unknown: Record<string, number>,
+  calls: { synthetic: number },
+  maxChars: number,
+): void {
   const parsed = ToolCallRecord.safeParse(raw);
   if (!parsed.success) {
     count(unknown, 'toolCall:invalid');
@@ -259,20 +288,28 @@ function applyToolCall(raw: unknown, messageTime: string | undefined, push: Push
   const result = resultText(call.result);
   const display = typeof call.resultDisplay === 'string' ? call.resultDisplay : undefined;
   const status = call.status;
-  const finished = result !== undefined || display !== undefined || status === 'success' || status === 'error' || status === 'cancelled';
+  const finished =
+    result !== undefined ||
+    display !== undefined ||
+    status === 'success' ||
+    status === 'error' ||
+    status === 'cancelled';
   if (!finished) return;
   const output = result?.text ?? display ?? '';
   const exit = SHELL_TOOLS.has(tool) ? /Exit Code: (-?\d+)/i.exec(output) : null;
   const exitCode = exit ? Number(exit[1]) : undefined;
   const cancelled = status === 'cancelled';
-  push({
-    kind: 'tool_result',
-    callId,
-    ...storedOutput(output, maxChars),
-    isError: status === 'error' || cancelled || result?.error === true || (exitCode !== undefined && exitCode !== 0),
-    exitCode,
-    interrupted: cancelled ? true : undefined,
-  }, time);
+  push(
+    {
+      kind: 'tool_result',
+      callId,
+      ...storedOutput(output, maxChars),
+      isError: status === 'error' || cancelled || result?.error === true || (exitCode !== undefined && exitCode !== 0),
+      exitCode,
+      interrupted: cancelled ? true : undefined,
+    },
+    time,
+  );
 }
 
 /** A tool call's `result`: Part[] holding `functionResponse.response` as `{output}` or `{error}`. */
@@ -311,7 +348,12 @@ function resultText(result: unknown): { text: string; error: boolean } | undefin
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   const parts = Array.isArray(content) ? content : content === undefined || content === null ? [] : [content];
-  return parts.map((p) => (typeof p === 'string' ? p : isRecord(p) && typeof p.text === 'string' && p.thought !== true ? p.text : '')).filter(Boolean).join('\n');
+  return parts
+    .map((p) =>
+      typeof p === 'string' ? p : isRecord(p) && typeof p.text === 'string' && p.thought !== true ? p.text : '',
+    )
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**

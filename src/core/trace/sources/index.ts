@@ -34,8 +34,16 @@ function byName(...readers: [SourceReader, ...SourceReader[]]): SourceReader {
  * which no Claude or Codex record has.
  */
 export const READERS: SourceReader[] = [
-  geminiCliReader, claudeCodeReader, codexReader,
-  copilotReader, clineReader, rooCodeReader, byName(openCodeReader, openCodeDbReader), continueReader, byName(cursorReader, cursorDbReader), aiderReader,
+  geminiCliReader,
+  claudeCodeReader,
+  codexReader,
+  copilotReader,
+  clineReader,
+  rooCodeReader,
+  byName(openCodeReader, openCodeDbReader),
+  continueReader,
+  byName(cursorReader, cursorDbReader),
+  aiderReader,
 ];
 
 export function readerFor(agent: AgentId): SourceReader | undefined {

@@ -13,7 +13,12 @@ export const MAX_JSON_DOCUMENT_BYTES = 64 * 1024 * 1024;
  * (`ctx.tooLarge`) and `undefined`; of the wrong shape → a warning and `undefined`. Not JSON at all → `'not-json'`
  * (quietly, when `notJson` is 'quiet': the caller may try it as JSONL under a .json name), else a warning.
  */
-export async function readJsonDocument<T>(file: SessionFile, ctx: ReadContext, schema: z.ZodType<T>, what: { name: string; expected: string; notJson?: 'quiet' | 'warn' }): Promise<T | undefined | 'not-json'> {
+export async function readJsonDocument<T>(
+  file: SessionFile,
+  ctx: ReadContext,
+  schema: z.ZodType<T>,
+  what: { name: string; expected: string; notJson?: 'quiet' | 'warn' },
+): Promise<T | undefined | 'not-json'> {
   if (file.bytes >= ctx.maxDocumentBytes) {
     ctx.tooLarge(file.path);
     return undefined;

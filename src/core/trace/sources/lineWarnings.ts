@@ -39,7 +39,8 @@ export function lineWarnings(file: SessionFile, ctx: ReadContext, format: string
     },
     done(skippedLongLines) {
       if (badLines > SHOWN) ctx.warn(`${file.path}: ${badLines} malformed lines skipped in all`);
-      if (skippedLongLines > 0) ctx.warn(`${file.path}: ${skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
+      if (skippedLongLines > 0)
+        ctx.warn(`${file.path}: ${skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
     },
   };
 }

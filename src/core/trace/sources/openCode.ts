@@ -29,7 +29,9 @@ export const Message = z.looseObject({
   modelID: z.string().optional(),
   model: z.looseObject({ modelID: z.string().optional() }).optional(),
   path: z.union([z.string(), z.looseObject({ cwd: z.string().optional() })]).optional(),
-  error: z.looseObject({ name: z.string().optional(), data: z.looseObject({ message: z.string().optional() }).optional() }).nullish(),
+  error: z
+    .looseObject({ name: z.string().optional(), data: z.looseObject({ message: z.string().optional() }).optional() })
+    .nullish(),
 });
 export type Message = z.infer<typeof Message>;
 export const Part = z.looseObject({
@@ -38,19 +40,32 @@ export const Part = z.looseObject({
   synthetic: z.boolean().optional(),
   callID: z.string().optional(),
   tool: z.string().optional(),
-  state: z.looseObject({
-    status: z.string().optional(),
-    input: z.unknown().optional(),
-    output: z.unknown().optional(),
-    error: z.unknown().optional(),
-    metadata: z.looseObject({ exit: z.number().optional(), exitCode: z.number().optional() }).nullish(),
-    time: z.looseObject({ start: z.number().optional(), end: z.number().optional() }).optional(),
-  }).optional(),
+  state: z
+    .looseObject({
+      status: z.string().optional(),
+      input: z.unknown().optional(),
+      output: z.unknown().optional(),
+      error: z.unknown().optional(),
+      metadata: z.looseObject({ exit: z.number().optional(), exitCode: z.number().optional() }).nullish(),
+      time: z.looseObject({ start: z.number().optional(), end: z.number().optional() }).optional(),
+    })
+    .optional(),
   time: z.looseObject({ start: z.number().optional() }).optional(),
 });
 
 /** Part types with nothing for a lesson (bookkeeping, attachments, reasoning). */
-const QUIET_PARTS = new Set(['reasoning', 'step-start', 'step-finish', 'file', 'patch', 'snapshot', 'agent', 'subtask', 'retry', 'compaction']);
+const QUIET_PARTS = new Set([
+  'reasoning',
+  'step-start',
+  'step-finish',
+  'file',
+  'patch',
+  'snapshot',
+  'agent',
+  'subtask',
+  'retry',
+  'compaction',
+]);
 
 interface Loaded<T> {
   name: string;
@@ -76,7 +91,9 @@ export const openCodeReader: SourceReader = {
 
   sniff(_path, head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
-    return text.startsWith('{') && /"projectID"\s*:/.test(text) && /"directory"\s*:/.test(text) && /"time"\s*:/.test(text);
+    return (
+      text.startsWith('{') && /"projectID"\s*:/.test(text) && /"directory"\s*:/.test(text) && /"time"\s*:/.test(text)
+    );
   },
 
   claims(path) {
@@ -100,35 +117,52 @@ export const openCodeReader: SourceReader = {
     const s = session.data;
     const sessionId = s.id ?? basename(file.path, '.json');
     const storage = dirname(dirname(dirname(file.path)));
-    const acc: Acc = { ctx, path: file.path, steps: [], unknown: {}, badFiles: 0, sidechain: Boolean(s.parentID), synthetic: 0 };
+    const acc: Acc = {
+      ctx,
+      path: file.path,
+      steps: [],
+      unknown: {},
+      badFiles: 0,
+      sidechain: Boolean(s.parentID),
+      synthetic: 0,
+    };
 
-    const messages = (await loadFolder(acc, join(storage, 'message', sessionId), Message))
-      .sort((a, b) => (a.value.time?.created ?? 0) - (b.value.time?.created ?? 0) || a.name.localeCompare(b.name));
+    const messages = (await loadFolder(acc, join(storage, 'message', sessionId), Message)).sort(
+      (a, b) => (a.value.time?.created ?? 0) - (b.value.time?.created ?? 0) || a.name.localeCompare(b.name),
+    );
     let cwd = s.directory;
     for (const message of messages) {
       const m = message.value;
       cwd ??= typeof m.path === 'string' ? m.path : m.path?.cwd;
       const messageId = m.id ?? basename(message.name, '.json');
-      const parts = (await loadFolder(acc, join(storage, 'part', messageId), Part)).sort((a, b) => a.name.localeCompare(b.name));
-      applyMessage(acc, m, parts.map((p) => p.value));
+      const parts = (await loadFolder(acc, join(storage, 'part', messageId), Part)).sort((a, b) =>
+        a.name.localeCompare(b.name),
+      );
+      applyMessage(
+        acc,
+        m,
+        parts.map((p) => p.value),
+      );
     }
     if (acc.badFiles > 3) ctx.warn(`${file.path}: ${acc.badFiles} malformed message/part files skipped in all`);
     if (acc.steps.length === 0) return [];
     const firstUser = acc.steps.find((step) => step.kind === 'user');
-    return [{
-      id: `opencode:${sessionId}`,
-      agent: 'opencode',
-      agentVersion: s.version,
-      cwd,
-      title: s.title ?? (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
-      startedAt: msToIso(s.time?.created) ?? acc.steps[0].time,
-      endedAt: msToIso(s.time?.updated) ?? [...acc.steps].reverse().find((step) => step.time)?.time,
-      source: { path: file.path, bytes: file.bytes },
-      parentId: s.parentID ? `opencode:${s.parentID}` : undefined,
-      steps: acc.steps,
-      unknown: acc.unknown,
-      warnings: [],
-    }];
+    return [
+      {
+        id: `opencode:${sessionId}`,
+        agent: 'opencode',
+        agentVersion: s.version,
+        cwd,
+        title: s.title ?? (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
+        startedAt: msToIso(s.time?.created) ?? acc.steps[0].time,
+        endedAt: msToIso(s.time?.updated) ?? [...acc.steps].reverse().find((step) => step.time)?.time,
+        source: { path: file.path, bytes: file.bytes },
+        parentId: s.parentID ? `opencode:${s.parentID}` : undefined,
+        steps: acc.steps,
+        unknown: acc.unknown,
+        warnings: [],
+      },
+    ];
   },
 };
 
@@ -207,7 +241,8 @@ export function applyMessage(acc: Acc, message: Message, parts: Array<z.infer<ty
   const error = message.error;
   if (error) {
     const detail = error.data?.message ?? error.name ?? 'error';
-    const text = error.name === 'MessageAbortedError' ? `turn aborted: ${detail}` : `${error.name ?? 'Error'}: ${detail}`;
+    const text =
+      error.name === 'MessageAbortedError' ? `turn aborted: ${detail}` : `${error.name ?? 'Error'}: ${detail}`;
     push(acc, { kind: 'error', text }, msToIso(message.time?.completed) ?? messageTime);
   }
 }
@@ -216,13 +251,17 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
   const state = part.state;
   const callId = part.callID ?? `opencode-call-${++acc.synthetic}`;
   const input = state?.input;
-  push(acc, {
-    kind: 'tool_call',
-    callId,
-    tool: part.tool ?? 'unknown',
-    command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
-    input: clipMiddle(typeof input === 'string' ? input : jsonText(input ?? {}), acc.ctx.maxOutputChars).text,
-  }, time);
+  push(
+    acc,
+    {
+      kind: 'tool_call',
+      callId,
+      tool: part.tool ?? 'unknown',
+      command: isRecord(input) && typeof input.command === 'string' ? input.command : undefined,
+      input: clipMiddle(typeof input === 'string' ? input : jsonText(input ?? {}), acc.ctx.maxOutputChars).text,
+    },
+    time,
+  );
   const status = state?.status;
   if (status !== 'completed' && status !== 'error') {
     // pending/running never finished; fork states (denied, waiting-approval) are counted
@@ -233,14 +272,18 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
   const output = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : jsonText(raw);
   const exitCode = state?.metadata?.exit ?? state?.metadata?.exitCode;
   const aborted = status === 'error' && /\baborted\b/i.test(output);
-  push(acc, {
-    kind: 'tool_result',
-    callId,
-    ...storedOutput(output, acc.ctx.maxOutputChars),
-    isError: status === 'error' || (exitCode !== undefined && exitCode !== 0),
-    exitCode: Number.isInteger(exitCode) ? exitCode : undefined,
-    interrupted: aborted ? true : undefined,
-  }, msToIso(state?.time?.end) ?? time);
+  push(
+    acc,
+    {
+      kind: 'tool_result',
+      callId,
+      ...storedOutput(output, acc.ctx.maxOutputChars),
+      isError: status === 'error' || (exitCode !== undefined && exitCode !== 0),
+      exitCode: Number.isInteger(exitCode) ? exitCode : undefined,
+      interrupted: aborted ? true : undefined,
+    },
+    msToIso(state?.time?.end) ?? time,
+  );
 }
 
 function count(acc: Acc, key: string): void {

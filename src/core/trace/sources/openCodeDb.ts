@@ -34,7 +34,11 @@ export const openCodeDbReader: SourceReader = {
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    const image = await openSqlite(file.path, file.bytes, { warn: (message) => ctx.warn(message), tooLarge: (path) => ctx.tooLarge(path), maxBytes: ctx.maxSqliteBytes });
+    const image = await openSqlite(file.path, file.bytes, {
+      warn: (message) => ctx.warn(message),
+      tooLarge: (path) => ctx.tooLarge(path),
+      maxBytes: ctx.maxSqliteBytes,
+    });
     if (!image) return [];
     try {
       return readSessions(image, file, ctx);
@@ -55,7 +59,9 @@ function readSessions(image: SqliteImage, file: SessionFile, ctx: ReadContext): 
       return [];
     }
     const sessions = listSessions(image, losses);
-    const messagesOf = image.lookup('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id');
+    const messagesOf = image.lookup(
+      'SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id',
+    );
     const partsOf = image.lookup('SELECT id, data FROM part WHERE message_id = ? ORDER BY id');
     for (const { row, rowError } of sessions) {
       try {
@@ -105,7 +111,10 @@ function listSessions(image: SqliteImage, losses: SessionLosses): Listed[] {
       listed.set(id, found.rows[0] ? { row: found.rows[0] } : { row: { id }, rowError: found.error ?? error });
     }
   }
-  return [...listed.values()].sort((a, b) => num(a.row.time_created, 0) - num(b.row.time_created, 0) || String(a.row.id).localeCompare(String(b.row.id)));
+  return [...listed.values()].sort(
+    (a, b) =>
+      num(a.row.time_created, 0) - num(b.row.time_created, 0) || String(a.row.id).localeCompare(String(b.row.id)),
+  );
 }
 
 type Lookup = (params: SqlValue[]) => { rows: Array<Record<string, SqlValue>>; error?: Error };
@@ -114,11 +123,27 @@ type Lookup = (params: SqlValue[]) => { rows: Array<Record<string, SqlValue>>; e
  * One session's trace, from what of it can be read; a session that gives no step is empty (quietly), malformed
  * (skipped, said) or lost to damage (counted).
  */
-function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: ReadContext, messagesOf: Lookup, partsOf: Lookup, losses: SessionLosses, rowError?: Error): TraceDraft | undefined {
+function readSession(
+  row: Record<string, SqlValue>,
+  file: SessionFile,
+  ctx: ReadContext,
+  messagesOf: Lookup,
+  partsOf: Lookup,
+  losses: SessionLosses,
+  rowError?: Error,
+): TraceDraft | undefined {
   const id = str(row.id);
   if (!id) return undefined;
   const parentId = str(row.parent_id);
-  const acc: Acc = { ctx, path: file.path, steps: [], unknown: {}, badFiles: 0, sidechain: Boolean(parentId), synthetic: 0 };
+  const acc: Acc = {
+    ctx,
+    path: file.path,
+    steps: [],
+    unknown: {},
+    badFiles: 0,
+    sidechain: Boolean(parentId),
+    synthetic: 0,
+  };
   let cwd = str(row.directory);
   const messages = messagesOf([id]);
   let damage = messages.error ?? rowError;
@@ -130,7 +155,8 @@ function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: Read
       continue;
     }
     const message = { ...parsed.data, id: str(m.id) ?? parsed.data.id };
-    if (message.time?.created === undefined && typeof m.time_created === 'number') message.time = { ...message.time, created: m.time_created };
+    if (message.time?.created === undefined && typeof m.time_created === 'number')
+      message.time = { ...message.time, created: m.time_created };
     cwd ??= typeof message.path === 'string' ? message.path : message.path?.cwd;
     const parts = [];
     const found = message.id ? partsOf([message.id]) : { rows: [] };
@@ -145,10 +171,12 @@ function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: Read
     }
     applyMessage(acc, message, parts);
   }
-  if (acc.badFiles > 3) ctx.warn(`${file.path}: session ${id}: ${acc.badFiles} malformed message/part rows skipped in all`);
+  if (acc.badFiles > 3)
+    ctx.warn(`${file.path}: session ${id}: ${acc.badFiles} malformed message/part rows skipped in all`);
   if (acc.steps.length === 0) {
     if (damage) losses.lose(`session ${id}`, damage);
-    else if (acc.badFiles > 0) losses.skip(`session ${id}`, `none of its ${messages.rows.length} message(s) could be read`);
+    else if (acc.badFiles > 0)
+      losses.skip(`session ${id}`, `none of its ${messages.rows.length} message(s) could be read`);
     return undefined;
   }
   const firstUser = acc.steps.find((step) => step.kind === 'user');
@@ -159,7 +187,9 @@ function readSession(row: Record<string, SqlValue>, file: SessionFile, ctx: Read
     cwd,
     title: str(row.title) ?? (firstUser?.kind === 'user' ? titleLine(firstUser.text) : undefined),
     startedAt: msToIso(typeof row.time_created === 'number' ? row.time_created : undefined) ?? acc.steps[0].time,
-    endedAt: msToIso(typeof row.time_updated === 'number' ? row.time_updated : undefined) ?? [...acc.steps].reverse().find((step) => step.time)?.time,
+    endedAt:
+      msToIso(typeof row.time_updated === 'number' ? row.time_updated : undefined) ??
+      [...acc.steps].reverse().find((step) => step.time)?.time,
     source: { path: file.path, bytes: file.bytes },
     parentId: parentId ? `opencode:${parentId}` : undefined,
     steps: acc.steps,

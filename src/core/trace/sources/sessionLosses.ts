@@ -15,7 +15,10 @@ export class SessionLosses {
   private damage: string | undefined;
   private readonly lost: string[] = [];
 
-  constructor(private readonly ctx: Pick<ReadContext, 'warn'>, private readonly path: string) {}
+  constructor(
+    private readonly ctx: Pick<ReadContext, 'warn'>,
+    private readonly path: string,
+  ) {}
 
   skip(label: string, why: string): void {
     if (++this.skipped <= SHOWN) this.ctx.warn(`${this.path}: ${label}: ${why}; skipped`);
@@ -39,6 +42,8 @@ export class SessionLosses {
       return;
     }
     const names = this.lost.slice(0, SHOWN).join(', ') + (this.lost.length > SHOWN ? ', …' : '');
-    this.ctx.warn(`${this.path}: damaged database (${this.damage}); ${this.lost.length} session(s) lost (${names}), the ${kept} that could be read are kept`);
+    this.ctx.warn(
+      `${this.path}: damaged database (${this.damage}); ${this.lost.length} session(s) lost (${names}), the ${kept} that could be read are kept`,
+    );
   }
 }

@@ -55,7 +55,8 @@ export function findHeadRecord(text: string, test: (record: Rec) => boolean): Re
   }
 }
 
-export const isObject = (value: unknown): value is Rec => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Rec =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Path segments from the file's name upwards: `segments(p)[0]` is the name, `[1]` its folder, … */
 export function segments(path: string): string[] {

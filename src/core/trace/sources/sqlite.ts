@@ -120,7 +120,10 @@ export class SqliteImage {
 /** Opens a copy of the database in memory, or returns `undefined`: too large (`tooLarge`), not SQLite or unreadable (a warning). */
 export async function openSqlite(path: string, bytes: number, options: OpenOptions): Promise<SqliteImage | undefined> {
   const walPath = `${path}-wal`;
-  const walBytes = await stat(walPath).then((s) => s.size, () => 0);
+  const walBytes = await stat(walPath).then(
+    (s) => s.size,
+    () => 0,
+  );
   if (bytes + walBytes > options.maxBytes) {
     options.tooLarge(path);
     return undefined;
@@ -162,7 +165,8 @@ export async function openSqlite(path: string, bytes: number, options: OpenOptio
 /** A TEXT or BLOB cell as text. */
 export function cellText(value: SqlValue | undefined): string | undefined {
   if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
   return undefined;
 }
 
@@ -224,7 +228,8 @@ export function applyWal(image: Buffer, wal: Uint8Array): { image: Buffer; commi
   if (committed.size === 0) return { image, commits: 0 };
   const size = pages * pageSize;
   // Written in place when the database did not grow: the image is ours, and may be large.
-  const out = size <= image.length ? image.subarray(0, size) : Buffer.concat([image, Buffer.alloc(size - image.length)]);
+  const out =
+    size <= image.length ? image.subarray(0, size) : Buffer.concat([image, Buffer.alloc(size - image.length)]);
   for (const [page, offset] of committed) {
     if (page <= pages) out.set(wal.subarray(offset, offset + pageSize), (page - 1) * pageSize);
   }
@@ -234,7 +239,14 @@ export function applyWal(image: Buffer, wal: Uint8Array): { image: Buffer; commi
   return { image: out, commits };
 }
 
-function checksum(view: DataView, from: number, to: number, s0: number, s1: number, littleEndian: boolean): [number, number] {
+function checksum(
+  view: DataView,
+  from: number,
+  to: number,
+  s0: number,
+  s1: number,
+  littleEndian: boolean,
+): [number, number] {
   for (let i = from; i < to; i += 8) {
     s0 = (s0 + view.getUint32(i, littleEndian) + s1) >>> 0;
     s1 = (s1 + view.getUint32(i + 4, littleEndian) + s0) >>> 0;

@@ -52,7 +52,10 @@ export class ZstdWindowGuard {
    * or by `end`), and up to the first byte of a refused frame.
    */
   push(chunk: Uint8Array): Uint8Array {
-    const data = this.held.length > 0 ? Buffer.concat([this.held, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const data =
+      this.held.length > 0
+        ? Buffer.concat([this.held, chunk])
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.held = Buffer.alloc(0);
     let at = 0;
     while (at < data.length && this.state !== 'off') {
@@ -63,7 +66,12 @@ export class ZstdWindowGuard {
         continue;
       }
       const header = at;
-      for (let want = this.needed(data, header); at - header < want && at < data.length; want = this.needed(data, header)) at = Math.min(header + want, data.length);
+      for (
+        let want = this.needed(data, header);
+        at - header < want && at < data.length;
+        want = this.needed(data, header)
+      )
+        at = Math.min(header + want, data.length);
       if (at - header < this.needed(data, header)) {
         // the data ends inside a header: held back until the rest of it comes
         this.held = Buffer.from(data.subarray(header));
@@ -108,7 +116,9 @@ export class ZstdWindowGuard {
     }
     const window = frameWindow(bytes);
     if (window > this.maxWindow) {
-      this.refused = new Error(`the frame at byte ${offset} asks for a ${Math.round(window / 1024 / 1024)} MB window, over the ${this.maxWindow / 1024 / 1024} MB zstd decodes by default`);
+      this.refused = new Error(
+        `the frame at byte ${offset} asks for a ${Math.round(window / 1024 / 1024)} MB window, over the ${this.maxWindow / 1024 / 1024} MB zstd decodes by default`,
+      );
       this.state = 'off';
       return;
     }
