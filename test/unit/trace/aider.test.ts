@@ -8,26 +8,8 @@ import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importe
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { aiderReader } from '../../../src/core/trace/sources/aider';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
+import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
 
-const counts = (t: Trace) =>
-  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
-const CLAUDE_LINE = JSON.stringify({
-  parentUuid: null,
-  isSidechain: false,
-  userType: 'external',
-  cwd: '/w',
-  sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6',
-  version: '2.1.50',
-  type: 'user',
-  message: { role: 'user', content: 'hi' },
-  uuid: 'u1',
-  timestamp: '2026-11-02T09:00:00.000Z',
-});
-const CODEX_LINE = JSON.stringify({
-  timestamp: '2026-11-02T09:00:00.000Z',
-  type: 'session_meta',
-  payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' },
-});
 const traceId = (path: string, start: string) =>
   `aider:${createHash('sha256').update(`${path}${start}`).digest('hex').slice(0, 16)}`;
 /** Session headers are local time without a zone. */

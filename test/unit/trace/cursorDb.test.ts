@@ -3,14 +3,12 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverSessions } from '../../../src/core/trace/discover';
 import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
-import type { Step, Trace } from '../../../src/core/trace/model';
+import type { Trace } from '../../../src/core/trace/model';
 import { cursorDbReader } from '../../../src/core/trace/sources/cursorDb';
 import type { SessionFile } from '../../../src/core/trace/sources/types';
 import { at, SECRET, writeCursorUser, writeManyComposers, writeStateDb } from '../../support/cursorStateDb';
 import { tempDir } from '../../support/tmp';
-
-const counts = (t: Trace) =>
-  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
+import { counts } from '../../support/readerFixtures';
 
 function sessionFile(path: string): SessionFile {
   const info = statSync(path);

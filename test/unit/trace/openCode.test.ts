@@ -4,29 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverSessions } from '../../../src/core/trace/discover';
 import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
-import type { Step, Trace } from '../../../src/core/trace/model';
+import type { Trace } from '../../../src/core/trace/model';
 import { openCodeReader } from '../../../src/core/trace/sources/openCode';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
-
-const counts = (t: Trace) =>
-  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
-const CLAUDE_LINE = JSON.stringify({
-  parentUuid: null,
-  isSidechain: false,
-  userType: 'external',
-  cwd: '/w',
-  sessionId: '5302349f-ae26-47a9-88e3-015ea33a41f6',
-  version: '2.1.50',
-  type: 'user',
-  message: { role: 'user', content: 'hi' },
-  uuid: 'u1',
-  timestamp: '2026-11-02T09:00:00.000Z',
-});
-const CODEX_LINE = JSON.stringify({
-  timestamp: '2026-11-02T09:00:00.000Z',
-  type: 'session_meta',
-  payload: { id: '0199aaaa-0000-7000-8000-000000000001', cwd: '/w', cli_version: '0.148.0' },
-});
+import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
 
 async function importAll(path: string): Promise<{ traces: Map<string, Trace>; warnings: string[] }> {
   const files = await discoverSessions(path);

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { discoverSessions } from '../../../src/core/trace/discover';
 import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
-import type { Step, Trace } from '../../../src/core/trace/model';
+import type { Trace } from '../../../src/core/trace/model';
 import { openCodeDbReader } from '../../../src/core/trace/sources/openCodeDb';
 import { openSqlite } from '../../../src/core/trace/sources/sqlite';
 import type { SessionFile } from '../../../src/core/trace/sources/types';
@@ -18,9 +18,7 @@ import {
 } from '../../support/openCodeDb';
 import { FIXTURES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
-
-const counts = (t: Trace) =>
-  t.steps.reduce<Partial<Record<Step['kind'], number>>>((c, s) => ({ ...c, [s.kind]: (c[s.kind] ?? 0) + 1 }), {});
+import { counts } from '../../support/readerFixtures';
 
 async function importPath(path: string): Promise<{ traces: Map<string, Trace>; warnings: string[] }> {
   const files = await discoverSessions(path);
