@@ -7,6 +7,7 @@ import {
   type ImportTaskResult,
 } from '../trace/importer';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
+import { runLearnTask } from './learnTask';
 
 /** Reads, normalizes and stores one file here; only counts go back to the main thread. */
 export async function importTask(task: ImportTask): Promise<ImportTaskResult> {
@@ -23,9 +24,10 @@ export async function importBatchTask(tasks: ImportTask[]): Promise<Array<Import
 export default importTask;
 
 /**
- * A whole learning run (see learnTask.ts): the host only relays progress, consent and proxied model calls. Loaded
- * on first use, so a worker that only imports never holds the learning engine.
+ * A whole learning run (see learnTask.ts): the host only relays progress, consent and proxied model calls. Imported
+ * statically: one dynamic import makes the bundler initialise every module lazily, and then each module-level
+ * constant (the redactor's tables, the readers' limits) is a variable read on every use in the hottest loops.
  */
 export async function learnTask(task: LearnTask): Promise<LearnTaskResult> {
-  return (await import('./learnTask.js')).runLearnTask(task);
+  return runLearnTask(task);
 }

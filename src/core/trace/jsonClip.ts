@@ -1,5 +1,5 @@
 import { CUT_CONTEXT, safeHeadEnd, safeTailStart } from '../secrets/cutPoints';
-import { cutNote } from '../util/text';
+import { clipMiddleSplit, cutNote } from '../util/text';
 
 /**
  * Cuts the middle out of long string values of one JSON text (a JSONL line) while it is still bytes, so a 300 MB
@@ -22,6 +22,12 @@ export interface StringLimits {
   headBytes: number;
   /** Bytes kept from its end. */
   tailBytes: number;
+  /**
+   * At most this many characters (UTF-16 units, as `String.length` counts them) of the head and of the tail, where the
+   * bytes would hold more: a cut string then decodes to what `clipMiddle` keeps, so it is not cut a second time.
+   */
+  headChars?: number;
+  tailChars?: number;
 }
 
 export interface JsonClipLimits extends StringLimits {
@@ -45,11 +51,18 @@ function markerBytes(cut: number): Buffer {
 }
 
 /**
- * Limits that keep at least what `clipMiddle(text, maxChars)` keeps (40 % head, 60 % tail), for text of up to three
- * bytes per character; heavily escaped text keeps somewhat less.
+ * Limits that keep what `clipMiddle(text, maxChars)` keeps (40 % head, 60 % tail, in characters), for text of up to
+ * three bytes per character (heavily escaped text keeps somewhat less), so that what a cut string decodes to is short
+ * enough for `clipMiddle` to leave it as it is.
  */
 export function clipLimitsFor(maxChars: number): JsonClipLimits {
-  return { headBytes: 3 * Math.ceil(maxChars * 0.4) + 64, tailBytes: 3 * Math.ceil(maxChars * 0.6) + 64 };
+  const { head, tail } = clipMiddleSplit(maxChars);
+  return {
+    headBytes: 3 * Math.ceil(maxChars * 0.4) + 64,
+    tailBytes: 3 * Math.ceil(maxChars * 0.6) + 64,
+    headChars: head,
+    tailChars: tail,
+  };
 }
 
 /** Strings up to this much longer than head + tail are kept whole (cutting them would save little). */
@@ -235,7 +248,8 @@ export class JsonStringClipper {
     // Too long: write the head now and from here on keep only a window of the end.
     const whole = this.pending.length > 0 ? Buffer.concat([...this.pending, content]) : content;
     this.pending = [];
-    this.headKept = headCut(whole, this.current.headBytes);
+    const { headBytes, headChars } = this.current;
+    this.headKept = headCut(whole, headChars === undefined ? headBytes : bytesOfUnits(whole, headBytes, headChars));
     this.push(this.keep(whole.subarray(0, this.headKept)));
     this.clipping = true;
     this.tailWindow = [];
@@ -263,7 +277,11 @@ export class JsonStringClipper {
     }
     const window =
       this.tailWindow.length === 1 ? this.tailWindow[0] : Buffer.concat(this.tailWindow, this.tailWindowBytes);
-    const tailStart = tailCut(window, this.current.tailBytes);
+    const { tailBytes, tailChars } = this.current;
+    const tailStart = tailCut(
+      window,
+      tailChars === undefined ? tailBytes : bytesOfLastUnits(window, tailBytes, tailChars),
+    );
     this.push(markerBytes(this.stringBytes - this.headKept - (window.length - tailStart)));
     this.push(this.keep(window.subarray(tailStart)));
     this.tailWindow = [];
@@ -302,6 +320,67 @@ function isBoundary(bytes: Buffer, p: number): boolean {
   if (p < bytes.length && (bytes[p] & 0xc0) === 0x80) return false;
   for (let i = Math.max(0, p - ESCAPE_SPAN); i < p; i++) if (bytes[i] === BACKSLASH) return false;
   return true;
+}
+
+/** Bytes of JSON string content the character at byte `p` takes (an escape, or a UTF-8 sequence). */
+function charAt(bytes: Buffer, p: number): number {
+  const b = bytes[p];
+  if (b === BACKSLASH) return p + 1 < bytes.length && bytes[p + 1] === 0x75 /* u */ ? 6 : 2;
+  if (b < 0xc0) return 1; // ASCII, or a stray continuation byte (decoded as one replacement character)
+  return b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+}
+
+/** Where the first `units` characters of the content starting at byte 0 end, at most `maxBytes`. */
+function bytesOfUnits(bytes: Buffer, maxBytes: number, units: number): number {
+  const top = Math.min(maxBytes, bytes.length);
+  let p = 0;
+  for (let n = 0; p < top;) {
+    n += unitsOf(bytes, p);
+    if (n > units) break;
+    p += charAt(bytes, p);
+  }
+  return Math.min(p, top);
+}
+
+/**
+ * How many bytes at the end of `window` (the end of a longer string) hold its last `units` characters, at most
+ * `maxBytes`. A character takes at least one byte, so the count starts that many bytes from the end and moves back
+ * only as far as the characters found fall short: the bytes counted are about the ones kept.
+ */
+function bytesOfLastUnits(window: Buffer, maxBytes: number, units: number): number {
+  let from = window.length;
+  let have = 0;
+  while (have < units && from > ESCAPE_SPAN) {
+    let start = Math.max(ESCAPE_SPAN, from - (units - have));
+    while (start > ESCAPE_SPAN && !isBoundary(window, start)) start--;
+    if (!isBoundary(window, start)) {
+      // no character surely starts before: count from the first place one does
+      while (start < from && !isBoundary(window, start)) start++;
+      have += unitsBetween(window, start, from);
+      from = start;
+      break;
+    }
+    have += unitsBetween(window, start, from);
+    from = start;
+  }
+  // the last step may have gone a few characters too far back
+  while (have > units && from < window.length) {
+    have -= unitsOf(window, from);
+    from += charAt(window, from);
+  }
+  return Math.min(maxBytes, window.length - from);
+}
+
+/** UTF-16 units of the character at byte `p`: two for a four-byte UTF-8 sequence (a surrogate pair). */
+function unitsOf(bytes: Buffer, p: number): number {
+  return bytes[p] >= 0xf0 ? 2 : 1;
+}
+
+/** Characters in [start, end), both of them places where a character starts. */
+function unitsBetween(bytes: Buffer, start: number, end: number): number {
+  let n = 0;
+  for (let p = start; p < end; p += charAt(bytes, p)) n += unitsOf(bytes, p);
+  return n;
 }
 
 function indexOf(chunk: Buffer, byte: number, from: number, to: number): number {

@@ -22,6 +22,13 @@ function earlierCut(text: string): { index: number; length: number; cut: number 
   return match ? { index: match.index, length: match[0].length, cut: Number(match[1]) } : undefined;
 }
 
+/** The characters `clipMiddle` keeps at most of the head and of the tail (room is left for the marker). */
+export function clipMiddleSplit(maxChars: number): { head: number; tail: number } {
+  const keep = Math.max(0, maxChars - 40);
+  const head = Math.ceil(keep * 0.4);
+  return { head, tail: keep - head };
+}
+
 /**
  * Cuts long text in the middle, keeping its head and tail, so both the command and its final error survive. The cuts
  * fall outside secrets and tokens (see `cutPoints`), so redacting the kept text removes every secret of the whole.
@@ -30,9 +37,9 @@ export function clipMiddle(text: string, maxChars: number): { text: string; trun
   const earlier = earlierCut(text);
   const original = earlier ? text.length - earlier.length + earlier.cut : text.length;
   if (text.length <= maxChars) return earlier ? { text, truncatedFrom: original } : { text };
-  const keep = Math.max(0, maxChars - 40);
-  const head = safeHeadEnd(text, Math.ceil(keep * 0.4));
-  const tail = text.length - Math.max(head, safeTailStart(text, text.length - (keep - Math.ceil(keep * 0.4))));
+  const split = clipMiddleSplit(maxChars);
+  const head = safeHeadEnd(text, split.head);
+  const tail = text.length - Math.max(head, safeTailStart(text, text.length - split.tail));
   const earlierInside =
     earlier !== undefined && earlier.index >= head && earlier.index + earlier.length <= text.length - tail;
   const cut = earlierInside ? original - head - tail : text.length - head - tail;

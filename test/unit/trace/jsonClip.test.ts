@@ -140,12 +140,36 @@ describe('cutting long JSON strings on the raw bytes', () => {
     assert.throws(() => JSON.parse(clip(json)));
   });
 
-  it('lets clipMiddle count what the raw cut removed', () => {
+  it('keeps what clipMiddle keeps, so clipMiddle counts what the raw cut removed and cuts nothing more', () => {
     const long = 'a'.repeat(100_000);
     const out = JSON.parse(clip(JSON.stringify({ output: long }), clipLimitsFor(2000))).output as string;
     const clipped = clipMiddle(out, 2000);
     assert.equal(clipped.truncatedFrom, 100_000);
-    assert.deepEqual(clipMiddle(long, 2000), clipped);
+    assert.equal(clipped.text, out, 'not cut a second time');
+    // the same head and tail as clipMiddle of the whole text; only the marker is inline (it may sit in nested JSON)
+    assert.equal(
+      out.replace(CUT, (m) => `\n${m}\n`),
+      clipMiddle(long, 2000).text,
+    );
+  });
+
+  it('counts characters, not bytes, for escapes, multi-byte characters and surrogate pairs', () => {
+    const next = rng(11);
+    let cut = 0;
+    for (let round = 0; round < 60; round++) {
+      const long = randomText(next, 4000 + Math.floor(next() * 20_000));
+      const json = JSON.stringify({ output: long });
+      const out = JSON.parse(clip(json, clipLimitsFor(2000), [Math.floor(next() * json.length)])).output as string;
+      if (!CUT.test(out)) continue;
+      cut++;
+      const [head, tail] = out.split(CUT_SPLIT);
+      assert.ok(long.startsWith(head) && long.endsWith(tail), `round ${round}: head and tail of the text`);
+      assert.ok(out.length <= 2000, `round ${round}: ${out.length} characters`);
+      assert.equal(clipMiddle(out, 2000).text, out, `round ${round}: clipMiddle leaves it`);
+      // a token boundary is near in this alphabet, so little is given up for it
+      assert.ok(head.length > 700 && tail.length > 1050, `round ${round}: ${head.length} + ${tail.length}`);
+    }
+    assert.ok(cut > 40, `${cut} of 60 cut`);
   });
 
   it('reads a line far over the line limit when its size is in long strings', async () => {
