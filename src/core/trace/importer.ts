@@ -46,13 +46,6 @@ export function limitsFor(bytes: number, limits: ReadLimits): ReadLimits {
   return { ...limits, maxOutputChars: Math.max(Math.min(MIN_OUTPUT_CHARS, limits.maxOutputChars), scaled) };
 }
 
-export interface FileImportResult {
-  traces: Trace[];
-  warnings: string[];
-  /** Files refused for their size (counted as skipped `too large`). */
-  tooLarge: string[];
-}
-
 type Checkpoint = { read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | 'bytesRead' | 'edges'>; state: unknown };
 
 interface DraftsRead {
@@ -149,19 +142,6 @@ function* normalizeEach(
 
 function noSessionWarning(file: SessionFile): string {
   return `${file.path}: read as ${file.agent} (by its first lines or its name and place), but no session could be read from it; skipped`;
-}
-
-/** Reads, redacts and validates one session file in full, without storing it. */
-export async function importFile(
-  file: SessionFile,
-  limits: ReadLimits,
-  redaction: RedactionOptions,
-): Promise<FileImportResult> {
-  const reader = readerFor(file.agent);
-  if (!reader) return { traces: [], warnings: [`${file.path}: no reader for agent ${file.agent}`], tooLarge: [] };
-  const read = await readDrafts(reader, file, limitsFor(file.bytes, limits));
-  const traces = [...normalizeEach(file, read.drafts, read.warnings, redaction)];
-  return { traces, warnings: read.warnings, tooLarge: read.tooLarge };
 }
 
 /** One file's import, the unit of work of the worker pool: everything from sniffing to the stored traces. */

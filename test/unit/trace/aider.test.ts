@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { aiderReader } from '../../../src/core/trace/sources/aider';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 const traceId = (path: string, start: string) =>
   `aider:${createHash('sha256').update(`${path}${start}`).digest('hex').slice(0, 16)}`;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
 import { writeClaudeSession } from '../../support/claudeSessions';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 describe('Claude Code reader', () => {
   it('counts an odd content block and keeps the rest of its line', async () => {

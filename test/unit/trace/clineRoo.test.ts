@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
 import type { AgentId, Trace } from '../../../src/core/trace/model';
 import { clineReader, rooCodeReader } from '../../../src/core/trace/sources/clineRoo';
 import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 // No licensed real Cline/Roo task exists (see /work/shared/traces/cline-roo/README.md): every task here is synthetic,
 // written from the schemas in the research notes (§5: Cline disk.ts / ExtensionMessage.ts, Roo task-persistence).

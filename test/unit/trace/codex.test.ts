@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { commandFromArgv, commandFromArguments } from '../../../src/core/trace/sources/codex';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 const kinds = (t: Trace, kind: Step['kind']) => t.steps.filter((s) => s.kind === kind);
 const jsonl = (lines: unknown[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;

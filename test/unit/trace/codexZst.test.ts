@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile, type ReadLimits } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/core/trace/importer';
 import type { Trace } from '../../../src/core/trace/model';
 import { codexReader } from '../../../src/core/trace/sources/codex';
 import { FIXTURES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 import { rawFrame } from '../../support/zstdFrames';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 // The fixture is the plain rollout in zst/source/, compressed once with the zstd CLI as two frames split inside a
 // line (`zstd -19` of each half, concatenated), so a line spans frames and decompressed chunks.

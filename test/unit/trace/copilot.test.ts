@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
 import type { Trace } from '../../../src/core/trace/model';
 import { applyMutation, copilotReader } from '../../../src/core/trace/sources/copilot';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 const jsonl = (lines: unknown[]) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
 

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
 import type { Trace } from '../../../src/core/trace/model';
 import { cursorReader } from '../../../src/core/trace/sources/cursor';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 const jsonl = (lines: unknown[]) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
 

@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
 import type { Trace } from '../../../src/core/trace/model';
 import { geminiCliReader } from '../../../src/core/trace/sources/geminiCli';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 const jsonl = (lines: unknown[]) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
 // One line of each agent the Gemini reader must leave alone (synthetic, in their real shapes).

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { discoverSessions } from '../../../src/core/trace/discover';
-import { DEFAULT_READ_LIMITS, importFile } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
 import type { Trace } from '../../../src/core/trace/model';
 import { openCodeDbReader } from '../../../src/core/trace/sources/openCodeDb';
 import { openSqlite } from '../../../src/core/trace/sources/sqlite';
@@ -19,6 +18,7 @@ import {
 import { FIXTURES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 import { counts } from '../../support/readerFixtures';
+import { discoverSessions, importFile } from '../../support/importFiles';
 
 async function importPath(path: string): Promise<{ traces: Map<string, Trace>; warnings: string[] }> {
   const files = await discoverSessions(path);
