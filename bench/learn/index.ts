@@ -1,16 +1,18 @@
 // Entry of dist/bench.js: `combee bench learn [--json] [--quick] [--out <folder>]`, `combee bench faults [--runs n]`,
-// `combee bench poison [--json]`.
+// `combee bench poison [--json]`, `combee bench sessions [--sessions n]`.
 import { runFaultsBench } from './faultsBench';
 import { runLearnBench } from './main';
 import { runPoisonBench } from './poison';
+import { runSessionsBench } from './sessions';
 
 export async function runBench(argv: string[]): Promise<number> {
   const [what, ...rest] = argv;
   if (what === 'learn') return runLearnBench(rest);
   if (what === 'faults') return runFaultsBench(rest);
   if (what === 'poison') return runPoisonBench(rest);
+  if (what === 'sessions') return runSessionsBench(rest);
   process.stderr.write(
-    'usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>]\n',
+    'usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>]\n',
   );
   return 2;
 }

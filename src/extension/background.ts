@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
+import { waitingSessions } from '../core/service/sessionList';
 import { captureFolders, captureSessions } from './capture';
 import { runLearning } from './commands/learn';
 import { workspaceFolderPaths, type Services } from './services';
@@ -27,13 +27,8 @@ export function startBackground(services: Services): vscode.Disposable {
     try {
       await captureSessions(services);
       if (!settings.backgroundLearning) return;
-      const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
-      const learned = new Set<string>();
-      for (const ws of workspaceFolderPaths())
-        for (const id of Object.keys((await services.store.loadLearned(ws)).learned)) learned.add(id);
-      const waiting = (await services.store.listTraces()).filter(
-        (t) => inWorkspace(t.cwd) && !learned.has(t.id),
-      ).length;
+      // from the pack indexes' summaries: the check reads no trace body
+      const waiting = (await waitingSessions(services.store, workspaceFolderPaths())).length;
       if (waiting >= settings.backgroundThreshold) {
         services.log.info(`${waiting} new session(s) ≥ ${settings.backgroundThreshold}: learning in the background`);
         await runLearning(services, { background: true });

@@ -89,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   });
 
   const sessionsView = new SessionsView(s);
+  command('combee.showMoreSessions', () => sessionsView.showMore());
   const statusBar = createStatusBar(s);
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
@@ -129,7 +130,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
         .filter((p) => p.status === 'pending' || p.status === 'partial'),
     sessionIds: async () => {
       const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
-      return (await s.store.listTraces()).filter((t) => inWorkspace(t.cwd)).map((t) => t.id);
+      return (await s.store.listSummaries()).filter((t) => inWorkspace(t.cwd)).map((t) => t.id);
     },
     sessionSteps: async (id) => (await s.store.loadTrace(id))?.steps.length,
     effectiveSettings: () => {

@@ -3,27 +3,39 @@ import { join, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
 import { openForWrite, readRange, readTextIfExists, type WriteHandle } from './io';
+import { fastParser } from '../util/fastParse';
+import { TraceSummary } from './summary';
 
 // Trace packs: the traces of one import batch, one JSON line each, in one file (`<name>.jsonl`) with a sidecar index
 // (`<name>.idx.json`: id → byte range) written once the pack is complete. Thousands of small sessions then cost a
 // few hundred file creations instead of thousands (file creation dominates small writes on ext4). A trace written
 // again (a grown log) goes to a newer pack: the newest pack holding an id wins, and `compactPacks` rewrites packs
 // that became mostly dead. A pack without its index (a crash mid-batch) is ignored; its files are imported again.
+// Since version 2 each index entry also holds the trace's summary (summary.ts): lists read indexes, not bodies.
 
 export interface PackEntry {
   pack: string;
   offset: number;
   length: number;
+  /** Absent in packs written before version 2. */
+  summary?: TraceSummary;
 }
 
+const Offset = z.number().int().nonnegative();
 const PackIndex = z.object({
-  version: z.literal(1),
-  bytes: z.number().int().nonnegative(),
-  traces: z.array(z.tuple([z.string(), z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  version: z.union([z.literal(1), z.literal(2)]),
+  bytes: Offset,
+  traces: z.array(
+    z.union([z.tuple([z.string(), Offset, Offset]), z.tuple([z.string(), Offset, Offset, TraceSummary])]),
+  ),
 });
 type PackIndex = z.infer<typeof PackIndex>;
+// an index holds a summary per trace and the lists read every index: checked without zod's copy
+const checkIndex = fastParser(PackIndex);
 
 const INDEX_SUFFIX = '.idx.json';
+/** Pack indexes read (and parsed) together: a batch of 128 summaries takes about a millisecond to check. */
+const INDEXES_AT_ONCE = 8;
 const PACK_SUFFIX = '.jsonl';
 let packCounter = 0;
 
@@ -41,12 +53,12 @@ export class PackWriter {
   private handle: WriteHandle | undefined;
   private name = '';
   private bytes = 0;
-  private entries: Array<[string, number, number]> = [];
+  private entries: PackIndex['traces'] = [];
 
   constructor(private readonly dir: string) {}
 
-  /** Writes one trace's JSON (given in pieces, no newline inside) as a line. */
-  async add(id: string, parts: Iterable<string | Buffer>): Promise<void> {
+  /** Writes one trace's JSON (given in pieces, no newline inside) as a line; its summary goes into the index. */
+  async add(id: string, parts: Iterable<string | Buffer>, summary?: TraceSummary): Promise<void> {
     if (!this.handle) {
       this.name = newPackName();
       this.handle = await openForWrite(join(this.dir, this.name + PACK_SUFFIX), 'wx');
@@ -60,7 +72,8 @@ export class PackWriter {
       await this.close();
       throw error;
     }
-    this.entries.push([id, start, this.bytes - start - 1]);
+    const length = this.bytes - start - 1;
+    this.entries.push(summary ? [id, start, length, summary] : [id, start, length]);
   }
 
   /** Publishes the pack: its traces become readable once the index exists. */
@@ -70,7 +83,7 @@ export class PackWriter {
     this.handle = undefined;
     await handle.close();
     if (this.entries.length > 0) {
-      const index: PackIndex = { version: 1, bytes: this.bytes, traces: this.entries };
+      const index: PackIndex = { version: 2, bytes: this.bytes, traces: this.entries };
       const out = await openForWrite(join(this.dir, this.name + INDEX_SUFFIX), 'wx');
       try {
         await out.write(JSON.stringify(index));
@@ -91,7 +104,7 @@ async function readIndex(path: string): Promise<PackIndex | null> {
   if (cached !== undefined) return cached;
   let index: PackIndex | null = null;
   try {
-    const parsed = PackIndex.safeParse(JSON.parse((await readTextIfExists(path)) ?? 'null'));
+    const parsed = checkIndex(JSON.parse((await readTextIfExists(path)) ?? 'null'));
     if (parsed.success) index = parsed.data;
   } catch {
     // half-written (a crash while publishing): the pack is ignored
@@ -124,12 +137,20 @@ export async function loadPackMap(dir: string): Promise<PackMap> {
   for (const path of indexCache.keys())
     if (path.startsWith(dir + sep) && !present.has(path.slice(dir.length + 1))) indexCache.delete(path);
   const map: PackMap = { traces: new Map(), packs: new Map() };
-  const indexes = await Promise.all(packs.map((pack) => readIndex(join(dir, pack + INDEX_SUFFIX))));
+  // A few at a time: each index is parsed when its read completes, and thousands of summaries parsed in one turn of
+  // the event loop would hold up everything else on the thread (the extension host's).
+  const indexes: Array<PackIndex | null> = [];
+  for (let i = 0; i < packs.length; i += INDEXES_AT_ONCE)
+    indexes.push(
+      ...(await Promise.all(
+        packs.slice(i, i + INDEXES_AT_ONCE).map((pack) => readIndex(join(dir, pack + INDEX_SUFFIX))),
+      )),
+    );
   packs.forEach((pack, i) => {
     const index = indexes[i];
     if (!index) return;
     map.packs.set(pack, index.bytes);
-    for (const [id, offset, length] of index.traces) map.traces.set(id, { pack, offset, length });
+    for (const [id, offset, length, summary] of index.traces) map.traces.set(id, { pack, offset, length, summary });
   });
   return map;
 }
@@ -219,7 +240,7 @@ export async function compactPacks(dir: string, now = Date.now()): Promise<Compa
       const bytes = await readFile(join(dir, pack + PACK_SUFFIX)).catch(() => Buffer.alloc(0));
       for (const [id, entry] of entries) {
         if (entry.offset + entry.length > bytes.length) continue;
-        await writer.add(id, [bytes.subarray(entry.offset, entry.offset + entry.length)]);
+        await writer.add(id, [bytes.subarray(entry.offset, entry.offset + entry.length)], entry.summary);
         result.rewritten++;
       }
     }

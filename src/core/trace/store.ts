@@ -8,7 +8,16 @@ import { shortHash } from '../util/hash';
 import { fastParser } from '../util/fastParse';
 import { readTextIfExists, removeFile, writeAtomic } from './io';
 import { Trace } from './model';
-import { compactPacks, loadPackMap, PackWriter, readAllPacked, readPacked, type CompactionResult } from './packs';
+import {
+  compactPacks,
+  loadPackMap,
+  PackWriter,
+  readAllPacked,
+  readPacked,
+  type CompactionResult,
+  type PackEntry,
+} from './packs';
+import { summarize, type TraceSummary } from './summary';
 
 /** Stores traces into one pack until closed (see packs.ts). */
 export interface TraceWriter {
@@ -108,6 +117,9 @@ const LearnedState = z.object({
 });
 export type LearnedState = z.infer<typeof LearnedState>;
 
+/** Summaries of traces in packs written before indexes held them: a pack never changes, so once per process. */
+const olderSummaries = new Map<string, TraceSummary>();
+
 /** Normalized, redacted traces plus the import index and per-workspace learning state. */
 export class TraceStore {
   constructor(readonly dir: string) {}
@@ -133,7 +145,7 @@ export class TraceStore {
     const legacy = existsSync(join(this.dir, 'traces'));
     return {
       save: async (trace) => {
-        await pack.add(trace.id, traceJson(trace));
+        await pack.add(trace.id, traceJson(trace), summarize(trace));
         if (legacy) await removeFile(this.legacyTraceFile(trace.id));
       },
       close: () => pack.close(),
@@ -171,6 +183,40 @@ export class TraceStore {
       else if (!map.traces.has(parsed.data.id)) traces.push(parsed.data);
     }
     return traces.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * The summary of every stored trace, by id, from the pack indexes alone; only traces stored before summaries were
+   * (an older pack, a legacy file) are read and summarized.
+   */
+  async listSummaries(onInvalid?: (where: string) => void): Promise<TraceSummary[]> {
+    const map = await loadPackMap(this.packsDir);
+    const summaries: TraceSummary[] = [];
+    const unsummarized = new Map<string, PackEntry>();
+    const olderKey = (id: string, entry: PackEntry) => `${join(this.packsDir, entry.pack)}\n${id}`;
+    for (const [id, entry] of map.traces) {
+      const summary = entry.summary ?? olderSummaries.get(olderKey(id, entry));
+      if (summary) summaries.push(summary);
+      else unsummarized.set(id, entry);
+    }
+    if (unsummarized.size > 0) {
+      for await (const { id, json } of readAllPacked(this.packsDir, { traces: unsummarized, packs: map.packs })) {
+        const trace = parseTrace(json);
+        if (!trace) {
+          onInvalid?.(`${id} in ${this.packsDir}`);
+          continue;
+        }
+        const summary = summarize(trace);
+        olderSummaries.set(olderKey(id, unsummarized.get(id)!), summary);
+        summaries.push(summary);
+      }
+    }
+    for (const path of await this.legacyTraceFiles()) {
+      const parsed = checkTrace(await readJsonFile(path).catch(() => undefined));
+      if (!parsed.success) onInvalid?.(path);
+      else if (!map.traces.has(parsed.data.id)) summaries.push(summarize(parsed.data));
+    }
+    return summaries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   private async legacyTraceFiles(): Promise<string[]> {

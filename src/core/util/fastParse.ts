@@ -19,6 +19,8 @@ interface Def {
   values?: unknown[];
   entries?: Record<string, unknown>;
   checks?: unknown[];
+  items?: z.ZodType[];
+  rest?: z.ZodType | null;
 }
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -100,6 +102,14 @@ function compileShape(def: Def): Check | undefined {
       if (defOf(def.element).type === 'unknown') return (v) => Array.isArray(v);
       const element = compile(def.element);
       return element && ((v) => Array.isArray(v) && v.every(element));
+    }
+    case 'tuple': {
+      // fixed length only; a rest element is left to zod
+      if (def.rest) return undefined;
+      const items = (def.items ?? []).map(compile);
+      if (items.some((item) => item === undefined)) return undefined;
+      const checks = items as Check[];
+      return (v) => Array.isArray(v) && v.length === checks.length && checks.every((check, i) => check(v[i]));
     }
     case 'record': {
       // keys of parsed JSON are strings: only a plain string key type is checked here

@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
-import { learningStatus, type LearningStatus } from '../../core/service/learningStatus';
-import type { Trace } from '../../core/trace/model';
-import type { LearnedState } from '../../core/trace/store';
-import { createWorkspaceMatcher } from '../../core/trace/workspaceMatch';
+import type { LearningStatus } from '../../core/service/learningStatus';
+import { sessionPage, type SessionRow } from '../../core/service/sessionList';
 import { firstLine } from '../../core/util/text';
 import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
@@ -17,18 +15,12 @@ const AGENT_ICONS: Record<string, string> = {
   aider: 'comment-discussion',
 };
 
-type SessionNode = { kind: 'session'; trace: Trace; status: LearningStatus };
-export type SessionsViewNode = SkippedNode | SessionNode;
+/** Sessions shown at first, and added by each "show more". */
+export const SESSIONS_PAGE = 200;
 
-/** The first non-new status a workspace folder records for the session (learned wins, then given up). */
-function statusIn(states: LearnedState[], id: string): LearningStatus {
-  const all = states.map((state) => learningStatus(state, id));
-  return (
-    all.find((s) => s.kind === 'learned') ??
-    all.find((s) => s.kind === 'given up') ??
-    all.find((s) => s.kind === 'failed') ?? { kind: 'new' }
-  );
-}
+type SessionNode = { kind: 'session' } & SessionRow;
+type MoreNode = { kind: 'more'; shown: number; total: number };
+export type SessionsViewNode = SkippedNode | SessionNode | MoreNode;
 
 /** What the last import left out, then this workspace's sessions: agent, title, time, size, learned, failed or given up. */
 export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
@@ -36,13 +28,14 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
   readonly onDidChangeTreeData = this.emitter.event;
 
   private captureStarted = false;
+  private shown = SESSIONS_PAGE;
 
   constructor(private readonly services: Services) {
     services.onDidChange(() => this.emitter.fire());
   }
 
   async getChildren(element?: SessionsViewNode): Promise<SessionsViewNode[]> {
-    if (element) return element.kind === 'session' ? [] : skippedChildren(element);
+    if (element) return element.kind === 'session' || element.kind === 'more' ? [] : skippedChildren(element);
     if (!this.captureStarted) {
       // The first time the view is shown, bring in new sessions (incremental: unchanged files are skipped).
       this.captureStarted = true;
@@ -53,41 +46,53 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
           (error: Error) => this.services.log.warn(`could not import sessions: ${error.message}`),
         );
     }
-    const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
-    // learned.json once per refresh, not once per session
-    const [traces, states] = await Promise.all([
-      this.services.store.listTraces(),
-      Promise.all(workspaceFolderPaths().map((ws) => this.services.store.loadLearned(ws))),
-    ]);
-    const sessions = traces
-      .filter((t) => inWorkspace(t.cwd))
-      .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''))
-      .map((trace): SessionNode => ({ kind: 'session', trace, status: statusIn(states, trace.id) }));
-    return [...skippedRoot(this.services.lastImportSkipped), ...sessions];
+    // summaries from the pack indexes: no trace body is read for the list
+    const page = await sessionPage(this.services.store, workspaceFolderPaths(), this.shown);
+    const sessions = page.rows.map((row): SessionNode => ({ kind: 'session', ...row }));
+    const more: MoreNode[] =
+      page.total > sessions.length ? [{ kind: 'more', shown: sessions.length, total: page.total }] : [];
+    return [...skippedRoot(this.services.lastImportSkipped), ...sessions, ...more];
+  }
+
+  /** One more page of older sessions (the "show more" node's command). */
+  showMore(): void {
+    this.shown += SESSIONS_PAGE;
+    this.emitter.fire();
   }
 
   getTreeItem(node: SessionsViewNode): vscode.TreeItem {
-    return node.kind === 'session' ? sessionItem(node) : skippedItem(node);
+    if (node.kind === 'session') return sessionItem(node);
+    if (node.kind === 'more') return moreItem(node);
+    return skippedItem(node);
   }
 }
 
-function sessionItem({ trace, status }: SessionNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(trace.title ?? trace.id);
-  item.id = trace.id;
-  const when = trace.startedAt ? new Date(trace.startedAt).toLocaleString() : 'unknown time';
-  item.description = `${trace.agent} · ${when} · ${trace.steps.length} steps${statusNote(status)}`;
+function moreItem({ shown, total }: MoreNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(`Show ${Math.min(SESSIONS_PAGE, total - shown)} older sessions`);
+  item.id = 'combee.sessions.more';
+  item.description = `${shown} of ${total} shown`;
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.command = { command: 'combee.showMoreSessions', title: 'Show older sessions' };
+  return item;
+}
+
+function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(summary.title ?? summary.id);
+  item.id = summary.id;
+  const when = summary.startedAt ? new Date(summary.startedAt).toLocaleString() : 'unknown time';
+  item.description = `${summary.agent} · ${when} · ${summary.steps} steps${statusNote(status)}`;
   item.iconPath =
     status.kind === 'given up'
       ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
       : status.kind === 'failed'
         ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
-        : new vscode.ThemeIcon(AGENT_ICONS[trace.agent] ?? 'history');
+        : new vscode.ThemeIcon(AGENT_ICONS[summary.agent] ?? 'history');
   item.tooltip = new vscode.MarkdownString(
     [
-      `**${trace.agent}** ${trace.agentVersion ?? ''}`,
-      `${trace.steps.length} steps, ${trace.outcome.toolErrors} tool errors, ${trace.outcome.userCorrections} corrections, ${trace.redactions} redactions`,
-      `${(trace.source.bytes / 1024).toFixed(1)} KiB`,
-      ...(trace.warnings.length ? [`⚠ ${trace.warnings.length} warning(s)`] : []),
+      `**${summary.agent}** ${summary.agentVersion ?? ''}`,
+      `${summary.steps} steps, ${summary.toolErrors} tool errors, ${summary.userCorrections} corrections, ${summary.redactions} redactions`,
+      `${(summary.bytes / 1024).toFixed(1)} KiB`,
+      ...(summary.warnings ? [`⚠ ${summary.warnings} warning(s)`] : []),
       // the reason is an error message: shown as text, not read as Markdown
       escapeMarkdown(statusLine(status)),
     ].join('\n\n'),

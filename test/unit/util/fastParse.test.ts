@@ -129,4 +129,32 @@ describe('fastParser', () => {
     assert.equal(failed.success, false);
     assert.match(failed.success ? '' : failed.error.issues[0].message, /string/, "zod's own message");
   });
+
+  it('checks fixed-length tuples and their unions as zod does (the pack index entries, with and without a summary)', () => {
+    const Entry = z.union([
+      z.tuple([z.string(), z.number().int().nonnegative()]),
+      z.tuple([z.string(), z.number().int().nonnegative(), z.object({ title: z.string().optional() })]),
+    ]);
+    const List = z.array(Entry);
+    const parse = fastParser(List);
+    const values: unknown[] = [
+      [['a', 1]],
+      [['a', 1, {}]],
+      [['a', 1, { title: 't' }]],
+      [['a', 1, { title: 2 }]],
+      [['a', -1]],
+      [['a', 1.5]],
+      [['a']],
+      [['a', 1, {}, 'extra']],
+      [[1, 1]],
+      [{ 0: 'a', 1: 1, length: 2 }],
+      [],
+      'a',
+    ];
+    for (const value of values)
+      assert.equal(parse(value).success, List.safeParse(value).success, JSON.stringify(value));
+    const withRest = z.tuple([z.string()], z.number());
+    assert.equal(fastParser(withRest)(['a', 1, 2]).success, true, 'a rest element is left to zod');
+    assert.equal(fastParser(withRest)(['a', 'b']).success, false);
+  });
 });

@@ -1,0 +1,61 @@
+import type { LearnedState, TraceStore } from '../trace/store';
+import type { TraceSummary } from '../trace/summary';
+import { createWorkspaceMatcher } from '../trace/workspaceMatch';
+import { learningStatus, type LearningStatus } from './learningStatus';
+
+/** One session as the lists show it: its summary and where its learning stands. */
+export interface SessionRow {
+  summary: TraceSummary;
+  status: LearningStatus;
+}
+
+export interface SessionPage {
+  /** The newest sessions first, at most the number asked for. */
+  rows: SessionRow[];
+  /** All the sessions of these workspace folders. */
+  total: number;
+}
+
+/** The first non-new status a workspace folder records for the session (learned wins, then given up). */
+export function statusIn(states: readonly LearnedState[], id: string): LearningStatus {
+  const all = states.map((state) => learningStatus(state, id));
+  return (
+    all.find((s) => s.kind === 'learned') ??
+    all.find((s) => s.kind === 'given up') ??
+    all.find((s) => s.kind === 'failed') ?? { kind: 'new' }
+  );
+}
+
+/**
+ * The sessions of the workspace folders, newest first, `limit` of them: from the pack indexes' summaries and each
+ * folder's learned.json, never from trace bodies.
+ */
+export async function sessionPage(store: TraceStore, workspaces: string[], limit: number): Promise<SessionPage> {
+  const inWorkspace = createWorkspaceMatcher(workspaces);
+  const [summaries, states] = await Promise.all([
+    store.listSummaries(),
+    Promise.all(workspaces.map((ws) => store.loadLearned(ws))),
+  ]);
+  const mine = summaries.filter((s) => inWorkspace(s.cwd));
+  mine.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || (a.id < b.id ? -1 : 1));
+  return {
+    rows: mine.slice(0, limit).map((summary) => ({ summary, status: statusIn(states, summary.id) })),
+    total: mine.length,
+  };
+}
+
+/** The sessions of the workspace folders a run would learn: new, or failed fewer times than it gives up after. */
+export async function waitingSessions(store: TraceStore, workspaces: string[]): Promise<string[]> {
+  const inWorkspace = createWorkspaceMatcher(workspaces);
+  const [summaries, states] = await Promise.all([
+    store.listSummaries(),
+    Promise.all(workspaces.map((ws) => store.loadLearned(ws))),
+  ]);
+  return summaries
+    .filter((s) => inWorkspace(s.cwd))
+    .filter((s) => {
+      const status = statusIn(states, s.id).kind;
+      return status === 'new' || status === 'failed';
+    })
+    .map((s) => s.id);
+}

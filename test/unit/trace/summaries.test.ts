@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sessionPage, waitingSessions } from '../../../src/core/service/sessionList';
+import { compactPacks } from '../../../src/core/trace/packs';
+import { TraceStore } from '../../../src/core/trace/store';
+import { summarize } from '../../../src/core/trace/summary';
+import { makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../support/tmp';
+
+const packFiles = (store: TraceStore, suffix: string) =>
+  readdirSync(join(store.dir, 'packs'))
+    .filter((n) => n.endsWith(suffix))
+    .map((n) => join(store.dir, 'packs', n));
+
+function sessions(n: number, cwd = '/work/shop') {
+  return Array.from({ length: n }, (_, i) =>
+    makeTrace(`claude-code:s${String(i).padStart(4, '0')}`, [user(`task ${i}`), ...shell('npm test', 'ok')], {
+      cwd: i % 3 === 0 ? '/elsewhere' : cwd,
+      title: `task ${i}`,
+      startedAt: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(),
+      warnings: i % 5 === 0 ? ['a line skipped'] : [],
+    }),
+  );
+}
+
+async function stored(traces: ReturnType<typeof sessions>): Promise<TraceStore> {
+  const store = new TraceStore(tempDir('combee-summaries-'));
+  const writer = store.openPack();
+  for (const t of traces) await writer.save(t);
+  await writer.close();
+  return store;
+}
+
+describe('trace summaries in the pack index', () => {
+  it('lists every trace from the indexes alone: the same as summarizing the bodies, with the bodies gone', async () => {
+    const traces = sessions(40);
+    const store = await stored(traces);
+    const expected = traces.map(summarize).sort((a, b) => (a.id < b.id ? -1 : 1));
+    assert.deepEqual(await store.listSummaries(), expected);
+    assert.deepEqual((await store.listTraces()).map(summarize), expected);
+    // no body is read: with the pack emptied the summaries are all still there
+    for (const pack of packFiles(store, '.jsonl')) truncateSync(pack, 0);
+    assert.deepEqual(await new TraceStore(store.dir).listSummaries(), expected);
+    assert.deepEqual(await new TraceStore(store.dir).listTraces(), []);
+  });
+
+  it('summarizes the bodies of packs written before summaries were (a version 1 index)', async () => {
+    const traces = sessions(12);
+    const store = await stored(traces);
+    for (const path of packFiles(store, '.idx.json')) {
+      const index = JSON.parse(readFileSync(path, 'utf8')) as { version: number; traces: unknown[][] };
+      writeFileSync(path, JSON.stringify({ ...index, version: 1, traces: index.traces.map((e) => e.slice(0, 3)) }));
+    }
+    const fresh = new TraceStore(store.dir);
+    const expected = traces.map(summarize).sort((a, b) => (a.id < b.id ? -1 : 1));
+    assert.deepEqual(await fresh.listSummaries(), expected);
+    // read once: the pack does not change, and the next list comes without its bodies
+    for (const pack of packFiles(store, '.jsonl')) truncateSync(pack, 0);
+    assert.deepEqual(await fresh.listSummaries(), expected);
+  });
+
+  it('keeps the summaries when packs are compacted', async () => {
+    // one pack of 30 sessions, then 20 of them written again: the first pack is mostly dead and is rewritten
+    const traces = sessions(30).map((t) => ({
+      ...t,
+      steps: t.steps.map((step) => (step.kind === 'tool_result' ? { ...step, output: 'ok\n'.repeat(5000) } : step)),
+    }));
+    const store = await stored(traces);
+    for (const t of traces.slice(10)) {
+      const writer = store.openPack();
+      await writer.save({ ...t, title: `${t.title} (again)` });
+      await writer.close();
+    }
+    const before = await store.listSummaries();
+    assert.equal((await compactPacks(join(store.dir, 'packs'))).rewritten, 10);
+    for (const pack of packFiles(store, '.jsonl')) truncateSync(pack, 0);
+    assert.deepEqual(await new TraceStore(store.dir).listSummaries(), before);
+    assert.equal(before.filter((s) => s.title?.endsWith('(again)')).length, 20);
+  });
+
+  it('pages this workspace’s sessions newest first, with their learning status, and counts the ones waiting', async () => {
+    const traces = sessions(50);
+    const store = await stored(traces);
+    const mine = traces.filter((t) => t.cwd === '/work/shop');
+    const [newest, second, third, fourth] = [...mine].reverse();
+    await store.markLearned('/work/shop', [newest.id], 'run-1');
+    // failed three times: given up; failed once: tried again
+    for (let i = 0; i < 3; i++)
+      await store.markLearned('/work/shop', [], `run-f${i}`, [{ id: second.id, reason: 'the model timed out' }]);
+    await store.markLearned('/work/shop', [], 'run-g', [{ id: fourth.id, reason: 'HTTP 500' }]);
+    const page = await sessionPage(store, ['/work/shop'], 10);
+    assert.equal(page.total, mine.length);
+    assert.deepEqual(
+      page.rows.map((r) => r.summary.id),
+      [...mine]
+        .reverse()
+        .slice(0, 10)
+        .map((t) => t.id),
+    );
+    assert.deepEqual(
+      page.rows.slice(0, 4).map((r) => r.status.kind),
+      ['learned', 'given up', 'new', 'failed'],
+    );
+    assert.equal(page.rows[2].summary.id, third.id);
+    const waiting = await waitingSessions(store, ['/work/shop']);
+    assert.ok(!waiting.includes(newest.id) && !waiting.includes(second.id), 'learned and given up do not wait');
+    assert.ok(waiting.includes(fourth.id), 'a session that failed once is tried again');
+    assert.equal(waiting.length, mine.length - 2);
+    assert.equal((await sessionPage(store, ['/nowhere'], 10)).total, 0);
+  });
+});
