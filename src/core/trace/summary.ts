@@ -1,19 +1,20 @@
 import { z } from 'zod';
-import { AgentId, type Trace } from './model';
+import { Trace } from './model';
 
 /**
  * What the lists need of a trace (the Sessions view, the background check, the status bar): kept in the pack index
  * beside its byte range, so they read indexes, never trace bodies.
  */
-export const TraceSummary = z.object({
-  id: z.string(),
-  agent: AgentId,
-  agentVersion: z.string().optional(),
-  cwd: z.string().optional(),
-  title: z.string().optional(),
-  startedAt: z.string().optional(),
-  endedAt: z.string().optional(),
-  parentId: z.string().optional(),
+export const TraceSummary = Trace.pick({
+  id: true,
+  agent: true,
+  agentVersion: true,
+  cwd: true,
+  title: true,
+  startedAt: true,
+  endedAt: true,
+  parentId: true,
+}).extend({
   steps: z.number().int().nonnegative(),
   toolErrors: z.number().int().nonnegative(),
   userCorrections: z.number().int().nonnegative(),
