@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { AGENTS } from '../../core/trace/model';
 import { describeSkipped } from '../../core/trace/skipped';
 import { DEFAULT_READ_LIMITS, importSessions } from '../../core/trace/importer';
-import { isBlockingIo, setBlockingIo } from '../../core/trace/io';
+import { isBlockingIo, setBlockingIo } from '../../core/util/io';
 import { TraceStore, defaultStoreDir } from '../../core/trace/store';
 import { createWorkerPool } from '../../core/pool/pool';
 import { integer, oneOf, parse, UsageError } from '../args';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { mergePlaybooks } from '../../core/playbook/merge';
-import { readTextIfExists } from '../../core/util/fs';
+import { readTextIfExists } from '../../core/util/io';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
 

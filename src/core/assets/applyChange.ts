@@ -1,5 +1,5 @@
 import { resolveInWorkspace } from '../trust/workspacePath';
-import { atomicWrite, readTextIfExists } from '../util/fs';
+import { atomicWrite, readTextIfExists } from '../util/io';
 import type { FileChange } from './proposal';
 import { rebaseChange } from './rebase';
 

@@ -5,7 +5,7 @@ import { parsePlaybook } from '../playbook/markdown';
 import { bullets } from '../playbook/model';
 import { isNearDuplicate } from '../playbook/similarity';
 import type { TraceStore } from '../trace/store';
-import { atomicWrite, readJsonFile } from '../util/fs';
+import { atomicWrite, readJsonFile } from '../util/io';
 
 const Remembered = z.object({ content: z.string(), traceIds: z.array(z.string()), at: z.string() });
 type Remembered = z.infer<typeof Remembered>;

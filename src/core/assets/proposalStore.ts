@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atomicWrite, readJsonFile } from '../util/fs';
+import { atomicWrite, readJsonFile } from '../util/io';
 import type { TraceStore } from '../trace/store';
 import { Proposal } from './proposal';
 

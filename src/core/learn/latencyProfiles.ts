@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { atomicWrite, readJsonFile } from '../util/fs';
+import { atomicWrite, readJsonFile } from '../util/io';
 import type { Measurement } from './controller';
 
 const Profiles = z.object({

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TraceStore } from '../trace/store';
-import { readJsonFile } from '../util/fs';
+import { readJsonFile } from '../util/io';
 import { RunRecord } from './record';
 
 /** Run records of a workspace, newest first; records that do not validate are skipped. */

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { atomicWrite } from '../util/fs';
+import { atomicWrite } from '../util/io';
 import { sha256 } from '../util/hash';
 import type { ProviderInfo } from '../learn/types';
 import type { JsonRequest, JsonResponse, LlmClient } from './client';

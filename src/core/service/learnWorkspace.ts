@@ -16,7 +16,7 @@ import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../playbook/mar
 import type { Trace } from '../trace/model';
 import type { TraceStore } from '../trace/store';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
-import { atomicWrite, readTextIfExists } from '../util/fs';
+import { atomicWrite, readTextIfExists } from '../util/io';
 import { ReviewMemory } from '../assets/memory';
 import { learningStatus } from './learningStatus';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';

@@ -1,5 +1,5 @@
 import { sha256 } from '../util/hash';
-import { openForRead } from './io';
+import { openForRead } from '../util/io';
 import type { JsonClipLimits } from './jsonClip';
 import { EDGE_BYTES, readLines, type LineReadResult } from './lines';
 import { Trace, type Step, type TraceDraft } from './model';

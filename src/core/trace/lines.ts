@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { openForRead } from './io';
+import { openForRead } from '../util/io';
 import { JsonStringClipper, mayNeedClip, type JsonClipLimits } from './jsonClip';
 
 export interface LineReadOptions {

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
-import { openForWrite, readRange, readTextIfExists, type WriteHandle } from './io';
+import { openForWrite, readRange, readTextIfExists, type WriteHandle } from '../util/io';
 import { fastParser } from '../util/fastParse';
 import { TraceSummary } from './summary';
 

@@ -1,7 +1,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isBlockingIo, readRange } from './io';
+import { isBlockingIo, readRange } from '../util/io';
 import type { AgentId } from './model';
 import { READERS } from './sources';
 import type { SourceReader } from './sources/types';

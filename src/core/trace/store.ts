@@ -3,10 +3,10 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { atomicWrite, readJsonFile } from '../util/fs';
+import { atomicWrite, readJsonFile } from '../util/io';
 import { shortHash } from '../util/hash';
 import { fastParser } from '../util/fastParse';
-import { readTextIfExists, removeFile, writeAtomic } from './io';
+import { readTextIfExists, removeFile, writeAtomic } from '../util/io';
 import { Trace } from './model';
 import {
   compactPacks,

@@ -5,7 +5,7 @@ import type { Bullet } from '../../core/playbook/model';
 import { holdBack } from '../../core/trust/hold';
 import type { RuleFlag } from '../../core/trust/kinds';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
-import { readTextIfExists } from '../../core/util/fs';
+import { readTextIfExists } from '../../core/util/io';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
 

@@ -4,7 +4,7 @@ import { helpfulnessHistory } from '../../core/learn/helpfulness';
 import { loadRunRecords } from '../../core/learn/runStore';
 import { parsePlaybook } from '../../core/playbook/markdown';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
-import { readTextIfExists } from '../../core/util/fs';
+import { readTextIfExists } from '../../core/util/io';
 import { isFromWebview, type PanelKind, type RuleView, type ToWebview } from '../../shared/protocol';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';

@@ -19,7 +19,7 @@ import {
   type ImportSummary,
 } from '../../../src/core/trace/importer';
 import { fingerprint, fingerprintFromEdges, type IncrementalContext } from '../../../src/core/trace/incremental';
-import { setBlockingIo } from '../../../src/core/trace/io';
+import { setBlockingIo } from '../../../src/core/util/io';
 import { readLines } from '../../../src/core/trace/lines';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { walkCandidates } from '../../../src/core/trace/scan';

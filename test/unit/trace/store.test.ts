@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setBlockingIo, writeAtomic } from '../../../src/core/trace/io';
+import { setBlockingIo, writeAtomic } from '../../../src/core/util/io';
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type Step, type Trace } from '../../../src/core/trace/model';
 import { packName } from '../../../src/core/trace/packs';

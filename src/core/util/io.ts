@@ -3,6 +3,7 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isMainThread, threadId } from 'node:worker_threads';
 
+// The one module through which Combee reads and writes its files (the store, proposals, caches, accepted changes).
 // In a worker thread nothing else waits on the event loop, and a blocking call costs a tenth of a promise-based
 // one (no thread-pool round trip): thousands of small files make that the difference. On the main thread
 // (extension host, tests) file access stays asynchronous; the CLI, whose main thread only hands out work, turns it on.
@@ -69,10 +70,10 @@ export async function readTextIfExists(path: string): Promise<string | undefined
 let tempCounter = 0;
 
 /**
- * Writes `parts` (strings, written as they come) to a temporary sibling, then renames it over `path`: a reader
- * never sees a half-written file.
+ * Writes `parts` (written as they come) to a temporary sibling, then renames it over `path`: a reader never sees a
+ * half-written file, and a crash leaves the old one. Its folder is made when missing.
  */
-export async function writeAtomic(path: string, parts: Iterable<string>): Promise<void> {
+export async function writeAtomic(path: string, parts: Iterable<string | Buffer>): Promise<void> {
   // unique per process, thread and write (cheaper than random bytes at thousands of files a second)
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${threadId}-${++tempCounter}.tmp`);
   await writeParts(temp, parts);
@@ -80,8 +81,21 @@ export async function writeAtomic(path: string, parts: Iterable<string>): Promis
   else await rename(temp, path);
 }
 
+/** `writeAtomic` of one text or byte array. */
+export async function atomicWrite(path: string, content: string | Uint8Array): Promise<void> {
+  await writeAtomic(path, [
+    typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength),
+  ]);
+}
+
+/** A JSON file's value, `undefined` when the file does not exist (invalid JSON throws). */
+export async function readJsonFile(path: string): Promise<unknown> {
+  const text = await readTextIfExists(path);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
 /** Creates or truncates `path` and writes `parts`; a write that fails removes the file. */
-async function writeParts(path: string, parts: Iterable<string>): Promise<void> {
+async function writeParts(path: string, parts: Iterable<string | Buffer>): Promise<void> {
   const handle = await openForWrite(path, 'w');
   try {
     for (const part of parts) await handle.write(part);
