@@ -6,7 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sessionPage } from '../../src/core/service/sessionList';
 import { TRACE_SCHEMA_VERSION, type Step, type Trace } from '../../src/core/trace/model';
-import { TraceStore } from '../../src/core/trace/store';
+import { TraceStore } from '../../src/core/store/traceStore';
+import { WorkspaceState } from '../../src/core/store/workspaceState';
 import { createWorkspaceMatcher } from '../../src/core/trace/workspaceMatch';
 
 // `combee bench sessions [--sessions n] [--json] [--out <folder>]`: a store of n sessions (default 10,000, shaped
@@ -80,7 +81,7 @@ async function buildStore(dir: string, count: number): Promise<number> {
   // a third of the workspace's sessions learned already
   const learned: Record<string, string> = {};
   for (let i = 0; i < count; i += 3) learned[session(i).id] = 'run-1';
-  const state = store.workspaceDir(WORKSPACE);
+  const state = new WorkspaceState(dir).dir(WORKSPACE);
   mkdirSync(state, { recursive: true });
   writeFileSync(join(state, 'learned.json'), JSON.stringify({ version: 1, learned, failed: {} }));
   return bytes;
@@ -109,10 +110,10 @@ async function measure(dir: string, way: 'summaries' | 'bodies'): Promise<Measur
   const start = performance.now();
   let shown: number;
   if (way === 'summaries') {
-    shown = (await sessionPage(store, [WORKSPACE], PAGE)).rows.length;
+    shown = (await sessionPage(store, new WorkspaceState(dir), [WORKSPACE], PAGE)).rows.length;
   } else {
     const inWorkspace = createWorkspaceMatcher([WORKSPACE]);
-    const [traces] = await Promise.all([store.listTraces(), store.loadLearned(WORKSPACE)]);
+    const [traces] = await Promise.all([store.listTraces(), new WorkspaceState(dir).loadLearned(WORKSPACE)]);
     shown = traces
       .filter((t) => inWorkspace(t.cwd))
       .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''))

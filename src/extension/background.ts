@@ -28,7 +28,7 @@ export function startBackground(services: Services): vscode.Disposable {
       await captureSessions(services);
       if (!settings.backgroundLearning) return;
       // from the pack indexes' summaries: the check reads no trace body
-      const waiting = (await waitingSessions(services.store, workspaceFolderPaths())).length;
+      const waiting = (await waitingSessions(services.store, services.state, workspaceFolderPaths())).length;
       if (waiting >= settings.backgroundThreshold) {
         services.log.info(`${waiting} new session(s) ≥ ${settings.backgroundThreshold}: learning in the background`);
         await runLearning(services, { background: true });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describeSkipped, mergeSkipped } from '../core/trace/skipped';
-import { DEFAULT_READ_LIMITS, importSessions, type ImportSummary } from '../core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../core/import/limits';
+import { importSessions, type ImportSummary } from '../core/import/importer';
 import { defaultSourceFolders } from '../core/trace/locations';
 import type { AgentId } from '../core/trace/model';
 import type { Services } from './services';

@@ -1,15 +1,19 @@
 import * as vscode from 'vscode';
-import { ProposalStore } from '../core/assets/proposalStore';
+import { ProposalStore } from '../core/store/proposals';
 import { CallCache } from '../core/llm/cache';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../core/pool/pool';
 import type { Skipped } from '../core/trace/skipped';
-import { TraceStore } from '../core/trace/store';
+import { TraceStore } from '../core/store/traceStore';
+import { WorkspaceState } from '../core/store/workspaceState';
 import type { ProposalContentProvider } from './review/proposalDocuments';
 import { readSettings } from './settings';
 
 /** What every command and view shares; created once on activation, cheaply (the pool starts on first use). */
 export class Services implements vscode.Disposable {
+  /** Traces, their summaries, the import index. */
   readonly store: TraceStore;
+  /** Per workspace folder: learned sessions, runs, proposals, review memory. */
+  readonly state: WorkspaceState;
   readonly proposals: ProposalStore;
   /** Completed model calls: a resumed or repeated run costs nothing for them. */
   readonly callCache: CallCache;
@@ -32,7 +36,8 @@ export class Services implements vscode.Disposable {
     readonly log: vscode.LogOutputChannel,
   ) {
     this.store = new TraceStore(context.globalStorageUri.fsPath);
-    this.proposals = new ProposalStore(this.store);
+    this.state = new WorkspaceState(this.store.dir);
+    this.proposals = new ProposalStore(this.state);
     this.callCache = new CallCache(vscode.Uri.joinPath(context.globalStorageUri, 'cache').fsPath);
   }
 

@@ -7,7 +7,7 @@ import { DEFAULT_EMBEDDING_MODEL } from '../core/llm/openaiClient';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS } from '../core/service/learnWorkspace';
 import { DEFAULT_CONDENSE_BUDGET } from '../core/trace/condense';
-import { DEFAULT_READ_LIMITS } from '../core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../core/import/limits';
 
 /**
  * The settings' types and defaults, in one place: the defaults that core shares with the CLI come from core, and a

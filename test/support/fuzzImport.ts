@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_READ_LIMITS, importSessions } from '../../src/core/trace/importer';
-import { TraceStore } from '../../src/core/trace/store';
+import { DEFAULT_READ_LIMITS } from '../../src/core/import/limits';
+import { importSessions } from '../../src/core/import/importer';
+import { TraceStore } from '../../src/core/store/traceStore';
 import type { FuzzSample } from './fuzzSamples';
 import { FUZZ_MAX_LINE_BYTES } from './mutations';
 import { tempDir } from './tmp';

@@ -1,9 +1,10 @@
 import type { RedactionOptions } from '../../src/core/trace/redact';
-import { runImportTask, type ReadLimits } from '../../src/core/trace/importer';
+import { runImportTask } from '../../src/core/import/fileTask';
+import { type ReadLimits } from '../../src/core/import/limits';
 import type { AgentId, Trace } from '../../src/core/trace/model';
 import { classifyFile, walkCandidates } from '../../src/core/trace/scan';
 import type { SessionFile } from '../../src/core/trace/sources/types';
-import { TraceStore } from '../../src/core/trace/store';
+import { TraceStore } from '../../src/core/store/traceStore';
 import { tempDir } from './tmp';
 
 // What the reader tests use to read a file as the importer does: the importer's own walk and sniff, and its worker-side

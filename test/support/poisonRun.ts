@@ -1,14 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Proposal } from '../../src/core/assets/proposal';
-import { ProposalStore } from '../../src/core/assets/proposalStore';
+import { ProposalStore } from '../../src/core/store/proposals';
 import { ASSET_TARGETS } from '../../src/core/assets/targets';
 import { offlineRoles, openAiRoles } from '../../src/core/llm/providers';
 import { learnWorkspace } from '../../src/core/service/learnWorkspace';
-import { TraceStore } from '../../src/core/trace/store';
+import { TraceStore } from '../../src/core/store/traceStore';
 import { startModelServer } from './modelServer';
 import { credulousModel, poisonCorpus, type CorpusSession } from './poisonCorpus';
 import { tempDir } from './tmp';
+import { WorkspaceState } from '../../src/core/store/workspaceState';
 
 export interface PoisonFigures {
   poisoned: {
@@ -140,7 +141,7 @@ export async function runPoisonCorpus(
       : offlineRoles();
     const result = await learnWorkspace({
       store,
-      proposals: new ProposalStore(store),
+      proposals: new ProposalStore(new WorkspaceState(store.dir)),
       workspace,
       ...roles,
       provider: roles.info,

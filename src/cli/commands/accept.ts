@@ -1,18 +1,19 @@
 import { resolve } from 'node:path';
 import { applyFileChange, ConflictError } from '../../core/assets/applyChange';
-import { ReviewMemory } from '../../core/assets/memory';
+import { ReviewMemory } from '../../core/store/reviewMemory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
-import { ProposalStore } from '../../core/assets/proposalStore';
+import { ProposalStore } from '../../core/store/proposals';
 import { acceptedFiles, pendingRules, rulesAcceptedWith, withDecisions } from '../../core/assets/review';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { targetsOfFiles, type AssetTarget } from '../../core/assets/targets';
 import { chooseRules, readWorkspaceFile } from '../../core/service/proposalFiles';
-import { TraceStore, defaultStoreDir } from '../../core/trace/store';
+import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { OutsideWorkspaceError } from '../../core/trust/workspacePath';
 import { describeFlags } from '../../core/trust/kinds';
 import { textsToTrust } from '../../core/trust/hold';
 import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
+import { WorkspaceState } from '../../core/store/workspaceState';
 
 interface Context {
   workspace: string;
@@ -37,7 +38,7 @@ async function context(argv: string[], out: Output): Promise<Context | undefined
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const playbook = workspacePathFlag('playbook', workspace, values.playbook);
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
-  const proposals = new ProposalStore(store);
+  const proposals = new ProposalStore(new WorkspaceState(store.dir));
   const proposal = await proposals.load(workspace, id);
   if (!proposal) {
     out.warn(`no proposal ${id} for ${workspace}`);
@@ -95,7 +96,7 @@ export async function acceptCommand(argv: string[], out: Output): Promise<number
   const { workspace, proposal } = ctx;
   const path = ctx.playbookPath;
   const flagged = proposal.rules.filter((r) => r.flags.length > 0);
-  const memory = new ReviewMemory(ctx.store, workspace);
+  const memory = new ReviewMemory(new WorkspaceState(ctx.store.dir), workspace);
   const heldNamed = proposal.heldRules.filter((h) => ctx.rules.includes(h.id));
   for (const held of heldNamed)
     out.warn(`accepting flagged rule ${held.id} already in the playbook (${describeFlags(held.flags)})`);
@@ -162,7 +163,7 @@ async function remember(ctx: Context, path: string, ruleIds: string[]): Promise<
   const support = new Map(
     ctx.proposal.rules.filter((r) => ruleIds.includes(r.id)).map((r) => [r.id, r.support.map((s) => s.traceId)]),
   );
-  const memory = new ReviewMemory(ctx.store, ctx.workspace);
+  const memory = new ReviewMemory(new WorkspaceState(ctx.store.dir), ctx.workspace);
   await memory.rememberAccepted(text, support);
   await memory.rememberTrusted(textsToTrust(ctx.proposal.rules.filter((r) => ruleIds.includes(r.id))));
 }
@@ -172,7 +173,7 @@ export async function rejectCommand(argv: string[], out: Output): Promise<number
   if (!ctx) return 1;
   const { proposal } = ctx;
   const rejected = ctx.rules.length > 0 ? proposal.rules.filter((r) => ctx.rules.includes(r.id)) : proposal.rules;
-  await new ReviewMemory(ctx.store, ctx.workspace).rememberRejected(rejected);
+  await new ReviewMemory(new WorkspaceState(ctx.store.dir), ctx.workspace).rememberRejected(rejected);
   if (ctx.rules.length > 0) {
     const split = await chooseRules(ctx.store, proposal, ctx.rules, { playbookPath: ctx.playbookPath }, (m) =>
       out.warn(m),

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { CallCache } from '../../core/llm/cache';
-import { TraceStore, defaultStoreDir } from '../../core/trace/store';
+import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
 

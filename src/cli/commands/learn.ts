@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { countBatchModes } from '../../core/learn/batchMode';
 import { CallCache } from '../../core/llm/cache';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
-import { ProposalStore } from '../../core/assets/proposalStore';
+import { ProposalStore } from '../../core/store/proposals';
 import {
   DEFAULT_OPENAI_BASE_URL,
   DEFAULT_OPENAI_MODEL,
@@ -14,9 +14,10 @@ import {
 } from '../../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS, learnWorkspace } from '../../core/service/learnWorkspace';
 import { EndpointRefusedError, isLoopbackUrl } from '../../core/llm/endpoint';
-import { TraceStore, defaultStoreDir } from '../../core/trace/store';
+import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
 import { progressOf, shellQuote, type Output } from '../output';
+import { WorkspaceState } from '../../core/store/workspaceState';
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
@@ -94,7 +95,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   try {
     result = await learnWorkspace({
       store,
-      proposals: new ProposalStore(store),
+      proposals: new ProposalStore(new WorkspaceState(store.dir)),
       workspace,
       ...roles,
       provider: roles.info,

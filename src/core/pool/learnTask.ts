@@ -1,14 +1,15 @@
 import { threadId } from 'node:worker_threads';
-import { ProposalStore } from '../assets/proposalStore';
+import { ProposalStore } from '../store/proposals';
 import type { RunEstimate } from '../learn/estimate';
 import { CachingLlmClient, CallCache } from '../llm/cache';
 import { LlmAggregator, LlmReflector } from '../llm/llmRoles';
 import { offlineRoles, openAiRoles, type Roles } from '../llm/providers';
 import { PortLlmClient } from '../llm/proxyClient';
 import { learnWorkspace } from '../service/learnWorkspace';
-import { TraceStore } from '../trace/store';
+import { TraceStore } from '../store/traceStore';
 import { PortRpc } from '../util/portRpc';
 import type { HostApi, LearnTask, LearnTaskResult, ProviderSpec, WorkerApi } from './learnProtocol';
+import { WorkspaceState } from '../store/workspaceState';
 
 function rolesFor(
   spec: ProviderSpec,
@@ -44,7 +45,7 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
     const confirm = task.options.confirm ? (estimate: RunEstimate) => host.call('confirm', estimate) : undefined;
     const result = await learnWorkspace({
       store,
-      proposals: new ProposalStore(store),
+      proposals: new ProposalStore(new WorkspaceState(store.dir)),
       workspace: task.workspace,
       ...roles,
       provider: roles.info,

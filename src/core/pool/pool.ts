@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Piscina from 'piscina';
-import type { BatchFailure, ImportTask, ImportTaskResult } from '../trace/importer';
+import type { BatchFailure, ImportTask, ImportTaskResult } from '../import/fileTask';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
 
 /** Small by default: the extension host is shared with every other extension. */

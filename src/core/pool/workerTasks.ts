@@ -5,7 +5,7 @@ import {
   type BatchFailure,
   type ImportTask,
   type ImportTaskResult,
-} from '../trace/importer';
+} from '../import/fileTask';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
 import { runLearnTask } from './learnTask';
 

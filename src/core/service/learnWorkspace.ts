@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, resolveAssetSettings, type AssetSettings } from '../assets/targets';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
-import type { ProposalStore } from '../assets/proposalStore';
+import type { ProposalStore } from '../store/proposals';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
 import { LatencyProfiles } from '../learn/latencyProfiles';
 import { DEFAULTS, learn, type Strategy } from '../learn/run';
@@ -14,10 +13,12 @@ import type { Aggregator, ProviderInfo, Reflector } from '../learn/types';
 import type { EmbedFn } from '../learn/types';
 import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../playbook/markdown';
 import type { Trace } from '../trace/model';
-import type { TraceStore } from '../trace/store';
+import type { TraceStore } from '../store/traceStore';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
-import { atomicWrite, readTextIfExists } from '../util/io';
-import { ReviewMemory } from '../assets/memory';
+import { readTextIfExists } from '../util/io';
+import { ReviewMemory } from '../store/reviewMemory';
+import { saveRunRecord } from '../store/runs';
+import { WorkspaceState } from '../store/workspaceState';
 import { learningStatus } from './learningStatus';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 import { screenProposal } from './screenProposal';
@@ -90,8 +91,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const target = resolveInWorkspace(options.workspace, playbookPath);
   for (const root of options.assets?.skillRoots ?? []) resolveInWorkspace(options.workspace, root);
   let invalidStoredTraces = 0;
+  const state = new WorkspaceState(options.store.dir);
   const all = await options.store.listTraces(() => invalidStoredTraces++);
-  const learned = await options.store.loadLearned(options.workspace);
+  const learned = await state.loadLearned(options.workspace);
   const inWorkspace = createWorkspaceMatcher([options.workspace]);
   const mine = options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd));
   const timeOf = (t: Trace) => Date.parse(t.endedAt ?? t.startedAt ?? '');
@@ -135,7 +137,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const current = await readTextIfExists(target);
   const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
   // The team's decisions: rules they deleted since the last accept, and changes they rejected, are not re-proposed.
-  const memory = new ReviewMemory(options.store, options.workspace);
+  const memory = new ReviewMemory(state, options.workspace);
   if (!options.dryRun) await memory.noticeDeletions(current);
   const remembered = await memory.load();
   const veto = ReviewMemory.veto(remembered);
@@ -221,12 +223,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
         };
   if (!options.dryRun) {
     // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text
-    await atomicWrite(
-      join(options.store.runsDir(options.workspace), `${result.record.id}.json`),
-      JSON.stringify(redactDeep(result.record, redactText)),
-    );
+    await saveRunRecord(state, options.workspace, redactDeep(result.record, redactText));
     if (proposal) await options.proposals.save(proposal);
-    await options.store.markLearned(options.workspace, result.learnedTraceIds, result.record.id, result.failedTraces);
+    await state.markLearned(options.workspace, result.learnedTraceIds, result.record.id, result.failedTraces);
     // Delays measured under faults or a cancel say little about the model: only a clean run's profile is kept.
     if (result.record.status === 'completed' && result.measuredProfile.length >= 2)
       await profiles.save(options.provider.provider, options.provider.model, result.measuredProfile);

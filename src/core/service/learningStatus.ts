@@ -1,4 +1,4 @@
-import type { LearnedState } from '../trace/store';
+import type { LearnedState } from '../store/workspaceState';
 
 /** A session whose learning failed this many times is no longer retried by itself; it is reported with the reason. */
 export const MAX_LEARNING_FAILURES = 3;

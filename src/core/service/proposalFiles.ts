@@ -4,16 +4,17 @@ import { lessonsBehind, type RuleWithScope } from '../assets/agentsMd';
 import type { FileChange, Proposal } from '../assets/proposal';
 import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, type AssetSettings } from '../assets/targets';
-import { loadRunRecords } from '../learn/runStore';
+import { loadRunRecords } from '../store/runs';
 import type { Lesson } from '../learn/types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { BulletTag, DeltaOp } from '../playbook/delta';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
 import { findBullet } from '../playbook/model';
-import type { TraceStore } from '../trace/store';
-import { ReviewMemory } from '../assets/memory';
+import type { TraceStore } from '../store/traceStore';
+import { ReviewMemory } from '../store/reviewMemory';
 import type { RuleFlag } from '../trust/kinds';
 import { holdBack, markedIds, opsWithIds, playbookForOtherAssets, withoutMarks, type HeldRule } from '../trust/hold';
+import { WorkspaceState } from '../store/workspaceState';
 
 /** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
 export function readWorkspaceFile(workspace: string, rel: string): string | undefined {
@@ -128,7 +129,9 @@ export function renderOps(
 }
 
 export async function proposalLessons(store: TraceStore, proposal: Proposal): Promise<Lesson[]> {
-  const record = (await loadRunRecords(store, proposal.workspace)).find((r) => r.id === proposal.runId);
+  const record = (await loadRunRecords(new WorkspaceState(store.dir), proposal.workspace)).find(
+    (r) => r.id === proposal.runId,
+  );
   return record ? lessonsFromRecord(record) : [];
 }
 
@@ -145,7 +148,9 @@ export async function chooseRules(
   warn: (m: string) => void,
 ): Promise<{ chosen: OpsRender; remaining: () => Proposal }> {
   const lessons = await proposalLessons(store, proposal);
-  const isTrusted = ReviewMemory.trusts(await new ReviewMemory(store, proposal.workspace).load());
+  const isTrusted = ReviewMemory.trusts(
+    await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load(),
+  );
   const flags = new Map(proposal.rules.map((r) => [r.id, r.flags ?? []] as const));
   // ADDs keep the ids they were proposed with, so the rest of the proposal reads the same after a partial accept.
   const withId = (o: Proposal['ops'][number]): DeltaOp => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op);

@@ -1,4 +1,5 @@
-import type { LearnedState, TraceStore } from '../trace/store';
+import type { TraceStore } from '../store/traceStore';
+import type { LearnedState, WorkspaceState } from '../store/workspaceState';
 import type { TraceSummary } from '../trace/summary';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { learningStatus, type LearningStatus } from './learningStatus';
@@ -30,11 +31,16 @@ export function statusIn(states: readonly LearnedState[], id: string): LearningS
  * The sessions of the workspace folders, newest first, `limit` of them: from the pack indexes' summaries and each
  * folder's learned.json, never from trace bodies.
  */
-export async function sessionPage(store: TraceStore, workspaces: string[], limit: number): Promise<SessionPage> {
+export async function sessionPage(
+  store: TraceStore,
+  state: WorkspaceState,
+  workspaces: string[],
+  limit: number,
+): Promise<SessionPage> {
   const inWorkspace = createWorkspaceMatcher(workspaces);
   const [summaries, states] = await Promise.all([
     store.listSummaries(),
-    Promise.all(workspaces.map((ws) => store.loadLearned(ws))),
+    Promise.all(workspaces.map((ws) => state.loadLearned(ws))),
   ]);
   const mine = summaries.filter((s) => inWorkspace(s.cwd));
   mine.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || (a.id < b.id ? -1 : 1));
@@ -45,11 +51,15 @@ export async function sessionPage(store: TraceStore, workspaces: string[], limit
 }
 
 /** The sessions of the workspace folders a run would learn: new, or failed fewer times than it gives up after. */
-export async function waitingSessions(store: TraceStore, workspaces: string[]): Promise<string[]> {
+export async function waitingSessions(
+  store: TraceStore,
+  state: WorkspaceState,
+  workspaces: string[],
+): Promise<string[]> {
   const inWorkspace = createWorkspaceMatcher(workspaces);
   const [summaries, states] = await Promise.all([
     store.listSummaries(),
-    Promise.all(workspaces.map((ws) => store.loadLearned(ws))),
+    Promise.all(workspaces.map((ws) => state.loadLearned(ws))),
   ]);
   return summaries
     .filter((s) => inWorkspace(s.cwd))

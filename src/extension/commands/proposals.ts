@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ReviewMemory } from '../../core/assets/memory';
+import { ReviewMemory } from '../../core/store/reviewMemory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
 import { acceptedFiles, pendingRules, rulesAcceptedWith, withDecisions } from '../../core/assets/review';
@@ -124,7 +124,7 @@ async function rememberAccepted(services: Services, proposal: Proposal): Promise
     () => undefined,
   );
   if (bytes === undefined) return;
-  const memory = new ReviewMemory(services.store, proposal.workspace);
+  const memory = new ReviewMemory(services.state, proposal.workspace);
   await memory.rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
   // Accepted in review: their risky-looking text is the user's now, not held back as an existing rule next time.
   await memory.rememberTrusted(textsToTrust(proposal.rules));
@@ -271,7 +271,7 @@ export async function acceptRule(
     );
     if (choice !== 'Accept Flagged Rule') return undefined;
   }
-  if (held) await new ReviewMemory(services.store, proposal.workspace).rememberTrusted([held.content]);
+  if (held) await new ReviewMemory(services.state, proposal.workspace).rememberTrusted([held.content]);
   const warn = (m: string) => services.log.warn(m);
   const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(), warn);
   const outcome = await acceptFiles(proposal, split.chosen.files);
@@ -309,7 +309,7 @@ export async function rejectRule(services: Services, id?: unknown, ruleId?: unkn
   const proposal = await resolveProposal(services, id);
   const rule = proposal?.rules.find((r) => r.id === ruleId);
   if (!proposal || !rule || proposal.reviewed.rules.some((r) => r.id === ruleId)) return false;
-  await new ReviewMemory(services.store, proposal.workspace).rememberRejected([rule]);
+  await new ReviewMemory(services.state, proposal.workspace).rememberRejected([rule]);
   const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(), (m) => services.log.warn(m));
   const rest = split.remaining();
   await services.proposals.save(
@@ -327,7 +327,7 @@ export async function rejectRule(services: Services, id?: unknown, ruleId?: unkn
 export async function rejectProposal(services: Services, id?: unknown): Promise<boolean> {
   const proposal = await resolveProposal(services, id);
   if (!proposal) return false;
-  await new ReviewMemory(services.store, proposal.workspace).rememberRejected(proposal.rules);
+  await new ReviewMemory(services.state, proposal.workspace).rememberRejected(proposal.rules);
   await services.proposals.save(
     withDecisions({ ...proposal, status: 'rejected' }, 'rejected', { rules: pendingRules(proposal) }),
   );
@@ -465,7 +465,7 @@ export async function undoLastAccept(
   const { proposal, outcome, acceptedRuleIds } = last;
   const { reverted, changedSince } = await undoWrites(outcome.writes);
   await services.proposals.save(proposal);
-  await new ReviewMemory(services.store, proposal.workspace).forgetAccepted(acceptedRuleIds);
+  await new ReviewMemory(services.state, proposal.workspace).forgetAccepted(acceptedRuleIds);
   services.notifyChanged();
   services.log.info(
     `undid the accept of ${proposal.id}: restored ${reverted.join(', ') || 'nothing'}${changedSince.length ? `; left alone (changed since): ${changedSince.join(', ')}` : ''}`,

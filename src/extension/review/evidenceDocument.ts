@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Proposal } from '../../core/assets/proposal';
 import { evidenceText } from '../../core/trust/evidenceText';
-import type { TraceStore } from '../../core/trace/store';
+import type { TraceStore } from '../../core/store/traceStore';
 
 export const EVIDENCE_SCHEME = 'combee-evidence';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ReviewMemory } from '../../core/assets/memory';
+import { ReviewMemory } from '../../core/store/reviewMemory';
 import { parsePlaybook } from '../../core/playbook/markdown';
 import type { Bullet } from '../../core/playbook/model';
 import { holdBack } from '../../core/trust/hold';
@@ -37,7 +37,7 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
     const held = holdBack({
       playbook,
       rules: [],
-      isTrusted: ReviewMemory.trusts(await new ReviewMemory(this.services.store, workspace).load()),
+      isTrusted: ReviewMemory.trusts(await new ReviewMemory(this.services.state, workspace).load()),
     });
     const flagsOf = (id: string) => held.existing.find((h) => h.id === id)?.flags ?? [];
     return playbook.sections

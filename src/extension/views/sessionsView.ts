@@ -47,7 +47,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
         );
     }
     // summaries from the pack indexes: no trace body is read for the list
-    const page = await sessionPage(this.services.store, workspaceFolderPaths(), this.shown);
+    const page = await sessionPage(this.services.store, this.services.state, workspaceFolderPaths(), this.shown);
     const sessions = page.rows.map((row): SessionNode => ({ kind: 'session', ...row }));
     const more: MoreNode[] =
       page.total > sessions.length ? [{ kind: 'more', shown: sessions.length, total: page.total }] : [];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { helpfulnessHistory } from '../../core/learn/helpfulness';
-import { loadRunRecords } from '../../core/learn/runStore';
+import { loadRunRecords } from '../../core/store/runs';
 import { parsePlaybook } from '../../core/playbook/markdown';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
@@ -69,7 +69,7 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
 }
 
 async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {
-  const records = (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.store, ws))))
+  const records = (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.state, ws))))
     .flat()
     .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const chosen = records.find((r) => r.id === selectedId) ?? records[0];
@@ -82,7 +82,7 @@ async function rulesMessage(services: Services): Promise<ToWebview> {
     const path = tryResolveInWorkspace(ws, readSettings().playbookPath);
     const text = path === undefined ? undefined : await readTextIfExists(path);
     if (text === undefined) continue;
-    const history = helpfulnessHistory(await loadRunRecords(services.store, ws));
+    const history = helpfulnessHistory(await loadRunRecords(services.state, ws));
     for (const section of parsePlaybook(text).sections) {
       for (const line of section.lines) {
         if (line.kind !== 'bullet') continue;

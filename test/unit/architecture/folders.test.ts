@@ -16,9 +16,13 @@ const ALLOWED: Record<string, string[]> = {
   trust: ['playbook', 'trace'],
   learn: ['playbook', 'trace', 'util'],
   assets: ['learn', 'playbook', 'trace', 'trust', 'util'],
+  // what Combee keeps: trace packs and their summaries, the import index and resume state, and per workspace the
+  // learned sessions, runs, proposals and review memory
+  store: ['assets', 'learn', 'playbook', 'trace', 'util'],
+  import: ['secrets', 'store', 'trace', 'util'],
   llm: ['learn', 'playbook', 'secrets', 'trace', 'util'],
-  service: ['assets', 'learn', 'llm', 'playbook', 'secrets', 'trace', 'trust', 'util'],
-  pool: ['assets', 'learn', 'llm', 'service', 'trace', 'util'],
+  service: ['assets', 'import', 'learn', 'llm', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
+  pool: ['assets', 'import', 'learn', 'llm', 'service', 'store', 'trace', 'util'],
 };
 
 const CORE = join(REPO_ROOT, 'src', 'core');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { ReviewMemory } from '../../../src/core/assets/memory';
+import { ReviewMemory } from '../../../src/core/store/reviewMemory';
 import type { DeltaOp } from '../../../src/core/playbook/delta';
-import { TraceStore } from '../../../src/core/trace/store';
 import { tempDir } from '../../support/tmp';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 const add = (content: string, traces: string[]): DeltaOp => ({
   op: 'ADD',
@@ -13,7 +13,7 @@ const add = (content: string, traces: string[]): DeltaOp => ({
 
 describe('review memory', () => {
   it('never re-proposes a rejected change, even from new sessions', async () => {
-    const memory = new ReviewMemory(new TraceStore(tempDir('combee-mem-')), '/ws');
+    const memory = new ReviewMemory(new WorkspaceState(tempDir('combee-mem-')), '/ws');
     await memory.rememberRejected([
       { content: 'Run `pnpm proto:gen` before `pnpm api:test`.', support: [{ traceId: 'a' }] },
     ]);
@@ -23,7 +23,7 @@ describe('review memory', () => {
   });
 
   it('notices a rule the team deleted and vetoes it unless new sessions show it again', async () => {
-    const memory = new ReviewMemory(new TraceStore(tempDir('combee-mem-')), '/ws');
+    const memory = new ReviewMemory(new WorkspaceState(tempDir('combee-mem-')), '/ws');
     const written =
       '## Build and test\n[bat-00001] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`.\n[bat-00002] helpful=0 harmful=0 :: Build with `pnpm build`.\n';
     await memory.rememberAccepted(

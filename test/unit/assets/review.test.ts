@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { makeFileChange, Proposal, type FileChange, type RuleChange } from '../../../src/core/assets/proposal';
-import { ProposalStore } from '../../../src/core/assets/proposalStore';
+import { ProposalStore } from '../../../src/core/store/proposals';
 import {
   acceptedFiles,
   isOpen,
@@ -12,10 +12,10 @@ import {
   rulesAcceptedWith,
   withDecisions,
 } from '../../../src/core/assets/review';
-import { TraceStore } from '../../../src/core/trace/store';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { capture } from '../../support/cliOutput';
 import { tempDir } from '../../support/tmp';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 const file = (path: string, after: string): FileChange =>
   makeFileChange(path, path === 'AGENTS.md' ? '# Team\n' : undefined, after) as FileChange;
@@ -188,7 +188,7 @@ describe('the CLI records what accept and reject decided', () => {
       await runCli(['reject', proposal.id, '--rule', second.id, '--store', store, '--workspace', workspace], capture()),
       0,
     );
-    const saved = await new ProposalStore(new TraceStore(store)).load(workspace, proposal.id);
+    const saved = await new ProposalStore(new WorkspaceState(store)).load(workspace, proposal.id);
     assert.ok(saved);
     assert.deepEqual(
       saved.reviewed.rules.map((r) => [r.id, r.decision]),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { TraceStore } from '../../../src/core/trace/store';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { tempDir } from '../../support/tmp';
 import { capture } from '../../support/cliOutput';

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { TraceStore } from '../../../src/core/trace/store';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { startModelServer } from '../../support/modelServer';
 import { simulatedModel } from '../../support/simulatedModel';
 import { tempDir } from '../../support/tmp';
 import { withApiKey } from '../../support/apiKeyEnv';
 import { capture } from '../../support/cliOutput';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 async function imported(sessions: number) {
   const root = tempDir('combee-cli-honest-');
@@ -51,7 +51,7 @@ describe('combee CLI: honest runs', () => {
       const report = JSON.parse(failed.stdout.join('\n'));
       assert.equal(report.run.status, 'failed');
       assert.equal(report.failedSessions.length, 3);
-      assert.deepEqual((await new TraceStore(store).loadLearned(workspace)).learned, {});
+      assert.deepEqual((await new WorkspaceState(store).loadLearned(workspace)).learned, {});
       const fixed = capture();
       assert.equal(await withApiKey('the-right-key', () => runCli(args, fixed)), 0);
       const again = JSON.parse(fixed.stdout.join('\n'));
@@ -84,7 +84,7 @@ describe('combee CLI: honest runs', () => {
         '--json',
       ];
       for (let i = 1; i <= 3; i++) assert.equal(await runCli(args, capture()), 1, `run ${i}`);
-      const state = await new TraceStore(store).loadLearned(workspace);
+      const state = await new WorkspaceState(store).loadLearned(workspace);
       assert.equal(Object.values(state.failed)[0]?.count, 3);
       const fourth = capture();
       assert.equal(await runCli(args, fourth), 0);

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { ProposalStore } from '../../../src/core/assets/proposalStore';
-import { TraceStore } from '../../../src/core/trace/store';
+import { ProposalStore } from '../../../src/core/store/proposals';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { startModelServer, type ModelServer } from '../../support/modelServer';
 import { credulousModel, poisonCorpus } from '../../support/poisonCorpus';
 import { CLONED_PLAYBOOK } from '../../support/poisonRun';
 import { tempDir } from '../../support/tmp';
 import { capture } from '../../support/cliOutput';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 describe('combee CLI with poisoned sessions', () => {
   let server: ModelServer | undefined;
@@ -86,7 +87,7 @@ describe('combee CLI with poisoned sessions', () => {
     assert.match(playbook(), /api\.github\.com\/rate_limit/);
     assert.doesNotMatch(playbook(), /devtools-cdn|do not slow you down/);
     assert.doesNotMatch(playbook(), /combee:flagged/);
-    const rest = await new ProposalStore(store).load(workspace, json.proposal.id);
+    const rest = await new ProposalStore(new WorkspaceState(store.dir)).load(workspace, json.proposal.id);
     assert.equal(rest?.status, 'partial', 'the flagged rules stay pending, not dropped');
     assert.deepEqual(rest?.rules.map((r) => r.id).sort(), [byLesson('P-01').id, byLesson('P-09').id].sort());
     assert.ok(rest?.rules.every((r) => r.flags.length > 0));
@@ -132,7 +133,7 @@ describe('combee CLI with poisoned sessions', () => {
     );
     const second = JSON.parse(again.stdout.join('\n')).proposal;
     assert.deepEqual(second.heldRules, []);
-    const saved = await new ProposalStore(store).load(workspace, second.id);
+    const saved = await new ProposalStore(new WorkspaceState(store.dir)).load(workspace, second.id);
     assert.match(saved?.files.find((f) => f.path === 'AGENTS.md')?.after ?? '', /do not slow you down/);
 
     const all2 = capture();

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { ProposalStore } from '../../../src/core/assets/proposalStore';
-import { TraceStore } from '../../../src/core/trace/store';
+import { ProposalStore } from '../../../src/core/store/proposals';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { startModelServer } from '../../support/modelServer';
 import { tempDir } from '../../support/tmp';
 import { withApiKey } from '../../support/apiKeyEnv';
 import { capture } from '../../support/cliOutput';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 async function imported() {
   const root = tempDir('combee-cli-trust-');
@@ -38,7 +38,7 @@ describe('combee CLI: paths and endpoints it is given', () => {
       );
       assert.match(out.stderr.join('\n'), /--playbook: .* is refused/, path);
     }
-    assert.deepEqual(await new ProposalStore(new TraceStore(store)).list(workspace), []);
+    assert.deepEqual(await new ProposalStore(new WorkspaceState(store)).list(workspace), []);
   });
 
   it('learn --playbook inside the workspace is where the playbook is proposed, and accept --playbook writes it there', async () => {
@@ -86,7 +86,7 @@ describe('combee CLI: paths and endpoints it is given', () => {
     await runCli(['learn', '--store', store, '--workspace', workspace, '--provider', 'offline', '--json'], out);
     const id = JSON.parse(out.stdout.join('\n')).proposal.id;
     // A store written by someone else: a tampered proposal names a path outside.
-    const proposals = new ProposalStore(new TraceStore(store));
+    const proposals = new ProposalStore(new WorkspaceState(store));
     const proposal = await proposals.load(workspace, id);
     assert.ok(proposal);
     await proposals.save({

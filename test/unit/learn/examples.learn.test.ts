@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ProposalStore } from '../../../src/core/assets/proposalStore';
+import { ProposalStore } from '../../../src/core/store/proposals';
 import { offlineRoles } from '../../../src/core/llm/providers';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
-import { importSessions } from '../../../src/core/trace/importer';
-import { TraceStore } from '../../../src/core/trace/store';
+import { importSessions } from '../../../src/core/import/importer';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { EXAMPLES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 // The lessons planted in examples/sessions (see examples/README.md), and how the offline learner must word them.
 const PLANTED: Array<[string, RegExp]> = [
@@ -41,7 +42,7 @@ describe('offline learner on the example sessions', () => {
     const roles = offlineRoles();
     const result = await learnWorkspace({
       store,
-      proposals: new ProposalStore(store),
+      proposals: new ProposalStore(new WorkspaceState(store.dir)),
       workspace,
       ...roles,
       provider: roles.info,

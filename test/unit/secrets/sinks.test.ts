@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import type { Output } from '../../../src/cli/output';
-import { TraceStore } from '../../../src/core/trace/store';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { startModelServer, type ModelServer } from '../../support/modelServer';
 import { filesUnder, LeakScanner } from '../../support/leakScan';
 import { buildCorpus, LOOK_ALIKES } from '../../support/secretCorpus';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { aiderReader } from '../../../src/core/trace/sources/aider';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';

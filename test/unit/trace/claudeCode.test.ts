@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import { writeClaudeSession } from '../../support/claudeSessions';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { tempDir } from '../../support/tmp';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { AgentId, Trace } from '../../../src/core/trace/model';
 import { clineReader, rooCodeReader } from '../../../src/core/trace/sources/clineRoo';
 import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { commandFromArgv, commandFromArguments } from '../../../src/core/trace/sources/codex';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';

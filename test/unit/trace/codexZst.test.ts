@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/core/import/limits';
 import type { Trace } from '../../../src/core/trace/model';
 import { codexReader } from '../../../src/core/trace/sources/codex';
 import { FIXTURES } from '../../support/paths';

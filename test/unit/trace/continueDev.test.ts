@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import { continueReader } from '../../../src/core/trace/sources/continueDev';
 import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
 import { discoverSessions, importFile } from '../../support/importFiles';

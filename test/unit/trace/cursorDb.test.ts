@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Trace } from '../../../src/core/trace/model';
 import { cursorDbReader } from '../../../src/core/trace/sources/cursorDb';
 import type { SessionFile } from '../../../src/core/trace/sources/types';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { importSessions } from '../../../src/core/trace/importer';
+import { importSessions } from '../../../src/core/import/importer';
 import { TOO_DEEP } from '../../../src/core/trace/sources/jsonText';
-import { TraceStore } from '../../../src/core/trace/store';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { EXAMPLES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 

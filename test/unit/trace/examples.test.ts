@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { importSessions } from '../../../src/core/trace/importer';
+import { importSessions } from '../../../src/core/import/importer';
 import type { Trace } from '../../../src/core/trace/model';
-import { TraceStore } from '../../../src/core/trace/store';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { EXAMPLES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 

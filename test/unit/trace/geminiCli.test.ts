@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Trace } from '../../../src/core/trace/model';
 import { geminiCliReader } from '../../../src/core/trace/sources/geminiCli';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';

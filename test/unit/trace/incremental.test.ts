@@ -10,14 +10,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import {
-  importSessions,
-  runImportBatch,
-  runImportTask,
-  TaskQueue,
-  type ImportTask,
-  type ImportSummary,
-} from '../../../src/core/trace/importer';
+import { importSessions, TaskQueue, type ImportSummary } from '../../../src/core/import/importer';
+import { runImportBatch, runImportTask, type ImportTask } from '../../../src/core/import/fileTask';
 import { fingerprint, fingerprintFromEdges, type IncrementalContext } from '../../../src/core/trace/incremental';
 import { setBlockingIo } from '../../../src/core/util/io';
 import { readLines } from '../../../src/core/trace/lines';
@@ -25,7 +19,7 @@ import type { Step, Trace } from '../../../src/core/trace/model';
 import { walkCandidates } from '../../../src/core/trace/scan';
 import { READERS } from '../../../src/core/trace/sources';
 import type { ReadContext, SourceReader } from '../../../src/core/trace/sources/types';
-import { TraceStore } from '../../../src/core/trace/store';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { writeClaudeSession, prerequisiteTurns } from '../../support/claudeSessions';
 import { EXAMPLES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Trace } from '../../../src/core/trace/model';
 import { openCodeReader } from '../../../src/core/trace/sources/openCode';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_READ_LIMITS } from '../../../src/core/trace/importer';
+import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Trace } from '../../../src/core/trace/model';
 import { openCodeDbReader } from '../../../src/core/trace/sources/openCodeDb';
 import { openSqlite } from '../../../src/core/trace/sources/sqlite';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { importSessions } from '../../../src/core/trace/importer';
+import { importSessions } from '../../../src/core/import/importer';
 import { classifyFile } from '../../../src/core/trace/scan';
-import { TraceStore } from '../../../src/core/trace/store';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
 import { hasSharedTraces, SHARED_TRACES } from '../../support/paths';
 import { tempDir } from '../../support/tmp';

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { setBlockingIo, writeAtomic } from '../../../src/core/util/io';
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type Step, type Trace } from '../../../src/core/trace/model';
-import { packName } from '../../../src/core/trace/packs';
-import { TraceStore } from '../../../src/core/trace/store';
+import { packName } from '../../../src/core/store/packs';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { shortHash } from '../../../src/core/util/hash';
 import { tempDir } from '../../support/tmp';
 

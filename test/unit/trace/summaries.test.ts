@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sessionPage, waitingSessions } from '../../../src/core/service/sessionList';
-import { compactPacks } from '../../../src/core/trace/packs';
-import { TraceStore } from '../../../src/core/trace/store';
+import { compactPacks } from '../../../src/core/store/packs';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { summarize } from '../../../src/core/trace/summary';
 import { makeTrace, shell, user } from '../../support/traces';
 import { tempDir } from '../../support/tmp';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 const packFiles = (store: TraceStore, suffix: string) =>
   readdirSync(join(store.dir, 'packs'))
@@ -84,12 +85,14 @@ describe('trace summaries in the pack index', () => {
     const store = await stored(traces);
     const mine = traces.filter((t) => t.cwd === '/work/shop');
     const [newest, second, third, fourth] = [...mine].reverse();
-    await store.markLearned('/work/shop', [newest.id], 'run-1');
+    await new WorkspaceState(store.dir).markLearned('/work/shop', [newest.id], 'run-1');
     // failed three times: given up; failed once: tried again
     for (let i = 0; i < 3; i++)
-      await store.markLearned('/work/shop', [], `run-f${i}`, [{ id: second.id, reason: 'the model timed out' }]);
-    await store.markLearned('/work/shop', [], 'run-g', [{ id: fourth.id, reason: 'HTTP 500' }]);
-    const page = await sessionPage(store, ['/work/shop'], 10);
+      await new WorkspaceState(store.dir).markLearned('/work/shop', [], `run-f${i}`, [
+        { id: second.id, reason: 'the model timed out' },
+      ]);
+    await new WorkspaceState(store.dir).markLearned('/work/shop', [], 'run-g', [{ id: fourth.id, reason: 'HTTP 500' }]);
+    const page = await sessionPage(store, new WorkspaceState(store.dir), ['/work/shop'], 10);
     assert.equal(page.total, mine.length);
     assert.deepEqual(
       page.rows.map((r) => r.summary.id),
@@ -103,10 +106,10 @@ describe('trace summaries in the pack index', () => {
       ['learned', 'given up', 'new', 'failed'],
     );
     assert.equal(page.rows[2].summary.id, third.id);
-    const waiting = await waitingSessions(store, ['/work/shop']);
+    const waiting = await waitingSessions(store, new WorkspaceState(store.dir), ['/work/shop']);
     assert.ok(!waiting.includes(newest.id) && !waiting.includes(second.id), 'learned and given up do not wait');
     assert.ok(waiting.includes(fourth.id), 'a session that failed once is tried again');
     assert.equal(waiting.length, mine.length - 2);
-    assert.equal((await sessionPage(store, ['/nowhere'], 10)).total, 0);
+    assert.equal((await sessionPage(store, new WorkspaceState(store.dir), ['/nowhere'], 10)).total, 0);
   });
 });

@@ -2,13 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import initSqlJs from 'sql.js';
-import {
-  DEFAULT_READ_LIMITS,
-  importSessions,
-  type ImportSummary,
-  type ReadLimits,
-} from '../../../src/core/trace/importer';
-import { TraceStore } from '../../../src/core/trace/store';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/core/import/limits';
+import { importSessions, type ImportSummary } from '../../../src/core/import/importer';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { fuzzSamples } from '../../support/fuzzSamples';
 import { tempDir } from '../../support/tmp';
 

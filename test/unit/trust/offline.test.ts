@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ProposalStore } from '../../../src/core/assets/proposalStore';
+import { ProposalStore } from '../../../src/core/store/proposals';
 import { ASSET_TARGETS } from '../../../src/core/assets/targets';
 import { offlineRoles } from '../../../src/core/llm/providers';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
-import { TraceStore } from '../../../src/core/trace/store';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { tempDir } from '../../support/tmp';
 import { makeTrace, shell, user } from '../../support/traces';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 // The offline miner copies commands and error lines into rules. Here every command it can copy was run because a
 // tool output told the agent to, and every error line it can quote carries an instruction.
@@ -64,7 +65,7 @@ describe('offline learner on injected commands', () => {
     const roles = offlineRoles();
     const result = await learnWorkspace({
       store,
-      proposals: new ProposalStore(store),
+      proposals: new ProposalStore(new WorkspaceState(store.dir)),
       workspace,
       ...roles,
       provider: roles.info,

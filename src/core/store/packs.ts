@@ -4,7 +4,7 @@ import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
 import { openForWrite, readRange, readTextIfExists, type WriteHandle } from '../util/io';
 import { fastParser } from '../util/fastParse';
-import { TraceSummary } from './summary';
+import { TraceSummary } from '../trace/summary';
 
 // Trace packs: the traces of one import batch, one JSON line each, in one file (`<name>.jsonl`) with a sidecar index
 // (`<name>.idx.json`: id → byte range) written once the pack is complete. Thousands of small sessions then cost a

@@ -2,12 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
-import { atomicWrite, readJsonFile } from '../util/io';
 import { shortHash } from '../util/hash';
 import { fastParser } from '../util/fastParse';
-import { readTextIfExists, removeFile, writeAtomic } from '../util/io';
-import { Trace } from './model';
+import { atomicWrite, readJsonFile, readTextIfExists, removeFile, writeAtomic } from '../util/io';
+import { Trace } from '../trace/model';
 import {
   compactPacks,
   loadPackMap,
@@ -17,7 +15,7 @@ import {
   type CompactionResult,
   type PackEntry,
 } from './packs';
-import { summarize, type TraceSummary } from './summary';
+import { summarize, type TraceSummary } from '../trace/summary';
 
 /** Stores traces into one pack until closed (see packs.ts). */
 export interface TraceWriter {
@@ -108,19 +106,10 @@ function isSkippedFile(value: unknown): value is SkippedFile {
   return typeof e === 'object' && e !== null && typeof e.bytes === 'number' && typeof e.mtimeMs === 'number';
 }
 
-/** A session whose learning failed: how often, why the last time, and in which run. */
-const LearningFailure = z.object({ count: z.number().int().min(1), reason: z.string(), runId: z.string() });
-const LearnedState = z.object({
-  version: z.literal(1),
-  learned: z.record(z.string(), z.string()),
-  failed: z.record(z.string(), LearningFailure).default({}),
-});
-export type LearnedState = z.infer<typeof LearnedState>;
-
 /** Summaries of traces in packs written before indexes held them: a pack never changes, so once per process. */
 const olderSummaries = new Map<string, TraceSummary>();
 
-/** Normalized, redacted traces plus the import index and per-workspace learning state. */
+/** Normalized, redacted traces (in packs, see packs.ts), the import index and the readers' resume state. */
 export class TraceStore {
   constructor(readonly dir: string) {}
 
@@ -281,40 +270,6 @@ export class TraceStore {
     } catch {
       return undefined;
     }
-  }
-
-  workspaceDir(workspace: string): string {
-    const abs = resolve(workspace);
-    const name = abs.split(/[\\/]/).filter(Boolean).pop() ?? 'root';
-    return join(this.dir, 'workspaces', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}-${shortHash(abs, 10)}`);
-  }
-
-  async loadLearned(workspace: string): Promise<LearnedState> {
-    const parsed = LearnedState.safeParse(
-      await readJsonFile(join(this.workspaceDir(workspace), 'learned.json')).catch(() => undefined),
-    );
-    return parsed.success ? parsed.data : { version: 1, learned: {}, failed: {} };
-  }
-
-  /** Records a run's outcome per session: learned ones, and failed ones (counted, to be learned again later). */
-  async markLearned(
-    workspace: string,
-    traceIds: string[],
-    runId: string,
-    failed: Array<{ id: string; reason: string }> = [],
-  ): Promise<void> {
-    const state = await this.loadLearned(workspace);
-    for (const id of traceIds) {
-      state.learned[id] = runId;
-      delete state.failed[id];
-    }
-    for (const { id, reason } of failed)
-      state.failed[id] = { count: (state.failed[id]?.count ?? 0) + 1, reason, runId };
-    await atomicWrite(join(this.workspaceDir(workspace), 'learned.json'), JSON.stringify(state, null, 1));
-  }
-
-  runsDir(workspace: string): string {
-    return join(this.workspaceDir(workspace), 'runs');
   }
 
   async ensure(): Promise<void> {

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { DeltaOp } from '../playbook/delta';
 import { parsePlaybook } from '../playbook/markdown';
 import { bullets } from '../playbook/model';
 import { isNearDuplicate } from '../playbook/similarity';
-import type { TraceStore } from '../trace/store';
+import type { WorkspaceState } from './workspaceState';
 import { atomicWrite, readJsonFile } from '../util/io';
 
 const Remembered = z.object({ content: z.string(), traceIds: z.array(z.string()), at: z.string() });
@@ -30,12 +29,12 @@ const sameText = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.r
 /** What the team decided about earlier proposals, per workspace: their decisions win over new evidence of the same. */
 export class ReviewMemory {
   constructor(
-    private readonly store: TraceStore,
+    private readonly state: WorkspaceState,
     private readonly workspace: string,
   ) {}
 
   private get path(): string {
-    return join(this.store.workspaceDir(this.workspace), 'review-memory.json');
+    return this.state.reviewMemoryFile(this.workspace);
   }
 
   async load(): Promise<Memory> {

@@ -1,15 +1,15 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWrite, readJsonFile } from '../util/io';
-import type { TraceStore } from '../trace/store';
-import { Proposal } from './proposal';
+import type { WorkspaceState } from './workspaceState';
+import { Proposal } from '../assets/proposal';
 
 /** Proposals live in the per-user store until accepted; only then is anything written to the workspace. */
 export class ProposalStore {
-  constructor(private readonly store: TraceStore) {}
+  constructor(private readonly state: WorkspaceState) {}
 
   private dir(workspace: string): string {
-    return join(this.store.workspaceDir(workspace), 'proposals');
+    return this.state.proposalsDir(workspace);
   }
 
   async save(proposal: Proposal): Promise<void> {
