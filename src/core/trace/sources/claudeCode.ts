@@ -6,7 +6,7 @@ import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, Trace, TraceDraft } from '../model';
 import { fastParser } from '../../util/fastParse';
 import { clipMiddle, headOf, titleLine } from '../../util/text';
-import { storedOutput } from './common';
+import { countUnknown, storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
@@ -296,10 +296,6 @@ function newAccumulator(sessionId: string, sidechain: boolean): SessionAccumulat
   return { sessionId, steps: [], seenUuids: new Set(), assistantTextByMessage: new Map(), unknown: {}, sidechain };
 }
 
-function countUnknown(acc: SessionAccumulator, key: string): void {
-  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
-}
-
 function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext): void {
   // Resumed and forked sessions copy earlier lines verbatim: the uuid identifies a line across copies.
   if (record.uuid) {
@@ -331,7 +327,7 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
             : String(record.content ?? 'API error');
         push({ kind: 'error', text: detail });
       } else {
-        countUnknown(acc, `system:${record.subtype ?? 'none'}`);
+        countUnknown(acc.unknown, `system:${record.subtype ?? 'none'}`);
       }
       return;
     case 'summary':
@@ -344,7 +340,7 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
       if (record.customTitle) acc.aiTitle = record.customTitle;
       return;
     default:
-      if (!IGNORED_TYPES.has(record.type)) countUnknown(acc, record.type);
+      if (!IGNORED_TYPES.has(record.type)) countUnknown(acc.unknown, record.type);
   }
 }
 
@@ -369,7 +365,7 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
     } else if (type === 'tool_result') {
       const result = parseToolResultBlock(block);
       if (!result.success) {
-        countUnknown(acc, 'tool_result:invalid');
+        countUnknown(acc.unknown, 'tool_result:invalid');
         continue;
       }
       const extra = parseToolUseResult(record.toolUseResult);
@@ -387,7 +383,7 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
       if (extra.success && extra.data.agentId)
         push({ kind: 'subagent', traceId: `claude-code:${acc.sessionId}/agent-${extra.data.agentId}` });
     } else if (type !== 'image' && type !== 'document') {
-      countUnknown(acc, `user-block:${type}`);
+      countUnknown(acc.unknown, `user-block:${type}`);
     }
   }
 }
@@ -437,7 +433,7 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
     } else if (type === 'tool_use') {
       const use = parseToolUseBlock(block);
       if (!use.success) {
-        countUnknown(acc, 'tool_use:invalid');
+        countUnknown(acc.unknown, 'tool_use:invalid');
         continue;
       }
       const input = (use.data.input ?? {}) as Record<string, unknown>;
@@ -450,7 +446,7 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
         input: clipMiddle(jsonText(use.data.input ?? {}), maxInputChars).text,
       });
     } else if (type !== 'thinking' && type !== 'redacted_thinking') {
-      countUnknown(acc, `assistant-block:${type}`);
+      countUnknown(acc.unknown, `assistant-block:${type}`);
     }
   }
 }

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
-import { storedOutput } from './common';
+import { countUnknown, isRecord, msToIso, storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
@@ -171,7 +171,7 @@ async function readTask(agent: 'cline' | 'roo-code', file: SessionFile, ctx: Rea
   messages.forEach((raw, i) => {
     const parsed = ApiMessage.safeParse(raw);
     if (!parsed.success) {
-      count(acc, 'message:invalid');
+      countUnknown(acc.unknown, 'message:invalid');
       return;
     }
     applyMessage(acc, parsed.data);
@@ -223,7 +223,7 @@ function applyMessage(acc: Acc, message: ApiMessage): void {
       for (const raw of blocks) {
         const block = Block.safeParse(raw);
         if (!block.success) {
-          count(acc, 'block:invalid');
+          countUnknown(acc.unknown, 'block:invalid');
           continue;
         }
         const b = raw as Record<string, unknown>;
@@ -245,7 +245,7 @@ function applyMessage(acc: Acc, message: ApiMessage): void {
           const { text, error } = resultContent(block.data.type === 'tool_result' ? b.content : b.output);
           finishResult(acc, { callId, parts: [text], isError: b.is_error === true || error }, time);
         } else if (block.data.type !== 'image' && block.data.type !== 'file' && !QUIET_BLOCKS.has(block.data.type)) {
-          count(acc, `user-block:${block.data.type}`);
+          countUnknown(acc.unknown, `user-block:${block.data.type}`);
         }
       }
       close();
@@ -254,14 +254,14 @@ function applyMessage(acc: Acc, message: ApiMessage): void {
     default:
       // Roo keeps standalone `{type:"reasoning"}` items between messages.
       if (message.type === 'reasoning' || message.role === 'system') return;
-      count(acc, `role:${message.role ?? message.type ?? 'none'}`);
+      countUnknown(acc.unknown, `role:${message.role ?? message.type ?? 'none'}`);
   }
 }
 
 function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): void {
   const block = Block.safeParse(raw);
   if (!block.success) {
-    count(acc, 'block:invalid');
+    countUnknown(acc.unknown, 'block:invalid');
     return;
   }
   const b = raw as Record<string, unknown>;
@@ -314,7 +314,7 @@ function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): 
       return;
     }
     default:
-      if (!QUIET_BLOCKS.has(block.data.type)) count(acc, `assistant-block:${block.data.type}`);
+      if (!QUIET_BLOCKS.has(block.data.type)) countUnknown(acc.unknown, `assistant-block:${block.data.type}`);
   }
 }
 
@@ -485,19 +485,6 @@ function firstLine(text: string | undefined): string | undefined {
   return line ? titleLine(line) : undefined;
 }
 
-function count(acc: Acc, key: string): void {
-  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
-}
-
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function msToIso(ms: number): string | undefined {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }

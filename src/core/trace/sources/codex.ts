@@ -9,12 +9,12 @@ import type { ResumeInput } from '../incremental';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, headOf, titleLine } from '../../util/text';
 import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../jsonClip';
-import { storedOutput } from './common';
+import { countUnknown, isRecord, storedOutput, validTime } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
-import { findHeadRecord, isObject, segments } from './sniffHead';
+import { findHeadRecord, segments } from './sniffHead';
 import { ZstdWindowGuard } from './zstdWindow';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
@@ -145,7 +145,7 @@ export const codexReader: SourceReader = {
     const text = head.replace(/^\uFEFF/, '');
     if (
       head.includes('"payload"') &&
-      findHeadRecord(head, (r) => typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && isObject(r.payload))
+      findHeadRecord(head, (r) => typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && isRecord(r.payload))
     )
       return 'specific';
     if (/"type"\s*:\s*"session_meta"/.test(text)) return true;
@@ -220,7 +220,7 @@ async function readWholeFile(acc: Accumulator): Promise<'done' | 'skipped' | 'no
   }
   for (const item of document.items) {
     if (isRecord(item) && typeof item.type === 'string') applyResponseItem(acc, item, undefined);
-    else count(acc, 'item:invalid');
+    else countUnknown(acc.unknown, 'item:invalid');
   }
   return 'done';
 }
@@ -414,7 +414,7 @@ function applyLine(acc: Accumulator, json: Record<string, unknown>): void {
   if ('payload' in json) {
     const envelope = parseEnvelope(json);
     if (!envelope.success) {
-      count(acc, 'envelope:invalid');
+      countUnknown(acc.unknown, 'envelope:invalid');
       return;
     }
     applyEnvelope(acc, envelope.data);
@@ -425,7 +425,7 @@ function applyLine(acc: Accumulator, json: Record<string, unknown>): void {
   } else if (typeof json.type === 'string') {
     applyResponseItem(acc, json, undefined);
   } else {
-    count(acc, 'line:untyped');
+    countUnknown(acc.unknown, 'line:untyped');
   }
 }
 
@@ -450,14 +450,14 @@ function applyEnvelope(acc: Accumulator, envelope: z.infer<typeof Envelope>): vo
     }
     case 'response_item':
       if (payload && typeof payload.type === 'string') applyResponseItem(acc, payload, time);
-      else count(acc, 'response_item:invalid');
+      else countUnknown(acc.unknown, 'response_item:invalid');
       return;
     case 'event_msg':
       if (payload && typeof payload.type === 'string') applyEvent(acc, payload, payload.type, time);
-      else count(acc, 'event_msg:invalid');
+      else countUnknown(acc.unknown, 'event_msg:invalid');
       return;
     default:
-      count(acc, envelope.type);
+      countUnknown(acc.unknown, envelope.type);
   }
 }
 
@@ -466,7 +466,7 @@ function applyMeta(acc: Accumulator, payload: unknown, time: string | undefined)
   if (acc.metaSeen) return;
   const meta = SessionMeta.safeParse(payload);
   if (!meta.success) {
-    count(acc, 'session_meta:invalid');
+    countUnknown(acc.unknown, 'session_meta:invalid');
     return;
   }
   acc.metaSeen = true;
@@ -503,7 +503,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
     case 'custom_tool_call': {
       const call = parseCallItem(item);
       if (!call.success) {
-        count(acc, `response_item:${type}:invalid`);
+        countUnknown(acc.unknown, `response_item:${type}:invalid`);
         return;
       }
       const raw = type === 'function_call' ? call.data.arguments : call.data.input;
@@ -525,7 +525,7 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
     case 'local_shell_call': {
       const call = parseLocalShellCall(item);
       if (!call.success) {
-        count(acc, `response_item:${type}:invalid`);
+        countUnknown(acc.unknown, `response_item:${type}:invalid`);
         return;
       }
       const argv = call.data.action?.command;
@@ -546,21 +546,21 @@ function applyResponseItem(acc: Accumulator, item: Record<string, unknown>, time
     case 'custom_tool_call_output': {
       const out = parseCallOutput(item);
       if (!out.success) {
-        count(acc, `response_item:${type}:invalid`);
+        countUnknown(acc.unknown, `response_item:${type}:invalid`);
         return;
       }
       applyCallOutput(acc, out.data.call_id ?? 'unknown', out.data.output, time);
       return;
     }
     default:
-      if (!IGNORED_ITEMS.has(type)) count(acc, `response_item:${type}`);
+      if (!IGNORED_ITEMS.has(type)) countUnknown(acc.unknown, `response_item:${type}`);
   }
 }
 
 function applyMessage(acc: Accumulator, item: Record<string, unknown>, time: string | undefined): void {
   const message = parseMessageItem(item);
   if (!message.success) {
-    count(acc, 'response_item:message:invalid');
+    countUnknown(acc.unknown, 'response_item:message:invalid');
     return;
   }
   const { role, content } = message.data;
@@ -721,7 +721,7 @@ function applyEvent(acc: Accumulator, event: Record<string, unknown>, type: stri
       }
       return;
     default:
-      if (!IGNORED_EVENTS.has(type)) count(acc, `event_msg:${type}`);
+      if (!IGNORED_EVENTS.has(type)) countUnknown(acc.unknown, `event_msg:${type}`);
   }
 }
 
@@ -794,16 +794,4 @@ export function commandFromArgv(argv: string[]): string {
   const powershell = /(?:^|[\\/])(?:powershell|pwsh)(?:\.exe)?$/i.test(argv[0] ?? '');
   if (argv.length >= 3 && powershell && /^-(?:command|c)$/i.test(argv[1])) return argv[2];
   return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
-
-function count(acc: Accumulator, key: string): void {
-  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function validTime(value: unknown): value is string {
-  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
 }

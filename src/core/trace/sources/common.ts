@@ -22,3 +22,25 @@ export function storedOutput(text: string, maxChars: number): { output: string; 
   const clipped = clipMiddle(text, maxChars);
   return { output: clipped.text, truncatedFrom: clipped.truncatedFrom };
 }
+
+/** Counts a record type or field the reader did not understand, into the trace's `unknown`. */
+export function countUnknown(unknown: Record<string, number>, key: string): void {
+  unknown[key] = (unknown[key] ?? 0) + 1;
+}
+
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Epoch milliseconds as an ISO time; `undefined` when they are none or no valid time. */
+export function msToIso(ms: number | undefined): string | undefined {
+  if (ms === undefined) return undefined;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** A string `Date.parse` reads as a time. */
+export function validTime(value: unknown): value is string {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+}

@@ -8,7 +8,7 @@ import { commandFromArguments } from './codex';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
-import { exitCodeAtEnd, storedOutput } from './common';
+import { countUnknown, exitCodeAtEnd, isRecord, storedOutput } from './common';
 import { segments } from './sniffHead';
 
 // Continue keeps one JSON per session in ~/.continue/sessions/<id>.json (research §9), plus the index sessions.json,
@@ -156,7 +156,7 @@ function applyItem(acc: Acc, item: z.infer<typeof HistoryItem>): void {
       for (const raw of message.toolCalls ?? []) {
         const call = ToolCall.safeParse(raw);
         if (!call.success) {
-          count(acc, 'toolCall:invalid');
+          countUnknown(acc.unknown, 'toolCall:invalid');
           continue;
         }
         const args = call.data.function?.arguments;
@@ -179,7 +179,7 @@ function applyItem(acc: Acc, item: z.infer<typeof HistoryItem>): void {
       return;
     }
     default:
-      if (!QUIET_ROLES.has(message.role)) count(acc, `role:${message.role}`);
+      if (!QUIET_ROLES.has(message.role)) countUnknown(acc.unknown, `role:${message.role}`);
   }
 }
 
@@ -253,12 +253,4 @@ async function createdAt(path: string, sessionId: string): Promise<string | unde
   } catch {
     return undefined;
   }
-}
-
-function count(acc: Acc, key: string): void {
-  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,8 +9,8 @@ import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
-import { exitCodeAtEnd, storedOutput, uriToPath } from './common';
-import { findHeadRecord, isObject, segments } from './sniffHead';
+import { countUnknown, exitCodeAtEnd, isRecord, msToIso, storedOutput, uriToPath, validTime } from './common';
+import { findHeadRecord, segments } from './sniffHead';
 
 // Three GitHub Copilot formats (research §4):
 // - "copilot-agent" event logs: Copilot CLI `~/.copilot/session-state/<id>/events.jsonl` (and the older
@@ -194,7 +194,7 @@ export const copilotReader: SourceReader = {
     if (/^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{/.test(text))
       return /"(?:requests|responderUsername|sessionId|creationDate)"\s*:/.test(text);
     const event = (r: Record<string, unknown>) =>
-      isObject(r.data) &&
+      isRecord(r.data) &&
       typeof r.type === 'string' &&
       (r.data.producer === 'copilot-agent' || EVENT_TYPES.test(r.type));
     if (head.includes('"data"') && findHeadRecord(head, event)) return 'specific';
@@ -334,7 +334,7 @@ function push(acc: Acc, step: StepInput, time: string | undefined): void {
 function applyEvent(acc: Acc, json: Record<string, unknown>): void {
   const event = Event.safeParse(json);
   if (!event.success) {
-    count(acc, 'event:untyped');
+    countUnknown(acc.unknown, 'event:untyped');
     return;
   }
   const { type, data } = event.data;
@@ -362,7 +362,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
     case 'assistant.message': {
       const message = AssistantMessage.safeParse(data);
       if (!message.success) {
-        count(acc, 'assistant.message:invalid');
+        countUnknown(acc.unknown, 'assistant.message:invalid');
         return;
       }
       if (message.data.model) acc.model = message.data.model;
@@ -385,7 +385,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
     case 'tool.execution_complete': {
       const done = ToolComplete.safeParse(data);
       if (!done.success) {
-        count(acc, 'tool.execution_complete:invalid');
+        countUnknown(acc.unknown, 'tool.execution_complete:invalid');
         return;
       }
       const { text, failed } = eventResultText(done.data.result, done.data.error);
@@ -417,7 +417,7 @@ function applyEvent(acc: Acc, json: Record<string, unknown>): void {
       return;
     }
     default:
-      if (!IGNORED_EVENTS.has(type)) count(acc, type);
+      if (!IGNORED_EVENTS.has(type)) countUnknown(acc.unknown, type);
   }
 }
 
@@ -469,7 +469,7 @@ async function applyChatData(acc: Acc, data: ChatData): Promise<void> {
   for (const raw of data.requests) {
     const request = ChatRequest.safeParse(raw);
     if (!request.success) {
-      count(acc, 'request:invalid');
+      countUnknown(acc.unknown, 'request:invalid');
       continue;
     }
     applyRequest(acc, request.data);
@@ -495,7 +495,7 @@ function applyRequest(acc: Acc, request: z.infer<typeof ChatRequest>): void {
       if (invocation.success && invocation.data.toolCallId)
         invocations.set(stripSuffix(invocation.data.toolCallId), invocation.data);
     } else if (kind && kind !== 'markdownContent' && !QUIET_PARTS.has(kind)) {
-      count(acc, `part:${kind}`);
+      countUnknown(acc.unknown, `part:${kind}`);
     }
   }
 
@@ -506,7 +506,7 @@ function applyRequest(acc: Acc, request: z.infer<typeof ChatRequest>): void {
     for (const raw of rounds) {
       const round = ToolCallRound.safeParse(raw);
       if (!round.success) {
-        count(acc, 'toolCallRound:invalid');
+        countUnknown(acc.unknown, 'toolCallRound:invalid');
         continue;
       }
       const said = round.data.response?.trim();
@@ -674,23 +674,6 @@ function finish(acc: Acc): TraceDraft[] {
   ];
 }
 
-function count(acc: Acc, key: string): void {
-  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isContainer(value: unknown): boolean {
   return typeof value === 'object' && value !== null;
-}
-
-function msToIso(ms: number): string | undefined {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
-
-function validTime(value: unknown): value is string {
-  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
 }

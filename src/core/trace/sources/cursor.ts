@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
-import { storedOutput } from './common';
+import { countUnknown, isRecord, storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
-import { findHeadRecord, isObject, segments } from './sniffHead';
+import { findHeadRecord, segments } from './sniffHead';
 
 // Cursor CLI (`cursor-agent`) transcripts (research §6.2): ~/.cursor/projects/<encoded>/agent-transcripts/<uuid>.jsonl
 // or …/<uuid>/<uuid>.jsonl, subagents in …/<parent>/subagents/<uuid>.jsonl. Lines are `{role, message:{content[]}}`
@@ -51,7 +51,7 @@ export const cursorReader: SourceReader = {
         (r) =>
           typeof r.role === 'string' &&
           ROLES.has(r.role) &&
-          isObject(r.message) &&
+          isRecord(r.message) &&
           !('sessionId' in r) &&
           !('type' in r),
       )
@@ -122,7 +122,7 @@ function push(acc: Acc, step: StepInput): void {
 
 function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
   if (line.role === undefined) {
-    if (!line.type || !QUIET_TYPES.has(line.type)) count(acc, line.type ?? 'line:untyped');
+    if (!line.type || !QUIET_TYPES.has(line.type)) countUnknown(acc.unknown, line.type ?? 'line:untyped');
     return;
   }
   const content = line.message?.content;
@@ -130,7 +130,7 @@ function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
   for (const raw of blocks) {
     const block = Block.safeParse(raw);
     if (!block.success) {
-      count(acc, 'block:invalid');
+      countUnknown(acc.unknown, 'block:invalid');
       continue;
     }
     const b = raw as Record<string, unknown>;
@@ -182,15 +182,7 @@ function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
       }
       default:
         if (block.data.type !== 'image' && block.data.type !== 'thinking' && block.data.type !== 'redacted_thinking')
-          count(acc, `block:${block.data.type}`);
+          countUnknown(acc.unknown, `block:${block.data.type}`);
     }
   }
-}
-
-function count(acc: Acc, key: string): void {
-  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,7 +8,7 @@ import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { SessionLosses } from './sessionLosses';
 import { segments } from './sniffHead';
-import { storedOutput, uriToPath } from './common';
+import { countUnknown, isRecord, storedOutput, uriToPath } from './common';
 
 // Cursor IDE chats (research §6.1) in `state.vscdb`, VS Code's SQLite key-value store:
 // - cursorDiskKV `composerData:<id>`: one composer (chat or agent session); its messages are listed in
@@ -173,18 +173,18 @@ function readComposer(
   if (headers.length > 0) {
     for (const header of headers) {
       if (!isRecord(header) || typeof header.bubbleId !== 'string') {
-        count(acc, 'header:invalid');
+        countUnknown(acc.unknown, 'header:invalid');
         continue;
       }
       const found = bubbleOf([`bubbleId:${id}:${header.bubbleId}`]);
       if (found.error) {
         damage ??= found.error;
         losses.damaged(found.error);
-        count(acc, 'bubble:unreadable');
+        countUnknown(acc.unknown, 'bubble:unreadable');
         continue;
       }
       if (!found.rows[0]) {
-        count(acc, 'bubble:missing');
+        countUnknown(acc.unknown, 'bubble:missing');
         continue;
       }
       applyBubble(
@@ -245,7 +245,7 @@ function unreadableWhy(messages: number, unknown: Record<string, number>): strin
 function applyBubble(acc: Acc, bubble: unknown, headerType: number | undefined, bubbleId: string | undefined): void {
   if (bubble === null) return; // deleted bubbles are stored as JSON null
   if (!isRecord(bubble)) {
-    count(acc, 'bubble:invalid');
+    countUnknown(acc.unknown, 'bubble:invalid');
     return;
   }
   const type = typeof bubble.type === 'number' ? bubble.type : headerType;
@@ -256,7 +256,7 @@ function applyBubble(acc: Acc, bubble: unknown, headerType: number | undefined, 
     return;
   }
   if (type !== 2) {
-    count(acc, `bubble:type:${type ?? 'none'}`);
+    countUnknown(acc.unknown, `bubble:type:${type ?? 'none'}`);
     return;
   }
   const text = typeof bubble.text === 'string' ? bubble.text.trim() : '';
@@ -306,7 +306,7 @@ function applyTool(
   else if (status === 'error' || status === 'failed') ending = 'error';
   else if (status === 'cancelled' || status === 'canceled' || status === 'aborted') ending = 'cancelled';
   else if (status === undefined) ending = tool.result !== undefined ? 'ok' : undefined;
-  else if (!PENDING_STATUSES.has(status)) count(acc, `tool-status:${status}`);
+  else if (!PENDING_STATUSES.has(status)) countUnknown(acc.unknown, `tool-status:${status}`);
   if (!ending) return;
 
   const error = errorText(tool.error);
@@ -380,7 +380,7 @@ function readChatTabs(data: unknown, file: SessionFile, ctx: ReadContext, losses
     const acc: Acc = { ctx, steps: [], unknown: {}, synthetic: 0 };
     for (const bubble of tab.bubbles) {
       if (!isRecord(bubble)) {
-        count(acc, 'bubble:invalid');
+        countUnknown(acc.unknown, 'bubble:invalid');
         continue;
       }
       const delegate = isRecord(bubble.delegate) ? bubble.delegate : undefined;
@@ -391,7 +391,7 @@ function readChatTabs(data: unknown, file: SessionFile, ctx: ReadContext, losses
         const text = (str(bubble.rawText) ?? str(bubble.text))?.trim();
         if (text) push(acc, { kind: 'assistant', text, model: str(bubble.modelType) }, undefined);
       } else {
-        count(acc, `bubble:${String(bubble.type)}`);
+        countUnknown(acc.unknown, `bubble:${String(bubble.type)}`);
       }
     }
     if (acc.steps.length === 0) {
@@ -551,14 +551,6 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-function count(acc: Acc, key: string): void {
-  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
-}
-
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,7 +5,7 @@ import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { sha256 } from '../../util/hash';
 import { clipMiddle, titleLine } from '../../util/text';
-import { storedOutput } from './common';
+import { countUnknown, isRecord, storedOutput, validTime } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
@@ -149,10 +149,10 @@ async function readJsonl(file: SessionFile, ctx: ReadContext, replay: Replay): P
       } else if (typeof json.sessionId === 'string') {
         const meta = Metadata.safeParse(json);
         if (meta.success) replay.meta = { ...replay.meta, ...meta.data };
-        else count(replay.unknown, 'metadata:invalid');
+        else countUnknown(replay.unknown, 'metadata:invalid');
       } else {
         const op = Object.keys(json).find((k) => k.startsWith('$'));
-        count(
+        countUnknown(
           replay.unknown,
           op ? `op:${op}` : typeof json.type === 'string' ? `message:${json.type}:no-id` : 'line:untyped',
         );
@@ -204,7 +204,7 @@ async function finish(file: SessionFile, ctx: ReadContext, replay: Replay): Prom
   for (const raw of replay.messages.values()) {
     const parsed = MessageRecord.safeParse(raw);
     if (!parsed.success) {
-      count(unknown, 'message:invalid');
+      countUnknown(unknown, 'message:invalid');
       continue;
     }
     const m = parsed.data;
@@ -220,7 +220,7 @@ async function finish(file: SessionFile, ctx: ReadContext, replay: Replay): Prom
       }
       case 'gemini':
       case 'model': {
-        if (m.type === 'model') count(unknown, 'message:model');
+        if (m.type === 'model') countUnknown(unknown, 'message:model');
         if (m.model) model = m.model;
         const text = partsText(m.content ?? m.parts).trim();
         if (text) push({ kind: 'assistant', text, model: m.model ?? model }, time);
@@ -239,7 +239,7 @@ async function finish(file: SessionFile, ctx: ReadContext, replay: Replay): Prom
         break;
       }
       default:
-        if (!QUIET_TYPES.has(m.type)) count(unknown, `message:${m.type}`);
+        if (!QUIET_TYPES.has(m.type)) countUnknown(unknown, `message:${m.type}`);
     }
   }
   if (steps.length === 0) return [];
@@ -274,7 +274,7 @@ function applyToolCall(
 ): void {
   const parsed = ToolCallRecord.safeParse(raw);
   if (!parsed.success) {
-    count(unknown, 'toolCall:invalid');
+    countUnknown(unknown, 'toolCall:invalid');
     return;
   }
   const call = parsed.data;
@@ -389,16 +389,4 @@ async function readSmall(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function count(unknown: Record<string, number>, key: string): void {
-  unknown[key] = (unknown[key] ?? 0) + 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function validTime(value: unknown): value is string {
-  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
 }

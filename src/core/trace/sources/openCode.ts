@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
-import { storedOutput } from './common';
+import { countUnknown, isRecord, msToIso, storedOutput } from './common';
 import { withoutBom } from './jsonDocument';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
@@ -217,7 +217,7 @@ export function applyMessage(acc: Acc, message: Message, parts: Array<z.infer<ty
   const model = message.modelID ?? message.model?.modelID;
   const role = message.role;
   if (role !== 'user' && role !== 'assistant') {
-    count(acc, `message:${role ?? 'none'}`);
+    countUnknown(acc.unknown, `message:${role ?? 'none'}`);
     return;
   }
   for (const part of parts) {
@@ -235,7 +235,7 @@ export function applyMessage(acc: Acc, message: Message, parts: Array<z.infer<ty
         applyTool(acc, part, time);
         break;
       default:
-        if (!QUIET_PARTS.has(part.type)) count(acc, `part:${part.type}`);
+        if (!QUIET_PARTS.has(part.type)) countUnknown(acc.unknown, `part:${part.type}`);
     }
   }
   const error = message.error;
@@ -265,7 +265,7 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
   const status = state?.status;
   if (status !== 'completed' && status !== 'error') {
     // pending/running never finished; fork states (denied, waiting-approval) are counted
-    if (status && status !== 'pending' && status !== 'running') count(acc, `tool-status:${status}`);
+    if (status && status !== 'pending' && status !== 'running') countUnknown(acc.unknown, `tool-status:${status}`);
     return;
   }
   const raw = status === 'error' ? state?.error : state?.output;
@@ -284,18 +284,4 @@ function applyTool(acc: Acc, part: z.infer<typeof Part>, time: string | undefine
     },
     msToIso(state?.time?.end) ?? time,
   );
-}
-
-function count(acc: Acc, key: string): void {
-  acc.unknown[key] = (acc.unknown[key] ?? 0) + 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function msToIso(ms: number | undefined): string | undefined {
-  if (ms === undefined) return undefined;
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import type { SqlValue } from 'sql.js';
 import type { TraceDraft } from '../model';
-import { type Acc, applyMessage, bad, Message, msToIso, Part } from './openCode';
+import { msToIso } from './common';
+import { type Acc, applyMessage, bad, Message, Part } from './openCode';
 import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
 import { SessionLosses } from './sessionLosses';
 import { segments } from './sniffHead';

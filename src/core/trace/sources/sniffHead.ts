@@ -1,3 +1,4 @@
+import { isRecord } from './common';
 /**
  * What sniffers see in a file's first bytes. `true`: this format's shape; `'specific'`: a record only this agent
  * writes (Claude Code's `sessionId`+`uuid`+`type` envelope, Gemini's `projectHash`), preferred when two readers
@@ -26,7 +27,7 @@ function parseNext(): boolean {
     if (!line.startsWith('{')) continue;
     try {
       const json: unknown = JSON.parse(line);
-      if (isObject(json)) {
+      if (isRecord(json)) {
         parsed.push(json);
         return true;
       }
@@ -54,9 +55,6 @@ export function findHeadRecord(text: string, test: (record: Rec) => boolean): Re
     if (test(parsed[i])) return parsed[i];
   }
 }
-
-export const isObject = (value: unknown): value is Rec =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Path segments from the file's name upwards: `segments(p)[0]` is the name, `[1]` its folder, … */
 export function segments(path: string): string[] {
