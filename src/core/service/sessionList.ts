@@ -27,22 +27,28 @@ export function statusIn(states: readonly LearnedState[], id: string): LearningS
   );
 }
 
-/**
- * The sessions of the workspace folders, newest first, `limit` of them: from the pack indexes' summaries and each
- * folder's learned.json, never from trace bodies.
- */
+/** The summaries of the workspace folders' sessions and each folder's learned.json (never a trace body). */
+async function workspaceSessions(
+  store: TraceStore,
+  state: WorkspaceState,
+  workspaces: string[],
+): Promise<{ mine: TraceSummary[]; states: LearnedState[] }> {
+  const inWorkspace = createWorkspaceMatcher(workspaces);
+  const [summaries, states] = await Promise.all([
+    store.listSummaries(),
+    Promise.all(workspaces.map((ws) => state.loadLearned(ws))),
+  ]);
+  return { mine: summaries.filter((s) => inWorkspace(s.cwd)), states };
+}
+
+/** The sessions of the workspace folders, newest first, `limit` of them. */
 export async function sessionPage(
   store: TraceStore,
   state: WorkspaceState,
   workspaces: string[],
   limit: number,
 ): Promise<SessionPage> {
-  const inWorkspace = createWorkspaceMatcher(workspaces);
-  const [summaries, states] = await Promise.all([
-    store.listSummaries(),
-    Promise.all(workspaces.map((ws) => state.loadLearned(ws))),
-  ]);
-  const mine = summaries.filter((s) => inWorkspace(s.cwd));
+  const { mine, states } = await workspaceSessions(store, state, workspaces);
   mine.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || (a.id < b.id ? -1 : 1));
   return {
     rows: mine.slice(0, limit).map((summary) => ({ summary, status: statusIn(states, summary.id) })),
@@ -56,13 +62,8 @@ export async function waitingSessions(
   state: WorkspaceState,
   workspaces: string[],
 ): Promise<string[]> {
-  const inWorkspace = createWorkspaceMatcher(workspaces);
-  const [summaries, states] = await Promise.all([
-    store.listSummaries(),
-    Promise.all(workspaces.map((ws) => state.loadLearned(ws))),
-  ]);
-  return summaries
-    .filter((s) => inWorkspace(s.cwd))
+  const { mine, states } = await workspaceSessions(store, state, workspaces);
+  return mine
     .filter((s) => {
       const status = statusIn(states, s.id).kind;
       return status === 'new' || status === 'failed';

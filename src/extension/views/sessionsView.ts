@@ -16,7 +16,7 @@ const AGENT_ICONS: Record<string, string> = {
 };
 
 /** Sessions shown at first, and added by each "show more". */
-export const SESSIONS_PAGE = 200;
+const SESSIONS_PAGE = 200;
 
 type SessionNode = { kind: 'session' } & SessionRow;
 type MoreNode = { kind: 'more'; shown: number; total: number };
