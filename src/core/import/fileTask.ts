@@ -1,20 +1,7 @@
 // The worker side of an import: one file (or a batch of small ones) read, redacted, validated and stored; only
 // counts go back to the host.
 import { TraceStore, type ImportedFile, type TraceWriter } from '../store/traceStore';
-import {
-  copyForReader,
-  decideResume,
-  fingerprint,
-  FINGERPRINT_BYTES,
-  fingerprintFromEdges,
-  normalizeResumed,
-  resumableCheckpoint,
-  type IncrementalContext,
-  type ResumeInput,
-  type ResumePoint,
-} from '../trace/incremental';
-import { clipLimitsFor } from '../trace/jsonClip';
-import { type LineReadResult } from '../trace/lines';
+import { decideResume, normalizeResumed, type IncrementalContext, type ResumeInput } from '../trace/incremental';
 import type { AgentId, Trace, TraceDraft } from '../trace/model';
 import { normalizeTrace } from '../trace/normalize';
 import { createRedactor, type RedactionOptions } from '../trace/redact';
@@ -25,10 +12,7 @@ import { MAX_SQLITE_BYTES } from '../trace/sources/sqlite';
 import type { ReadContext, SessionFile, SourceReader } from '../trace/sources/types';
 
 import { limitsFor, type ReadLimits } from './limits';
-/** Resume states up to this size (JSON characters) are kept in the import index itself. */
-const INLINE_STATE_CHARS = 16 * 1024;
-
-type Checkpoint = { read: Pick<LineReadResult, 'endOffset' | 'trailingBytes' | 'bytesRead' | 'edges'>; state: unknown };
+import { resumeInput, resumePoint, type Checkpoint } from './resume';
 
 interface DraftsRead {
   drafts: TraceDraft[];
@@ -203,7 +187,7 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   const warnings: string[] = [];
   const previous = task.previous?.agent === agent ? task.previous : undefined;
 
-  let decision = await decideResume(file.path, file.bytes, previous).catch(() => ({
+  const decision = await decideResume(file.path, file.bytes, previous).catch(() => ({
     kind: 'full' as const,
     reason: undefined,
   }));
@@ -218,18 +202,11 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   if (restart === 'rotated')
     warnings.push(`${file.path}: replaced since the last import (the bytes read before changed); read again in full`);
 
-  let resume: ResumeInput | undefined;
-  let stored: Map<string, Trace> | undefined;
-  if (decision.kind === 'resume' && previous) {
-    const traces = await Promise.all(previous.traceIds.map((id) => store.loadTrace(id)));
-    const saved = previous.stateFile ? await store.loadResumeState(file.path) : parseState(previous.state);
-    if (saved && traces.every((t): t is Trace => t !== undefined)) {
-      stored = new Map(traces.map((t) => [t.id, t]));
-      resume = { start: decision.start, traces: copyForReader(traces), state: saved.state };
-    } else {
-      decision = { kind: 'full', reason: undefined };
-    }
-  }
+  // with a stored trace or the saved state gone there is nothing to resume from: the file is read in full
+  const resuming =
+    decision.kind === 'resume' && previous ? await resumeInput(store, file.path, previous, decision.start) : undefined;
+  const resume = resuming?.resume;
+  const stored = resuming?.stored;
 
   const limits = limitsFor(file.bytes, task.limits);
   const read = await readDrafts(reader, file, limits, resume);
@@ -251,38 +228,15 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   // A file taken for a session that gives none is never passed over in silence: one line says so, after the reader's why.
   if (counts.length === 0 && !resumed && !read.elsewhere) warnings.push(noSessionWarning(file));
 
-  let point: ResumePoint & Pick<ImportedFile, 'state' | 'stateFile'>;
   // A full read that found no session leaves nothing to resume onto (a title read before its session would be lost).
-  if (
-    read.checkpoint &&
-    !read.failed &&
-    (resumed || counts.length > 0) &&
-    (await resumableCheckpoint(
-      file.path,
-      read.checkpoint.read,
-      limits.maxLineBytes,
-      clipLimitsFor(limits.maxOutputChars),
-    ))
-  ) {
-    const { endOffset, edges } = read.checkpoint.read;
-    point = fingerprintFromEdges(edges, endOffset) ?? (await fingerprint(file.path, endOffset));
-    // Small states live in the index (one file fewer to create per session), big ones beside it.
-    const state = read.checkpoint.state ?? null;
-    const json = JSON.stringify(state);
-    if (json.length <= INLINE_STATE_CHARS) {
-      // kept as text: one flat string per file in the main thread's index, parsed only to resume
-      point.state = json;
-      if (previous?.stateFile) await store.saveResumeState(file.path, undefined);
-    } else {
-      await store.saveResumeState(file.path, state);
-      point.stateFile = true;
-    }
-  } else {
-    // no resume point, but a head fingerprint still tells a replaced file from a changed one next time
-    const { head, headBytes } = await fingerprint(file.path, Math.min(file.bytes, FINGERPRINT_BYTES));
-    point = { head, headBytes };
-    if (previous?.stateFile) await store.saveResumeState(file.path, undefined);
-  }
+  const point = await resumePoint(
+    store,
+    file,
+    limits,
+    previous,
+    read.failed ? undefined : read.checkpoint,
+    resumed || counts.length > 0,
+  );
   const ids = counts.map((t) => t.id);
   const traceIds = resumed && previous ? [...new Set([...previous.traceIds, ...ids])] : ids;
   return {
@@ -294,15 +248,6 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     mode: resumed ? 'resumed' : 'full',
     restart,
   };
-}
-
-function parseState(json: string | undefined): { state: unknown } | undefined {
-  if (json === undefined) return undefined;
-  try {
-    return { state: JSON.parse(json) as unknown };
-  } catch {
-    return undefined;
-  }
 }
 
 function countTrace(trace: Trace): TraceCounts {
