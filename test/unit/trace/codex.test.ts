@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Step, Trace } from '../../../src/core/trace/model';
-import { commandFromArgv, commandFromArguments } from '../../../src/core/trace/sources/codex';
+import { commandFromArgv, commandFromArguments } from '../../../src/core/trace/sources/toolCommand';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 import { discoverSessions, importFile } from '../../support/importFiles';

@@ -1,20 +1,21 @@
+import { Decompress } from 'fzstd';
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Decompress } from 'fzstd';
 import { z } from 'zod';
 import { fastParser } from '../../util/fastParse';
-import { readLines } from '../lines';
-import type { ResumeInput } from '../incremental';
-import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, headOf, titleLine } from '../../util/text';
+import type { ResumeInput } from '../incremental';
 import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../jsonClip';
+import { readLines } from '../lines';
+import type { Step, StepInput, TraceDraft } from '../model';
 import { countUnknown, isRecord, storedOutput, validTime } from './common';
-import type { ReadContext, SessionFile, SourceReader } from './types';
-import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
+import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
 import { findHeadRecord, segments } from './sniffHead';
+import { commandFromArguments, commandFromArgv } from './toolCommand';
+import type { ReadContext, SessionFile, SourceReader } from './types';
 import { ZstdWindowGuard } from './zstdWindow';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
@@ -766,32 +767,4 @@ function finish(acc: Accumulator): TraceDraft[] {
       warnings: [],
     },
   ];
-}
-
-/** The shell line a tool call runs: `command` argv (["bash","-lc","x"] → "x"), or a `command`/`cmd` string. */
-export function commandFromArguments(args: string): string | undefined {
-  const text = args.trimStart();
-  if (!text.startsWith('{')) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(parsed)) return undefined;
-  for (const key of ['command', 'cmd']) {
-    const value = parsed[key];
-    if (typeof value === 'string' && value.trim()) return value;
-    if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'))
-      return commandFromArgv(value as string[]);
-  }
-  return undefined;
-}
-
-export function commandFromArgv(argv: string[]): string {
-  const shell = /(?:^|[\\/])(?:ba|z|da|k|fi)?sh(?:\.exe)?$/i.test(argv[0] ?? '');
-  if (argv.length >= 3 && shell && /^-l?c$|^-cl$/.test(argv[1])) return argv[2];
-  const powershell = /(?:^|[\\/])(?:powershell|pwsh)(?:\.exe)?$/i.test(argv[0] ?? '');
-  if (argv.length >= 3 && powershell && /^-(?:command|c)$/i.test(argv[1])) return argv[2];
-  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }

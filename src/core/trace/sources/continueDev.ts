@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
-import { commandFromArguments } from './codex';
+import { commandFromArguments } from './toolCommand';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
