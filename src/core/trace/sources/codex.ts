@@ -1,12 +1,10 @@
-import { Decompress } from 'fzstd';
 import { existsSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { fastParser } from '../../util/fastParse';
 import { clipMiddle, headOf, titleLine } from '../../util/text';
 import type { ResumeInput } from '../incremental';
-import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../jsonClip';
+import { clipLimitsFor } from '../jsonClip';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { countUnknown, isRecord, storedOutput, validTime } from './common';
@@ -16,7 +14,7 @@ import { lineWarnings } from './lineWarnings';
 import { findHeadRecord, segments } from './sniffHead';
 import { commandFromArguments, commandFromArgv } from './toolCommand';
 import type { ReadContext, SessionFile, SourceReader } from './types';
-import { ZstdWindowGuard } from './zstdWindow';
+import { readZstdLines } from './zstdLines';
 
 // Codex rollouts come in three eras (see research §2.2): the current `{timestamp,type,payload}` JSONL envelopes,
 // early-Rust JSONL with bare items after a bare SessionMeta line, and the TypeScript CLI's single JSON file.
@@ -90,7 +88,6 @@ const INJECTED_PREFIXES = [
   '<INSTRUCTIONS>',
 ];
 
-const ZSTD_CHUNK_BYTES = 1 << 20;
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?(?:\.zst)?$/i;
 
 type StepDraft = StepInput & { time?: string; sidechain?: boolean };
@@ -315,100 +312,11 @@ function lineSink(acc: Accumulator): {
   };
 }
 
-/**
- * A `.jsonl.zst` rollout, decompressed as it streams (fzstd, pure JS) and split into lines with the same per-line
- * cap as plain files: memory stays at one read chunk, the zstd window and one line. A damaged or cut stream keeps
- * the lines before the damage.
- */
+/** A `.jsonl.zst` rollout: its lines as they decompress (see zstdLines.ts), each handled like a plain file's. */
 async function readZstd(acc: Accumulator): Promise<void> {
-  const { file, ctx } = acc;
   const sink = lineSink(acc);
-  const splitter = new LineSplitter(ctx.maxLineBytes, clipLimitsFor(ctx.maxOutputChars), (text, lineNo) =>
-    sink.line(text, lineNo),
-  );
-  const decompress = new Decompress((chunk) => splitter.push(chunk));
-  const guard = new ZstdWindowGuard();
-  const handle = await open(file.path, 'r');
-  let damaged = false;
-  try {
-    for (let position = 0; ;) {
-      // A fresh buffer per read: fzstd keeps references to input it has not consumed yet.
-      const buffer = Buffer.allocUnsafe(ZSTD_CHUNK_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      decompress.push(guard.push(buffer.subarray(0, bytesRead)));
-      if (guard.refused) throw guard.refused;
-    }
-    decompress.push(guard.end(), true);
-  } catch (error) {
-    damaged = true;
-    ctx.warn(
-      `${file.path}: zstd stream damaged or cut short (${(error as Error).message || 'invalid data'}); the lines before it are kept`,
-    );
-  } finally {
-    await handle.close();
-  }
-  // A line cut by the damage is not one.
-  if (!damaged) splitter.end();
-  sink.done(splitter.skippedLongLines);
-}
-
-/**
- * Splits decompressed bytes into lines, long JSON strings cut as they stream (as for plain files); a line still over
- * `maxLineBytes` is dropped as it grows, never assembled.
- */
-class LineSplitter {
-  skippedLongLines = 0;
-  private clipper: JsonStringClipper | undefined;
-  private dropping = false;
-  private lineNo = 0;
-
-  constructor(
-    private readonly maxLineBytes: number,
-    private readonly clip: JsonClipLimits,
-    private readonly onLine: (text: string, lineNo: number) => void,
-  ) {}
-
-  push(chunk: Uint8Array): void {
-    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    let from = 0;
-    for (let nl = bytes.indexOf(0x0a, from); nl !== -1; nl = bytes.indexOf(0x0a, from)) {
-      this.add(bytes.subarray(from, nl));
-      this.flush();
-      from = nl + 1;
-    }
-    // The clipper copies what it keeps of an unfinished line: the decompressor may reuse its output.
-    if (from < bytes.length) this.add(bytes.subarray(from));
-  }
-
-  /** The last line, even without a final newline. */
-  end(): void {
-    if (this.clipper || this.dropping) this.flush();
-  }
-
-  private add(piece: Buffer): void {
-    if (this.dropping || piece.length === 0) return;
-    this.clipper ??= new JsonStringClipper(this.clip);
-    this.clipper.write(piece, 0, piece.length);
-    if (this.clipper.size > this.maxLineBytes) {
-      this.dropping = true;
-      this.clipper = undefined;
-    }
-  }
-
-  private flush(): void {
-    this.lineNo++;
-    if (this.dropping) {
-      this.skippedLongLines++;
-    } else if (this.clipper) {
-      let text = this.clipper.end().toString('utf8');
-      if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
-      if (text.length > 0) this.onLine(text, this.lineNo);
-    }
-    this.clipper = undefined;
-    this.dropping = false;
-  }
+  const read = await readZstdLines(acc.file.path, acc.ctx, (text, lineNo) => sink.line(text, lineNo));
+  sink.done(read.skippedLongLines);
 }
 
 function applyLine(acc: Accumulator, json: Record<string, unknown>): void {
