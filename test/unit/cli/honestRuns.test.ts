@@ -9,6 +9,7 @@ import { tempDir } from '../../support/tmp';
 import { withApiKey } from '../../support/apiKeyEnv';
 import { capture } from '../../support/cliOutput';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import { learnAgainst } from '../../support/cliArgs';
 
 async function imported(sessions: number) {
   const root = tempDir('combee-cli-honest-');
@@ -33,19 +34,7 @@ describe('combee CLI: honest runs', () => {
     const { workspace, store } = await imported(3);
     const server = await startModelServer({ apiKey: 'the-right-key', responder: simulatedModel });
     try {
-      const args = [
-        'learn',
-        '--store',
-        store,
-        '--workspace',
-        workspace,
-        '--provider',
-        'openai',
-        '--base-url',
-        server.url,
-        '--no-cache',
-        '--json',
-      ];
+      const args = [...learnAgainst(store, workspace, server.url), '--no-cache', '--json'];
       const failed = capture();
       assert.equal(await withApiKey('a-wrong-key', () => runCli(args, failed)), 1);
       const report = JSON.parse(failed.stdout.join('\n'));
@@ -70,19 +59,7 @@ describe('combee CLI: honest runs', () => {
       script: [{ status: 400, raw: '{"error":{"message":"this model does not exist"}}' }],
     });
     try {
-      const args = [
-        'learn',
-        '--store',
-        store,
-        '--workspace',
-        workspace,
-        '--provider',
-        'openai',
-        '--base-url',
-        server.url,
-        '--no-cache',
-        '--json',
-      ];
+      const args = [...learnAgainst(store, workspace, server.url), '--no-cache', '--json'];
       for (let i = 1; i <= 3; i++) assert.equal(await runCli(args, capture()), 1, `run ${i}`);
       const state = await new WorkspaceState(store).loadLearned(workspace);
       assert.equal(Object.values(state.failed)[0]?.count, 3);

@@ -10,6 +10,7 @@ import { CLONED_PLAYBOOK } from '../../support/poisonRun';
 import { tempDir } from '../../support/tmp';
 import { capture } from '../../support/cliOutput';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import { learnAgainst } from '../../support/cliArgs';
 
 describe('combee CLI with poisoned sessions', () => {
   let server: ModelServer | undefined;
@@ -34,19 +35,7 @@ describe('combee CLI with poisoned sessions', () => {
     const out = capture();
     assert.equal(
       await runCli(
-        [
-          'learn',
-          ...common,
-          '--provider',
-          'openai',
-          '--base-url',
-          server.url,
-          '--json',
-          '--seed',
-          '1',
-          '--targets',
-          'agents-md,claude-md',
-        ],
+        [...learnAgainst(storeDir, workspace, server.url), '--json', '--seed', '1', '--targets', 'agents-md,claude-md'],
         out,
       ),
       0,
@@ -125,10 +114,7 @@ describe('combee CLI with poisoned sessions', () => {
     server = await startModelServer({ responder: credulousModel([next]) });
     const again = capture();
     assert.equal(
-      await runCli(
-        ['learn', ...common, '--provider', 'openai', '--base-url', server.url, '--json', '--targets', 'agents-md'],
-        again,
-      ),
+      await runCli([...learnAgainst(storeDir, workspace, server.url), '--json', '--targets', 'agents-md'], again),
       0,
     );
     const second = JSON.parse(again.stdout.join('\n')).proposal;
@@ -170,7 +156,7 @@ describe("combee CLI with a cloned repository's poisoned playbook", () => {
     server = await startModelServer({ responder: credulousModel([session]) });
     const common = ['--store', storeDir, '--workspace', workspace];
     const out = capture();
-    assert.equal(await runCli(['learn', ...common, '--provider', 'openai', '--base-url', server.url], out), 0);
+    assert.equal(await runCli(learnAgainst(storeDir, workspace, server.url), out), 0);
     const log = out.stderr.join('\n');
     for (const id of ['too-00002', 'too-00003', 'too-00004'])
       assert.match(log, new RegExp(`warning: rule ${id} in \\.combee/playbook\\.md is flagged`), log);

@@ -9,6 +9,7 @@ import { tempDir } from '../../support/tmp';
 import { withApiKey } from '../../support/apiKeyEnv';
 import { capture } from '../../support/cliOutput';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import { learnAgainst } from '../../support/cliArgs';
 
 async function imported() {
   const root = tempDir('combee-cli-trust-');
@@ -126,22 +127,7 @@ describe('combee CLI: paths and endpoints it is given', () => {
       );
       assert.match(refused.stderr.join('\n'), /plain http to another machine/);
       assert.equal(
-        await runCli(
-          [
-            'learn',
-            '--store',
-            store,
-            '--workspace',
-            workspace,
-            '--provider',
-            'openai',
-            '--base-url',
-            server.url,
-            '--dry-run',
-            '--no-cache',
-          ],
-          capture(),
-        ),
+        await runCli([...learnAgainst(store, workspace, server.url), '--dry-run', '--no-cache'], capture()),
         0,
       );
       assert.ok(server.requests.length > 0, 'the loopback endpoint was used');

@@ -10,6 +10,7 @@ import { buildCorpus, LOOK_ALIKES } from '../../support/secretCorpus';
 import { PLACEMENTS, writeClaudeSecretSession, writeCodexSecretSession } from '../../support/secretSessions';
 import { simulatedModel } from '../../support/simulatedModel';
 import { tempDir } from '../../support/tmp';
+import { learnAgainst } from '../../support/cliArgs';
 
 const corpus = buildCorpus();
 /** Secrets a credulous model "repeats" in its answers (made up: the model never saw them). */
@@ -94,22 +95,7 @@ describe('secrets at every sink (the project corpus, end to end)', function () {
         return { content: JSON.stringify(answer) };
       },
     });
-    await run([
-      'learn',
-      '--store',
-      store,
-      '--workspace',
-      workspace,
-      '--provider',
-      'openai',
-      '--base-url',
-      server.url,
-      '--model',
-      'sim',
-      '--seed',
-      '1',
-      '--json',
-    ]);
+    await run([...learnAgainst(store, workspace, server.url), '--model', 'sim', '--seed', '1', '--json']);
     await run(['tree', '--store', store, '--workspace', workspace, '--json']);
     await run(['tree', '--store', store, '--workspace', workspace]);
 
