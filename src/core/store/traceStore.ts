@@ -106,6 +106,8 @@ function isSkippedFile(value: unknown): value is SkippedFile {
   return typeof e === 'object' && e !== null && typeof e.bytes === 'number' && typeof e.mtimeMs === 'number';
 }
 
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** Summaries of traces in packs written before indexes held them: a pack never changes, so once per process. */
 const olderSummaries = new Map<string, TraceSummary>();
 
@@ -166,12 +168,8 @@ export class TraceStore {
       if (trace) traces.push(trace);
       else onInvalid?.(`${id} in ${this.packsDir}`);
     }
-    for (const path of await this.legacyTraceFiles()) {
-      const parsed = checkTrace(await readJsonFile(path).catch(() => undefined));
-      if (!parsed.success) onInvalid?.(path);
-      else if (!map.traces.has(parsed.data.id)) traces.push(parsed.data);
-    }
-    return traces.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    traces.push(...(await this.legacyTraces(map.traces, onInvalid)));
+    return traces.sort(byId);
   }
 
   /**
@@ -200,12 +198,22 @@ export class TraceStore {
         summaries.push(summary);
       }
     }
+    for (const trace of await this.legacyTraces(map.traces, onInvalid)) summaries.push(summarize(trace));
+    return summaries.sort(byId);
+  }
+
+  /** Traces still in legacy files that no pack holds a newer copy of; damaged ones reported. */
+  private async legacyTraces(
+    inPacks: ReadonlyMap<string, unknown>,
+    onInvalid?: (where: string) => void,
+  ): Promise<Trace[]> {
+    const traces: Trace[] = [];
     for (const path of await this.legacyTraceFiles()) {
       const parsed = checkTrace(await readJsonFile(path).catch(() => undefined));
       if (!parsed.success) onInvalid?.(path);
-      else if (!map.traces.has(parsed.data.id)) summaries.push(summarize(parsed.data));
+      else if (!inPacks.has(parsed.data.id)) traces.push(parsed.data);
     }
-    return summaries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return traces;
   }
 
   private async legacyTraceFiles(): Promise<string[]> {
