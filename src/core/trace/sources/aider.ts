@@ -5,6 +5,7 @@ import { shortHash } from '../../util/hash';
 import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { titleLine } from '../../util/text';
+import { pushStep } from './sessionDraft';
 
 // Aider appends every session of a repo to one Markdown file, `.aider.chat.history.md` (research §7):
 // `# aider chat started at <local time>` opens a session, `#### ` lines are what the user typed, `> ` lines are aider's
@@ -193,7 +194,7 @@ function processLine(p: Parser, raw: string): void {
 }
 
 function push(session: Session, step: StepInput): void {
-  session.steps.push({ ...step, index: session.steps.length } as Step);
+  pushStep(session.steps, step);
 }
 
 function flushUser(p: Parser): void {

@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { clipLimitsFor, type JsonClipLimits } from '../jsonClip';
 import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
-import type { Step, StepInput, Trace, TraceDraft } from '../model';
+import type { StepInput, Trace, TraceDraft } from '../model';
 import { fastParser } from '../../util/fastParse';
 import { clipMiddle, headOf, titleLine } from '../../util/text';
 import { countUnknown, storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
+import { finishSession, newSessionDraft, noteTime, pushStep, seedFromTrace, type SessionDraft } from './sessionDraft';
 import { findHeadRecord, segments } from './sniffHead';
 
 // Claude Code writes one JSON object per line; only the fields we use are validated (other keys are ignored).
@@ -96,9 +97,8 @@ const IGNORED_TYPES = new Set([
 const INJECTED_TAGS =
   /<(system-reminder|ide_opened_file|ide_selection|post-tool-use-hook|local-command-caveat)>[\s\S]*?<\/\1>/g;
 
-interface SessionAccumulator {
+interface SessionAccumulator extends SessionDraft {
   sessionId: string;
-  steps: Step[];
   seenUuids: Set<string>;
   /** message.id → index of its assistant text step, to merge the one-block-per-line split. */
   assistantTextByMessage: Map<string, number>;
@@ -107,9 +107,6 @@ interface SessionAccumulator {
   title?: string;
   aiTitle?: string;
   firstPrompt?: string;
-  startedAt?: string;
-  endedAt?: string;
-  unknown: Record<string, number>;
   sidechain: boolean;
 }
 
@@ -203,8 +200,7 @@ export const claudeCodeReader: SourceReader = {
 
     const traces: TraceDraft[] = [];
     for (const acc of sessions.values()) {
-      if (acc.steps.length === 0) continue;
-      traces.push({
+      const trace = finishSession(acc, {
         id: `claude-code:${acc.sessionId}`,
         agent: 'claude-code',
         agentVersion: acc.version,
@@ -214,10 +210,8 @@ export const claudeCodeReader: SourceReader = {
         endedAt: acc.endedAt,
         source: { path: file.path, bytes: file.bytes },
         parentId: subagent && parentSessionId ? `claude-code:${parentSessionId}` : undefined,
-        steps: acc.steps,
-        unknown: acc.unknown,
-        warnings: [],
       });
+      if (trace) traces.push(trace);
     }
     return traces;
   },
@@ -275,11 +269,7 @@ function seedSessions(sessions: Map<string, SessionAccumulator>, resume: ResumeI
     if (!trace && state?.meta) Object.assign(acc, state.meta);
     if (trace) {
       acc.steps = trace.steps;
-      acc.cwd = trace.cwd;
-      acc.version = trace.agentVersion;
-      acc.startedAt = trace.startedAt;
-      acc.endedAt = trace.endedAt;
-      acc.unknown = trace.unknown;
+      seedFromTrace(acc, trace);
       if (state?.titleFrom === 'ai') acc.aiTitle = trace.title;
       else if (state?.titleFrom === 'summary') acc.title = trace.title;
       else if (state?.titleFrom === 'prompt') acc.firstPrompt = trace.title;
@@ -293,7 +283,13 @@ function isSubagentFile(path: string): boolean {
 }
 
 function newAccumulator(sessionId: string, sidechain: boolean): SessionAccumulator {
-  return { sessionId, steps: [], seenUuids: new Set(), assistantTextByMessage: new Map(), unknown: {}, sidechain };
+  return {
+    ...newSessionDraft(),
+    sessionId,
+    seenUuids: new Set(),
+    assistantTextByMessage: new Map(),
+    sidechain,
+  };
 }
 
 function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext): void {
@@ -302,15 +298,12 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
     if (acc.seenUuids.has(record.uuid)) return;
     acc.seenUuids.add(record.uuid);
   }
-  if (record.timestamp) {
-    acc.startedAt ??= record.timestamp;
-    acc.endedAt = record.timestamp;
-  }
+  noteTime(acc, record.timestamp);
   if (record.cwd) acc.cwd ??= record.cwd;
   if (record.version) acc.version = record.version;
   const time = record.timestamp;
-  const sidechain = acc.sidechain || record.isSidechain === true ? true : undefined;
-  const push = (step: StepInput) => acc.steps.push({ ...step, index: acc.steps.length, time, sidechain } as Step);
+  const sidechain = acc.sidechain || record.isSidechain === true;
+  const push = (step: StepInput) => pushStep(acc.steps, step, time, sidechain);
 
   switch (record.type) {
     case 'user':

@@ -8,6 +8,7 @@ import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { segments } from './sniffHead';
+import { pushStep } from './sessionDraft';
 
 // Cline and Roo Code keep a folder per task (research §5): `tasks/<taskId>/api_conversation_history.json` is what the
 // model saw (Anthropic MessageParam[], or Roo's v2 `{version:2, messages}` of AI-SDK messages) and `ui_messages.json`
@@ -201,7 +202,7 @@ async function readTask(agent: 'cline' | 'roo-code', file: SessionFile, ctx: Rea
 }
 
 function push(acc: Acc, step: StepInput, time: string | undefined): void {
-  acc.steps.push({ ...step, index: acc.steps.length, time } as Step);
+  pushStep(acc.steps, step, time);
 }
 
 function applyMessage(acc: Acc, message: ApiMessage): void {

@@ -10,6 +10,7 @@ import { applyLine, applyResponseItem, type Accumulator } from './codexRecords';
 import { countUnknown, isRecord, validTime } from './common';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
+import { finishSession, seedFromTrace } from './sessionDraft';
 import { findHeadRecord, segments } from './sniffHead';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { readZstdLines } from './zstdLines';
@@ -180,21 +181,17 @@ function seedAccumulator(acc: Accumulator, resume: ResumeInput): boolean {
   acc.entries.forEach((e, i) => {
     if (e.step.kind === 'user') acc.lastUserEntry = i;
   });
+  seedFromTrace(acc, trace);
   acc.id = saved.id;
   acc.parentId = trace.parentId;
   acc.sidechain = saved.sidechain;
   acc.metaSeen = saved.metaSeen;
-  acc.cwd = trace.cwd;
-  acc.version = trace.agentVersion;
   acc.model = saved.model;
   acc.threadName = saved.threadTitle ? trace.title : undefined;
-  acc.startedAt = trace.startedAt;
-  acc.endedAt = trace.endedAt;
   acc.sawResponseMessage = saved.sawResponseMessage;
   acc.pendingExit = new Map(saved.pendingExit);
   acc.pendingFailed = new Set(saved.pendingFailed);
   acc.syntheticCalls = saved.syntheticCalls;
-  acc.unknown = trace.unknown;
   return true;
 }
 
@@ -223,12 +220,16 @@ async function readZstd(acc: Accumulator): Promise<void> {
 function finish(acc: Accumulator): TraceDraft[] {
   // event_msg user/agent messages repeat the response_item ones: keep them only when those are missing.
   const entries = acc.sawResponseMessage ? acc.entries.filter((e) => !e.fromEvent) : acc.entries;
-  if (entries.length === 0) return [];
-  const steps = entries.map((e, index) => ({ ...e.step, index }) as Step);
+  const steps = entries.map((e, index) => {
+    const step = e.step as Step;
+    step.index = index;
+    return step;
+  });
   const firstUser = steps.find((s) => s.kind === 'user');
   const fromName =
     UUID_IN_NAME.exec(basename(acc.file.path))?.[1] ?? basename(acc.file.path).replace(/\.jsonl?(?:\.zst)?$/, '');
-  return [
+  const trace = finishSession(
+    { steps, unknown: acc.unknown },
     {
       id: `codex:${acc.id ?? fromName}`,
       agent: 'codex',
@@ -239,9 +240,7 @@ function finish(acc: Accumulator): TraceDraft[] {
       endedAt: acc.endedAt,
       source: { path: acc.file.path, bytes: acc.file.bytes },
       parentId: acc.parentId,
-      steps,
-      unknown: acc.unknown,
-      warnings: [],
     },
-  ];
+  );
+  return trace ? [trace] : [];
 }

@@ -4,6 +4,7 @@ import { clipMiddle, headOf, titleLine } from '../../util/text';
 import type { StepInput } from '../model';
 import { countUnknown, isRecord, storedOutput, validTime } from './common';
 import { jsonText } from './jsonText';
+import { noteTime } from './sessionDraft';
 import { commandFromArguments, commandFromArgv } from './toolCommand';
 import type { ReadContext, SessionFile } from './types';
 
@@ -129,10 +130,7 @@ export function applyLine(acc: Accumulator, json: Record<string, unknown>): void
 
 function applyEnvelope(acc: Accumulator, envelope: z.infer<typeof Envelope>): void {
   const time = validTime(envelope.timestamp) ? envelope.timestamp : undefined;
-  if (time) {
-    acc.startedAt ??= time;
-    acc.endedAt = time;
-  }
+  noteTime(acc, time);
   const payload = isRecord(envelope.payload) ? envelope.payload : undefined;
   switch (envelope.type) {
     case 'session_meta':
@@ -184,8 +182,11 @@ function applyMeta(acc: Accumulator, payload: unknown, time: string | undefined)
   }
 }
 
+/** Steps are numbered when the rollout is finished (event copies may yet be dropped); the literal is completed in place. */
 function push(acc: Accumulator, step: StepInput, time: string | undefined, fromEvent?: boolean): StepDraft {
-  const draft = { ...step, time, sidechain: acc.sidechain ? true : undefined } as StepDraft;
+  const draft = step as StepDraft;
+  draft.time = time;
+  if (acc.sidechain) draft.sidechain = true;
   acc.entries.push({ step: draft, fromEvent });
   if (step.kind === 'user') acc.lastUserEntry = acc.entries.length - 1;
   return draft;

@@ -10,6 +10,7 @@ import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { countUnknown, exitCodeAtEnd, isRecord, storedOutput } from './common';
 import { segments } from './sniffHead';
+import { pushStep } from './sessionDraft';
 
 // Continue keeps one JSON per session in ~/.continue/sessions/<id>.json (research §9), plus the index sessions.json,
 // which is skipped (its only extra is the creation date, read from it when present). Messages have no timestamps.
@@ -133,7 +134,7 @@ export const continueReader: SourceReader = {
 };
 
 function push(acc: Acc, step: StepInput): void {
-  acc.steps.push({ ...step, index: acc.steps.length } as Step);
+  pushStep(acc.steps, step);
 }
 
 function applyItem(acc: Acc, item: z.infer<typeof HistoryItem>): void {

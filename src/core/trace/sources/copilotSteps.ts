@@ -3,6 +3,7 @@ import type { Step, StepInput } from '../model';
 import { commandFromArguments } from './toolCommand';
 import { jsonText } from './jsonText';
 import type { ReadContext, SessionFile } from './types';
+import { pushStep, noteTime } from './sessionDraft';
 
 // What the Copilot formats share while reading: the accumulator and how a step or a tool call is pushed.
 
@@ -24,12 +25,9 @@ export interface Acc {
 }
 
 export function push(acc: Acc, step: StepInput, time: string | undefined): void {
-  acc.steps.push({ ...step, index: acc.steps.length, time } as Step);
+  pushStep(acc.steps, step, time);
   if (step.kind === 'tool_call') acc.callIds.add(step.callId);
-  if (time) {
-    acc.startedAt ??= time;
-    acc.endedAt = time;
-  }
+  noteTime(acc, time);
 }
 
 export function pushCall(

@@ -8,6 +8,7 @@ import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
 import { findHeadRecord, segments } from './sniffHead';
+import { pushStep } from './sessionDraft';
 
 // Cursor CLI (`cursor-agent`) transcripts (research §6.2): ~/.cursor/projects/<encoded>/agent-transcripts/<uuid>.jsonl
 // or …/<uuid>/<uuid>.jsonl, subagents in …/<parent>/subagents/<uuid>.jsonl. Lines are `{role, message:{content[]}}`
@@ -117,7 +118,7 @@ export const cursorReader: SourceReader = {
 };
 
 function push(acc: Acc, step: StepInput): void {
-  acc.steps.push({ ...step, index: acc.steps.length, sidechain: acc.sidechain ? true : undefined } as Step);
+  pushStep(acc.steps, step, undefined, acc.sidechain);
 }
 
 function applyLine(acc: Acc, line: z.infer<typeof Line>): void {

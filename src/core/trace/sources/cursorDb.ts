@@ -9,6 +9,7 @@ import { jsonText } from './jsonText';
 import { SessionLosses } from './sessionLosses';
 import { segments } from './sniffHead';
 import { countUnknown, isRecord, storedOutput, uriToPath } from './common';
+import { pushStep } from './sessionDraft';
 
 // Cursor IDE chats (research §6.1) in `state.vscdb`, VS Code's SQLite key-value store:
 // - cursorDiskKV `composerData:<id>`: one composer (chat or agent session); its messages are listed in
@@ -524,7 +525,7 @@ function push(acc: Acc, step: StepInput, time: string | undefined): void {
     acc.firstTime ??= time;
     acc.lastTime = time;
   }
-  acc.steps.push({ ...step, index: acc.steps.length, time } as Step);
+  pushStep(acc.steps, step, time);
 }
 
 /** ms since the epoch or an ISO string. */

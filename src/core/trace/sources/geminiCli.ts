@@ -11,6 +11,7 @@ import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
 import { lineWarnings } from './lineWarnings';
 import { findHeadRecord, segments } from './sniffHead';
+import { pushStep } from './sessionDraft';
 
 // Gemini CLI keeps one file per session (research §3): a single JSON ConversationRecord up to 0.38, then an
 // append-only JSONL log (metadata line, message lines, `$set` metadata updates, `$rewindTo` truncations).
@@ -197,7 +198,7 @@ async function finish(file: SessionFile, ctx: ReadContext, replay: Replay): Prom
   let firstPrompt: string | undefined;
   let lastTime: string | undefined;
   const push = (step: StepInput, time: string | undefined) => {
-    steps.push({ ...step, index: steps.length, time, sidechain: subagent ? true : undefined } as Step);
+    pushStep(steps, step, time, subagent);
     if (time) lastTime = time;
   };
 

@@ -7,6 +7,7 @@ import { countUnknown, isRecord, msToIso, storedOutput } from './common';
 import { withoutBom } from './jsonDocument';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
+import { pushStep } from './sessionDraft';
 
 // OpenCode ≤1.1 JSON storage (research §8): storage/session/<projectID>/<sessionID>.json, with the session's messages
 // in storage/message/<sessionID>/*.json and each message's parts in storage/part/<messageID>/*.json. The session
@@ -209,7 +210,7 @@ export function bad(acc: Acc, message: string): void {
 }
 
 function push(acc: Acc, step: StepInput, time: string | undefined): void {
-  acc.steps.push({ ...step, index: acc.steps.length, time, sidechain: acc.sidechain ? true : undefined } as Step);
+  pushStep(acc.steps, step, time, acc.sidechain);
 }
 
 export function applyMessage(acc: Acc, message: Message, parts: Array<z.infer<typeof Part>>): void {
