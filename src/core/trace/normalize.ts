@@ -3,9 +3,9 @@ import { Step, Trace, TRACE_SCHEMA_VERSION, type TraceDraft } from './model';
 import type { Redactor } from './redact';
 import { fastParser } from '../util/fastParse';
 
-const TraceFields = Trace.omit({ steps: true });
-// every step of every session goes through it: checked without zod's per-parse copy (see fastParse)
+// every step and every trace goes through them: checked without zod's per-parse copy (see fastParse)
 const parseStep = fastParser(Step);
+const parseTraceFields = fastParser(Trace.omit({ steps: true }));
 
 /**
  * Redacts every free-text field of a draft, derives its outcome and validates the result. The draft's steps become
@@ -36,7 +36,8 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   };
   trace.redactions = redactor.count - before;
   const { steps: _steps, ...fields } = trace;
-  TraceFields.parse(fields);
+  const checked = parseTraceFields(fields);
+  if (!checked.success) throw checked.error;
   return trace;
 }
 
