@@ -5,7 +5,7 @@ interface Point {
   planted: number;
 }
 
-/** A small dependency-free SVG: retained planted lessons vs batch size, naive vs combee (the paper's Figure 2 shape). */
+/** A small dependency-free SVG: planted lessons kept vs batch size — naive, combee's √n plan, the capacity-aware plan. */
 export function retentionSvg(points: Point[], sequentialKept: number): string {
   const width = 560;
   const height = 340;
@@ -21,9 +21,7 @@ export function retentionSvg(points: Point[], sequentialKept: number): string {
   const planted = points[0]?.planted ?? 1;
   const y = (v: number) => bottom - (v / planted) * (bottom - top);
   const series = (strategy: string, color: string) => {
-    const pts = points
-      .filter((p) => p.strategy === strategy || (p.batch === 1 && p.strategy === 'sequential'))
-      .sort((a, b) => a.batch - b.batch);
+    const pts = points.filter((p) => p.strategy === strategy).sort((a, b) => a.batch - b.batch);
     const path = pts
       .map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.batch).toFixed(1)},${y(p.retained).toFixed(1)}`)
       .join(' ');
@@ -50,9 +48,10 @@ export function retentionSvg(points: Point[], sequentialKept: number): string {
 ${yTicks}${ticks}
 <line x1="${left}" x2="${right}" y1="${y(sequentialKept).toFixed(1)}" y2="${y(sequentialKept).toFixed(1)}" stroke="#888" stroke-dasharray="4 3"/>
 <text x="${right}" y="${(y(sequentialKept) + 14).toFixed(1)}" text-anchor="end" fill="#666">sequential (batch 1)</text>
-${series('naive', '#d9534f')}${series('combee', '#2a7ae2')}
-<text x="${left + 10}" y="${bottom - 30}" fill="#d9534f">naive (one aggregation call)</text>
-<text x="${left + 10}" y="${bottom - 14}" fill="#2a7ae2">combee (parallel scan, p = 2)</text>
+${series('naive', '#d9534f')}${series('combee-sqrt', '#f0ad4e')}${series('combee', '#2a7ae2')}
+<text x="${left + 10}" y="${bottom - 46}" fill="#d9534f">naive (one aggregation call)</text>
+<text x="${left + 10}" y="${bottom - 30}" fill="#f0ad4e">combee, √n plan (k = ⌊√n⌋, fan-in levels)</text>
+<text x="${left + 10}" y="${bottom - 14}" fill="#2a7ae2">combee, capacity-aware plan (every call fits; merged in code)</text>
 <text x="${(left + right) / 2}" y="${height - 8}" text-anchor="middle">batch size (log scale)</text>
 </svg>
 `;

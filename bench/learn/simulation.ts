@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
+import { countTokens } from '../../src/core/util/tokens';
 import type { ChatRequest, ScriptedReply } from '../../test/support/modelServer';
 
 /**
  * SIMULATION (not a model). A deterministic reflector and a capacity-limited aggregator spoken over the real
  * OpenAI protocol, so the real client, prompts and scan code run. Context overload is modelled on input size:
- * an aggregation call keeps each distinct item with probability r = min(1, (C / load)^γ), where load counts a
- * reflection-level item as REFLECTION_ITEM_TOKENS (a raw reflection with its reasoning) and a delta-level item as
- * DELTA_ITEM_TOKENS (a compact operation). Which items survive is a hash of (item, call), so runs are replayable.
+ * an aggregation call keeps each distinct item with probability r = min(1, (C / load)^γ), where load is the real
+ * text of the request (system and user messages: instructions, the rules shown, every lesson or operation with its
+ * label), counted with the o200k tokenizer — so a delta's rules weigh what their wording and support weigh. Which
+ * items survive is a hash of (item, call), so runs are replayable.
  */
-export const OVERLOAD = { capacityTokens: 8000, gamma: 0.7, reflectionItemTokens: 500, deltaItemTokens: 40 } as const;
+export const OVERLOAD = { capacityTokens: 8000, gamma: 0.7 } as const;
 /** Latencies, scaled 1:10 from typical hosted-model figures (a reflection ~1.5 s, an aggregation ~1 s + output). */
 export const LATENCY = { reflectMs: 150, reflectJitter: 0.2, aggregateBaseMs: 100, aggregatePerOutputOpMs: 2 } as const;
 
@@ -18,6 +20,16 @@ function unit(text: string): number {
 
 export function retention(load: number): number {
   return Math.min(1, (OVERLOAD.capacityTokens / Math.max(1, load)) ** OVERLOAD.gamma);
+}
+
+/** The load of a request: the tokens of its whole text. */
+export function requestLoad(request: ChatRequest): number {
+  return request.messages.reduce((sum, m) => sum + countTokens(m.content), 0);
+}
+
+/** The simulated model without its latencies: the retention runs, where only what is kept matters. */
+export function instantResponder(request: ChatRequest, callIndex: number): ScriptedReply {
+  return { ...simulatedResponder(request, callIndex), delayMs: 0 };
 }
 
 export function simulatedResponder(request: ChatRequest, callIndex: number): ScriptedReply {
@@ -38,13 +50,9 @@ export function simulatedResponder(request: ChatRequest, callIndex: number): Scr
   // Aggregator: items are "L<n> (...): [kind, section] text" (reflection level) or "D<i>.<j> (...): ADD to ...: text".
   const playbook = user.split('\n\nLessons:')[0].split('\n\nProposed operations:')[0]; // the rules shown
   const items = [...user.matchAll(/^((L|D)[\d.]+) \(\d+ session\(s\)\): (?:\[[^\]]*\] |ADD to "[^"]*": )?(.*)$/gm)].map(
-    (m) => ({ label: m[1], level: m[2], text: m[3] }),
+    (m) => ({ label: m[1], text: m[3] }),
   );
-  const load = items.reduce(
-    (sum, i) => sum + (i.level === 'L' ? OVERLOAD.reflectionItemTokens : OVERLOAD.deltaItemTokens),
-    0,
-  );
-  const keep = retention(load);
+  const keep = retention(requestLoad(request));
   const callKey = createHash('sha256').update(user).digest('hex');
   const byText = new Map<string, string[]>();
   for (const item of items) byText.set(item.text, [...(byText.get(item.text) ?? []), item.label]);

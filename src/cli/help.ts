@@ -29,7 +29,7 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
              [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
              [--seed <n>] [--all-workspaces] [--window-days <n>] [--targets <list>] [--max-tokens <n>] [--max-cost <usd>]
              [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--playbook <path>] [--allow-insecure-http] [--timeout <s>]
-             [--no-cache] [--dry-run] [--json]
+             [--aggregation-tokens <n>] [--no-cache] [--dry-run] [--json]
   Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
   assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
   default playbook,agents-md,skills) as diffs. --window-days: only sessions that ended within that many days of the
@@ -39,6 +39,8 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
   --provider openai and sent only to --base-url (or OPENAI_BASE_URL); plain http to another machine is refused
   unless --allow-insecure-http. --timeout: seconds one model request may take (default: sized to the request);
   a request unanswered after 4× the median latency (at least 5 s) is sent a second time, the first answer wins.
+  --aggregation-tokens: most tokens one aggregation call may hold (default 16000): every call of the scan is
+  planned to fit it, and operations that are the same lesson are merged in code before each higher level.
   Every proposed rule is screened (--json: proposal.rules[].flags, [] when clean); a flagged rule is in the
   playbook diff only, marked, and flagged rules already in the playbook are kept out of the other files.
   Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;

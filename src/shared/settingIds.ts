@@ -30,6 +30,7 @@ export const SETTINGS = {
   llmConcurrency: { id: 'llm.concurrency', who: 'user' },
   requestTimeoutSeconds: { id: 'llm.requestTimeoutSeconds', who: 'user' },
   condenseBudget: { id: 'llm.sessionBudgetTokens', who: 'user' },
+  aggregationCapacity: { id: 'llm.aggregationCapacityTokens', who: 'user' },
   assetTargets: { id: 'assets.targets', who: 'workspace' },
   rulesBudget: { id: 'assets.rulesBudgetTokens', who: 'workspace' },
   skillRoots: { id: 'assets.skillRoots', who: 'workspace' },

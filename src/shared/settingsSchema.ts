@@ -7,6 +7,7 @@ import { DEFAULT_EMBEDDING_MODEL } from '../core/llm/openaiClient';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS } from '../core/service/learnWorkspace';
 import { DEFAULT_CONDENSE_BUDGET } from '../core/trace/condense';
+import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../core/learn/capacity';
 import { DEFAULT_READ_LIMITS } from '../core/import/limits';
 
 /**
@@ -37,6 +38,7 @@ export const Settings = z.object({
   llmConcurrency: z.number().int().min(1).catch(4),
   requestTimeoutSeconds: z.number().int().min(0).catch(0),
   condenseBudget: z.number().int().min(500).catch(DEFAULT_CONDENSE_BUDGET),
+  aggregationCapacity: z.number().int().min(MIN_AGGREGATION_CAPACITY_TOKENS).catch(DEFAULT_AGGREGATION_CAPACITY_TOKENS),
   assetTargets: z.array(z.enum(ASSET_TARGETS)).catch([...DEFAULT_ASSET_SETTINGS.targets]),
   rulesBudget: z.number().int().min(100).catch(DEFAULT_RULES_BUDGET_TOKENS),
   skillRoots: z.array(z.string().min(1)).min(1).catch([DEFAULT_SKILL_ROOT]),

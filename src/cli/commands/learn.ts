@@ -18,6 +18,7 @@ import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
 import { progressOf, shellQuote, type Output } from '../output';
 import { WorkspaceState } from '../../core/store/workspaceState';
+import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../core/learn/capacity';
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
@@ -42,12 +43,16 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     'max-cost': { type: 'string' },
     'price-in': { type: 'string' },
     'price-out': { type: 'string' },
+    'aggregation-tokens': { type: 'string' },
   });
   const maxTokens = integer('max-tokens', values['max-tokens']);
   const timeoutSeconds = integer('timeout', values.timeout);
   const maxCostUsd = decimal('max-cost', values['max-cost']);
   const priceIn = decimal('price-in', values['price-in']);
   const priceOut = decimal('price-out', values['price-out']);
+  const aggregationCapacityTokens = integer('aggregation-tokens', values['aggregation-tokens']);
+  if (aggregationCapacityTokens !== undefined && aggregationCapacityTokens < MIN_AGGREGATION_CAPACITY_TOKENS)
+    throw new UsageError(`--aggregation-tokens must be at least ${MIN_AGGREGATION_CAPACITY_TOKENS}`);
   const targets =
     typeof values.targets === 'string'
       ? values.targets
@@ -85,6 +90,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       prices,
       allowInsecureHttp: values['allow-insecure-http'] === true,
       timeoutMs: timeoutSeconds ? timeoutSeconds * 1000 : undefined,
+      aggregationCapacityTokens,
     },
     out,
   );
@@ -232,6 +238,7 @@ function resolveRoles(
     prices?: { input: number; output: number };
     allowInsecureHttp: boolean;
     timeoutMs?: number;
+    aggregationCapacityTokens?: number;
   },
   out: Output,
 ): Roles | undefined {
@@ -246,6 +253,7 @@ function resolveRoles(
         prices: endpoint.prices,
         allowInsecureHttp: endpoint.allowInsecureHttp,
         timeoutMs: endpoint.timeoutMs,
+        aggregationCapacityTokens: endpoint.aggregationCapacityTokens,
       });
     } catch (error) {
       if (error instanceof EndpointRefusedError) throw new UsageError(error.message);

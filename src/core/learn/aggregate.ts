@@ -5,7 +5,8 @@ import type { BatchMode } from './batchMode';
 import { usageFields, type RunLedger } from './ledger';
 import type { MappedReflection } from './map';
 import type { BatchRecord } from './record';
-import { groupCount, planScan, sliceGroups } from './scan';
+import { Planner, type PlanKind } from './plan';
+import { planScan } from './scan';
 import type { AggregationInput, Aggregator, Strategy } from './types';
 
 /** A delta and the node of the tree that holds it. */
@@ -24,6 +25,11 @@ export interface AggregationSettings {
   concurrency: number;
   /** Most deltas one global call takes; more → one more scan level. */
   maxFanIn: number;
+  /**
+   * `capacity` (default): every call is planned to fit the aggregator's capacity, and operations that are the same
+   * lesson are merged in code before each higher level; `sqrt`: Combee's plan as published (k = ⌊√n⌋, fan-in levels).
+   */
+  plan?: PlanKind;
 }
 
 export interface BatchAggregation {
@@ -31,7 +37,7 @@ export interface BatchAggregation {
   final?: NodeDelta;
   /** A call failed: the batch's sessions are learned again later. */
   failed: boolean;
-  shape: Pick<BatchRecord, 'mode' | 'k' | 'levels' | 'groups'>;
+  shape: Pick<BatchRecord, 'mode' | 'k' | 'levels' | 'groups' | 'plan'>;
 }
 
 /**
@@ -72,15 +78,19 @@ export async function aggregateBatch(
     const final = await levels.call(all, `b${b}:single`, 'aggregation (n < 4)', allNodes, 1);
     return { final, failed: levels.failed, shape: { mode: singleMode, k: 1, levels: 1, groups: plan.groups } };
   }
-  const { final, level, direct } = await scan(plan.groups, reflections, levels, settings);
+  const capacity = settings.plan === 'sqrt' ? undefined : settings.aggregator.capacity;
+  const planner = new Planner(capacity, frozen, settings.maxFanIn);
+  const groups = planner.levelOne(plan.groups, reflections);
+  const { final, level, direct } = await scan(groups, reflections, levels, settings, planner);
   return {
     final,
     failed: levels.failed,
     shape: {
       mode: scanMode(hasLessons, levels.mergedOperations, direct),
-      k: plan.k,
+      k: groups.length,
       levels: level,
-      groups: plan.groups,
+      groups,
+      plan: planner.record(settings.plan === 'sqrt' ? 'the √n plan was asked for' : undefined),
     },
   };
 }
@@ -92,12 +102,13 @@ function scanMode(hasLessons: boolean, mergedOperations: boolean, direct: NodeDe
   return direct && direct.delta.ops.length > 0 ? 'one_group' : 'no_deltas';
 }
 
-/** Level 1 over the groups, then as many global levels as the fan-in needs. */
+/** Level 1 over the groups, then as many higher levels as the plan needs (see Planner). */
 async function scan(
   groups: number[][],
   reflections: MappedReflection[],
   levels: Levels,
   settings: AggregationSettings,
+  planner: Planner,
 ): Promise<{ final?: NodeDelta; level: number; direct?: NodeDelta }> {
   const { b, ledger } = levels;
   // Level 1: one local aggregation per shuffled group, all at once.
@@ -128,11 +139,21 @@ async function scan(
   );
   let level = 1;
   let deltas = locals.filter(isDefined);
-  // Multi-level scan: too many deltas for one global call → aggregate them in groups first.
-  while (deltas.length > settings.maxFanIn) {
+  for (;;) {
+    deltas = planner.merge(deltas);
+    // One delta left is the batch's; at level 1 the other groups' calls failed, and it goes on without a global call.
+    if (deltas.length === 1) return { final: deltas[0], level, direct: level === 1 ? deltas[0] : undefined };
+    if (deltas.length === 0) return { level };
+    const groups = planner.higherLevel(deltas);
+    if (groups.length === 1) break;
+    if (groups.length === deltas.length) {
+      // No two deltas fit one call: they are distinct lessons already merged in code, and their union is the delta.
+      level++;
+      return { final: levels.unionInCode(deltas, level), level };
+    }
     level++;
     const next = await mapLimit(
-      sliceGroups(deltas, groupCount(deltas.length)),
+      groups,
       settings.concurrency,
       (group, g) =>
         levels.call(
@@ -146,9 +167,6 @@ async function scan(
     );
     deltas = next.filter(isDefined);
   }
-  // One delta left is the batch's; at level 1 the other groups' calls failed, and it goes on without a global call.
-  if (deltas.length === 1) return { final: deltas[0], level, direct: level === 1 ? deltas[0] : undefined };
-  if (deltas.length === 0) return { level };
   level++;
   const final = await levels.call(
     globalInput(deltas),
@@ -214,6 +232,24 @@ class Levels {
       detail: result.value,
     });
     return { delta: result.value, nodeId: id };
+  }
+
+  /** The batch's delta as the union of deltas no call can take together (each already merged in code). */
+  unionInCode(deltas: NodeDelta[], level: number): NodeDelta {
+    if (deltas.some((d) => d.delta.ops.length > 0)) this.mergedOperations = true;
+    const id = `b${this.b}:global`;
+    const delta = { ops: deltas.flatMap((d) => d.delta.ops), tags: deltas.flatMap((d) => d.delta.tags) };
+    this.ledger.nodes.push({
+      id,
+      kind: 'global',
+      batch: this.b,
+      level,
+      label: `global delta, merged in code: ${delta.ops.length} op(s) (no call fits them together)`,
+      parents: deltas.map((d) => d.nodeId),
+      status: 'ok',
+      detail: delta,
+    });
+    return { delta, nodeId: id };
   }
 }
 

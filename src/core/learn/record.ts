@@ -26,6 +26,19 @@ export const RunNode = z.object({
 });
 export type RunNode = z.infer<typeof RunNode>;
 
+/** How a batch's scan was cut into calls, and why (see plan.ts). */
+export const BatchPlan = z.object({
+  kind: z.enum(['sqrt', 'capacity']),
+  /** The effective capacity every call was planned to fit. */
+  budgetTokens: z.number().int().optional(),
+  /** The largest prompt the plan sent (tokens, counted with the tokenizer). */
+  largestCallTokens: z.number().int().optional(),
+  reason: z.string(),
+  /** Operations merged in code into an earlier one (the same lesson) before a higher level. */
+  mergedInCode: z.number().int(),
+});
+export type BatchPlan = z.infer<typeof BatchPlan>;
+
 const StoredBatchRecord = z.object({
   index: z.number().int(),
   traceIds: z.array(z.string()),
@@ -34,6 +47,8 @@ const StoredBatchRecord = z.object({
   k: z.number().int(),
   levels: z.number().int(),
   groups: z.array(z.array(z.number().int())),
+  /** Records written before plans were recorded have none. */
+  plan: BatchPlan.optional(),
   wallMs: z.number(),
   /** Helpful / harmful tags applied to existing rules in this batch (rule helpfulness over time). */
   tags: z.array(z.object({ id: z.string(), tag: z.enum(['helpful', 'harmful', 'neutral']) })).default([]),

@@ -9,6 +9,7 @@ import { DeltaApplier, type Veto } from './apply';
 import { BatchSizer } from './batchSizer';
 import type { Measurement } from './controller';
 import { RunLedger, type RunLimits } from './ledger';
+import type { PlanKind } from './plan';
 import { reflectBatch } from './map';
 import { RUN_RECORD_VERSION, type BatchRecord, type RunRecord } from './record';
 import { contentSeed } from './seed';
@@ -35,6 +36,8 @@ export interface LearnOptions {
   concurrency?: number;
   /** Most deltas one global call takes; more → one more scan level. */
   maxFanIn?: number;
+  /** `capacity` (default): every call fits the aggregator's capacity; `sqrt`: Combee's √n plan as published. */
+  plan?: PlanKind;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction: number) => void;
   /** Returns a reason to drop an operation before it is applied (rejected or deleted before), else undefined. */
@@ -118,7 +121,15 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         mapped.reflections,
         b,
         frozen,
-        { strategy, aggregator: options.aggregator, duplication, seed: seed + b, concurrency, maxFanIn },
+        {
+          strategy,
+          aggregator: options.aggregator,
+          duplication,
+          seed: seed + b,
+          concurrency,
+          maxFanIn,
+          plan: options.plan,
+        },
         ledger,
       );
       // A cancel or a limit reached during this batch: nothing of it is applied.

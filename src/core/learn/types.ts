@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BulletTag, Delta, Evidence, LessonKind } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
+import type { AggregationCapacity } from './capacity';
 import type { Trace } from '../trace/model';
 
 export const Lesson = z.object({
@@ -51,6 +52,8 @@ export interface Reflector {
 /** Aggregates reflections (or lower-level deltas) into one delta against the frozen playbook. */
 export interface Aggregator {
   aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Delta>>;
+  /** A model's limit, which the scan plans every call to fit; none (the offline aggregator): the √n plan. */
+  readonly capacity?: AggregationCapacity;
 }
 
 export interface ProviderInfo {

@@ -3,8 +3,11 @@ import type { Playbook } from '../playbook/model';
 import { bullets } from '../playbook/model';
 import { condenseTrace, DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { Trace } from '../trace/model';
+import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, type AggregationCapacity } from '../learn/capacity';
 import type { AggregationInput, Aggregator, Lesson, Reflection, Reflector, RoleResult } from '../learn/types';
-import type { LlmClient } from './client';
+import { unionSupport } from '../playbook/support';
+import { countTokens } from '../util/tokens';
+import type { ChatMessage, LlmClient } from './client';
 import { globalAggregationPrompt, localAggregationPrompt, reflectionPrompt, type LabelledItem } from './prompts';
 import { AggregationAnswer, ReflectionAnswer } from './schemas';
 
@@ -52,15 +55,46 @@ interface Source {
   support: Evidence[];
 }
 
-function unionSupport(sources: Source[]): Evidence[] {
-  const byTrace = new Map<string, Set<number>>();
-  for (const source of sources)
-    for (const e of source.support) {
-      const steps = byTrace.get(e.traceId) ?? new Set<number>();
-      e.steps.forEach((s) => steps.add(s));
-      byTrace.set(e.traceId, steps);
-    }
-  return [...byTrace].map(([traceId, steps]) => ({ traceId, steps: [...steps].sort((a, b) => a - b) }));
+/** The labelled items of an aggregation call and the prompt that shows them (what `aggregate` sends, what `measure` counts). */
+function aggregationRequest(
+  input: AggregationInput,
+  playbook: Playbook,
+): { sources: Map<string, Source>; messages: ChatMessage[] } {
+  const sources = new Map<string, Source>();
+  if (input.reflections.length > 0) {
+    // Duplicated reflections (augmented shuffle) show each lesson again under its own label: that is the point.
+    let n = 0;
+    for (const reflection of input.reflections)
+      for (const lesson of reflection.lessons) {
+        const label = `L${++n}`;
+        sources.set(label, {
+          item: {
+            label,
+            text: `[${lesson.kind}, ${lesson.section}${lesson.scope ? `, scope ${lesson.scope}` : ''}] ${lesson.content}`,
+            sessions: 1,
+          },
+          support: [lesson.evidence],
+        });
+      }
+  } else {
+    input.deltas.forEach((delta, d) =>
+      delta.ops.forEach((op, o) => {
+        const label = `D${d + 1}.${o + 1}`;
+        sources.set(label, {
+          item: { label, text: describeOp(op), sessions: new Set(op.support.map((s) => s.traceId)).size },
+          support: op.support,
+        });
+      }),
+    );
+  }
+  const items = [...sources.values()].map((s) => s.item);
+  const messages =
+    sources.size === 0
+      ? []
+      : input.level === 'global'
+        ? globalAggregationPrompt(items, playbook)
+        : localAggregationPrompt(items, playbook);
+  return { sources, messages };
 }
 
 function describeOp(op: DeltaOp): string {
@@ -78,42 +112,27 @@ function describeOp(op: DeltaOp): string {
 
 /** Local and global aggregation through a model; support is resolved from the cited labels by our code. */
 export class LlmAggregator implements Aggregator {
-  constructor(private readonly client: LlmClient) {}
+  readonly capacity: AggregationCapacity;
+
+  /** `capacityTokens`: how large one call's prompt may be before the model starts to lose items (see capacity.ts). */
+  constructor(
+    private readonly client: LlmClient,
+    capacityTokens = DEFAULT_AGGREGATION_CAPACITY_TOKENS,
+  ) {
+    this.capacity = {
+      budgetTokens: capacityTokens,
+      measure: (input, playbook) => {
+        const { messages } = aggregationRequest(input, playbook);
+        return messages.reduce((sum, m) => sum + countTokens(m.content), 0);
+      },
+    };
+  }
 
   async aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Delta>> {
-    const sources = new Map<string, Source>();
-    if (input.reflections.length > 0) {
-      // Duplicated reflections (augmented shuffle) show each lesson again under its own label: that is the point.
-      let n = 0;
-      for (const reflection of input.reflections)
-        for (const lesson of reflection.lessons) {
-          const label = `L${++n}`;
-          sources.set(label, {
-            item: {
-              label,
-              text: `[${lesson.kind}, ${lesson.section}${lesson.scope ? `, scope ${lesson.scope}` : ''}] ${lesson.content}`,
-              sessions: 1,
-            },
-            support: [lesson.evidence],
-          });
-        }
-    } else {
-      input.deltas.forEach((delta, d) =>
-        delta.ops.forEach((op, o) => {
-          const label = `D${d + 1}.${o + 1}`;
-          sources.set(label, {
-            item: { label, text: describeOp(op), sessions: new Set(op.support.map((s) => s.traceId)).size },
-            support: op.support,
-          });
-        }),
-      );
-    }
+    const { sources, messages } = aggregationRequest(input, playbook);
     const tags = [...input.reflections.flatMap((r) => r.tags), ...input.deltas.flatMap((d) => d.tags)];
     if (sources.size === 0)
       return { value: { ops: [], tags }, usage: { inputTokens: 0, outputTokens: 0, latencyMs: 0 }, warnings: [] };
-    const items = [...sources.values()].map((s) => s.item);
-    const messages =
-      input.level === 'global' ? globalAggregationPrompt(items, playbook) : localAggregationPrompt(items, playbook);
     const response = await this.client.completeJson({
       messages,
       schema: AggregationAnswer,
@@ -129,7 +148,7 @@ export class LlmAggregator implements Aggregator {
         warnings.push(`an ${op.type} operation citing no known source was dropped`);
         continue;
       }
-      const support = unionSupport(cited);
+      const support = unionSupport(...cited.map((s) => s.support));
       switch (op.type) {
         case 'ADD':
           ops.push({

@@ -38,6 +38,8 @@ export interface OpenAiSettings {
   timeoutMs?: number;
   prices?: { input: number; output: number };
   condenseBudgetTokens?: number;
+  /** Effective capacity of one aggregation call (see learn/capacity.ts). */
+  aggregationCapacityTokens?: number;
   embeddingModel?: string;
   /** Completed calls are cached here (content-addressed); omit to disable. */
   cache?: CallCache;
@@ -65,7 +67,7 @@ export function openAiRoles(settings: OpenAiSettings): Roles {
   };
   return {
     reflector: new LlmReflector(client, settings.condenseBudgetTokens),
-    aggregator: new LlmAggregator(client),
+    aggregator: new LlmAggregator(client, settings.aggregationCapacityTokens),
     info: client.info,
     embed,
   };

@@ -27,6 +27,8 @@ export interface LearnTaskOptions {
   batchSize?: number | 'auto';
   windowDays?: number;
   budgetTokens?: number;
+  /** Effective capacity of one aggregation call (see learn/capacity.ts). */
+  aggregationCapacityTokens?: number;
   assets?: Partial<AssetSettings>;
   limits?: { maxTokens?: number; maxCostUsd?: number };
   pricePerMTokInput?: number;

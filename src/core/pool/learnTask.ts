@@ -16,17 +16,27 @@ function rolesFor(
   host: PortRpc<HostApi, WorkerApi>,
   cacheDir: string | undefined,
   budget: number | undefined,
+  aggregationCapacity: number | undefined,
 ): Roles {
   const cache = cacheDir ? new CallCache(cacheDir) : undefined;
   switch (spec.kind) {
     case 'offline':
       return offlineRoles();
     case 'openai':
-      return openAiRoles({ ...spec, cache, condenseBudgetTokens: budget });
+      return openAiRoles({
+        ...spec,
+        cache,
+        condenseBudgetTokens: budget,
+        aggregationCapacityTokens: aggregationCapacity,
+      });
     case 'proxy': {
       const proxy = new PortLlmClient(spec.info, (messages, signal) => host.call('chat', messages, signal));
       const client = cache ? new CachingLlmClient(proxy, cache, `proxy:${spec.info.provider}`) : proxy;
-      return { reflector: new LlmReflector(client, budget), aggregator: new LlmAggregator(client), info: spec.info };
+      return {
+        reflector: new LlmReflector(client, budget),
+        aggregator: new LlmAggregator(client, aggregationCapacity),
+        info: spec.info,
+      };
     }
   }
 }
@@ -41,7 +51,13 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
   const host = new PortRpc<HostApi, WorkerApi>(task.port, { cancel: () => controller.abort() });
   try {
     const store = new TraceStore(task.storeDir);
-    const roles = rolesFor(task.provider, host, task.cacheDir, task.options.budgetTokens);
+    const roles = rolesFor(
+      task.provider,
+      host,
+      task.cacheDir,
+      task.options.budgetTokens,
+      task.options.aggregationCapacityTokens,
+    );
     const confirm = task.options.confirm ? (estimate: RunEstimate) => host.call('confirm', estimate) : undefined;
     const result = await learnWorkspace({
       store,

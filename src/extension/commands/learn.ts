@@ -96,6 +96,7 @@ export async function runLearning(
                 batchSize: settings.batchSize,
                 windowDays: mode.windowDays ?? settings.windowDays,
                 budgetTokens: settings.condenseBudget,
+                aggregationCapacityTokens: settings.aggregationCapacity,
                 assets: {
                   targets: settings.assetTargets,
                   budgetTokens: settings.rulesBudget,

@@ -63,6 +63,7 @@ describe("a repository's settings cannot redirect or widen anything", () => {
         'combee.learn.backgroundThreshold': 1,
         'combee.llm.concurrency': 64,
         'combee.llm.sessionBudgetTokens': 200_000,
+        'combee.llm.aggregationCapacityTokens': 1_000_000,
         'combee.llm.maxTokensPerRun': 0,
         'combee.llm.maxCostPerRun': 10_000,
         'combee.llm.prices': { 'attacker-model': { input: 0, output: 0 } },

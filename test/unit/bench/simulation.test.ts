@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { learningCorpus, plantedLessons } from '../../../bench/learn/corpus';
-import { retention, simulatedResponder } from '../../../bench/learn/simulation';
+import { requestLoad, retention, simulatedResponder } from '../../../bench/learn/simulation';
 import { reflectionPrompt, localAggregationPrompt } from '../../../src/core/llm/prompts';
 import { emptyPlaybook } from '../../../src/core/playbook/markdown';
 import { condenseTrace } from '../../../src/core/trace/condense';
@@ -26,6 +26,20 @@ describe('learning benchmark simulation (sanity of the model, not a timing)', ()
     for (const l of answer.lessons) assert.equal(trace.steps[l.evidence_steps[0]].kind, 'user');
   });
 
+  it('the load of a request is the tokens of its whole text, lessons and rules alike', () => {
+    const messages = localAggregationPrompt(
+      [{ label: 'L1', text: '[pitfall, Pitfalls] run `pnpm db:generate` first', sessions: 1 }],
+      emptyPlaybook(),
+    );
+    const load = requestLoad({ model: 'sim', messages });
+    assert.ok(load > 100 && load < 1000, String(load));
+    const longer = localAggregationPrompt(
+      [{ label: 'L1', text: `[pitfall, Pitfalls] ${'run `pnpm db:generate` first, '.repeat(50)}`, sessions: 1 }],
+      emptyPlaybook(),
+    );
+    assert.ok(requestLoad({ model: 'sim', messages: longer }) > load + 300);
+  });
+
   it('overload: retention is 1 up to the capacity and falls as the input grows', () => {
     assert.equal(retention(1000), 1);
     assert.ok(retention(20_000) < 1 && retention(100_000) < retention(20_000));
@@ -46,7 +60,8 @@ describe('learning benchmark simulation (sanity of the model, not a timing)', ()
         ) as { operations: unknown[] }
       ).operations.length;
     assert.equal(count(10), 10);
-    assert.ok(count(200) < 100);
-    assert.equal(count(200), count(200));
+    // ~20 tokens an item: 2,000 of them are five times the capacity
+    assert.ok(count(2000) < 1000);
+    assert.equal(count(2000), count(2000));
   });
 });

@@ -1,7 +1,8 @@
-import type { AddOp, Delta, DeltaOp, Evidence } from '../../playbook/delta';
+import type { AddOp, Delta, DeltaOp } from '../../playbook/delta';
 import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
 import { isNearDuplicate } from '../../playbook/similarity';
+import { unionSupport } from '../../playbook/support';
 import type { AggregationInput, Aggregator, Reflection, RoleResult } from '../../learn/types';
 
 /**
@@ -18,7 +19,7 @@ export function aggregateOffline(input: AggregationInput, playbook: Playbook): D
   for (const op of candidates) {
     const same = merged.find((m) => (m.key && op.key ? m.key === op.key : isNearDuplicate(m.content, op.content)));
     if (same) same.support = unionSupport(same.support, op.support);
-    else merged.push({ ...op, support: unionSupport([], op.support) });
+    else merged.push({ ...op, support: unionSupport(op.support) });
   }
   const existing = bullets(playbook);
   const fresh = merged.filter((op) => !existing.some((b) => isNearDuplicate(b.content, op.content)));
@@ -39,17 +40,6 @@ function lessonsAsOps(reflection: Reflection): AddOp[] {
     minSupport: lesson.minSupport,
     support: [lesson.evidence],
   }));
-}
-
-/** Duplicated reflections (augmented shuffle) must not count twice: support is a set of traces. */
-function unionSupport(into: Evidence[], more: Evidence[]): Evidence[] {
-  const out = into.map((e) => ({ ...e, steps: [...e.steps] }));
-  for (const evidence of more) {
-    const existing = out.find((e) => e.traceId === evidence.traceId);
-    if (existing) existing.steps = [...new Set([...existing.steps, ...evidence.steps])].sort((a, b) => a - b);
-    else out.push({ traceId: evidence.traceId, steps: [...evidence.steps] });
-  }
-  return out;
 }
 
 function dedupeOps(ops: DeltaOp[]): DeltaOp[] {
