@@ -1,5 +1,5 @@
 import { describeBatchMode } from './batchMode';
-import type { RunNode, RunRecord } from './record';
+import type { BatchPlan, RunNode, RunRecord } from './record';
 
 /** The aggregation tree as indented text, from the applied changes down to the sessions (for `combee tree`). */
 export function renderRunTree(record: RunRecord): string {
@@ -42,6 +42,7 @@ export function renderRunTree(record: RunRecord): string {
       '',
       `batch ${batch.index + 1}: ${batch.traceIds.length} session(s), ${describeBatchMode(batch)}, ${(batch.wallMs / 1000).toFixed(2)} s`,
     );
+    if (batch.plan) lines.push(`  plan: ${describePlan(batch.plan)}`);
     const apply = record.nodes.find((n) => n.kind === 'apply' && n.batch === batch.index);
     if (apply) walk(apply, 1);
     else lines.push('  (nothing to apply)');
@@ -49,4 +50,13 @@ export function renderRunTree(record: RunRecord): string {
   if (record.warnings.length)
     lines.push('', `${record.warnings.length} warning(s):`, ...record.warnings.slice(0, 20).map((w) => `  ${w}`));
   return lines.join('\n');
+}
+
+/** e.g. `capacity-aware, every call ≤ 8000 tokens (largest 7412): k = 14 instead of ⌊√n⌋ = 10…; 37 op(s) merged in code`. */
+export function describePlan(plan: BatchPlan): string {
+  const head =
+    plan.kind === 'capacity'
+      ? `capacity-aware, every call ≤ ${plan.budgetTokens} tokens${plan.largestCallTokens ? ` (largest ${plan.largestCallTokens})` : ''}`
+      : '√n';
+  return `${head}: ${plan.reason}${plan.mergedInCode ? `; ${plan.mergedInCode} op(s) merged in code` : ''}`;
 }

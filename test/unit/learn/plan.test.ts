@@ -3,6 +3,7 @@ import type { AggregationCapacity } from '../../../src/core/learn/capacity';
 import { mergeSameLessons } from '../../../src/core/learn/mergeOps';
 import { RunRecord } from '../../../src/core/learn/record';
 import { learn } from '../../../src/core/learn/run';
+import { renderRunTree } from '../../../src/core/learn/treeText';
 import type { AggregationInput, Aggregator, RoleResult } from '../../../src/core/learn/types';
 import { LlmAggregator } from '../../../src/core/llm/llmRoles';
 import { localAggregationPrompt } from '../../../src/core/llm/prompts';
@@ -145,6 +146,12 @@ describe('capacity-aware aggregation plan', () => {
     assert.match(batch.plan?.reason ?? '', new RegExp(`k = ${batch.k} instead of ⌊√n⌋ = 10`));
     for (const call of aggregator.measured) assert.ok(call.tokens <= 300, `${call.level} call of ${call.tokens}`);
     assert.ok((batch.plan?.largestCallTokens ?? 0) <= 300);
+    assert.match(
+      renderRunTree(result.record),
+      new RegExp(
+        `plan: capacity-aware, every call ≤ 300 tokens \\(largest \\d+\\): k = ${batch.k} instead of ⌊√n⌋ = 10`,
+      ),
+    );
     assert.equal(batch.groups.flat().length, 200, 'every reflection twice (p = 2)');
     assert.equal(bullets(result.playbook).length, 100);
   });
