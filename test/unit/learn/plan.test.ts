@@ -38,6 +38,25 @@ function weigh(input: AggregationInput): number {
   return 50 + [...lessons, ...ops].reduce((a, b) => a + b, 0);
 }
 
+/** One batch of n numbered sessions learned through a `LimitedAggregator` of this budget. */
+async function learnWithin(budgetTokens: number, n: number, options: { seed?: number; plan?: 'sqrt' } = {}) {
+  const aggregator = new LimitedAggregator(budgetTokens);
+  const result = await learn({
+    ...base,
+    traces: traces(n),
+    reflector: new ScriptedReflector(),
+    aggregator,
+    batchSize: n,
+    ...options,
+  });
+  return { aggregator, result, batch: result.record.batches[0] };
+}
+
+function assertEveryCallFits(aggregator: LimitedAggregator): void {
+  const budget = aggregator.capacity.budgetTokens;
+  for (const call of aggregator.measured) assert.ok(call.tokens <= budget, `${call.level} call of ${call.tokens}`);
+}
+
 const add = (content: string, traceId: string, extra: Partial<DeltaOp> = {}): DeltaOp =>
   ({ op: 'ADD', section: 'Workflow', content, support: [{ traceId, steps: [0] }], ...extra }) as DeltaOp;
 
@@ -114,15 +133,7 @@ describe('capacity-aware aggregation plan', () => {
   });
 
   it('keeps k = ⌊√n⌋ when every local call fits, and says so in the batch record', async () => {
-    const aggregator = new LimitedAggregator(100_000);
-    const result = await learn({
-      ...base,
-      traces: traces(40),
-      reflector: new ScriptedReflector(),
-      aggregator,
-      seed: 9,
-    });
-    const batch = result.record.batches[0];
+    const { result, batch } = await learnWithin(100_000, 40, { seed: 9 });
     assert.equal(batch.k, 6);
     assert.equal(batch.plan?.kind, 'capacity');
     assert.equal(batch.plan?.budgetTokens, 100_000);
@@ -132,19 +143,10 @@ describe('capacity-aware aggregation plan', () => {
   });
 
   it('cuts level 1 into more, smaller groups until every call fits the capacity, and loses nothing', async () => {
-    const aggregator = new LimitedAggregator(300);
-    const result = await learn({
-      ...base,
-      traces: traces(100),
-      reflector: new ScriptedReflector(),
-      aggregator,
-      batchSize: 100,
-      seed: 4,
-    });
-    const batch = result.record.batches[0];
+    const { aggregator, result, batch } = await learnWithin(300, 100, { seed: 4 });
     assert.ok(batch.k > 10, `k = ${batch.k}`);
     assert.match(batch.plan?.reason ?? '', new RegExp(`k = ${batch.k} instead of ⌊√n⌋ = 10`));
-    for (const call of aggregator.measured) assert.ok(call.tokens <= 300, `${call.level} call of ${call.tokens}`);
+    assertEveryCallFits(aggregator);
     assert.ok((batch.plan?.largestCallTokens ?? 0) <= 300);
     assert.match(
       renderRunTree(result.record),
@@ -157,14 +159,7 @@ describe('capacity-aware aggregation plan', () => {
   });
 
   it('merges the duplicated reflections in code before the global level: each lesson reaches it once', async () => {
-    const aggregator = new LimitedAggregator(100_000);
-    const result = await learn({
-      ...base,
-      traces: traces(40),
-      reflector: new ScriptedReflector(),
-      aggregator,
-      seed: 9,
-    });
+    const { aggregator, result } = await learnWithin(100_000, 40, { seed: 9 });
     const globals = result.record.nodes.filter((n) => n.kind === 'global');
     assert.equal(globals.length, 1);
     const locals = result.record.nodes.filter((n) => n.kind === 'local');
@@ -180,69 +175,34 @@ describe('capacity-aware aggregation plan', () => {
 
   it('packs the deltas of a higher level into as few calls as fit, adding levels until one is left', async () => {
     // a local call of 10 reflections weighs 210, the 100 lessons 1,650: level 2 needs several calls
-    const aggregator = new LimitedAggregator(700);
-    const result = await learn({
-      ...base,
-      traces: traces(100),
-      reflector: new ScriptedReflector(),
-      aggregator,
-      batchSize: 100,
-      seed: 5,
-    });
-    const batch = result.record.batches[0];
+    const { aggregator, result, batch } = await learnWithin(700, 100, { seed: 5 });
     assert.ok(batch.levels >= 3, `levels ${batch.levels}`);
-    for (const call of aggregator.measured) assert.ok(call.tokens <= 700, `${call.level} call of ${call.tokens}`);
+    assertEveryCallFits(aggregator);
     assert.equal(bullets(result.playbook).length, 100);
     assert.equal(batch.mode, 'parallel_scan');
   });
 
   it('when no two deltas fit one call, the batch delta is their union, merged in code, with no call', async () => {
     // groups of 2 reflections fit (50 + 2 × 16 = 82); two deltas of distinct lessons never do
-    const aggregator = new LimitedAggregator(90);
-    const result = await learn({
-      ...base,
-      traces: traces(16),
-      reflector: new ScriptedReflector(),
-      aggregator,
-      batchSize: 16,
-      seed: 2,
-    });
+    const { aggregator, result } = await learnWithin(90, 16, { seed: 2 });
     const final = result.record.nodes.find((n) => n.id === 'b0:global');
     assert.match(final?.label ?? '', /merged in code: 16 op\(s\) \(no call fits them together\)/);
     assert.equal(final?.inputTokens, undefined, 'no model call');
-    for (const call of aggregator.measured) assert.ok(call.tokens <= 90, `${call.level} call of ${call.tokens}`);
+    assertEveryCallFits(aggregator);
     assert.equal(bullets(result.playbook).length, 16);
     assert.equal(result.record.batches[0].mode, 'parallel_scan');
   });
 
   it('the √n plan, when asked for, is Combee as published: k = ⌊√n⌋, nothing merged in code', async () => {
-    const aggregator = new LimitedAggregator(300);
-    const result = await learn({
-      ...base,
-      traces: traces(100),
-      reflector: new ScriptedReflector(),
-      aggregator,
-      batchSize: 100,
-      plan: 'sqrt',
-    });
-    const batch = result.record.batches[0];
+    const { batch } = await learnWithin(300, 100, { plan: 'sqrt' });
     assert.equal(batch.k, 10);
     assert.deepEqual(batch.plan, { kind: 'sqrt', reason: 'the √n plan was asked for', mergedInCode: 0 });
   });
 
   it('the same sessions and seed give the same plan', async () => {
-    const run = () =>
-      learn({
-        ...base,
-        traces: traces(60),
-        reflector: new ScriptedReflector(),
-        aggregator: new LimitedAggregator(400),
-        batchSize: 60,
-        seed: 8,
-      });
-    const [a, b] = await Promise.all([run(), run()]);
-    assert.deepEqual(a.record.batches[0].groups, b.record.batches[0].groups);
-    assert.deepEqual(a.record.batches[0].plan, b.record.batches[0].plan);
+    const [a, b] = await Promise.all([learnWithin(400, 60, { seed: 8 }), learnWithin(400, 60, { seed: 8 })]);
+    assert.deepEqual(a.batch.groups, b.batch.groups);
+    assert.deepEqual(a.batch.plan, b.batch.plan);
   });
 
   it("a model's aggregator measures the prompt it sends with the tokenizer", () => {
