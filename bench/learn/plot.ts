@@ -13,7 +13,10 @@ export function retentionSvg(points: Point[], sequentialKept: number): string {
   const bottom = 290;
   const top = 30;
   const right = 520;
-  const batches = [...new Set(points.map((p) => p.batch))].sort((a, b) => a - b);
+  // sequential (batch 1) is the dashed line across, not a point of the axis
+  const batches = [...new Set(points.filter((p) => p.strategy !== 'sequential').map((p) => p.batch))].sort(
+    (a, b) => a - b,
+  );
   const x = (b: number) =>
     left +
     ((Math.log(b) - Math.log(batches[0])) / (Math.log(batches[batches.length - 1]) - Math.log(batches[0]) || 1)) *
