@@ -1,9 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { clipMiddle, titleLine } from '../../util/text';
-import { countUnknown, exitCodeAtEnd, isRecord, msToIso, storedOutput, uriToPath } from './common';
+import { countUnknown, exitCodeAtEnd, isRecord, msToIso, storedOutput } from './common';
 import { push, pushCall, type Acc } from './copilotSteps';
+import { workspaceJsonFolder } from './vscodeWorkspace';
 
 // VS Code's chat sessions (`chatSessions/<id>.json`, ISerializableChatData v1–v3, or replayed from a mutation log):
 // requests, their tool-call rounds and results, into steps.
@@ -268,24 +268,7 @@ function messageText(message: unknown): string {
 }
 
 /** `workspace.json` next to `chatSessions/` names the folder (or .code-workspace file) the window had open. */
-
-/** `workspace.json` next to `chatSessions/` names the folder (or .code-workspace file) the window had open. */
 async function workspaceFolder(path: string): Promise<string | undefined> {
   const folder = dirname(path);
-  if (!/chatsessions$/i.test(basename(folder))) return undefined;
-  try {
-    const file = join(dirname(folder), 'workspace.json');
-    const info = await stat(file);
-    if (info.size > 1024 * 1024) return undefined;
-    const json: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (!isRecord(json)) return undefined;
-    if (typeof json.folder === 'string') return uriToPath(json.folder);
-    if (typeof json.workspace === 'string') {
-      const workspaceFile = uriToPath(json.workspace);
-      return workspaceFile ? dirname(workspaceFile) : undefined;
-    }
-  } catch {
-    // no workspace.json: an empty window or a copied file
-  }
-  return undefined;
+  return /chatsessions$/i.test(basename(folder)) ? workspaceJsonFolder(dirname(folder)) : undefined;
 }
