@@ -6,7 +6,6 @@ import { usageFields, type RunLedger } from './ledger';
 import type { MappedReflection } from './map';
 import type { BatchRecord } from './record';
 import { Planner, type PlanKind } from './plan';
-import { planScan } from './scan';
 import type { AggregationInput, Aggregator, Strategy } from './types';
 
 /** A delta and the node of the tree that holds it. */
@@ -41,9 +40,8 @@ export interface BatchAggregation {
 }
 
 /**
- * The aggregation levels of batch `b` against its frozen playbook: one call (n < 4, naive, sequential), or the
- * parallel scan — one local call per shuffled group, then global calls of at most `maxFanIn` deltas each, level by
- * level, until one delta is left.
+ * One aggregation call over all of batch `b`'s reflections, against its frozen playbook: the naive and sequential
+ * strategies, and Combee under 4 sessions. The parallel scan is pipeline.ts, then `higherLevels`.
  */
 export async function aggregateBatch(
   reflections: MappedReflection[],
@@ -59,86 +57,40 @@ export async function aggregateBatch(
   const singleMode: BatchMode = hasLessons ? 'single_call' : 'no_deltas';
   const all = { level: 'single' as const, reflections: reflections.map((r) => r.reflection), deltas: [] };
   const allNodes = reflections.map((r) => r.nodeId);
-  if (settings.strategy !== 'combee') {
-    const final = await levels.call(
-      all,
-      `b${b}:single`,
-      settings.strategy === 'naive' ? 'naive aggregation' : 'aggregation',
-      allNodes,
-      1,
-    );
-    return {
-      final,
-      failed: levels.failed,
-      shape: { mode: singleMode, k: 1, levels: 1, groups: [reflections.map((_, i) => i)] },
-    };
-  }
-  const plan = planScan(reflections, settings.duplication, settings.seed);
-  if (plan.mode === 'single_call') {
-    const final = await levels.call(all, `b${b}:single`, 'aggregation (n < 4)', allNodes, 1);
-    return { final, failed: levels.failed, shape: { mode: singleMode, k: 1, levels: 1, groups: plan.groups } };
-  }
-  const capacity = settings.plan === 'sqrt' ? undefined : settings.aggregator.capacity;
-  const planner = new Planner(capacity, frozen, settings.maxFanIn);
-  const groups = planner.levelOne(plan.groups, reflections);
-  const { final, level, direct } = await scan(groups, reflections, levels, settings, planner);
+  const label =
+    settings.strategy === 'naive'
+      ? 'naive aggregation'
+      : settings.strategy === 'combee'
+        ? 'aggregation (n < 4)'
+        : 'aggregation';
+  const final = await levels.call(all, `b${b}:single`, label, allNodes, 1);
   return {
     final,
     failed: levels.failed,
-    shape: {
-      mode: scanMode(hasLessons, levels.mergedOperations, direct),
-      k: groups.length,
-      levels: level,
-      groups,
-      plan: planner.record(settings.plan === 'sqrt' ? 'the √n plan was asked for' : undefined),
-    },
+    shape: { mode: singleMode, k: 1, levels: 1, groups: [reflections.map((_, i) => i)] },
   };
 }
 
 /** What a planned scan really did: merged operations in a global call, passed one group's delta on, or neither. */
-function scanMode(hasLessons: boolean, mergedOperations: boolean, direct: NodeDelta | undefined): BatchMode {
+export function scanMode(hasLessons: boolean, mergedOperations: boolean, direct: NodeDelta | undefined): BatchMode {
   if (!hasLessons) return 'no_deltas';
   if (mergedOperations) return 'parallel_scan';
   return direct && direct.delta.ops.length > 0 ? 'one_group' : 'no_deltas';
 }
 
-/** Level 1 over the groups, then as many higher levels as the plan needs (see Planner). */
-async function scan(
-  groups: number[][],
-  reflections: MappedReflection[],
+/**
+ * The levels above the local deltas: those that are the same lesson merged in code, then calls as the plan packs
+ * them, level by level, until one delta is left (the batch's; one alone at level 1 goes on without a global call).
+ */
+export async function higherLevels(
+  locals: NodeDelta[],
   levels: Levels,
   settings: AggregationSettings,
   planner: Planner,
 ): Promise<{ final?: NodeDelta; level: number; direct?: NodeDelta }> {
   const { b, ledger } = levels;
-  // Level 1: one local aggregation per shuffled group, all at once.
-  const locals = await mapLimit(
-    groups,
-    settings.concurrency,
-    async (group, g) => {
-      const groupNode = `b${b}:group:${g}`;
-      ledger.nodes.push({
-        id: groupNode,
-        kind: 'group',
-        batch: b,
-        level: 1,
-        label: `group ${g + 1} (${group.length} reflections)`,
-        parents: [...new Set(group.map((i) => reflections[i].nodeId))],
-        status: 'ok',
-        detail: { members: group.map((i) => reflections[i].reflection.traceId) },
-      });
-      return levels.call(
-        { level: 'local', reflections: group.map((i) => reflections[i].reflection), deltas: [] },
-        `b${b}:local:${g}`,
-        `local delta ${g + 1}`,
-        [groupNode],
-        1,
-      );
-    },
-    ledger.signal,
-  );
   let level = 1;
-  let deltas = locals.filter(isDefined);
+  let deltas = locals;
   for (;;) {
     deltas = planner.merge(deltas);
     // One delta left is the batch's; at level 1 the other groups' calls failed, and it goes on without a global call.
@@ -179,7 +131,7 @@ async function scan(
 }
 
 /** The aggregation calls of one batch, each recorded as a node of the tree. */
-class Levels {
+export class Levels {
   /** A call failed. */
   failed = false;
   /** A global call was given at least one operation to merge: the scan really reduced. */
@@ -257,6 +209,6 @@ function globalInput(deltas: NodeDelta[]): AggregationInput {
   return { level: 'global', reflections: [], deltas: deltas.map((d) => d.delta) };
 }
 
-function isDefined<T>(value: T | undefined): value is T {
+export function isDefined<T>(value: T | undefined): value is T {
   return value !== undefined;
 }

@@ -17,7 +17,17 @@ export interface MapResult {
   failed: Map<string, string>;
 }
 
-/** Map: every trace of batch `b` reflected on against the same frozen playbook, `concurrency` calls at a time. */
+/** The order the reflections are started in (indices into the batch), and who hears of each as it ends. */
+export interface ReflectionSchedule {
+  order: readonly number[];
+  /** Called once per trace when its reflection is done: the reflection, or `undefined` when it failed. */
+  onDone(index: number, mapped: MappedReflection | undefined): void;
+}
+
+/**
+ * Map: every trace of batch `b` reflected on against the same frozen playbook, `concurrency` calls at a time, in
+ * the batch's order or the schedule's.
+ */
 export async function reflectBatch(
   batch: readonly Trace[],
   b: number,
@@ -25,14 +35,17 @@ export async function reflectBatch(
   reflector: Reflector,
   concurrency: number,
   ledger: RunLedger,
+  schedule?: ReflectionSchedule,
 ): Promise<MapResult> {
   const reflections: MappedReflection[] = [];
   const failed = new Map<string, string>();
   const { nodes, signal } = ledger;
+  const order = schedule?.order ?? batch.map((_, i) => i);
   await mapLimit(
-    batch,
+    order,
     concurrency,
-    async (trace) => {
+    async (index) => {
+      const trace = batch[index];
       const traceNode = `b${b}:trace:${trace.id}`;
       nodes.push({
         id: traceNode,
@@ -55,6 +68,7 @@ export async function reflectBatch(
           parents: [traceNode],
           status: 'failed',
         });
+        schedule?.onDone(index, undefined);
         return;
       }
       ledger.account(result.usage);
@@ -69,14 +83,14 @@ export async function reflectBatch(
         ...usageFields(result.usage),
         detail: result.value,
       });
-      reflections.push({ reflection: result.value, nodeId });
+      const mapped = { reflection: result.value, nodeId };
+      reflections.push(mapped);
+      schedule?.onDone(index, mapped);
     },
     signal,
   );
-  reflections.sort(
-    (x, y) =>
-      batch.findIndex((t) => t.id === x.reflection.traceId) - batch.findIndex((t) => t.id === y.reflection.traceId),
-  );
+  const position = new Map(batch.map((t, i) => [t.id, i]));
+  reflections.sort((x, y) => (position.get(x.reflection.traceId) ?? 0) - (position.get(y.reflection.traceId) ?? 0));
   ledger.totals.reflections += reflections.length;
   ledger.totals.lessons += reflections.reduce((sum, r) => sum + r.reflection.lessons.length, 0);
   return { reflections, failed };

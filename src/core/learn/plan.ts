@@ -12,12 +12,17 @@ export type PlanKind = 'sqrt' | 'capacity';
 /**
  * How one batch's scan is cut into calls. Without a capacity (the offline aggregator, or the √n plan asked for):
  * Combee as published — k = ⌊√n⌋ local groups, then global levels of at most `maxFanIn` deltas. With one, every call
- * is planned to fit it, on the real prompt: level 1 keeps k = ⌊√n⌋ where every group fits and takes more, smaller
- * groups where one does not; before each higher level the operations that are the same lesson are merged in code,
- * and the deltas left are packed, in order, into as few calls as fit.
+ * is planned to fit it, on the real prompt: a shuffled group that fits is one local call, one that does not is cut
+ * into as few parts as fit (decided when its members are in, so the plan never waits for the whole batch); before
+ * each higher level the operations that are the same lesson are merged in code, and the deltas left are packed, in
+ * order, into as few calls as fit.
  */
 export class Planner {
-  private reason = '';
+  private groups = 0;
+  private splitGroups = 0;
+  private extraCalls = 0;
+  /** Reflections too large for the budget alone. */
+  private oversized = 0;
   private largestCallTokens = 0;
   private mergedInCode = 0;
 
@@ -27,30 +32,44 @@ export class Planner {
     private readonly maxFanIn: number,
   ) {}
 
-  /** Level 1's groups, from the shuffled plan's: re-cut into more groups until each fits. */
-  levelOne(groups: number[][], reflections: readonly MappedReflection[]): number[][] {
-    const sqrtK = groups.length;
-    if (!this.capacity) return groups;
-    const order = groups.flat();
-    const tokensOf = (group: number[]) =>
-      this.measure({ level: 'local', reflections: group.map((i) => reflections[i].reflection), deltas: [] });
-    let k = sqrtK;
-    let cut = groups;
-    for (;;) {
-      const largest = Math.max(...cut.map(tokensOf));
-      if (largest <= this.capacity.budgetTokens || k >= order.length) {
-        this.note(largest);
-        this.reason =
-          k === sqrtK
-            ? `k = ⌊√n⌋ = ${k}: every local call fits ${this.capacity.budgetTokens} tokens`
-            : `k = ${k} instead of ⌊√n⌋ = ${sqrtK}: so that every local call fits ${this.capacity.budgetTokens} tokens`;
-        if (largest > this.capacity.budgetTokens) this.reason += ` (one reflection alone takes ${largest})`;
-        return cut;
-      }
-      // as many more groups as the largest is over the budget, at least one more
-      k = Math.min(order.length, Math.max(k + 1, Math.ceil((k * largest) / this.capacity.budgetTokens)));
-      cut = sliceGroups(order, k);
+  /**
+   * The local calls of one shuffled group, once its members' reflections are in: one, or with a capacity, as few
+   * contiguous parts as fit it (a reflection too large alone is a call of its own).
+   */
+  localCalls(members: MappedReflection[]): MappedReflection[][] {
+    this.groups++;
+    if (!this.capacity || members.length === 0) return [members];
+    const budget = this.capacity.budgetTokens;
+    const tokensOf = (part: MappedReflection[]) =>
+      this.measure({ level: 'local', reflections: part.map((m) => m.reflection), deltas: [] });
+    const whole = tokensOf(members);
+    if (whole <= budget) {
+      this.note(whole);
+      return [members];
     }
+    this.splitGroups++;
+    const parts: MappedReflection[][] = [];
+    let current: MappedReflection[] = [];
+    let currentTokens = 0;
+    for (const member of members) {
+      const tried = [...current, member];
+      const tokens = tokensOf(tried);
+      if (current.length > 0 && tokens > budget) {
+        parts.push(current);
+        this.note(currentTokens);
+        current = [member];
+        currentTokens = tokensOf(current);
+        if (currentTokens > budget) this.oversized++;
+      } else {
+        current = tried;
+        currentTokens = tokens;
+        if (current.length === 1 && tokens > budget) this.oversized++;
+      }
+    }
+    parts.push(current);
+    this.note(currentTokens);
+    this.extraCalls += parts.length - 1;
+    return parts;
   }
 
   /** The deltas of a level with the operations that are the same lesson merged (with a capacity only). */
@@ -96,11 +115,17 @@ export class Planner {
           `k = ⌊√n⌋, global levels of at most ${this.maxFanIn} deltas (the aggregator has no context limit)`,
         mergedInCode: 0,
       };
+    const budget = this.capacity.budgetTokens;
+    let reason =
+      this.splitGroups === 0
+        ? `k = ⌊√n⌋ = ${this.groups}: every local call fits ${budget} tokens`
+        : `k = ${this.groups + this.extraCalls} local calls for ⌊√n⌋ = ${this.groups} groups: ${this.splitGroups} group(s) split so that every local call fits ${budget} tokens`;
+    if (this.oversized > 0) reason += ` (${this.oversized} reflection(s) larger than that alone)`;
     return {
       kind: 'capacity',
-      budgetTokens: this.capacity.budgetTokens,
+      budgetTokens: budget,
       largestCallTokens: this.largestCallTokens,
-      reason: this.reason,
+      reason,
       mergedInCode: this.mergedInCode,
     };
   }

@@ -4,13 +4,14 @@ import type { AppliedOp } from '../playbook/apply';
 import type { BulletTag } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import type { Trace } from '../trace/model';
-import { aggregateBatch } from './aggregate';
+import { aggregateBatch, type BatchAggregation } from './aggregate';
 import { DeltaApplier, type Veto } from './apply';
 import { BatchSizer } from './batchSizer';
 import type { Measurement } from './controller';
 import { RunLedger, type RunLimits } from './ledger';
 import type { PlanKind } from './plan';
-import { reflectBatch } from './map';
+import { reflectBatch, type MapResult } from './map';
+import { pipelinedScan } from './pipeline';
 import { RUN_RECORD_VERSION, type BatchRecord, type RunRecord } from './record';
 import { contentSeed } from './seed';
 import type { Aggregator, ProviderInfo, Reflector, Strategy } from './types';
@@ -113,25 +114,35 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
           (done + within * batch.length) / traces.length,
         );
 
-      progress(`reflecting on ${batch.length} session(s)`, 0);
-      const mapped = await reflectBatch(batch, b, frozen, options.reflector, concurrency, ledger);
-      ledger.signal.throwIfAborted();
-      progress('aggregating', 0.5);
-      const aggregation = await aggregateBatch(
-        mapped.reflections,
-        b,
-        frozen,
-        {
-          strategy,
-          aggregator: options.aggregator,
-          duplication,
-          seed: seed + b,
-          concurrency,
-          maxFanIn,
-          plan: options.plan,
-        },
-        ledger,
-      );
+      const settings = {
+        strategy,
+        aggregator: options.aggregator,
+        duplication,
+        seed: seed + b,
+        concurrency,
+        maxFanIn,
+        plan: options.plan,
+      };
+      let mapped: MapResult;
+      let aggregation: BatchAggregation;
+      if (strategy === 'combee' && batch.length >= 4) {
+        progress(`reflecting on ${batch.length} session(s)`, 0);
+        ({ mapped, aggregation } = await pipelinedScan(
+          batch,
+          b,
+          frozen,
+          options.reflector,
+          settings,
+          ledger,
+          progress,
+        ));
+      } else {
+        progress(`reflecting on ${batch.length} session(s)`, 0);
+        mapped = await reflectBatch(batch, b, frozen, options.reflector, concurrency, ledger);
+        ledger.signal.throwIfAborted();
+        progress('aggregating', 0.5);
+        aggregation = await aggregateBatch(mapped.reflections, b, frozen, settings, ledger);
+      }
       // A cancel or a limit reached during this batch: nothing of it is applied.
       ledger.signal.throwIfAborted();
       if (aggregation.final) {

@@ -145,13 +145,16 @@ describe('capacity-aware aggregation plan', () => {
   it('cuts level 1 into more, smaller groups until every call fits the capacity, and loses nothing', async () => {
     const { aggregator, result, batch } = await learnWithin(300, 100, { seed: 4 });
     assert.ok(batch.k > 10, `k = ${batch.k}`);
-    assert.match(batch.plan?.reason ?? '', new RegExp(`k = ${batch.k} instead of ⌊√n⌋ = 10`));
+    assert.match(
+      batch.plan?.reason ?? '',
+      new RegExp(`k = ${batch.k} local calls for ⌊√n⌋ = 10 groups: \\d+ group\\(s\\) split`),
+    );
     assertEveryCallFits(aggregator);
     assert.ok((batch.plan?.largestCallTokens ?? 0) <= 300);
     assert.match(
       renderRunTree(result.record),
       new RegExp(
-        `plan: capacity-aware, every call ≤ 300 tokens \\(largest \\d+\\): k = ${batch.k} instead of ⌊√n⌋ = 10`,
+        `plan: capacity-aware, every call ≤ 300 tokens \\(largest \\d+\\): k = ${batch.k} local calls for ⌊√n⌋ = 10`,
       ),
     );
     assert.equal(batch.groups.flat().length, 200, 'every reflection twice (p = 2)');
