@@ -10,7 +10,7 @@ import {
   type Playbook,
   type Section,
 } from './model';
-import { isNearDuplicate } from './similarity';
+import { jaccard, memoTokens, NEAR_DUPLICATE } from './similarity';
 
 export interface AppliedOp {
   op: DeltaOp;
@@ -77,6 +77,8 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
     else bullet.harmful++;
     setBullet(found.section, found.index, bullet);
   }
+  // Every ADD is compared with every rule: each text is split into words once, not once per comparison.
+  const wordsOf = memoTokens();
   let next = nextIdNumber(playbook);
   const used = new Set(bullets(playbook).map((b) => b.id));
   const freshId = (slug: string) => {
@@ -87,7 +89,8 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
   for (const op of delta.ops) {
     switch (op.op) {
       case 'ADD': {
-        const duplicate = bullets(playbook).find((b) => isNearDuplicate(b.content, op.content));
+        const words = wordsOf(op.content);
+        const duplicate = bullets(playbook).find((b) => jaccard(wordsOf(b.content), words) >= NEAR_DUPLICATE);
         if (duplicate) {
           applied.push({ op, id: duplicate.id, status: 'skipped', reason: `near-duplicate of ${duplicate.id}` });
           break;

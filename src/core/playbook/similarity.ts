@@ -49,3 +49,13 @@ export const NEAR_DUPLICATE = 0.8;
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
   return jaccard(tokens(a), tokens(b)) >= threshold;
 }
+
+/** `tokens`, remembered per text: for comparing every item with every other one, each text is split once. */
+export function memoTokens(): (text: string) => Set<string> {
+  const known = new Map<string, Set<string>>();
+  return (text) => {
+    let found = known.get(text);
+    if (!found) known.set(text, (found = tokens(text)));
+    return found;
+  };
+}

@@ -1,7 +1,7 @@
 import type { AddOp, Delta, DeltaOp } from '../../playbook/delta';
 import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
-import { isNearDuplicate } from '../../playbook/similarity';
+import { jaccard, memoTokens, NEAR_DUPLICATE } from '../../playbook/similarity';
 import { unionSupport } from '../../playbook/support';
 import type { AggregationInput, Aggregator, Reflection, RoleResult } from '../../learn/types';
 
@@ -16,13 +16,15 @@ export function aggregateOffline(input: AggregationInput, playbook: Playbook): D
   ];
   const passthrough: DeltaOp[] = input.deltas.flatMap((d) => d.ops.filter((op) => op.op !== 'ADD'));
   const merged: AddOp[] = [];
+  const wordsOf = memoTokens();
+  const near = (a: string, b: string) => jaccard(wordsOf(a), wordsOf(b)) >= NEAR_DUPLICATE;
   for (const op of candidates) {
-    const same = merged.find((m) => (m.key && op.key ? m.key === op.key : isNearDuplicate(m.content, op.content)));
+    const same = merged.find((m) => (m.key && op.key ? m.key === op.key : near(m.content, op.content)));
     if (same) same.support = unionSupport(same.support, op.support);
     else merged.push({ ...op, support: unionSupport(op.support) });
   }
   const existing = bullets(playbook);
-  const fresh = merged.filter((op) => !existing.some((b) => isNearDuplicate(b.content, op.content)));
+  const fresh = merged.filter((op) => !existing.some((b) => near(b.content, op.content)));
   const order = new Map(fresh.map((op, i) => [op, i]));
   fresh.sort((a, b) => b.support.length - a.support.length || (order.get(a) ?? 0) - (order.get(b) ?? 0));
   const tags = [...input.reflections.flatMap((r) => r.tags), ...input.deltas.flatMap((d) => d.tags)];
