@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { AgentId, Trace } from '../../../src/core/trace/model';
 import { clineReader, rooCodeReader } from '../../../src/core/trace/sources/clineRoo';
-import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { CLAUDE_LINE, CODEX_LINE, counts, toolResult } from '../../support/readerFixtures';
 import { discoverSessions, importFile } from '../../support/importFiles';
 
 // No licensed real Cline/Roo task exists (see /work/shared/traces/cline-roo/README.md): every task here is synthetic,
@@ -31,12 +31,6 @@ async function importOne(path: string, agent: AgentId): Promise<{ trace: Trace; 
   const { traces, warnings } = await importFile(files[0], DEFAULT_READ_LIMITS, {});
   assert.equal(traces.length, 1, `one trace (warnings: ${warnings.join('; ')})`);
   return { trace: traces[0], warnings };
-}
-
-function result(t: Trace, callId: string) {
-  const step = t.steps.find((s) => s.kind === 'tool_result' && s.callId === callId);
-  assert.ok(step && step.kind === 'tool_result', `result for ${callId}`);
-  return step;
 }
 
 describe('Cline / Roo Code reader', () => {
@@ -159,7 +153,7 @@ describe('Cline / Roo Code reader', () => {
     );
     const call = trace.steps[2];
     assert.ok(call.kind === 'tool_call' && call.tool === 'execute_command' && call.command === 'npm test');
-    const tests = result(trace, call.callId);
+    const tests = toolResult(trace, call.callId);
     assert.ok(
       tests.isError &&
         tests.exitCode === 1 &&
@@ -211,8 +205,8 @@ describe('Cline / Roo Code reader', () => {
       trace.steps.map((s) => s.kind),
       ['user', 'tool_call', 'tool_call', 'tool_result', 'tool_result'],
     );
-    assert.equal(result(trace, 'toolu_b').output, 'export const a = 1;');
-    assert.equal(result(trace, 'toolu_a').output, 'a.ts\nb.ts');
+    assert.equal(toolResult(trace, 'toolu_b').output, 'export const a = 1;');
+    assert.equal(toolResult(trace, 'toolu_a').output, 'a.ts\nb.ts');
     assert.equal(trace.cwd, undefined, 'no environment details, no metadata: unknown');
   });
 
@@ -287,8 +281,8 @@ describe('Cline / Roo Code reader', () => {
     assert.equal(trace.steps[0].time, new Date(T0).toISOString());
     const first = trace.steps[0];
     assert.ok(first.kind === 'user' && first.text === 'add a health endpoint');
-    assert.equal(result(trace, 'call_1').isError, true, '[ERROR] prefix');
-    assert.equal(result(trace, 'call_2').isError, true, 'error-text output');
+    assert.equal(toolResult(trace, 'call_1').isError, true, '[ERROR] prefix');
+    assert.equal(toolResult(trace, 'call_2').isError, true, 'error-text output');
     assert.equal(trace.outcome.toolErrors, 2);
     assert.deepEqual(trace.unknown, { 'role:critic': 1 });
   });
@@ -317,7 +311,7 @@ describe('Cline / Roo Code reader', () => {
     assert.deepEqual(await discoverSessions(root, { agent: 'cline' }), []);
     const { trace } = await importOne(root, 'roo-code');
     assert.deepEqual(counts(trace), { user: 1, tool_call: 1, tool_result: 1 });
-    const r = result(trace, 'toolu_1');
+    const r = toolResult(trace, 'toolu_1');
     assert.ok(!r.isError && r.output === 'v1.0.1');
     const call = trace.steps[1];
     assert.ok(call.kind === 'tool_call' && call.command === 'npm version patch');

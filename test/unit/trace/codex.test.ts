@@ -7,6 +7,7 @@ import { commandFromArgv, commandFromArguments } from '../../../src/core/trace/s
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
 import { tempDir } from '../../support/tmp';
 import { discoverSessions, importFile } from '../../support/importFiles';
+import { toolResult } from '../../support/readerFixtures';
 
 const kinds = (t: Trace, kind: Step['kind']) => t.steps.filter((s) => s.kind === kind);
 const jsonl = (lines: unknown[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
@@ -19,12 +20,6 @@ async function importOne(path: string): Promise<{ trace: Trace; warnings: string
   const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
   assert.equal(traces.length, 1);
   return { trace: traces[0], warnings };
-}
-
-function result(t: Trace, callId: string) {
-  const step = t.steps.find((s) => s.kind === 'tool_result' && s.callId === callId);
-  assert.ok(step && step.kind === 'tool_result', `result for ${callId}`);
-  return step;
 }
 
 describe('Codex reader', () => {
@@ -78,7 +73,7 @@ describe('Codex reader', () => {
         assert.ok(calls[0].index < results[0].index);
         assert.ok(calls[0].kind === 'tool_call' && calls[0].command === 'ls');
       }
-      assert.equal(result(trace, 'call-1').output, 'a.txt\nb.txt\n');
+      assert.equal(toolResult(trace, 'call-1').output, 'a.txt\nb.txt\n');
       // user_message / agent_message events duplicate the response items and are dropped
       assert.equal(trace.steps.filter((s) => s.kind === 'user' && s.text === 'List the files').length, 1);
       assert.equal(trace.steps.filter((s) => s.kind === 'assistant' && s.text === 'Found 2 files.').length, 1);
@@ -229,14 +224,14 @@ describe('Codex reader', () => {
     );
     const call = trace.steps[1];
     assert.ok(call.kind === 'tool_call' && call.command === 'pnpm test' && call.tool === 'shell');
-    const failing = result(trace, 'call_a');
+    const failing = toolResult(trace, 'call_a');
     assert.equal(failing.isError, true);
     assert.equal(failing.exitCode, 1);
     assert.equal(failing.output, 'FAIL src/cart.test.ts\n1 failed');
-    const lint = result(trace, 'call_b');
+    const lint = toolResult(trace, 'call_b');
     assert.ok(lint.isError && lint.exitCode === 2, 'exit code from exec_command_end');
-    assert.equal(result(trace, 'call_c').isError, true, 'patch_apply_end success:false');
-    const status = result(trace, 'call_d');
+    assert.equal(toolResult(trace, 'call_c').isError, true, 'patch_apply_end success:false');
+    const status = toolResult(trace, 'call_d');
     assert.ok(!status.isError && status.exitCode === 0);
     const shellCall = trace.steps.find((s) => s.kind === 'tool_call' && s.callId === 'call_d');
     assert.ok(shellCall?.kind === 'tool_call' && shellCall.command === 'git status --short');
@@ -280,7 +275,7 @@ describe('Codex reader', () => {
     );
     assert.equal(trace.parentId, 'codex:0199aaaa-parent');
     assert.ok(trace.steps.every((s) => s.sidechain === true));
-    const aborted = result(trace, 'c1');
+    const aborted = toolResult(trace, 'c1');
     assert.ok(aborted.isError && aborted.interrupted);
     assert.ok(trace.steps[3].kind === 'error' && trace.steps[3].text === 'turn aborted: interrupted');
     assert.equal(trace.outcome.interrupted, true);
@@ -330,7 +325,7 @@ describe('Codex reader', () => {
       trace.steps.map((s) => s.kind),
       ['user', 'tool_call', 'tool_result', 'assistant'],
     );
-    const r = result(trace, 'call_1');
+    const r = toolResult(trace, 'call_1');
     assert.ok(r.isError && r.exitCode === 1);
     assert.deepEqual(trace.unknown, {});
   });
@@ -368,7 +363,7 @@ describe('Codex reader', () => {
     );
     const call = trace.steps[1];
     assert.ok(call.kind === 'tool_call' && call.command === 'git status');
-    const r = result(trace, 'call_1');
+    const r = toolResult(trace, 'call_1');
     assert.ok(!r.isError && r.exitCode === 0 && r.output === 'nothing to commit');
   });
 

@@ -8,7 +8,7 @@ import type { Trace } from '../../../src/core/trace/model';
 import { copilotReader } from '../../../src/core/trace/sources/copilot';
 import { applyMutation } from '../../../src/core/trace/sources/mutationLog';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
-import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { CLAUDE_LINE, CODEX_LINE, counts, toolResult } from '../../support/readerFixtures';
 import { discoverSessions, importFile } from '../../support/importFiles';
 
 const jsonl = (lines: unknown[]) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
@@ -20,12 +20,6 @@ async function importOne(path: string): Promise<{ trace: Trace; warnings: string
   const { traces, warnings } = await importFile(files[0], DEFAULT_READ_LIMITS, {});
   assert.equal(traces.length, 1, `one trace (warnings: ${warnings.join('; ')})`);
   return { trace: traces[0], warnings };
-}
-
-function result(t: Trace, callId: string) {
-  const step = t.steps.find((s) => s.kind === 'tool_result' && s.callId === callId);
-  assert.ok(step && step.kind === 'tool_result', `result for ${callId}`);
-  return step;
 }
 
 const T0 = Date.parse('2026-11-02T09:00:00.000Z');
@@ -149,9 +143,9 @@ function checkChatTrace(trace: Trace): void {
   assert.deepEqual(counts(trace), { user: 3, assistant: 2, tool_call: 2, tool_result: 2, error: 2 });
   const call = trace.steps[2];
   assert.ok(call.kind === 'tool_call' && call.command === 'pnpm test' && call.tool === 'run_in_terminal');
-  const failing = result(trace, 'toolu_1');
+  const failing = toolResult(trace, 'toolu_1');
   assert.ok(failing.isError && failing.exitCode === 1, 'result found despite the __vscode suffix');
-  assert.equal(result(trace, 'toolu_2').isError, true, 'the user denied it (isConfirmed:false)');
+  assert.equal(toolResult(trace, 'toolu_2').isError, true, 'the user denied it (isConfirmed:false)');
   const assistant = trace.steps[1];
   assert.ok(assistant.kind === 'assistant' && assistant.model === 'gpt-4.1-2025-04-14');
   assert.ok(trace.steps[8].kind === 'error' && trace.steps[8].text.startsWith('Sorry, your request failed'));
@@ -188,7 +182,7 @@ describe('Copilot reader', () => {
     assert.deepEqual(counts(trace), { user: 1, tool_call: 1, tool_result: 1, assistant: 1 });
     const call = trace.steps[1];
     assert.ok(call.kind === 'tool_call' && call.callId === 'call_1' && call.tool === 'bash' && call.command === 'ls');
-    const r = result(trace, 'call_1');
+    const r = toolResult(trace, 'call_1');
     assert.ok(!r.isError && r.output === 'file1\nfile2\n');
     assert.equal(trace.outcome.toolErrors, 0);
     assert.deepEqual(trace.unknown, {});
@@ -257,9 +251,9 @@ describe('Copilot reader', () => {
       trace.steps.map((s) => s.kind),
       ['user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'error', 'error'],
     );
-    const tests = result(trace, 'c1');
+    const tests = toolResult(trace, 'c1');
     assert.ok(tests.isError && tests.exitCode === 2);
-    const view = result(trace, 'c3');
+    const view = toolResult(trace, 'c3');
     assert.ok(view.isError && view.output === 'Path does not exist');
     assert.equal(
       trace.steps.filter((s) => s.kind === 'tool_call' && s.callId === 'c1').length,

@@ -7,7 +7,7 @@ import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Trace } from '../../../src/core/trace/model';
 import { geminiCliReader } from '../../../src/core/trace/sources/geminiCli';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
-import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { CLAUDE_LINE, CODEX_LINE, counts, toolResult } from '../../support/readerFixtures';
 import { discoverSessions, importFile } from '../../support/importFiles';
 
 const jsonl = (lines: unknown[]) => `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
@@ -20,12 +20,6 @@ async function importOne(path: string): Promise<{ trace: Trace; warnings: string
   const { traces, warnings } = await importFile(file, DEFAULT_READ_LIMITS, {});
   assert.equal(traces.length, 1, `one trace (warnings: ${warnings.join('; ')})`);
   return { trace: traces[0], warnings };
-}
-
-function result(t: Trace, callId: string) {
-  const step = t.steps.find((s) => s.kind === 'tool_result' && s.callId === callId);
-  assert.ok(step && step.kind === 'tool_result', `result for ${callId}`);
-  return step;
 }
 
 describe('Gemini CLI reader', () => {
@@ -69,7 +63,7 @@ describe('Gemini CLI reader', () => {
           call.command === 'ls -F' &&
           call.callId === 'run_shell_command_stage0',
       );
-      const r = result(trace, 'run_shell_command_stage0');
+      const r = toolResult(trace, 'run_shell_command_stage0');
       assert.ok(!r.isError && r.output.startsWith('Output: AgentSessions/'));
       assert.equal(trace.outcome.toolErrors, 0);
       assert.deepEqual(trace.unknown, {});
@@ -87,9 +81,9 @@ describe('Gemini CLI reader', () => {
         trace.steps.map((s) => s.kind),
         ['user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'error', 'assistant', 'user', 'assistant'],
       );
-      const ok = result(trace, 'run_shell_command-1');
+      const ok = toolResult(trace, 'run_shell_command-1');
       assert.ok(!ok.isError && ok.exitCode === 0);
-      const failed = result(trace, 'run_shell_command-2');
+      const failed = toolResult(trace, 'run_shell_command-2');
       assert.ok(failed.isError && failed.exitCode === 1, 'status success but "Exit Code: 1" in the output');
       assert.equal(trace.outcome.toolErrors, 1);
       assert.equal(trace.outcome.interrupted, true, '"Request cancelled." info message');
@@ -177,9 +171,9 @@ describe('Gemini CLI reader', () => {
       !trace.steps.some((s) => (s.kind === 'user' || s.kind === 'assistant') && /silly/i.test(s.text)),
       'rewound messages are gone',
     );
-    const test = result(trace, 'c1');
+    const test = toolResult(trace, 'c1');
     assert.ok(test.isError && test.exitCode === 1);
-    const read = result(trace, 'c2');
+    const read = toolResult(trace, 'c2');
     assert.ok(read.isError && read.output === 'File not found');
     assert.deepEqual(trace.outcome.testRuns, { passed: 0, failed: 1 });
     assert.equal(trace.outcome.userCorrections, 1);

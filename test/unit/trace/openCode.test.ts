@@ -6,7 +6,7 @@ import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Trace } from '../../../src/core/trace/model';
 import { openCodeReader } from '../../../src/core/trace/sources/openCode';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
-import { CLAUDE_LINE, CODEX_LINE, counts } from '../../support/readerFixtures';
+import { CLAUDE_LINE, CODEX_LINE, counts, toolResult } from '../../support/readerFixtures';
 import { discoverSessions, importFile } from '../../support/importFiles';
 
 async function importAll(path: string): Promise<{ traces: Map<string, Trace>; warnings: string[] }> {
@@ -21,12 +21,6 @@ async function importAll(path: string): Promise<{ traces: Map<string, Trace>; wa
     for (const t of out.traces) traces.set(t.id, t);
   }
   return { traces, warnings };
-}
-
-function result(t: Trace, callId: string) {
-  const step = t.steps.find((s) => s.kind === 'tool_result' && s.callId === callId);
-  assert.ok(step && step.kind === 'tool_result', `result for ${callId}`);
-  return step;
 }
 
 function write(dir: string, name: string, value: unknown): void {
@@ -60,7 +54,7 @@ describe('OpenCode reader', () => {
           call.command === 'ls /non-existent-directory' &&
           call.callId === 'call_large_1',
       );
-      const failed = result(large, 'call_large_1');
+      const failed = toolResult(large, 'call_large_1');
       assert.ok(failed.isError && failed.exitCode === 1, 'status completed, metadata.exit 1');
       assert.ok(large.steps[4].kind === 'error' && large.steps[4].text === 'turn aborted: The operation was aborted.');
       const answer = large.steps[3];
@@ -76,7 +70,7 @@ describe('OpenCode reader', () => {
         ['user', 'tool_call', 'tool_result', 'assistant'],
       );
       assert.deepEqual(counts(small), { user: 1, tool_call: 1, tool_result: 1, assistant: 1 });
-      const ok = result(small, 'call_1');
+      const ok = toolResult(small, 'call_1');
       assert.ok(!ok.isError && ok.exitCode === 0 && ok.output === 'a.txt\nb.txt\n');
       assert.equal(small.outcome.toolErrors, 0);
       assert.deepEqual(small.unknown, {});
@@ -161,7 +155,7 @@ describe('OpenCode reader', () => {
       trace.steps[1].kind === 'user' && trace.steps[1].isMeta === true,
       'synthetic text is not typed by the user',
     );
-    const failed = result(trace, 'toolu_1');
+    const failed = toolResult(trace, 'toolu_1');
     assert.ok(failed.isError && failed.output === 'Error: command exited with 2');
     assert.ok(trace.steps[6].kind === 'error' && trace.steps[6].text === 'ProviderAuthError: bad key');
     assert.deepEqual(trace.unknown, { 'tool-status:denied': 1, 'part:hologram': 1 });
