@@ -1,3 +1,4 @@
+import type { RunRecord } from '../../src/core/learn/record';
 import type { AggregationInput, Aggregator, Reflection, Reflector, RoleResult } from '../../src/core/learn/types';
 import { offlineRoles } from '../../src/core/llm/providers';
 import type { Delta } from '../../src/core/playbook/delta';
@@ -57,3 +58,16 @@ export const learnBase = {
   provider: { provider: 'offline' as const, model: 'test' },
   workspace: '/ws',
 };
+
+/** A run record as JSON with everything that depends on the clock blanked: equal for equal runs. */
+export function clocklessRecord(record: RunRecord): string {
+  return JSON.stringify({
+    ...record,
+    id: '',
+    startedAt: '',
+    endedAt: '',
+    totals: { ...record.totals, wallMs: 0 },
+    batches: record.batches.map((b) => ({ ...b, wallMs: 0 })),
+    nodes: record.nodes.map((n) => (n.latencyMs === undefined ? n : { ...n, latencyMs: 0 })),
+  });
+}

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import type { RunRecord } from '../../../src/core/learn/record';
 import { learn } from '../../../src/core/learn/run';
 import type { AggregationInput, Reflection, RoleResult } from '../../../src/core/learn/types';
 import type { Delta } from '../../../src/core/playbook/delta';
 import type { Playbook } from '../../../src/core/playbook/model';
 import type { Trace } from '../../../src/core/trace/model';
 import {
+  clocklessRecord,
   CountingAggregator,
   learnBase as base,
   numberedTraces as traces,
@@ -40,17 +40,6 @@ class LoggingAggregator extends CountingAggregator {
     return super.aggregate(input, playbook, signal);
   }
 }
-
-const clockless = (record: RunRecord) =>
-  JSON.stringify({
-    ...record,
-    id: '',
-    startedAt: '',
-    endedAt: '',
-    totals: { ...record.totals, wallMs: 0 },
-    batches: record.batches.map((b) => ({ ...b, wallMs: 0 })),
-    nodes: record.nodes.map((n) => (n.latencyMs === undefined ? n : { ...n, latencyMs: 0 })),
-  });
 
 describe('pipelined scan: each group aggregated as soon as its sessions are reflected on', () => {
   it('a local aggregation starts while a slow session of another group is still being reflected on', async () => {
@@ -92,7 +81,7 @@ describe('pipelined scan: each group aggregated as soon as its sessions are refl
       });
     const number = (t: Trace) => Number(t.id.slice(1));
     const [forward, backward] = await Promise.all([run((t) => 1 + number(t) * 2), run((t) => 41 - number(t) * 2)]);
-    assert.equal(clockless(forward.record), clockless(backward.record));
+    assert.equal(clocklessRecord(forward.record), clocklessRecord(backward.record));
     const kinds = forward.record.nodes.map((n) => n.kind);
     assert.deepEqual(
       [...new Set(kinds)],
