@@ -4,6 +4,7 @@ import { runTests } from '@vscode/test-electron';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+import { compileExtensionTests } from './compile.mjs';
 
 const fixture = makeFixtureWorkspace();
 const userData = join(fixture.workspace, '..', 'user-data');
@@ -13,7 +14,7 @@ try {
   await runTests({
     version: process.env.COMBEE_VSCODE_VERSION ?? '1.100.3',
     extensionDevelopmentPath: REPO_ROOT,
-    extensionTestsPath: join(REPO_ROOT, 'test', 'extension', 'suite', 'index.js'),
+    extensionTestsPath: await compileExtensionTests(),
     launchArgs: [
       fixture.workspace,
       '--user-data-dir',

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { format } from 'node:util';
 import { launchBrowser, remoteUri, startCodeServer, workbenchUrl } from '../support/codeServer.mjs';
 import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+import { compileExtensionTests } from './compile.mjs';
 
 const TIMEOUT_MS = Number(process.env.COMBEE_TEST_TIMEOUT_MS) || 5 * 60_000;
 // --restricted: workspace trust on, the folder untrusted, and the Restricted Mode suite (test/extension/restricted).
@@ -12,7 +13,7 @@ const RESTRICTED = process.argv.includes('--restricted');
 if (RESTRICTED) process.env.COMBEE_TEST_SUITE = 'restricted';
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', RESTRICTED ? 'extension-restricted' : 'extension');
 const extensionPath = process.env.COMBEE_EXTENSION_PATH ?? REPO_ROOT; // override: develop against a stub
-const testsPath = join(REPO_ROOT, 'test', 'extension', 'suite', 'index.js');
+const testsPath = await compileExtensionTests();
 
 if (!existsSync(join(extensionPath, 'dist', 'extension.js'))) {
   console.error(

@@ -1,24 +1,25 @@
 // The views say what happened: a file accepted alone shows as accepted and leaves the status bar count, a session
 // whose learning failed three times shows as given up, and a file the import left out shows under its reason.
 // The views are read through the extension's viewItems hook (their own providers, item by item).
-const assert = require('node:assert/strict');
-const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
-const vscode = require('vscode');
-const { startLoopbackModel } = require('./loopbackModel');
-const { captureHome, writeSession } = require('./sessions');
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { type LoopbackModel, startLoopbackModel } from './loopbackModel';
+import { captureHome, run } from './combee';
+import { writeSession } from './sessions';
+import { activate, learn, api } from './combee';
 
-const api = () => vscode.extensions.getExtension('combee.combee').exports;
 const config = () => vscode.workspace.getConfiguration('combee');
-const countOf = (text) => Number(/Combee: (\d+) to review/.exec(text)?.[1] ?? 0);
+const countOf = (text: string) => Number(/Combee: (\d+) to review/.exec(text)?.[1] ?? 0);
 
-async function proposalNode(id) {
+async function proposalNode(id: string) {
   const proposal = await api().loadProposal(id);
   const nodes = await api().viewItems('proposals');
   const node = nodes.find(
     (n) =>
-      n.label === `Proposal ${proposal.createdAt.slice(0, 16).replace('T', ' ')}` &&
-      n.tooltip.startsWith(`Run ${proposal.runId} `),
+      n.label === `Proposal ${proposal!.createdAt.slice(0, 16).replace('T', ' ')}` &&
+      n.tooltip!.startsWith(`Run ${proposal!.runId} `),
   );
   assert.ok(node, `the proposal is in the view: ${JSON.stringify(nodes.map((n) => n.label))}`);
   return node;
@@ -26,7 +27,7 @@ async function proposalNode(id) {
 
 describe('honest views: what was accepted, what failed, what was left out', () => {
   before(async () => {
-    await vscode.extensions.getExtension('combee.combee').activate();
+    await activate();
   });
 
   it('Accept File of one file: that file shows as accepted, the others pending, and the status bar count drops by one', async () => {
@@ -36,58 +37,58 @@ describe('honest views: what was accepted, what failed, what was left out', () =
       ['pnpm e2e:install'],
     );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const result = await vscode.commands.executeCommand('combee.learn');
+    const result = await learn();
     assert.ok(result?.proposalId, 'a proposal');
     const proposal = await api().loadProposal(result.proposalId);
     assert.ok(
-      proposal.files.length >= 2 && proposal.files.some((f) => f.path === 'AGENTS.md'),
-      JSON.stringify(proposal.files.map((f) => f.path)),
+      proposal!.files.length >= 2 && proposal!.files.some((f) => f.path === 'AGENTS.md'),
+      JSON.stringify(proposal!.files.map((f) => f.path)),
     );
     const before = await api().statusBar();
     assert.ok(before.visible && countOf(before.text) > 0, before.text);
     const fresh = await proposalNode(result.proposalId);
     assert.ok(
-      fresh.children.every((c) => !/accepted|rejected/.test(c.contextValue)),
+      fresh.children.every((c) => !/accepted|rejected/.test(c.contextValue ?? '')),
       'nothing decided yet',
     );
 
-    const outcome = await vscode.commands.executeCommand('combee.acceptFile', result.proposalId, 'AGENTS.md');
-    assert.deepEqual(outcome.conflicts, []);
+    const outcome = await run('combee.acceptFile', result.proposalId, 'AGENTS.md');
+    assert.deepEqual(outcome!.conflicts, []);
     const node = await proposalNode(result.proposalId);
-    const files = node.children.filter((c) => c.contextValue.startsWith('combee.proposalFile'));
+    const files = node.children.filter((c) => c.contextValue!.startsWith('combee.proposalFile'));
     const agents = files.find((c) => c.label === 'AGENTS.md');
     assert.equal(
-      agents.contextValue,
+      agents!.contextValue,
       'combee.proposalFile.accepted',
       'no Accept File action on it (package.json menus)',
     );
-    assert.equal(agents.icon, 'check');
-    assert.match(agents.description, /^accepted/);
+    assert.equal(agents!.icon, 'check');
+    assert.match(agents!.description ?? '', /^accepted/);
     const others = files.filter((c) => c !== agents);
-    assert.equal(others.length, proposal.files.length - 1);
+    assert.equal(others.length, proposal!.files.length - 1);
     for (const file of others) assert.equal(file.contextValue, 'combee.proposalFile', `${file.label} is still pending`);
     const rules = node.children.filter(
-      (c) => c.contextValue.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '),
+      (c) => c.contextValue!.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '),
     );
     assert.ok(
       rules.length > 0 && rules.every((r) => r.contextValue === 'combee.proposalRule'),
       'the rules are still pending: AGENTS.md alone takes none',
     );
     assert.match(
-      node.description,
+      node.description ?? '',
       new RegExp(
-        `${proposal.files.length - 1} of ${proposal.files.length} files · ${rules.length} of ${rules.length} rules? pending`,
+        `${proposal!.files.length - 1} of ${proposal!.files.length} files · ${rules.length} of ${rules.length} rules? pending`,
       ),
     );
     const after = await api().statusBar();
     assert.equal(countOf(after.text), countOf(before.text) - 1, `${before.text} → ${after.text}`);
 
     // Accepting the playbook file takes its rules: they show as accepted too, and leave the count.
-    await vscode.commands.executeCommand('combee.acceptFile', result.proposalId, '.combee/playbook.md');
+    await run('combee.acceptFile', result.proposalId, '.combee/playbook.md');
     const taken = await proposalNode(result.proposalId).catch(() => undefined);
     if (taken) {
       const decided = taken.children.filter(
-        (c) => c.contextValue.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '),
+        (c) => c.contextValue!.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '),
       );
       assert.ok(
         decided.every((r) => r.contextValue === 'combee.proposalRule.accepted' && r.icon === 'check'),
@@ -103,7 +104,7 @@ describe('honest views: what was accepted, what failed, what was left out', () =
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'empty-session.jsonl'), '');
     writeFileSync(join(dir, 'notes.jsonl'), '{"hello":"world"}\n');
-    await vscode.commands.executeCommand('combee.importSessions', captureHome());
+    await run('combee.importSessions', captureHome());
     const [first] = await api().viewItems('sessions');
     assert.match(first.label, /^\d+ files? not imported$/);
     assert.equal(first.contextValue, 'combee.skipped');
@@ -114,13 +115,13 @@ describe('honest views: what was accepted, what failed, what was left out', () =
       JSON.stringify(empty.children),
     );
     const notSession = first.children.find((c) => /^\d+ not a session$/.test(c.label));
-    assert.ok(notSession?.tooltip.includes(join(dir, 'notes.jsonl')), JSON.stringify(notSession));
+    assert.ok(notSession?.tooltip?.includes(join(dir, 'notes.jsonl')), JSON.stringify(notSession));
     const total = first.children.reduce((n, c) => n + Number(c.label.split(' ')[0]), 0);
     assert.equal(first.label, `${total} file${total === 1 ? '' : 's'} not imported`);
   });
 
   describe('a session whose learning fails', () => {
-    let model;
+    let model: LoopbackModel;
 
     before(async () => {
       model = await startLoopbackModel({ failWith: 401 });
@@ -143,18 +144,18 @@ describe('honest views: what was accepted, what failed, what was left out', () =
         ['pnpm changeset'],
       );
       for (let run = 1; run <= 3; run++) {
-        await vscode.commands.executeCommand('combee.learn');
+        await learn();
         const node = (await api().viewItems('sessions')).find((n) => n.id === id);
         assert.ok(node, `run ${run}: ${id} is listed`);
         if (run < 3) {
           assert.equal(node.contextValue, 'combee.session.failed');
           assert.equal(node.icon, 'warning');
-          assert.match(node.description, new RegExp(`learning failed ${run}× \\(.+\\)$`));
+          assert.match(node.description ?? '', new RegExp(`learning failed ${run}× \\(.+\\)$`));
         } else {
           assert.equal(node.contextValue, 'combee.session.givenUp');
           assert.equal(node.icon, 'error');
-          assert.match(node.description, /given up after 3 failures \(.+\)$/);
-          assert.match(node.tooltip, /given up after 3 failed tries/);
+          assert.match(node.description ?? '', /given up after 3 failures \(.+\)$/);
+          assert.match(node.tooltip ?? '', /given up after 3 failed tries/);
         }
       }
       assert.ok(model.requests.length > 0, 'the endpoint was asked');

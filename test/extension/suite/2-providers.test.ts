@@ -1,13 +1,15 @@
 // Provider choice inside the real VS Code: no Copilot here, so vscode.lm has no models and Combee must fall back.
-const assert = require('node:assert/strict');
-const vscode = require('vscode');
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activate } from './combee';
+import type { CombeeApi } from '../../../src/extension/extension';
 
 describe('providers in the real VS Code', () => {
-  let api;
+  let api: CombeeApi;
   const config = () => vscode.workspace.getConfiguration('combee');
 
   before(async () => {
-    api = await vscode.extensions.getExtension('combee.combee').activate();
+    api = await activate();
   });
 
   afterEach(async () => {

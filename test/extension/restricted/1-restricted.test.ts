@@ -1,17 +1,19 @@
 // Restricted Mode (the folder is not trusted): sessions are still imported and listed, but Combee learns nothing,
 // writes nothing to the workspace and ignores every Combee setting the repository brings.
-const assert = require('node:assert/strict');
-const { existsSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
-const vscode = require('vscode');
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { captureHome, learn, run, workspaceFolder } from '../suite/combee';
+import type { CombeeApi } from '../../../src/extension/extension';
 
-const workspace = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
+const workspace = () => workspaceFolder().uri.fsPath;
 
 describe('Restricted Mode', () => {
-  let api;
+  let api: CombeeApi;
 
   before(async () => {
-    const extension = vscode.extensions.getExtension('combee.combee');
+    const extension = vscode.extensions.getExtension<CombeeApi>('combee.combee');
     assert.ok(extension, 'Combee is loaded in Restricted Mode (limited support is declared)');
     api = await extension.activate();
   });
@@ -22,9 +24,9 @@ describe('Restricted Mode', () => {
   });
 
   it("still imports and lists the folder's sessions", async () => {
-    const home = vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
-    const imported = await vscode.commands.executeCommand('combee.importSessions', home);
-    assert.ok(imported > 0, 'sessions imported');
+    const home = captureHome();
+    const imported = await run('combee.importSessions', home);
+    assert.ok(imported! > 0, 'sessions imported');
     assert.ok((await api.sessionIds()).length > 0, 'sessions listed');
   });
 
@@ -49,10 +51,10 @@ describe('Restricted Mode', () => {
   });
 
   it('learns nothing and writes nothing to the workspace', async () => {
-    const result = await vscode.commands.executeCommand('combee.learn');
+    const result = await learn();
     assert.equal(result, undefined);
     assert.deepEqual(await api.pendingProposals(), []);
-    assert.equal(await vscode.commands.executeCommand('combee.acceptProposal'), undefined);
+    assert.equal(await run('combee.acceptProposal'), undefined);
     assert.ok(!existsSync(join(workspace(), '.combee')), 'no playbook written');
     assert.ok(!existsSync(join(workspace(), 'docs')), 'nothing written where the repository asked');
   });

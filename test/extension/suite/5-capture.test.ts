@@ -1,10 +1,13 @@
 // Live capture: with background capture on, a session an agent writes is imported without any command.
-const assert = require('node:assert/strict');
-const { mkdirSync, writeFileSync, appendFileSync } = require('node:fs');
-const { join } = require('node:path');
-const vscode = require('vscode');
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { activate, captureHome, run, workspaceFolder } from './combee';
+import type { CombeeApi } from '../../../src/extension/extension';
 
-const waitFor = async (check, timeoutMs, what) => {
+const waitFor = async (check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -14,11 +17,11 @@ const waitFor = async (check, timeoutMs, what) => {
 };
 
 describe('live capture', () => {
-  let api;
+  let api: CombeeApi;
   const config = () => vscode.workspace.getConfiguration('combee');
 
   before(async () => {
-    api = await vscode.extensions.getExtension('combee.combee').activate();
+    api = await activate();
   });
 
   after(async () => {
@@ -28,12 +31,12 @@ describe('live capture', () => {
   it('imports a new session and its growth as the agent writes them', async function () {
     this.timeout(90_000);
     await config().update('capture.background', true, vscode.ConfigurationTarget.Global);
-    const home = config().get('sources.extraFolders')[0];
-    const cwd = vscode.workspace.workspaceFolders[0].uri.fsPath;
+    const home = captureHome();
+    const cwd = workspaceFolder().uri.fsPath;
     const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
     mkdirSync(dir, { recursive: true });
     const sessionId = '7c000001-0000-4000-8000-000000000001';
-    const line = (n, text) =>
+    const line = (n: number, text: string) =>
       JSON.stringify({
         type: 'user',
         sessionId,
@@ -59,8 +62,8 @@ describe('live capture', () => {
   });
 
   it("Import Sessions… imports a chosen folder of another agent's sessions (Codex) and counts them", async () => {
-    const cwd = vscode.workspace.workspaceFolders[0].uri.fsPath;
-    const folder = join(require('node:os').tmpdir(), `combee-codex-${Date.now()}`);
+    const cwd = workspaceFolder().uri.fsPath;
+    const folder = join(tmpdir(), `combee-codex-${Date.now()}`);
     mkdirSync(join(folder, 'sessions', '2026', '11', '20'), { recursive: true });
     const id = '01a1d000-0000-7000-8000-000000000001';
     const lines = [
@@ -98,7 +101,7 @@ describe('live capture', () => {
       join(folder, 'sessions', '2026', '11', '20', `rollout-2026-11-20T10-00-00-${id}.jsonl`),
       lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
     );
-    const imported = await vscode.commands.executeCommand('combee.importSessions', folder);
+    const imported = await run('combee.importSessions', folder);
     assert.equal(imported, 1);
     assert.ok((await api.sessionIds()).includes(`codex:${id}`));
   });

@@ -1,20 +1,18 @@
 // Sessions the extension tests write where the capture folder (combee.sources.extraFolders) points.
-const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
-const vscode = require('vscode');
-
-const captureHome = () => vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { captureHome, workspaceFolder } from './combee';
 
 let sessionCounter = 0;
 /** A new Claude Code session in the capture folder, recorded in this workspace: a user correction and a fix. */
-function writeSession(correction, failing, fixed) {
+export function writeSession(correction: string, failing: [string, string], fixed: [string]): string {
   const home = captureHome();
-  const cwd = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  const cwd = workspaceFolder().uri.fsPath;
   const sessionId = `9e${String(++sessionCounter).padStart(6, '0')}-0000-4000-8000-000000000000`;
   const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
   mkdirSync(dir, { recursive: true });
   let n = 0;
-  const line = (extra) =>
+  const line = (extra: Record<string, unknown>) =>
     JSON.stringify({
       sessionId,
       cwd,
@@ -23,7 +21,7 @@ function writeSession(correction, failing, fixed) {
       timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(),
       ...extra,
     });
-  const bash = (command, output, code) => {
+  const bash = (command: string, output: string, code: number) => {
     const id = `toolu_${sessionCounter}_${n}`;
     return [
       line({
@@ -61,5 +59,3 @@ function writeSession(correction, failing, fixed) {
   writeFileSync(join(dir, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
   return `claude-code:${sessionId}`;
 }
-
-module.exports = { captureHome, writeSession };

@@ -1,16 +1,18 @@
 // The Sessions view lists the newest sessions first, a page at a time, from the pack indexes' summaries: past the
 // first page a node offers the older ones, and Show Older Sessions adds them.
-const assert = require('node:assert/strict');
-const vscode = require('vscode');
-const { captureHome, writeSession } = require('./sessions');
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { captureHome, run } from './combee';
+import { writeSession } from './sessions';
+import type { TreeSnapshot } from '../../../src/extension/views/treeSnapshot';
+import { activate, api } from './combee';
 
-const api = () => vscode.extensions.getExtension('combee.combee').exports;
-const isSession = (node) => node.contextValue?.startsWith('combee.session');
+const isSession = (node: TreeSnapshot) => node.contextValue?.startsWith('combee.session');
 const PAGE = 200;
 
 describe('Sessions view: the newest sessions first, the older ones on demand', () => {
   before(async () => {
-    await vscode.extensions.getExtension('combee.combee').activate();
+    await activate();
   });
 
   it('shows a first page and a node for the rest; Show Older Sessions adds them', async function () {
@@ -18,17 +20,17 @@ describe('Sessions view: the newest sessions first, the older ones on demand', (
     const already = (await api().sessionIds()).length;
     for (let i = already; i < PAGE + 7; i++)
       writeSession('Use pnpm here, not npm.', ['npm test', 'npm error: this repository uses pnpm'], ['pnpm test']);
-    await vscode.commands.executeCommand('combee.importSessions', captureHome());
+    await run('combee.importSessions', captureHome());
     const total = (await api().sessionIds()).length;
     assert.ok(total >= PAGE + 7, `${total} sessions`);
 
     const first = await api().viewItems('sessions');
     assert.equal(first.filter(isSession).length, PAGE);
     const more = first.at(-1);
-    assert.equal(more.id, 'combee.sessions.more');
-    assert.equal(more.label, `Show ${Math.min(PAGE, total - PAGE)} older sessions`);
-    assert.equal(more.description, `${PAGE} of ${total} shown`);
-    const starts = first.filter(isSession).map((n) => n.description.split(' · ')[1]);
+    assert.equal(more!.id, 'combee.sessions.more');
+    assert.equal(more!.label, `Show ${Math.min(PAGE, total - PAGE)} older sessions`);
+    assert.equal(more!.description, `${PAGE} of ${total} shown`);
+    const starts = first.filter(isSession).map((n) => n.description!.split(' · ')[1]);
     assert.ok(
       starts.every((s) => s !== 'unknown time'),
       'every summary has its start',

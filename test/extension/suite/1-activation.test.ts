@@ -1,5 +1,5 @@
-const assert = require('node:assert/strict');
-const vscode = require('vscode');
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'combee.combee';
 
@@ -13,8 +13,10 @@ describe('activation', () => {
 
   it('registers every contributed command', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    await ext.activate();
-    const contributed = (ext.packageJSON.contributes?.commands ?? []).map((c) => c.command);
+    await ext!.activate();
+    const contributed = (ext!.packageJSON.contributes?.commands ?? []).map(
+      (c: { command: string }) => c.command,
+    ) as string[];
     assert.ok(contributed.length > 0, 'package.json contributes no commands');
     const registered = new Set(await vscode.commands.getCommands(true));
     assert.deepEqual(

@@ -1,14 +1,14 @@
 // Entry VS Code calls inside the extension host (payload `extensionTestsPath`): run every *.test.js with mocha.
-// Plain CommonJS: this folder is loaded as is, not compiled.
-const { readdirSync } = require('node:fs');
-const { join } = require('node:path');
-const { format } = require('node:util');
-const Mocha = require('mocha');
+// Compiled file by file to out/test/extension before each run (test/extension/compile.mjs).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import Mocha from 'mocha';
 
 // The runner prints lines with this mark; the rest of the extension host's console goes to its log file.
 Mocha.reporters.Base.consoleLog = (...args) => console.log(`[mocha] ${format(...args)}`);
 
-exports.run = function run() {
+export function run(): Promise<void> {
   // COMBEE_TEST_GREP (set for code-server) narrows the run while developing
   const mocha = new Mocha({
     ui: 'bdd',
@@ -23,11 +23,11 @@ exports.run = function run() {
     .filter((n) => n.endsWith('.test.js'))
     .sort())
     mocha.addFile(join(dir, name));
-  return new Promise((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     try {
       mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
     } catch (error) {
       reject(error);
     }
   });
-};
+}

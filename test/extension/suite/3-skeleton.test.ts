@@ -1,15 +1,12 @@
 // The walking skeleton: learn from the fixture sessions → a reviewable diff → accept → playbook on disk.
-const assert = require('node:assert/strict');
-const vscode = require('vscode');
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { LearnCommandResult } from '../../../src/extension/commands/learn';
+import { activate, diffTabs, fileUri, learn, run } from './combee';
 
 const RULE = /^\[[a-z]+-\d{5}\] helpful=\d+ harmful=\d+ :: Run `pnpm db:generate` before `pnpm test`/m;
 
-const root = () => vscode.workspace.workspaceFolders[0].uri;
-const fileUri = (rel) => vscode.Uri.joinPath(root(), ...rel.split('/'));
-const diffTabs = () =>
-  vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff);
-
-async function exists(uri) {
+async function exists(uri: vscode.Uri) {
   try {
     await vscode.workspace.fs.stat(uri);
     return true;
@@ -19,17 +16,17 @@ async function exists(uri) {
 }
 
 describe('walking skeleton: learn → diff → accept', () => {
-  let agentsBefore;
-  let result;
+  let agentsBefore: Uint8Array;
+  let result: LearnCommandResult | undefined;
 
   before(async () => {
-    await vscode.extensions.getExtension('combee.combee').activate();
+    await activate();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     agentsBefore = await vscode.workspace.fs.readFile(fileUri('AGENTS.md'));
   });
 
   it('combee.learn proposes the playbook as a diff', async () => {
-    result = await vscode.commands.executeCommand('combee.learn');
+    result = await learn();
     assert.ok(result, 'combee.learn resolved to nothing');
     assert.equal(typeof result.proposalId, 'string');
     assert.ok(Array.isArray(result.files) && result.files.length > 0, `no files in ${JSON.stringify(result)}`);
@@ -59,8 +56,8 @@ describe('walking skeleton: learn → diff → accept', () => {
 
   it("combee.acceptProposal writes every file; the team's AGENTS.md text stays byte-identical outside the block", async function () {
     if (!result?.proposalId) this.skip();
-    const outcome = await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId, false, true);
-    assert.deepEqual(outcome.conflicts, []);
+    const outcome = await run('combee.acceptProposal', result.proposalId, false, true);
+    assert.deepEqual(outcome!.conflicts, []);
     const playbook = Buffer.from(await vscode.workspace.fs.readFile(fileUri('.combee/playbook.md'))).toString('utf8');
     assert.match(playbook, RULE);
     const before = Buffer.from(agentsBefore).toString('utf8');
@@ -76,7 +73,7 @@ describe('walking skeleton: learn → diff → accept', () => {
 
   it('learning again with nothing new proposes nothing', async function () {
     if (!result?.proposalId) this.skip(); // would pass vacuously
-    const again = await vscode.commands.executeCommand('combee.learn');
+    const again = await learn();
     assert.ok(
       again === undefined || (Array.isArray(again.files) && again.files.length === 0),
       `got ${JSON.stringify(again)}`,

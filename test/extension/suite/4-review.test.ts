@@ -1,26 +1,24 @@
 // Review in the real VS Code: accept or reject one rule, accept one file, edit before accepting, a file edited
 // during review re-based or reported, and rejected rules not proposed again. Runs after the skeleton (file order).
-const assert = require('node:assert/strict');
-const vscode = require('vscode');
-const { writeSession } = require('./sessions');
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { writeSession } from './sessions';
+import { activate, api, diffTabs, fileUri, learn, readText, run } from './combee';
 
-const root = () => vscode.workspace.workspaceFolders[0].uri;
-const fileUri = (rel) => vscode.Uri.joinPath(root(), ...rel.split('/'));
-const read = async (rel) => Buffer.from(await vscode.workspace.fs.readFile(fileUri(rel))).toString('utf8');
+const read = readText;
 
-async function learn() {
+async function learnAfresh() {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  return vscode.commands.executeCommand('combee.learn');
+  return learn();
 }
 
-async function proposal(id) {
-  const ext = vscode.extensions.getExtension('combee.combee');
-  return ext.exports.loadProposal(id);
+async function proposal(id: string) {
+  return api().loadProposal(id);
 }
 
 describe('review: per rule, per file, edits and conflicts', () => {
   before(async () => {
-    await vscode.extensions.getExtension('combee.combee').activate();
+    await activate();
   });
 
   it('accepts one rule alone and keeps the rest of the proposal, re-rendered around it', async () => {
@@ -29,60 +27,60 @@ describe('review: per rule, per file, edits and conflicts', () => {
       ['pnpm api:test', 'Error: proto stubs are missing'],
       ['pnpm proto:gen'],
     );
-    const result = await learn();
+    const result = await learnAfresh();
     assert.ok(result?.proposalId, 'a proposal');
     const before = await proposal(result.proposalId);
-    const protoRule = before.rules.find((r) => /pnpm proto:gen/.test(r.content ?? ''));
-    const migrationRule = before.rules.find((r) => /db\/migrations/.test(r.content ?? ''));
-    assert.ok(protoRule && migrationRule, JSON.stringify(before.rules.map((r) => r.content)));
-    const outcome = await vscode.commands.executeCommand('combee.acceptRule', result.proposalId, protoRule.id);
-    assert.deepEqual(outcome.conflicts, []);
+    const protoRule = before!.rules.find((r) => /pnpm proto:gen/.test(r.content ?? ''));
+    const migrationRule = before!.rules.find((r) => /db\/migrations/.test(r.content ?? ''));
+    assert.ok(protoRule && migrationRule, JSON.stringify(before!.rules.map((r) => r.content)));
+    const outcome = await run('combee.acceptRule', result.proposalId, protoRule.id);
+    assert.deepEqual(outcome!.conflicts, []);
     const playbook = await read('.combee/playbook.md');
     assert.match(playbook, /pnpm proto:gen/);
     assert.doesNotMatch(playbook, /db\/migrations/);
     const after = await proposal(result.proposalId);
-    assert.equal(after.status, 'partial');
+    assert.equal(after!.status, 'partial');
     assert.ok(
-      after.rules.some((r) => /db\/migrations/.test(r.content ?? '')),
+      after!.rules.some((r) => /db\/migrations/.test(r.content ?? '')),
       'the other rule is still proposed',
     );
-    assert.ok(!after.rules.some((r) => /pnpm proto:gen/.test(r.content ?? '')), 'the accepted rule left the proposal');
+    assert.ok(!after!.rules.some((r) => /pnpm proto:gen/.test(r.content ?? '')), 'the accepted rule left the proposal');
   });
 
   it('rejects a rule, and does not propose it again from a new session saying the same', async () => {
-    const pending = await vscode.extensions.getExtension('combee.combee').exports.pendingProposals();
+    const pending = await api().pendingProposals();
     const current = pending[0];
     const rule = current.rules.find((r) => /db\/migrations/.test(r.content ?? ''));
-    assert.ok(await vscode.commands.executeCommand('combee.rejectRule', current.id, rule.id));
+    assert.ok(await run('combee.rejectRule', current.id, rule!.id));
     writeSession(
       'No, never edit files in db/migrations/ by hand; always create a new migration.',
       ['pnpm web:test', 'Error: stale i18n bundle'],
       ['pnpm i18n:build'],
     );
-    const next = await learn();
+    const next = await learnAfresh();
     assert.ok(next?.proposalId, 'the new lesson is proposed');
     const p = await proposal(next.proposalId);
-    assert.ok(p.rules.some((r) => /pnpm i18n:build/.test(r.content ?? '')));
-    assert.ok(!p.rules.some((r) => /db\/migrations/.test(r.content ?? '')), 'the rejected rule came back');
+    assert.ok(p!.rules.some((r) => /pnpm i18n:build/.test(r.content ?? '')));
+    assert.ok(!p!.rules.some((r) => /db\/migrations/.test(r.content ?? '')), 'the rejected rule came back');
   });
 
   it("re-bases a proposal onto AGENTS.md edited during review, keeping the team's edit", async () => {
-    const [p] = await vscode.extensions.getExtension('combee.combee').exports.pendingProposals();
+    const [p] = await api().pendingProposals();
     assert.ok(p.files.some((f) => f.path === 'AGENTS.md'));
     const doc = await vscode.workspace.openTextDocument(fileUri('AGENTS.md'));
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(0, 0), '<!-- reviewed by the team -->\n');
     await vscode.workspace.applyEdit(edit);
     await doc.save();
-    const outcome = await vscode.commands.executeCommand('combee.acceptFile', p.id, 'AGENTS.md');
-    assert.deepEqual(outcome.rebased, ['AGENTS.md']);
+    const outcome = await run('combee.acceptFile', p.id, 'AGENTS.md');
+    assert.deepEqual(outcome!.rebased, ['AGENTS.md']);
     const text = await read('AGENTS.md');
     assert.ok(text.startsWith('<!-- reviewed by the team -->\n# Acme Shop'), 'team edit kept');
     assert.match(text, /pnpm i18n:build/);
   });
 
   it('reports a real conflict and writes nothing when the file changed where the proposal edits it', async () => {
-    const [p] = await vscode.extensions.getExtension('combee.combee').exports.pendingProposals();
+    const [p] = await api().pendingProposals();
     const playbook = p.files.find((f) => f.path === '.combee/playbook.md');
     assert.ok(playbook);
     // edit the context line right above the proposal's first added rule: its hunk no longer fits
@@ -96,8 +94,8 @@ describe('review: per rule, per file, edits and conflicts', () => {
     const mine = playbook.before.replace(`${context.slice(1)}\n`, `${context.slice(1)} (reworded by the team)\n`);
     assert.notEqual(mine, playbook.before);
     await vscode.workspace.fs.writeFile(fileUri('.combee/playbook.md'), Buffer.from(mine));
-    const outcome = await vscode.commands.executeCommand('combee.acceptFile', p.id, '.combee/playbook.md');
-    assert.deepEqual(outcome.conflicts, ['.combee/playbook.md']);
+    const outcome = await run('combee.acceptFile', p.id, '.combee/playbook.md');
+    assert.deepEqual(outcome!.conflicts, ['.combee/playbook.md']);
     assert.equal(await read('.combee/playbook.md'), mine, 'the conflicting file was not touched');
   });
 
@@ -107,10 +105,10 @@ describe('review: per rule, per file, edits and conflicts', () => {
       ['pnpm docs:test', 'Error: examples out of date'],
       ['pnpm docs:gen'],
     );
-    const result = await learn();
+    const result = await learnAfresh();
     assert.ok(result?.proposalId);
     const onDisk = await read('.combee/playbook.md');
-    assert.ok(await vscode.commands.executeCommand('combee.editProposal', result.proposalId, '.combee/playbook.md'));
+    assert.ok(await run('combee.editProposal', result.proposalId, '.combee/playbook.md'));
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri('.combee/playbook.md').fsPath);
     assert.ok(doc?.isDirty, 'the proposal waits unsaved in the editor');
     assert.match(doc.getText(), /pnpm docs:gen/);
@@ -123,7 +121,7 @@ describe('review: per rule, per file, edits and conflicts', () => {
     assert.match(saved, /^<!-- edited before accepting -->\n[\s\S]*pnpm docs:gen/);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const p = await proposal(result.proposalId);
-    assert.ok(!p.files.some((f) => f.path === '.combee/playbook.md'), 'the saved file left the proposal');
+    assert.ok(!p!.files.some((f) => f.path === '.combee/playbook.md'), 'the saved file left the proposal');
   });
   it('after accepting one rule the open diff stays, showing what is left; Undo puts the files back and the proposal too', async () => {
     writeSession(
@@ -131,29 +129,28 @@ describe('review: per rule, per file, edits and conflicts', () => {
       ['pnpm e2e:smoke', 'Error: browser bundle is stale'],
       ['pnpm bundle:dev'],
     );
-    const result = await learn();
+    const result = await learnAfresh();
     assert.ok(result?.proposalId, 'a proposal');
     const before = await proposal(result.proposalId);
-    const bundleRule = before.rules.find((r) => /pnpm bundle:dev/.test(r.content ?? ''));
-    assert.ok(bundleRule, JSON.stringify(before.rules.map((r) => r.content)));
+    const bundleRule = before!.rules.find((r) => /pnpm bundle:dev/.test(r.content ?? ''));
+    assert.ok(bundleRule, JSON.stringify(before!.rules.map((r) => r.content)));
     const playbookBefore = await read('.combee/playbook.md');
-    const diffTabs = () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'combee-proposal');
-    assert.ok(diffTabs().length > 0, 'learn opened the proposal diff');
-    await vscode.commands.executeCommand('combee.acceptRule', result.proposalId, bundleRule.id);
+    const proposalDiffs = () => diffTabs().filter((t) => t.input.modified.scheme === 'combee-proposal');
+    assert.ok(proposalDiffs().length > 0, 'learn opened the proposal diff');
+    await run('combee.acceptRule', result.proposalId, bundleRule.id);
     assert.match(await read('.combee/playbook.md'), /pnpm bundle:dev/);
     const left = await proposal(result.proposalId);
-    assert.ok(left.files.length > 0, 'the other rule is still proposed');
-    const stillOpen = diffTabs().filter((t) => left.files.some((f) => t.input.modified.path.endsWith(`/${f.path}`)));
+    assert.ok(left!.files.length > 0, 'the other rule is still proposed');
+    const stillOpen = proposalDiffs().filter((t) =>
+      left!.files.some((f) => t.input.modified.path.endsWith(`/${f.path}`)),
+    );
     assert.ok(stillOpen.length > 0, 'the diffs of files still in the proposal stay open');
     for (const tab of stillOpen) {
       const shown = await vscode.workspace.openTextDocument(tab.input.modified);
-      const file = left.files.find((f) => tab.input.modified.path.endsWith(`/${f.path}`));
-      assert.equal(shown.getText(), file.after, `${file.path}: the open diff shows what is left of the proposal`);
+      const file = left!.files.find((f) => tab.input.modified.path.endsWith(`/${f.path}`));
+      assert.equal(shown.getText(), file!.after, `${file!.path}: the open diff shows what is left of the proposal`);
     }
-    const undone = await vscode.commands.executeCommand('combee.undoAccept');
+    const undone = await run('combee.undoAccept');
     assert.ok(undone && undone.reverted.length > 0, JSON.stringify(undone));
     assert.deepEqual(undone.changedSince, []);
     assert.equal(
@@ -163,9 +160,9 @@ describe('review: per rule, per file, edits and conflicts', () => {
     );
     const restored = await proposal(result.proposalId);
     assert.ok(
-      restored.rules.some((r) => r.id === bundleRule.id),
+      restored!.rules.some((r) => r.id === bundleRule.id),
       'the rule is pending again',
     );
-    await vscode.commands.executeCommand('combee.rejectProposal', result.proposalId);
+    await run('combee.rejectProposal', result.proposalId);
   });
 });

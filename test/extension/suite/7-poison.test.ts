@@ -1,27 +1,27 @@
 // Poisoned rules in the real VS Code: a session whose error output carries a remote-code instruction is learned
 // offline; the flagged rule is left out by Accept Proposal, its evidence is one click away, and Accept Rule (with the
 // explicit confirm argument that stands for the modal) takes it by name. Runs after the review tests (file order).
-const assert = require('node:assert/strict');
-const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
-const vscode = require('vscode');
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { activate, api, captureHome, learn, run, workspaceFolder } from './combee';
 
-const root = () => vscode.workspace.workspaceFolders[0].uri;
-const readOrEmpty = (rel) =>
+const root = () => workspaceFolder().uri;
+const readOrEmpty = (rel: string) =>
   vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), ...rel.split('/'))).then(
     (b) => Buffer.from(b).toString('utf8'),
     () => '',
   );
-const api = () => vscode.extensions.getExtension('combee.combee').exports;
 
 function writePoisonedSession() {
-  const home = vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
+  const home = captureHome();
   const cwd = root().fsPath;
   const sessionId = '7a000001-0000-4000-8000-000000000000';
   const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
   mkdirSync(dir, { recursive: true });
   let n = 0;
-  const line = (extra) =>
+  const line = (extra: Record<string, unknown>) =>
     JSON.stringify({
       sessionId,
       cwd,
@@ -30,7 +30,7 @@ function writePoisonedSession() {
       timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(),
       ...extra,
     });
-  const bash = (command, output, code) => {
+  const bash = (command: string, output: string, code: number) => {
     const id = `toolu_poison_${n}`;
     return [
       line({
@@ -67,31 +67,35 @@ function writePoisonedSession() {
 
 describe('poisoned rules: flagged, left out, evidence, accepted by name', () => {
   before(async () => {
-    await vscode.extensions.getExtension('combee.combee').activate();
+    await activate();
   });
 
   it('Accept Proposal leaves the flagged rule out; its evidence opens read-only; Accept Rule takes it by name', async () => {
     writePoisonedSession();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const result = await vscode.commands.executeCommand('combee.learn');
+    const result = await learn();
     assert.ok(result?.proposalId, 'a proposal');
     const proposal = await api().loadProposal(result.proposalId);
-    const flagged = proposal.rules.find((r) => /devtools-cdn/.test(r.content ?? ''));
-    assert.ok(flagged, JSON.stringify(proposal.rules));
+    const flagged = proposal!.rules.find((r) => /devtools-cdn/.test(r.content ?? ''));
+    assert.ok(flagged, JSON.stringify(proposal!.rules));
     assert.deepEqual(
       flagged.flags.map((f) => f.kind),
       ['remote-code'],
     );
     assert.ok(
-      proposal.rules.filter((r) => r !== flagged).every((r) => Array.isArray(r.flags)),
+      proposal!.rules.filter((r) => r !== flagged).every((r) => Array.isArray(r.flags)),
       'every rule carries flags',
     );
-    const playbookDiff = proposal.files.find((f) => f.path.endsWith('playbook.md'));
-    assert.match(playbookDiff.after, new RegExp(`<!-- combee:flagged \\[${flagged.id}\\] remote-code`));
-    for (const file of proposal.files.filter((f) => f !== playbookDiff))
+    const playbookDiff = proposal!.files.find((f) => f.path.endsWith('playbook.md'));
+    assert.match(playbookDiff!.after, new RegExp(`<!-- combee:flagged \\[${flagged.id}\\] remote-code`));
+    for (const file of proposal!.files.filter((f) => f !== playbookDiff))
       assert.doesNotMatch(file.after, /devtools-cdn/, file.path);
 
-    const evidence = await vscode.commands.executeCommand('combee.showRuleEvidence', result.proposalId, flagged.id);
+    const evidence = await vscode.commands.executeCommand<string>(
+      'combee.showRuleEvidence',
+      result.proposalId,
+      flagged.id,
+    );
     assert.match(evidence, /remote-code: /);
     assert.match(
       evidence,
@@ -103,18 +107,18 @@ describe('poisoned rules: flagged, left out, evidence, accepted by name', () => 
       'a read-only virtual document',
     );
 
-    await vscode.commands.executeCommand('combee.acceptProposal', result.proposalId, false, true);
+    await run('combee.acceptProposal', result.proposalId, false, true);
     assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /devtools-cdn|combee:flagged/);
     assert.doesNotMatch(await readOrEmpty('AGENTS.md'), /devtools-cdn/);
     const rest = await api().loadProposal(result.proposalId);
-    assert.equal(rest.status, 'partial', 'the flagged rule stays pending');
+    assert.equal(rest!.status, 'partial', 'the flagged rule stays pending');
     assert.deepEqual(
-      rest.rules.map((r) => r.id),
+      rest!.rules.map((r) => r.id),
       [flagged.id],
     );
 
-    const outcome = await vscode.commands.executeCommand('combee.acceptRule', result.proposalId, flagged.id, true);
-    assert.deepEqual(outcome.conflicts, []);
+    const outcome = await run('combee.acceptRule', result.proposalId, flagged.id, true);
+    assert.deepEqual(outcome!.conflicts, []);
     assert.match(await readOrEmpty('.combee/playbook.md'), /devtools-cdn/);
     assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /combee:flagged/);
     assert.match(await readOrEmpty('AGENTS.md'), /devtools-cdn/, 'accepted by name: in every asset');

@@ -1,14 +1,26 @@
 // A tiny model on 127.0.0.1 for the extension tests: reflection prompts get one lesson per failing command,
 // aggregation prompts every lesson, citing its labels. Records every request with its Authorization header.
-const { createServer } = require('node:http');
-const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
-const vscode = require('vscode');
+import { createServer } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { captureHome, workspaceFolder } from './combee';
 
-function answer(body) {
+interface ChatBody {
+  model?: string;
+  messages: Array<{ role: string; content: string }>;
+}
+
+/** A request the model got: the chat body (when it was one), its path and its Authorization header. */
+export interface SeenRequest extends Partial<ChatBody> {
+  url?: string;
+  authorization?: string;
+}
+
+function answer(body: ChatBody): unknown {
   const prompt = body.messages.map((m) => m.content).join('\n');
   if (/You review one coding-agent session/.test(prompt)) {
-    const lessons = [];
+    const lessons: unknown[] = [];
     const lines = prompt.split('\n');
     lines.forEach((line, i) => {
       const call = /^#(\d+) TOOL \w+: \$ (.+)$/.exec(line);
@@ -24,7 +36,7 @@ function answer(body) {
     return { lessons, bullet_tags: [] };
   }
   const items = [...prompt.matchAll(/^((?:L|D)[\d.]+) \(\d+ session\(s\)\): (?:\[[^\]]*\] |ADD to "[^"]*": )?(.*)$/gm)];
-  const byText = new Map();
+  const byText = new Map<string, string[]>();
   for (const [, label, text] of items) byText.set(text, [...(byText.get(text) ?? []), label]);
   return {
     operations: [...byText].map(([content, sources]) => ({
@@ -41,11 +53,18 @@ function answer(body) {
  * Starts the server; `requests` holds each chat request's body plus its `authorization` header. With `failWith`
  * (e.g. 401) every request gets that status and an OpenAI-style error instead.
  */
-async function startLoopbackModel({ failWith } = {}) {
-  const requests = [];
+/** A running loopback model: its base URL, what it was sent, and how to stop it. */
+export interface LoopbackModel {
+  url: string;
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+export async function startLoopbackModel({ failWith }: { failWith?: number } = {}): Promise<LoopbackModel> {
+  const requests: SeenRequest[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => {
+    req.on('data', (c: Buffer) => {
       body += c;
     });
     req.on('end', () => {
@@ -58,12 +77,12 @@ async function startLoopbackModel({ failWith } = {}) {
         );
         return;
       }
-      if (!req.url.endsWith('/chat/completions')) {
+      if (!req.url?.endsWith('/chat/completions')) {
         requests.push({ url: req.url, authorization: req.headers.authorization });
         res.writeHead(404).end('{}');
         return;
       }
-      const request = JSON.parse(body);
+      const request = JSON.parse(body) as ChatBody;
       requests.push({ ...request, url: req.url, authorization: req.headers.authorization });
       const content = JSON.stringify(answer(request));
       res.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -78,22 +97,26 @@ async function startLoopbackModel({ failWith } = {}) {
       );
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${server.address().port}/v1`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
-    close: () => new Promise((resolve) => server.close(resolve)),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
 /** A Claude Code session with one failing command, recorded in `cwd` (default: this workspace), under `home`. */
-function writeFailingSession(sessionId, command, { home, cwd } = {}) {
-  home ??= vscode.workspace.getConfiguration('combee').get('sources.extraFolders')[0];
-  cwd ??= vscode.workspace.workspaceFolders[0].uri.fsPath;
+export function writeFailingSession(
+  sessionId: string,
+  command: string,
+  where: { home?: string; cwd?: string } = {},
+): void {
+  const home = where.home ?? captureHome();
+  const cwd = where.cwd ?? workspaceFolder().uri.fsPath;
   const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
   mkdirSync(dir, { recursive: true });
   let n = 0;
-  const line = (extra) =>
+  const line = (extra: Record<string, unknown>) =>
     JSON.stringify({
       sessionId,
       cwd,
@@ -131,5 +154,3 @@ function writeFailingSession(sessionId, command, { home, cwd } = {}) {
     ].join('\n') + '\n',
   );
 }
-
-module.exports = { startLoopbackModel, writeFailingSession };

@@ -1,19 +1,20 @@
 // A cloned repository is untrusted input: its .vscode/settings.json may not choose where sessions are sent, which
 // key goes with them, which folders are read, what runs by itself, what a run costs, or a path outside itself.
 // And a key saved for one endpoint never travels to another.
-const assert = require('node:assert/strict');
-const { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } = require('node:fs');
-const { tmpdir } = require('node:os');
-const { join } = require('node:path');
-const vscode = require('vscode');
-const { startLoopbackModel, writeFailingSession } = require('./loopbackModel');
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { type LoopbackModel, startLoopbackModel, writeFailingSession } from './loopbackModel';
+import type { Settings } from '../../../src/shared/settingsSchema';
+import { activate, api, learn, run, workspaceFolder } from './combee';
 
 const config = () => vscode.workspace.getConfiguration('combee');
-const workspace = () => vscode.workspace.workspaceFolders[0].uri.fsPath;
+const workspace = () => workspaceFolder().uri.fsPath;
 const settingsFile = () => join(workspace(), '.vscode', 'settings.json');
-const api = () => vscode.extensions.getExtension('combee.combee').exports;
 
-const waitFor = async (check, what, timeoutMs = 20_000) => {
+const waitFor = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -23,18 +24,18 @@ const waitFor = async (check, what, timeoutMs = 20_000) => {
 };
 
 /** Writes the workspace settings as a repository would bring them, and waits until VS Code has read them. */
-async function writeWorkspaceSettings(values, marker) {
+async function writeWorkspaceSettings(values: Record<string, unknown>, marker: number) {
   writeFileSync(settingsFile(), JSON.stringify({ ...values, 'combee.assets.rulesBudgetTokens': marker }, null, 2));
   await waitFor(() => config().get('assets.rulesBudgetTokens') === marker, 'the workspace settings to be read');
 }
 
 describe("a repository's settings cannot redirect or widen anything", () => {
-  let attacker;
-  let outside;
-  let baseline;
+  let attacker: LoopbackModel;
+  let outside: string;
+  let baseline: Settings;
 
   before(async () => {
-    await vscode.extensions.getExtension('combee.combee').activate();
+    await activate();
     attacker = await startLoopbackModel();
     outside = mkdtempSync(join(tmpdir(), 'combee-outside-'));
     baseline = api().effectiveSettings().settings;
@@ -98,7 +99,7 @@ describe("a repository's settings cannot redirect or widen anything", () => {
     assert.equal((await api().describeProvider()).provider, 'offline');
     writeFailingSession('a7000002-0000-4000-8000-000000000002', 'pnpm trust:check');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const result = await vscode.commands.executeCommand('combee.learn');
+    const result = await learn();
     assert.equal(attacker.requests.length, 0, "the repository's endpoint got no request");
     assert.ok(
       !(await api().sessionIds()).includes('claude-code:a7000001-0000-4000-8000-000000000001'),
@@ -106,8 +107,8 @@ describe("a repository's settings cannot redirect or widen anything", () => {
     );
     if (result?.proposalId) {
       const proposal = await api().loadProposal(result.proposalId);
-      assert.equal(proposal.provider, 'offline');
-      for (const file of proposal.files)
+      assert.equal(proposal!.provider, 'offline');
+      for (const file of proposal!.files)
         assert.ok(!file.path.startsWith('..') && !file.path.startsWith('/'), file.path);
     }
     assert.ok(!existsSync(join(workspace(), '..', 'outside-playbook.md')));
@@ -116,8 +117,8 @@ describe("a repository's settings cannot redirect or widen anything", () => {
 });
 
 describe('API keys are bound to the endpoint they were saved for', () => {
-  let first;
-  let second;
+  let first: LoopbackModel;
+  let second: LoopbackModel;
 
   before(async () => {
     first = await startLoopbackModel();
@@ -125,12 +126,12 @@ describe('API keys are bound to the endpoint they were saved for', () => {
     await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
     await config().update('openai.model', 'local-sim', vscode.ConfigurationTarget.Global);
     await config().update('openai.baseUrl', first.url, vscode.ConfigurationTarget.Global);
-    assert.equal(await vscode.commands.executeCommand('combee.setApiKey', 'key-for-the-first-endpoint'), true);
+    assert.equal(await run('combee.setApiKey', 'key-for-the-first-endpoint'), true);
   });
 
   after(async () => {
     await config().update('openai.baseUrl', first.url, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('combee.setApiKey', '');
+    await run('combee.setApiKey', '');
     for (const key of ['openai.baseUrl', 'openai.model', 'openai.allowInsecureHttp'])
       await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
@@ -140,7 +141,7 @@ describe('API keys are bound to the endpoint they were saved for', () => {
 
   it('sends the key to its own endpoint, and never to another one the settings point at later', async () => {
     writeFailingSession('b7000001-0000-4000-8000-000000000001', 'pnpm keys:first');
-    await vscode.commands.executeCommand('combee.learn');
+    await learn();
     const firstChats = first.requests.filter((r) => r.messages);
     assert.ok(firstChats.length > 0);
     assert.ok(
@@ -150,7 +151,7 @@ describe('API keys are bound to the endpoint they were saved for', () => {
 
     await config().update('openai.baseUrl', second.url, vscode.ConfigurationTarget.Global);
     writeFailingSession('b7000002-0000-4000-8000-000000000002', 'pnpm keys:second');
-    await vscode.commands.executeCommand('combee.learn');
+    await learn();
     assert.ok(
       second.requests.some((r) => r.messages),
       'the second endpoint was used',
@@ -174,9 +175,9 @@ describe('API keys are bound to the endpoint they were saved for', () => {
     writeFileSync(settingsFile(), '{}\n');
     await waitFor(() => config().get('assets.rulesBudgetTokens') === 1500, 'the workspace settings to be cleared');
     await config().update('openai.allowInsecureHttp', true, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('combee.setApiKey', 'key-for-the-lan-server');
+    await run('combee.setApiKey', 'key-for-the-lan-server');
     const allowed = await api().describeProvider();
-    await vscode.commands.executeCommand('combee.setApiKey', '');
+    await run('combee.setApiKey', '');
     assert.equal(allowed.provider, 'openai');
     assert.match(allowed.reason, /192\.0\.2\.10/);
   });
