@@ -20,6 +20,14 @@ const layers = [
   { name: 'setup code-server', cmd: ['bash', 'test/setup/install-vscode.sh'], vscode: true },
   { name: 'extension host', cmd: ['node', 'test/extension/run.mjs'], vscode: true, needsSetup: true },
   {
+    // every file sets up what it needs: the suite passes in either order
+    name: 'extension host (files in reverse order)',
+    cmd: ['node', 'test/extension/run.mjs'],
+    env: { COMBEE_TEST_ORDER: 'reverse' },
+    vscode: true,
+    needsSetup: true,
+  },
+  {
     name: 'extension host (Restricted Mode)',
     cmd: ['node', 'test/extension/run.mjs', '--restricted'],
     vscode: true,
@@ -39,9 +47,14 @@ for (const layer of layers) {
     results.push({ ...layer, status: 'skipped (no code-server)', secs: 0, failed: true });
     continue;
   }
-  console.log(`\n=== ${layer.name}: ${layer.cmd.join(' ')}`);
+  const env = Object.entries(layer.env ?? {}).map(([key, value]) => `${key}=${value} `);
+  console.log(`\n=== ${layer.name}: ${env.join('')}${layer.cmd.join(' ')}`);
   const t0 = Date.now();
-  const run = spawnSync(layer.cmd[0], layer.cmd.slice(1), { cwd: root, stdio: 'inherit' });
+  const run = spawnSync(layer.cmd[0], layer.cmd.slice(1), {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...layer.env },
+  });
   const ok = run.status === 0;
   if (!ok && layer.name.startsWith('setup')) setupFailed = true;
   results.push({

@@ -1,4 +1,8 @@
 import * as vscode from 'vscode';
+import type { Proposal } from '../core/assets/proposal';
+import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
+import { startBackground } from './background';
+import { forgetLearningCommand } from './commands/forget';
 import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
 import {
@@ -13,21 +17,18 @@ import {
   showRuleEvidence,
   undoLastAccept,
 } from './commands/proposals';
+import { chooseProvider } from './llm/providerChoice';
+import { redactingLog } from './redactingLog';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
-import { startBackground } from './background';
-import { chooseProvider } from './llm/providerChoice';
-import { createStatusBar } from './statusBar';
 import { Services, workspaceFolderPaths } from './services';
-import type { Proposal } from '../core/assets/proposal';
-import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
+import { readSettings, type SettingProblem, type Settings } from './settings';
+import { createStatusBar } from './statusBar';
 import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
 import { showPanel } from './webview/panel';
-import { readSettings, type Settings, type SettingProblem } from './settings';
-import { redactingLog } from './redactingLog';
 
 let services: Services | undefined;
 
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.setApiKey', (key) => setApiKeyCommand(s, key));
   command('combee.openPlaybook', () => openPlaybookCommand());
   command('combee.showLog', () => log.show());
+  command('combee.forgetLearning', (confirmed) => forgetLearningCommand(s, confirmed));
   command('combee.clearCache', async () => {
     await s.callCache.clear();
     log.info('model call cache cleared');

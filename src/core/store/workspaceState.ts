@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { shortHash } from '../util/hash';
-import { atomicWrite, readJsonFile } from '../util/io';
+import { atomicWrite, readJsonFile, removeFile } from '../util/io';
 
 /** A session whose learning failed: how often, why the last time, and in which run. */
 const LearningFailure = z.object({ count: z.number().int().min(1), reason: z.string(), runId: z.string() });
@@ -48,6 +48,15 @@ export class WorkspaceState {
     for (const { id, reason } of failed)
       state.failed[id] = { count: (state.failed[id]?.count ?? 0) + 1, reason, runId };
     await atomicWrite(join(this.dir(workspace), 'learned.json'), JSON.stringify(state, null, 1));
+  }
+
+  /**
+   * Forgets what was learned in the workspace: its sessions count as new again (failures and given-up ones too), and
+   * the review memory (rules rejected or deleted here) is cleared. Run records and proposals stay, as history.
+   */
+  async forgetLearning(workspace: string): Promise<void> {
+    await removeFile(join(this.dir(workspace), 'learned.json'));
+    await removeFile(this.reviewMemoryFile(workspace));
   }
 
   runsDir(workspace: string): string {

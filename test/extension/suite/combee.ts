@@ -1,3 +1,6 @@
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LearnCommandResult } from '../../../src/extension/commands/learn';
 import type { CombeeApi } from '../../../src/extension/extension';
@@ -48,6 +51,7 @@ interface CommandResults {
   'combee.undoAccept': { reverted: string[]; changedSince: string[] } | undefined;
   'combee.importSessions': number | undefined;
   'combee.setApiKey': boolean;
+  'combee.forgetLearning': boolean;
 }
 
 /** Runs a Combee command as the palette would, its result typed. */
@@ -73,4 +77,21 @@ export function fileUri(rel: string): vscode.Uri {
 /** A workspace file's text. */
 export async function readText(rel: string): Promise<string> {
   return Buffer.from(await vscode.workspace.fs.readFile(fileUri(rel))).toString('utf8');
+}
+
+/**
+ * The workspace as the runner made it, for a test that learns from the example sessions from scratch: Combee forgets
+ * what it learned here (sessions and review memory), and the files the tests accept into are put back.
+ */
+export async function pristineWorkspace(): Promise<void> {
+  assert.equal(await run('combee.forgetLearning', true), true, 'forgot what was learned here');
+  const template = join(
+    vscode.extensions.getExtension('combee.combee')!.extensionPath,
+    'test',
+    'fixtures',
+    'workspace-template',
+  );
+  writeFileSync(fileUri('AGENTS.md').fsPath, readFileSync(join(template, 'AGENTS.md')));
+  for (const rel of ['.combee', 'src/generated/AGENTS.md'])
+    rmSync(fileUri(rel).fsPath, { recursive: true, force: true });
 }

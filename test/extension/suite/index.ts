@@ -19,10 +19,12 @@ export function run(): Promise<void> {
   });
   // COMBEE_TEST_SUITE=restricted: the suite for a window in Restricted Mode (test/extension/run.mjs --restricted)
   const dir = process.env.COMBEE_TEST_SUITE === 'restricted' ? join(__dirname, '..', 'restricted') : __dirname;
-  for (const name of readdirSync(dir)
+  const names = readdirSync(dir)
     .filter((n) => n.endsWith('.test.js'))
-    .sort())
-    mocha.addFile(join(dir, name));
+    .sort();
+  // COMBEE_TEST_ORDER=reverse: every file sets up what it needs, so the suite passes in either order
+  if (process.env.COMBEE_TEST_ORDER === 'reverse') names.reverse();
+  for (const name of names) mocha.addFile(join(dir, name));
   return new Promise<void>((resolve, reject) => {
     try {
       mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));

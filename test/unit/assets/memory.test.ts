@@ -22,6 +22,19 @@ describe('review memory', () => {
     assert.equal(veto(add('Use TZ=UTC for vitest runs.', ['z'])), undefined);
   });
 
+  it('forgetting what was learned in a workspace clears its learned sessions and review memory, and nothing else', async () => {
+    const state = new WorkspaceState(tempDir('combee-mem-'));
+    const memory = new ReviewMemory(state, '/ws');
+    await memory.rememberRejected([{ content: 'Run `pnpm proto:gen` first.', support: [{ traceId: 'a' }] }]);
+    await state.markLearned('/ws', ['a', 'b'], 'run-1', [{ id: 'c', reason: 'its reflection failed' }]);
+    await state.markLearned('/other', ['d'], 'run-2');
+    await state.forgetLearning('/ws');
+    assert.deepEqual(await state.loadLearned('/ws'), { version: 1, learned: {}, failed: {} });
+    assert.deepEqual((await memory.load()).rejected, []);
+    assert.deepEqual(Object.keys((await state.loadLearned('/other')).learned), ['d'], 'other folders keep theirs');
+    await state.forgetLearning('/ws'); // nothing left to forget: no error
+  });
+
   it('notices a rule the team deleted and vetoes it unless new sessions show it again', async () => {
     const memory = new ReviewMemory(new WorkspaceState(tempDir('combee-mem-')), '/ws');
     const written =
