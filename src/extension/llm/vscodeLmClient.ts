@@ -1,16 +1,14 @@
 import * as vscode from 'vscode';
-import type { ChatMessage, JsonRequest, JsonResponse, LlmClient } from '../../core/llm/client';
-import {
-  completeJsonWithRepair,
-  withJsonInstruction,
-  type ChatTurn,
-  type UsageTally,
-} from '../../core/llm/jsonCompletion';
-import { redactMessages } from '../../core/llm/redactMessages';
 import type { ProviderInfo } from '../../core/learn/types';
+import type { ChatMessage } from '../../core/llm/client';
+import { type ChatTurn, type UsageTally } from '../../core/llm/jsonCompletion';
+import { redactMessages } from '../../core/llm/redactMessages';
 
-/** VS Code's language models (Copilot and others): no system role, no JSON mode, token limits from the model. */
-export class VscodeLmClient implements LlmClient {
+/**
+ * VS Code's language models (Copilot and others): no system role, no JSON mode, token limits from the model. Only
+ * chat turns: the learning worker's PortLlmClient asks for JSON and repairs it there, one turn at a time.
+ */
+export class VscodeLmClient {
   readonly info: ProviderInfo;
 
   constructor(
@@ -18,12 +16,6 @@ export class VscodeLmClient implements LlmClient {
     private readonly justification: string,
   ) {
     this.info = { provider: 'vscode', model: `${model.vendor}/${model.family}` };
-  }
-
-  completeJson<T>(request: JsonRequest<T>): Promise<JsonResponse<T>> {
-    return completeJsonWithRepair(request, (messages, _warnings, usage) =>
-      this.chat(withJsonInstruction(messages, request), request.signal, usage),
-    );
   }
 
   /** One chat turn; the learning worker's calls arrive here through the message port. */
