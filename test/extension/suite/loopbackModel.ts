@@ -1,10 +1,9 @@
 // A tiny model on 127.0.0.1 for the extension tests: reflection prompts get one lesson per failing command,
 // aggregation prompts every lesson, citing its labels. Records every request with its Authorization header.
 import { createServer } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { captureHome, workspaceFolder } from './combee';
+import { ClaudeSession } from './sessions';
 
 interface ChatBody {
   model?: string;
@@ -111,46 +110,8 @@ export function writeFailingSession(
   command: string,
   where: { home?: string; cwd?: string } = {},
 ): void {
-  const home = where.home ?? captureHome();
-  const cwd = where.cwd ?? workspaceFolder().uri.fsPath;
-  const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-  mkdirSync(dir, { recursive: true });
-  let n = 0;
-  const line = (extra: Record<string, unknown>) =>
-    JSON.stringify({
-      sessionId,
-      cwd,
-      version: '2.1.50',
-      uuid: `${sessionId}-${++n}`,
-      timestamp: new Date().toISOString(),
-      ...extra,
-    });
-  writeFileSync(
-    join(dir, `${sessionId}.jsonl`),
-    [
-      line({ type: 'user', message: { role: 'user', content: 'ship the invoices feature' } }),
-      line({
-        type: 'assistant',
-        message: {
-          id: `m-${sessionId}`,
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: `t-${sessionId}`, name: 'Bash', input: { command } }],
-        },
-      }),
-      line({
-        type: 'user',
-        message: {
-          role: 'user',
-          content: [
-            {
-              type: 'tool_result',
-              tool_use_id: `t-${sessionId}`,
-              content: 'Exit code 1\nError: no seed data',
-              is_error: true,
-            },
-          ],
-        },
-      }),
-    ].join('\n') + '\n',
-  );
+  new ClaudeSession(sessionId, where.cwd ?? workspaceFolder().uri.fsPath, 'now')
+    .user('ship the invoices feature')
+    .bash(command, 'Error: no seed data', 1)
+    .write(where.home ?? captureHome());
 }

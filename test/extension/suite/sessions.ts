@@ -3,59 +3,84 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { captureHome, workspaceFolder } from './combee';
 
+/** Builds one Claude Code session's JSONL, line by line, as Claude Code writes it (the records the reader reads). */
+export class ClaudeSession {
+  private n = 0;
+  private readonly lines: string[] = [];
+
+  constructor(
+    readonly sessionId: string,
+    private readonly cwd: string = workspaceFolder().uri.fsPath,
+    /** Record times: a minute ago onwards, a second apart (`now`: all at the time of writing). */
+    private readonly clock: 'recent' | 'now' = 'recent',
+  ) {}
+
+  private line(extra: Record<string, unknown>): void {
+    this.n++;
+    this.lines.push(
+      JSON.stringify({
+        sessionId: this.sessionId,
+        cwd: this.cwd,
+        version: '2.1.50',
+        uuid: `${this.sessionId}-${this.n}`,
+        timestamp: new Date(this.clock === 'now' ? Date.now() : Date.now() - 60_000 + this.n * 1000).toISOString(),
+        ...extra,
+      }),
+    );
+  }
+
+  user(content: string): this {
+    this.line({ type: 'user', message: { role: 'user', content } });
+    return this;
+  }
+
+  /** A Bash call and its result (`code` 0: passed; else failed, with Claude Code's exit code line). */
+  bash(command: string, output: string, code: number): this {
+    const id = `toolu_${this.sessionId.slice(0, 8)}_${this.n}`;
+    this.line({
+      type: 'assistant',
+      message: {
+        id: `msg_${this.sessionId.slice(0, 8)}_${this.n}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
+      },
+    });
+    this.line({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: id,
+            content: code ? `Exit code ${code}\n${output}` : output,
+            is_error: code !== 0,
+          },
+        ],
+      },
+    });
+    return this;
+  }
+
+  /** Writes it where Claude Code keeps it: `<home>/projects/<cwd slug>/<session id>.jsonl`. */
+  write(home: string = captureHome()): string {
+    const dir = join(home, 'projects', this.cwd.replace(/[^A-Za-z0-9]/g, '-'));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${this.sessionId}.jsonl`), `${this.lines.join('\n')}\n`);
+    return `claude-code:${this.sessionId}`;
+  }
+}
+
 let sessionCounter = 0;
 /** A new Claude Code session in the capture folder, recorded in this workspace: a user correction and a fix. */
 export function writeSession(correction: string, failing: [string, string], fixed: [string]): string {
-  const home = captureHome();
-  const cwd = workspaceFolder().uri.fsPath;
   const sessionId = `9e${String(++sessionCounter).padStart(6, '0')}-0000-4000-8000-000000000000`;
-  const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-  mkdirSync(dir, { recursive: true });
-  let n = 0;
-  const line = (extra: Record<string, unknown>) =>
-    JSON.stringify({
-      sessionId,
-      cwd,
-      version: '2.1.50',
-      uuid: `${sessionId}-${++n}`,
-      timestamp: new Date(Date.now() - 60_000 + n * 1000).toISOString(),
-      ...extra,
-    });
-  const bash = (command: string, output: string, code: number) => {
-    const id = `toolu_${sessionCounter}_${n}`;
-    return [
-      line({
-        type: 'assistant',
-        message: {
-          id: `msg_${sessionCounter}_${n}`,
-          role: 'assistant',
-          content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
-        },
-      }),
-      line({
-        type: 'user',
-        message: {
-          role: 'user',
-          content: [
-            {
-              type: 'tool_result',
-              tool_use_id: id,
-              content: code ? `Exit code ${code}\n${output}` : output,
-              is_error: code !== 0,
-            },
-          ],
-        },
-      }),
-    ];
-  };
-  const lines = [
-    line({ type: 'user', message: { role: 'user', content: 'Please update the checkout module.' } }),
-    ...bash('pnpm proto:check', 'ok', 0),
-    line({ type: 'user', message: { role: 'user', content: correction } }),
-    ...bash(failing[0], failing[1], 1),
-    ...bash(fixed[0], 'ok', 0),
-    ...bash(failing[0], 'ok', 0),
-  ];
-  writeFileSync(join(dir, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
-  return `claude-code:${sessionId}`;
+  return new ClaudeSession(sessionId)
+    .user('Please update the checkout module.')
+    .bash('pnpm proto:check', 'ok', 0)
+    .user(correction)
+    .bash(failing[0], failing[1], 1)
+    .bash(fixed[0], 'ok', 0)
+    .bash(failing[0], 'ok', 0)
+    .write();
 }
