@@ -1,11 +1,12 @@
 // Live capture: with background capture on, a session an agent writes is imported without any command.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activate, captureHome, run, workspaceFolder } from './combee';
 import type { CombeeApi } from '../../../src/extension/extension';
+import { activate, run, workspaceFolder } from './combee';
+import { ClaudeSession } from './sessions';
 
 const waitFor = async (check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) => {
   const deadline = Date.now() + timeoutMs;
@@ -31,28 +32,15 @@ describe('live capture', () => {
   it('imports a new session and its growth as the agent writes them', async function () {
     this.timeout(90_000);
     await config().update('capture.background', true, vscode.ConfigurationTarget.Global);
-    const home = captureHome();
-    const cwd = workspaceFolder().uri.fsPath;
-    const dir = join(home, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
-    mkdirSync(dir, { recursive: true });
     const sessionId = '7c000001-0000-4000-8000-000000000001';
-    const line = (n: number, text: string) =>
-      JSON.stringify({
-        type: 'user',
-        sessionId,
-        cwd,
-        version: '2.1.50',
-        uuid: `${sessionId}-${n}`,
-        timestamp: new Date().toISOString(),
-        message: { role: 'user', content: text },
-      });
-    writeFileSync(join(dir, `${sessionId}.jsonl`), `${line(1, 'live capture check')}\n`);
+    const session = new ClaudeSession(sessionId, workspaceFolder().uri.fsPath, 'now').user('live capture check');
+    session.write();
     await waitFor(
       async () => (await api.sessionIds()).includes(`claude-code:${sessionId}`),
       60_000,
       'the new session to be imported',
     );
-    appendFileSync(join(dir, `${sessionId}.jsonl`), `${line(2, 'and it grows')}\n`);
+    session.user('and it grows').append();
     await waitFor(
       async () => (await api.sessionSteps(`claude-code:${sessionId}`)) === 2,
       60_000,

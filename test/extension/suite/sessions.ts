@@ -1,5 +1,5 @@
 // Sessions the extension tests write where the capture folder (combee.sources.extraFolders) points.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { captureHome, workspaceFolder } from './combee';
 
@@ -7,6 +7,8 @@ import { captureHome, workspaceFolder } from './combee';
 export class ClaudeSession {
   private n = 0;
   private readonly lines: string[] = [];
+  private file: string | undefined;
+  private written = 0;
 
   constructor(
     readonly sessionId: string,
@@ -66,8 +68,17 @@ export class ClaudeSession {
   write(home: string = captureHome()): string {
     const dir = join(home, 'projects', this.cwd.replace(/[^A-Za-z0-9]/g, '-'));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${this.sessionId}.jsonl`), `${this.lines.join('\n')}\n`);
+    this.file = join(dir, `${this.sessionId}.jsonl`);
+    writeFileSync(this.file, `${this.lines.join('\n')}\n`);
+    this.written = this.lines.length;
     return `claude-code:${this.sessionId}`;
+  }
+
+  /** Appends the lines added since it was written, as the agent does while the session goes on. */
+  append(): void {
+    if (!this.file) throw new Error('write the session before appending to it');
+    appendFileSync(this.file, `${this.lines.slice(this.written).join('\n')}\n`);
+    this.written = this.lines.length;
   }
 }
 
