@@ -85,8 +85,10 @@ export async function pipelinedScan(
   const done = settled.value.flat();
   const index = new Map(batch.map((t, i) => [t.id, i]));
   const groups = done.map((c) => c.part.map((m) => index.get(m.reflection.traceId) ?? -1));
-  if (mapped.reflections.length === 0)
+  if (mapped.reflections.length === 0) {
+    sortBatchNodes(ledger.nodes, b, index);
     return { mapped, aggregation: { failed: false, shape: { mode: 'no_deltas', k: 0, levels: 0, groups: [] } } };
+  }
   progress('aggregating the group deltas', 0.8);
   const { final, level, direct } = await higherLevels(
     done.map((c) => c.delta).filter(isDefined),
