@@ -95,49 +95,51 @@ export interface LabelledItem {
 
 /** Local (or single) aggregation: lessons from several sessions into playbook operations. */
 export function localAggregationPrompt(items: LabelledItem[], playbook: Playbook): ChatMessage[] {
-  return [
-    {
-      role: 'system',
-      content: [
-        "You curate a repository's playbook of rules for coding agents. You receive lessons extracted from several sessions; some lessons appear more than once on purpose.",
-        'Turn them into operations on the playbook: ADD a new rule for every distinct, specific lesson; UPDATE or MERGE existing rules (by id) when a lesson refines or duplicates them; REMOVE a rule only when lessons show it is wrong.',
-        'Keep the specifics (commands, flags, paths, error messages). Merge true duplicates into one rule. Never drop a distinct lesson because it seems minor.',
-        'Cite in "sources" the labels of the lessons behind every operation.',
-      ].join('\n'),
-    },
-    {
-      role: 'user',
-      content: [
-        `Existing rules close to these lessons:\n${relevantRules(
-          playbook,
-          items.map((i) => i.text),
-        )}`,
-        `Lessons:\n${items.map((i) => `${i.label} (${i.sessions} session(s)): ${i.text}`).join('\n')}`,
-        'Return JSON {"operations":[{"type":"ADD","section","content","kind"?,"scope"?,"sources":[labels]} | {"type":"UPDATE","id","content","sources"} | {"type":"MERGE","ids":[...],"content","sources"} | {"type":"REMOVE","id","reason","sources"}]}.',
-      ].join('\n\n'),
-    },
-  ];
+  return curatorPrompt(
+    [
+      "You curate a repository's playbook of rules for coding agents. You receive lessons extracted from several sessions; some lessons appear more than once on purpose.",
+      'Turn them into operations on the playbook: ADD a new rule for every distinct, specific lesson; UPDATE or MERGE existing rules (by id) when a lesson refines or duplicates them; REMOVE a rule only when lessons show it is wrong.',
+      'Keep the specifics (commands, flags, paths, error messages). Merge true duplicates into one rule. Never drop a distinct lesson because it seems minor.',
+      'Cite in "sources" the labels of the lessons behind every operation.',
+    ],
+    { close: 'Existing rules close to these lessons', items: 'Lessons' },
+    items,
+    playbook,
+  );
 }
 
 /** Global aggregation: the deltas proposed by parallel aggregators, each from a different subset. */
 export function globalAggregationPrompt(items: LabelledItem[], playbook: Playbook): ChatMessage[] {
+  return curatorPrompt(
+    [
+      "You curate a repository's playbook of rules for coding agents. Several parallel curators each proposed playbook operations from a different subset of sessions.",
+      'Combine them into one set of operations: keep every distinct, specific rule from every curator; merge operations that say the same thing (keep the more specific wording); on conflict prefer the more specific, better supported one.',
+      'Cite in "sources" the labels of the proposed operations behind every operation.',
+    ],
+    { close: 'Existing rules close to these operations', items: 'Proposed operations' },
+    items,
+    playbook,
+  );
+}
+
+/** Both aggregation levels ask for the same operations, with the existing rules close to what they receive. */
+function curatorPrompt(
+  system: string[],
+  headings: { close: string; items: string },
+  items: LabelledItem[],
+  playbook: Playbook,
+): ChatMessage[] {
+  const close = relevantRules(
+    playbook,
+    items.map((i) => i.text),
+  );
   return [
-    {
-      role: 'system',
-      content: [
-        "You curate a repository's playbook of rules for coding agents. Several parallel curators each proposed playbook operations from a different subset of sessions.",
-        'Combine them into one set of operations: keep every distinct, specific rule from every curator; merge operations that say the same thing (keep the more specific wording); on conflict prefer the more specific, better supported one.',
-        'Cite in "sources" the labels of the proposed operations behind every operation.',
-      ].join('\n'),
-    },
+    { role: 'system', content: system.join('\n') },
     {
       role: 'user',
       content: [
-        `Existing rules close to these operations:\n${relevantRules(
-          playbook,
-          items.map((i) => i.text),
-        )}`,
-        `Proposed operations:\n${items.map((i) => `${i.label} (${i.sessions} session(s)): ${i.text}`).join('\n')}`,
+        `${headings.close}:\n${close}`,
+        `${headings.items}:\n${items.map((i) => `${i.label} (${i.sessions} session(s)): ${i.text}`).join('\n')}`,
         'Return JSON {"operations":[{"type":"ADD","section","content","kind"?,"scope"?,"sources":[labels]} | {"type":"UPDATE","id","content","sources"} | {"type":"MERGE","ids":[...],"content","sources"} | {"type":"REMOVE","id","reason","sources"}]}.',
       ].join('\n\n'),
     },

@@ -1,6 +1,7 @@
 import type { Delta, DeltaOp } from './delta';
 import {
   bullets,
+  endOfSectionBody,
   findBullet,
   formatId,
   nextIdNumber,
@@ -46,14 +47,7 @@ function ensureSection(playbook: Playbook, title: string): Section {
 
 /** Inserts after the section's last bullet, before its trailing blank lines, so sections stay separated. */
 function insertBullet(section: Section, bullet: Bullet): void {
-  let at = section.lines.length;
-  while (
-    at > 0 &&
-    section.lines[at - 1].kind === 'text' &&
-    (section.lines[at - 1] as { text: string }).text.trim() === ''
-  )
-    at--;
-  section.lines.splice(at, 0, { kind: 'bullet', bullet });
+  section.lines.splice(endOfSectionBody(section), 0, { kind: 'bullet', bullet });
 }
 
 function setBullet(section: Section, index: number, bullet: Bullet): void {

@@ -1,6 +1,15 @@
 import { diffArrays } from 'diff';
 import { formatBullet, parseBulletLine, parsePlaybook, serializePlaybook } from './markdown';
-import { bullets, formatId, nextIdNumber, sameSection, type Bullet, type Playbook, type Section } from './model';
+import {
+  bullets,
+  endOfSectionBody,
+  formatId,
+  nextIdNumber,
+  sameSection,
+  type Bullet,
+  type Playbook,
+  type Section,
+} from './model';
 
 /**
  * Three-way merge of playbooks for git (`combee merge %O %A %B`): bullets by id, counters added up, a one-sided edit
@@ -245,14 +254,7 @@ function placeMissing(text: string, missing: Array<{ lines: string[]; section: s
         last.lines.push({ kind: 'text', text: '' });
       playbook.sections.push(section);
     }
-    let at = section.lines.length;
-    while (
-      at > 0 &&
-      section.lines[at - 1].kind === 'text' &&
-      (section.lines[at - 1] as { text: string }).text.trim() === ''
-    )
-      at--;
-    section.lines.splice(at, 0, ...lines.map((line) => ({ kind: 'text' as const, text: line })));
+    section.lines.splice(endOfSectionBody(section), 0, ...lines.map((line) => ({ kind: 'text' as const, text: line })));
   }
   return serializePlaybook(playbook);
 }

@@ -35,6 +35,17 @@ export const DEFAULT_SECTIONS = [
   'Workflow',
 ] as const;
 
+/** Where new lines go in a section: after its last non-blank line, so trailing blank lines keep sections apart. */
+export function endOfSectionBody(section: Section): number {
+  let at = section.lines.length;
+  while (at > 0) {
+    const line = section.lines[at - 1];
+    if (line.kind !== 'text' || line.text.trim() !== '') break;
+    at--;
+  }
+  return at;
+}
+
 export function bullets(playbook: Playbook): Bullet[] {
   return playbook.sections.flatMap((s) => s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet] : [])));
 }

@@ -1,6 +1,6 @@
 import { applyDelta } from '../playbook/apply';
 import type { BulletTag, DeltaOp } from '../playbook/delta';
-import type { Playbook, PlaybookLine } from '../playbook/model';
+import { endOfSectionBody, type Playbook, type PlaybookLine } from '../playbook/model';
 import type { RuleFlag } from './kinds';
 import { screenExistingRule } from './screenRule';
 
@@ -84,14 +84,7 @@ export function withRemovalMarks(
     const section = before.sections.find((s) => s.lines.some((l) => l.kind === 'bullet' && l.bullet.id === id));
     const target = out.sections.find((s) => s.title === section?.title);
     if (!target) continue;
-    let at = target.lines.length;
-    while (
-      at > 0 &&
-      target.lines[at - 1].kind === 'text' &&
-      (target.lines[at - 1] as { text: string }).text.trim() === ''
-    )
-      at--;
-    target.lines.splice(at, 0, {
+    target.lines.splice(endOfSectionBody(target), 0, {
       kind: 'text',
       text: `${MARK} [${id}] removal, ${flags.map((f) => f.kind).join(', ')}: ${flags.map((f) => inline(f.reason)).join('; ')}. The rule stays in AGENTS.md and the other files until this removal is accepted by name. -->`,
     });

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
-import { countUnknown, isRecord, msToIso, storedOutput } from './common';
+import { contentBlock, countUnknown, isRecord, msToIso, storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { readJsonDocument } from './jsonDocument';
@@ -16,7 +16,6 @@ import { pushStep } from './sessionDraft';
 // Tools come as tool_use/tool_result blocks, or (Cline) as XML inside the assistant text answered by user text
 // blocks `[tool for 'x'] Result:` that are paired to the calls by order and tool name.
 
-const Block = z.looseObject({ type: z.string() });
 const ApiMessage = z.looseObject({
   role: z.string().optional(),
   type: z.string().optional(),
@@ -222,13 +221,9 @@ function applyMessage(acc: Acc, message: ApiMessage): void {
         open = undefined;
       };
       for (const raw of blocks) {
-        const block = Block.safeParse(raw);
-        if (!block.success) {
-          countUnknown(acc.unknown, 'block:invalid');
-          continue;
-        }
-        const b = raw as Record<string, unknown>;
-        if (block.data.type === 'text' && typeof b.text === 'string') {
+        const b = contentBlock(raw, acc.unknown);
+        if (!b) continue;
+        if (b.type === 'text' && typeof b.text === 'string') {
           const text = stripEnvironment(acc, b.text);
           const header = RESULT_HEADER.exec(text);
           if (header) {
@@ -239,14 +234,14 @@ function applyMessage(acc: Acc, message: ApiMessage): void {
           } else {
             pushUserText(acc, text, time);
           }
-        } else if (block.data.type === 'tool_result' || block.data.type === 'tool-result') {
+        } else if (b.type === 'tool_result' || b.type === 'tool-result') {
           close();
           const callId = str(b.tool_use_id) ?? str(b.toolCallId) ?? takePending(acc, str(b.toolName) ?? '');
           acc.pending = acc.pending.filter((p) => p.callId !== callId);
-          const { text, error } = resultContent(block.data.type === 'tool_result' ? b.content : b.output);
+          const { text, error } = resultContent(b.type === 'tool_result' ? b.content : b.output);
           finishResult(acc, { callId, parts: [text], isError: b.is_error === true || error }, time);
-        } else if (block.data.type !== 'image' && block.data.type !== 'file' && !QUIET_BLOCKS.has(block.data.type)) {
-          countUnknown(acc.unknown, `user-block:${block.data.type}`);
+        } else if (b.type !== 'image' && b.type !== 'file' && !QUIET_BLOCKS.has(b.type)) {
+          countUnknown(acc.unknown, `user-block:${b.type}`);
         }
       }
       close();
@@ -260,13 +255,9 @@ function applyMessage(acc: Acc, message: ApiMessage): void {
 }
 
 function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): void {
-  const block = Block.safeParse(raw);
-  if (!block.success) {
-    countUnknown(acc.unknown, 'block:invalid');
-    return;
-  }
-  const b = raw as Record<string, unknown>;
-  switch (block.data.type) {
+  const b = contentBlock(raw, acc.unknown);
+  if (!b) return;
+  switch (b.type) {
     case 'text': {
       if (typeof b.text !== 'string') return;
       const calls: Array<{ tool: string; params: Record<string, string> }> = [];
@@ -315,7 +306,7 @@ function applyAssistantBlock(acc: Acc, raw: unknown, time: string | undefined): 
       return;
     }
     default:
-      if (!QUIET_BLOCKS.has(block.data.type)) countUnknown(acc.unknown, `assistant-block:${block.data.type}`);
+      if (!QUIET_BLOCKS.has(b.type)) countUnknown(acc.unknown, `assistant-block:${b.type}`);
   }
 }
 

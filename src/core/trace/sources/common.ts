@@ -28,6 +28,16 @@ export function countUnknown(unknown: Record<string, number>, key: string): void
   unknown[key] = (unknown[key] ?? 0) + 1;
 }
 
+/** A message content block: a JSON object with a string `type`. */
+export type ContentBlock = Record<string, unknown> & { type: string };
+
+/** The block, or `undefined` with `block:invalid` counted into the trace's `unknown`. */
+export function contentBlock(raw: unknown, unknown: Record<string, number>): ContentBlock | undefined {
+  if (isRecord(raw) && typeof raw.type === 'string') return raw as ContentBlock;
+  countUnknown(unknown, 'block:invalid');
+  return undefined;
+}
+
 /** A JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readLines } from '../lines';
 import type { Step, StepInput, TraceDraft } from '../model';
 import { clipMiddle, titleLine } from '../../util/text';
-import { countUnknown, isRecord, storedOutput } from './common';
+import { contentBlock, countUnknown, isRecord, storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
@@ -20,7 +20,6 @@ const Line = z.looseObject({
   type: z.string().optional(),
   message: z.looseObject({ content: z.union([z.string(), z.array(z.unknown())]).optional() }).optional(),
 });
-const Block = z.looseObject({ type: z.string() });
 
 const QUIET_TYPES = new Set(['turn_ended']);
 
@@ -129,13 +128,9 @@ function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
   const content = line.message?.content;
   const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
   for (const raw of blocks) {
-    const block = Block.safeParse(raw);
-    if (!block.success) {
-      countUnknown(acc.unknown, 'block:invalid');
-      continue;
-    }
-    const b = raw as Record<string, unknown>;
-    switch (block.data.type) {
+    const b = contentBlock(raw, acc.unknown);
+    if (!b) continue;
+    switch (b.type) {
       case 'text': {
         if (typeof b.text !== 'string') break;
         if (line.role === 'user') {
@@ -182,8 +177,8 @@ function applyLine(acc: Acc, line: z.infer<typeof Line>): void {
         break;
       }
       default:
-        if (block.data.type !== 'image' && block.data.type !== 'thinking' && block.data.type !== 'redacted_thinking')
-          countUnknown(acc.unknown, `block:${block.data.type}`);
+        if (b.type !== 'image' && b.type !== 'thinking' && b.type !== 'redacted_thinking')
+          countUnknown(acc.unknown, `block:${b.type}`);
     }
   }
 }

@@ -7,7 +7,7 @@ import { type ComposerDraft, readComposer } from './cursorComposer';
 import { commonFolder, composerFolders } from './cursorFolders';
 import { SessionLosses } from './sessionLosses';
 import { segments } from './sniffHead';
-import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
+import { cellJson, isSqliteHead, readSqliteStore, type SqliteImage } from './sqlite';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { workspaceJsonFolder } from './vscodeWorkspace';
 
@@ -43,18 +43,8 @@ export const cursorDbReader: SourceReader = {
     return parent === 'workspaceStorage' && grand === 'User' && /^cursor/i.test(great ?? '');
   },
 
-  async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    const image = await openSqlite(file.path, file.bytes, {
-      warn: (message) => ctx.warn(message),
-      tooLarge: (path) => ctx.tooLarge(path),
-      maxBytes: ctx.maxSqliteBytes,
-    });
-    if (!image) return [];
-    try {
-      return await readDatabase(image, file, ctx);
-    } finally {
-      image.close();
-    }
+  read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
+    return readSqliteStore(file, ctx, (image) => readDatabase(image, file, ctx));
   },
 };
 

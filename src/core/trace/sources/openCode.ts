@@ -83,6 +83,11 @@ export interface Acc {
   synthetic: number;
 }
 
+/** A fresh accumulator for one session; a session with a parent is a sub-agent's (sidechain). */
+export function newAcc(ctx: ReadContext, path: string, sidechain: boolean): Acc {
+  return { ctx, path, steps: [], unknown: {}, badFiles: 0, sidechain, synthetic: 0 };
+}
+
 export const openCodeReader: SourceReader = {
   agent: 'opencode',
 
@@ -118,15 +123,7 @@ export const openCodeReader: SourceReader = {
     const s = session.data;
     const sessionId = s.id ?? basename(file.path, '.json');
     const storage = dirname(dirname(dirname(file.path)));
-    const acc: Acc = {
-      ctx,
-      path: file.path,
-      steps: [],
-      unknown: {},
-      badFiles: 0,
-      sidechain: Boolean(s.parentID),
-      synthetic: 0,
-    };
+    const acc = newAcc(ctx, file.path, Boolean(s.parentID));
 
     const messages = (await loadFolder(acc, join(storage, 'message', sessionId), Message)).sort(
       (a, b) => (a.value.time?.created ?? 0) - (b.value.time?.created ?? 0) || a.name.localeCompare(b.name),

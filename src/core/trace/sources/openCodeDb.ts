@@ -2,8 +2,8 @@ import { basename } from 'node:path';
 import type { SqlValue } from 'sql.js';
 import type { TraceDraft } from '../model';
 import { msToIso } from './common';
-import { type Acc, applyMessage, bad, Message, Part } from './openCode';
-import { cellJson, isSqliteHead, openSqlite, type SqliteImage } from './sqlite';
+import { applyMessage, bad, Message, newAcc, Part } from './openCode';
+import { cellJson, isSqliteHead, readSqliteStore, type SqliteImage } from './sqlite';
 import { SessionLosses } from './sessionLosses';
 import { segments } from './sniffHead';
 import type { ReadContext, SessionFile, SourceReader } from './types';
@@ -34,18 +34,8 @@ export const openCodeDbReader: SourceReader = {
     return DB_NAME.test(name) && dir === 'opencode';
   },
 
-  async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
-    const image = await openSqlite(file.path, file.bytes, {
-      warn: (message) => ctx.warn(message),
-      tooLarge: (path) => ctx.tooLarge(path),
-      maxBytes: ctx.maxSqliteBytes,
-    });
-    if (!image) return [];
-    try {
-      return readSessions(image, file, ctx);
-    } finally {
-      image.close();
-    }
+  read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
+    return readSqliteStore(file, ctx, (image) => readSessions(image, file, ctx));
   },
 };
 
@@ -136,15 +126,7 @@ function readSession(
   const id = str(row.id);
   if (!id) return undefined;
   const parentId = str(row.parent_id);
-  const acc: Acc = {
-    ctx,
-    path: file.path,
-    steps: [],
-    unknown: {},
-    badFiles: 0,
-    sidechain: Boolean(parentId),
-    synthetic: 0,
-  };
+  const acc = newAcc(ctx, file.path, Boolean(parentId));
   let cwd = str(row.directory);
   const messages = messagesOf([id]);
   let damage = messages.error ?? rowError;

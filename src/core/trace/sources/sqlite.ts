@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BindParams, Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
+import type { TraceDraft } from '../model';
+import type { ReadContext, SessionFile } from './types';
 
 // SQLite session stores (Cursor state.vscdb, OpenCode opencode.db) read with sql.js: SQLite compiled to WASM, so no
 // native addon tied to the extension host's Node ABI. sql.js works on an in-memory image of the file, which bounds
@@ -252,4 +254,23 @@ function checksum(
     s1 = (s1 + view.getUint32(i + 4, littleEndian) + s0) >>> 0;
   }
   return [s0, s1];
+}
+
+/** A reader's whole pass over one store: opened under the context's limits, read, and always closed. */
+export async function readSqliteStore(
+  file: SessionFile,
+  ctx: ReadContext,
+  read: (image: SqliteImage) => TraceDraft[] | Promise<TraceDraft[]>,
+): Promise<TraceDraft[]> {
+  const image = await openSqlite(file.path, file.bytes, {
+    warn: (message) => ctx.warn(message),
+    tooLarge: (path) => ctx.tooLarge(path),
+    maxBytes: ctx.maxSqliteBytes,
+  });
+  if (!image) return [];
+  try {
+    return await read(image);
+  } finally {
+    image.close();
+  }
 }
