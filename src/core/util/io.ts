@@ -107,6 +107,19 @@ async function writeParts(path: string, parts: Iterable<string | Buffer>): Promi
   await handle.close();
 }
 
+// Texts are encoded into one reused buffer (a UTF-16 unit is at most 3 UTF-8 bytes): one pass over the text, where
+// measuring it first and then writing it took two; larger texts get a buffer of their own.
+const SCRATCH_MAX_CHARS = 2 * 1024 * 1024;
+let scratch: Buffer | undefined;
+
+/** `text` as UTF-8: a view into the shared scratch buffer, valid until the next call. */
+function encodeUtf8(text: string): Buffer {
+  if (text.length > SCRATCH_MAX_CHARS) return Buffer.from(text, 'utf8');
+  const need = 3 * text.length;
+  if (!scratch || scratch.length < need) scratch = Buffer.allocUnsafe(Math.max(need, 64 * 1024));
+  return scratch.subarray(0, scratch.write(text, 0, 'utf8'));
+}
+
 export interface WriteHandle {
   /** Writes all of `data`; returns the bytes written. */
   write(data: string | Buffer): Promise<number>;
@@ -128,16 +141,12 @@ export async function openForWrite(path: string, flag: 'w' | 'wx'): Promise<Writ
       mkdirSync(dirname(path), { recursive: true });
       fd = openSync(path, flag);
     }
-    const writeRest = (bytes: Buffer, done: number) => {
-      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-    };
     return {
       write: async (data) => {
-        const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-        const done = typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data, 0, data.length);
+        const bytes = typeof data === 'string' ? encodeUtf8(data) : data;
         // a write(2) may stop short (a signal, a nearly full disk): the rest is written, or the error surfaces
-        if (done < bytes) writeRest(typeof data === 'string' ? Buffer.from(data) : data, done);
-        return bytes;
+        for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+        return bytes.length;
       },
       close: async () => closeSync(fd),
     };
