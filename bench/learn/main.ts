@@ -1,16 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { learn, type Strategy } from '../../src/core/learn/run';
 import type { RunRecord } from '../../src/core/learn/record';
-import { LlmAggregator, LlmReflector } from '../../src/core/llm/llmRoles';
-import { OpenAiCompatibleClient } from '../../src/core/llm/openaiClient';
-import { emptyPlaybook, serializePlaybook } from '../../src/core/playbook/markdown';
+import type { Strategy } from '../../src/core/learn/run';
+import { serializePlaybook } from '../../src/core/playbook/markdown';
 import { startModelServer } from '../../test/support/modelServer';
+import { controllerBench } from './controllerBench';
 import { learningCorpus, plantedLessons } from './corpus';
 import { retentionSvg } from './plot';
 import { instantResponder, LATENCY, OVERLOAD, simulatedResponder } from './simulation';
-
-const CONCURRENCY = 64;
+import { CONCURRENCY, learnSimulated } from './simulatedRun';
 
 type Variant = Strategy | 'combee-sqrt';
 
@@ -114,26 +112,10 @@ async function runOnce(
   const strategy: Strategy = variant === 'combee-sqrt' ? 'combee' : variant;
   const lessons = plantedLessons(lessonCount);
   const traces = learningCorpus(traceCount, lessons, 2, seed);
-  const client = new OpenAiCompatibleClient({
-    baseUrl: url,
-    apiKey: 'simulation',
-    model: 'simulated',
-    concurrency: CONCURRENCY,
-    maxRetries: 6,
-    backoffBaseMs: 50,
-  });
-  const result = await learn({
-    traces,
-    playbook: emptyPlaybook(),
-    reflector: new LlmReflector(client),
-    // the simulated model's effective capacity, as a user would set it for a real one
-    aggregator: new LlmAggregator(client, OVERLOAD.capacityTokens),
-    provider: client.info,
-    workspace: '/bench/repo',
+  const result = await learnSimulated(url, traces, {
     strategy,
     batchSize: batch,
     seed,
-    concurrency: CONCURRENCY,
     plan: variant === 'combee-sqrt' ? 'sqrt' : 'capacity',
   });
   const text = serializePlaybook(result.playbook);
@@ -194,6 +176,13 @@ export async function runLearnBench(argv: string[]): Promise<number> {
         );
       }
     }
+    const controller = await controllerBench(
+      server.url,
+      quick ? 100 : 200,
+      31,
+      quick ? [4, 16, 50, 100] : [4, 8, 16, 32, 50, 64, 100],
+      log,
+    );
     // Retention: what each plan keeps of the planted lessons as the batch grows, latencies off (only what is kept counts).
     const retention: RunFigures[] = [];
     const traceCount = quick ? 200 : 1000;
@@ -218,8 +207,17 @@ export async function runLearnBench(argv: string[]): Promise<number> {
     const summary = {
       simulation: { latency: LATENCY, overload: OVERLOAD, concurrencyCap: CONCURRENCY, traceCount, lessonCount },
       speed,
+      controller,
       retention,
       targets: {
+        controllerVsBestFixed: {
+          value: controller.ratio,
+          target: '≤ 1.1× (epoch at the chosen size / best fixed size)',
+        },
+        controllerReproducible: {
+          value: controller.reproducible ? 1 : 0,
+          target: '1 (same size and playbook on replay)',
+        },
         speedupAt40: { value: seq40.wallMs / combee40.wallMs, target: '≥ 10×' },
         combeeVsIdealAt40: { value: combee40.wallMs / combee40.idealMs, target: '≤ 1.2×' },
         combeeVsCapAwareIdealWorst: {
