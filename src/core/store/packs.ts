@@ -2,7 +2,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
-import { openForWrite, readRange, readTextIfExists, type WriteHandle } from '../util/io';
+import { openForWrite, readTextIfExists, readTextRange, type WriteHandle } from '../util/io';
 import { fastParser } from '../util/fastParse';
 import { TraceSummary } from '../trace/summary';
 
@@ -157,8 +157,7 @@ export async function loadPackMap(dir: string): Promise<PackMap> {
 
 /** One trace's JSON text, `undefined` when its pack is gone or short. */
 export async function readPacked(dir: string, entry: PackEntry): Promise<string | undefined> {
-  const bytes = await readRange(join(dir, entry.pack + PACK_SUFFIX), entry.offset, entry.length).catch(() => undefined);
-  return bytes && bytes.length === entry.length ? bytes.toString('utf8') : undefined;
+  return readTextRange(join(dir, entry.pack + PACK_SUFFIX), entry.offset, entry.length).catch(() => undefined);
 }
 
 /** Every live trace's JSON text, pack by pack (each pack read once). */

@@ -1,4 +1,4 @@
-import { openForRead } from '../util/io';
+import { giveReadBuffer, openForRead, takeReadBuffer } from '../util/io';
 import type { JsonClipLimits } from './jsonClip';
 import { LineAssembler, type LineVisit } from './lineAssembler';
 
@@ -44,7 +44,6 @@ export interface LineReadResult {
 export const EDGE_BYTES = 4096;
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-const CHUNK_BYTES = 1 << 20;
 
 /**
  * Streams a file line by line (see LineAssembler: never a string bigger than one read chunk or one line, never a line
@@ -69,7 +68,7 @@ export async function readLines(
   );
   let offset = start;
   const handle = await openForRead(path);
-  const buffer = takeBuffer(CHUNK_BYTES);
+  const buffer = takeReadBuffer();
   let head: Buffer | undefined;
   let lastChunkStart = start;
   let lastChunkBytes = 0;
@@ -92,7 +91,7 @@ export async function readLines(
       tail = Buffer.from(buffer.subarray(tailFrom - lastChunkStart, lastLineEnd - lastChunkStart));
   } finally {
     await handle.close();
-    giveBuffer(buffer);
+    giveReadBuffer(buffer);
   }
   const endOffset = start + lines.consumed;
   return {
@@ -104,15 +103,4 @@ export async function readLines(
     bytesRead: offset - start,
     edges: { head, tail },
   };
-}
-
-// Read buffers are reused from call to call: allocating a fresh megabyte per file costs page faults.
-const pool: Buffer[] = [];
-
-function takeBuffer(size: number): Buffer {
-  return pool.pop() ?? Buffer.allocUnsafe(size);
-}
-
-function giveBuffer(buffer: Buffer): void {
-  if (pool.length < 4) pool.push(buffer);
 }

@@ -1,6 +1,17 @@
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { isMainThread, threadId } from 'node:worker_threads';
 
 // The one module through which Combee reads and writes its files (the store, proposals, caches, accepted changes).
@@ -39,6 +50,44 @@ export async function openForRead(path: string): Promise<ReadHandle> {
   };
 }
 
+/** Size of the read buffers lent by `takeReadBuffer`. */
+export const READ_CHUNK_BYTES = 1 << 20;
+// Read buffers are reused from call to call: allocating a fresh megabyte per file costs page faults, and large
+// buffers freed at varying sizes leave glibc's heap fragmented (its mmap threshold follows the largest one freed).
+const readBuffers: Buffer[] = [];
+
+export function takeReadBuffer(): Buffer {
+  return readBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);
+}
+
+export function giveReadBuffer(buffer: Buffer): void {
+  if (readBuffers.length < 4) readBuffers.push(buffer);
+}
+
+/**
+ * The UTF-8 text of the bytes at [position, position + length), read a chunk at a time into a reused buffer (no
+ * buffer the size of the text); `undefined` when the file ends before.
+ */
+export async function readTextRange(path: string, position: number, length: number): Promise<string | undefined> {
+  const handle = await openForRead(path);
+  const buffer = takeReadBuffer();
+  try {
+    const decoder = new StringDecoder('utf8');
+    const parts: string[] = [];
+    for (let got = 0; got < length;) {
+      const n = await handle.read(buffer, position + got, Math.min(buffer.length, length - got));
+      if (n === 0) return undefined;
+      parts.push(decoder.write(buffer.subarray(0, n)));
+      got += n;
+    }
+    parts.push(decoder.end());
+    return parts.join('');
+  } finally {
+    await handle.close();
+    giveReadBuffer(buffer);
+  }
+}
+
 /** The bytes at [position, position + length), fewer at the end of the file. */
 export async function readRange(path: string, position: number, length: number): Promise<Buffer> {
   const handle = await openForRead(path);
@@ -57,10 +106,15 @@ export async function readRange(path: string, position: number, length: number):
   }
 }
 
+/** Files up to this size are read whole; larger ones a chunk at a time through a reused buffer (see takeReadBuffer). */
+const WHOLE_READ_BYTES = 64 * 1024;
+
 /** A file's text, `undefined` when it does not exist. */
 export async function readTextIfExists(path: string): Promise<string | undefined> {
   try {
-    return blocking ? readFileSync(path, 'utf8') : await readFile(path, 'utf8');
+    if (!blocking) return await readFile(path, 'utf8');
+    const bytes = statSync(path).size;
+    return bytes <= WHOLE_READ_BYTES ? readFileSync(path, 'utf8') : await readTextRange(path, 0, bytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -107,17 +161,30 @@ async function writeParts(path: string, parts: Iterable<string | Buffer>): Promi
   await handle.close();
 }
 
-// Texts are encoded into one reused buffer (a UTF-16 unit is at most 3 UTF-8 bytes): one pass over the text, where
-// measuring it first and then writing it took two; larger texts get a buffer of their own.
-const SCRATCH_MAX_CHARS = 2 * 1024 * 1024;
-let scratch: Buffer | undefined;
+// Blocking writes encode texts into one reused buffer (a UTF-16 unit is at most 3 UTF-8 bytes): one pass over the
+// text, where measuring it first and then writing it took two, and no buffer the size of a large text.
+const SLICE_CHARS = 1024 * 1024;
+const scratch = { buffer: undefined as Buffer | undefined };
 
-/** `text` as UTF-8: a view into the shared scratch buffer, valid until the next call. */
-function encodeUtf8(text: string): Buffer {
-  if (text.length > SCRATCH_MAX_CHARS) return Buffer.from(text, 'utf8');
-  const need = 3 * text.length;
-  if (!scratch || scratch.length < need) scratch = Buffer.allocUnsafe(Math.max(need, 64 * 1024));
-  return scratch.subarray(0, scratch.write(text, 0, 'utf8'));
+/** `text[from, to)` as UTF-8: a view into the shared scratch buffer, valid until the next call. */
+function encodeSlice(text: string, from: number, to: number): Buffer {
+  const need = 3 * (to - from);
+  if (!scratch.buffer || scratch.buffer.length < need) scratch.buffer = Buffer.allocUnsafe(Math.max(need, 64 * 1024));
+  const piece = from === 0 && to === text.length ? text : text.slice(from, to);
+  return scratch.buffer.subarray(0, scratch.buffer.write(piece, 0, 'utf8'));
+}
+
+/** Where a slice of `text` from `from` ends: at most SLICE_CHARS on, never between the halves of a surrogate pair. */
+function sliceEnd(text: string, from: number): number {
+  const end = Math.min(text.length, from + SLICE_CHARS);
+  if (end === text.length) return end;
+  const last = text.charCodeAt(end - 1);
+  return last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+  // a write(2) may stop short (a signal, a nearly full disk): the rest is written, or the error surfaces
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 export interface WriteHandle {
@@ -143,10 +210,19 @@ export async function openForWrite(path: string, flag: 'w' | 'wx'): Promise<Writ
     }
     return {
       write: async (data) => {
-        const bytes = typeof data === 'string' ? encodeUtf8(data) : data;
-        // a write(2) may stop short (a signal, a nearly full disk): the rest is written, or the error surfaces
-        for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
-        return bytes.length;
+        if (typeof data !== 'string') {
+          writeAll(fd, data);
+          return data.length;
+        }
+        let written = 0;
+        for (let from = 0; from < data.length;) {
+          const to = sliceEnd(data, from);
+          const bytes = encodeSlice(data, from, to);
+          writeAll(fd, bytes);
+          written += bytes.length;
+          from = to;
+        }
+        return written;
       },
       close: async () => closeSync(fd),
     };
