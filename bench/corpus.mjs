@@ -726,6 +726,18 @@ export const SIZES = {
     multiMb: [1e6, 3e6],
     shortShare: 2 / 3,
   },
+  // how many files a heavy user's folders hold: 10,000 sessions (the no-change re-import is measured on it)
+  many: {
+    claudeFiles: 8000,
+    codexFiles: 2000,
+    bigBytes: 0,
+    claudeBytes: 240e6,
+    codexBytes: 60e6,
+    hugeLineBytes: 0,
+    multiMbLines: 0,
+    multiMb: [0, 0],
+    shortShare: 1,
+  },
 };
 
 /** The plan: every file with its path, agent, target size and the extras it carries. Pure function of the size. */

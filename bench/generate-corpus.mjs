@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the benchmark corpus (deterministic: same size → same bytes) outside the repository.
-// Usage: node bench/generate-corpus.mjs [--size small|full|short|mixed] [--dir <folder>]
+// Usage: node bench/generate-corpus.mjs [--size small|full|short|mixed|many] [--dir <folder>]
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -2,7 +2,7 @@
 // Import benchmark: the built CLI (`node dist/cli.js import --json`) in a child process on the generated corpus —
 // cold import, re-import with nothing new, re-import after appending ~1 % — and, on the corpus' Claude Code part,
 // ccusage 18 (JavaScript) and ccusage 20 (native binary), installed into a cache folder outside the repository.
-// Usage: node bench/import.mjs [--size small|full|short|mixed] [--workers n] [--runs n] [--no-ccusage] [--no-build] [--cli <path>]
+// Usage: node bench/import.mjs [--size small|full|short|mixed|many] [--workers n] [--runs n] [--no-ccusage] [--no-build] [--cli <path>]
 import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
