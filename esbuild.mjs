@@ -72,6 +72,9 @@ const testTranspile = {
     ...listTs('src/core'),
     ...listTs('src/cli'),
     ...listTs('src/shared'),
+    // the run's view model for the webview: no vscode import, so it is tested in plain Node
+    'src/extension/webview/runView.ts',
+    'src/extension/webview/nodeDetail.ts',
     ...listTs('test/unit'),
     ...listTs('test/support'),
     ...listTs('bench'),

@@ -18,6 +18,8 @@ const layers = [
   { name: 'lint and format', cmd: ['npm', 'run', 'lint'] },
   { name: 'unit', cmd: ['npm', 'run', 'test:unit'] },
   { name: 'setup code-server', cmd: ['bash', 'test/setup/install-vscode.sh'], vscode: true },
+  // the webview bundle in headless Chromium (installed by the setup), on a real run learned from the examples
+  { name: 'webview (Chromium)', cmd: ['node', 'test/webview/run.mjs'], vscode: true, needsSetup: true },
   { name: 'extension host', cmd: ['node', 'test/extension/run.mjs'], vscode: true, needsSetup: true },
   {
     // every file sets up what it needs: the suite passes in either order

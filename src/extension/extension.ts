@@ -28,7 +28,7 @@ import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
-import { showPanel } from './webview/panel';
+import { registerPanelSerializers, showPanel } from './webview/panel';
 
 let services: Services | undefined;
 
@@ -79,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
   command('combee.showTree', () => void showPanel(s, 'tree'));
   command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
+  context.subscriptions.push(...registerPanelSerializers(s));
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
   command('combee.setApiKey', (key) => setApiKeyCommand(s, key));
   command('combee.openPlaybook', () => openPlaybookCommand());

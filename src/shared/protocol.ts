@@ -14,16 +14,46 @@ export interface RunSummaryView {
   applied: number;
 }
 
+/** Where a lesson or an operation comes from: a session and the steps in it that show it. */
+export interface EvidenceView {
+  traceId: string;
+  steps: number[];
+}
+
+/** A playbook operation as the tree shows it: what it does, to which rule or section, and who supports it. */
+export interface OperationView {
+  op: 'ADD' | 'UPDATE' | 'MERGE' | 'REMOVE';
+  /** The rule(s) it changes, or the section an ADD goes to. */
+  target: string;
+  content?: string;
+  support: EvidenceView[];
+}
+
+/** What a node holds, by kind: the tree's details pane shows it as text. */
+export type NodeDetailView =
+  | { kind: 'session'; traceId: string; agent: string; steps: number }
+  | { kind: 'lessons'; lessons: Array<{ section: string; content: string; kind: string; evidence: EvidenceView }> }
+  | { kind: 'members'; traceIds: string[] }
+  | { kind: 'operations'; operations: OperationView[] }
+  | {
+      kind: 'applied';
+      operations: Array<OperationView & { status: 'applied' | 'skipped'; ruleId?: string; reason?: string }>;
+    };
+
 export interface RunNodeView {
   id: string;
   kind: NodeKind;
   batch: number;
   level?: number;
   label: string;
+  /** One line for the hover: the kind, what it holds, and its numbers. */
+  summary: string;
   parents: string[];
   status: NodeStatus;
   latencyMs?: number;
   tokens?: number;
+  costUsd?: number;
+  detail?: NodeDetailView;
 }
 
 export interface BatchView {
@@ -65,13 +95,14 @@ export type ToWebview =
   | { type: 'rules'; rules: RuleView[] }
   | { type: 'error'; message: string };
 
-export type FromWebview = { type: 'ready' } | { type: 'selectRun'; runId: string; requestId: number };
+/** `ready` names the run the panel showed before a reload (from its saved state), to show it again. */
+export type FromWebview = { type: 'ready'; runId?: string } | { type: 'selectRun'; runId: string; requestId: number };
 
 export function isFromWebview(value: unknown): value is FromWebview {
   if (typeof value !== 'object' || value === null) return false;
   const message = value as { type?: unknown; runId?: unknown; requestId?: unknown };
   return (
-    message.type === 'ready' ||
+    (message.type === 'ready' && (message.runId === undefined || typeof message.runId === 'string')) ||
     (message.type === 'selectRun' && typeof message.runId === 'string' && Number.isInteger(message.requestId))
   );
 }

@@ -137,11 +137,24 @@ const tests = [
       step('read the webview (nested iframes) until the run is drawn');
       const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
       await view.getByRole('heading', { name: 'Aggregation tree' }).waitFor({ timeout: 60_000 });
-      for (const text of ['Sessions', 'Reflections', 'Applied', 'Fix NaN checkout total for coupons without expiry']) {
-        await view.getByText(text, { exact: false }).first().waitFor({ timeout: 30_000 });
-      }
       await view
-        .getByText(/offline · combee-offline-miner · combee · seed \d+/)
+        .getByText(/combee · seed \d+ · p=2/)
+        .first()
+        .waitFor({ timeout: 30_000 });
+      step('the graph has its edges; search finds a session by its title');
+      await view.locator('path.edge').first().waitFor({ timeout: 10_000 });
+      await view.getByRole('searchbox', { name: 'Search nodes' }).fill('Fix NaN checkout total for coupons');
+      await view.locator('.node.kind-trace.match').first().waitFor({ timeout: 10_000 });
+      step('select the applied changes: the details pane lists them with their support');
+      await view.locator('.node.kind-apply').first().click();
+      await view
+        .locator('.details')
+        .getByText('pnpm db:generate', { exact: false })
+        .first()
+        .waitFor({ timeout: 10_000 });
+      await view
+        .locator('.details')
+        .getByText(/supported by \d+ session\(s\)/)
         .first()
         .waitFor({ timeout: 10_000 });
       await shot(page, '04-tree.png');

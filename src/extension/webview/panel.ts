@@ -12,6 +12,26 @@ import { runSummaryView, runView } from './runView';
 
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
 
+const PANEL_KINDS: PanelKind[] = ['tree', 'helpfulness'];
+
+function webviewOptions(services: Services): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  const dist = vscode.Uri.joinPath(services.context.extensionUri, 'dist');
+  const media = vscode.Uri.joinPath(services.context.extensionUri, 'media');
+  return { enableScripts: true, localResourceRoots: [dist, media], retainContextWhenHidden: false };
+}
+
+/** Panels open when the window was reloaded come back, on the run and node they showed (the webview's saved state). */
+export function registerPanelSerializers(services: Services): vscode.Disposable[] {
+  return PANEL_KINDS.map((kind) =>
+    vscode.window.registerWebviewPanelSerializer(`combee.${kind}`, {
+      deserializeWebviewPanel: async (panel) => {
+        panel.webview.options = webviewOptions(services);
+        attachPanel(services, kind, panel);
+      },
+    }),
+  );
+}
+
 /** Opens (or reveals) the aggregation-tree or helpfulness panel; data flows only through protocol messages. */
 export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPanel {
   const existing = panels.get(kind);
@@ -19,18 +39,19 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
     existing.reveal();
     return existing;
   }
-  const dist = vscode.Uri.joinPath(services.context.extensionUri, 'dist');
-  const media = vscode.Uri.joinPath(services.context.extensionUri, 'media');
   const panel = vscode.window.createWebviewPanel(
     `combee.${kind}`,
     kind === 'tree' ? 'Combee: Aggregation Tree' : 'Combee: Rule Helpfulness',
     vscode.ViewColumn.Active,
-    {
-      enableScripts: true,
-      localResourceRoots: [dist, media],
-      retainContextWhenHidden: false,
-    },
+    webviewOptions(services),
   );
+  attachPanel(services, kind, panel);
+  return panel;
+}
+
+function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewPanel): void {
+  const dist = vscode.Uri.joinPath(services.context.extensionUri, 'dist');
+  const media = vscode.Uri.joinPath(services.context.extensionUri, 'media');
   panels.set(kind, panel);
   const post = (message: ToWebview) => void panel.webview.postMessage(message);
   // the run the user picked: kept when the extension pushes an update, so the view stays on it
@@ -40,8 +61,9 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
       if (!isFromWebview(message)) return;
       try {
         if (message.type === 'ready') {
+          selectedRun = message.runId;
           post({ type: 'init', panel: kind });
-          post(kind === 'tree' ? await runsMessage(services) : await rulesMessage(services));
+          post(kind === 'tree' ? await runsMessage(services, selectedRun) : await rulesMessage(services));
         } else if (message.type === 'selectRun') {
           selectedRun = message.runId;
           post({ ...(await runsMessage(services, message.runId)), requestId: message.requestId });
@@ -65,7 +87,6 @@ export function showPanel(services: Services, kind: PanelKind): vscode.WebviewPa
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${panel.webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0"><link rel="stylesheet" href="${style}"></head>
 <body><div id="root"></div><script nonce="${nonce}" src="${script}"></script></body></html>`;
-  return panel;
 }
 
 async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {

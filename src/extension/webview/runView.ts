@@ -1,6 +1,7 @@
 import { describeBatchMode } from '../../core/learn/batchMode';
 import type { RunRecord } from '../../core/learn/record';
 import type { RunSummaryView, RunView } from '../../shared/protocol';
+import { nodeDetailView, nodeSummary } from './nodeDetail';
 
 /** A run as the run picker lists it. */
 export function runSummaryView(record: RunRecord): RunSummaryView {
@@ -36,10 +37,13 @@ export function runView(record: RunRecord): RunView {
       batch: n.batch,
       level: n.level,
       label: n.label,
+      summary: nodeSummary(n),
       parents: n.parents,
       status: n.status,
       latencyMs: n.latencyMs,
       tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined,
+      costUsd: n.costUsd,
+      detail: nodeDetailView(n),
     })),
   };
 }

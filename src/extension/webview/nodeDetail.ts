@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { RunNode } from '../../core/learn/record';
+import { Reflection } from '../../core/learn/types';
+import { Delta, type DeltaOp } from '../../core/playbook/delta';
+import type { NodeDetailView, OperationView } from '../../shared/protocol';
+
+// A run record is read back from disk: every node's payload is checked against its kind's shape before the webview
+// sees it, and one that does not fit is left out (the node still shows, without details).
+
+const SessionDetail = z.object({ traceId: z.string(), agent: z.string(), steps: z.number().int() });
+const GroupDetail = z.object({ members: z.array(z.string()) });
+const AppliedDetail = z.array(
+  z.object({
+    op: z.enum(['ADD', 'UPDATE', 'MERGE', 'REMOVE']),
+    id: z.string().optional(),
+    status: z.enum(['applied', 'skipped']),
+    reason: z.string().optional(),
+    content: z.string().optional(),
+    support: z.array(z.object({ traceId: z.string(), steps: z.array(z.number().int()) })),
+  }),
+);
+
+function target(op: DeltaOp): string {
+  switch (op.op) {
+    case 'ADD':
+      return op.scope ? `${op.section} (${op.scope})` : op.section;
+    case 'MERGE':
+      return op.ids.join(' + ');
+    default:
+      return op.id;
+  }
+}
+
+export function operationView(op: DeltaOp): OperationView {
+  return { op: op.op, target: target(op), content: op.op === 'REMOVE' ? op.reason : op.content, support: op.support };
+}
+
+/** The node's payload for the details pane, or `undefined` when it has none or it does not fit its kind. */
+export function nodeDetailView(node: RunNode): NodeDetailView | undefined {
+  if (node.detail === undefined) return undefined;
+  switch (node.kind) {
+    case 'trace': {
+      const parsed = SessionDetail.safeParse(node.detail);
+      return parsed.success ? { kind: 'session', ...parsed.data } : undefined;
+    }
+    case 'reflection': {
+      const parsed = Reflection.safeParse(node.detail);
+      if (!parsed.success) return undefined;
+      return {
+        kind: 'lessons',
+        lessons: parsed.data.lessons.map((l) => ({
+          section: l.section,
+          content: l.content,
+          kind: l.kind,
+          evidence: l.evidence,
+        })),
+      };
+    }
+    case 'group': {
+      const parsed = GroupDetail.safeParse(node.detail);
+      return parsed.success ? { kind: 'members', traceIds: parsed.data.members } : undefined;
+    }
+    case 'single':
+    case 'local':
+    case 'global': {
+      const parsed = Delta.safeParse(node.detail);
+      return parsed.success ? { kind: 'operations', operations: parsed.data.ops.map(operationView) } : undefined;
+    }
+    case 'apply': {
+      const parsed = AppliedDetail.safeParse(node.detail);
+      if (!parsed.success) return undefined;
+      return {
+        kind: 'applied',
+        operations: parsed.data.map((a) => ({
+          op: a.op,
+          target: a.id ?? '',
+          content: a.content,
+          support: a.support,
+          status: a.status,
+          ruleId: a.id,
+          reason: a.reason,
+        })),
+      };
+    }
+  }
+}
+
+const KIND_NAMES: Record<RunNode['kind'], string> = {
+  trace: 'Session',
+  reflection: 'Reflection',
+  group: 'Shuffled group',
+  single: 'Aggregation',
+  local: 'Local delta',
+  global: 'Global delta',
+  apply: 'Applied',
+};
+
+/** One line for the hover: kind, label and the node's numbers. */
+export function nodeSummary(node: RunNode): string {
+  const tokens = (node.inputTokens ?? 0) + (node.outputTokens ?? 0);
+  const facts = [
+    node.status !== 'ok' ? node.status : '',
+    node.latencyMs !== undefined ? `${Math.round(node.latencyMs)} ms` : '',
+    tokens ? `${tokens.toLocaleString('en-US')} tokens` : '',
+    node.costUsd ? `$${node.costUsd.toFixed(4)}` : '',
+  ].filter(Boolean);
+  return `${KIND_NAMES[node.kind]}${node.level && node.level > 1 ? ` (level ${node.level})` : ''}: ${node.label}${facts.length ? ` — ${facts.join(', ')}` : ''}`;
+}

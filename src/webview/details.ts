@@ -1,0 +1,78 @@
+import type { EvidenceView, NodeDetailView, OperationView, RunNodeView } from '../shared/protocol';
+import { el } from './dom';
+
+/** Session titles by trace id (a trace node's label is its session's title), for evidence that names sessions. */
+export type SessionTitles = ReadonlyMap<string, string>;
+
+function evidenceText(evidence: EvidenceView, titles: SessionTitles): string {
+  const title = titles.get(evidence.traceId) ?? evidence.traceId;
+  return evidence.steps.length ? `${title}, step ${evidence.steps.map((s) => `#${s}`).join(', ')}` : title;
+}
+
+function supportList(support: EvidenceView[], titles: SessionTitles): HTMLElement {
+  const sessions = new Set(support.map((s) => s.traceId)).size;
+  const details = el('details', undefined, 'support');
+  details.append(el('summary', `supported by ${sessions} session(s)`));
+  const list = el('ul');
+  for (const evidence of support) list.append(el('li', evidenceText(evidence, titles)));
+  details.append(list);
+  return details;
+}
+
+function operationItem(op: OperationView, titles: SessionTitles, extra?: string): HTMLElement {
+  const item = el('li', undefined, `op op-${op.op.toLowerCase()}`);
+  item.append(el('span', op.op, 'op-type'), el('span', ` ${op.target}`, 'op-target'));
+  if (extra) item.append(el('span', ` — ${extra}`, 'op-status'));
+  if (op.content) item.append(el('div', op.content, 'op-content'));
+  if (op.support.length) item.append(supportList(op.support, titles));
+  return item;
+}
+
+function body(detail: NodeDetailView, titles: SessionTitles): HTMLElement {
+  switch (detail.kind) {
+    case 'session': {
+      const list = el('dl');
+      list.append(el('dt', 'Agent'), el('dd', detail.agent), el('dt', 'Steps'), el('dd', String(detail.steps)));
+      list.append(el('dt', 'Session id'), el('dd', detail.traceId));
+      return list;
+    }
+    case 'lessons': {
+      if (detail.lessons.length === 0) return el('p', 'No lesson in this session.', 'empty');
+      const list = el('ol', undefined, 'lessons');
+      for (const lesson of detail.lessons) {
+        const item = el('li');
+        item.append(el('div', lesson.content, 'lesson'));
+        item.append(el('div', `${lesson.kind} · ${lesson.section} · ${evidenceText(lesson.evidence, titles)}`, 'meta'));
+        list.append(item);
+      }
+      return list;
+    }
+    case 'members': {
+      const list = el('ol', undefined, 'members');
+      for (const id of detail.traceIds) list.append(el('li', titles.get(id) ?? id));
+      return list;
+    }
+    case 'operations': {
+      if (detail.operations.length === 0) return el('p', 'No operation.', 'empty');
+      const list = el('ol', undefined, 'ops');
+      for (const op of detail.operations) list.append(operationItem(op, titles));
+      return list;
+    }
+    case 'applied': {
+      if (detail.operations.length === 0) return el('p', 'Nothing to apply.', 'empty');
+      const list = el('ol', undefined, 'ops');
+      for (const op of detail.operations)
+        list.append(operationItem(op, titles, op.status === 'applied' ? 'applied' : `skipped: ${op.reason ?? ''}`));
+      return list;
+    }
+  }
+}
+
+/** The details pane for one node: its summary and its real content, all as text. */
+export function renderDetails(node: RunNodeView, titles: SessionTitles): HTMLElement {
+  const pane = el('section', undefined, 'details-body');
+  pane.append(el('h2', node.label));
+  pane.append(el('p', node.summary, 'meta'));
+  pane.append(node.detail ? body(node.detail, titles) : el('p', 'No details recorded for this node.', 'empty'));
+  return pane;
+}

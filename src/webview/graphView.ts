@@ -1,0 +1,315 @@
+import type { RunNodeView } from '../shared/protocol';
+import { el, svg } from './dom';
+import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from './layout';
+
+// The tree drawn as SVG: one transformed group for pan and zoom, edges under nodes. A node's width says its tokens
+// and its colour its status; hovering gives its summary; selecting it lights up the nodes it came from and what it
+// led to. Keyboard: arrows move along edges (← to what it came from, → to what it led to) and within a column
+// (↑ ↓), Enter opens the details, + − 0 zoom and fit.
+
+export interface GraphCallbacks {
+  onSelect(node: RunNodeView | undefined): void;
+  onOpen(node: RunNodeView): void;
+}
+
+const MIN_SCALE = 0.02;
+const MAX_SCALE = 4;
+
+export class GraphView {
+  readonly element: HTMLElement;
+  private readonly canvas: SVGSVGElement;
+  private readonly viewport: SVGGElement;
+  private readonly nodeElements = new Map<string, SVGGElement>();
+  private readonly edgeElements: Array<{ from: string; to: string; path: SVGPathElement }> = [];
+  private readonly announcer: HTMLElement;
+  private scale = 1;
+  private tx = 0;
+  private ty = 0;
+  private selected?: string;
+  /** Nodes of each column (same x), top to bottom: ↑ and ↓ move within it. */
+  private readonly columns = new Map<number, PlacedNode[]>();
+
+  constructor(
+    private readonly layout: GraphLayout,
+    private readonly callbacks: GraphCallbacks,
+    batchTitles: Map<number, string>,
+  ) {
+    this.element = el('div', undefined, 'graph');
+    this.element.tabIndex = 0;
+    this.element.setAttribute('role', 'application');
+    this.element.setAttribute(
+      'aria-label',
+      'Aggregation tree. Arrow keys move along its edges, Enter shows details, plus and minus zoom, 0 fits.',
+    );
+    this.canvas = svg('svg', { class: 'canvas', role: 'img', 'aria-label': 'aggregation tree' });
+    this.viewport = svg('g', { class: 'viewport' });
+    this.canvas.append(this.viewport);
+    this.announcer = el('div', undefined, 'visually-hidden');
+    this.announcer.setAttribute('aria-live', 'polite');
+    this.element.append(this.canvas, this.announcer);
+    this.draw(batchTitles);
+    this.wire();
+  }
+
+  private draw(batchTitles: Map<number, string>): void {
+    const maxTokens = Math.max(1, ...this.layout.nodes.map((p) => p.node.tokens ?? 0));
+    const widths = new Map(this.layout.nodes.map((p) => [p.node.id, nodeWidth(p.node.tokens ?? 0, maxTokens)]));
+    const edges = svg('g', { class: 'edges' });
+    for (const edge of this.layout.edges) {
+      // from the parent's right side (nodes are narrower than their column) to the child's left side
+      const points = edge.points.map(([x, y]) => [x, y] as [number, number]);
+      const from = this.layout.byId.get(edge.from);
+      if (from && points.length > 0) points[0][0] = from.x + (widths.get(edge.from) ?? NODE_WIDTH);
+      const path = svg('path', { d: edgePath(points), class: 'edge' });
+      edges.append(path);
+      this.edgeElements.push({ from: edge.from, to: edge.to, path });
+    }
+    const bands = svg('g', { class: 'bands' });
+    for (const band of this.layout.bands) {
+      const title = svg('text', { x: 0, y: band.y + 16, class: 'band-title' });
+      title.textContent = batchTitles.get(band.batch) ?? `Batch ${band.batch + 1}`;
+      bands.append(title);
+    }
+    const nodes = svg('g', { class: 'nodes' });
+    for (const placed of this.layout.nodes) {
+      const { node } = placed;
+      const width = widths.get(node.id) ?? NODE_WIDTH;
+      const group = svg('g', {
+        class: `node kind-${node.kind} status-${node.status}`,
+        transform: `translate(${placed.x},${placed.y})`,
+        'data-id': node.id,
+      });
+      group.append(svg('rect', { width, height: NODE_HEIGHT, rx: 4 }));
+      const label = svg('text', { x: 6, y: NODE_HEIGHT / 2 + 4 });
+      label.textContent = fit(node.label, width - 12);
+      const title = svg('title');
+      title.textContent = node.summary;
+      group.append(label, title);
+      nodes.append(group);
+      this.nodeElements.set(node.id, group);
+      const column = this.columns.get(placed.x);
+      if (column) column.push(placed);
+      else this.columns.set(placed.x, [placed]);
+    }
+    for (const column of this.columns.values()) column.sort((a, b) => a.y - b.y);
+    this.viewport.append(bands, edges, nodes);
+  }
+
+  private wire(): void {
+    // the node under the pointer is taken when it goes down: once captured, the pointer's events target the canvas
+    let drag: { x: number; y: number; tx: number; ty: number; moved: boolean; node?: string } | undefined;
+    this.canvas.addEventListener('pointerdown', (event) => {
+      const node = (event.target as Element).closest('.node')?.getAttribute('data-id') ?? undefined;
+      drag = { x: event.clientX, y: event.clientY, tx: this.tx, ty: this.ty, moved: false, node };
+      this.canvas.setPointerCapture(event.pointerId);
+    });
+    this.canvas.addEventListener('pointermove', (event) => {
+      if (!drag) return;
+      const dx = event.clientX - drag.x;
+      const dy = event.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+      if (!drag.moved) return;
+      this.tx = drag.tx + dx;
+      this.ty = drag.ty + dy;
+      this.apply();
+    });
+    this.canvas.addEventListener('pointerup', () => {
+      const clicked = drag && !drag.moved ? drag : undefined;
+      drag = undefined;
+      if (clicked) this.select(clicked.node);
+    });
+    this.canvas.addEventListener('dblclick', () => this.open());
+    this.canvas.addEventListener(
+      'wheel',
+      (event) => {
+        event.preventDefault();
+        const box = this.canvas.getBoundingClientRect();
+        this.zoomAt(Math.exp(-event.deltaY / 400), event.clientX - box.left, event.clientY - box.top);
+      },
+      { passive: false },
+    );
+    this.element.addEventListener('keydown', (event) => this.onKey(event));
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const box = this.canvas.getBoundingClientRect();
+    switch (event.key) {
+      case '+':
+      case '=':
+        this.zoomAt(1.25, box.width / 2, box.height / 2);
+        break;
+      case '-':
+        this.zoomAt(0.8, box.width / 2, box.height / 2);
+        break;
+      case '0':
+        this.fit();
+        break;
+      case 'Enter':
+        this.open();
+        break;
+      case 'Escape':
+        this.select(undefined);
+        break;
+      case 'ArrowLeft':
+      case 'ArrowRight':
+      case 'ArrowUp':
+      case 'ArrowDown':
+        this.move(event.key);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  }
+
+  private move(key: string): void {
+    const current = this.selected ? this.layout.byId.get(this.selected) : undefined;
+    if (!current) {
+      // nothing selected yet: start at the top of the first column (the first session)
+      const first = [...this.layout.nodes].sort((a, b) => a.x - b.x || a.y - b.y)[0];
+      this.select(first?.node.id, true);
+      return;
+    }
+    let next: string | undefined;
+    if (key === 'ArrowLeft') next = current.node.parents.find((p) => this.layout.byId.has(p));
+    else if (key === 'ArrowRight') next = this.layout.children.get(current.node.id)?.[0];
+    else {
+      const column = this.columns.get(current.x) ?? [];
+      const at = column.indexOf(current);
+      next = column[at + (key === 'ArrowUp' ? -1 : 1)]?.node.id;
+    }
+    if (next) this.select(next, true);
+  }
+
+  /** Selects a node (or none), lights up its lineage, and optionally brings it into view. */
+  select(id: string | undefined, reveal = false): void {
+    if (this.selected) this.nodeElements.get(this.selected)?.classList.remove('selected');
+    this.selected = id && this.nodeElements.has(id) ? id : undefined;
+    const lineage = this.selected ? this.lineage(this.selected) : undefined;
+    this.canvas.classList.toggle('has-selection', lineage !== undefined);
+    for (const [nodeId, element] of this.nodeElements) element.classList.toggle('lit', lineage?.has(nodeId) ?? false);
+    for (const edge of this.edgeElements)
+      edge.path.classList.toggle('lit', (lineage?.has(edge.from) && lineage?.has(edge.to)) ?? false);
+    const node = this.selected ? this.layout.byId.get(this.selected) : undefined;
+    if (node) {
+      this.nodeElements.get(node.node.id)?.classList.add('selected');
+      this.announcer.textContent = node.node.summary;
+      if (reveal) this.reveal(node);
+    }
+    this.callbacks.onSelect(node?.node);
+  }
+
+  get selectedId(): string | undefined {
+    return this.selected;
+  }
+
+  private open(): void {
+    const node = this.selected ? this.layout.byId.get(this.selected) : undefined;
+    if (node) this.callbacks.onOpen(node.node);
+  }
+
+  /** The node, everything it came from and everything it led to. */
+  private lineage(id: string): Set<string> {
+    const seen = new Set<string>([id]);
+    const walk = (next: (id: string) => readonly string[]) => {
+      const todo = [id];
+      const found = new Set<string>();
+      for (let current = todo.pop(); current !== undefined; current = todo.pop()) {
+        for (const other of next(current)) {
+          if (found.has(other)) continue;
+          found.add(other);
+          todo.push(other);
+        }
+      }
+      for (const other of found) seen.add(other);
+    };
+    walk((n) => this.layout.byId.get(n)?.node.parents ?? []);
+    walk((n) => this.layout.children.get(n) ?? []);
+    return seen;
+  }
+
+  /** Marks the nodes matching a search; returns them in reading order. */
+  highlight(ids: ReadonlySet<string>): string[] {
+    for (const [id, element] of this.nodeElements) element.classList.toggle('match', ids.has(id));
+    return this.layout.nodes.filter((p) => ids.has(p.node.id)).map((p) => p.node.id);
+  }
+
+  fit(): void {
+    const box = this.canvas.getBoundingClientRect();
+    const width = Math.max(1, box.width);
+    const height = Math.max(1, box.height);
+    // a small tree is not blown up past 1.5×
+    this.scale = clamp(Math.min(1.5, width / (this.layout.width + 40), height / (this.layout.height + 40)));
+    this.tx = (width - this.layout.width * this.scale) / 2;
+    this.ty = (height - this.layout.height * this.scale) / 2;
+    this.apply();
+  }
+
+  zoomAt(factor: number, x: number, y: number): void {
+    const scale = clamp(this.scale * factor);
+    this.tx = x - ((x - this.tx) * scale) / this.scale;
+    this.ty = y - ((y - this.ty) * scale) / this.scale;
+    this.scale = scale;
+    this.apply();
+  }
+
+  private reveal(placed: PlacedNode): void {
+    const box = this.canvas.getBoundingClientRect();
+    const x = placed.x * this.scale + this.tx;
+    const y = placed.y * this.scale + this.ty;
+    const margin = 40;
+    if (x < margin || y < margin || x > box.width - margin || y > box.height - margin) {
+      this.scale = Math.max(this.scale, 0.6);
+      this.tx = box.width / 2 - (placed.x + NODE_WIDTH / 2) * this.scale;
+      this.ty = box.height / 2 - (placed.y + NODE_HEIGHT / 2) * this.scale;
+      this.apply();
+    }
+  }
+
+  private apply(): void {
+    this.viewport.setAttribute(
+      'transform',
+      `translate(${this.tx.toFixed(1)},${this.ty.toFixed(1)}) scale(${this.scale.toFixed(4)})`,
+    );
+  }
+
+  get view(): { scale: number; tx: number; ty: number } {
+    return { scale: this.scale, tx: this.tx, ty: this.ty };
+  }
+
+  restoreView(view: { scale: number; tx: number; ty: number }): void {
+    this.scale = clamp(view.scale);
+    this.tx = view.tx;
+    this.ty = view.ty;
+    this.apply();
+  }
+}
+
+function clamp(scale: number): number {
+  return Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
+}
+
+/** Wider with more tokens (log scale), from 60 % of the column to all of it. */
+function nodeWidth(tokens: number, maxTokens: number): number {
+  const share = tokens > 0 ? Math.log1p(tokens) / Math.log1p(maxTokens) : 0;
+  return Math.round(NODE_WIDTH * (0.6 + 0.4 * share));
+}
+
+/** The label cut to what fits (about 7 px a character at the node's font size). */
+function fit(label: string, width: number): string {
+  const chars = Math.max(4, Math.floor(width / 7));
+  return label.length > chars ? `${label.slice(0, chars - 1)}…` : label;
+}
+
+/** A smooth path through the layout's points (a cubic curve between each two). */
+function edgePath(points: Array<[number, number]>): string {
+  if (points.length === 0) return '';
+  let d = `M${points[0][0].toFixed(1)},${points[0][1].toFixed(1)}`;
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    const mx = (x0 + x1) / 2;
+    d += ` C${mx.toFixed(1)},${y0.toFixed(1)} ${mx.toFixed(1)},${y1.toFixed(1)} ${x1.toFixed(1)},${y1.toFixed(1)}`;
+  }
+  return d;
+}

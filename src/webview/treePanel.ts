@@ -1,0 +1,152 @@
+import type { RunNodeView, RunSummaryView, RunView } from '../shared/protocol';
+import { renderDetails } from './details';
+import { el } from './dom';
+import { GraphView } from './graphView';
+import { layoutRun } from './layout';
+
+/** What the panel keeps across reloads (getState / setState). */
+export interface TreeState {
+  runId?: string;
+  nodeId?: string;
+  view?: { scale: number; tx: number; ty: number };
+}
+
+export interface TreeHost {
+  selectRun(runId: string): void;
+  saveState(state: TreeState): void;
+}
+
+function runLabel(run: RunSummaryView): string {
+  return `${run.startedAt.replace('T', ' ').slice(0, 19)} · ${run.status} · ${run.provider} ${run.model} · ${run.traces} session(s) · ${run.calls} call(s)`;
+}
+
+/** The tree panel: run picker, search, zoom buttons, the graph and the details of the selected node. */
+export function renderTree(
+  runs: RunSummaryView[],
+  run: RunView | undefined,
+  state: TreeState,
+  host: TreeHost,
+): HTMLElement {
+  const root = el('div', undefined, 'tree-panel');
+  const toolbar = el('div', undefined, 'toolbar');
+  const pickerLabel = el('label', 'Run ');
+  const picker = el('select');
+  picker.id = 'run-picker';
+  pickerLabel.htmlFor = picker.id;
+  for (const summary of runs) {
+    const option = el('option', runLabel(summary));
+    option.value = summary.id;
+    option.selected = summary.id === run?.id;
+    picker.append(option);
+  }
+  picker.addEventListener('change', () => host.selectRun(picker.value));
+  pickerLabel.append(picker);
+  toolbar.append(pickerLabel);
+  root.append(toolbar);
+  if (!run) {
+    root.append(el('p', 'Pick a run.', 'empty'));
+    return root;
+  }
+  root.append(
+    el(
+      'p',
+      `${run.strategy} · seed ${run.seed} · p=${run.duplication} · batch ${run.batchSize} · ${run.traces} session(s), ${run.calls} call(s), ${run.applied} change(s) applied by the run`,
+      'meta',
+    ),
+  );
+  const layout = layoutRun(run);
+  const titles = new Map(
+    run.nodes.filter((n) => n.kind === 'trace' && n.detail?.kind === 'session').map((n) => [traceIdOf(n), n.label]),
+  );
+  const details = el('aside', undefined, 'details');
+  details.setAttribute('aria-label', 'Details of the selected node');
+  details.append(el('p', 'Select a node to see what it holds.', 'empty'));
+  let current: TreeState = { runId: run.id, nodeId: state.runId === run.id ? state.nodeId : undefined };
+  const save = () => host.saveState({ ...current, view: graph.view });
+  const graph = new GraphView(
+    layout,
+    {
+      onSelect: (node) => {
+        current = { ...current, nodeId: node?.id };
+        details.replaceChildren(
+          node ? renderDetails(node, titles) : el('p', 'Select a node to see what it holds.', 'empty'),
+        );
+        save();
+      },
+      onOpen: () => details.focus(),
+    },
+    new Map(run.batches.map((b) => [b.index, `Batch ${b.index + 1} — ${b.sessions} session(s), ${b.description}`])),
+  );
+  details.tabIndex = -1;
+  const search = el('input');
+  search.type = 'search';
+  search.placeholder = 'Search nodes (text, session, rule id)';
+  search.setAttribute('aria-label', 'Search nodes');
+  const found = el('span', '', 'meta');
+  let matches: string[] = [];
+  let at = -1;
+  search.addEventListener('input', () => {
+    const query = search.value.trim().toLowerCase();
+    matches = query ? graph.highlight(new Set(run.nodes.filter((n) => matchesNode(n, query)).map((n) => n.id))) : [];
+    if (!query) graph.highlight(new Set());
+    at = -1;
+    found.textContent = query ? `${matches.length} match(es)` : '';
+  });
+  search.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || matches.length === 0) return;
+    at = (at + 1) % matches.length;
+    graph.select(matches[at], true);
+    found.textContent = `${at + 1} of ${matches.length}`;
+  });
+  const button = (text: string, title: string, action: () => void) => {
+    const b = el('button', text);
+    b.title = title;
+    b.setAttribute('aria-label', title);
+    b.addEventListener('click', () => {
+      action();
+      save();
+    });
+    return b;
+  };
+  toolbar.append(
+    search,
+    found,
+    button('Fit', 'Fit the whole tree', () => graph.fit()),
+    button('+', 'Zoom in', () => graph.zoomAt(1.25, graph.element.clientWidth / 2, graph.element.clientHeight / 2)),
+    button('−', 'Zoom out', () => graph.zoomAt(0.8, graph.element.clientWidth / 2, graph.element.clientHeight / 2)),
+  );
+  const body = el('div', undefined, 'tree-body');
+  body.append(graph.element, details);
+  root.append(body);
+  // laid out once the panel is in the page (fit needs its size)
+  requestAnimationFrame(() => {
+    if (state.runId === run.id && state.view) graph.restoreView(state.view);
+    else graph.fit();
+    if (current.nodeId) graph.select(current.nodeId, !state.view);
+  });
+  return root;
+}
+
+function traceIdOf(node: RunNodeView): string {
+  return node.detail?.kind === 'session' ? node.detail.traceId : node.id;
+}
+
+/** Text, session and rule ids a node holds, for search. */
+function matchesNode(node: RunNodeView, query: string): boolean {
+  if (node.label.toLowerCase().includes(query) || node.summary.toLowerCase().includes(query)) return true;
+  const detail = node.detail;
+  if (!detail) return false;
+  switch (detail.kind) {
+    case 'session':
+      return detail.traceId.toLowerCase().includes(query);
+    case 'lessons':
+      return detail.lessons.some((l) => l.content.toLowerCase().includes(query));
+    case 'members':
+      return detail.traceIds.some((id) => id.toLowerCase().includes(query));
+    case 'operations':
+    case 'applied':
+      return detail.operations.some(
+        (op) => op.target.toLowerCase().includes(query) || (op.content ?? '').toLowerCase().includes(query),
+      );
+  }
+}

@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { importSessions } from '../../src/core/import/importer';
+import type { RunRecord } from '../../src/core/learn/record';
+import { offlineRoles } from '../../src/core/llm/providers';
+import { learnWorkspace } from '../../src/core/service/learnWorkspace';
+import { ProposalStore } from '../../src/core/store/proposals';
+import { TraceStore } from '../../src/core/store/traceStore';
+import { WorkspaceState } from '../../src/core/store/workspaceState';
+import { EXAMPLES } from './paths';
+import { tempDir } from './tmp';
+
+/** A real run record: the offline learner over the example sessions (Claude Code and Codex), seed 7. */
+export async function exampleRunRecord(): Promise<RunRecord> {
+  const root = tempDir('combee-example-run-');
+  const store = new TraceStore(join(root, 'store'));
+  for (const agent of ['claude-code', 'codex'])
+    await importSessions({ from: join(EXAMPLES, 'sessions', agent), store });
+  const workspace = join(root, 'ws');
+  mkdirSync(workspace);
+  const roles = offlineRoles();
+  const result = await learnWorkspace({
+    store,
+    proposals: new ProposalStore(new WorkspaceState(store.dir)),
+    workspace,
+    ...roles,
+    provider: roles.info,
+    allWorkspaces: true,
+    dryRun: true,
+    seed: 7,
+  });
+  if (!result.record) throw new Error('the example run recorded nothing');
+  return result.record;
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import type { RunNode } from '../../../src/core/learn/record';
+import { nodeDetailView, nodeSummary } from '../../../src/extension/webview/nodeDetail';
+import { runView } from '../../../src/extension/webview/runView';
+import { exampleRunRecord } from '../../support/exampleRun';
+
+const node = (kind: RunNode['kind'], detail: unknown): RunNode => ({
+  id: `b0:${kind}`,
+  kind,
+  batch: 0,
+  label: 'a label',
+  parents: [],
+  status: 'ok',
+  detail,
+});
+
+describe('the run as the tree panel gets it', () => {
+  it('gives every node of a real run its summary and its content: lessons, operations with support, what was applied', async () => {
+    const view = runView(await exampleRunRecord());
+    assert.ok(view.nodes.length > 10);
+    for (const n of view.nodes) assert.ok(n.summary.includes(n.label), n.summary);
+    const lessons = view.nodes.flatMap((n) => (n.detail?.kind === 'lessons' ? n.detail.lessons : []));
+    assert.ok(
+      lessons.some((l) => l.content.includes('pnpm')),
+      'the lessons are there as text',
+    );
+    const applied = view.nodes.find((n) => n.kind === 'apply');
+    assert.equal(applied?.detail?.kind, 'applied');
+    if (applied?.detail?.kind !== 'applied') return;
+    assert.ok(applied.detail.operations.every((op) => op.support.length > 0));
+    assert.ok(applied.detail.operations.some((op) => op.status === 'applied' && op.ruleId));
+    const sessions = view.nodes.filter((n) => n.kind === 'trace');
+    assert.ok(sessions.every((n) => n.detail?.kind === 'session'));
+  });
+
+  it('leaves out a payload that does not fit its kind (a damaged or older record) instead of passing it on', () => {
+    assert.equal(nodeDetailView(node('reflection', { lessons: 'not a list' })), undefined);
+    assert.equal(nodeDetailView(node('local', { ops: [{ op: 'DROP TABLE' }], tags: [] })), undefined);
+    assert.equal(nodeDetailView(node('apply', '<script>alert(1)</script>')), undefined);
+    assert.equal(nodeDetailView(node('group', undefined)), undefined);
+    assert.deepEqual(nodeDetailView(node('group', { members: ['claude-code:1'] })), {
+      kind: 'members',
+      traceIds: ['claude-code:1'],
+    });
+  });
+
+  it('says in one line what a node is and what it cost', () => {
+    const summary = nodeSummary({
+      ...node('local', undefined),
+      latencyMs: 1234.4,
+      inputTokens: 1000,
+      outputTokens: 234,
+    });
+    assert.equal(summary, 'Local delta: a label — 1234 ms, 1,234 tokens');
+    assert.equal(nodeSummary({ ...node('reflection', undefined), status: 'failed' }), 'Reflection: a label — failed');
+  });
+});

@@ -1,0 +1,206 @@
+// The webview bundle (dist/webview.js) in headless Chromium, hosted by a page with a stand-in `acquireVsCodeApi`:
+// a real run's tree drawn with its edges, a node's content in the details pane, keyboard navigation, search, the
+// saved state, and a run whose every text is an injection payload rendered as text with no script run.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { launchBrowser } from '../support/codeServer.mjs';
+import { REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+
+const require = createRequire(import.meta.url);
+const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'webview');
+mkdirSync(ARTIFACTS, { recursive: true });
+for (const [file, build] of [
+  ['dist/webview.js', 'node esbuild.mjs'],
+  ['out/test/support/exampleRun.js', 'node esbuild.mjs --tests'],
+])
+  if (!existsSync(join(REPO_ROOT, file))) {
+    console.error(`test/webview: ${file} is missing; run \`${build}\` first`);
+    process.exit(1);
+  }
+const { exampleRunRecord } = require(join(REPO_ROOT, 'out/test/support/exampleRun.js'));
+const { runView, runSummaryView } = require(join(REPO_ROOT, 'out/src/extension/webview/runView.js'));
+
+const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
+const css = readFileSync(join(REPO_ROOT, 'media', 'webview.css'), 'utf8');
+const THEMES = {
+  light: { '--vscode-foreground': '#333', '--vscode-editorWidget-background': '#f3f3f3', background: '#fff' },
+  dark: { '--vscode-foreground': '#ccc', '--vscode-editorWidget-background': '#252526', background: '#1e1e1e' },
+  'high-contrast': {
+    '--vscode-foreground': '#fff',
+    '--vscode-editorWidget-background': '#000',
+    '--vscode-panel-border': '#6fc3df',
+    '--vscode-focusBorder': '#f38518',
+    background: '#000',
+  },
+};
+
+/** A page hosting the bundle as VS Code would; what it posts and saves is kept on `window`. */
+async function openPanel(browser, theme = 'light', saved = undefined) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const vars = Object.entries(THEMES[theme])
+    .filter(([k]) => k.startsWith('--'))
+    .map(([k, v]) => `${k}: ${v};`)
+    .join(' ');
+  await page.setContent(
+    `<!DOCTYPE html><html><head><style>body { ${vars} background: ${THEMES[theme].background}; }</style></head><body><div id="root"></div></body></html>`,
+  );
+  await page.addStyleTag({ content: css });
+  await page.evaluate((state) => {
+    window.posted = [];
+    window.saved = state;
+    window.acquireVsCodeApi = () => ({
+      postMessage: (message) => window.posted.push(message),
+      getState: () => window.saved,
+      setState: (state) => (window.saved = state),
+    });
+  }, saved);
+  await page.addScriptTag({ content: bundle });
+  return { page, errors };
+}
+
+async function showRun(page, record) {
+  await page.evaluate(
+    ([runs, selected]) => window.postMessage({ type: 'runs', runs, selected }, '*'),
+    [[runSummaryView(record)], runView(record)],
+  );
+  await page.locator('.node').first().waitFor();
+}
+
+const tests = [
+  [
+    'draws a real run with its edges and shows a node’s real content',
+    async (browser, record) => {
+      const { page, errors } = await openPanel(browser);
+      assert.deepEqual(await page.evaluate(() => window.posted[0]), { type: 'ready' });
+      await showRun(page, record);
+      const view = runView(record);
+      assert.equal(await page.locator('.node').count(), view.nodes.length);
+      const edges = view.nodes.reduce((n, node) => n + node.parents.length, 0);
+      assert.equal(await page.locator('path.edge').count(), edges, 'one drawn edge per parent link');
+      // a reflection's lessons, as text, with the session's title in the evidence
+      const reflection = view.nodes.find((n) => n.kind === 'reflection' && n.detail?.lessons.length);
+      await page.locator(`.node[data-id="${reflection.id}"]`).click();
+      await page.locator('.details .lessons').waitFor();
+      const text = await page.locator('.details').innerText();
+      for (const lesson of reflection.detail.lessons) assert.ok(text.includes(lesson.content), text);
+      const session = view.nodes.find((n) => n.id === reflection.parents[0]);
+      assert.ok(text.includes(session.label), 'evidence names the session by its title');
+      // its lineage is lit: the session it came from and the applied node it led to
+      assert.equal(await page.locator(`.node.lit[data-id="${session.id}"]`).count(), 1);
+      assert.equal(await page.locator('.node.kind-apply.lit').count(), 1);
+      assert.equal((await page.evaluate(() => window.saved)).nodeId, reflection.id, 'the selection is saved');
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-light.png') });
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'moves along edges with the keyboard and finds nodes by text',
+    async (browser, record) => {
+      const { page } = await openPanel(browser);
+      await showRun(page, record);
+      const view = runView(record);
+      await page.locator('.graph').focus();
+      await page.keyboard.press('ArrowDown');
+      const first = await page.locator('.node.selected').getAttribute('data-id');
+      assert.equal(view.nodes.find((n) => n.id === first)?.kind, 'trace', 'the first node is a session');
+      await page.keyboard.press('ArrowRight');
+      const next = await page.locator('.node.selected').getAttribute('data-id');
+      assert.deepEqual(view.nodes.find((n) => n.id === next)?.parents, [first], '→ goes to what it led to');
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await page.locator('.node.selected').getAttribute('data-id'), first, '← goes back');
+      await page.keyboard.press('Enter');
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'details', 'Enter opens the details');
+      assert.ok((await page.locator('[aria-live]').innerText()).length > 0, 'the selection is announced');
+      await page.locator('input[type="search"]').fill('pnpm');
+      const matches = await page.locator('.node.match').count();
+      assert.ok(matches > 0, 'search finds nodes by their content');
+      await page.locator('input[type="search"]').press('Enter');
+      assert.equal(await page.locator('.node.selected.match').count(), 1, 'Enter jumps to the first match');
+      await page.close();
+    },
+  ],
+  [
+    'comes back on the same run and node after a reload',
+    async (browser, record) => {
+      const { page } = await openPanel(browser);
+      await showRun(page, record);
+      const id = runView(record).nodes.find((n) => n.kind === 'local').id;
+      await page.locator(`.node[data-id="${id}"]`).click();
+      const saved = await page.evaluate(() => window.saved);
+      const { page: again } = await openPanel(browser, 'light', saved);
+      assert.deepEqual((await again.evaluate(() => window.posted)).at(-1), { type: 'ready', runId: record.id });
+      await showRun(again, record);
+      await again.locator('.node.selected').waitFor();
+      assert.equal(await again.locator('.node.selected').getAttribute('data-id'), id);
+      await page.close();
+      await again.close();
+    },
+  ],
+  [
+    'renders every text of a hostile run as text, and no script runs',
+    async (browser, record) => {
+      const payloads = [
+        '<script>window.pwned = "script"</script>',
+        '<img src=x onerror="window.pwned = \'img\'">',
+        '<svg onload="window.pwned = \'svg\'"><circle r="9"/></svg>',
+        '[click](javascript:window.pwned=1) <a href="javascript:window.pwned=2">link</a>',
+        '<style>body { display: none }</style><iframe src="javascript:parent.pwned=3"></iframe>',
+      ];
+      const hostile = structuredClone(record);
+      hostile.nodes.forEach((node, i) => {
+        const payload = payloads[i % payloads.length];
+        node.label = payload;
+        if (node.kind === 'reflection' && node.detail?.lessons)
+          for (const lesson of node.detail.lessons) lesson.content = payload;
+        if (node.kind === 'apply' && Array.isArray(node.detail)) for (const op of node.detail) op.content = payload;
+      });
+      const { page, errors } = await openPanel(browser, 'dark');
+      await showRun(page, hostile);
+      for (const id of hostile.nodes.filter((n) => n.kind !== 'group').map((n) => n.id))
+        await page.locator(`.node[data-id="${id}"]`).click();
+      await page.waitForTimeout(200);
+      assert.equal(await page.evaluate(() => window.pwned), undefined, 'no payload ran');
+      assert.equal(await page.locator('#root script, #root img, #root iframe, #root style, #root a').count(), 0);
+      const shown = await page.locator('.details').innerText();
+      assert.ok(shown.includes('<script>') || shown.includes('<img'), `the payload is shown as text:\n${shown}`);
+      assert.ok(await page.locator('body').isVisible());
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-dark-hostile.png') });
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'reads in the high-contrast theme',
+    async (browser, record) => {
+      const { page } = await openPanel(browser, 'high-contrast');
+      await showRun(page, record);
+      await page.locator('.node.kind-apply').click();
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-high-contrast.png') });
+      await page.close();
+    },
+  ],
+];
+
+const record = await exampleRunRecord();
+const browser = await launchBrowser();
+let failed = 0;
+try {
+  for (const [name, test] of tests) {
+    try {
+      await test(browser, record);
+      console.log(`  ✔ ${name}`);
+    } catch (error) {
+      failed++;
+      console.log(`  ✘ ${name}\n${error.stack ?? error}`);
+    }
+  }
+} finally {
+  await browser.close();
+}
+console.log(`${tests.length - failed} passing, ${failed} failing (screenshots in ${ARTIFACTS})`);
+process.exit(failed ? 1 : 0);
