@@ -14,18 +14,29 @@ export interface GraphCallbacks {
 
 const MIN_SCALE = 0.02;
 const MAX_SCALE = 4;
+/** Below this zoom a label is under 6 px tall: not drawn. */
+const FAR_SCALE = 0.5;
 
 export class GraphView {
   readonly element: HTMLElement;
-  private readonly canvas: SVGSVGElement;
+  /** The surface that takes the pointer and the wheel. */
+  private readonly canvas: HTMLElement;
+  /** Holds the drawing and carries the pan and zoom as a CSS transform: moving it repaints nothing. */
+  private readonly stage: HTMLElement;
   private readonly viewport: SVGGElement;
   private readonly nodeElements = new Map<string, SVGGElement>();
-  private readonly edgeElements: Array<{ from: string; to: string; path: SVGPathElement }> = [];
+  /** Each edge's path data; all of them are drawn as one path (thousands of elements cost more than one). */
+  private readonly edgeData: Array<{ from: string; to: string; d: string }> = [];
+  /** The edges of the selection's lineage, drawn over the others. */
+  private readonly litEdges: SVGPathElement = svg('path', { d: '', class: 'edge lit' });
   private readonly announcer: HTMLElement;
   private scale = 1;
   private tx = 0;
   private ty = 0;
   private selected?: string;
+  private labelsDrawn = false;
+  private widths = new Map<string, number>();
+  private readonly tooltip: HTMLElement;
   /** Nodes of each column (same x), top to bottom: ↑ and ↓ move within it. */
   private readonly columns = new Map<number, PlacedNode[]>();
 
@@ -41,12 +52,25 @@ export class GraphView {
       'aria-label',
       'Aggregation tree. Arrow keys move along its edges, Enter shows details, plus and minus zoom, 0 fits.',
     );
-    this.canvas = svg('svg', { class: 'canvas', role: 'img', 'aria-label': 'aggregation tree' });
+    this.canvas = el('div', undefined, 'canvas');
+    this.stage = el('div', undefined, 'stage');
+    const drawing = svg('svg', {
+      class: 'drawing',
+      role: 'img',
+      'aria-label': 'aggregation tree',
+      width: Math.ceil(layout.width + NODE_WIDTH),
+      height: Math.ceil(layout.height + NODE_HEIGHT),
+    });
     this.viewport = svg('g', { class: 'viewport' });
-    this.canvas.append(this.viewport);
+    drawing.append(this.viewport);
+    this.stage.append(drawing);
+    this.canvas.append(this.stage);
+    this.tooltip = el('div', undefined, 'tooltip');
+    this.tooltip.hidden = true;
+    this.tooltip.setAttribute('role', 'tooltip');
     this.announcer = el('div', undefined, 'visually-hidden');
     this.announcer.setAttribute('aria-live', 'polite');
-    this.element.append(this.canvas, this.announcer);
+    this.element.append(this.canvas, this.tooltip, this.announcer);
     this.draw(batchTitles);
     this.wire();
   }
@@ -60,10 +84,9 @@ export class GraphView {
       const points = edge.points.map(([x, y]) => [x, y] as [number, number]);
       const from = this.layout.byId.get(edge.from);
       if (from && points.length > 0) points[0][0] = from.x + (widths.get(edge.from) ?? NODE_WIDTH);
-      const path = svg('path', { d: edgePath(points), class: 'edge' });
-      edges.append(path);
-      this.edgeElements.push({ from: edge.from, to: edge.to, path });
+      this.edgeData.push({ from: edge.from, to: edge.to, d: edgePath(points) });
     }
+    edges.append(svg('path', { d: this.edgeData.map((e) => e.d).join(' '), class: 'edge' }), this.litEdges);
     const bands = svg('g', { class: 'bands' });
     for (const band of this.layout.bands) {
       const title = svg('text', { x: 0, y: band.y + 16, class: 'band-title' });
@@ -80,11 +103,6 @@ export class GraphView {
         'data-id': node.id,
       });
       group.append(svg('rect', { width, height: NODE_HEIGHT, rx: 4 }));
-      const label = svg('text', { x: 6, y: NODE_HEIGHT / 2 + 4 });
-      label.textContent = fit(node.label, width - 12);
-      const title = svg('title');
-      title.textContent = node.summary;
-      group.append(label, title);
       nodes.append(group);
       this.nodeElements.set(node.id, group);
       const column = this.columns.get(placed.x);
@@ -93,6 +111,33 @@ export class GraphView {
     }
     for (const column of this.columns.values()) column.sort((a, b) => a.y - b.y);
     this.viewport.append(bands, edges, nodes);
+    this.widths = widths;
+  }
+
+  /** Labels are made the first time they can be read: a run seen whole first (most big ones) never waits for them. */
+  private drawLabels(): void {
+    if (this.labelsDrawn) return;
+    this.labelsDrawn = true;
+    for (const placed of this.layout.nodes) {
+      const label = svg('text', { x: 6, y: NODE_HEIGHT / 2 + 4 });
+      label.textContent = fit(placed.node.label, (this.widths.get(placed.node.id) ?? NODE_WIDTH) - 12);
+      this.nodeElements.get(placed.node.id)?.append(label);
+    }
+  }
+
+  /** One tooltip for all nodes, with the summary of the one under the pointer. */
+  private hover(event: PointerEvent, dragging: boolean): void {
+    const id = dragging ? undefined : (event.target as Element).closest('.node')?.getAttribute('data-id');
+    const node = id ? this.layout.byId.get(id) : undefined;
+    if (!node) {
+      this.tooltip.hidden = true;
+      return;
+    }
+    const box = this.element.getBoundingClientRect();
+    this.tooltip.textContent = node.node.summary;
+    this.tooltip.style.left = `${event.clientX - box.left + 12}px`;
+    this.tooltip.style.top = `${event.clientY - box.top + 12}px`;
+    this.tooltip.hidden = false;
   }
 
   private wire(): void {
@@ -103,7 +148,9 @@ export class GraphView {
       drag = { x: event.clientX, y: event.clientY, tx: this.tx, ty: this.ty, moved: false, node };
       this.canvas.setPointerCapture(event.pointerId);
     });
+    this.canvas.addEventListener('pointerleave', () => (this.tooltip.hidden = true));
     this.canvas.addEventListener('pointermove', (event) => {
+      this.hover(event, drag?.moved ?? false);
       if (!drag) return;
       const dx = event.clientX - drag.x;
       const dy = event.clientY - drag.y;
@@ -188,8 +235,15 @@ export class GraphView {
     const lineage = this.selected ? this.lineage(this.selected) : undefined;
     this.canvas.classList.toggle('has-selection', lineage !== undefined);
     for (const [nodeId, element] of this.nodeElements) element.classList.toggle('lit', lineage?.has(nodeId) ?? false);
-    for (const edge of this.edgeElements)
-      edge.path.classList.toggle('lit', (lineage?.has(edge.from) && lineage?.has(edge.to)) ?? false);
+    this.litEdges.setAttribute(
+      'd',
+      lineage
+        ? this.edgeData
+            .filter((e) => lineage.has(e.from) && lineage.has(e.to))
+            .map((e) => e.d)
+            .join(' ')
+        : '',
+    );
     const node = this.selected ? this.layout.byId.get(this.selected) : undefined;
     if (node) {
       this.nodeElements.get(node.node.id)?.classList.add('selected');
@@ -267,10 +321,11 @@ export class GraphView {
   }
 
   private apply(): void {
-    this.viewport.setAttribute(
-      'transform',
-      `translate(${this.tx.toFixed(1)},${this.ty.toFixed(1)}) scale(${this.scale.toFixed(4)})`,
-    );
+    this.stage.style.transform = `translate(${this.tx.toFixed(1)}px, ${this.ty.toFixed(1)}px) scale(${this.scale.toFixed(4)})`;
+    // labels too small to read are not drawn (most of the cost of a frame when the whole run is in view)
+    const far = this.scale < FAR_SCALE;
+    this.canvas.classList.toggle('far', far);
+    if (!far) this.drawLabels();
   }
 
   get view(): { scale: number; tx: number; ty: number } {

@@ -54,7 +54,10 @@ export function renderTree(
       'meta',
     ),
   );
+  // user timings, read by the render benchmark (bench/webview-render.mjs)
+  const started = performance.now();
   const layout = layoutRun(run);
+  performance.measure('combee:layout', { start: started });
   const titles = new Map(
     run.nodes.filter((n) => n.kind === 'trace' && n.detail?.kind === 'session').map((n) => [traceIdOf(n), n.label]),
   );
@@ -77,6 +80,7 @@ export function renderTree(
     },
     new Map(run.batches.map((b) => [b.index, `Batch ${b.index + 1} — ${b.sessions} session(s), ${b.description}`])),
   );
+  performance.measure('combee:layout+draw', { start: started });
   details.tabIndex = -1;
   const search = el('input');
   search.type = 'search';

@@ -80,7 +80,8 @@ const tests = [
       const view = runView(record);
       assert.equal(await page.locator('.node').count(), view.nodes.length);
       const edges = view.nodes.reduce((n, node) => n + node.parents.length, 0);
-      assert.equal(await page.locator('path.edge').count(), edges, 'one drawn edge per parent link');
+      const drawn = await page.locator('path.edge:not(.lit)').getAttribute('d');
+      assert.equal(drawn.match(/M/g).length, edges, 'one drawn edge per parent link');
       // a reflection's lessons, as text, with the session's title in the evidence
       const reflection = view.nodes.find((n) => n.kind === 'reflection' && n.detail?.lessons.length);
       await page.locator(`.node[data-id="${reflection.id}"]`).click();
@@ -92,6 +93,7 @@ const tests = [
       // its lineage is lit: the session it came from and the applied node it led to
       assert.equal(await page.locator(`.node.lit[data-id="${session.id}"]`).count(), 1);
       assert.equal(await page.locator('.node.kind-apply.lit').count(), 1);
+      assert.ok((await page.locator('path.edge.lit').getAttribute('d')).length > 0, 'and the edges between them');
       assert.equal((await page.evaluate(() => window.saved)).nodeId, reflection.id, 'the selection is saved');
       await page.screenshot({ path: join(ARTIFACTS, 'tree-light.png') });
       assert.deepEqual(errors, []);

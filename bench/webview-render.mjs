@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// The aggregation tree's webview on big runs, in headless Chromium: the time from the run arriving to the tree laid
+// out and painted, and the frame times while zooming and panning. The runs are real run records: 1,000 simulated
+// sessions learned through the real client, prompts and scan against the loopback simulation (latencies off).
+// Usage: node esbuild.mjs && node esbuild.mjs --tests && node bench/webview-render.mjs [--runs n]
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchBrowser } from '../test/support/codeServer.mjs';
+import { REPO_ROOT } from '../test/support/fixtureWorkspace.mjs';
+
+const require = createRequire(import.meta.url);
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const out = (path) => require(join(REPO_ROOT, 'out', path));
+const { startModelServer } = out('test/support/modelServer.js');
+const { instantResponder } = out('bench/learn/simulation.js');
+const { learnSimulated } = out('bench/learn/simulatedRun.js');
+const { learningCorpus, plantedLessons } = out('bench/learn/corpus.js');
+const { runView, runSummaryView } = out('src/extension/webview/runView.js');
+
+const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
+const css = readFileSync(join(REPO_ROOT, 'media', 'webview.css'), 'utf8');
+const ARTIFACTS = join(REPO_ROOT, 'bench', 'results');
+
+async function record(sessions, batch) {
+  const server = await startModelServer({ responder: instantResponder, concurrencyCap: 64 });
+  try {
+    const traces = learningCorpus(sessions, plantedLessons(sessions / 2), 2, 5);
+    return (await learnSimulated(server.url, traces, { batchSize: batch, seed: 5 })).record;
+  } finally {
+    await server.close();
+  }
+}
+
+async function measure(browser, run, shot) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.setContent('<!DOCTYPE html><html><body><div id="root"></div></body></html>');
+  await page.addStyleTag({ content: css });
+  await page.evaluate(() => {
+    window.acquireVsCodeApi = () => ({ postMessage() {}, getState() {}, setState() {} });
+    window.addEventListener('message', () => (window.receivedAt ??= performance.now()));
+  });
+  await page.addScriptTag({ content: bundle });
+  // from the message to the second animation frame after it: laid out, drawn and painted
+  const firstRenderMs = await page.evaluate(
+    ([runs, selected]) =>
+      new Promise((resolve) => {
+        const start = performance.now();
+        window.startedAt = start;
+        window.postMessage({ type: 'runs', runs, selected }, '*');
+        const done = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start)));
+        const wait = () => (document.querySelector('.node') ? done() : setTimeout(wait, 0));
+        wait();
+      }),
+    [[runSummaryView(run)], runView(run)],
+  );
+  const timings = await page.evaluate(() => ({
+    ...Object.fromEntries(performance.getEntriesByType('measure').map((m) => [m.name, m.duration])),
+    delivery: window.receivedAt - window.startedAt,
+    beforeLayout: performance.getEntriesByName('combee:layout')[0].startTime - window.startedAt,
+  }));
+  const nodes = await page.locator('.node').count();
+  const edges = ((await page.locator('path.edge:not(.lit)').getAttribute('d')).match(/M/g) ?? []).length;
+  // 120 frames of zooming then panning, one input a frame; the gaps between frames are what the user sees
+  const frames = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const canvas = document.querySelector('.canvas');
+        const box = canvas.getBoundingClientRect();
+        const gaps = [];
+        let last = performance.now();
+        let i = 0;
+        const step = (now) => {
+          gaps.push(now - last);
+          last = now;
+          if (i < 60) {
+            canvas.dispatchEvent(
+              new WheelEvent('wheel', {
+                deltaY: i < 30 ? -40 : 40,
+                clientX: box.width / 2,
+                clientY: box.height / 2,
+                bubbles: true,
+                cancelable: true,
+              }),
+            );
+          } else if (i < 120) {
+            const x = box.left + 200 + (i - 60) * 5;
+            const type = i === 60 ? 'pointerdown' : i === 119 ? 'pointerup' : 'pointermove';
+            canvas.dispatchEvent(
+              new PointerEvent(type, { clientX: x, clientY: box.top + 300, pointerId: 1, bubbles: true }),
+            );
+          } else return resolve(gaps.slice(2));
+          i++;
+          requestAnimationFrame(step);
+        };
+        requestAnimationFrame(step);
+      }),
+  );
+  if (shot) await page.screenshot({ path: join(ARTIFACTS, shot) });
+  await page.close();
+  frames.sort((a, b) => a - b);
+  return {
+    nodes,
+    edges,
+    firstRenderMs,
+    deliveryMs: timings.delivery,
+    layoutMs: timings['combee:layout'],
+    drawMs: timings['combee:layout+draw'] - timings['combee:layout'],
+    frameMedianMs: frames[Math.floor(frames.length / 2)],
+    frameP95Ms: frames[Math.floor(frames.length * 0.95)],
+  };
+}
+
+const scenarios = [
+  { name: '1,000 sessions, batches of 40', sessions: 1000, batch: 40, shot: 'tree-1000.png' },
+  { name: '1,000 sessions, one batch', sessions: 1000, batch: 1000 },
+];
+const browser = await launchBrowser();
+const results = [];
+try {
+  for (const scenario of scenarios) {
+    const run = await record(scenario.sessions, scenario.batch);
+    const runs = [];
+    for (let r = 0; r < Number(values.runs); r++)
+      runs.push(await measure(browser, run, r === 0 ? scenario.shot : undefined));
+    const median = (key) => runs.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+    const result = {
+      scenario: scenario.name,
+      nodes: runs[0].nodes,
+      edges: runs[0].edges,
+      firstRenderMs: median('firstRenderMs'),
+      deliveryMs: median('deliveryMs'),
+      layoutMs: median('layoutMs'),
+      drawMs: median('drawMs'),
+      frameMedianMs: median('frameMedianMs'),
+      frameP95Ms: median('frameP95Ms'),
+    };
+    results.push(result);
+    console.log(
+      `${scenario.name}: ${result.nodes} nodes, ${result.edges} edges — laid out and painted in ${result.firstRenderMs.toFixed(0)} ms (the message ${result.deliveryMs.toFixed(0)}, layout ${result.layoutMs.toFixed(0)}, DOM ${result.drawMs.toFixed(0)}, then style, raster and paint); zoom and pan frames ${result.frameMedianMs.toFixed(1)} ms median, ${result.frameP95Ms.toFixed(1)} ms p95 (median of ${runs.length} runs)`,
+    );
+  }
+} finally {
+  await browser.close();
+}
+mkdirSync(ARTIFACTS, { recursive: true });
+writeFileSync(
+  join(ARTIFACTS, 'webview-render.json'),
+  `${JSON.stringify({ chromium: 'headless, no GPU', results }, null, 2)}\n`,
+);
