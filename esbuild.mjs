@@ -75,6 +75,7 @@ const testTranspile = {
     // the run's view model for the webview: no vscode import, so it is tested in plain Node
     'src/extension/webview/runView.ts',
     'src/extension/webview/nodeDetail.ts',
+    'src/extension/webview/nodeSearch.ts',
     ...listTs('test/unit'),
     ...listTs('test/support'),
     ...listTs('bench'),

@@ -17,7 +17,7 @@ const { startModelServer } = out('test/support/modelServer.js');
 const { instantResponder } = out('bench/learn/simulation.js');
 const { learnSimulated } = out('bench/learn/simulatedRun.js');
 const { learningCorpus, plantedLessons } = out('bench/learn/corpus.js');
-const { runView, runSummaryView } = out('src/extension/webview/runView.js');
+const { runView, runSummaryView, runMessageView } = out('src/extension/webview/runView.js');
 
 const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
 const css = readFileSync(join(REPO_ROOT, 'media', 'webview.css'), 'utf8');
@@ -53,7 +53,7 @@ async function measure(browser, run, shot) {
         const wait = () => (document.querySelector('.node') ? done() : setTimeout(wait, 0));
         wait();
       }),
-    [[runSummaryView(run)], runView(run)],
+    [[runSummaryView(run)], runMessageView(runView(run))],
   );
   const timings = await page.evaluate(() => ({
     ...Object.fromEntries(performance.getEntriesByType('measure').map((m) => [m.name, m.duration])),

@@ -53,6 +53,9 @@ export interface RunNodeView {
   latencyMs?: number;
   tokens?: number;
   costUsd?: number;
+  /** A session node's trace id (evidence names sessions by it). */
+  traceId?: string;
+  /** Only on the extension's side: the webview asks for one node's content when it is selected (`nodeDetail`). */
   detail?: NodeDetailView;
 }
 
@@ -92,22 +95,41 @@ export type PanelKind = 'tree' | 'helpfulness';
 export type ToWebview =
   | { type: 'init'; panel: PanelKind }
   | { type: 'runs'; runs: RunSummaryView[]; selected?: RunView; requestId?: number }
+  | { type: 'nodeDetail'; requestId: number; nodeId: string; detail?: NodeDetailView }
+  | { type: 'searchResult'; requestId: number; nodeIds: string[] }
   | { type: 'rules'; rules: RuleView[] }
   | { type: 'error'; message: string };
 
 /** `ready` names the run the panel showed before a reload (from its saved state), to show it again. */
-export type FromWebview = { type: 'ready'; runId?: string } | { type: 'selectRun'; runId: string; requestId: number };
+export type FromWebview =
+  | { type: 'ready'; runId?: string }
+  | { type: 'selectRun'; runId: string; requestId: number }
+  | { type: 'nodeDetail'; runId: string; nodeId: string; requestId: number }
+  | { type: 'search'; runId: string; query: string; requestId: number };
 
 export function isFromWebview(value: unknown): value is FromWebview {
   if (typeof value !== 'object' || value === null) return false;
-  const message = value as { type?: unknown; runId?: unknown; requestId?: unknown };
-  return (
-    (message.type === 'ready' && (message.runId === undefined || typeof message.runId === 'string')) ||
-    (message.type === 'selectRun' && typeof message.runId === 'string' && Number.isInteger(message.requestId))
-  );
+  const message = value as { type?: unknown; runId?: unknown; requestId?: unknown; nodeId?: unknown; query?: unknown };
+  const request = typeof message.runId === 'string' && Number.isInteger(message.requestId);
+  switch (message.type) {
+    case 'ready':
+      return message.runId === undefined || typeof message.runId === 'string';
+    case 'selectRun':
+      return request;
+    case 'nodeDetail':
+      return request && typeof message.nodeId === 'string';
+    case 'search':
+      return request && typeof message.query === 'string' && message.query.length <= 200;
+    default:
+      return false;
+  }
 }
 
-/** A reply to a run selection older than the newest one asked for: the webview drops it. */
+/** A reply older than the newest request of its kind: the webview drops it (a late answer never wins). */
 export function isStaleReply(message: ToWebview, newestRequest: number): boolean {
-  return message.type === 'runs' && message.requestId !== undefined && message.requestId < newestRequest;
+  return (
+    (message.type === 'runs' || message.type === 'nodeDetail' || message.type === 'searchResult') &&
+    message.requestId !== undefined &&
+    message.requestId < newestRequest
+  );
 }

@@ -68,11 +68,19 @@ function body(detail: NodeDetailView, titles: SessionTitles): HTMLElement {
   }
 }
 
-/** The details pane for one node: its summary and its real content, all as text. */
-export function renderDetails(node: RunNodeView, titles: SessionTitles): HTMLElement {
+/**
+ * The details pane for one node: its summary and its real content, all as text. `detail` is `undefined` while it is
+ * being fetched and `null` when the node has none.
+ */
+export function renderDetails(
+  node: RunNodeView,
+  detail: NodeDetailView | null | undefined,
+  titles: SessionTitles,
+): HTMLElement {
   const pane = el('section', undefined, 'details-body');
   pane.append(el('h2', node.label));
   pane.append(el('p', node.summary, 'meta'));
-  pane.append(node.detail ? body(node.detail, titles) : el('p', 'No details recorded for this node.', 'empty'));
+  if (detail === undefined) pane.append(el('p', 'Loading…', 'empty'));
+  else pane.append(detail ? body(detail, titles) : el('p', 'No details recorded for this node.', 'empty'));
   return pane;
 }

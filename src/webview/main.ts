@@ -1,7 +1,7 @@
 import { isStaleReply, type FromWebview, type ToWebview } from '../shared/protocol';
 import { el } from './dom';
 import { renderRules } from './rules';
-import { renderTree, type TreeState } from './treePanel';
+import { renderTree, type TreePanel, type TreeState } from './treePanel';
 
 declare function acquireVsCodeApi(): {
   postMessage(message: FromWebview): void;
@@ -13,24 +13,39 @@ const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') as HTMLElement;
 let state: TreeState = vscode.getState() ?? {};
 
-/** The newest run selection asked for: replies to older ones are dropped. */
-let newestRequest = 0;
+/** The newest request of each kind: replies to older ones are dropped (a late answer never replaces a newer one). */
+const newest = { runs: 0, nodeDetail: 0, searchResult: 0 };
+let requests = 0;
+let tree: TreePanel | undefined;
 
 const host = {
   selectRun(runId: string) {
     state = { runId };
     vscode.setState(state);
-    vscode.postMessage({ type: 'selectRun', runId, requestId: ++newestRequest });
+    newest.runs = ++requests;
+    vscode.postMessage({ type: 'selectRun', runId, requestId: newest.runs });
   },
   saveState(next: TreeState) {
     state = next;
     vscode.setState(state);
   },
+  requestDetail(runId: string, nodeId: string) {
+    newest.nodeDetail = ++requests;
+    vscode.postMessage({ type: 'nodeDetail', runId, nodeId, requestId: newest.nodeDetail });
+  },
+  search(runId: string, query: string) {
+    newest.searchResult = ++requests;
+    vscode.postMessage({ type: 'search', runId, query, requestId: newest.searchResult });
+  },
 };
 
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   const message = event.data;
-  if (isStaleReply(message, newestRequest)) return;
+  if (
+    (message.type === 'runs' || message.type === 'nodeDetail' || message.type === 'searchResult') &&
+    isStaleReply(message, newest[message.type])
+  )
+    return;
   switch (message.type) {
     case 'init':
       root.replaceChildren(el('p', message.panel === 'tree' ? 'Loading runs…' : 'Loading rules…', 'meta'));
@@ -40,7 +55,14 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
         root.replaceChildren(el('p', 'No learning runs yet. Run "Combee: Learn from Recent Sessions".', 'empty'));
         break;
       }
-      root.replaceChildren(el('h1', 'Aggregation tree'), renderTree(message.runs, message.selected, state, host));
+      tree = renderTree(message.runs, message.selected, state, host);
+      root.replaceChildren(el('h1', 'Aggregation tree'), tree.element);
+      break;
+    case 'nodeDetail':
+      tree?.showDetail(message.nodeId, message.detail);
+      break;
+    case 'searchResult':
+      tree?.showMatches(message.nodeIds);
       break;
     case 'rules':
       root.replaceChildren(

@@ -1,4 +1,4 @@
-import type { RunNodeView, RunSummaryView, RunView } from '../shared/protocol';
+import type { NodeDetailView, RunSummaryView, RunView } from '../shared/protocol';
 import { renderDetails } from './details';
 import { el } from './dom';
 import { GraphView } from './graphView';
@@ -14,6 +14,16 @@ export interface TreeState {
 export interface TreeHost {
   selectRun(runId: string): void;
   saveState(state: TreeState): void;
+  /** Asks the extension for one node's content; the reply goes to `TreePanel.showDetail`. */
+  requestDetail(runId: string, nodeId: string): void;
+  /** Asks the extension which nodes hold a text; the reply goes to `TreePanel.showMatches`. */
+  search(runId: string, query: string): void;
+}
+
+export interface TreePanel {
+  element: HTMLElement;
+  showDetail(nodeId: string, detail: NodeDetailView | undefined): void;
+  showMatches(nodeIds: string[]): void;
 }
 
 function runLabel(run: RunSummaryView): string {
@@ -26,7 +36,7 @@ export function renderTree(
   run: RunView | undefined,
   state: TreeState,
   host: TreeHost,
-): HTMLElement {
+): TreePanel {
   const root = el('div', undefined, 'tree-panel');
   const toolbar = el('div', undefined, 'toolbar');
   const pickerLabel = el('label', 'Run ');
@@ -45,7 +55,7 @@ export function renderTree(
   root.append(toolbar);
   if (!run) {
     root.append(el('p', 'Pick a run.', 'empty'));
-    return root;
+    return { element: root, showDetail() {}, showMatches() {} };
   }
   root.append(
     el(
@@ -58,9 +68,7 @@ export function renderTree(
   const started = performance.now();
   const layout = layoutRun(run);
   performance.measure('combee:layout', { start: started });
-  const titles = new Map(
-    run.nodes.filter((n) => n.kind === 'trace' && n.detail?.kind === 'session').map((n) => [traceIdOf(n), n.label]),
-  );
+  const titles = new Map(run.nodes.flatMap((n) => (n.traceId ? [[n.traceId, n.label] as const] : [])));
   const details = el('aside', undefined, 'details');
   details.setAttribute('aria-label', 'Details of the selected node');
   details.append(el('p', 'Select a node to see what it holds.', 'empty'));
@@ -72,8 +80,9 @@ export function renderTree(
       onSelect: (node) => {
         current = { ...current, nodeId: node?.id };
         details.replaceChildren(
-          node ? renderDetails(node, titles) : el('p', 'Select a node to see what it holds.', 'empty'),
+          node ? renderDetails(node, undefined, titles) : el('p', 'Select a node to see what it holds.', 'empty'),
         );
+        if (node) host.requestDetail(run.id, node.id);
         save();
       },
       onOpen: () => details.focus(),
@@ -90,11 +99,12 @@ export function renderTree(
   let matches: string[] = [];
   let at = -1;
   search.addEventListener('input', () => {
-    const query = search.value.trim().toLowerCase();
-    matches = query ? graph.highlight(new Set(run.nodes.filter((n) => matchesNode(n, query)).map((n) => n.id))) : [];
-    if (!query) graph.highlight(new Set());
+    const query = search.value.trim();
+    matches = [];
     at = -1;
-    found.textContent = query ? `${matches.length} match(es)` : '';
+    graph.highlight(new Set());
+    found.textContent = '';
+    if (query) host.search(run.id, query.slice(0, 200));
   });
   search.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter' || matches.length === 0) return;
@@ -128,29 +138,17 @@ export function renderTree(
     else graph.fit();
     if (current.nodeId) graph.select(current.nodeId, !state.view);
   });
-  return root;
-}
-
-function traceIdOf(node: RunNodeView): string {
-  return node.detail?.kind === 'session' ? node.detail.traceId : node.id;
-}
-
-/** Text, session and rule ids a node holds, for search. */
-function matchesNode(node: RunNodeView, query: string): boolean {
-  if (node.label.toLowerCase().includes(query) || node.summary.toLowerCase().includes(query)) return true;
-  const detail = node.detail;
-  if (!detail) return false;
-  switch (detail.kind) {
-    case 'session':
-      return detail.traceId.toLowerCase().includes(query);
-    case 'lessons':
-      return detail.lessons.some((l) => l.content.toLowerCase().includes(query));
-    case 'members':
-      return detail.traceIds.some((id) => id.toLowerCase().includes(query));
-    case 'operations':
-    case 'applied':
-      return detail.operations.some(
-        (op) => op.target.toLowerCase().includes(query) || (op.content ?? '').toLowerCase().includes(query),
-      );
-  }
+  return {
+    element: root,
+    showDetail(nodeId, detail) {
+      const node = run.nodes.find((n) => n.id === nodeId);
+      if (!node || graph.selectedId !== nodeId) return;
+      details.replaceChildren(renderDetails(node, detail ?? null, titles));
+    },
+    showMatches(nodeIds) {
+      matches = graph.highlight(new Set(nodeIds));
+      at = -1;
+      found.textContent = search.value.trim() ? `${matches.length} match(es)` : '';
+    },
+  };
 }

@@ -20,7 +20,8 @@ for (const [file, build] of [
     process.exit(1);
   }
 const { exampleRunRecord } = require(join(REPO_ROOT, 'out/test/support/exampleRun.js'));
-const { runView, runSummaryView } = require(join(REPO_ROOT, 'out/src/extension/webview/runView.js'));
+const { runView, runSummaryView, runMessageView } = require(join(REPO_ROOT, 'out/src/extension/webview/runView.js'));
+const { searchNodes } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeSearch.js'));
 
 const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
 const css = readFileSync(join(REPO_ROOT, 'media', 'webview.css'), 'utf8');
@@ -49,11 +50,16 @@ async function openPanel(browser, theme = 'light', saved = undefined) {
     `<!DOCTYPE html><html><head><style>body { ${vars} background: ${THEMES[theme].background}; }</style></head><body><div id="root"></div></body></html>`,
   );
   await page.addStyleTag({ content: css });
+  // the extension's side of the requests: answered from the run last shown (see showRun), as panel.ts does
+  await page.exposeFunction('answer', (message) => answer(page, message));
   await page.evaluate((state) => {
     window.posted = [];
     window.saved = state;
     window.acquireVsCodeApi = () => ({
-      postMessage: (message) => window.posted.push(message),
+      postMessage: (message) => {
+        window.posted.push(message);
+        void window.answer(message).then((reply) => reply && window.postMessage(reply, '*'));
+      },
       getState: () => window.saved,
       setState: (state) => (window.saved = state),
     });
@@ -62,10 +68,29 @@ async function openPanel(browser, theme = 'light', saved = undefined) {
   return { page, errors };
 }
 
+const shown = new WeakMap();
+
+function answer(page, message) {
+  const run = shown.get(page);
+  if (!run || message.runId !== run.id) return undefined;
+  if (message.type === 'nodeDetail')
+    return {
+      type: 'nodeDetail',
+      requestId: message.requestId,
+      nodeId: message.nodeId,
+      detail: run.nodes.find((n) => n.id === message.nodeId)?.detail,
+    };
+  if (message.type === 'search')
+    return { type: 'searchResult', requestId: message.requestId, nodeIds: searchNodes(run, message.query) };
+  return undefined;
+}
+
 async function showRun(page, record) {
+  const view = runView(record);
+  shown.set(page, view);
   await page.evaluate(
     ([runs, selected]) => window.postMessage({ type: 'runs', runs, selected }, '*'),
-    [[runSummaryView(record)], runView(record)],
+    [[runSummaryView(record)], runMessageView(view)],
   );
   await page.locator('.node').first().waitFor();
 }
@@ -79,6 +104,10 @@ const tests = [
       await showRun(page, record);
       const view = runView(record);
       assert.equal(await page.locator('.node').count(), view.nodes.length);
+      assert.ok(
+        runMessageView(view).nodes.every((n) => n.detail === undefined),
+        'contents are fetched, not sent',
+      );
       const edges = view.nodes.reduce((n, node) => n + node.parents.length, 0);
       const drawn = await page.locator('path.edge:not(.lit)').getAttribute('d');
       assert.equal(drawn.match(/M/g).length, edges, 'one drawn edge per parent link');
@@ -119,6 +148,7 @@ const tests = [
       assert.equal(await page.evaluate(() => document.activeElement?.className), 'details', 'Enter opens the details');
       assert.ok((await page.locator('[aria-live]').innerText()).length > 0, 'the selection is announced');
       await page.locator('input[type="search"]').fill('pnpm');
+      await page.locator('.node.match').first().waitFor();
       const matches = await page.locator('.node.match').count();
       assert.ok(matches > 0, 'search finds nodes by their content');
       await page.locator('input[type="search"]').press('Enter');

@@ -5,10 +5,12 @@ import { loadRunRecords } from '../../core/store/runs';
 import { parsePlaybook } from '../../core/playbook/markdown';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
-import { isFromWebview, type PanelKind, type RuleView, type ToWebview } from '../../shared/protocol';
+import type { RunRecord } from '../../core/learn/record';
+import { isFromWebview, type PanelKind, type RuleView, type RunView, type ToWebview } from '../../shared/protocol';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
-import { runSummaryView, runView } from './runView';
+import { searchNodes } from './nodeSearch';
+import { runMessageView, runSummaryView, runView } from './runView';
 
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
 
@@ -67,6 +69,17 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
         } else if (message.type === 'selectRun') {
           selectedRun = message.runId;
           post({ ...(await runsMessage(services, message.runId)), requestId: message.requestId });
+        } else if (message.type === 'nodeDetail') {
+          const run = await fullRun(services, message.runId);
+          const node = run?.nodes.find((n) => n.id === message.nodeId);
+          post({ type: 'nodeDetail', requestId: message.requestId, nodeId: message.nodeId, detail: node?.detail });
+        } else if (message.type === 'search') {
+          const run = await fullRun(services, message.runId);
+          post({
+            type: 'searchResult',
+            requestId: message.requestId,
+            nodeIds: run ? searchNodes(run, message.query) : [],
+          });
         }
       } catch (error) {
         post({ type: 'error', message: (error as Error).message });
@@ -89,12 +102,29 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
 <body><div id="root"></div><script nonce="${nonce}" src="${script}"></script></body></html>`;
 }
 
-async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {
-  const records = (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.state, ws))))
+async function allRuns(services: Services): Promise<RunRecord[]> {
+  return (await Promise.all(workspaceFolderPaths().map((ws) => loadRunRecords(services.state, ws))))
     .flat()
     .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}
+
+// The run whose nodes the webview asks about, kept while it is the one shown (its contents are not sent with it).
+let cachedRun: { id: string; view: RunView } | undefined;
+
+async function fullRun(services: Services, runId: string): Promise<RunView | undefined> {
+  if (cachedRun?.id === runId) return cachedRun.view;
+  const record = (await allRuns(services)).find((r) => r.id === runId);
+  if (!record) return undefined;
+  cachedRun = { id: runId, view: runView(record) };
+  return cachedRun.view;
+}
+
+async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {
+  const records = await allRuns(services);
   const chosen = records.find((r) => r.id === selectedId) ?? records[0];
-  return { type: 'runs', runs: records.map(runSummaryView), selected: chosen && runView(chosen) };
+  const view = chosen && runView(chosen);
+  if (chosen && view) cachedRun = { id: chosen.id, view };
+  return { type: 'runs', runs: records.map(runSummaryView), selected: view && runMessageView(view) };
 }
 
 async function rulesMessage(services: Services): Promise<ToWebview> {

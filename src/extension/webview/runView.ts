@@ -1,5 +1,5 @@
 import { describeBatchMode } from '../../core/learn/batchMode';
-import type { RunRecord } from '../../core/learn/record';
+import type { RunNode, RunRecord } from '../../core/learn/record';
 import type { RunSummaryView, RunView } from '../../shared/protocol';
 import { nodeDetailView, nodeSummary } from './nodeDetail';
 
@@ -43,7 +43,18 @@ export function runView(record: RunRecord): RunView {
       latencyMs: n.latencyMs,
       tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined,
       costUsd: n.costUsd,
+      traceId: n.kind === 'trace' ? traceIdOf(n) : undefined,
       detail: nodeDetailView(n),
     })),
   };
+}
+
+function traceIdOf(node: RunNode): string | undefined {
+  const detail = node.detail as { traceId?: unknown } | undefined;
+  return typeof detail?.traceId === 'string' ? detail.traceId : undefined;
+}
+
+/** The run as it is sent: every node without its content, which the webview asks for when a node is selected. */
+export function runMessageView(view: RunView): RunView {
+  return { ...view, nodes: view.nodes.map(({ detail: _detail, ...node }) => node) };
 }

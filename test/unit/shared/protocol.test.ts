@@ -7,6 +7,12 @@ describe('the webview protocol', () => {
     assert.equal(isFromWebview({ type: 'selectRun', runId: 'r1', requestId: 3 }), true);
     assert.equal(isFromWebview({ type: 'selectRun', runId: 'r1' }), false);
     assert.equal(isFromWebview({ type: 'selectRun', runId: 7, requestId: 3 }), false);
+    assert.equal(isFromWebview({ type: 'ready', runId: 'r1' }), true);
+    assert.equal(isFromWebview({ type: 'ready', runId: 7 }), false);
+    assert.equal(isFromWebview({ type: 'nodeDetail', runId: 'r1', nodeId: 'b0:apply', requestId: 4 }), true);
+    assert.equal(isFromWebview({ type: 'nodeDetail', runId: 'r1', requestId: 4 }), false);
+    assert.equal(isFromWebview({ type: 'search', runId: 'r1', query: 'pnpm', requestId: 5 }), true);
+    assert.equal(isFromWebview({ type: 'search', runId: 'r1', query: 'x'.repeat(201), requestId: 5 }), false);
     assert.equal(isFromWebview({ type: 'readFile', path: '/etc/passwd' }), false);
     assert.equal(isFromWebview(null), false);
   });
@@ -17,5 +23,11 @@ describe('the webview protocol', () => {
     assert.equal(isStaleReply(reply(2), 2), false);
     assert.equal(isStaleReply(reply(undefined), 2), false);
     assert.equal(isStaleReply({ type: 'error', message: 'x' }, 2), false);
+    assert.equal(
+      isStaleReply({ type: 'nodeDetail', requestId: 3, nodeId: 'n' }, 4),
+      true,
+      'a detail for an older selection',
+    );
+    assert.equal(isStaleReply({ type: 'searchResult', requestId: 4, nodeIds: [] }, 4), false);
   });
 });
