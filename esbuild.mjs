@@ -76,6 +76,7 @@ const testTranspile = {
     'src/extension/webview/runView.ts',
     'src/extension/webview/nodeDetail.ts',
     'src/extension/webview/nodeSearch.ts',
+    'src/extension/webview/rulePath.ts',
     ...listTs('test/unit'),
     ...listTs('test/support'),
     ...listTs('bench'),

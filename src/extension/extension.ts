@@ -28,7 +28,7 @@ import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
-import { registerPanelSerializers, showPanel } from './webview/panel';
+import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
 
 let services: Services | undefined;
 
@@ -79,6 +79,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
   command('combee.showTree', () => void showPanel(s, 'tree'));
   command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
+  // from the Proposals and Rules views the argument is the tree node; from tests, a rule id
+  command('combee.showRuleInTree', (a) => {
+    const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
+    return ruleId ? showRuleInTree(s, ruleId) : false;
+  });
   context.subscriptions.push(...registerPanelSerializers(s));
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
   command('combee.setApiKey', (key) => setApiKeyCommand(s, key));
@@ -171,6 +176,13 @@ function restrictedModeMessages(views: vscode.TreeView<unknown>[], s: Services):
 }
 
 /** Tree nodes of the Proposals view carry what their commands need. */
+function ruleIdOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const node = value as { ruleId?: unknown; bullet?: { id?: unknown } };
+  if (typeof node.ruleId === 'string') return node.ruleId;
+  return typeof node.bullet?.id === 'string' ? node.bullet.id : undefined;
+}
+
 function isNode(value: unknown): value is { proposalId: string; path?: string; ruleId?: string } {
   return (
     typeof value === 'object' && value !== null && typeof (value as { proposalId?: unknown }).proposalId === 'string'

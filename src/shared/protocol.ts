@@ -88,13 +88,20 @@ export interface RuleView {
 
 export type PanelKind = 'tree' | 'helpfulness';
 
+/** A rule followed into the tree: the path from the sessions that support it to the apply node that made it. */
+export interface RuleFocus {
+  ruleId: string;
+  applyNodeId: string;
+  nodeIds: string[];
+}
+
 /**
  * A reply carries the id of the request it answers; an update the extension pushes (a new run, a review) carries
  * none. The webview drops a reply older than its newest request, so a late answer never replaces a newer selection.
  */
 export type ToWebview =
   | { type: 'init'; panel: PanelKind }
-  | { type: 'runs'; runs: RunSummaryView[]; selected?: RunView; requestId?: number }
+  | { type: 'runs'; runs: RunSummaryView[]; selected?: RunView; requestId?: number; focus?: RuleFocus }
   | { type: 'nodeDetail'; requestId: number; nodeId: string; detail?: NodeDetailView }
   | { type: 'searchResult'; requestId: number; nodeIds: string[] }
   | { type: 'rules'; rules: RuleView[] }

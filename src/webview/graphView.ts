@@ -229,10 +229,11 @@ export class GraphView {
   }
 
   /** Selects a node (or none), lights up its lineage, and optionally brings it into view. */
-  select(id: string | undefined, reveal = false): void {
+  select(id: string | undefined, reveal = false, path?: ReadonlySet<string>): void {
     if (this.selected) this.nodeElements.get(this.selected)?.classList.remove('selected');
     this.selected = id && this.nodeElements.has(id) ? id : undefined;
-    const lineage = this.selected ? this.lineage(this.selected) : undefined;
+    // a followed rule lights its own path; a node otherwise lights all it came from and led to
+    const lineage = this.selected ? (path ?? this.lineage(this.selected)) : undefined;
     this.canvas.classList.toggle('has-selection', lineage !== undefined);
     for (const [nodeId, element] of this.nodeElements) element.classList.toggle('lit', lineage?.has(nodeId) ?? false);
     this.litEdges.setAttribute(

@@ -55,7 +55,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
         root.replaceChildren(el('p', 'No learning runs yet. Run "Combee: Learn from Recent Sessions".', 'empty'));
         break;
       }
-      tree = renderTree(message.runs, message.selected, state, host);
+      tree = renderTree(message.runs, message.selected, state, host, message.focus);
       root.replaceChildren(el('h1', 'Aggregation tree'), tree.element);
       break;
     case 'nodeDetail':

@@ -1,4 +1,4 @@
-import type { NodeDetailView, RunSummaryView, RunView } from '../shared/protocol';
+import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shared/protocol';
 import { renderDetails } from './details';
 import { el } from './dom';
 import { GraphView } from './graphView';
@@ -36,6 +36,7 @@ export function renderTree(
   run: RunView | undefined,
   state: TreeState,
   host: TreeHost,
+  focus?: RuleFocus,
 ): TreePanel {
   const root = el('div', undefined, 'tree-panel');
   const toolbar = el('div', undefined, 'toolbar');
@@ -129,14 +130,21 @@ export function renderTree(
     button('+', 'Zoom in', () => graph.zoomAt(1.25, graph.element.clientWidth / 2, graph.element.clientHeight / 2)),
     button('−', 'Zoom out', () => graph.zoomAt(0.8, graph.element.clientWidth / 2, graph.element.clientHeight / 2)),
   );
+  if (focus) {
+    const sessions = run.nodes.filter((n) => n.kind === 'trace' && focus.nodeIds.includes(n.id)).length;
+    toolbar.append(
+      el('span', `Following rule ${focus.ruleId}: from ${sessions} session(s) to the change that made it`, 'following'),
+    );
+  }
   const body = el('div', undefined, 'tree-body');
   body.append(graph.element, details);
   root.append(body);
   // laid out once the panel is in the page (fit needs its size)
   requestAnimationFrame(() => {
-    if (state.runId === run.id && state.view) graph.restoreView(state.view);
+    if (state.runId === run.id && state.view && !focus) graph.restoreView(state.view);
     else graph.fit();
-    if (current.nodeId) graph.select(current.nodeId, !state.view);
+    if (focus) graph.select(focus.applyNodeId, true, new Set(focus.nodeIds));
+    else if (current.nodeId) graph.select(current.nodeId, !state.view);
   });
   return {
     element: root,

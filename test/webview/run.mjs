@@ -22,6 +22,7 @@ for (const [file, build] of [
 const { exampleRunRecord } = require(join(REPO_ROOT, 'out/test/support/exampleRun.js'));
 const { runView, runSummaryView, runMessageView } = require(join(REPO_ROOT, 'out/src/extension/webview/runView.js'));
 const { searchNodes } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeSearch.js'));
+const { rulePath } = require(join(REPO_ROOT, 'out/src/extension/webview/rulePath.js'));
 
 const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
 const css = readFileSync(join(REPO_ROOT, 'media', 'webview.css'), 'utf8');
@@ -85,12 +86,12 @@ function answer(page, message) {
   return undefined;
 }
 
-async function showRun(page, record) {
+async function showRun(page, record, focus) {
   const view = runView(record);
   shown.set(page, view);
   await page.evaluate(
-    ([runs, selected]) => window.postMessage({ type: 'runs', runs, selected }, '*'),
-    [[runSummaryView(record)], runMessageView(view)],
+    ([runs, selected, focus]) => window.postMessage({ type: 'runs', runs, selected, focus }, '*'),
+    [[runSummaryView(record)], runMessageView(view), focus],
   );
   await page.locator('.node').first().waitFor();
 }
@@ -203,6 +204,24 @@ const tests = [
       assert.ok(await page.locator('body').isVisible());
       await page.screenshot({ path: join(ARTIFACTS, 'tree-dark-hostile.png') });
       assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'a followed rule lights the path from its sessions to the change that made it',
+    async (browser, record) => {
+      const apply = record.nodes.find((n) => n.kind === 'apply');
+      const ruleId = apply.detail.find((a) => a.status === 'applied' && a.id).id;
+      const focus = { ruleId, ...rulePath(record, ruleId) };
+      const { page } = await openPanel(browser);
+      await showRun(page, record, focus);
+      await page.locator('.node.selected').waitFor();
+      assert.equal(await page.locator('.node.selected').getAttribute('data-id'), apply.id);
+      const lit = await page.locator('.node.lit').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id')));
+      assert.deepEqual(lit.sort(), [...focus.nodeIds].sort(), 'exactly the path is lit');
+      assert.ok((await page.locator('.toolbar').innerText()).includes(`Following rule ${ruleId}`));
+      await page.locator('.details').getByText(ruleId).first().waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-rule-path.png') });
       await page.close();
     },
   ],

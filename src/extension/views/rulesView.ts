@@ -58,6 +58,7 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
       return item;
     }
     const item = new vscode.TreeItem(node.bullet.content);
+    item.contextValue = 'combee.rule';
     const flagged =
       node.flags.length > 0 ? ` · flagged (${node.flags.map((f) => f.kind).join(', ')}), not in AGENTS.md` : '';
     item.description = `${node.bullet.id} · +${node.bullet.helpful} −${node.bullet.harmful}${flagged}`;

@@ -6,13 +6,47 @@ import { parsePlaybook } from '../../core/playbook/markdown';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
 import type { RunRecord } from '../../core/learn/record';
-import { isFromWebview, type PanelKind, type RuleView, type RunView, type ToWebview } from '../../shared/protocol';
+import {
+  isFromWebview,
+  type PanelKind,
+  type RuleFocus,
+  type RuleView,
+  type RunView,
+  type ToWebview,
+} from '../../shared/protocol';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
 import { searchNodes } from './nodeSearch';
+import { rulePath } from './rulePath';
 import { runMessageView, runSummaryView, runView } from './runView';
 
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
+/** Posts a message to the tree panel once its webview is ready (a panel just opened is not yet). */
+let postToTree: ((message: ToWebview) => void) | undefined;
+let pendingFocus: { runId: string; focus: RuleFocus } | undefined;
+
+/**
+ * Opens the tree on the newest run that made `ruleId`, with the path from its supporting sessions to the operation
+ * lit; says so when no stored run made it (a rule written by hand, or one whose run was removed).
+ */
+export async function showRuleInTree(services: Services, ruleId: string): Promise<boolean> {
+  for (const record of await allRuns(services)) {
+    const path = rulePath(record, ruleId);
+    if (!path) continue;
+    const focus = { ruleId, ...path };
+    pendingFocus = { runId: record.id, focus };
+    showPanel(services, 'tree');
+    if (postToTree) {
+      pendingFocus = undefined;
+      postToTree({ ...(await runsMessage(services, record.id)), focus });
+    }
+    return true;
+  }
+  void vscode.window.showInformationMessage(
+    `Combee: no stored learning run made rule ${ruleId} (written by hand, or its run was removed).`,
+  );
+  return false;
+}
 
 const PANEL_KINDS: PanelKind[] = ['tree', 'helpfulness'];
 
@@ -63,9 +97,14 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
       if (!isFromWebview(message)) return;
       try {
         if (message.type === 'ready') {
-          selectedRun = message.runId;
+          const focus = kind === 'tree' ? pendingFocus : undefined;
+          pendingFocus = undefined;
+          selectedRun = focus?.runId ?? message.runId;
           post({ type: 'init', panel: kind });
-          post(kind === 'tree' ? await runsMessage(services, selectedRun) : await rulesMessage(services));
+          if (kind === 'tree') {
+            postToTree = post;
+            post({ ...(await runsMessage(services, selectedRun)), focus: focus?.focus });
+          } else post(await rulesMessage(services));
         } else if (message.type === 'selectRun') {
           selectedRun = message.runId;
           post({ ...(await runsMessage(services, message.runId)), requestId: message.requestId });
@@ -91,6 +130,7 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
   ];
   panel.onDidDispose(() => {
     panels.delete(kind);
+    if (kind === 'tree') postToTree = undefined;
     subscriptions.forEach((s) => s.dispose());
   });
   const nonce = randomBytes(16).toString('base64');

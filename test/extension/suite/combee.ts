@@ -52,6 +52,7 @@ interface CommandResults {
   'combee.importSessions': number | undefined;
   'combee.setApiKey': boolean;
   'combee.forgetLearning': boolean;
+  'combee.showRuleInTree': boolean;
 }
 
 /** Runs a Combee command as the palette would, its result typed. */
