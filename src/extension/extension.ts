@@ -28,6 +28,7 @@ import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
 import { SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
+import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/sessionDocument';
 import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
 
 let services: Services | undefined;
@@ -79,6 +80,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
   command('combee.showTree', () => void showPanel(s, 'tree'));
   command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
+  command('combee.openSession', (traceId, step) =>
+    typeof traceId === 'string'
+      ? openSession(s.store, traceId, typeof step === 'number' && Number.isInteger(step) ? step : undefined)
+      : false,
+  );
   // from the Proposals and Rules views the argument is the tree node; from tests, a rule id
   command('combee.showRuleInTree', (a) => {
     const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
@@ -106,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
+    vscode.workspace.registerTextDocumentContentProvider(SESSION_SCHEME, new SessionContentProvider(s.store)),
     vscode.workspace.registerTextDocumentContentProvider(
       EVIDENCE_SCHEME,
       new EvidenceContentProvider((ws, id) => s.proposals.load(ws, id), s.store),

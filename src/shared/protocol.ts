@@ -112,7 +112,8 @@ export type FromWebview =
   | { type: 'ready'; runId?: string }
   | { type: 'selectRun'; runId: string; requestId: number }
   | { type: 'nodeDetail'; runId: string; nodeId: string; requestId: number }
-  | { type: 'search'; runId: string; query: string; requestId: number };
+  | { type: 'search'; runId: string; query: string; requestId: number }
+  | { type: 'openSession'; traceId: string; step?: number };
 
 export function isFromWebview(value: unknown): value is FromWebview {
   if (typeof value !== 'object' || value === null) return false;
@@ -127,6 +128,14 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return request && typeof message.nodeId === 'string';
     case 'search':
       return request && typeof message.query === 'string' && message.query.length <= 200;
+    case 'openSession': {
+      const { traceId, step } = value as { traceId?: unknown; step?: unknown };
+      return (
+        typeof traceId === 'string' &&
+        traceId.length <= 300 &&
+        (step === undefined || (Number.isInteger(step) && (step as number) >= 0))
+      );
+    }
     default:
       return false;
   }

@@ -4,36 +4,60 @@ import { el } from './dom';
 /** Session titles by trace id (a trace node's label is its session's title), for evidence that names sessions. */
 export type SessionTitles = ReadonlyMap<string, string>;
 
+/** Opens a session's transcript at a step (the extension shows it as a read-only document). */
+export type OpenSession = (traceId: string, step?: number) => void;
+
+/** What the pane needs to name sessions and open them. */
+interface Context {
+  titles: SessionTitles;
+  open: OpenSession;
+}
+
+/** A session named by the evidence, as a link to its transcript at the first cited step. */
+function sessionLink(ctx: Context, text: string, traceId: string, step?: number): HTMLElement {
+  const link = el('button', text, 'link');
+  link.title = 'Open the session at this step';
+  link.addEventListener('click', () => ctx.open(traceId, step));
+  return link;
+}
+
 function evidenceText(evidence: EvidenceView, titles: SessionTitles): string {
   const title = titles.get(evidence.traceId) ?? evidence.traceId;
   return evidence.steps.length ? `${title}, step ${evidence.steps.map((s) => `#${s}`).join(', ')}` : title;
 }
 
-function supportList(support: EvidenceView[], titles: SessionTitles): HTMLElement {
+function supportList(support: EvidenceView[], ctx: Context): HTMLElement {
   const sessions = new Set(support.map((s) => s.traceId)).size;
   const details = el('details', undefined, 'support');
   details.append(el('summary', `supported by ${sessions} session(s)`));
   const list = el('ul');
-  for (const evidence of support) list.append(el('li', evidenceText(evidence, titles)));
+  for (const evidence of support) {
+    const item = el('li');
+    item.append(sessionLink(ctx, evidenceText(evidence, ctx.titles), evidence.traceId, evidence.steps[0]));
+    list.append(item);
+  }
   details.append(list);
   return details;
 }
 
-function operationItem(op: OperationView, titles: SessionTitles, extra?: string): HTMLElement {
+function operationItem(op: OperationView, ctx: Context, extra?: string): HTMLElement {
   const item = el('li', undefined, `op op-${op.op.toLowerCase()}`);
   item.append(el('span', op.op, 'op-type'), el('span', ` ${op.target}`, 'op-target'));
   if (extra) item.append(el('span', ` — ${extra}`, 'op-status'));
   if (op.content) item.append(el('div', op.content, 'op-content'));
-  if (op.support.length) item.append(supportList(op.support, titles));
+  if (op.support.length) item.append(supportList(op.support, ctx));
   return item;
 }
 
-function body(detail: NodeDetailView, titles: SessionTitles): HTMLElement {
+function body(detail: NodeDetailView, ctx: Context): HTMLElement {
   switch (detail.kind) {
     case 'session': {
       const list = el('dl');
       list.append(el('dt', 'Agent'), el('dd', detail.agent), el('dt', 'Steps'), el('dd', String(detail.steps)));
       list.append(el('dt', 'Session id'), el('dd', detail.traceId));
+      const open = el('dd');
+      open.append(sessionLink(ctx, 'Open the transcript', detail.traceId));
+      list.append(el('dt', 'Transcript'), open);
       return list;
     }
     case 'lessons': {
@@ -42,27 +66,40 @@ function body(detail: NodeDetailView, titles: SessionTitles): HTMLElement {
       for (const lesson of detail.lessons) {
         const item = el('li');
         item.append(el('div', lesson.content, 'lesson'));
-        item.append(el('div', `${lesson.kind} · ${lesson.section} · ${evidenceText(lesson.evidence, titles)}`, 'meta'));
+        const meta = el('div', `${lesson.kind} · ${lesson.section} · `, 'meta');
+        meta.append(
+          sessionLink(
+            ctx,
+            evidenceText(lesson.evidence, ctx.titles),
+            lesson.evidence.traceId,
+            lesson.evidence.steps[0],
+          ),
+        );
+        item.append(meta);
         list.append(item);
       }
       return list;
     }
     case 'members': {
       const list = el('ol', undefined, 'members');
-      for (const id of detail.traceIds) list.append(el('li', titles.get(id) ?? id));
+      for (const id of detail.traceIds) {
+        const item = el('li');
+        item.append(sessionLink(ctx, ctx.titles.get(id) ?? id, id));
+        list.append(item);
+      }
       return list;
     }
     case 'operations': {
       if (detail.operations.length === 0) return el('p', 'No operation.', 'empty');
       const list = el('ol', undefined, 'ops');
-      for (const op of detail.operations) list.append(operationItem(op, titles));
+      for (const op of detail.operations) list.append(operationItem(op, ctx));
       return list;
     }
     case 'applied': {
       if (detail.operations.length === 0) return el('p', 'Nothing to apply.', 'empty');
       const list = el('ol', undefined, 'ops');
       for (const op of detail.operations)
-        list.append(operationItem(op, titles, op.status === 'applied' ? 'applied' : `skipped: ${op.reason ?? ''}`));
+        list.append(operationItem(op, ctx, op.status === 'applied' ? 'applied' : `skipped: ${op.reason ?? ''}`));
       return list;
     }
   }
@@ -76,11 +113,12 @@ export function renderDetails(
   node: RunNodeView,
   detail: NodeDetailView | null | undefined,
   titles: SessionTitles,
+  open: OpenSession,
 ): HTMLElement {
   const pane = el('section', undefined, 'details-body');
   pane.append(el('h2', node.label));
   pane.append(el('p', node.summary, 'meta'));
   if (detail === undefined) pane.append(el('p', 'Loading…', 'empty'));
-  else pane.append(detail ? body(detail, titles) : el('p', 'No details recorded for this node.', 'empty'));
+  else pane.append(detail ? body(detail, { titles, open }) : el('p', 'No details recorded for this node.', 'empty'));
   return pane;
 }

@@ -33,6 +33,9 @@ const host = {
     newest.nodeDetail = ++requests;
     vscode.postMessage({ type: 'nodeDetail', runId, nodeId, requestId: newest.nodeDetail });
   },
+  openSession(traceId: string, step?: number) {
+    vscode.postMessage(step === undefined ? { type: 'openSession', traceId } : { type: 'openSession', traceId, step });
+  },
   search(runId: string, query: string) {
     newest.searchResult = ++requests;
     vscode.postMessage({ type: 'search', runId, query, requestId: newest.searchResult });

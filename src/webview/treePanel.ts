@@ -18,6 +18,7 @@ export interface TreeHost {
   requestDetail(runId: string, nodeId: string): void;
   /** Asks the extension which nodes hold a text; the reply goes to `TreePanel.showMatches`. */
   search(runId: string, query: string): void;
+  openSession(traceId: string, step?: number): void;
 }
 
 export interface TreePanel {
@@ -81,7 +82,9 @@ export function renderTree(
       onSelect: (node) => {
         current = { ...current, nodeId: node?.id };
         details.replaceChildren(
-          node ? renderDetails(node, undefined, titles) : el('p', 'Select a node to see what it holds.', 'empty'),
+          node
+            ? renderDetails(node, undefined, titles, host.openSession)
+            : el('p', 'Select a node to see what it holds.', 'empty'),
         );
         if (node) host.requestDetail(run.id, node.id);
         save();
@@ -151,7 +154,7 @@ export function renderTree(
     showDetail(nodeId, detail) {
       const node = run.nodes.find((n) => n.id === nodeId);
       if (!node || graph.selectedId !== nodeId) return;
-      details.replaceChildren(renderDetails(node, detail ?? null, titles));
+      details.replaceChildren(renderDetails(node, detail ?? null, titles, host.openSession));
     },
     showMatches(nodeIds) {
       matches = graph.highlight(new Set(nodeIds));

@@ -120,6 +120,14 @@ const tests = [
       for (const lesson of reflection.detail.lessons) assert.ok(text.includes(lesson.content), text);
       const session = view.nodes.find((n) => n.id === reflection.parents[0]);
       assert.ok(text.includes(session.label), 'evidence names the session by its title');
+      // the evidence opens the session at the cited step
+      await page.locator('.details .lessons button.link').first().click();
+      const lesson = reflection.detail.lessons[0];
+      assert.deepEqual((await page.evaluate(() => window.posted)).at(-1), {
+        type: 'openSession',
+        traceId: lesson.evidence.traceId,
+        step: lesson.evidence.steps[0],
+      });
       // its lineage is lit: the session it came from and the applied node it led to
       assert.equal(await page.locator(`.node.lit[data-id="${session.id}"]`).count(), 1);
       assert.equal(await page.locator('.node.kind-apply.lit').count(), 1);

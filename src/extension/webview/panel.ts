@@ -16,6 +16,7 @@ import {
 } from '../../shared/protocol';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
+import { openSession } from '../review/sessionDocument';
 import { searchNodes } from './nodeSearch';
 import { rulePath } from './rulePath';
 import { runMessageView, runSummaryView, runView } from './runView';
@@ -112,6 +113,9 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
           const run = await fullRun(services, message.runId);
           const node = run?.nodes.find((n) => n.id === message.nodeId);
           post({ type: 'nodeDetail', requestId: message.requestId, nodeId: message.nodeId, detail: node?.detail });
+        } else if (message.type === 'openSession') {
+          // only a session the store holds, as a read-only transcript: nothing else can be named from the webview
+          await openSession(services.store, message.traceId, message.step);
         } else if (message.type === 'search') {
           const run = await fullRun(services, message.runId);
           post({

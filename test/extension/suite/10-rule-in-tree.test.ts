@@ -1,5 +1,5 @@
-// A proposed rule followed into the aggregation tree: the command finds the run that made it and opens the tree on
-// it (the webview's side, the lit path, is tested in Chromium by test/webview/run.mjs).
+// A proposed rule followed into the aggregation tree, and one of its sessions opened at the cited step: the commands
+// the tree and the views use (the webview's side — the lit path, the links — is tested in Chromium, test/webview).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activate, api, learn, run } from './combee';
@@ -10,7 +10,7 @@ describe('following a rule into the aggregation tree', () => {
     await activate();
   });
 
-  it('opens the tree on the run that made a proposed rule, and says so when no run made it', async () => {
+  it('opens the tree on the run that made a proposed rule, and its session at the cited step', async () => {
     writeSession(
       'No, always run `pnpm db:migrate` before `pnpm test:integration`; the schema is stale otherwise.',
       ['pnpm test:integration', 'Error: relation "orders" does not exist'],
@@ -27,6 +27,16 @@ describe('following a rule into the aggregation tree', () => {
     for (let i = 0; i < 50 && !treeTab(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.ok(treeTab(), 'the tree panel is open');
     assert.equal(await run('combee.showRuleInTree', 'nope-99999'), false);
+
+    // a session the rule cites opens as a read-only transcript, at the cited step
+    const evidence = rule.support[0];
+    assert.ok(evidence, 'the rule cites a session');
+    const step = evidence.steps[0];
+    assert.equal(await run('combee.openSession', evidence.traceId, step), true);
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.scheme, 'combee-session');
+    assert.match(editor.document.lineAt(editor.selection.active.line).text, new RegExp(`^#${step} `));
+    assert.equal(await run('combee.openSession', 'claude-code:not-a-stored-session'), false);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

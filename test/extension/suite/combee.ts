@@ -53,6 +53,7 @@ interface CommandResults {
   'combee.setApiKey': boolean;
   'combee.forgetLearning': boolean;
   'combee.showRuleInTree': boolean;
+  'combee.openSession': boolean;
 }
 
 /** Runs a Combee command as the palette would, its result typed. */

@@ -13,6 +13,9 @@ describe('the webview protocol', () => {
     assert.equal(isFromWebview({ type: 'nodeDetail', runId: 'r1', requestId: 4 }), false);
     assert.equal(isFromWebview({ type: 'search', runId: 'r1', query: 'pnpm', requestId: 5 }), true);
     assert.equal(isFromWebview({ type: 'search', runId: 'r1', query: 'x'.repeat(201), requestId: 5 }), false);
+    assert.equal(isFromWebview({ type: 'openSession', traceId: 'claude-code:1', step: 3 }), true);
+    assert.equal(isFromWebview({ type: 'openSession', traceId: 'claude-code:1', step: -1 }), false);
+    assert.equal(isFromWebview({ type: 'openSession', traceId: '../../etc/passwd'.repeat(40) }), false);
     assert.equal(isFromWebview({ type: 'readFile', path: '/etc/passwd' }), false);
     assert.equal(isFromWebview(null), false);
   });
