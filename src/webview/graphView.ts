@@ -89,7 +89,7 @@ export class GraphView {
     edges.append(svg('path', { d: this.edgeData.map((e) => e.d).join(' '), class: 'edge' }), this.litEdges);
     const bands = svg('g', { class: 'bands' });
     for (const band of this.layout.bands) {
-      const title = svg('text', { x: 0, y: band.y + 16, class: 'band-title' });
+      const title = svg('text', { x: band.x, y: band.y + 16, class: 'band-title' });
       title.textContent = batchTitles.get(band.batch) ?? `Batch ${band.batch + 1}`;
       bands.append(title);
     }
