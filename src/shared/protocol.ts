@@ -12,6 +12,8 @@ export interface RunSummaryView {
   traces: number;
   calls: number;
   applied: number;
+  /** What the run's model calls cost (0 for the offline learner). */
+  costUsd: number;
 }
 
 /** Where a lesson or an operation comes from: a session and the steps in it that show it. */

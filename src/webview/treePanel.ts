@@ -28,7 +28,8 @@ export interface TreePanel {
 }
 
 function runLabel(run: RunSummaryView): string {
-  return `${run.startedAt.replace('T', ' ').slice(0, 19)} · ${run.status} · ${run.provider} ${run.model} · ${run.traces} session(s) · ${run.calls} call(s)`;
+  const cost = run.costUsd > 0 ? ` · $${run.costUsd.toFixed(run.costUsd < 1 ? 4 : 2)}` : '';
+  return `${run.startedAt.replace('T', ' ').slice(0, 19)} · ${run.status} · ${run.provider} ${run.model} · ${run.traces} session(s) · ${run.calls} call(s)${cost}`;
 }
 
 /** The tree panel: run picker, search, zoom buttons, the graph and the details of the selected node. */

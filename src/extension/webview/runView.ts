@@ -15,6 +15,7 @@ export function runSummaryView(record: RunRecord): RunSummaryView {
     traces: record.totals.traces,
     calls: record.totals.calls,
     applied: record.totals.applied,
+    costUsd: record.totals.costUsd,
   };
 }
 
