@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { importSessions } from '../../src/core/import/importer';
 import type { RunRecord } from '../../src/core/learn/record';
 import { offlineRoles } from '../../src/core/llm/providers';
-import { learnWorkspace } from '../../src/core/service/learnWorkspace';
+import { learnWorkspace, type LearnWorkspaceResult } from '../../src/core/service/learnWorkspace';
 import { ProposalStore } from '../../src/core/store/proposals';
 import { TraceStore } from '../../src/core/store/traceStore';
 import { WorkspaceState } from '../../src/core/store/workspaceState';
 import { EXAMPLES } from './paths';
 import { tempDir } from './tmp';
 
-/** A real run record: the offline learner over the example sessions (Claude Code and Codex), seed 7. */
-export async function exampleRunRecord(): Promise<RunRecord> {
+/** The offline learner over the example sessions (Claude Code and Codex), seed 7, as a dry run. */
+export async function learnExamples(): Promise<LearnWorkspaceResult> {
   const root = tempDir('combee-example-run-');
   const store = new TraceStore(join(root, 'store'));
   for (const agent of ['claude-code', 'codex'])
@@ -19,7 +19,7 @@ export async function exampleRunRecord(): Promise<RunRecord> {
   const workspace = join(root, 'ws');
   mkdirSync(workspace);
   const roles = offlineRoles();
-  const result = await learnWorkspace({
+  return learnWorkspace({
     store,
     proposals: new ProposalStore(new WorkspaceState(store.dir)),
     workspace,
@@ -29,6 +29,11 @@ export async function exampleRunRecord(): Promise<RunRecord> {
     dryRun: true,
     seed: 7,
   });
+}
+
+/** A real run record: the one `learnExamples` makes. */
+export async function exampleRunRecord(): Promise<RunRecord> {
+  const result = await learnExamples();
   if (!result.record) throw new Error('the example run recorded nothing');
   return result.record;
 }

@@ -1,14 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { ProposalStore } from '../../../src/core/store/proposals';
-import { offlineRoles } from '../../../src/core/llm/providers';
-import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
-import { importSessions } from '../../../src/core/import/importer';
-import { TraceStore } from '../../../src/core/store/traceStore';
-import { EXAMPLES } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
-import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import { learnExamples } from '../../support/exampleRun';
 
 // The lessons planted in examples/sessions (see examples/README.md), and how the offline learner must word them.
 const PLANTED: Array<[string, RegExp]> = [
@@ -33,23 +24,7 @@ const PLANTED: Array<[string, RegExp]> = [
 
 describe('offline learner on the example sessions', () => {
   it('finds every planted lesson, merges the recurring one across agents, and proposes nothing else', async () => {
-    const root = tempDir('combee-examples-');
-    const store = new TraceStore(join(root, 'store'));
-    for (const agent of ['claude-code', 'codex'])
-      await importSessions({ from: join(EXAMPLES, 'sessions', agent), store });
-    const workspace = join(root, 'ws');
-    mkdirSync(workspace);
-    const roles = offlineRoles();
-    const result = await learnWorkspace({
-      store,
-      proposals: new ProposalStore(new WorkspaceState(store.dir)),
-      workspace,
-      ...roles,
-      provider: roles.info,
-      allWorkspaces: true,
-      dryRun: true,
-      seed: 7,
-    });
+    const result = await learnExamples();
     const after = result.proposal?.files[0].after ?? '';
     const missing = PLANTED.filter(([, pattern]) => !pattern.test(after)).map(([name]) => name);
     assert.deepEqual(missing, [], `missing lessons in:\n${after}`);
