@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { shortHash } from '../util/hash';
 import { fastParser } from '../util/fastParse';
 import { atomicWrite, readJsonFile, readTextIfExists, removeFile, writeAtomic } from '../util/io';
-import { Trace } from '../trace/model';
+import { AgentId, Trace } from '../trace/model';
 import {
   compactPacks,
   loadPackMap,
@@ -155,7 +155,13 @@ export class TraceStore {
 
   async loadTrace(id: string): Promise<Trace | undefined> {
     const entry = (await loadPackMap(this.packsDir)).traces.get(id);
-    const text = entry ? await readPacked(this.packsDir, entry) : await readTextIfExists(this.legacyTraceFile(id));
+    if (entry) {
+      const text = await readPacked(this.packsDir, entry);
+      return text === undefined ? undefined : parseTrace(text);
+    }
+    // an id can come from outside (a webview message): only a known agent's name becomes a folder of the store
+    if (!AgentId.safeParse(id.split(':')[0]).success) return undefined;
+    const text = await readTextIfExists(this.legacyTraceFile(id));
     return text === undefined ? undefined : parseTrace(text);
   }
 

@@ -201,3 +201,16 @@ describe('trace store', () => {
     assert.deepEqual(await store.loadResumeState('/s/c.jsonl'), { state: null }, 'a reader may need no state');
   });
 });
+
+describe('a trace id from outside the store', () => {
+  it('never names a folder outside it: an unknown agent part reads nothing', async () => {
+    const root = tempDir('combee-id-');
+    const id = '../../outside:x';
+    // a valid trace exactly where a legacy lookup of that id would land, two folders above the store's traces
+    mkdirSync(join(root, 'outside'));
+    writeFileSync(join(root, 'outside', `x-${shortHash(id, 8)}.json`), JSON.stringify(trace(id, 1)));
+    const store = new TraceStore(join(root, 'store'));
+    assert.equal(await store.loadTrace(id), undefined);
+    assert.equal(await store.loadTrace('claude-code:not-stored'), undefined);
+  });
+});
