@@ -10,7 +10,12 @@ import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from './la
 export interface GraphCallbacks {
   onSelect(node: RunNodeView | undefined): void;
   onOpen(node: RunNodeView): void;
+  /** The view (pan and zoom) settled after a change: kept for after a reload. */
+  onView(): void;
 }
+
+/** How long pan and zoom must rest before the view is reported as settled. */
+const VIEW_SETTLE_MS = 250;
 
 const MIN_SCALE = 0.02;
 const MAX_SCALE = 4;
@@ -35,6 +40,7 @@ export class GraphView {
   private ty = 0;
   private selected?: string;
   private labelsDrawn = false;
+  private settle?: ReturnType<typeof setTimeout>;
   private widths = new Map<string, number>();
   private readonly tooltip: HTMLElement;
   /** Nodes of each column (same x), top to bottom: ↑ and ↓ move within it. */
@@ -327,6 +333,8 @@ export class GraphView {
     const far = this.scale < FAR_SCALE;
     this.canvas.classList.toggle('far', far);
     if (!far) this.drawLabels();
+    clearTimeout(this.settle);
+    this.settle = setTimeout(() => this.callbacks.onView(), VIEW_SETTLE_MS);
   }
 
   get view(): { scale: number; tx: number; ty: number } {

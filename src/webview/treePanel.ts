@@ -91,6 +91,7 @@ export function renderTree(
         save();
       },
       onOpen: () => details.focus(),
+      onView: () => save(),
     },
     new Map(run.batches.map((b) => [b.index, `Batch ${b.index + 1} — ${b.sessions} session(s), ${b.description}`])),
   );

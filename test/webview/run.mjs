@@ -172,12 +172,22 @@ const tests = [
       await showRun(page, record);
       const id = runView(record).nodes.find((n) => n.kind === 'local').id;
       await page.locator(`.node[data-id="${id}"]`).click();
+      // a zoom is kept too, once the view has settled
+      const before = (await page.evaluate(() => window.saved)).view.scale;
+      await page.locator('.graph').focus();
+      await page.keyboard.press('+');
+      await page.waitForFunction((scale) => window.saved.view.scale > scale, before);
       const saved = await page.evaluate(() => window.saved);
       const { page: again } = await openPanel(browser, 'light', saved);
       assert.deepEqual((await again.evaluate(() => window.posted)).at(-1), { type: 'ready', runId: record.id });
       await showRun(again, record);
       await again.locator('.node.selected').waitFor();
       assert.equal(await again.locator('.node.selected').getAttribute('data-id'), id);
+      assert.equal(
+        await again.locator('.stage').evaluate((stage) => stage.style.transform),
+        await page.locator('.stage').evaluate((stage) => stage.style.transform),
+        'the same view',
+      );
       await page.close();
       await again.close();
     },
