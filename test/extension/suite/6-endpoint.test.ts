@@ -2,26 +2,11 @@
 // thread calls a loopback server that answers like a model (a tiny simulation, loopbackModel.ts).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { type LoopbackModel, startLoopbackModel, writeFailingSession } from './loopbackModel';
+import { useLoopbackEndpoint, writeFailingSession } from './loopbackModel';
 import { api, learn } from './combee';
 
 describe('learning through a local OpenAI-compatible endpoint', () => {
-  let model: LoopbackModel;
-  const config = () => vscode.workspace.getConfiguration('combee');
-
-  before(async () => {
-    model = await startLoopbackModel();
-    await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
-    await config().update('openai.baseUrl', model.url, vscode.ConfigurationTarget.Global);
-    await config().update('openai.model', 'local-sim', vscode.ConfigurationTarget.Global);
-  });
-
-  after(async () => {
-    for (const key of ['openai.baseUrl', 'openai.model'])
-      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
-    await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
-    await model.close();
-  });
+  const model = useLoopbackEndpoint();
 
   it("proposes the endpoint's lessons and says which provider and model learned them", async () => {
     writeFailingSession('5e000001-0000-4000-8000-000000000001', 'pnpm invoices:e2e');
@@ -35,7 +20,7 @@ describe('learning through a local OpenAI-compatible endpoint', () => {
       proposal!.rules.some((r) => /Endpoint lesson: `pnpm invoices:e2e`/.test(r.content ?? '')),
       JSON.stringify(proposal!.rules),
     );
-    const chats = model.requests.filter((r) => r.messages);
+    const chats = model().requests.filter((r) => r.messages);
     assert.ok(chats.length >= 2, 'the endpoint was called for the reflection and the aggregation');
     assert.ok(chats.every((r) => r.model === 'local-sim'));
   });

@@ -5,12 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { type LoopbackModel, startLoopbackModel } from './loopbackModel';
+import { useLoopbackEndpoint } from './loopbackModel';
 import { captureHome, run } from './combee';
 import { writeSession } from './sessions';
 import { activate, learn, api } from './combee';
 
-const config = () => vscode.workspace.getConfiguration('combee');
 const countOf = (text: string) => Number(/Combee: (\d+) to review/.exec(text)?.[1] ?? 0);
 
 async function proposalNode(id: string) {
@@ -121,21 +120,7 @@ describe('honest views: what was accepted, what failed, what was left out', () =
   });
 
   describe('a session whose learning fails', () => {
-    let model: LoopbackModel;
-
-    before(async () => {
-      model = await startLoopbackModel({ failWith: 401 });
-      await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
-      await config().update('openai.baseUrl', model.url, vscode.ConfigurationTarget.Global);
-      await config().update('openai.model', 'local-sim', vscode.ConfigurationTarget.Global);
-    });
-
-    after(async () => {
-      for (const key of ['openai.baseUrl', 'openai.model'])
-        await config().update(key, undefined, vscode.ConfigurationTarget.Global);
-      await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
-      await model.close();
-    });
+    const model = useLoopbackEndpoint({ failWith: 401 });
 
     it('shows each failure with its count and reason, then as given up after 3', async () => {
       const id = writeSession(
@@ -158,7 +143,7 @@ describe('honest views: what was accepted, what failed, what was left out', () =
           assert.match(node.tooltip ?? '', /given up after 3 failed tries/);
         }
       }
-      assert.ok(model.requests.length > 0, 'the endpoint was asked');
+      assert.ok(model().requests.length > 0, 'the endpoint was asked');
     });
   });
 });

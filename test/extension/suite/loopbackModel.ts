@@ -1,6 +1,7 @@
 // A tiny model on 127.0.0.1 for the extension tests: reflection prompts get one lesson per failing command,
 // aggregation prompts every lesson, citing its labels. Records every request with its Authorization header.
 import { createServer } from 'node:http';
+import * as vscode from 'vscode';
 import type { AddressInfo } from 'node:net';
 import { captureHome, workspaceFolder } from './combee';
 import { ClaudeSession } from './sessions';
@@ -114,4 +115,29 @@ export function writeFailingSession(
     .user('ship the invoices feature')
     .bash(command, 'Error: no seed data', 1)
     .write(where.home ?? captureHome());
+}
+
+/**
+ * For the enclosing `describe`: a loopback model started before its tests and the user's settings pointed at it
+ * (provider `openai`, model `local-sim`), both put back after them. Returns the running model.
+ */
+export function useLoopbackEndpoint(options: { failWith?: number } = {}): () => LoopbackModel {
+  const config = () => vscode.workspace.getConfiguration('combee');
+  let model: LoopbackModel | undefined;
+  before(async () => {
+    model = await startLoopbackModel(options);
+    await config().update('provider', 'openai', vscode.ConfigurationTarget.Global);
+    await config().update('openai.baseUrl', model.url, vscode.ConfigurationTarget.Global);
+    await config().update('openai.model', 'local-sim', vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    for (const key of ['openai.baseUrl', 'openai.model'])
+      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await config().update('provider', 'offline', vscode.ConfigurationTarget.Global);
+    await model?.close();
+  });
+  return () => {
+    if (!model) throw new Error('the loopback model is not started (outside a test?)');
+    return model;
+  };
 }
