@@ -1,8 +1,8 @@
 // One build script, one bundle per runtime: extension host, worker, webview, CLI. `--tests` also
 // transpiles src/ and test/ file-by-file into out/ for mocha; `--production` minifies without source maps.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { listTs, TRANSPILE_OPTIONS } from './scripts/transpile.mjs';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
@@ -57,16 +57,6 @@ const bundles = [
   },
 ];
 
-function listTs(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...listTs(full));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(full);
-  }
-  return out;
-}
-
 const testTranspile = {
   entryPoints: [
     ...listTs('src/core'),
@@ -81,15 +71,10 @@ const testTranspile = {
     ...listTs('test/support'),
     ...listTs('bench'),
   ],
+  ...TRANSPILE_OPTIONS,
   define,
   outdir: 'out',
   outbase: '.',
-  bundle: false,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  sourcemap: 'inline',
-  logLevel: 'warning',
 };
 
 if (args.has('--tests')) rmSync('out', { recursive: true, force: true });

@@ -1,17 +1,9 @@
 // The extension-host suites are TypeScript: compiled file by file to out/test/extension before a run (vscode and
 // mocha stay requires, resolved inside the extension host).
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { listTs, TRANSPILE_OPTIONS } from '../../scripts/transpile.mjs';
 import { REPO_ROOT } from '../support/fixtureWorkspace.mjs';
-
-function listTs(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return listTs(full);
-    return name.endsWith('.ts') ? [full] : [];
-  });
-}
 
 /** Compiles test/extension and returns the entry VS Code loads (`extensionTestsPath`). */
 export async function compileExtensionTests() {
@@ -21,12 +13,7 @@ export async function compileExtensionTests() {
     entryPoints: listTs(source),
     outdir: out,
     outbase: source,
-    bundle: false,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    sourcemap: 'inline',
-    logLevel: 'warning',
+    ...TRANSPILE_OPTIONS,
   });
   return join(out, 'suite', 'index.js');
 }
