@@ -1,6 +1,6 @@
 import { describeBatchMode } from '../../core/learn/batchMode';
 import type { RunNode, RunRecord } from '../../core/learn/record';
-import type { RunSummaryView, RunView } from '../../shared/protocol';
+import type { NodeDetailView, RunNodeView, RunSummaryView, RunView } from '../../shared/protocol';
 import { nodeDetailView, nodeSummary } from './nodeDetail';
 
 /** A run as the run picker lists it. */
@@ -32,27 +32,26 @@ export function runView(record: RunRecord): RunView {
       mode: b.mode,
       description: describeBatchMode(b),
     })),
-    nodes: record.nodes.map((n) => ({
-      id: n.id,
-      kind: n.kind,
-      batch: n.batch,
-      level: n.level,
-      label: n.label,
-      summary: nodeSummary(n),
-      parents: n.parents,
-      status: n.status,
-      latencyMs: n.latencyMs,
-      tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined,
-      costUsd: n.costUsd,
-      traceId: n.kind === 'trace' ? traceIdOf(n) : undefined,
-      detail: nodeDetailView(n),
-    })),
+    nodes: record.nodes.map((n) => nodeView(n, nodeDetailView(n))),
   };
 }
 
-function traceIdOf(node: RunNode): string | undefined {
-  const detail = node.detail as { traceId?: unknown } | undefined;
-  return typeof detail?.traceId === 'string' ? detail.traceId : undefined;
+function nodeView(n: RunNode, detail: NodeDetailView | undefined): RunNodeView {
+  return {
+    id: n.id,
+    kind: n.kind,
+    batch: n.batch,
+    level: n.level,
+    label: n.label,
+    summary: nodeSummary(n),
+    parents: n.parents,
+    status: n.status,
+    latencyMs: n.latencyMs,
+    tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined,
+    costUsd: n.costUsd,
+    traceId: detail?.kind === 'session' ? detail.traceId : undefined,
+    detail,
+  };
 }
 
 /** The run as it is sent: every node without its content, which the webview asks for when a node is selected. */
