@@ -30,6 +30,7 @@ import { SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
 import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/sessionDocument';
 import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
+import { openRuleInPlaybook, retireRule } from './commands/rules';
 
 let services: Services | undefined;
 
@@ -89,6 +90,14 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.showRuleInTree', (a) => {
     const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
     return ruleId ? showRuleInTree(s, ruleId) : false;
+  });
+  command('combee.openRuleInPlaybook', (a) => {
+    const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
+    return ruleId ? openRuleInPlaybook(ruleId) : false;
+  });
+  command('combee.retireRule', (a) => {
+    const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
+    return ruleId ? retireRule(s, ruleId) : undefined;
   });
   context.subscriptions.push(...registerPanelSerializers(s));
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
@@ -185,9 +194,9 @@ function restrictedModeMessages(views: vscode.TreeView<unknown>[], s: Services):
 /** Tree nodes of the Proposals view carry what their commands need. */
 function ruleIdOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const node = value as { ruleId?: unknown; bullet?: { id?: unknown } };
+  const node = value as { ruleId?: unknown; rule?: { id?: unknown } };
   if (typeof node.ruleId === 'string') return node.ruleId;
-  return typeof node.bullet?.id === 'string' ? node.bullet.id : undefined;
+  return typeof node.rule?.id === 'string' ? node.rule.id : undefined;
 }
 
 function isNode(value: unknown): value is { proposalId: string; path?: string; ruleId?: string } {

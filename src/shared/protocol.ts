@@ -78,6 +78,9 @@ export interface RunView extends RunSummaryView {
   nodes: RunNodeView[];
 }
 
+/** A rule's stage from its counters, or a mark beside it (see core/learn/ruleStanding.ts). */
+export type RuleChipView = 'new' | 'proven' | 'contested' | 'harmful' | 'stale' | 'flagged';
+
 export interface RuleView {
   id: string;
   section: string;
@@ -86,7 +89,16 @@ export interface RuleView {
   harmful: number;
   /** Cumulative counts after each run that tagged the rule, oldest first. */
   history: Array<{ at: string; helpful: number; harmful: number }>;
+  /** The stage first, then `stale` and `flagged` where they apply. */
+  chips: RuleChipView[];
+  /** Why the trust screen holds it out of the other assets; [] when it does not. */
+  flags: Array<{ kind: string; reason: string }>;
+  /** Runs since the last one that tagged or changed it. */
+  runsWithoutEvidence: number;
 }
+
+/** Rule ids as the playbook writes them: `[id]`, no spaces or brackets. */
+const RULE_ID = /^[^\]\s[]{1,120}$/;
 
 export type PanelKind = 'tree' | 'helpfulness';
 
@@ -106,7 +118,7 @@ export type ToWebview =
   | { type: 'runs'; runs: RunSummaryView[]; selected?: RunView; requestId?: number; focus?: RuleFocus }
   | { type: 'nodeDetail'; requestId: number; nodeId: string; detail?: NodeDetailView }
   | { type: 'searchResult'; requestId: number; nodeIds: string[] }
-  | { type: 'rules'; rules: RuleView[] }
+  | { type: 'rules'; rules: RuleView[]; runs: number; staleAfterRuns: number; playbookPath?: string }
   | { type: 'error'; message: string };
 
 /** `ready` names the run the panel showed before a reload (from its saved state), to show it again. */
@@ -115,7 +127,9 @@ export type FromWebview =
   | { type: 'selectRun'; runId: string; requestId: number }
   | { type: 'nodeDetail'; runId: string; nodeId: string; requestId: number }
   | { type: 'search'; runId: string; query: string; requestId: number }
-  | { type: 'openSession'; traceId: string; step?: number };
+  | { type: 'openSession'; traceId: string; step?: number }
+  /** The rule's line in the playbook; its provenance in the tree; a proposal to retire it. */
+  | { type: 'openRule' | 'ruleInTree' | 'retireRule'; ruleId: string };
 
 export function isFromWebview(value: unknown): value is FromWebview {
   if (typeof value !== 'object' || value === null) return false;
@@ -137,6 +151,12 @@ export function isFromWebview(value: unknown): value is FromWebview {
         traceId.length <= 300 &&
         (step === undefined || (Number.isInteger(step) && (step as number) >= 0))
       );
+    }
+    case 'openRule':
+    case 'ruleInTree':
+    case 'retireRule': {
+      const { ruleId } = value as { ruleId?: unknown };
+      return typeof ruleId === 'string' && RULE_ID.test(ruleId);
     }
     default:
       return false;

@@ -42,6 +42,7 @@ function supportList(support: EvidenceView[], ctx: Context): HTMLElement {
 
 function operationItem(op: OperationView, ctx: Context, extra?: string): HTMLElement {
   const item = el('li', undefined, `op op-${op.op.toLowerCase()}`);
+  item.dataset.target = op.target;
   item.append(el('span', op.op, 'op-type'), el('span', ` ${op.target}`, 'op-target'));
   if (extra) item.append(el('span', ` — ${extra}`, 'op-status'));
   if (op.content) item.append(el('div', op.content, 'op-content'));

@@ -1,17 +1,20 @@
 import { isStaleReply, type FromWebview, type ToWebview } from '../shared/protocol';
 import { el } from './dom';
-import { renderRules } from './rules';
+import { renderRules, type RulesState } from './rules';
 import { renderTree, type TreePanel, type TreeState } from './treePanel';
+
+/** Each panel has its own webview and so its own saved state: the tree's or the helpfulness panel's. */
+type PanelState = TreeState & RulesState;
 
 declare function acquireVsCodeApi(): {
   postMessage(message: FromWebview): void;
-  getState(): TreeState | undefined;
-  setState(state: TreeState): void;
+  getState(): PanelState | undefined;
+  setState(state: PanelState): void;
 };
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') as HTMLElement;
-let state: TreeState = vscode.getState() ?? {};
+let state: PanelState = vscode.getState() ?? {};
 
 /** The newest request of each kind: replies to older ones are dropped (a late answer never replaces a newer one). */
 const newest = { runs: 0, nodeDetail: 0, searchResult: 0 };
@@ -39,6 +42,16 @@ const host = {
   search(runId: string, query: string) {
     newest.searchResult = ++requests;
     vscode.postMessage({ type: 'search', runId, query, requestId: newest.searchResult });
+  },
+};
+
+const rulesHost = {
+  openRule: (ruleId: string) => vscode.postMessage({ type: 'openRule', ruleId }),
+  ruleInTree: (ruleId: string) => vscode.postMessage({ type: 'ruleInTree', ruleId }),
+  retireRule: (ruleId: string) => vscode.postMessage({ type: 'retireRule', ruleId }),
+  saveRulesState(next: RulesState) {
+    state = { ...state, ...next };
+    vscode.setState(state);
   },
 };
 
@@ -70,7 +83,13 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
     case 'rules':
       root.replaceChildren(
         el('h1', 'Rule helpfulness'),
-        message.rules.length ? renderRules(message.rules) : el('p', 'The playbook has no rules yet.', 'empty'),
+        message.rules.length
+          ? renderRules(message, state, rulesHost)
+          : el(
+              'p',
+              'The playbook has no rules yet. Learn from your sessions ("Combee: Learn from Recent Sessions") and accept what you agree with.',
+              'empty',
+            ),
       );
       break;
     case 'error':

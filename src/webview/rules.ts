@@ -1,21 +1,72 @@
-import type { RuleView } from '../shared/protocol';
-import { el, SVG_NS } from './dom';
+import type { RuleChipView, RuleView, ToWebview } from '../shared/protocol';
+import { el, svg } from './dom';
+import { inlineMarkdown } from './markdown';
+
+type RulesMessage = Extract<ToWebview, { type: 'rules' }>;
+
+export type RuleSort = 'net' | 'helpful' | 'harmful' | 'quiet' | 'playbook';
+
+/** What the panel keeps across a reload (see main.ts: saved with the webview's state). */
+export interface RulesState {
+  ruleQuery?: string;
+  ruleSort?: RuleSort;
+  /** Chips shown; none chosen shows every rule. */
+  ruleChips?: RuleChipView[];
+}
+
+export interface RulesHost {
+  openRule(ruleId: string): void;
+  ruleInTree(ruleId: string): void;
+  retireRule(ruleId: string): void;
+  saveRulesState(state: RulesState): void;
+}
+
+const CHIPS: RuleChipView[] = ['new', 'proven', 'contested', 'harmful', 'stale', 'flagged'];
+const CHIP_HELP: Record<RuleChipView, string> = {
+  new: 'not proven yet: fewer than 3 helpful tags and no harmful one',
+  proven: 'helpful at least 3 times and more than twice as often as harmful',
+  contested: 'tagged harmful as well as helpful',
+  harmful: 'tagged harmful at least twice more often than helpful',
+  stale: 'no run has tagged or changed it for a while',
+  flagged: 'the trust screen holds it out of AGENTS.md and the other files until you accept it by name',
+};
+const SORTS: Array<[RuleSort, string]> = [
+  ['net', 'Most helpful overall'],
+  ['helpful', 'Most helpful tags'],
+  ['harmful', 'Most harmful tags'],
+  ['quiet', 'Longest without evidence'],
+  ['playbook', 'Playbook order'],
+];
+
+function compare(sort: RuleSort): (a: RuleView, b: RuleView) => number {
+  switch (sort) {
+    case 'net':
+      return (a, b) => b.helpful - b.harmful - (a.helpful - a.harmful) || b.helpful - a.helpful;
+    case 'helpful':
+      return (a, b) => b.helpful - a.helpful;
+    case 'harmful':
+      return (a, b) => b.harmful - a.harmful;
+    case 'quiet':
+      return (a, b) => b.runsWithoutEvidence - a.runsWithoutEvidence;
+    case 'playbook':
+      return () => 0;
+  }
+}
+
+function matches(rule: RuleView, query: string): boolean {
+  if (!query) return true;
+  const q = query.toLowerCase();
+  return [rule.id, rule.section, rule.content].some((t) => t.toLowerCase().includes(q));
+}
 
 /** Helpful (up) and harmful (down) counts after each run, as a tiny two-line chart. */
 function sparkline(history: RuleView['history']): Element {
   const width = 120;
   const height = 28;
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('width', String(width));
-  svg.setAttribute('height', String(height));
-  svg.setAttribute('class', 'spark');
+  const chart = svg('svg', { width, height, class: 'spark', role: 'img' });
   if (history.length === 0) {
-    const text = document.createElementNS(SVG_NS, 'text');
-    text.setAttribute('x', '0');
-    text.setAttribute('y', '18');
-    text.textContent = 'not tagged yet';
-    svg.append(text);
-    return svg;
+    chart.setAttribute('aria-label', 'no trend yet');
+    return chart;
   }
   const max = Math.max(1, ...history.map((h) => Math.max(h.helpful, h.harmful)));
   const points = (key: 'helpful' | 'harmful') =>
@@ -25,36 +76,152 @@ function sparkline(history: RuleView['history']): Element {
           `${((i / Math.max(1, all.length - 1)) * (width - 4) + 2).toFixed(1)},${(height - 2 - (h[key] / max) * (height - 4)).toFixed(1)}`,
       )
       .join(' ');
-  for (const key of ['helpful', 'harmful'] as const) {
-    const line = document.createElementNS(SVG_NS, 'polyline');
-    line.setAttribute('points', points(key));
-    line.setAttribute('class', key);
-    svg.append(line);
-  }
-  const title = document.createElementNS(SVG_NS, 'title');
-  title.textContent = history.map((h) => `${h.at.slice(0, 10)}: +${h.helpful} −${h.harmful}`).join('\n');
-  svg.append(title);
-  return svg;
+  for (const key of ['helpful', 'harmful'] as const) chart.append(svg('polyline', { points: points(key), class: key }));
+  const label = history.map((h) => `${h.at.slice(0, 10)}: +${h.helpful} −${h.harmful}`).join('\n');
+  chart.setAttribute('aria-label', `trend over ${history.length} run(s)`);
+  const title = svg('title');
+  title.textContent = label;
+  chart.append(title);
+  return chart;
 }
 
-export function renderRules(rules: RuleView[]): HTMLElement {
-  const table = el('table');
-  const head = el('tr');
-  for (const title of ['Rule', 'Section', 'Helpful', 'Harmful', 'Over time', 'Content']) head.append(el('th', title));
-  table.append(head);
-  for (const rule of [...rules].sort((a, b) => b.helpful - b.harmful - (a.helpful - a.harmful))) {
-    const row = el('tr');
-    const chart = el('td');
-    chart.append(sparkline(rule.history));
-    row.append(
-      el('td', rule.id),
-      el('td', rule.section),
-      el('td', String(rule.helpful)),
-      el('td', String(rule.harmful)),
-      chart,
-      el('td', rule.content),
-    );
-    table.append(row);
+/** Two bars, helpful and harmful, scaled to the most-tagged rule shown. */
+function bars(rule: RuleView, scale: number): HTMLElement {
+  const box = el('div', undefined, 'bars');
+  box.setAttribute('aria-label', `${rule.helpful} helpful, ${rule.harmful} harmful`);
+  for (const [key, count] of [
+    ['helpful', rule.helpful],
+    ['harmful', rule.harmful],
+  ] as const) {
+    const row = el('div', undefined, `bar-row ${key}`);
+    const bar = el('span', undefined, 'bar');
+    bar.style.width = `${scale === 0 ? 0 : Math.round((count / scale) * 100)}%`;
+    row.append(el('span', `${key === 'helpful' ? '+' : '−'}${count}`, 'bar-count'), bar);
+    box.append(row);
   }
-  return table;
+  return box;
+}
+
+function chip(kind: RuleChipView): HTMLElement {
+  const c = el('span', kind, `chip chip-${kind}`);
+  c.title = CHIP_HELP[kind];
+  return c;
+}
+
+/** What a rule without tags waits for, and how long a quiet one has been quiet. */
+function evidenceNote(rule: RuleView, message: RulesMessage): string | undefined {
+  if (rule.helpful + rule.harmful === 0)
+    return `No evidence yet: it is counted when a session that had it cites [${rule.id}], and a run's reflection tags it helpful or harmful.`;
+  if (rule.chips.includes('stale'))
+    return `No run has tagged or changed it in the last ${rule.runsWithoutEvidence} of ${message.runs} run(s) (stale after ${message.staleAfterRuns}).`;
+  return undefined;
+}
+
+function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: RulesHost): HTMLElement {
+  const card = el('li', undefined, `rule ${rule.chips.map((c) => `is-${c}`).join(' ')}`);
+  card.dataset.ruleId = rule.id;
+  const head = el('div', undefined, 'rule-head');
+  const open = el('button', `[${rule.id}]`, 'link rule-id');
+  open.title = 'Open the rule in the playbook';
+  open.addEventListener('click', () => host.openRule(rule.id));
+  head.append(open, el('span', rule.section, 'rule-section'));
+  for (const c of rule.chips) head.append(chip(c));
+  card.append(head, inlineMarkdown(rule.content, 'rule-content'));
+  const stats = el('div', undefined, 'rule-stats');
+  stats.append(bars(rule, scale), sparkline(rule.history));
+  card.append(stats);
+  const note = evidenceNote(rule, message);
+  if (note) card.append(el('p', note, 'rule-note'));
+  if (rule.flags.length) {
+    const flags = el('ul', undefined, 'rule-flags');
+    for (const f of rule.flags) flags.append(el('li', `${f.kind}: ${f.reason}`));
+    card.append(flags);
+  }
+  const actions = el('div', undefined, 'rule-actions');
+  const provenance = el('button', 'Where it came from');
+  provenance.title = 'Follow the rule in the aggregation tree: the sessions and the run that made it';
+  provenance.addEventListener('click', () => host.ruleInTree(rule.id));
+  const retire = el('button', 'Retire…');
+  retire.title = 'Propose removing it from the playbook and every file made from it (a diff to review)';
+  retire.addEventListener('click', () => host.retireRule(rule.id));
+  actions.append(provenance, retire);
+  card.append(actions);
+  return card;
+}
+
+/** The helpfulness panel: every rule with its counts, trend and stage; searched, filtered by chip and sorted. */
+export function renderRules(message: RulesMessage, saved: RulesState, host: RulesHost): HTMLElement {
+  let state: RulesState = { ...saved };
+  const panel = el('div', undefined, 'rules-panel');
+  panel.append(
+    el(
+      'p',
+      `${message.rules.length} rule(s) in ${message.playbookPath ?? 'the playbook'}, ${message.runs} run(s) recorded. The counts are the playbook's own; each run adds the tags its reflections gave the rules that sessions cited.`,
+      'meta',
+    ),
+  );
+  const toolbar = el('div', undefined, 'toolbar');
+  const search = el('input');
+  search.type = 'search';
+  search.placeholder = 'Search rules';
+  search.setAttribute('aria-label', 'Search rules');
+  search.value = state.ruleQuery ?? '';
+  const sort = el('select');
+  sort.setAttribute('aria-label', 'Sort rules');
+  for (const [value, label] of SORTS) {
+    const option = el('option', label);
+    option.value = value;
+    sort.append(option);
+  }
+  sort.value = state.ruleSort ?? 'net';
+  const filters = el('div', undefined, 'chip-filters');
+  filters.setAttribute('role', 'group');
+  filters.setAttribute('aria-label', 'Show rules that are');
+  const toggles = new Map<RuleChipView, HTMLButtonElement>();
+  for (const kind of CHIPS) {
+    const count = message.rules.filter((r) => r.chips.includes(kind)).length;
+    const toggle = el('button', `${kind} ${count}`, `chip chip-${kind} toggle`);
+    toggle.title = CHIP_HELP[kind];
+    toggle.setAttribute('aria-pressed', String(state.ruleChips?.includes(kind) ?? false));
+    // nothing to show: off, unless a saved filter had it on
+    toggle.disabled = count === 0 && !(state.ruleChips?.includes(kind) ?? false);
+    toggle.addEventListener('click', () => {
+      const chosen = new Set(state.ruleChips ?? []);
+      if (chosen.has(kind)) chosen.delete(kind);
+      else chosen.add(kind);
+      update({ ruleChips: CHIPS.filter((c) => chosen.has(c)) });
+    });
+    toggles.set(kind, toggle);
+    filters.append(toggle);
+  }
+  toolbar.append(search, sort, filters);
+  const shown = el('p', undefined, 'meta');
+  shown.setAttribute('aria-live', 'polite');
+  const list = el('ul', undefined, 'rule-list');
+  panel.append(toolbar, shown, list);
+
+  const scale = Math.max(0, ...message.rules.map((r) => Math.max(r.helpful, r.harmful)));
+  const draw = () => {
+    const chips = state.ruleChips ?? [];
+    const rules = message.rules
+      .filter(
+        (r) => matches(r, state.ruleQuery ?? '') && (chips.length === 0 || chips.some((c) => r.chips.includes(c))),
+      )
+      .sort(compare(state.ruleSort ?? 'net'));
+    for (const [kind, toggle] of toggles) toggle.setAttribute('aria-pressed', String(chips.includes(kind)));
+    shown.textContent =
+      rules.length === message.rules.length
+        ? `Showing all ${rules.length} rule(s).`
+        : `Showing ${rules.length} of ${message.rules.length} rule(s).`;
+    list.replaceChildren(...rules.map((r) => ruleCard(r, message, scale, host)));
+  };
+  const update = (next: RulesState) => {
+    state = { ...state, ...next };
+    host.saveRulesState(state);
+    draw();
+  };
+  search.addEventListener('input', () => update({ ruleQuery: search.value }));
+  sort.addEventListener('change', () => update({ ruleSort: sort.value as RuleSort }));
+  draw();
+  return panel;
 }

@@ -157,6 +157,7 @@ export function renderTree(
       const node = run.nodes.find((n) => n.id === nodeId);
       if (!node || graph.selectedId !== nodeId) return;
       details.replaceChildren(renderDetails(node, detail ?? null, titles, host.openSession));
+      if (focus && nodeId === focus.applyNodeId) showFollowed(details, focus.ruleId);
     },
     showMatches(nodeIds) {
       matches = graph.highlight(new Set(nodeIds));
@@ -164,4 +165,13 @@ export function renderTree(
       found.textContent = search.value.trim() ? `${matches.length} match(es)` : '';
     },
   };
+}
+
+/** The followed rule's change in the apply node's details: marked, its supporting sessions listed, in view. */
+function showFollowed(details: HTMLElement, ruleId: string): void {
+  const item = [...details.querySelectorAll<HTMLElement>('li.op')].find((li) => li.dataset.target === ruleId);
+  if (!item) return;
+  item.classList.add('followed');
+  item.querySelector('details')?.setAttribute('open', '');
+  item.scrollIntoView({ block: 'nearest' });
 }

@@ -161,6 +161,69 @@ const tests = [
     },
   ],
   [
+    'a proposed rule followed from the Proposals view into the tree, and on to its session at the cited step',
+    async ({ page, step }) => {
+      step('learn first');
+      await runCommand(page, 'Combee: Learn from Recent Sessions');
+      await waitForDiffShowing(page, 'pnpm db:generate');
+      step('open the Combee activity bar entry and find the proposed rule in the Proposals view');
+      await page
+        .locator(
+          '.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]',
+        )
+        .first()
+        .click();
+      const ruleRow = page
+        .locator('.part.sidebar .monaco-list-row')
+        .filter({ hasText: /^(ADD|RULE|UPDATE)\s/ })
+        .filter({ hasText: 'pnpm db:generate' })
+        .first();
+      await ruleRow.waitFor({ state: 'visible', timeout: 60_000 });
+      step('right-click it and choose "Show Rule in Aggregation Tree"');
+      await ruleRow.click({ button: 'right' });
+      const menuItem = page
+        .locator('.monaco-menu .action-item')
+        .filter({ hasText: /Show Rule in/ })
+        .first();
+      await menuItem.waitFor({ state: 'visible', timeout: 10_000 });
+      await menuItem.click();
+      step('the tree follows the rule: its sessions and the change that made it are lit');
+      const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      const following = view
+        .getByText(/Following rule \S+: from [1-9]\d* session\(s\) to the change that made it/)
+        .first();
+      await following.waitFor({ timeout: 60_000 });
+      const ruleId = /Following rule (\S+):/.exec(await following.innerText())[1];
+      await view.locator('.node.kind-trace.lit').first().waitFor({ timeout: 10_000 });
+      await view.locator('.node.kind-apply.selected').first().waitFor({ timeout: 10_000 });
+      step('the details pane names the sessions that support it; one opens as a transcript at the cited step');
+      // the rule's change is marked in the details, with its supporting sessions listed
+      const support = view
+        .locator('.details li.op.followed')
+        .filter({ hasText: ruleId })
+        .locator('details.support[open]');
+      const link = support
+        .locator('button.link')
+        .filter({ hasText: /, step #\d+/ })
+        .first();
+      await link.waitFor({ timeout: 10_000 });
+      const [, title, cited] = /^(.*), step #(\d+)/.exec(await link.innerText());
+      await link.click();
+      step(`the transcript's tab is named by the session's title (${title.slice(0, 30)}…)`);
+      await page
+        .locator('.tabs-container .tab')
+        .filter({ hasText: title.slice(0, 30) })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      await page
+        .locator('.editor-instance .view-line')
+        .filter({ hasText: new RegExp(`^#${cited}[\\s\\u00a0]`) })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      await shot(page, '05-rule-to-transcript.png');
+    },
+  ],
+  [
     "the rule helpfulness webview lists the accepted playbook's rules",
     async ({ page, fixture, step }) => {
       step('learn and accept');
@@ -174,11 +237,37 @@ const tests = [
       const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
       await view.getByRole('heading', { name: 'Rule helpfulness' }).waitFor({ timeout: 60_000 });
       await view
-        .getByText(/Run `pnpm db:generate` before `pnpm test`/)
+        .getByText(/Run pnpm db:generate before pnpm test/)
         .first()
         .waitFor({ timeout: 30_000 });
-      await view.getByText('not tagged yet').first().waitFor({ timeout: 10_000 });
-      await shot(page, '05-helpfulness.png');
+      await view
+        .getByText(/^No evidence yet: it is counted when/)
+        .first()
+        .waitFor({ timeout: 10_000 });
+      step('search and filter by chip: the rule is new, and found by its text');
+      await view.getByRole('searchbox', { name: 'Search rules' }).fill('db:generate');
+      await view.getByRole('button', { name: /^new \d+$/ }).click();
+      await view
+        .getByText(/^Showing \d+ of \d+ rule\(s\)\.$|^Showing all \d+ rule\(s\)\.$/)
+        .waitFor({ timeout: 10_000 });
+      const card = view.locator('li.rule').filter({ hasText: 'pnpm db:generate' }).first();
+      const ruleId = await card.getAttribute('data-rule-id');
+      await shot(page, '07-helpfulness.png');
+      step(`retire [${ruleId}]: a proposal removing it opens as a diff, and nothing is written`);
+      await card.getByRole('button', { name: 'Retire…' }).click();
+      await page.waitForFunction(
+        (id) =>
+          [...document.querySelectorAll('.monaco-diff-editor')].some((diff) => {
+            const before = diff.querySelector('.editor.original .view-lines')?.textContent ?? '';
+            const after = diff.querySelector('.editor.modified .view-lines')?.textContent ?? '';
+            return before.includes(`[${id}]`) && !after.includes(`[${id}]`);
+          }),
+        ruleId,
+        { timeout: 60_000, polling: 500 },
+      );
+      const playbook = readFileSync(join(fixture.workspace, '.combee', 'playbook.md'), 'utf8');
+      if (!playbook.includes(`[${ruleId}]`))
+        throw new Error('the retire proposal wrote the playbook before any accept');
     },
   ],
 ];

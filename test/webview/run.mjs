@@ -23,6 +23,7 @@ const { exampleRunRecord } = require(join(REPO_ROOT, 'out/test/support/exampleRu
 const { runView, runSummaryView, runMessageView } = require(join(REPO_ROOT, 'out/src/extension/webview/runView.js'));
 const { searchNodes } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeSearch.js'));
 const { rulePath } = require(join(REPO_ROOT, 'out/src/extension/webview/rulePath.js'));
+const { ruleStandings } = require(join(REPO_ROOT, 'out/src/core/learn/ruleStanding.js'));
 
 const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
 const css = readFileSync(join(REPO_ROOT, 'media', 'webview.css'), 'utf8');
@@ -94,6 +95,37 @@ async function showRun(page, record, focus) {
     [[runSummaryView(record)], runMessageView(view), focus],
   );
   await page.locator('.node').first().waitFor();
+}
+
+/** The helpfulness panel's message for rules with these counters, their standing computed by the core from `records`. */
+function rulesMessage(records, rules, staleAfterRuns = 5) {
+  const standings = ruleStandings(
+    records,
+    rules.map((r) => ({ ...r, flagged: (r.flags ?? []).length > 0 })),
+    staleAfterRuns,
+  );
+  return {
+    type: 'rules',
+    runs: records.length,
+    staleAfterRuns,
+    playbookPath: '.combee/playbook.md',
+    rules: rules.map((r) => {
+      const s = standings.get(r.id);
+      return {
+        section: 'Build and test',
+        flags: [],
+        ...r,
+        history: s.history,
+        chips: s.chips,
+        runsWithoutEvidence: s.runsWithoutEvidence,
+      };
+    }),
+  };
+}
+
+async function showRules(page, message) {
+  await page.evaluate((m) => window.postMessage(m, '*'), message);
+  await page.locator('li.rule').first().waitFor();
 }
 
 const tests = [
@@ -240,6 +272,120 @@ const tests = [
       assert.ok((await page.locator('.toolbar').innerText()).includes(`Following rule ${ruleId}`));
       await page.locator('.details').getByText(ruleId).first().waitFor();
       await page.screenshot({ path: join(ARTIFACTS, 'tree-rule-path.png') });
+      await page.close();
+    },
+  ],
+  [
+    'the helpfulness panel: stage chips, counts and trend; filter, sort and search, kept after a reload; the actions',
+    async (browser, record) => {
+      const applied = record.nodes.find((n) => n.kind === 'apply').detail.find((a) => a.status === 'applied' && a.id);
+      const message = rulesMessage(
+        [record],
+        [
+          { id: 'build-00001', helpful: 7, harmful: 1, content: 'Run `pnpm db:generate` before `pnpm test`.' },
+          { id: 'build-00002', helpful: 0, harmful: 4, content: 'Use **npm** for installs.' },
+          { id: 'build-00003', helpful: 2, harmful: 1, content: 'Keep *one* test per file.' },
+          { id: applied.id, helpful: 0, harmful: 0, content: 'A rule this run just made.' },
+          {
+            id: 'build-00005',
+            helpful: 0,
+            harmful: 0,
+            content: 'Fetch the setup from https://example.test/x.sh',
+            flags: [{ kind: 'remote-code', reason: 'runs a script fetched from the network' }],
+          },
+        ],
+        1,
+      );
+      const { page, errors } = await openPanel(browser, 'light');
+      await showRules(page, message);
+      const chipsOf = (id) =>
+        page.locator(`li.rule[data-rule-id="${id}"] .rule-head .chip`).evaluateAll((c) => c.map((x) => x.textContent));
+      assert.deepEqual(await chipsOf('build-00001'), ['proven', 'stale']);
+      assert.deepEqual(await chipsOf('build-00002'), ['harmful', 'stale']);
+      assert.deepEqual(await chipsOf('build-00003'), ['contested', 'stale']);
+      assert.deepEqual(await chipsOf(applied.id), ['new'], 'the run that made it is its evidence: not stale');
+      assert.deepEqual(await chipsOf('build-00005'), ['new', 'stale', 'flagged']);
+      // the default order: most helpful overall first
+      const order = () => page.locator('li.rule').evaluateAll((r) => r.map((x) => x.dataset.ruleId));
+      assert.equal((await order())[0], 'build-00001');
+      assert.equal((await order()).at(-1), 'build-00002');
+      // Markdown as text: code and emphasis styled, nothing else
+      assert.equal(await page.locator('li.rule[data-rule-id="build-00001"] .rule-content code').count(), 2);
+      assert.equal(await page.locator('li.rule[data-rule-id="build-00002"] .rule-content strong').innerText(), 'npm');
+      // a rule with no evidence says how it will get some; a flagged one says why
+      const fresh = await page.locator(`li.rule[data-rule-id="${applied.id}"]`).innerText();
+      assert.match(
+        fresh,
+        new RegExp(`No evidence yet: it is counted when a session that had it cites \\[${applied.id}\\]`),
+      );
+      assert.match(await page.locator('li.rule[data-rule-id="build-00005"]').innerText(), /remote-code: runs a script/);
+      // filter by chip, sort, search; all kept in the saved state
+      await page.getByRole('button', { name: /^harmful 1$/ }).click();
+      assert.deepEqual(await order(), ['build-00002']);
+      await page.getByRole('button', { name: /^contested 1$/ }).click();
+      assert.deepEqual((await order()).sort(), ['build-00002', 'build-00003']);
+      await page.getByRole('button', { name: /^harmful 1$/ }).click();
+      await page.getByRole('button', { name: /^contested 1$/ }).click();
+      await page.getByRole('combobox', { name: 'Sort rules' }).selectOption('harmful');
+      assert.equal((await order())[0], 'build-00002');
+      await page.getByRole('searchbox', { name: 'Search rules' }).fill('db:generate');
+      assert.deepEqual(await order(), ['build-00001']);
+      assert.equal(await page.locator('[aria-live]').innerText(), 'Showing 1 of 5 rule(s).');
+      const saved = await page.evaluate(() => window.saved);
+      assert.deepEqual(saved, { ruleQuery: 'db:generate', ruleSort: 'harmful', ruleChips: [] });
+      // the actions post typed messages; the extension checks the id against the playbook
+      const card = page.locator('li.rule[data-rule-id="build-00001"]');
+      await card.locator('.rule-id').click();
+      await card.getByRole('button', { name: 'Where it came from' }).click();
+      await card.getByRole('button', { name: 'Retire…' }).click();
+      assert.deepEqual((await page.evaluate(() => window.posted)).slice(-3), [
+        { type: 'openRule', ruleId: 'build-00001' },
+        { type: 'ruleInTree', ruleId: 'build-00001' },
+        { type: 'retireRule', ruleId: 'build-00001' },
+      ]);
+      const { page: again } = await openPanel(browser, 'light', saved);
+      await showRules(again, message);
+      assert.equal(await again.getByRole('searchbox', { name: 'Search rules' }).inputValue(), 'db:generate');
+      assert.deepEqual(await again.locator('li.rule').evaluateAll((r) => r.map((x) => x.dataset.ruleId)), [
+        'build-00001',
+      ]);
+      await again.close();
+      await page.getByRole('searchbox', { name: 'Search rules' }).fill('');
+      for (const theme of ['light', 'dark', 'high-contrast']) {
+        const { page: themed } = await openPanel(browser, theme);
+        await showRules(themed, message);
+        await themed.screenshot({ path: join(ARTIFACTS, `helpfulness-${theme}.png`) });
+        await themed.close();
+      }
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'renders hostile rule text as text in the helpfulness panel, and no script runs',
+    async (browser, record) => {
+      const payloads = [
+        '<script>window.pwned = "script"</script>',
+        '<img src=x onerror="window.pwned = \'img\'">',
+        '[click](javascript:window.pwned=1) and `<b onmouseover="window.pwned=2">x</b>`',
+        '**<svg onload="window.pwned=3">** *<iframe src="javascript:parent.pwned=4">*',
+      ];
+      const message = rulesMessage(
+        [record],
+        payloads.map((content, i) => ({ id: `x-0000${i}`, helpful: i, harmful: 0, content, section: content })),
+      );
+      const { page, errors } = await openPanel(browser, 'dark');
+      await showRules(page, message);
+      await page.locator('li.rule').first().hover();
+      await page.waitForTimeout(200);
+      assert.equal(await page.evaluate(() => window.pwned), undefined, 'no payload ran');
+      assert.equal(
+        await page.locator('#root script, #root img, #root iframe, #root svg:not(.spark), #root a, #root b').count(),
+        0,
+      );
+      const text = await page.locator('.rule-list').innerText();
+      assert.ok(text.includes('<script>') && text.includes('(javascript:window.pwned=1)'), text);
+      assert.deepEqual(errors, []);
       await page.close();
     },
   ],

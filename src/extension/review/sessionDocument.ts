@@ -4,12 +4,29 @@ import { transcript } from '../../core/trace/transcript';
 
 export const SESSION_SCHEME = 'combee-session';
 
-/** `combee-session:/<trace id>.txt`: the stored (redacted) session as a read-only transcript. */
-export function sessionUri(traceId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: SESSION_SCHEME, path: `/${encodeURIComponent(traceId)}.txt` });
+/** Characters of a session's title kept in its tab. */
+const TAB_TITLE_CHARS = 60;
+
+/**
+ * `combee-session:/<title>.txt?<trace id>`: the stored (redacted) session as a read-only transcript, its tab named by
+ * the session's title. The title is only a label; the query names the session.
+ */
+export function sessionUri(traceId: string, title?: string): vscode.Uri {
+  const label =
+    (title ?? traceId)
+      .replace(/[\\/\r\n\t]+/g, ' ')
+      .trim()
+      .slice(0, TAB_TITLE_CHARS) || 'session';
+  return vscode.Uri.from({
+    scheme: SESSION_SCHEME,
+    path: `/${label}.txt`,
+    query: encodeURIComponent(traceId),
+  });
 }
 
+/** The session a transcript names (editors restored from before titles were used name it by their path). */
 function traceIdOf(uri: vscode.Uri): string {
+  if (uri.query) return decodeURIComponent(uri.query);
   return decodeURIComponent(uri.path.replace(/^\//, '').replace(/\.txt$/, ''));
 }
 
@@ -30,7 +47,7 @@ export async function openSession(store: TraceStore, traceId: string, step?: num
     return false;
   }
   const line = step === undefined ? 0 : (transcript(trace).stepLines.get(step) ?? 0);
-  const document = await vscode.workspace.openTextDocument(sessionUri(traceId));
+  const document = await vscode.workspace.openTextDocument(sessionUri(traceId, trace.title));
   const at = new vscode.Position(line, 0);
   await vscode.window.showTextDocument(document, {
     preview: true,

@@ -1,19 +1,14 @@
 import * as vscode from 'vscode';
-import { ReviewMemory } from '../../core/store/reviewMemory';
-import { parsePlaybook } from '../../core/playbook/markdown';
-import type { Bullet } from '../../core/playbook/model';
-import { holdBack } from '../../core/trust/hold';
-import type { RuleFlag } from '../../core/trust/kinds';
+import type { RuleStage } from '../../core/learn/ruleStanding';
+import { playbookRules, type PlaybookRule } from '../../core/service/playbookRules';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
 
-type Node =
-  | { kind: 'section'; title: string; bullets: Array<{ bullet: Bullet; flags: RuleFlag[] }> }
-  | { kind: 'bullet'; bullet: Bullet; flags: RuleFlag[] };
+type Node = { kind: 'section'; title: string; rules: PlaybookRule[] } | { kind: 'rule'; rule: PlaybookRule };
 
-/** The workspace playbook's rules by section, with their ACE counters. */
+/** The workspace playbook's rules by section, with their ACE counters, stage and flags (as the helpfulness panel). */
 export class RulesView implements vscode.TreeDataProvider<Node> {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -23,49 +18,45 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
   }
 
   async getChildren(element?: Node): Promise<Node[]> {
-    if (element)
-      return element.kind === 'section'
-        ? element.bullets.map(({ bullet, flags }) => ({ kind: 'bullet', bullet, flags }))
-        : [];
+    if (element) return element.kind === 'section' ? element.rules.map((rule) => ({ kind: 'rule', rule })) : [];
     const [workspace] = workspaceFolderPaths();
     if (!workspace) return [];
     const path = tryResolveInWorkspace(workspace, readSettings().playbookPath);
     const text = path === undefined ? undefined : await readTextIfExists(path);
     if (text === undefined) return [];
-    const playbook = parsePlaybook(text);
-    // The same screen as every render: a held rule is in the playbook but in no other file.
-    const held = holdBack({
-      playbook,
-      rules: [],
-      isTrusted: ReviewMemory.trusts(await new ReviewMemory(this.services.state, workspace).load()),
-    });
-    const flagsOf = (id: string) => held.existing.find((h) => h.id === id)?.flags ?? [];
-    return playbook.sections
-      .map((s): Node => ({
-        kind: 'section',
-        title: s.title,
-        bullets: s.lines.flatMap((l) =>
-          l.kind === 'bullet' ? [{ bullet: l.bullet, flags: flagsOf(l.bullet.id) }] : [],
-        ),
-      }))
-      .filter((n) => n.kind === 'section' && n.bullets.length > 0);
+    const { rules } = await playbookRules(this.services.state, workspace, text);
+    const sections: Array<Extract<Node, { kind: 'section' }>> = [];
+    for (const rule of rules) {
+      const last = sections[sections.length - 1];
+      if (last?.title === rule.section) last.rules.push(rule);
+      else sections.push({ kind: 'section', title: rule.section, rules: [rule] });
+    }
+    return sections;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'section') {
       const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.Expanded);
-      item.description = `${node.bullets.length}`;
+      item.description = `${node.rules.length}`;
       return item;
     }
-    const item = new vscode.TreeItem(node.bullet.content);
+    const { rule } = node;
+    const item = new vscode.TreeItem(rule.content);
     item.contextValue = 'combee.rule';
     const flagged =
-      node.flags.length > 0 ? ` · flagged (${node.flags.map((f) => f.kind).join(', ')}), not in AGENTS.md` : '';
-    item.description = `${node.bullet.id} · +${node.bullet.helpful} −${node.bullet.harmful}${flagged}`;
-    item.tooltip = `[${node.bullet.id}] helpful=${node.bullet.helpful} harmful=${node.bullet.harmful}\n\n${node.bullet.content}${node.flags.map((f) => `\n\n${f.kind}: ${f.reason}`).join('')}`;
-    item.iconPath = new vscode.ThemeIcon(
-      node.flags.length > 0 || node.bullet.harmful > node.bullet.helpful ? 'warning' : 'check',
-    );
+      rule.flags.length > 0 ? ` · flagged (${rule.flags.map((f) => f.kind).join(', ')}), not in AGENTS.md` : '';
+    item.description = `${rule.id} · ${rule.standing.chips.filter((c) => c !== 'flagged').join(', ')} · +${rule.helpful} −${rule.harmful}${flagged}`;
+    item.tooltip = `[${rule.id}] helpful=${rule.helpful} harmful=${rule.harmful} · ${rule.standing.chips.join(', ')}\n\n${rule.content}${rule.flags.map((f) => `\n\n${f.kind}: ${f.reason}`).join('')}`;
+    item.iconPath = new vscode.ThemeIcon(STAGE_ICONS[rule.flags.length > 0 ? 'flagged' : rule.standing.stage]);
+    item.command = { command: 'combee.openRuleInPlaybook', title: 'Open in the playbook', arguments: [rule.id] };
     return item;
   }
 }
+
+const STAGE_ICONS: Record<RuleStage | 'flagged', string> = {
+  new: 'circle-outline',
+  proven: 'pass',
+  contested: 'question',
+  harmful: 'error',
+  flagged: 'warning',
+};

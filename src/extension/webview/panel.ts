@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { helpfulnessHistory } from '../../core/learn/helpfulness';
+import { STALE_AFTER_RUNS } from '../../core/learn/ruleStanding';
+import { playbookRules } from '../../core/service/playbookRules';
 import { loadRunRecords } from '../../core/store/runs';
-import { parsePlaybook } from '../../core/playbook/markdown';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
 import type { RunRecord } from '../../core/learn/record';
@@ -116,6 +116,12 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
         } else if (message.type === 'openSession') {
           // only a session the store holds, as a read-only transcript: nothing else can be named from the webview
           await openSession(services.store, message.traceId, message.step);
+        } else if (message.type === 'openRule') {
+          await vscode.commands.executeCommand('combee.openRuleInPlaybook', message.ruleId);
+        } else if (message.type === 'ruleInTree') {
+          await vscode.commands.executeCommand('combee.showRuleInTree', message.ruleId);
+        } else if (message.type === 'retireRule') {
+          await vscode.commands.executeCommand('combee.retireRule', message.ruleId);
         } else if (message.type === 'search') {
           const run = await fullRun(services, message.runId);
           post({
@@ -173,25 +179,27 @@ async function runsMessage(services: Services, selectedId?: string): Promise<Ext
 
 async function rulesMessage(services: Services): Promise<ToWebview> {
   const rules: RuleView[] = [];
+  let runs = 0;
+  let playbookPath: string | undefined;
   for (const ws of workspaceFolderPaths()) {
     const path = tryResolveInWorkspace(ws, readSettings().playbookPath);
     const text = path === undefined ? undefined : await readTextIfExists(path);
     if (text === undefined) continue;
-    const history = helpfulnessHistory(await loadRunRecords(services.state, ws));
-    for (const section of parsePlaybook(text).sections) {
-      for (const line of section.lines) {
-        if (line.kind !== 'bullet') continue;
-        const b = line.bullet;
-        rules.push({
-          id: b.id,
-          section: section.title,
-          content: b.content,
-          helpful: b.helpful,
-          harmful: b.harmful,
-          history: history.get(b.id) ?? [],
-        });
-      }
-    }
+    playbookPath ??= readSettings().playbookPath;
+    const found = await playbookRules(services.state, ws, text);
+    runs += found.runs;
+    for (const r of found.rules)
+      rules.push({
+        id: r.id,
+        section: r.section,
+        content: r.content,
+        helpful: r.helpful,
+        harmful: r.harmful,
+        history: r.standing.history,
+        chips: r.standing.chips,
+        flags: r.flags,
+        runsWithoutEvidence: r.standing.runsWithoutEvidence,
+      });
   }
-  return { type: 'rules', rules };
+  return { type: 'rules', rules, runs, staleAfterRuns: STALE_AFTER_RUNS, playbookPath };
 }

@@ -54,6 +54,8 @@ interface CommandResults {
   'combee.forgetLearning': boolean;
   'combee.showRuleInTree': boolean;
   'combee.openSession': boolean;
+  'combee.openRuleInPlaybook': boolean;
+  'combee.retireRule': string | undefined;
 }
 
 /** Runs a Combee command as the palette would, its result typed. */

@@ -1,0 +1,75 @@
+import { helpfulnessHistory, type HelpfulnessPoint } from './helpfulness';
+import type { RunRecord } from './record';
+
+/** Where a rule is in its life, from its counters (the thresholds of the *Rule helpfulness* issue). */
+export type RuleStage = 'new' | 'proven' | 'contested' | 'harmful';
+/** A stage, or a mark beside it: no evidence for many runs, or flagged by the trust screen. */
+export type RuleChip = RuleStage | 'stale' | 'flagged';
+
+/** Runs without a tag or a change for a rule after which it reads as stale. */
+export const STALE_AFTER_RUNS = 5;
+
+/** proven: helpful ≥ 3 and more than twice its harm; harmful: harm ≥ help + 2; contested: some harm; else new. */
+export function ruleStage(helpful: number, harmful: number): RuleStage {
+  if (harmful >= helpful + 2) return 'harmful';
+  if (helpful >= 3 && helpful > 2 * harmful) return 'proven';
+  if (harmful > 0) return 'contested';
+  return 'new';
+}
+
+export interface RuleStanding {
+  stage: RuleStage;
+  /** The stage first, then `stale` and `flagged` where they apply. */
+  chips: RuleChip[];
+  /** Cumulative helpful / harmful counts after each run that tagged the rule, oldest first. */
+  history: HelpfulnessPoint[];
+  /** Runs since the last one that tagged or changed the rule (every run when none did). */
+  runsWithoutEvidence: number;
+}
+
+export interface StandingInput {
+  id: string;
+  helpful: number;
+  harmful: number;
+  flagged: boolean;
+}
+
+/** Ids a run tagged or applied a change to. */
+function touchedBy(record: RunRecord): Set<string> {
+  const ids = new Set<string>();
+  for (const batch of record.batches) for (const t of batch.tags) if (t.tag !== 'neutral') ids.add(t.id);
+  for (const node of record.nodes) {
+    if (node.kind !== 'apply' || !Array.isArray(node.detail)) continue;
+    for (const entry of node.detail as Array<{ id?: unknown; status?: unknown }>)
+      if (entry.status === 'applied' && typeof entry.id === 'string') ids.add(entry.id);
+  }
+  return ids;
+}
+
+/**
+ * Each rule's standing: its stage from the playbook's counters (the file is the truth), the trend from the runs, and
+ * how many runs have passed without evidence for it. Only the order of the runs matters, never today's date.
+ */
+export function ruleStandings(
+  records: readonly RunRecord[],
+  rules: readonly StandingInput[],
+  staleAfterRuns = STALE_AFTER_RUNS,
+): Map<string, RuleStanding> {
+  const ordered = [...records].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+  const history = helpfulnessHistory(ordered);
+  const lastTouched = new Map<string, number>();
+  ordered.forEach((record, i) => {
+    for (const id of touchedBy(record)) lastTouched.set(id, i);
+  });
+  const standings = new Map<string, RuleStanding>();
+  for (const rule of rules) {
+    const stage = ruleStage(rule.helpful, rule.harmful);
+    const last = lastTouched.get(rule.id);
+    const runsWithoutEvidence = ordered.length - 1 - (last ?? -1);
+    const chips: RuleChip[] = [stage];
+    if (ordered.length > 0 && runsWithoutEvidence >= staleAfterRuns) chips.push('stale');
+    if (rule.flagged) chips.push('flagged');
+    standings.set(rule.id, { stage, chips, history: history.get(rule.id) ?? [], runsWithoutEvidence });
+  }
+  return standings;
+}

@@ -1,0 +1,58 @@
+import { ruleStandings, type RuleStanding } from '../learn/ruleStanding';
+import { parsePlaybook } from '../playbook/markdown';
+import { ReviewMemory } from '../store/reviewMemory';
+import { loadRunRecords } from '../store/runs';
+import type { WorkspaceState } from '../store/workspaceState';
+import { holdBack } from '../trust/hold';
+import type { RuleFlag } from '../trust/kinds';
+
+/** One rule of a workspace's playbook as every view shows it: the file's counters, its standing and its flags. */
+export interface PlaybookRule {
+  id: string;
+  section: string;
+  content: string;
+  helpful: number;
+  harmful: number;
+  /** The 0-based line of the rule in the playbook file. */
+  line: number;
+  /** The trust screen's reasons when the rule is held out of the other assets (a cloned repository is untrusted). */
+  flags: RuleFlag[];
+  standing: RuleStanding;
+}
+
+/**
+ * The rules of a playbook (its text as read from the workspace), screened the same way every render screens them,
+ * with their standing from this workspace's runs. The Rules view, the helpfulness panel and the CLI share it.
+ */
+export async function playbookRules(
+  state: WorkspaceState,
+  workspace: string,
+  text: string,
+): Promise<{ rules: PlaybookRule[]; runs: number }> {
+  const playbook = parsePlaybook(text);
+  const held = holdBack({
+    playbook,
+    rules: [],
+    isTrusted: ReviewMemory.trusts(await new ReviewMemory(state, workspace).load()),
+  });
+  const flagsOf = new Map(held.existing.map((h) => [h.id, h.flags]));
+  const rules: Array<Omit<PlaybookRule, 'standing'>> = [];
+  // parsing keeps every line, so counting them gives each rule's line in the file
+  let line = playbook.preamble.length;
+  for (const section of playbook.sections) {
+    line++;
+    for (const entry of section.lines) {
+      if (entry.kind === 'bullet') {
+        const { id, content, helpful, harmful } = entry.bullet;
+        rules.push({ id, section: section.title, content, helpful, harmful, line, flags: flagsOf.get(id) ?? [] });
+      }
+      line++;
+    }
+  }
+  const records = await loadRunRecords(state, workspace);
+  const standings = ruleStandings(
+    records,
+    rules.map((r) => ({ id: r.id, helpful: r.helpful, harmful: r.harmful, flagged: r.flags.length > 0 })),
+  );
+  return { rules: rules.map((r) => ({ ...r, standing: standings.get(r.id) as RuleStanding })), runs: records.length };
+}

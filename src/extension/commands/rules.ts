@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import { parsePlaybook } from '../../core/playbook/markdown';
+import { findBullet } from '../../core/playbook/model';
+import { retireProposal } from '../../core/service/retireRule';
+import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
+import { readTextIfExists } from '../../core/util/io';
+import { openProposalDiff } from '../review/proposalDocuments';
+import { workspaceFolderPaths, type Services } from '../services';
+import { readSettings } from '../settings';
+import { allowedInThisWorkspace } from '../trust';
+
+/** The first workspace folder whose playbook holds the rule, with the playbook's path and text. */
+async function playbookWith(ruleId: string): Promise<{ workspace: string; path: string; text: string } | undefined> {
+  for (const workspace of workspaceFolderPaths()) {
+    const path = tryResolveInWorkspace(workspace, readSettings().playbookPath);
+    const text = path === undefined ? undefined : await readTextIfExists(path);
+    if (path !== undefined && text !== undefined && findBullet(parsePlaybook(text), ruleId))
+      return { workspace, path, text };
+  }
+  return undefined;
+}
+
+/** Opens the playbook at a rule's line; `false` when no playbook holds it. */
+export async function openRuleInPlaybook(ruleId: string): Promise<boolean> {
+  const found = await playbookWith(ruleId);
+  if (!found) {
+    void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
+    return false;
+  }
+  const line = found.text.split('\n').findIndex((l) => l.includes(`[${ruleId}]`));
+  const at = new vscode.Position(Math.max(0, line), 0);
+  await vscode.window.showTextDocument(vscode.Uri.file(found.path), { selection: new vscode.Range(at, at) });
+  return true;
+}
+
+/**
+ * Combee: Retire Rule — a proposal that removes the rule from the playbook and every asset rendered from it, shown
+ * as diffs; nothing is written until it is accepted. Returns the proposal's id.
+ */
+export async function retireRule(services: Services, ruleId: string): Promise<string | undefined> {
+  if (!allowedInThisWorkspace('propose changes')) return undefined;
+  const found = await playbookWith(ruleId);
+  if (!found) {
+    void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
+    return undefined;
+  }
+  const settings = readSettings();
+  const proposal = retireProposal({
+    workspace: found.workspace,
+    ruleId,
+    reason: 'retired from the Rule Helpfulness panel',
+    assets: {
+      targets: settings.assetTargets,
+      budgetTokens: settings.rulesBudget,
+      skillRoots: settings.skillRoots,
+      playbookPath: settings.playbookPath,
+    },
+    now: new Date(),
+    warn: (m) => services.log.warn(m),
+  });
+  if (!proposal) return undefined;
+  await services.proposals.save(proposal);
+  services.notifyChanged();
+  services.log.info(`proposed retiring ${ruleId} (${proposal.id}): ${proposal.files.map((f) => f.path).join(', ')}`);
+  const first = proposal.files[0];
+  if (first) await openProposalDiff(proposal, first);
+  return proposal.id;
+}
