@@ -31,6 +31,7 @@ import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
 import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/sessionDocument';
 import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
 import { openRuleInPlaybook, retireRule } from './commands/rules';
+import { registerRuleLens } from './ruleLens';
 
 let services: Services | undefined;
 
@@ -138,6 +139,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     vscode.window.tabGroups.onDidChangeTabs(updateProposalContext),
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
     statusBar,
+    ...registerRuleLens(s),
     // Started on startup only when the user turned background capture on; otherwise it does nothing.
     startBackground(s),
   );

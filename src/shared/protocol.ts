@@ -39,7 +39,17 @@ export type NodeDetailView =
   | { kind: 'operations'; operations: OperationView[] }
   | {
       kind: 'applied';
-      operations: Array<OperationView & { status: 'applied' | 'skipped'; ruleId?: string; reason?: string }>;
+      operations: Array<
+        OperationView & {
+          status: 'applied' | 'skipped';
+          ruleId?: string;
+          reason?: string;
+          /** Where the user's review of it stands now (absent: the run proposed nothing, e.g. a dry run). */
+          review?: 'pending' | 'accepted' | 'rejected';
+        }
+      >;
+      /** The review as it is now, in one line ("4 accepted, 1 rejected"), when the run made a proposal. */
+      reviewNote?: string;
     };
 
 export interface RunNodeView {

@@ -100,8 +100,17 @@ function body(detail: NodeDetailView, ctx: Context): HTMLElement {
       if (detail.operations.length === 0) return el('p', 'Nothing to apply.', 'empty');
       const list = el('ol', undefined, 'ops');
       for (const op of detail.operations)
-        list.append(operationItem(op, ctx, op.status === 'applied' ? 'applied' : `skipped: ${op.reason ?? ''}`));
-      return list;
+        list.append(
+          operationItem(
+            op,
+            ctx,
+            op.status === 'applied' ? `applied${op.review ? ` · ${op.review}` : ''}` : `skipped: ${op.reason ?? ''}`,
+          ),
+        );
+      if (!detail.reviewNote) return list;
+      const box = el('div');
+      box.append(el('p', detail.reviewNote, 'review-note'), list);
+      return box;
     }
   }
 }

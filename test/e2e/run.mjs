@@ -157,6 +157,11 @@ const tests = [
         .getByText(/supported by \d+ session\(s\)/)
         .first()
         .waitFor({ timeout: 10_000 });
+      step('and where their review stands now: all pending, nothing accepted yet');
+      await view
+        .locator('.details')
+        .getByText(/^Review now: \d+ pending$/)
+        .waitFor({ timeout: 10_000 });
       await shot(page, '04-tree.png');
     },
   ],

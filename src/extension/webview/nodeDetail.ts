@@ -85,6 +85,23 @@ export function nodeDetailView(node: RunNode): NodeDetailView | undefined {
   }
 }
 
+/** The review states of a proposal's rules, by rule id (see core/assets/review.ts `reviewItems`). */
+export type ReviewStates = ReadonlyMap<string, 'pending' | 'accepted' | 'rejected'>;
+
+/** An apply node's operations with where their review stands now; other details unchanged. */
+export function withReview(detail: NodeDetailView | undefined, states: ReviewStates): NodeDetailView | undefined {
+  if (detail?.kind !== 'applied') return detail;
+  const operations = detail.operations.map((op) => {
+    const review = op.status === 'applied' && op.ruleId !== undefined ? states.get(op.ruleId) : undefined;
+    return review ? { ...op, review } : op;
+  });
+  const counts = (['accepted', 'rejected', 'pending'] as const)
+    .map((state) => [state, operations.filter((op) => op.review === state).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`);
+  return { ...detail, operations, reviewNote: counts.length ? `Review now: ${counts.join(', ')}` : undefined };
+}
+
 const KIND_NAMES: Record<RunNode['kind'], string> = {
   trace: 'Session',
   reflection: 'Reflection',

@@ -19,6 +19,8 @@ import { readSettings } from '../settings';
 import { openSession } from '../review/sessionDocument';
 import { searchNodes } from './nodeSearch';
 import { rulePath } from './rulePath';
+import { withReview, type ReviewStates } from './nodeDetail';
+import { reviewItems } from '../../core/assets/review';
 import { runMessageView, runSummaryView, runView } from './runView';
 
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
@@ -112,7 +114,11 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
         } else if (message.type === 'nodeDetail') {
           const run = await fullRun(services, message.runId);
           const node = run?.nodes.find((n) => n.id === message.nodeId);
-          post({ type: 'nodeDetail', requestId: message.requestId, nodeId: message.nodeId, detail: node?.detail });
+          const detail =
+            node?.detail?.kind === 'applied'
+              ? withReview(node.detail, await reviewStates(services, message.runId))
+              : node?.detail;
+          post({ type: 'nodeDetail', requestId: message.requestId, nodeId: message.nodeId, detail });
         } else if (message.type === 'openSession') {
           // only a session the store holds, as a read-only transcript: nothing else can be named from the webview
           await openSession(services.store, message.traceId, message.step);
@@ -167,6 +173,15 @@ async function fullRun(services: Services, runId: string): Promise<RunView | und
   if (!record) return undefined;
   cachedRun = { id: runId, view: runView(record) };
   return cachedRun.view;
+}
+
+/** How the review of the run's proposal stands now, rule by rule (empty when the run proposed nothing). */
+async function reviewStates(services: Services, runId: string): Promise<ReviewStates> {
+  for (const ws of workspaceFolderPaths()) {
+    const proposal = await services.proposals.load(ws, runId);
+    if (proposal) return new Map(reviewItems(proposal).rules.map((r) => [r.id, r.state]));
+  }
+  return new Map();
 }
 
 async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {

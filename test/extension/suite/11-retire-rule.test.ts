@@ -1,7 +1,7 @@
 // A rule of the accepted playbook opened at its line, and retired: a proposal to review, written only when accepted.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activate, api, diffTabs, learn, readText, run } from './combee';
+import { activate, api, diffTabs, fileUri, learn, readText, run } from './combee';
 import { writeSession } from './sessions';
 
 describe('retiring a rule of the playbook', () => {
@@ -21,6 +21,31 @@ describe('retiring a rule of the playbook', () => {
     const playbook = await readText('.combee/playbook.md');
     const ruleId = /\[([^\]\s]+)\][^\n]*pnpm lint:fix/.exec(playbook)?.[1];
     assert.ok(ruleId, `the accepted playbook has the rule:\n${playbook}`);
+
+    // a hover on [id] in AGENTS.md says what the rule is worth and links to where it came from
+    const agents = await vscode.workspace.openTextDocument(fileUri('AGENTS.md'));
+    const at = agents.getText().indexOf(`[${ruleId}]`);
+    assert.ok(at >= 0, 'AGENTS.md cites the rule');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      agents.uri,
+      agents.positionAt(at + 2),
+    );
+    const hoverText = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
+      .join('\n');
+    assert.match(hoverText, /\*\*new\*\* · helpful 0 · harmful 0/);
+    assert.ok(hoverText.includes('command:combee.showRuleInTree'), hoverText);
+    // and the playbook has a lens above the rule
+    const playbookDocument = await vscode.workspace.openTextDocument(fileUri('.combee/playbook.md'));
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      playbookDocument.uri,
+    );
+    const ruleLine = playbook.split('\n').findIndex((l) => l.includes(`[${ruleId}]`));
+    const here = lenses.filter((l) => l.range.start.line === ruleLine).map((l) => l.command?.title);
+    assert.deepEqual(here, ['new · +0 −0', 'Where it came from']);
 
     assert.equal(await run('combee.openRuleInPlaybook', ruleId), true);
     const editor = vscode.window.activeTextEditor;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { RunNode } from '../../../src/core/learn/record';
-import { nodeDetailView, nodeSummary } from '../../../src/extension/webview/nodeDetail';
+import { nodeDetailView, nodeSummary, withReview } from '../../../src/extension/webview/nodeDetail';
 import { runView } from '../../../src/extension/webview/runView';
 import { exampleRunRecord } from '../../support/exampleRun';
 
@@ -31,6 +31,29 @@ describe('the run as the tree panel gets it', () => {
     assert.ok(applied.detail.operations.some((op) => op.status === 'applied' && op.ruleId));
     const sessions = view.nodes.filter((n) => n.kind === 'trace');
     assert.ok(sessions.every((n) => n.detail?.kind === 'session'));
+  });
+
+  it("shows each applied change's review as it stands now: accepted, rejected or pending, counted", async () => {
+    const view = runView(await exampleRunRecord());
+    const applied = view.nodes.find((n) => n.kind === 'apply')?.detail;
+    assert.equal(applied?.kind, 'applied');
+    if (applied?.kind !== 'applied') return;
+    const ids = applied.operations
+      .filter((op) => op.status === 'applied' && op.ruleId)
+      .map((op) => op.ruleId as string);
+    assert.ok(ids.length >= 3);
+    const states = new Map<string, 'pending' | 'accepted' | 'rejected'>([
+      [ids[0], 'accepted'],
+      [ids[1], 'rejected'],
+      ...ids.slice(2).map((id) => [id, 'pending'] as [string, 'pending']),
+    ]);
+    const reviewed = withReview(applied, states);
+    assert.equal(reviewed?.kind, 'applied');
+    if (reviewed?.kind !== 'applied') return;
+    assert.equal(reviewed.operations.find((op) => op.ruleId === ids[0])?.review, 'accepted');
+    assert.equal(reviewed.operations.find((op) => op.ruleId === ids[1])?.review, 'rejected');
+    assert.equal(reviewed.reviewNote, `Review now: 1 accepted, 1 rejected, ${ids.length - 2} pending`);
+    assert.deepEqual(withReview(applied, new Map()), { ...applied, reviewNote: undefined }, 'no proposal: as recorded');
   });
 
   it('leaves out a payload that does not fit its kind (a damaged or older record) instead of passing it on', () => {
