@@ -47,7 +47,12 @@ export async function evidenceText(
     lines.push('No recorded evidence: the rule was already in the playbook (a cloned repository is untrusted input).');
   for (const evidence of rule.support) {
     const trace = await loadTrace(evidence.traceId);
-    lines.push(`== Session ${evidence.traceId}${trace?.title ? ` (${trace.title})` : ''}`);
+    const date = (trace?.startedAt ?? trace?.endedAt ?? '').slice(0, 10);
+    lines.push(
+      trace
+        ? `== Session “${trace.title ?? trace.id}” · ${trace.agent}${date ? ` · ${date}` : ''} (${evidence.traceId})`
+        : `== Session ${evidence.traceId}`,
+    );
     if (!trace) {
       lines.push('Not in the store any more.', '');
       continue;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Trace } from '../../core/trace/model';
 import type { Proposal } from '../../core/assets/proposal';
 import {
   isOpen,
@@ -43,6 +44,30 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
 
   constructor(private readonly services: Services) {
     services.onDidChange(() => this.emitter.fire());
+  }
+
+  /** A rule's tooltip names its sessions by title, agent and date, read from the store when it is first shown. */
+  async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
+    if (node.kind !== 'rule' || node.rule.state !== 'pending' || !node.rule.rule) return item;
+    const change = node.rule.rule;
+    const lines = await Promise.all(
+      change.support.map(async (s) => {
+        const trace = await this.services.store.loadTrace(s.traceId);
+        return `- ${sessionLabel(trace, s.traceId)}, step${s.steps.length === 1 ? '' : 's'} ${s.steps.join(', ')}`;
+      }),
+    );
+    const flags = change.flags ?? [];
+    const why = flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n');
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendText(`${change.content ?? ''}\n\n`);
+    if (flags.length > 0)
+      tooltip.appendMarkdown(
+        `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n`,
+      );
+    tooltip.appendMarkdown(`Supported by ${change.support.length} session(s):\n`);
+    for (const line of lines) tooltip.appendText(`${line}\n`);
+    item.tooltip = tooltip;
+    return item;
   }
 
   async getChildren(element?: Node): Promise<Node[]> {
@@ -145,13 +170,10 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
   }
   const change = rule.rule;
   const flags = change.flags ?? [];
-  const sessions = change.support.map((s) => `- ${s.traceId} (steps ${s.steps.join(', ')})`).join('\n');
-  const why = flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n');
   item.description =
     flags.length > 0 ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${change.content ?? ''}` : change.content;
-  item.tooltip = new vscode.MarkdownString(
-    `${change.content ?? ''}\n\n${flags.length > 0 ? `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n` : ''}Supported by ${change.support.length} session(s):\n${sessions}`,
-  );
+  // left undefined: resolveTreeItem names the sessions by title, agent and date when the tooltip is first shown
+  item.tooltip = undefined;
   item.iconPath =
     flags.length > 0
       ? new vscode.ThemeIcon('warning')
@@ -163,4 +185,11 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
     arguments: [node.proposalId, node.ruleId],
   };
   return item;
+}
+
+/** A session as evidence names it: its title, agent and date (its id when the store no longer holds it). */
+function sessionLabel(trace: Trace | undefined, traceId: string): string {
+  if (!trace) return `${traceId} (not in the store any more)`;
+  const date = (trace.startedAt ?? trace.endedAt ?? '').slice(0, 10);
+  return `“${trace.title ?? trace.id}” (${trace.agent}${date ? `, ${date}` : ''})`;
 }
