@@ -14,13 +14,7 @@ const PRIVATE_KEYS: SecretRule = {
 };
 
 /** Not secrets: home folders, which the redactor shows as `~`. The scan tells whether a text has one, and of which kind. */
-const UNIX_HOMES: SecretRule = {
-  id: 'home-folder',
-  provider: '',
-  keywords: ['/home/', '/users/'],
-  pattern: /(?!)/g,
-  anchored: true,
-};
+const UNIX_HOMES: SecretRule = { id: 'home-folder', provider: '', keywords: ['/home/', '/users/'], pattern: /(?!)/g };
 const WINDOWS_HOMES: SecretRule = { id: 'home-folder', provider: '', keywords: [':\\'], pattern: /(?!)/g };
 const HOME_FOLDERS = [UNIX_HOMES, WINDOWS_HOMES];
 
@@ -49,14 +43,11 @@ function built(): NonNullable<typeof tables> {
   return tables;
 }
 
-/** Where a text may name a home folder (case-insensitively: a superset of what the redactor replaces). */
+/** Which kinds of home folder a text may name (case-insensitively: a superset of what the redactor replaces). */
 export interface HomeFolders {
-  /** Offsets of `/home/` and `/users/` in any case, ascending. */
-  unix: readonly number[];
-  /** A `:\` occurs. */
+  unix: boolean;
   windows: boolean;
 }
-const NO_OFFSETS: readonly number[] = [];
 
 /** A secret found: what replaces [start, end), and the whole match with its context [matchStart, matchEnd). */
 export interface Found {
@@ -135,10 +126,7 @@ export function findSecrets(
   const scan = built().filter.scan(text);
   return {
     finds: findIn(text, scan, extra, holdsSecret),
-    homeFolders: {
-      unix: scan.anchors.get(UNIX_HOMES_INDEX) ?? NO_OFFSETS,
-      windows: scan.rules.includes(WINDOWS_HOMES_INDEX),
-    },
+    homeFolders: { unix: scan.rules.includes(UNIX_HOMES_INDEX), windows: scan.rules.includes(WINDOWS_HOMES_INDEX) },
   };
 }
 

@@ -1,4 +1,4 @@
-import { applyFinds, findSecrets, type ExtraFinder, type Found } from '../secrets/engine';
+import { applyFinds, findSecrets, type ExtraFinder } from '../secrets/engine';
 import { tag } from '../secrets/rule';
 import { compileUserPatterns, findUserPatterns } from '../secrets/userPatterns';
 
@@ -8,8 +8,9 @@ import { compileUserPatterns, findUserPatterns } from '../secrets/userPatterns';
  * and the same again inside base64 and %-encoded text. Home folders are shown as `~`.
  */
 
-// The Unix one is tried only where the scan saw `/home/` or `/users/`; the Windows one runs on texts with a `:\`.
-const UNIX_HOME_PATH = /(?:\/home\/|\/Users\/)[A-Za-z0-9._-]+/y;
+// Two expressions, each run only on texts whose scan saw its kind: the Windows one starts at any letter, so it is
+// the slower to look for.
+const UNIX_HOME_PATH = /(?:\/home\/|\/Users\/)([A-Za-z0-9._-]+)/g;
 const WINDOWS_HOME_PATH = /\b[A-Za-z]:\\(?:\\)?Users\\(?:\\)?([A-Za-z0-9._ -]+?)(?=\\|$|["'\s])/g;
 const CUSTOM_TAG = tag('custom');
 /** Encodings inside encodings are decoded this deep. */
@@ -52,40 +53,13 @@ export function createRedactor(
       if (!text) return text;
       const { finds, homeFolders } = findSecrets(text, extra, decodedHoldsSecret);
       count += finds.length;
-      // the keyword scan also tells where home folders may be named
-      const withHomes = homePaths && homeFolders.unix.length > 0 ? withUnixHomes(text, finds, homeFolders.unix) : finds;
-      let out = applyFinds(text, withHomes);
+      let out = applyFinds(text, finds);
+      // the keyword scan also tells which kinds of home folder are mentioned
+      if (homePaths && homeFolders.unix) out = out.replace(UNIX_HOME_PATH, '~');
       if (homePaths && homeFolders.windows) out = out.replace(WINDOWS_HOME_PATH, '~');
       return out;
     },
   };
-}
-
-/**
- * `finds` (sorted, apart) with the Unix home paths at `offsets` added as `~`: what replacing them in the redacted text
- * would do. A path that a secret starts inside ends there; one in or under a secret is the secret's.
- */
-function withUnixHomes(text: string, finds: readonly Found[], offsets: readonly number[]): Found[] {
-  const out: Found[] = [];
-  let next = 0;
-  let f = 0;
-  for (const at of offsets) {
-    if (at < next) continue;
-    UNIX_HOME_PATH.lastIndex = at;
-    if (!UNIX_HOME_PATH.test(text)) continue;
-    let end = UNIX_HOME_PATH.lastIndex;
-    for (; f < finds.length && finds[f].end <= at; f++) out.push(finds[f]);
-    const secret = finds[f];
-    if (secret && secret.start < end) {
-      // a home path is longer than its `/home/` or `/Users/`
-      if (secret.start <= at + (text.startsWith('/home/', at) ? 6 : 7)) continue;
-      end = secret.start;
-    }
-    out.push({ start: at, end, matchStart: at, matchEnd: end, replacement: '~' });
-    next = end;
-  }
-  for (; f < finds.length; f++) out.push(finds[f]);
-  return out;
 }
 
 const builtIn = createRedactor({ homePaths: false });

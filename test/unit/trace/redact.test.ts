@@ -76,25 +76,6 @@ describe('redaction', () => {
     assert.equal(redactor.redact('C:\\Users\\Carol\\code'), '~\\code');
   });
 
-  it('replaces home folders where the scan saw them exactly as one pass over the redacted text would', () => {
-    const token = 'ghp_' + 'aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
-    const texts = [
-      '/home/alice/src and /home/ and /home//x and /HOME/alice and /users/bob and /Users/',
-      `/home/alice_token=${token}/rest`,
-      `/home/${token} then /Users/bob`,
-      `password=/home/alice/secret123 /home/bob`,
-      `/home/al${'i'.repeat(40)}ce/x /home/a/home/b /Users/c/Users/d`,
-      `{"cwd":"/home/dev/shop","cmd":"cat /Users/dev/.npmrc","out":"token: ${token} in /home/dev"}`,
-      `Bearer ${token}/home/x`,
-    ];
-    for (const text of texts) {
-      const expected = createRedactor({ homePaths: false })
-        .redact(text)
-        .replace(/(?:\/home\/|\/Users\/)[A-Za-z0-9._-]+/g, '~');
-      assert.equal(createRedactor().redact(text), expected, text);
-    }
-  });
-
   it('applies user patterns and reports invalid ones instead of throwing', () => {
     const invalid: string[] = [];
     const redactor = createRedactor({ extraPatterns: ['ACME-[0-9]{6}', '(unclosed'] }, (source) =>
