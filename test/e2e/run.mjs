@@ -40,6 +40,17 @@ async function waitForFile(path, text, timeout = 30_000) {
   );
 }
 
+/** Opens the Combee activity bar entry (its views in the side bar). */
+async function openCombeeViews(page) {
+  const entry = page
+    .locator(
+      '.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]',
+    )
+    .first();
+  await entry.waitFor({ state: 'visible', timeout: 60_000 });
+  await entry.click();
+}
+
 const tests = [
   [
     'learn → diff → accept from the command palette',
@@ -75,13 +86,7 @@ const tests = [
     'the Combee view container shows the Sessions view',
     async ({ page, step }) => {
       step('open the Combee activity bar entry');
-      const entry = page
-        .locator(
-          '.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]',
-        )
-        .first();
-      await entry.waitFor({ state: 'visible', timeout: 60_000 });
-      await entry.click();
+      await openCombeeViews(page);
       step('wait for the Sessions view and its content');
       await page
         .locator('.part.sidebar')
@@ -103,13 +108,7 @@ const tests = [
     'in Restricted Mode the Combee views say why nothing is learned, and still list the sessions',
     async ({ page, step }) => {
       step('open the Combee activity bar entry in an untrusted window');
-      const entry = page
-        .locator(
-          '.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]',
-        )
-        .first();
-      await entry.waitFor({ state: 'visible', timeout: 60_000 });
-      await entry.click();
+      await openCombeeViews(page);
       step('wait for the Restricted Mode message');
       await page
         .locator('.part.sidebar')
@@ -172,12 +171,7 @@ const tests = [
       await runCommand(page, 'Combee: Learn from Recent Sessions');
       await waitForDiffShowing(page, 'pnpm db:generate');
       step('open the Combee activity bar entry and find the proposed rule in the Proposals view');
-      await page
-        .locator(
-          '.part.activitybar .action-item [aria-label^="Combee"], .part.activitybar .action-item[aria-label^="Combee"]',
-        )
-        .first()
-        .click();
+      await openCombeeViews(page);
       const ruleRow = page
         .locator('.part.sidebar .monaco-list-row')
         .filter({ hasText: /^(ADD|RULE|UPDATE)\s/ })
