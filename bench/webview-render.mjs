@@ -3,7 +3,9 @@
 // out and painted, and the frame times while zooming and panning. The runs are real run records: 1,000 simulated
 // sessions learned through the real client, prompts and scan against the loopback simulation (latencies off).
 // Usage: node esbuild.mjs && node esbuild.mjs --tests && node bench/webview-render.mjs [--runs n]
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +32,22 @@ async function record(sessions, batch) {
     return (await learnSimulated(server.url, traces, { batchSize: batch, seed: 5 })).record;
   } finally {
     await server.close();
+  }
+}
+
+/** What the learner pays, once per run, to lay the tree out: in a fresh process, as in a fresh worker (median of 3). */
+function learnerLayoutMs(run) {
+  const dir = mkdtempSync(join(tmpdir(), 'combee-layout-'));
+  try {
+    const nodes = join(dir, 'nodes.json');
+    writeFileSync(nodes, JSON.stringify(run.nodes));
+    const script = `const { layoutRun, storeLayout } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/shared/layout.js'))});
+const nodes = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(nodes)}, 'utf8'));
+const t = performance.now(); storeLayout(layoutRun(nodes), nodes); console.log(performance.now() - t);`;
+    const times = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })));
+    return times.sort((a, b) => a - b)[1];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -135,10 +153,11 @@ try {
       drawMs: median('drawMs'),
       frameMedianMs: median('frameMedianMs'),
       frameP95Ms: median('frameP95Ms'),
+      learnerLayoutMs: learnerLayoutMs(run),
     };
     results.push(result);
     console.log(
-      `${scenario.name}: ${result.nodes} nodes, ${result.edges} edges — laid out and painted in ${result.firstRenderMs.toFixed(0)} ms (the message ${result.deliveryMs.toFixed(0)}, layout ${result.layoutMs.toFixed(0)}, DOM ${result.drawMs.toFixed(0)}, then style, raster and paint); zoom and pan frames ${result.frameMedianMs.toFixed(1)} ms median, ${result.frameP95Ms.toFixed(1)} ms p95 (median of ${runs.length} runs)`,
+      `${scenario.name}: ${result.nodes} nodes, ${result.edges} edges — laid out and painted in ${result.firstRenderMs.toFixed(0)} ms (the message ${result.deliveryMs.toFixed(0)}, layout ${result.layoutMs.toFixed(0)}, DOM ${result.drawMs.toFixed(0)}, then style, raster and paint); zoom and pan frames ${result.frameMedianMs.toFixed(1)} ms median, ${result.frameP95Ms.toFixed(1)} ms p95 (median of ${runs.length} runs); the learner laid it out once in ${result.learnerLayoutMs.toFixed(0)} ms`,
     );
   }
 } finally {

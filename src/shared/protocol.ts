@@ -1,3 +1,4 @@
+import type { StoredLayout } from './layout';
 // The only way data reaches the webview: typed messages, shared by the extension and the webview bundle.
 import type { BatchMode } from '../core/learn/batchMode';
 import type { NodeKind, NodeStatus } from '../core/learn/nodeKinds';
@@ -86,6 +87,8 @@ export interface RunView extends RunSummaryView {
   batchSize: number;
   batches: BatchView[];
   nodes: RunNodeView[];
+  /** As the learner laid the run out when it recorded it (absent in older records). */
+  layout?: StoredLayout;
 }
 
 /** A rule's stage from its counters, or a mark beside it (see core/learn/ruleStanding.ts). */

@@ -1,6 +1,6 @@
 import type { RunNodeView } from '../shared/protocol';
 import { el, svg } from './dom';
-import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from './layout';
+import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../shared/layout';
 
 // The tree drawn as SVG: one transformed group for pan and zoom, edges under nodes. A node's width says its tokens
 // and its colour its status; hovering gives its summary; selecting it lights up the nodes it came from and what it
@@ -44,10 +44,10 @@ export class GraphView {
   private widths = new Map<string, number>();
   private readonly tooltip: HTMLElement;
   /** Nodes of each column (same x), top to bottom: ↑ and ↓ move within it. */
-  private readonly columns = new Map<number, PlacedNode[]>();
+  private readonly columns = new Map<number, Array<PlacedNode<RunNodeView>>>();
 
   constructor(
-    private readonly layout: GraphLayout,
+    private readonly layout: GraphLayout<RunNodeView>,
     private readonly callbacks: GraphCallbacks,
     batchTitles: Map<number, string>,
   ) {
@@ -314,7 +314,7 @@ export class GraphView {
     this.apply();
   }
 
-  private reveal(placed: PlacedNode): void {
+  private reveal(placed: PlacedNode<RunNodeView>): void {
     const box = this.canvas.getBoundingClientRect();
     const x = placed.x * this.scale + this.tx;
     const y = placed.y * this.scale + this.ty;

@@ -2,7 +2,7 @@ import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shar
 import { renderDetails } from './details';
 import { el } from './dom';
 import { GraphView } from './graphView';
-import { layoutRun } from './layout';
+import { layoutRun, loadLayout } from '../shared/layout';
 
 /** What the panel keeps across reloads (getState / setState). */
 export interface TreeState {
@@ -69,7 +69,8 @@ export function renderTree(
   );
   // user timings, read by the render benchmark (bench/webview-render.mjs)
   const started = performance.now();
-  const layout = layoutRun(run);
+  // laid out by the learner when the run was recorded; a run recorded before that is laid out here
+  const layout = (run.layout && loadLayout(run.layout, run.nodes)) ?? layoutRun(run.nodes);
   performance.measure('combee:layout', { start: started });
   const titles = new Map(run.nodes.flatMap((n) => (n.traceId ? [[n.traceId, n.label] as const] : [])));
   const details = el('aside', undefined, 'details');

@@ -95,6 +95,16 @@ const StoredRunRecord = z.object({
   batches: z.array(StoredBatchRecord),
   nodes: z.array(RunNode),
   warnings: z.array(z.string()),
+  /** The tree laid out once, when the run was recorded (src/shared/layout.ts); older records have none. */
+  layout: z
+    .object({
+      positions: z.array(z.number()),
+      bends: z.array(z.array(z.number())),
+      bands: z.array(z.array(z.number())),
+      width: z.number(),
+      height: z.number(),
+    })
+    .optional(),
 });
 /** The aggregation tree of one run: written once by the learner, read by the webview and `combee tree`. */
 export const RunRecord = StoredRunRecord.transform((stored) => ({

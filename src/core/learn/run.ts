@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { layoutRun, storeLayout, type StoredLayout } from '../../shared/layout';
 import type { EmbedFn } from './types';
 import type { AppliedOp } from '../playbook/apply';
 import type { BulletTag } from '../playbook/delta';
@@ -193,8 +194,21 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     batches,
     nodes: ledger.nodes,
     warnings: ledger.warnings,
+    layout: layoutOnce(ledger.nodes, ledger.warnings),
   };
   return { playbook, applied, tags, record, learnedTraceIds, failedTraces, measuredProfile: sizes.measured };
+}
+
+/** The tree laid out here, in the learner's worker, so that opening it in the webview draws at once. */
+function layoutOnce(nodes: RunRecord['nodes'], warnings: string[]): StoredLayout | undefined {
+  try {
+    return storeLayout(layoutRun(nodes), nodes);
+  } catch (error) {
+    warnings.push(
+      `the aggregation tree was not laid out (${(error as Error).message}); the panel lays it out when shown`,
+    );
+    return undefined;
+  }
 }
 
 function runId(): string {

@@ -33,6 +33,7 @@ export function runView(record: RunRecord): RunView {
       description: describeBatchMode(b),
     })),
     nodes: record.nodes.map((n) => nodeView(n, nodeDetailView(n))),
+    layout: record.layout,
   };
 }
 
