@@ -1,5 +1,6 @@
 import type { RunNodeView } from '../shared/protocol';
 import { el, svg } from './dom';
+import { Minimap } from './minimap';
 import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../shared/layout';
 
 // The tree drawn as SVG: one transformed group for pan and zoom, edges under nodes. A node's width says its tokens
@@ -21,6 +22,8 @@ const MIN_SCALE = 0.02;
 const MAX_SCALE = 4;
 /** Below this zoom a label is under 6 px tall: not drawn. */
 const FAR_SCALE = 0.5;
+/** Runs with this many nodes or more get an overview. */
+const MINIMAP_NODES = 60;
 
 export class GraphView {
   readonly element: HTMLElement;
@@ -45,6 +48,8 @@ export class GraphView {
   private readonly tooltip: HTMLElement;
   /** Nodes of each column (same x), top to bottom: ↑ and ↓ move within it. */
   private readonly columns = new Map<number, Array<PlacedNode<RunNodeView>>>();
+  /** The whole run in miniature (large runs only), with the visible part outlined. */
+  private readonly minimap?: Minimap;
 
   constructor(
     private readonly layout: GraphLayout<RunNodeView>,
@@ -77,6 +82,10 @@ export class GraphView {
     this.announcer = el('div', undefined, 'visually-hidden');
     this.announcer.setAttribute('aria-live', 'polite');
     this.element.append(this.canvas, this.tooltip, this.announcer);
+    if (layout.nodes.length >= MINIMAP_NODES) {
+      this.minimap = new Minimap(layout, { centerOn: (x, y) => this.centerOn(x, y) });
+      this.element.append(this.minimap.element);
+    }
     this.draw(batchTitles);
     this.wire();
   }
@@ -306,6 +315,13 @@ export class GraphView {
     this.apply();
   }
 
+  /** Moves the view so that a point of the layout is in its middle (the minimap's clicks). */
+  centerOn(x: number, y: number): void {
+    this.tx = this.canvas.clientWidth / 2 - x * this.scale;
+    this.ty = this.canvas.clientHeight / 2 - y * this.scale;
+    this.apply();
+  }
+
   zoomAt(factor: number, x: number, y: number): void {
     const scale = clamp(this.scale * factor);
     this.tx = x - ((x - this.tx) * scale) / this.scale;
@@ -333,6 +349,7 @@ export class GraphView {
     const far = this.scale < FAR_SCALE;
     this.canvas.classList.toggle('far', far);
     if (!far) this.drawLabels();
+    this.minimap?.show(this.view, this.canvas.clientWidth, this.canvas.clientHeight);
     clearTimeout(this.settle);
     this.settle = setTimeout(() => this.callbacks.onView(), VIEW_SETTLE_MS);
   }

@@ -390,6 +390,39 @@ const tests = [
     },
   ],
   [
+    'a large run without a stored layout is laid out in the page, with an overview that moves the view',
+    async (browser, record) => {
+      // four copies of the example run as four batches, recorded before layouts were kept
+      const big = structuredClone(record);
+      big.layout = undefined;
+      big.nodes = [0, 1, 2, 3].flatMap((copy) =>
+        record.nodes.map((n) => ({
+          ...structuredClone(n),
+          id: `c${copy}:${n.id}`,
+          batch: n.batch + copy * 10,
+          parents: n.parents.map((p) => `c${copy}:${p}`),
+        })),
+      );
+      const { page, errors } = await openPanel(browser);
+      await showRun(page, big);
+      assert.equal(await page.locator('.node').count(), big.nodes.length);
+      await page.locator('.minimap canvas').waitFor();
+      const frame = await page.locator('.minimap-frame').boundingBox();
+      assert.ok(frame && frame.width > 0 && frame.height > 0, 'the visible part is outlined');
+      const before = await page.locator('.stage').evaluate((stage) => stage.style.transform);
+      await page.locator('.graph').focus();
+      await page.keyboard.press('+');
+      await page.keyboard.press('+');
+      const box = await page.locator('.minimap canvas').boundingBox();
+      await page.mouse.click(box.x + box.width - 4, box.y + box.height - 4);
+      const after = await page.locator('.stage').evaluate((stage) => stage.style.transform);
+      assert.notEqual(after, before, 'a click on the overview moves the view');
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-overview.png') });
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
     'reads in the high-contrast theme',
     async (browser, record) => {
       const { page } = await openPanel(browser, 'high-contrast');
