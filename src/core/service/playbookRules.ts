@@ -13,8 +13,6 @@ export interface PlaybookRule {
   content: string;
   helpful: number;
   harmful: number;
-  /** The 0-based line of the rule in the playbook file. */
-  line: number;
   /** The trust screen's reasons when the rule is held out of the other assets (a cloned repository is untrusted). */
   flags: RuleFlag[];
   standing: RuleStanding;
@@ -37,18 +35,12 @@ export async function playbookRules(
   });
   const flagsOf = new Map(held.existing.map((h) => [h.id, h.flags]));
   const rules: Array<Omit<PlaybookRule, 'standing'>> = [];
-  // parsing keeps every line, so counting them gives each rule's line in the file
-  let line = playbook.preamble.length;
-  for (const section of playbook.sections) {
-    line++;
+  for (const section of playbook.sections)
     for (const entry of section.lines) {
-      if (entry.kind === 'bullet') {
-        const { id, content, helpful, harmful } = entry.bullet;
-        rules.push({ id, section: section.title, content, helpful, harmful, line, flags: flagsOf.get(id) ?? [] });
-      }
-      line++;
+      if (entry.kind !== 'bullet') continue;
+      const { id, content, helpful, harmful } = entry.bullet;
+      rules.push({ id, section: section.title, content, helpful, harmful, flags: flagsOf.get(id) ?? [] });
     }
-  }
   const records = await loadRunRecords(state, workspace);
   const standings = ruleStandings(
     records,

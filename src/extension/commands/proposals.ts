@@ -72,7 +72,8 @@ async function settleTabs(services: Services, proposalId: string, workspace: str
   if (gone.length > 0) await vscode.window.tabGroups.close(gone);
 }
 
-function assetSettings() {
+/** Which assets to render and how, from the user's settings (confined to the workspace). */
+export function assetSettings() {
   const settings = readSettings();
   return {
     targets: settings.assetTargets,

@@ -8,6 +8,7 @@ import { openProposalDiff } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readSettings } from '../settings';
 import { allowedInThisWorkspace } from '../trust';
+import { assetSettings } from './proposals';
 
 /** The first workspace folder whose playbook holds the rule, with the playbook's path and text. */
 async function playbookWith(ruleId: string): Promise<{ workspace: string; path: string; text: string } | undefined> {
@@ -27,7 +28,8 @@ export async function openRuleInPlaybook(ruleId: string): Promise<boolean> {
     void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
     return false;
   }
-  const line = found.text.split('\n').findIndex((l) => l.includes(`[${ruleId}]`));
+  // the rule's own line (its id first), not a line that cites it
+  const line = found.text.split('\n').findIndex((l) => l.replace(/^\s*(?:[-*]\s+)?/, '').startsWith(`[${ruleId}]`));
   const at = new vscode.Position(Math.max(0, line), 0);
   await vscode.window.showTextDocument(vscode.Uri.file(found.path), { selection: new vscode.Range(at, at) });
   return true;
@@ -44,17 +46,11 @@ export async function retireRule(services: Services, ruleId: string): Promise<st
     void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
     return undefined;
   }
-  const settings = readSettings();
   const proposal = retireProposal({
     workspace: found.workspace,
     ruleId,
-    reason: 'retired from the Rule Helpfulness panel',
-    assets: {
-      targets: settings.assetTargets,
-      budgetTokens: settings.rulesBudget,
-      skillRoots: settings.skillRoots,
-      playbookPath: settings.playbookPath,
-    },
+    reason: 'retired by the user',
+    assets: assetSettings(),
     now: new Date(),
     warn: (m) => services.log.warn(m),
   });

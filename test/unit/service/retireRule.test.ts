@@ -27,7 +27,7 @@ describe('retiring a rule', () => {
     const proposal = retireProposal({
       workspace: ws,
       ruleId: 'build-00002',
-      reason: 'retired from the Rule Helpfulness panel',
+      reason: 'retired by the user',
       assets: { playbookPath: '.combee/playbook.md', targets: ['agents-md'] },
       now,
       warn: () => {},
