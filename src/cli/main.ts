@@ -1,4 +1,13 @@
-import { ACCEPT_HELP, BENCH_HELP, CACHE_HELP, IMPORT_HELP, LEARN_HELP, MERGE_HELP, TREE_HELP } from './help';
+import {
+  ACCEPT_HELP,
+  BENCH_HELP,
+  CACHE_HELP,
+  IMPORT_HELP,
+  LEARN_HELP,
+  MERGE_HELP,
+  RULES_HELP,
+  TREE_HELP,
+} from './help';
 import { UsageError } from './args';
 import { consoleOutput, redactingOutput, type Output } from './output';
 import { COMBEE_VERSION } from './version';
@@ -13,6 +22,8 @@ ${LEARN_HELP}
 ${ACCEPT_HELP}
 
 ${TREE_HELP}
+
+${RULES_HELP}
 
 ${MERGE_HELP}
 
@@ -32,6 +43,7 @@ const COMMAND_HELP: Record<string, string> = {
   accept: ACCEPT_HELP,
   reject: ACCEPT_HELP,
   tree: TREE_HELP,
+  rules: RULES_HELP,
   merge: MERGE_HELP,
   cache: CACHE_HELP,
   bench: BENCH_HELP,
@@ -63,6 +75,8 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
         return await (await import('./commands/merge.js')).mergeCommand(rest, out);
       case 'tree':
         return await (await import('./commands/tree.js')).treeCommand(rest, out);
+      case 'rules':
+        return await (await import('./commands/rules.js')).rulesCommand(rest, out);
       case 'cache':
         return await (await import('./commands/cache.js')).cacheCommand(rest, out);
       case 'bench':

@@ -165,6 +165,37 @@ describe('combee CLI', () => {
     assert.equal(JSON.parse(json.stdout.join('\n')).version, 1);
   });
 
+  it('rules lists the accepted playbook with the numbers of the file, its stage and its trend; --json the same', async () => {
+    const { home, store, workspace } = setup();
+    await runCli(['import', '--from', home, '--store', store], capture());
+    assert.equal(await runCli(['rules', '--store', store, '--workspace', workspace], capture()), 1, 'no playbook yet');
+    const learned = capture();
+    await runCli(['learn', '--store', store, '--workspace', workspace, '--json'], learned);
+    const id = JSON.parse(learned.stdout.join('\n')).proposal.id;
+    await runCli(['accept', id, '--store', store, '--workspace', workspace], capture());
+    const playbook = readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8');
+    const out = capture();
+    assert.equal(await runCli(['rules', '--store', store, '--workspace', workspace, '--json'], out), 0);
+    const listed = JSON.parse(out.stdout.join('\n'));
+    assert.equal(listed.runs, 1);
+    const inFile = [...playbook.matchAll(/^\[([^\]]+)\] helpful=(\d+) harmful=(\d+) :: /gm)].map((m) => [
+      m[1],
+      +m[2],
+      +m[3],
+    ]);
+    assert.ok(inFile.length > 0);
+    assert.deepEqual(
+      listed.rules.map((r: { id: string; helpful: number; harmful: number }) => [r.id, r.helpful, r.harmful]),
+      inFile,
+      'the same rules and counts as the playbook file',
+    );
+    assert.ok(listed.rules.every((r: { stage: string; chips: string[] }) => r.stage === 'new' && r.chips[0] === 'new'));
+    const text = capture();
+    assert.equal(await runCli(['rules', '--store', store, '--workspace', workspace], text), 0);
+    assert.match(text.stdout.join('\n'), new RegExp(`^\\[${inFile[0][0]}\\] \\+0 −0 new · `, 'm'));
+    assert.equal(await runCli(['rules', '--workspace', workspace, '--playbook', '../outside.md'], capture()), 2);
+  });
+
   it('accept --rule writes one rule into every asset; reject --rule remembers it so it is not proposed again', async () => {
     const { home, store, workspace } = setup();
     writeClaudeSession(

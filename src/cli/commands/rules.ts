@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
+import { playbookRules } from '../../core/service/playbookRules';
+import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { WorkspaceState } from '../../core/store/workspaceState';
+import { resolveInWorkspace } from '../../core/trust/workspacePath';
+import { readTextIfExists } from '../../core/util/io';
+import { parse, workspacePathFlag } from '../args';
+import type { Output } from '../output';
+
+/** `combee rules`: the playbook's rules with the same counts, stage and flags as the Rules view and the panel. */
+export async function rulesCommand(argv: string[], out: Output): Promise<number> {
+  const { values } = parse(argv, {
+    workspace: { type: 'string' },
+    store: { type: 'string' },
+    playbook: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  const playbookPath = workspacePathFlag('playbook', workspace, values.playbook) ?? DEFAULT_PLAYBOOK_PATH;
+  const text = await readTextIfExists(resolveInWorkspace(workspace, playbookPath));
+  if (text === undefined) {
+    out.warn(`no playbook at ${playbookPath} in ${workspace}`);
+    return 1;
+  }
+  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const { rules, runs } = await playbookRules(new WorkspaceState(store.dir), workspace, text);
+  if (values.json) {
+    out.result(
+      JSON.stringify(
+        {
+          playbook: playbookPath,
+          runs,
+          rules: rules.map((r) => ({
+            id: r.id,
+            section: r.section,
+            content: r.content,
+            helpful: r.helpful,
+            harmful: r.harmful,
+            stage: r.standing.stage,
+            chips: r.standing.chips,
+            runsWithoutEvidence: r.standing.runsWithoutEvidence,
+            trend: r.standing.history,
+            flags: r.flags,
+          })),
+        },
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  const lines = [`${rules.length} rule(s) in ${playbookPath}, ${runs} run(s) recorded`];
+  for (const r of rules)
+    lines.push(
+      `[${r.id}] +${r.helpful} −${r.harmful} ${r.standing.chips.join(', ')} · ${r.section}: ${r.content}${r.flags.map((f) => `\n    flagged ${f.kind}: ${f.reason}`).join('')}`,
+    );
+  out.result(lines.join('\n'));
+  return 0;
+}
