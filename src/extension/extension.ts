@@ -53,6 +53,8 @@ export interface CombeeApi {
   viewItems(view: 'sessions' | 'proposals'): Promise<TreeSnapshot[]>;
   /** The status bar item as shown once its pending updates ran. */
   statusBar(): Promise<{ text: string; visible: boolean }>;
+  /** Each time the run in progress grows (its node count) or ends (undefined): what the tree panel redraws on. */
+  onDidChangeLiveRun(listener: (nodes: number | undefined) => void): vscode.Disposable;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -165,6 +167,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     },
     viewItems: (view) => (view === 'sessions' ? snapshotTree(sessionsView) : snapshotTree(proposalsView)),
     statusBar: () => statusBar.shown(),
+    onDidChangeLiveRun: (listener) => s.onDidChangeLiveRun(() => listener(s.liveRun?.nodes.length)),
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {
         const found = await s.proposals.load(ws, id);

@@ -1,5 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import type { RunEstimate } from '../core/learn/estimate';
+import type { LiveRunSnapshot } from '../core/learn/liveRun';
 import type { HostApi, LearnTaskOptions, LearnTaskResult, WorkerApi } from '../core/pool/learnProtocol';
 import { PortRpc } from '../core/util/portRpc';
 import type { ProviderChoice } from './llm/providerChoice';
@@ -10,6 +11,8 @@ const COOPERATIVE_CANCEL_MS = 15_000;
 
 export interface LearnHandlers {
   onProgress(message: string, fraction: number): void;
+  /** The run's tree so far (every second while it grows). */
+  onSnapshot?(snapshot: LiveRunSnapshot): void;
   confirm(estimate: RunEstimate): Promise<boolean>;
 }
 
@@ -31,6 +34,7 @@ export async function learnInWorker(
   const inFlight = new AbortController();
   const worker = new PortRpc<WorkerApi, HostApi>(port2, {
     progress: ({ message, fraction }) => handlers.onProgress(message, fraction),
+    snapshot: (snapshot) => handlers.onSnapshot?.(snapshot),
     confirm: (estimate) => handlers.confirm(estimate).catch(() => false),
     chat: async (messages) => {
       if (!choice.lm) throw new Error('no host-side model for this run');

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { LiveRunSnapshot } from '../core/learn/liveRun';
 import { ProposalStore } from '../core/store/proposals';
 import { CallCache } from '../core/llm/cache';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../core/pool/pool';
@@ -30,6 +31,10 @@ export class Services implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when traces, proposals or the playbook changed: views refresh on it. */
   readonly onDidChange = this.changed.event;
+  /** The run in progress as its tree has grown so far (the tree panel draws it live); undefined between runs. */
+  liveRun?: LiveRunSnapshot;
+  private readonly liveChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeLiveRun = this.liveChanged.event;
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -62,9 +67,15 @@ export class Services implements vscode.Disposable {
     this.changed.fire();
   }
 
+  setLiveRun(snapshot: LiveRunSnapshot | undefined): void {
+    this.liveRun = snapshot;
+    this.liveChanged.fire();
+  }
+
   dispose(): void {
     this.currentRun?.abort();
     this.changed.dispose();
+    this.liveChanged.dispose();
     this.runningChanged.dispose();
     // Workers must not outlive the extension host's shutdown (microsoft/vscode#259034).
     void this.pool?.destroy();

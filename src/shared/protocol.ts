@@ -75,8 +75,8 @@ export interface RunNodeView {
 export interface BatchView {
   index: number;
   sessions: number;
-  /** How the batch's delta was really made. */
-  mode: BatchMode;
+  /** How the batch's delta was really made (`in progress` while its run is still going). */
+  mode: BatchMode | 'in progress';
   /** The mode and its numbers in words, as `combee tree` prints them. */
   description: string;
 }

@@ -83,12 +83,16 @@ export function renderTree(
     {
       onSelect: (node) => {
         current = { ...current, nodeId: node?.id };
+        // a run still going has no record yet: its nodes' contents come with it
+        const live = run.status === 'in progress';
         details.replaceChildren(
           node
-            ? renderDetails(node, undefined, titles, host.openSession)
+            ? renderDetails(node, live ? null : undefined, titles, host.openSession)
             : el('p', 'Select a node to see what it holds.', 'empty'),
         );
-        if (node) host.requestDetail(run.id, node.id);
+        if (live && node)
+          details.append(el('p', 'The run is still going: what a node holds shows once it is recorded.', 'empty'));
+        else if (node) host.requestDetail(run.id, node.id);
         save();
       },
       onOpen: () => details.focus(),

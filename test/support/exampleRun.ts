@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { importSessions } from '../../src/core/import/importer';
 import type { RunRecord } from '../../src/core/learn/record';
 import { offlineRoles } from '../../src/core/llm/providers';
-import { learnWorkspace, type LearnWorkspaceResult } from '../../src/core/service/learnWorkspace';
+import {
+  learnWorkspace,
+  type LearnWorkspaceOptions,
+  type LearnWorkspaceResult,
+} from '../../src/core/service/learnWorkspace';
 import { ProposalStore } from '../../src/core/store/proposals';
 import { TraceStore } from '../../src/core/store/traceStore';
 import { WorkspaceState } from '../../src/core/store/workspaceState';
@@ -11,7 +15,7 @@ import { EXAMPLES } from './paths';
 import { tempDir } from './tmp';
 
 /** The offline learner over the example sessions (Claude Code and Codex), seed 7, as a dry run. */
-export async function learnExamples(): Promise<LearnWorkspaceResult> {
+export async function learnExamples(onSnapshot?: LearnWorkspaceOptions['onSnapshot']): Promise<LearnWorkspaceResult> {
   const root = tempDir('combee-example-run-');
   const store = new TraceStore(join(root, 'store'));
   for (const agent of ['claude-code', 'codex'])
@@ -28,6 +32,7 @@ export async function learnExamples(): Promise<LearnWorkspaceResult> {
     allWorkspaces: true,
     dryRun: true,
     seed: 7,
+    onSnapshot,
   });
 }
 

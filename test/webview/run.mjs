@@ -20,7 +20,9 @@ for (const [file, build] of [
     process.exit(1);
   }
 const { exampleRunRecord } = require(join(REPO_ROOT, 'out/test/support/exampleRun.js'));
-const { runView, runSummaryView, runMessageView } = require(join(REPO_ROOT, 'out/src/extension/webview/runView.js'));
+const { runView, runSummaryView, runMessageView, liveRunView } = require(
+  join(REPO_ROOT, 'out/src/extension/webview/runView.js'),
+);
 const { searchNodes } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeSearch.js'));
 const { rulePath } = require(join(REPO_ROOT, 'out/src/extension/webview/rulePath.js'));
 const { ruleStandings } = require(join(REPO_ROOT, 'out/src/core/learn/ruleStanding.js'));
@@ -418,6 +420,43 @@ const tests = [
       const after = await page.locator('.stage').evaluate((stage) => stage.style.transform);
       assert.notEqual(after, before, 'a click on the overview moves the view');
       await page.screenshot({ path: join(ARTIFACTS, 'tree-overview.png') });
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'a run in progress is drawn as far as it got, and grows when more of it arrives',
+    async (browser, record) => {
+      const snapshot = (count) => ({
+        workspace: record.workspace,
+        startedAt: record.startedAt,
+        provider: record.provider,
+        model: record.model,
+        strategy: record.strategy,
+        seed: record.seed,
+        duplication: record.duplication,
+        traces: record.totals.traces,
+        calls: count,
+        costUsd: 0,
+        nodes: record.nodes.slice(0, count).map(({ detail: _detail, ...n }) => n),
+      });
+      const { page, errors } = await openPanel(browser);
+      const post = (live) =>
+        page.evaluate((view) => window.postMessage({ type: 'runs', runs: [view], selected: view }, '*'), live);
+      const half = Math.ceil(record.nodes.length / 2);
+      await post(runMessageView(liveRunView(snapshot(half))));
+      await page.locator('.node').first().waitFor();
+      assert.equal(await page.locator('.node').count(), half);
+      assert.match(await page.locator('select').innerText(), /in progress/);
+      const posted = (await page.evaluate(() => window.posted)).length;
+      await page.locator('.node').first().click();
+      await page
+        .locator('.details')
+        .getByText(/The run is still going/)
+        .waitFor();
+      assert.equal((await page.evaluate(() => window.posted)).length, posted, 'nothing to ask for yet');
+      await post(runMessageView(liveRunView(snapshot(record.nodes.length))));
+      await page.waitForFunction((n) => document.querySelectorAll('.node').length === n, record.nodes.length);
       assert.deepEqual(errors, []);
       await page.close();
     },

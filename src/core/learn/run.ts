@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { layoutRun, storeLayout, type StoredLayout } from '../../shared/layout';
+import { liveSnapshots, type LiveRunSnapshot } from './liveRun';
 import type { EmbedFn } from './types';
 import type { AppliedOp } from '../playbook/apply';
 import type { BulletTag } from '../playbook/delta';
@@ -42,6 +43,8 @@ export interface LearnOptions {
   plan?: PlanKind;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction: number) => void;
+  /** The run's tree so far, every second while it grows (for the panel; see liveRun.ts). */
+  onSnapshot?: (snapshot: LiveRunSnapshot) => void;
   /** Returns a reason to drop an operation before it is applied (rejected or deleted before), else undefined. */
   veto?: Veto;
   /** Embeddings when the provider has them: catches duplicate rules worded differently. */
@@ -99,6 +102,20 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   let playbook = options.playbook;
   let status: RunRecord['status'] | undefined;
 
+  const live = liveSnapshots(
+    {
+      workspace: options.workspace,
+      startedAt: new Date(started).toISOString(),
+      provider: options.provider.provider,
+      model: options.provider.model,
+      strategy,
+      seed,
+      duplication,
+      traces: options.traces.length,
+    },
+    ledger,
+    options.onSnapshot,
+  );
   const traces = [...options.traces].sort(
     (a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id),
   );
@@ -168,10 +185,12 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         else learnedTraceIds.push(id);
       }
       progress('done', 1);
+      live.flush();
     }
   } catch (error) {
     status = ledger.interrupted(error);
   } finally {
+    live.stop();
     ledger.close();
   }
   status ??= ledger.settled(failedTraces.length);

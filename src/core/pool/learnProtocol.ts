@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { AssetSettings } from '../assets/targets';
 import type { RunEstimate } from '../learn/estimate';
+import type { LiveRunSnapshot } from '../learn/liveRun';
 import type { Strategy } from '../learn/run';
 import type { ProviderInfo } from '../learn/types';
 import type { ChatApi } from '../llm/proxyMessages';
@@ -67,6 +68,8 @@ export interface LearnTaskResult {
 /** What the host serves the worker: progress, the consent question before a large run, and model calls. */
 export type HostApi = ChatApi & {
   progress: (update: { message: string; fraction: number }) => void;
+  /** The run's tree so far, for the panel (nodes without their contents). */
+  snapshot: (snapshot: LiveRunSnapshot) => void;
   confirm: (estimate: RunEstimate) => boolean | Promise<boolean>;
 };
 

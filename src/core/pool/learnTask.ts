@@ -69,6 +69,7 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
       confirm,
       signal: controller.signal,
       onProgress: (message, fraction) => host.notify('progress', { message, fraction }),
+      onSnapshot: (snapshot) => host.notify('snapshot', snapshot),
     });
     const record = result.record;
     return {

@@ -24,6 +24,7 @@ import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 import { screenProposal } from './screenProposal';
 import { playbookForOtherAssets } from '../trust/hold';
 import { redactDeep } from '../secrets/deep';
+import type { LiveRunSnapshot } from '../learn/liveRun';
 import { redactText } from '../trace/redact';
 
 export interface LearnWorkspaceOptions {
@@ -51,6 +52,8 @@ export interface LearnWorkspaceOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction: number) => void;
+  /** The run's tree while it grows (see learn/liveRun.ts). */
+  onSnapshot?: (snapshot: LiveRunSnapshot) => void;
   /** Asked once the sessions are selected, before any model call; false cancels the run before it starts. */
   confirm?: (estimate: RunEstimate) => Promise<boolean>;
   /** Per-run token and money limits (a run that reaches one stops cleanly, keeping finished batches). */
@@ -157,6 +160,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     concurrency: options.concurrency,
     signal: options.signal,
     onProgress: options.onProgress,
+    onSnapshot: options.onSnapshot,
     veto,
     limits: options.limits,
     embed: options.embed,

@@ -108,9 +108,13 @@ export async function runLearning(
                 },
                 pricePerMTokInput: settings.prices[info.model]?.input,
               },
-              { onProgress: (message) => progress.report({ message }), confirm },
+              {
+                onProgress: (message) => progress.report({ message }),
+                onSnapshot: (snapshot) => services.setLiveRun(snapshot),
+                confirm,
+              },
               controller.signal,
-            );
+            ).finally(() => services.setLiveRun(undefined));
             if (result.declined) {
               services.log.info(`learning for ${workspace} declined at the estimate`);
               continue;

@@ -21,7 +21,8 @@ import { searchNodes } from './nodeSearch';
 import { rulePath } from './rulePath';
 import { withReview, type ReviewStates } from './nodeDetail';
 import { reviewItems } from '../../core/assets/review';
-import { runMessageView, runSummaryView, runView } from './runView';
+import { LIVE_RUN_ID, liveRunView, runMessageView, runSummaryView, runView } from './runView';
+import type { LiveRunSnapshot } from '../../core/learn/liveRun';
 
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
 /** Posts a message to the tree panel once its webview is ready (a panel just opened is not yet). */
@@ -143,6 +144,12 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
     services.onDidChange(async () =>
       post(kind === 'tree' ? await runsMessage(services, selectedRun) : await rulesMessage(services)),
     ),
+    // the run in progress grows while it is shown; when it ends, the recorded run takes its place
+    services.onDidChangeLiveRun(async () => {
+      if (kind !== 'tree' || (selectedRun !== undefined && selectedRun !== LIVE_RUN_ID)) return;
+      if (!services.liveRun) selectedRun = undefined;
+      post(await runsMessage(services, selectedRun));
+    }),
   ];
   panel.onDidDispose(() => {
     panels.delete(kind);
@@ -186,10 +193,26 @@ async function reviewStates(services: Services, runId: string): Promise<ReviewSt
 
 async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {
   const records = await allRuns(services);
+  // a run in progress is listed first, and shown while nothing else is picked
+  const live = liveRunOfThisWindow(services);
+  const liveView = live && liveRunView(live);
+  if (liveView && (selectedId === undefined || selectedId === LIVE_RUN_ID))
+    return {
+      type: 'runs',
+      runs: [liveView, ...records.map(runSummaryView)],
+      selected: runMessageView(liveView),
+    };
   const chosen = records.find((r) => r.id === selectedId) ?? records[0];
   const view = chosen && runView(chosen);
   if (chosen && view) cachedRun = { id: chosen.id, view };
-  return { type: 'runs', runs: records.map(runSummaryView), selected: view && runMessageView(view) };
+  const runs = records.map(runSummaryView);
+  return { type: 'runs', runs: liveView ? [liveView, ...runs] : runs, selected: view && runMessageView(view) };
+}
+
+/** The run in progress, when it learns for one of this window's folders. */
+function liveRunOfThisWindow(services: Services): LiveRunSnapshot | undefined {
+  const live = services.liveRun;
+  return live && workspaceFolderPaths().includes(live.workspace) ? live : undefined;
 }
 
 async function rulesMessage(services: Services): Promise<ToWebview> {

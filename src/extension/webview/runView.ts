@@ -1,4 +1,5 @@
 import { describeBatchMode } from '../../core/learn/batchMode';
+import type { LiveRunSnapshot } from '../../core/learn/liveRun';
 import type { RunNode, RunRecord } from '../../core/learn/record';
 import type { NodeDetailView, RunNodeView, RunSummaryView, RunView } from '../../shared/protocol';
 import { nodeDetailView, nodeSummary } from './nodeDetail';
@@ -52,6 +53,36 @@ function nodeView(n: RunNode, detail: NodeDetailView | undefined): RunNodeView {
     costUsd: n.costUsd,
     traceId: detail?.kind === 'session' ? detail.traceId : undefined,
     detail,
+  };
+}
+
+/** The id the panel knows a run in progress by (a recorded run's id is a time and a random suffix). */
+export const LIVE_RUN_ID = 'live';
+
+/** A run in progress as the panel draws it: the nodes of the calls finished so far, laid out in the panel. */
+export function liveRunView(live: LiveRunSnapshot): RunView {
+  const batches = [...new Set(live.nodes.map((n) => n.batch))].sort((a, b) => a - b);
+  return {
+    id: LIVE_RUN_ID,
+    startedAt: live.startedAt,
+    status: 'in progress',
+    provider: live.provider,
+    model: live.model,
+    strategy: live.strategy,
+    traces: live.traces,
+    calls: live.calls,
+    applied: live.nodes.filter((n) => n.kind === 'apply').length,
+    costUsd: live.costUsd,
+    seed: live.seed,
+    duplication: live.duplication,
+    batchSize: 0,
+    batches: batches.map((index) => ({
+      index,
+      sessions: live.nodes.filter((n) => n.batch === index && n.kind === 'trace').length,
+      mode: 'in progress',
+      description: 'in progress: nodes appear as their calls finish',
+    })),
+    nodes: live.nodes.map((n) => nodeView(n, undefined)),
   };
 }
 

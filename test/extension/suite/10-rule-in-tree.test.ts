@@ -40,3 +40,25 @@ describe('following a rule into the aggregation tree', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
+
+describe('a run in progress in the aggregation tree', () => {
+  it('grows as its calls finish, and gives way to the recorded run when it ends', async () => {
+    await activate();
+    writeSession(
+      'No, always run `pnpm icons:build` before `pnpm storybook:test`; the sprites are missing otherwise.',
+      ['pnpm storybook:test', 'Error: sprite sheet not found'],
+      ['pnpm icons:build'],
+    );
+    const seen: Array<number | undefined> = [];
+    const subscription = api().onDidChangeLiveRun((nodes) => seen.push(nodes));
+    try {
+      assert.ok((await learn())?.proposalId, 'a proposal');
+    } finally {
+      subscription.dispose();
+    }
+    const counts = seen.filter((n): n is number => n !== undefined);
+    assert.ok(counts.length >= 1, `the tree grew while the run went on: ${JSON.stringify(seen)}`);
+    for (let i = 1; i < counts.length; i++) assert.ok(counts[i] > counts[i - 1], 'it only grows');
+    assert.equal(seen.at(-1), undefined, 'and is gone once the run is recorded');
+  });
+});
