@@ -11,6 +11,7 @@ import {
   type PanelKind,
   type RuleFocus,
   type RuleView,
+  type RunSummaryView,
   type RunView,
   type ToWebview,
 } from '../../shared/protocol';
@@ -147,8 +148,10 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
     // the run in progress grows while it is shown; when it ends, the recorded run takes its place
     services.onDidChangeLiveRun(async () => {
       if (kind !== 'tree' || (selectedRun !== undefined && selectedRun !== LIVE_RUN_ID)) return;
-      if (!services.liveRun) selectedRun = undefined;
-      post(await runsMessage(services, selectedRun));
+      if (!services.liveRun) {
+        selectedRun = undefined;
+        post(await runsMessage(services));
+      } else post(await liveRunsMessage(services));
     }),
   ];
   panel.onDidDispose(() => {
@@ -206,7 +209,19 @@ async function runsMessage(services: Services, selectedId?: string): Promise<Ext
   const view = chosen && runView(chosen);
   if (chosen && view) cachedRun = { id: chosen.id, view };
   const runs = records.map(runSummaryView);
+  recordedSummaries = runs;
   return { type: 'runs', runs: liveView ? [liveView, ...runs] : runs, selected: view && runMessageView(view) };
+}
+
+/** The recorded runs as the picker last listed them: a live update (every second) does not read every record again. */
+let recordedSummaries: RunSummaryView[] | undefined;
+
+/** The run in progress as it has grown, with the recorded runs listed after it. */
+async function liveRunsMessage(services: Services): Promise<Extract<ToWebview, { type: 'runs' }>> {
+  const live = liveRunOfThisWindow(services);
+  if (!live || !recordedSummaries) return runsMessage(services, live ? LIVE_RUN_ID : undefined);
+  const view = liveRunView(live);
+  return { type: 'runs', runs: [view, ...recordedSummaries], selected: runMessageView(view) };
 }
 
 /** The run in progress, when it learns for one of this window's folders. */
