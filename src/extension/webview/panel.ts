@@ -196,20 +196,16 @@ async function reviewStates(services: Services, runId: string): Promise<ReviewSt
 
 async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {
   const records = await allRuns(services);
+  const runs = records.map(runSummaryView);
+  recordedSummaries = runs;
   // a run in progress is listed first, and shown while nothing else is picked
   const live = liveRunOfThisWindow(services);
   const liveView = live && liveRunView(live);
   if (liveView && (selectedId === undefined || selectedId === LIVE_RUN_ID))
-    return {
-      type: 'runs',
-      runs: [liveView, ...records.map(runSummaryView)],
-      selected: runMessageView(liveView),
-    };
+    return { type: 'runs', runs: [liveView, ...runs], selected: runMessageView(liveView) };
   const chosen = records.find((r) => r.id === selectedId) ?? records[0];
   const view = chosen && runView(chosen);
   if (chosen && view) cachedRun = { id: chosen.id, view };
-  const runs = records.map(runSummaryView);
-  recordedSummaries = runs;
   return { type: 'runs', runs: liveView ? [liveView, ...runs] : runs, selected: view && runMessageView(view) };
 }
 
