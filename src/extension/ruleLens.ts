@@ -1,15 +1,12 @@
 import { relative } from 'node:path';
 import * as vscode from 'vscode';
+import { parseBulletLine } from '../core/playbook/markdown';
 import { playbookRules, type PlaybookRule } from '../core/service/playbookRules';
-import { tryResolveInWorkspace } from '../core/trust/workspacePath';
-import { readTextIfExists } from '../core/util/io';
 import type { Services } from './services';
-import { readSettings } from './settings';
+import { readWorkspacePlaybook } from './playbookFile';
 
 /** `[id]` as the playbook and the assets write a rule's id (only ids the playbook holds get a hover). */
 const RULE_REF = /\[([^\]\s[]{1,120})\]/;
-/** A rule's line in the playbook: its id first. */
-const RULE_LINE = /^\s*(?:[-*]\s+)?\[([^\]\s]+)\]/;
 /** The only commands a hover's links may run, each with a rule id. */
 const HOVER_COMMANDS = ['combee.showRuleInTree', 'combee.openRuleInPlaybook', 'combee.retireRule'];
 
@@ -35,9 +32,9 @@ class RuleIndex {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder) return undefined;
     const workspace = folder.uri.fsPath;
-    const playbook = tryResolveInWorkspace(workspace, readSettings().playbookPath);
-    const text = playbook === undefined ? undefined : await readTextIfExists(playbook);
-    if (playbook === undefined || text === undefined) return undefined;
+    const file = await readWorkspacePlaybook(workspace);
+    if (!file) return undefined;
+    const { path: playbook, text } = file;
     const cached = this.cache.get(workspace);
     if (cached?.text === text) return cached;
     const { rules } = await playbookRules(this.services.state, workspace, text);
@@ -99,7 +96,7 @@ export function registerRuleLens(services: Services): vscode.Disposable[] {
         const lenses: vscode.CodeLens[] = [];
         // from the document as it is in the editor (unsaved edits move lines)
         for (let line = 0; line < document.lineCount; line++) {
-          const id = RULE_LINE.exec(document.lineAt(line).text)?.[1];
+          const id = parseBulletLine(document.lineAt(line).text)?.id;
           const rule = id === undefined ? undefined : found.rules.get(id);
           if (!rule) continue;
           const range = new vscode.Range(line, 0, line, 0);

@@ -1,5 +1,6 @@
 import type { Evidence } from '../playbook/delta';
 import type { Step, Trace } from '../trace/model';
+import { sessionLabel } from '../trace/transcript';
 import type { RuleFlag } from './kinds';
 
 /** Longest text shown per step: the document is for reading the evidence, not for storing it twice. */
@@ -47,12 +48,7 @@ export async function evidenceText(
     lines.push('No recorded evidence: the rule was already in the playbook (a cloned repository is untrusted input).');
   for (const evidence of rule.support) {
     const trace = await loadTrace(evidence.traceId);
-    const date = (trace?.startedAt ?? trace?.endedAt ?? '').slice(0, 10);
-    lines.push(
-      trace
-        ? `== Session “${trace.title ?? trace.id}” · ${trace.agent}${date ? ` · ${date}` : ''} (${evidence.traceId})`
-        : `== Session ${evidence.traceId}`,
-    );
+    lines.push(trace ? `== Session ${sessionLabel(trace)} ${evidence.traceId}` : `== Session ${evidence.traceId}`);
     if (!trace) {
       lines.push('Not in the store any more.', '');
       continue;

@@ -1,22 +1,18 @@
 import * as vscode from 'vscode';
-import { parsePlaybook } from '../../core/playbook/markdown';
+import { parseBulletLine, parsePlaybook } from '../../core/playbook/markdown';
 import { findBullet } from '../../core/playbook/model';
 import { retireProposal } from '../../core/service/retireRule';
-import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
-import { readTextIfExists } from '../../core/util/io';
 import { openProposalDiff } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
-import { readSettings } from '../settings';
 import { allowedInThisWorkspace } from '../trust';
 import { assetSettings } from './proposals';
+import { readWorkspacePlaybook } from '../playbookFile';
 
 /** The first workspace folder whose playbook holds the rule, with the playbook's path and text. */
 async function playbookWith(ruleId: string): Promise<{ workspace: string; path: string; text: string } | undefined> {
   for (const workspace of workspaceFolderPaths()) {
-    const path = tryResolveInWorkspace(workspace, readSettings().playbookPath);
-    const text = path === undefined ? undefined : await readTextIfExists(path);
-    if (path !== undefined && text !== undefined && findBullet(parsePlaybook(text), ruleId))
-      return { workspace, path, text };
+    const playbook = await readWorkspacePlaybook(workspace);
+    if (playbook && findBullet(parsePlaybook(playbook.text), ruleId)) return { workspace, ...playbook };
   }
   return undefined;
 }
@@ -28,8 +24,8 @@ export async function openRuleInPlaybook(ruleId: string): Promise<boolean> {
     void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
     return false;
   }
-  // the rule's own line (its id first), not a line that cites it
-  const line = found.text.split('\n').findIndex((l) => l.replace(/^\s*(?:[-*]\s+)?/, '').startsWith(`[${ruleId}]`));
+  // the rule's own line, not a line that cites it
+  const line = found.text.split('\n').findIndex((l) => parseBulletLine(l)?.id === ruleId);
   const at = new vscode.Position(Math.max(0, line), 0);
   await vscode.window.showTextDocument(vscode.Uri.file(found.path), { selection: new vscode.Range(at, at) });
   return true;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Trace } from '../../core/trace/model';
+import { sessionLabel } from '../../core/trace/transcript';
 import type { Proposal } from '../../core/assets/proposal';
 import {
   isOpen,
@@ -53,7 +53,8 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
     const lines = await Promise.all(
       change.support.map(async (s) => {
         const trace = await this.services.store.loadTrace(s.traceId);
-        return `- ${sessionLabel(trace, s.traceId)}, step${s.steps.length === 1 ? '' : 's'} ${s.steps.join(', ')}`;
+        const named = trace ? sessionLabel(trace) : `${s.traceId} (not in the store any more)`;
+        return `- ${named}, step${s.steps.length === 1 ? '' : 's'} ${s.steps.join(', ')}`;
       }),
     );
     const flags = change.flags ?? [];
@@ -185,11 +186,4 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
     arguments: [node.proposalId, node.ruleId],
   };
   return item;
-}
-
-/** A session as evidence names it: its title, agent and date (its id when the store no longer holds it). */
-function sessionLabel(trace: Trace | undefined, traceId: string): string {
-  if (!trace) return `${traceId} (not in the store any more)`;
-  const date = (trace.startedAt ?? trace.endedAt ?? '').slice(0, 10);
-  return `“${trace.title ?? trace.id}” (${trace.agent}${date ? `, ${date}` : ''})`;
 }

@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
 import type { RuleStage } from '../../core/learn/ruleStanding';
 import { playbookRules, type PlaybookRule } from '../../core/service/playbookRules';
-import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
-import { readTextIfExists } from '../../core/util/io';
 import { workspaceFolderPaths, type Services } from '../services';
-import { readSettings } from '../settings';
+import { readWorkspacePlaybook } from '../playbookFile';
 
 type Node = { kind: 'section'; title: string; rules: PlaybookRule[] } | { kind: 'rule'; rule: PlaybookRule };
 
@@ -21,10 +19,9 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
     if (element) return element.kind === 'section' ? element.rules.map((rule) => ({ kind: 'rule', rule })) : [];
     const [workspace] = workspaceFolderPaths();
     if (!workspace) return [];
-    const path = tryResolveInWorkspace(workspace, readSettings().playbookPath);
-    const text = path === undefined ? undefined : await readTextIfExists(path);
-    if (text === undefined) return [];
-    const { rules } = await playbookRules(this.services.state, workspace, text);
+    const playbook = await readWorkspacePlaybook(workspace);
+    if (!playbook) return [];
+    const { rules } = await playbookRules(this.services.state, workspace, playbook.text);
     const sections: Array<Extract<Node, { kind: 'section' }>> = [];
     for (const rule of rules) {
       const last = sections[sections.length - 1];

@@ -3,8 +3,6 @@ import * as vscode from 'vscode';
 import { STALE_AFTER_RUNS } from '../../core/learn/ruleStanding';
 import { playbookRules } from '../../core/service/playbookRules';
 import { loadRunRecords } from '../../core/store/runs';
-import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
-import { readTextIfExists } from '../../core/util/io';
 import type { RunRecord } from '../../core/learn/record';
 import {
   isFromWebview,
@@ -24,6 +22,7 @@ import { withReview, type ReviewStates } from './nodeDetail';
 import { reviewItems } from '../../core/assets/review';
 import { LIVE_RUN_ID, liveRunView, runMessageView, runSummaryView, runView } from './runView';
 import type { LiveRunSnapshot } from '../../core/learn/liveRun';
+import { readWorkspacePlaybook } from '../playbookFile';
 
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
 /** Posts a message to the tree panel once its webview is ready (a panel just opened is not yet). */
@@ -231,11 +230,10 @@ async function rulesMessage(services: Services): Promise<ToWebview> {
   let runs = 0;
   let playbookPath: string | undefined;
   for (const ws of workspaceFolderPaths()) {
-    const path = tryResolveInWorkspace(ws, readSettings().playbookPath);
-    const text = path === undefined ? undefined : await readTextIfExists(path);
-    if (text === undefined) continue;
+    const playbook = await readWorkspacePlaybook(ws);
+    if (!playbook) continue;
     playbookPath ??= readSettings().playbookPath;
-    const found = await playbookRules(services.state, ws, text);
+    const found = await playbookRules(services.state, ws, playbook.text);
     runs += found.runs;
     for (const r of found.rules)
       rules.push({
