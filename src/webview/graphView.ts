@@ -1,5 +1,7 @@
 import type { RunNodeView } from '../shared/protocol';
 import { el, svg } from './dom';
+import { FarDrawing, type FarState } from './farDrawing';
+import { LABEL_MIN_SCALE, LabelLayer } from './labels';
 import { Minimap } from './minimap';
 import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../shared/layout';
 
@@ -17,11 +19,13 @@ export interface GraphCallbacks {
 
 /** How long pan and zoom must rest before the view is reported as settled. */
 const VIEW_SETTLE_MS = 250;
+/** How long they must rest before what suits the view at rest is made: its labels, a sharper far-out bitmap. */
+const REST_MS = 120;
 
 const MIN_SCALE = 0.02;
 const MAX_SCALE = 4;
-/** Below this zoom a label is under 6 px tall: not drawn. */
-const FAR_SCALE = 0.5;
+/** Below this zoom no label can be read, and the whole tree is shown as one bitmap (see FarDrawing). */
+const FAR_SCALE = LABEL_MIN_SCALE;
 /** Runs with this many nodes or more get an overview. */
 const MINIMAP_NODES = 60;
 
@@ -42,8 +46,14 @@ export class GraphView {
   private tx = 0;
   private ty = 0;
   private selected?: string;
-  private labelsDrawn = false;
+  /** The selection's lineage (or the followed rule's path): the other nodes are dimmed. */
+  private lit?: ReadonlySet<string>;
   private settle?: ReturnType<typeof setTimeout>;
+  private rest?: ReturnType<typeof setTimeout>;
+  private readonly labels: LabelLayer;
+  /** Made with the drawing: the whole tree as a bitmap, shown when zoomed far out. */
+  private farDrawing?: FarDrawing;
+  private matches: ReadonlySet<string> = new Set();
   private widths = new Map<string, number>();
   private readonly tooltip: HTMLElement;
   /** Nodes of each column (same x), top to bottom: ↑ and ↓ move within it. */
@@ -65,17 +75,13 @@ export class GraphView {
     );
     this.canvas = el('div', undefined, 'canvas');
     this.stage = el('div', undefined, 'stage');
-    const drawing = svg('svg', {
-      class: 'drawing',
-      role: 'img',
-      'aria-label': 'aggregation tree',
-      width: Math.ceil(layout.width + NODE_WIDTH),
-      height: Math.ceil(layout.height + NODE_HEIGHT),
-    });
+    const size = { width: Math.ceil(layout.width + NODE_WIDTH), height: Math.ceil(layout.height + NODE_HEIGHT) };
+    const drawing = svg('svg', { class: 'drawing', role: 'img', 'aria-label': 'aggregation tree', ...size });
     this.viewport = svg('g', { class: 'viewport' });
     drawing.append(this.viewport);
     this.stage.append(drawing);
-    this.canvas.append(this.stage);
+    this.labels = new LabelLayer(layout, (id) => this.widths.get(id) ?? NODE_WIDTH);
+    this.canvas.append(this.stage, this.labels.element);
     this.tooltip = el('div', undefined, 'tooltip');
     this.tooltip.hidden = true;
     this.tooltip.setAttribute('role', 'tooltip');
@@ -86,11 +92,11 @@ export class GraphView {
       this.minimap = new Minimap(layout, { centerOn: (x, y) => this.centerOn(x, y) });
       this.element.append(this.minimap.element);
     }
-    this.draw(batchTitles);
+    this.draw(batchTitles, size);
     this.wire();
   }
 
-  private draw(batchTitles: Map<number, string>): void {
+  private draw(batchTitles: Map<number, string>, size: { width: number; height: number }): void {
     const maxTokens = Math.max(1, ...this.layout.nodes.map((p) => p.node.tokens ?? 0));
     const widths = new Map(this.layout.nodes.map((p) => [p.node.id, nodeWidth(p.node.tokens ?? 0, maxTokens)]));
     const edges = svg('g', { class: 'edges' });
@@ -101,7 +107,8 @@ export class GraphView {
       if (from && points.length > 0) points[0][0] = from.x + (widths.get(edge.from) ?? NODE_WIDTH);
       this.edgeData.push({ from: edge.from, to: edge.to, d: edgePath(points) });
     }
-    edges.append(svg('path', { d: this.edgeData.map((e) => e.d).join(' '), class: 'edge' }), this.litEdges);
+    const edgePathData = this.edgeData.map((e) => e.d).join(' ');
+    edges.append(svg('path', { d: edgePathData, class: 'edge' }), this.litEdges);
     const bands = svg('g', { class: 'bands' });
     for (const band of this.layout.bands) {
       const title = svg('text', { x: band.x, y: band.y + 16, class: 'band-title' });
@@ -127,22 +134,13 @@ export class GraphView {
     for (const column of this.columns.values()) column.sort((a, b) => a.y - b.y);
     this.viewport.append(bands, edges, nodes);
     this.widths = widths;
-  }
-
-  /** Labels are made the first time they can be read: a run seen whole first (most big ones) never waits for them. */
-  private drawLabels(): void {
-    if (this.labelsDrawn) return;
-    this.labelsDrawn = true;
-    for (const placed of this.layout.nodes) {
-      const label = svg('text', { x: 6, y: NODE_HEIGHT / 2 + 4 });
-      label.textContent = fit(placed.node.label, (this.widths.get(placed.node.id) ?? NODE_WIDTH) - 12);
-      this.nodeElements.get(placed.node.id)?.append(label);
-    }
+    this.farDrawing = new FarDrawing(this.layout, (id) => widths.get(id) ?? NODE_WIDTH, edgePathData, size);
+    this.stage.append(this.farDrawing.element);
   }
 
   /** One tooltip for all nodes, with the summary of the one under the pointer. */
   private hover(event: PointerEvent, dragging: boolean): void {
-    const id = dragging ? undefined : (event.target as Element).closest('.node')?.getAttribute('data-id');
+    const id = dragging ? undefined : this.nodeAt(event);
     const node = id ? this.layout.byId.get(id) : undefined;
     if (!node) {
       this.tooltip.hidden = true;
@@ -155,11 +153,38 @@ export class GraphView {
     this.tooltip.hidden = false;
   }
 
+  /** The node under the pointer: its element, or far out (where the bitmap is shown) the node at that point. */
+  private nodeAt(event: PointerEvent): string | undefined {
+    const id = (event.target as Element).closest('.node')?.getAttribute('data-id');
+    if (id) return id;
+    if (!this.far) return undefined;
+    const box = this.canvas.getBoundingClientRect();
+    const x = (event.clientX - box.left - this.tx) / this.scale;
+    const y = (event.clientY - box.top - this.ty) / this.scale;
+    return this.layout.nodes.find(
+      (p) => x >= p.x && x <= p.x + (this.widths.get(p.node.id) ?? NODE_WIDTH) && y >= p.y && y <= p.y + NODE_HEIGHT,
+    )?.node.id;
+  }
+
+  /** Whether the bitmap is shown instead of the drawing. */
+  private far = false;
+
+  /**
+   * Zooming out past the threshold shows the bitmap at once; zooming in keeps it (magnified) until the view rests:
+   * the drawing shown again mid-zoom would be rastered anew at each step.
+   */
+  private updateFar(resting: boolean): void {
+    const far = this.scale < FAR_SCALE ? true : resting ? false : this.far;
+    if (far === this.far) return;
+    this.far = far;
+    this.canvas.classList.toggle('far', far);
+  }
+
   private wire(): void {
     // the node under the pointer is taken when it goes down: once captured, the pointer's events target the canvas
     let drag: { x: number; y: number; tx: number; ty: number; moved: boolean; node?: string } | undefined;
     this.canvas.addEventListener('pointerdown', (event) => {
-      const node = (event.target as Element).closest('.node')?.getAttribute('data-id') ?? undefined;
+      const node = this.nodeAt(event);
       drag = { x: event.clientX, y: event.clientY, tx: this.tx, ty: this.ty, moved: false, node };
       this.canvas.setPointerCapture(event.pointerId);
     });
@@ -249,6 +274,7 @@ export class GraphView {
     this.selected = id && this.nodeElements.has(id) ? id : undefined;
     // a followed rule lights its own path; a node otherwise lights all it came from and led to
     const lineage = this.selected ? (path ?? this.lineage(this.selected)) : undefined;
+    this.lit = lineage;
     this.canvas.classList.toggle('has-selection', lineage !== undefined);
     for (const [nodeId, element] of this.nodeElements) element.classList.toggle('lit', lineage?.has(nodeId) ?? false);
     this.litEdges.setAttribute(
@@ -260,12 +286,15 @@ export class GraphView {
             .join(' ')
         : '',
     );
+    this.farDrawing?.invalidate();
     const node = this.selected ? this.layout.byId.get(this.selected) : undefined;
     if (node) {
       this.nodeElements.get(node.node.id)?.classList.add('selected');
       this.announcer.textContent = node.node.summary;
       if (reveal) this.reveal(node);
     }
+    this.buildLabels();
+    this.paintFar();
     this.callbacks.onSelect(node?.node);
   }
 
@@ -301,6 +330,9 @@ export class GraphView {
   /** Marks the nodes matching a search; returns them in reading order. */
   highlight(ids: ReadonlySet<string>): string[] {
     for (const [id, element] of this.nodeElements) element.classList.toggle('match', ids.has(id));
+    this.matches = ids;
+    this.farDrawing?.invalidate();
+    this.paintFar();
     return this.layout.nodes.filter((p) => ids.has(p.node.id)).map((p) => p.node.id);
   }
 
@@ -345,13 +377,46 @@ export class GraphView {
 
   private apply(): void {
     this.stage.style.transform = `translate(${this.tx.toFixed(1)}px, ${this.ty.toFixed(1)}px) scale(${this.scale.toFixed(4)})`;
-    // labels too small to read are not drawn (most of the cost of a frame when the whole run is in view)
-    const far = this.scale < FAR_SCALE;
-    this.canvas.classList.toggle('far', far);
-    if (!far) this.drawLabels();
+    this.updateFar(false);
+    this.paintFar();
+    this.labels.follow(this.view);
+    clearTimeout(this.rest);
+    this.rest = setTimeout(() => {
+      this.updateFar(true);
+      this.buildLabels();
+      this.paintFar(true);
+    }, REST_MS);
     this.minimap?.show(this.view, this.canvas.clientWidth, this.canvas.clientHeight);
     clearTimeout(this.settle);
     this.settle = setTimeout(() => this.callbacks.onView(), VIEW_SETTLE_MS);
+  }
+
+  /** Far out, the bitmap is painted again if what it shows changed, or at rest if it is too blurry. */
+  private paintFar(sharpen = false): void {
+    if (!this.far || !this.farDrawing) return;
+    const state: FarState = {
+      lit: this.lit,
+      selected: this.selected,
+      matches: this.matches,
+      litEdges: this.litEdges.getAttribute('d') ?? '',
+    };
+    this.farDrawing.paint(state, this.scale, sharpen);
+  }
+
+  /** The theme's colours changed: what was painted with them is painted again. */
+  themeChanged(): void {
+    this.farDrawing?.invalidate();
+    this.paintFar();
+    this.minimap?.themeChanged();
+  }
+
+  /** The labels in view, none while the bitmap is shown. */
+  private buildLabels(): void {
+    if (this.far) return this.labels.clear();
+    const lit = this.lit;
+    this.labels.build(this.view, this.canvas.clientWidth, this.canvas.clientHeight, (id) =>
+      lit ? !lit.has(id) : false,
+    );
   }
 
   get view(): { scale: number; tx: number; ty: number } {
@@ -374,12 +439,6 @@ function clamp(scale: number): number {
 function nodeWidth(tokens: number, maxTokens: number): number {
   const share = tokens > 0 ? Math.log1p(tokens) / Math.log1p(maxTokens) : 0;
   return Math.round(NODE_WIDTH * (0.6 + 0.4 * share));
-}
-
-/** The label cut to what fits (about 7 px a character at the node's font size). */
-function fit(label: string, width: number): string {
-  const chars = Math.max(4, Math.floor(width / 7));
-  return label.length > chars ? `${label.slice(0, chars - 1)}…` : label;
 }
 
 /** A smooth path through the layout's points (a cubic curve between each two). */

@@ -98,4 +98,10 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   }
 });
 
+// VS Code marks a theme change on the body (its class and the colour variables in its style)
+new MutationObserver(() => tree?.themeChanged()).observe(document.body, {
+  attributes: true,
+  attributeFilter: ['class', 'style'],
+});
+
 vscode.postMessage(state.runId ? { type: 'ready', runId: state.runId } : { type: 'ready' });

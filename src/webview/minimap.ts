@@ -72,6 +72,13 @@ export class Minimap {
     }
   }
 
+  /** Painted again with the theme's new colours. */
+  themeChanged(): void {
+    this.canvas.getContext('2d')?.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.painted = this.element.isConnected;
+    if (this.painted) this.paint(this.canvas);
+  }
+
   /** Outlines what the main view shows: its size in pixels and the view's transform (painted the first time). */
   show(view: { scale: number; tx: number; ty: number }, width: number, height: number): void {
     // painted once it is in the page, where the theme's colours can be read

@@ -25,6 +25,8 @@ export interface TreePanel {
   element: HTMLElement;
   showDetail(nodeId: string, detail: NodeDetailView | undefined): void;
   showMatches(nodeIds: string[]): void;
+  /** The theme changed: what was painted with its colours is painted again. */
+  themeChanged(): void;
 }
 
 function runLabel(run: RunSummaryView): string {
@@ -58,7 +60,7 @@ export function renderTree(
   root.append(toolbar);
   if (!run) {
     root.append(el('p', 'Pick a run.', 'empty'));
-    return { element: root, showDetail() {}, showMatches() {} };
+    return { element: root, showDetail() {}, showMatches() {}, themeChanged() {} };
   }
   root.append(
     el(
@@ -169,6 +171,7 @@ export function renderTree(
       at = -1;
       found.textContent = search.value.trim() ? `${matches.length} match(es)` : '';
     },
+    themeChanged: () => graph.themeChanged(),
   };
 }
 

@@ -96,7 +96,8 @@ async function showRun(page, record, focus) {
     ([runs, selected, focus]) => window.postMessage({ type: 'runs', runs, selected, focus }, '*'),
     [[runSummaryView(record)], runMessageView(view), focus],
   );
-  await page.locator('.node').first().waitFor();
+  // drawn, though far out it is hidden behind the bitmap
+  await page.locator('.node').first().waitFor({ state: 'attached' });
 }
 
 /** The helpfulness panel's message for rules with these counters, their standing computed by the core from `records`. */
@@ -253,6 +254,8 @@ const tests = [
       assert.equal(await page.locator('#root script, #root img, #root iframe, #root style, #root a').count(), 0);
       const shown = await page.locator('.details').innerText();
       assert.ok(shown.includes('<script>') || shown.includes('<img'), `the payload is shown as text:\n${shown}`);
+      const labels = await page.locator('.labels .label').allTextContents();
+      assert.ok(labels.length > 0 && labels.some((l) => l.startsWith('<script>')), `labels as text: ${labels}`);
       assert.ok(await page.locator('body').isVisible());
       await page.screenshot({ path: join(ARTIFACTS, 'tree-dark-hostile.png') });
       assert.deepEqual(errors, []);
@@ -420,6 +423,56 @@ const tests = [
       const after = await page.locator('.stage').evaluate((stage) => stage.style.transform);
       assert.notEqual(after, before, 'a click on the overview moves the view');
       await page.screenshot({ path: join(ARTIFACTS, 'tree-overview.png') });
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'far out the whole run is one bitmap that takes clicks; zoomed in and at rest, the drawing and the labels in view',
+    async (browser, record) => {
+      const big = structuredClone(record);
+      big.layout = undefined;
+      big.nodes = Array.from({ length: 12 }, (_, copy) =>
+        record.nodes.map((n) => ({
+          ...structuredClone(n),
+          id: `c${copy}:${n.id}`,
+          label: `copy ${copy} ${n.label}`,
+          batch: n.batch + copy * 10,
+          parents: n.parents.map((p) => `c${copy}:${p}`),
+        })),
+      ).flat();
+      const { page, errors } = await openPanel(browser, 'dark');
+      await showRun(page, big);
+      await page.locator('.canvas.far').waitFor({ timeout: 5000 });
+      assert.ok(await page.locator('.far-drawing').isVisible(), 'the bitmap is shown');
+      assert.equal(await page.locator('.drawing').evaluate((d) => getComputedStyle(d).visibility), 'hidden');
+      assert.equal(await page.locator('.labels .label').count(), 0, 'no labels too small to read');
+      const bitmap = () => page.locator('.far-drawing').evaluate((c) => c.toDataURL());
+      const before = await bitmap();
+      // a click on the bitmap where a node is selects that node
+      const apply = big.nodes.find((n) => n.kind === 'apply' && n.id.startsWith('c5:'));
+      const box = await page.locator(`.node[data-id="${apply.id}"]`).evaluate((n) => {
+        const r = n.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      });
+      await page.mouse.click(box.x, box.y);
+      assert.equal(await page.locator('.node.selected').getAttribute('data-id'), apply.id);
+      assert.notEqual(await bitmap(), before, 'the bitmap shows the selection');
+      // zoomed in past the threshold, once the view rests: the drawing again, and labels for the nodes in view only
+      await page.locator('.graph').focus();
+      for (let i = 0; i < 12; i++) await page.keyboard.press('+');
+      await page.waitForFunction(() => !document.querySelector('.canvas').classList.contains('far'));
+      await page.locator('.labels .label').first().waitFor();
+      const labels = await page.locator('.labels .label').allTextContents();
+      assert.ok(labels.length < big.nodes.length, `${labels.length} labels of ${big.nodes.length} nodes`);
+      const names = big.nodes.map((n) => n.label);
+      for (const label of labels)
+        assert.ok(
+          names.some((name) => name === label || name.startsWith(label.slice(0, -1))),
+          `"${label}" is a node's label`,
+        );
+      assert.ok(await page.locator(`.node[data-id="${apply.id}"]`).isVisible(), 'the drawing is shown again');
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-near-labels.png') });
       assert.deepEqual(errors, []);
       await page.close();
     },
