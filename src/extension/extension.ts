@@ -30,7 +30,7 @@ import { SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
 import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/sessionDocument';
 import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
-import { openRuleInPlaybook, retireRule } from './commands/rules';
+import { openRuleInPlaybook, pinRule, retireRule } from './commands/rules';
 import { registerRuleLens } from './ruleLens';
 
 let services: Services | undefined;
@@ -102,6 +102,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
     return ruleId ? retireRule(s, ruleId) : undefined;
   });
+  for (const pinned of [true, false])
+    command(pinned ? 'combee.pinRule' : 'combee.unpinRule', (a) => {
+      const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
+      return ruleId ? pinRule(s, ruleId, pinned) : undefined;
+    });
   context.subscriptions.push(...registerPanelSerializers(s));
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
   command('combee.setApiKey', (key) => setApiKeyCommand(s, key));

@@ -8,7 +8,13 @@ import { readWorkspacePlaybook } from './playbookFile';
 /** `[id]` as the playbook and the assets write a rule's id (only ids the playbook holds get a hover). */
 const RULE_REF = /\[([^\]\s[]{1,120})\]/;
 /** The only commands a hover's links may run, each with a rule id. */
-const HOVER_COMMANDS = ['combee.showRuleInTree', 'combee.openRuleInPlaybook', 'combee.retireRule'];
+const HOVER_COMMANDS = [
+  'combee.showRuleInTree',
+  'combee.openRuleInPlaybook',
+  'combee.pinRule',
+  'combee.unpinRule',
+  'combee.retireRule',
+];
 
 /** The rule files agents read (and the playbook): where a hover on `[id]` tells what the rule is worth. */
 const SELECTOR: vscode.DocumentSelector = [
@@ -66,6 +72,7 @@ export function ruleHoverMarkdown(rule: PlaybookRule): vscode.MarkdownString {
     [
       commandLink('Where it came from', 'combee.showRuleInTree', rule.id),
       commandLink('Open in playbook', 'combee.openRuleInPlaybook', rule.id),
+      rule.pinned ? commandLink('Unpin…', 'combee.unpinRule', rule.id) : commandLink('Pin…', 'combee.pinRule', rule.id),
       commandLink('Retire…', 'combee.retireRule', rule.id),
     ].join(' · '),
   );

@@ -92,7 +92,7 @@ export interface RunView extends RunSummaryView {
 }
 
 /** A rule's stage from its counters, or a mark beside it (see core/learn/ruleStanding.ts). */
-export type RuleChipView = 'new' | 'proven' | 'contested' | 'harmful' | 'stale' | 'flagged';
+export type RuleChipView = 'new' | 'proven' | 'contested' | 'harmful' | 'stale' | 'flagged' | 'pinned';
 
 export interface RuleView {
   id: string;
@@ -102,7 +102,7 @@ export interface RuleView {
   harmful: number;
   /** Cumulative counts after each run that tagged the rule, oldest first. */
   history: Array<{ at: string; helpful: number; harmful: number }>;
-  /** The stage first, then `stale` and `flagged` where they apply. */
+  /** The stage first, then `stale`, `flagged` and `pinned` where they apply. */
   chips: RuleChipView[];
   /** Why the trust screen holds it out of the other assets; [] when it does not. */
   flags: Array<{ kind: string; reason: string }>;
@@ -141,8 +141,8 @@ export type FromWebview =
   | { type: 'nodeDetail'; runId: string; nodeId: string; requestId: number }
   | { type: 'search'; runId: string; query: string; requestId: number }
   | { type: 'openSession'; traceId: string; step?: number }
-  /** The rule's line in the playbook; its provenance in the tree; a proposal to retire it. */
-  | { type: 'openRule' | 'ruleInTree' | 'retireRule'; ruleId: string };
+  /** The rule's line in the playbook; its provenance in the tree; a proposal to retire, pin or unpin it. */
+  | { type: 'openRule' | 'ruleInTree' | 'retireRule' | 'pinRule' | 'unpinRule'; ruleId: string };
 
 export function isFromWebview(value: unknown): value is FromWebview {
   if (typeof value !== 'object' || value === null) return false;
@@ -167,7 +167,9 @@ export function isFromWebview(value: unknown): value is FromWebview {
     }
     case 'openRule':
     case 'ruleInTree':
-    case 'retireRule': {
+    case 'retireRule':
+    case 'pinRule':
+    case 'unpinRule': {
       const { ruleId } = value as { ruleId?: unknown };
       return typeof ruleId === 'string' && RULE_ID.test(ruleId);
     }

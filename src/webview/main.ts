@@ -49,6 +49,7 @@ const rulesHost = {
   openRule: (ruleId: string) => vscode.postMessage({ type: 'openRule', ruleId }),
   ruleInTree: (ruleId: string) => vscode.postMessage({ type: 'ruleInTree', ruleId }),
   retireRule: (ruleId: string) => vscode.postMessage({ type: 'retireRule', ruleId }),
+  pinRule: (ruleId: string, pinned: boolean) => vscode.postMessage({ type: pinned ? 'pinRule' : 'unpinRule', ruleId }),
   saveRulesState(next: RulesState) {
     state = { ...state, ...next };
     vscode.setState(state);

@@ -18,10 +18,11 @@ export interface RulesHost {
   openRule(ruleId: string): void;
   ruleInTree(ruleId: string): void;
   retireRule(ruleId: string): void;
+  pinRule(ruleId: string, pinned: boolean): void;
   saveRulesState(state: RulesState): void;
 }
 
-const CHIPS: RuleChipView[] = ['new', 'proven', 'contested', 'harmful', 'stale', 'flagged'];
+const CHIPS: RuleChipView[] = ['new', 'proven', 'contested', 'harmful', 'stale', 'flagged', 'pinned'];
 const CHIP_HELP: Record<RuleChipView, string> = {
   new: 'not proven yet: fewer than 3 helpful tags and no harmful one',
   proven: 'helpful at least 3 times and more than twice as often as harmful',
@@ -29,6 +30,7 @@ const CHIP_HELP: Record<RuleChipView, string> = {
   harmful: 'tagged harmful at least twice more often than helpful',
   stale: 'no run has tagged or changed it for a while',
   flagged: 'the trust screen holds it out of AGENTS.md and the other files until you accept it by name',
+  pinned: 'kept by the team: Combee proposes neither retiring nor replacing it',
 };
 const SORTS: Array<[RuleSort, string]> = [
   ['net', 'Most helpful overall'],
@@ -144,7 +146,13 @@ function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: Ru
   const retire = el('button', 'Retire…');
   retire.title = 'Propose removing it from the playbook and every file made from it (a diff to review)';
   retire.addEventListener('click', () => host.retireRule(rule.id));
-  actions.append(provenance, retire);
+  const pinned = rule.chips.includes('pinned');
+  const pin = el('button', pinned ? 'Unpin…' : 'Pin…');
+  pin.title = pinned
+    ? 'Propose removing the pin: Combee may then propose retiring or replacing it (a diff to review)'
+    : 'Propose keeping it: Combee will propose neither retiring nor replacing it (a diff to review)';
+  pin.addEventListener('click', () => host.pinRule(rule.id, !pinned));
+  actions.append(provenance, pin, retire);
   card.append(actions);
   return card;
 }

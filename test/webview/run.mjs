@@ -289,7 +289,7 @@ const tests = [
         [
           { id: 'build-00001', helpful: 7, harmful: 1, content: 'Run `pnpm db:generate` before `pnpm test`.' },
           { id: 'build-00002', helpful: 0, harmful: 4, content: 'Use **npm** for installs.' },
-          { id: 'build-00003', helpful: 2, harmful: 1, content: 'Keep *one* test per file.' },
+          { id: 'build-00003', helpful: 2, harmful: 1, content: 'Keep *one* test per file.', pinned: true },
           { id: applied.id, helpful: 0, harmful: 0, content: 'A rule this run just made.' },
           {
             id: 'build-00005',
@@ -307,9 +307,12 @@ const tests = [
         page.locator(`li.rule[data-rule-id="${id}"] .rule-head .chip`).evaluateAll((c) => c.map((x) => x.textContent));
       assert.deepEqual(await chipsOf('build-00001'), ['proven', 'stale']);
       assert.deepEqual(await chipsOf('build-00002'), ['harmful', 'stale']);
-      assert.deepEqual(await chipsOf('build-00003'), ['contested', 'stale']);
+      assert.deepEqual(await chipsOf('build-00003'), ['contested', 'stale', 'pinned']);
       assert.deepEqual(await chipsOf(applied.id), ['new'], 'the run that made it is its evidence: not stale');
       assert.deepEqual(await chipsOf('build-00005'), ['new', 'stale', 'flagged']);
+      // a pinned rule offers to unpin
+      await page.locator('li.rule[data-rule-id="build-00003"]').getByRole('button', { name: 'Unpin…' }).click();
+      assert.deepEqual((await page.evaluate(() => window.posted)).at(-1), { type: 'unpinRule', ruleId: 'build-00003' });
       // the default order: most helpful overall first
       const order = () => page.locator('li.rule').evaluateAll((r) => r.map((x) => x.dataset.ruleId));
       assert.equal((await order())[0], 'build-00001');
@@ -342,10 +345,12 @@ const tests = [
       const card = page.locator('li.rule[data-rule-id="build-00001"]');
       await card.locator('.rule-id').click();
       await card.getByRole('button', { name: 'Where it came from' }).click();
+      await card.getByRole('button', { name: 'Pin…' }).click();
       await card.getByRole('button', { name: 'Retire…' }).click();
-      assert.deepEqual((await page.evaluate(() => window.posted)).slice(-3), [
+      assert.deepEqual((await page.evaluate(() => window.posted)).slice(-4), [
         { type: 'openRule', ruleId: 'build-00001' },
         { type: 'ruleInTree', ruleId: 'build-00001' },
+        { type: 'pinRule', ruleId: 'build-00001' },
         { type: 'retireRule', ruleId: 'build-00001' },
       ]);
       const { page: again } = await openPanel(browser, 'light', saved);

@@ -3,8 +3,8 @@ import type { RunRecord } from './record';
 
 /** Where a rule is in its life, from its counters (the thresholds of the *Rule helpfulness* issue). */
 export type RuleStage = 'new' | 'proven' | 'contested' | 'harmful';
-/** A stage, or a mark beside it: no evidence for many runs, or flagged by the trust screen. */
-export type RuleChip = RuleStage | 'stale' | 'flagged';
+/** A stage, or a mark beside it: no evidence for many runs, flagged by the trust screen, pinned by the team. */
+export type RuleChip = RuleStage | 'stale' | 'flagged' | 'pinned';
 
 /** Runs without a tag or a change for a rule after which it reads as stale. */
 export const STALE_AFTER_RUNS = 5;
@@ -19,7 +19,7 @@ export function ruleStage(helpful: number, harmful: number): RuleStage {
 
 export interface RuleStanding {
   stage: RuleStage;
-  /** The stage first, then `stale` and `flagged` where they apply. */
+  /** The stage first, then `stale`, `flagged` and `pinned` where they apply. */
   chips: RuleChip[];
   /** Cumulative helpful / harmful counts after each run that tagged the rule, oldest first. */
   history: HelpfulnessPoint[];
@@ -32,6 +32,7 @@ export interface StandingInput {
   helpful: number;
   harmful: number;
   flagged: boolean;
+  pinned?: boolean;
 }
 
 /** Ids a run tagged or applied a change to. */
@@ -69,6 +70,7 @@ export function ruleStandings(
     const chips: RuleChip[] = [stage];
     if (ordered.length > 0 && runsWithoutEvidence >= staleAfterRuns) chips.push('stale');
     if (rule.flagged) chips.push('flagged');
+    if (rule.pinned) chips.push('pinned');
     standings.set(rule.id, { stage, chips, history: history.get(rule.id) ?? [], runsWithoutEvidence });
   }
   return standings;

@@ -1,3 +1,4 @@
+import { marksStart } from './marks';
 import type { Delta, DeltaOp } from './delta';
 import {
   bullets,
@@ -141,7 +142,9 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
 function removeBullet(playbook: Playbook, id: string): boolean {
   const found = findBullet(playbook, id);
   if (!found) return false;
-  found.section.lines.splice(found.index, 1);
+  // its marks (flagged, pinned) go with it
+  const start = marksStart(found.section.lines, found.index);
+  found.section.lines.splice(start, found.index - start + 1);
   return true;
 }
 

@@ -1,5 +1,6 @@
 import { ruleStandings, type RuleStanding } from '../learn/ruleStanding';
 import { parsePlaybook } from '../playbook/markdown';
+import { pinnedIds } from '../playbook/marks';
 import { ReviewMemory } from '../store/reviewMemory';
 import { loadRunRecords } from '../store/runs';
 import type { WorkspaceState } from '../store/workspaceState';
@@ -15,6 +16,8 @@ export interface PlaybookRule {
   harmful: number;
   /** The trust screen's reasons when the rule is held out of the other assets (a cloned repository is untrusted). */
   flags: RuleFlag[];
+  /** Kept by the team (a pin mark above it): Combee proposes neither retiring nor replacing it. */
+  pinned: boolean;
   standing: RuleStanding;
 }
 
@@ -34,17 +37,19 @@ export async function playbookRules(
     isTrusted: ReviewMemory.trusts(await new ReviewMemory(state, workspace).load()),
   });
   const flagsOf = new Map(held.existing.map((h) => [h.id, h.flags]));
+  const pinned = pinnedIds(playbook);
   const rules: Array<Omit<PlaybookRule, 'standing'>> = [];
   for (const section of playbook.sections)
     for (const entry of section.lines) {
       if (entry.kind !== 'bullet') continue;
       const { id, content, helpful, harmful } = entry.bullet;
-      rules.push({ id, section: section.title, content, helpful, harmful, flags: flagsOf.get(id) ?? [] });
+      const flags = flagsOf.get(id) ?? [];
+      rules.push({ id, section: section.title, content, helpful, harmful, flags, pinned: pinned.has(id) });
     }
   const records = await loadRunRecords(state, workspace);
   const standings = ruleStandings(
     records,
-    rules.map((r) => ({ id: r.id, helpful: r.helpful, harmful: r.harmful, flagged: r.flags.length > 0 })),
+    rules.map((r) => ({ ...r, flagged: r.flags.length > 0 })),
   );
   return { rules: rules.map((r) => ({ ...r, standing: standings.get(r.id) as RuleStanding })), runs: records.length };
 }

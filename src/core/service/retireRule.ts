@@ -1,9 +1,9 @@
-import { PROPOSAL_VERSION, type Proposal } from '../assets/proposal';
+import type { Proposal } from '../assets/proposal';
 import { resolveAssetSettings, type AssetSettings } from '../assets/targets';
 import { parsePlaybook } from '../playbook/markdown';
 import { findBullet } from '../playbook/model';
-import { sha256 } from '../util/hash';
 import { readWorkspaceFile, renderOps } from './proposalFiles';
+import { userProposal } from './userProposal';
 
 export interface RetireInput {
   workspace: string;
@@ -34,18 +34,7 @@ export function retireProposal(input: RetireInput): Proposal | undefined {
     input.warn,
   );
   if (render.files.length === 0) return undefined;
-  // the same rule retired from the same playbook is the same proposal
-  const id = `retire-${sha256(`${input.ruleId}\n${text}`).slice(0, 12)}`;
-  return {
-    version: PROPOSAL_VERSION,
-    id,
-    createdAt: input.now.toISOString(),
-    workspace: input.workspace,
-    runId: id,
-    provider: 'you',
-    model: `retire ${input.ruleId}`,
-    costUsd: 0,
-    status: 'pending',
+  return userProposal('retire', input.ruleId, text, input.workspace, input.now, {
     files: render.files,
     rules: render.rules.map(({ scope: _scope, kind: _kind, ...rule }) => ({
       ...rule,
@@ -53,9 +42,7 @@ export function retireProposal(input: RetireInput): Proposal | undefined {
       flags: [],
     })),
     ops: render.ops,
-    tags: [],
     heldRules: render.held,
     targets: resolveAssetSettings(input.assets).targets,
-    reviewed: { files: [], rules: [] },
-  };
+  });
 }

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { parseBulletLine, parsePlaybook } from '../../core/playbook/markdown';
 import { findBullet } from '../../core/playbook/model';
+import type { Proposal } from '../../core/assets/proposal';
+import { pinProposal } from '../../core/service/pinRule';
 import { retireProposal } from '../../core/service/retireRule';
 import { openProposalDiff } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
@@ -50,10 +52,39 @@ export async function retireRule(services: Services, ruleId: string): Promise<st
     now: new Date(),
     warn: (m) => services.log.warn(m),
   });
-  if (!proposal) return undefined;
+  return proposal ? propose(services, proposal, `retiring ${ruleId}`) : undefined;
+}
+
+/**
+ * Combee: Pin Rule / Unpin Rule — a proposal of the pin mark above the rule in the playbook, shown as a diff; nothing
+ * is written until it is accepted. Returns the proposal's id.
+ */
+export async function pinRule(services: Services, ruleId: string, pinned: boolean): Promise<string | undefined> {
+  if (!allowedInThisWorkspace('propose changes')) return undefined;
+  const found = await playbookWith(ruleId);
+  if (!found) {
+    void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
+    return undefined;
+  }
+  const proposal = pinProposal({
+    workspace: found.workspace,
+    ruleId,
+    pinned,
+    playbookPath: assetSettings().playbookPath,
+    now: new Date(),
+  });
+  if (!proposal) {
+    void vscode.window.showInformationMessage(`Combee: rule ${ruleId} is already ${pinned ? 'pinned' : 'unpinned'}.`);
+    return undefined;
+  }
+  return propose(services, proposal, `${pinned ? 'pinning' : 'unpinning'} ${ruleId}`);
+}
+
+/** Keeps a proposal the user asked for and opens its first diff. */
+async function propose(services: Services, proposal: Proposal, what: string): Promise<string> {
   await services.proposals.save(proposal);
   services.notifyChanged();
-  services.log.info(`proposed retiring ${ruleId} (${proposal.id}): ${proposal.files.map((f) => f.path).join(', ')}`);
+  services.log.info(`proposed ${what} (${proposal.id}): ${proposal.files.map((f) => f.path).join(', ')}`);
   const first = proposal.files[0];
   if (first) await openProposalDiff(proposal, first);
   return proposal.id;

@@ -39,7 +39,7 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
     }
     const { rule } = node;
     const item = new vscode.TreeItem(rule.content);
-    item.contextValue = 'combee.rule';
+    item.contextValue = rule.pinned ? 'combee.rulePinned' : 'combee.rule';
     const flagged =
       rule.flags.length > 0 ? ` · flagged (${rule.flags.map((f) => f.kind).join(', ')}), not in AGENTS.md` : '';
     item.description = `${rule.id} · ${rule.standing.chips.filter((c) => c !== 'flagged').join(', ')} · +${rule.helpful} −${rule.harmful}${flagged}`;

@@ -129,6 +129,8 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
           await vscode.commands.executeCommand('combee.showRuleInTree', message.ruleId);
         } else if (message.type === 'retireRule') {
           await vscode.commands.executeCommand('combee.retireRule', message.ruleId);
+        } else if (message.type === 'pinRule' || message.type === 'unpinRule') {
+          await vscode.commands.executeCommand(`combee.${message.type}`, message.ruleId);
         } else if (message.type === 'search') {
           const run = await fullRun(services, message.runId);
           post({

@@ -1,4 +1,5 @@
-// A rule of the accepted playbook opened at its line, and retired: a proposal to review, written only when accepted.
+// A rule of the accepted playbook opened at its line, pinned and retired: each a proposal to review, written only when
+// accepted.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activate, api, diffTabs, fileUri, learn, readText, run } from './combee';
@@ -9,7 +10,7 @@ describe('retiring a rule of the playbook', () => {
     await activate();
   });
 
-  it('opens the rule at its line, and retires it through a proposal that writes nothing until accepted', async () => {
+  it('opens the rule at its line, pins it and retires it through proposals that write nothing until accepted', async () => {
     writeSession(
       'No, always run `pnpm lint:fix` before `pnpm commit`; the hook rejects the commit otherwise.',
       ['pnpm commit', 'Error: lint errors found'],
@@ -54,6 +55,30 @@ describe('retiring a rule of the playbook', () => {
     assert.ok(editor.document.lineAt(editor.selection.active.line).text.includes(`[${ruleId}]`), 'at its line');
     assert.equal(await run('combee.openRuleInPlaybook', 'nope-99999'), false);
 
+    // pinned: a mark line above the rule, proposed, then written once accepted; the hover says so and offers to unpin
+    const pinId = await run('combee.pinRule', ruleId);
+    assert.ok(pinId, 'a pin proposal');
+    assert.equal(await readText('.combee/playbook.md'), playbook, 'nothing written before the accept');
+    assert.deepEqual(
+      (await api().loadProposal(pinId))?.files.map((f) => f.path),
+      ['.combee/playbook.md'],
+    );
+    await run('combee.acceptProposal', pinId, false, true);
+    const pinned = await readText('.combee/playbook.md');
+    assert.match(pinned, new RegExp(`<!-- combee:pinned \\[${ruleId}\\][^\n]*-->\n[^\n]*\\[${ruleId}\\]`));
+    assert.equal(await run('combee.pinRule', ruleId), undefined, 'already pinned');
+    const pinnedHover = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      agents.uri,
+      agents.positionAt(at + 2),
+    );
+    const pinnedText = pinnedHover
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
+      .join('\n');
+    assert.match(pinnedText, /\*\*new · pinned\*\*/);
+    assert.ok(pinnedText.includes('command:combee.unpinRule'), pinnedText);
+
     const retireId = await run('combee.retireRule', ruleId);
     assert.ok(retireId, 'a retire proposal');
     const proposal = await api().loadProposal(retireId);
@@ -65,12 +90,12 @@ describe('retiring a rule of the playbook', () => {
       diffTabs().some((t) => t.input.modified.toString().includes(retireId)),
       'its diff is open for review',
     );
-    assert.equal(await readText('.combee/playbook.md'), playbook, 'nothing written before the accept');
+    assert.equal(await readText('.combee/playbook.md'), pinned, 'nothing written before the accept');
     assert.equal(await run('combee.retireRule', 'nope-99999'), undefined);
 
     await run('combee.acceptProposal', retireId, false, true);
     const after = await readText('.combee/playbook.md');
-    assert.ok(!after.includes(`[${ruleId}]`), 'gone from the playbook once accepted');
+    assert.ok(!after.includes(`[${ruleId}]`), 'gone from the playbook once accepted, its pin with it');
     assert.ok(!(await readText('AGENTS.md')).includes(`[${ruleId}]`), 'and from AGENTS.md');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

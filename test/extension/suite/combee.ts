@@ -56,6 +56,8 @@ interface CommandResults {
   'combee.openSession': boolean;
   'combee.openRuleInPlaybook': boolean;
   'combee.retireRule': string | undefined;
+  'combee.pinRule': string | undefined;
+  'combee.unpinRule': string | undefined;
 }
 
 /** Runs a Combee command as the palette would, its result typed. */
