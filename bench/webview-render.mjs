@@ -51,6 +51,27 @@ const t = performance.now(); storeLayout(layoutRun(nodes), nodes); console.log(p
   }
 }
 
+/**
+ * What the panel pays to lay out a run in progress again when an update adds one node to its last batch (the run so
+ * far minus its last 5 nodes, then all of it), with the batch layouts kept from update to update (median of 3).
+ */
+function liveUpdateLayoutMs(run) {
+  const dir = mkdtempSync(join(tmpdir(), 'combee-live-'));
+  try {
+    const nodes = join(dir, 'nodes.json');
+    writeFileSync(nodes, JSON.stringify(run.nodes));
+    const script = `const { layoutRun, BatchLayoutCache } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/shared/layout.js'))});
+const nodes = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(nodes)}, 'utf8'));
+const cache = new BatchLayoutCache();
+layoutRun(nodes.slice(0, -5), cache);
+const t = performance.now(); layoutRun(nodes.slice(0, -4), cache); console.log(performance.now() - t);`;
+    const times = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })));
+    return times.sort((a, b) => a - b)[1];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function measure(browser, run, shot) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.setContent('<!DOCTYPE html><html><body><div id="root"></div></body></html>');
@@ -209,10 +230,11 @@ try {
       nearP95Ms: median('nearP95Ms'),
       restMs: median('restMs'),
       learnerLayoutMs: learnerLayoutMs(run),
+      liveUpdateLayoutMs: liveUpdateLayoutMs(run),
     };
     results.push(result);
     console.log(
-      `${scenario.name}: ${result.nodes} nodes, ${result.edges} edges — laid out and painted in ${result.firstRenderMs.toFixed(0)} ms (the message ${result.deliveryMs.toFixed(0)}, layout ${result.layoutMs.toFixed(0)}, DOM ${result.drawMs.toFixed(0)}, then style, raster and paint); zoom and pan frames with the whole run in view ${result.farMedianMs.toFixed(1)} ms median, ${result.farP95Ms.toFixed(1)} ms p95, at 100 % ${result.nearMedianMs.toFixed(1)} / ${result.nearP95Ms.toFixed(1)} ms, the frame where a zoom to 100 % comes to rest ${result.restMs.toFixed(0)} ms (median of ${runs.length} runs); the learner laid it out once in ${result.learnerLayoutMs.toFixed(0)} ms`,
+      `${scenario.name}: ${result.nodes} nodes, ${result.edges} edges — laid out and painted in ${result.firstRenderMs.toFixed(0)} ms (the message ${result.deliveryMs.toFixed(0)}, layout ${result.layoutMs.toFixed(0)}, DOM ${result.drawMs.toFixed(0)}, then style, raster and paint); zoom and pan frames with the whole run in view ${result.farMedianMs.toFixed(1)} ms median, ${result.farP95Ms.toFixed(1)} ms p95, at 100 % ${result.nearMedianMs.toFixed(1)} / ${result.nearP95Ms.toFixed(1)} ms, the frame where a zoom to 100 % comes to rest ${result.restMs.toFixed(0)} ms (median of ${runs.length} runs); the learner laid it out once in ${result.learnerLayoutMs.toFixed(0)} ms; a live update of it is laid out again in ${result.liveUpdateLayoutMs.toFixed(0)} ms`,
     );
   }
 } finally {

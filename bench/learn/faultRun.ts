@@ -18,6 +18,9 @@ export interface FaultRunFigures {
   requests: number;
   hedges: number;
   retries: number;
+  /** The same, as the tree's nodes record them (each call's node says it was sent again or hedged). */
+  nodeHedges: number;
+  nodeRetries: number;
 }
 
 /** Hedging scaled like the simulation's latencies (1:10): a floor of 0.5 s stands for 5 s. */
@@ -68,6 +71,8 @@ export async function faultRun(options: {
       requests: server.requests.length,
       hedges: warnings.split('(hedged)').length - 1,
       retries: (warnings.match(/; retry \d+\//g) ?? []).length,
+      nodeHedges: result.record.nodes.reduce((n, node) => n + (node.hedges ?? 0), 0),
+      nodeRetries: result.record.nodes.reduce((n, node) => n + (node.retries ?? 0), 0),
     };
   } finally {
     await server.close();

@@ -38,7 +38,7 @@ export async function learnInWorker(
     confirm: (estimate) => handlers.confirm(estimate).catch(() => false),
     chat: async (messages) => {
       if (!choice.lm) throw new Error('no host-side model for this run');
-      const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+      const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0, retries: 0, hedges: 0 };
       const turn = await choice.lm.chat(messages, inFlight.signal, usage);
       return {
         content: turn.content,

@@ -58,7 +58,43 @@ interface Datum {
   parentIds: string[];
 }
 
-export function layoutRun<N extends LayoutNode>(runNodes: readonly N[]): GraphLayout<N> {
+/** One batch laid out at the origin. */
+interface LaidBatch<N extends LayoutNode> {
+  batch: number;
+  nodes: Array<PlacedNode<N>>;
+  edges: PlacedEdge[];
+  width: number;
+  height: number;
+}
+
+/**
+ * Each batch's layout from the last call, by batch and what the batch holds. A run in progress grows one batch at a
+ * time, so laying out each of its updates again redoes only the batch that grew.
+ */
+export class BatchLayoutCache {
+  private readonly byBatch = new Map<number, { key: string; laid: LaidBatch<LayoutNode> }>();
+  /** Batches laid out (not reused) by the last call, for the tests. */
+  laidOut = 0;
+
+  get<N extends LayoutNode>(batch: number, key: string, byId: ReadonlyMap<string, N>): LaidBatch<N> | undefined {
+    const hit = this.byBatch.get(batch);
+    if (hit?.key !== key) return undefined;
+    // the same nodes, as this call's objects
+    return { ...hit.laid, nodes: hit.laid.nodes.map((p) => ({ ...p, node: byId.get(p.node.id) as N })) };
+  }
+
+  set(batch: number, key: string, laid: LaidBatch<LayoutNode>): void {
+    this.byBatch.set(batch, { key, laid });
+    this.laidOut++;
+  }
+}
+
+/** What a batch's layout depends on: its nodes and their edges, in order. */
+function batchKey(members: readonly LayoutNode[]): string {
+  return members.map((n) => `${n.id}<${n.parents.join(' ')}`).join('\n');
+}
+
+export function layoutRun<N extends LayoutNode>(runNodes: readonly N[], cache?: BatchLayoutCache): GraphLayout<N> {
   const nodes: Array<PlacedNode<N>> = [];
   const edges: PlacedEdge[] = [];
   const bands: BatchBand[] = [];
@@ -69,17 +105,18 @@ export function layoutRun<N extends LayoutNode>(runNodes: readonly N[]): GraphLa
     else byBatch.set(node.batch, [node]);
   }
   // each batch laid out on its own, at the origin; then the batches are placed in columns (below)
-  const laid: Array<{
-    batch: number;
-    nodes: Array<PlacedNode<N>>;
-    edges: PlacedEdge[];
-    width: number;
-    height: number;
-  }> = [];
+  const laid: Array<LaidBatch<N>> = [];
+  if (cache) cache.laidOut = 0;
   for (const batch of [...byBatch.keys()].sort((a, b) => a - b)) {
     const members = byBatch.get(batch) ?? [];
-    const ids = new Set(members.map((n) => n.id));
     const byId = new Map(members.map((n) => [n.id, n]));
+    const key = cache ? batchKey(members) : '';
+    const cached = cache?.get(batch, key, byId);
+    if (cached) {
+      laid.push(cached);
+      continue;
+    }
+    const ids = new Set(members.map((n) => n.id));
     // a parent outside the batch (a damaged record) would make the layout throw: such edges are left out
     const data: Datum[] = members.map((n) => ({ id: n.id, parentIds: n.parents.filter((p) => ids.has(p)) }));
     const dag = graphStratify()(data);
@@ -106,7 +143,9 @@ export function layoutRun<N extends LayoutNode>(runNodes: readonly N[]): GraphLa
       }
       batchEdges.push({ from: link.source.data.id, to: link.target.data.id, points });
     }
-    laid.push({ batch, nodes: batchNodes, edges: batchEdges, width: size.height, height: size.width + BATCH_GAP });
+    const one = { batch, nodes: batchNodes, edges: batchEdges, width: size.height, height: size.width + BATCH_GAP };
+    cache?.set(batch, key, one);
+    laid.push(one);
   }
   // Batches in reading order, top to bottom, in as many columns as make the whole about as wide as a screen is
   // (a run of many small batches would otherwise be one thin column, unreadable once fitted).

@@ -47,11 +47,16 @@ export type NodeDetailView =
           reason?: string;
           /** Where the user's review of it stands now (absent: the run proposed nothing, e.g. a dry run). */
           review?: 'pending' | 'accepted' | 'rejected';
+          /** Why the trust screen holds the rule back (kinds of flag), when it does. */
+          flags?: string[];
         }
       >;
       /** The review as it is now, in one line ("4 accepted, 1 rejected"), when the run made a proposal. */
       reviewNote?: string;
     };
+
+/** What a node's outline says beside its status: its call was sent again, sent twice, or its rules are held back. */
+export type NodeMark = 'retried' | 'hedged' | 'flagged';
 
 export interface RunNodeView {
   id: string;
@@ -63,6 +68,7 @@ export interface RunNodeView {
   summary: string;
   parents: string[];
   status: NodeStatus;
+  marks?: NodeMark[];
   latencyMs?: number;
   tokens?: number;
   costUsd?: number;

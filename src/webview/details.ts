@@ -104,7 +104,9 @@ function body(detail: NodeDetailView, ctx: Context): HTMLElement {
           operationItem(
             op,
             ctx,
-            op.status === 'applied' ? `applied${op.review ? ` · ${op.review}` : ''}` : `skipped: ${op.reason ?? ''}`,
+            op.status === 'applied'
+              ? `applied${op.review ? ` · ${op.review}` : ''}${op.flags ? ` · held back (${op.flags.join(', ')})` : ''}`
+              : `skipped: ${op.reason ?? ''}`,
           ),
         );
       if (!detail.reviewNote) return list;

@@ -77,6 +77,9 @@ export class FarDrawing {
     const failed = colour('--vscode-errorForeground', '#c33');
     const applied = colour('--vscode-charts-green', '#3a3');
     const match = colour('--vscode-editor-findMatchBorder', '#e90');
+    const flagged = colour('--vscode-editorWarning-foreground', '#b80');
+    const retried = colour('--vscode-charts-yellow', '#b90');
+    const hedged = colour('--vscode-charts-purple', '#85c');
     context.setTransform(1, 0, 0, 1, 0, 0);
     context.clearRect(0, 0, this.element.width, this.element.height);
     context.setTransform(this.resolution, 0, 0, this.resolution, 0, 0);
@@ -102,9 +105,15 @@ export class FarDrawing {
             ? match
             : node.status === 'failed'
               ? failed
-              : node.kind === 'apply'
-                ? applied
-                : border;
+              : node.marks?.includes('flagged')
+                ? flagged
+                : node.marks?.includes('retried')
+                  ? retried
+                  : node.marks?.includes('hedged')
+                    ? hedged
+                    : node.kind === 'apply'
+                      ? applied
+                      : border;
       context.strokeStyle = marked;
       // a mark must still show at a few pixels a node: drawn thicker than the SVG's
       context.lineWidth = (marked === border ? 1 : 3) / this.resolution;

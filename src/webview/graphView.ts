@@ -98,6 +98,7 @@ export class GraphView {
 
   private draw(batchTitles: Map<number, string>, size: { width: number; height: number }): void {
     const maxTokens = Math.max(1, ...this.layout.nodes.map((p) => p.node.tokens ?? 0));
+    const maxLatency = Math.max(1, ...this.layout.nodes.map((p) => p.node.latencyMs ?? 0));
     const widths = new Map(this.layout.nodes.map((p) => [p.node.id, nodeWidth(p.node.tokens ?? 0, maxTokens)]));
     const edges = svg('g', { class: 'edges' });
     for (const edge of this.layout.edges) {
@@ -119,12 +120,19 @@ export class GraphView {
     for (const placed of this.layout.nodes) {
       const { node } = placed;
       const width = widths.get(node.id) ?? NODE_WIDTH;
+      const marks = (node.marks ?? []).map((m) => ` mark-${m}`).join('');
       const group = svg('g', {
-        class: `node kind-${node.kind} status-${node.status}`,
+        class: `node kind-${node.kind} status-${node.status}${marks}`,
         transform: `translate(${placed.x},${placed.y})`,
         'data-id': node.id,
       });
-      group.append(svg('rect', { width, height: NODE_HEIGHT, rx: 4 }));
+      group.append(svg('rect', { width, height: NODE_HEIGHT, rx: 4, class: 'box' }));
+      // a model call's latency as a bar along its bottom edge (log scale, the slowest call of the run is full width)
+      if (node.latencyMs && node.latencyMs > 0) {
+        const share = Math.log1p(node.latencyMs) / Math.log1p(maxLatency);
+        const bar = { x: 2, y: NODE_HEIGHT - 4, width: Math.max(1, (width - 4) * share), height: 2 };
+        group.append(svg('rect', { ...bar, class: 'latency' }));
+      }
       nodes.append(group);
       this.nodeElements.set(node.id, group);
       const column = this.columns.get(placed.x);

@@ -21,6 +21,31 @@ const newest = { runs: 0, nodeDetail: 0, searchResult: 0 };
 let requests = 0;
 let tree: TreePanel | undefined;
 
+/**
+ * A run in progress is sent again every second. Drawing it takes longer the bigger it grows, so an update waits until
+ * the panel has spent no more than a fifth of its time drawing: a huge live run is drawn less often, never blocks.
+ */
+const LIVE_BUSY_SHARE = 0.2;
+const live = { drawnAt: -Infinity, drawMs: 0, waiting: undefined as ReturnType<typeof setTimeout> | undefined };
+
+function showRuns(message: Extract<ToWebview, { type: 'runs' }>): void {
+  clearTimeout(live.waiting);
+  live.waiting = undefined;
+  const inProgress = message.selected?.status === 'in progress';
+  const wait = inProgress ? live.drawnAt + live.drawMs / LIVE_BUSY_SHARE - performance.now() : 0;
+  if (wait > 0) {
+    live.waiting = setTimeout(() => showRuns(message), wait);
+    return;
+  }
+  const started = performance.now();
+  tree = renderTree(message.runs, message.selected, state, host, message.focus);
+  root.replaceChildren(el('h1', 'Aggregation tree'), tree.element);
+  if (inProgress) {
+    live.drawnAt = performance.now();
+    live.drawMs = live.drawnAt - started;
+  }
+}
+
 const host = {
   selectRun(runId: string) {
     state = { runId };
@@ -72,8 +97,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
         root.replaceChildren(el('p', 'No learning runs yet. Run "Combee: Learn from Recent Sessions".', 'empty'));
         break;
       }
-      tree = renderTree(message.runs, message.selected, state, host, message.focus);
-      root.replaceChildren(el('h1', 'Aggregation tree'), tree.element);
+      showRuns(message);
       break;
     case 'nodeDetail':
       tree?.showDetail(message.nodeId, message.detail);

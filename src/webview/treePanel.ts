@@ -2,7 +2,10 @@ import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shar
 import { renderDetails } from './details';
 import { el } from './dom';
 import { GraphView } from './graphView';
-import { layoutRun, loadLayout } from '../shared/layout';
+import { BatchLayoutCache, layoutRun, loadLayout } from '../shared/layout';
+
+/** The run in progress grows a batch at a time: its earlier batches' layouts are kept from update to update. */
+const liveLayouts = new BatchLayoutCache();
 
 /** What the panel keeps across reloads (getState / setState). */
 export interface TreeState {
@@ -69,10 +72,13 @@ export function renderTree(
       'meta',
     ),
   );
+  root.append(legend());
   // user timings, read by the render benchmark (bench/webview-render.mjs)
   const started = performance.now();
   // laid out by the learner when the run was recorded; a run recorded before that is laid out here
-  const layout = (run.layout && loadLayout(run.layout, run.nodes)) ?? layoutRun(run.nodes);
+  const live = run.status === 'in progress';
+  const layout =
+    (run.layout && loadLayout(run.layout, run.nodes)) ?? layoutRun(run.nodes, live ? liveLayouts : undefined);
   performance.measure('combee:layout', { start: started });
   const titles = new Map(run.nodes.flatMap((n) => (n.traceId ? [[n.traceId, n.label] as const] : [])));
   const details = el('aside', undefined, 'details');
@@ -86,7 +92,6 @@ export function renderTree(
       onSelect: (node) => {
         current = { ...current, nodeId: node?.id };
         // a run still going has no record yet: its nodes' contents come with it
-        const live = run.status === 'in progress';
         details.replaceChildren(
           node
             ? renderDetails(node, live ? null : undefined, titles, host.openSession)
@@ -173,6 +178,23 @@ export function renderTree(
     },
     themeChanged: () => graph.themeChanged(),
   };
+}
+
+/** What a node's width, bar and outline say. */
+function legend(): HTMLElement {
+  const box = el('p', 'Width: tokens · bar: latency · outline:', 'legend');
+  const outlines: Array<[string, string]> = [
+    ['applied', 'applied'],
+    ['failed', 'failed'],
+    ['skipped', 'skipped'],
+    ['retried', 'sent again'],
+    ['hedged', 'hedged'],
+    ['flagged', 'holds flagged rules'],
+  ];
+  for (const [kind, text] of outlines) {
+    box.append(el('span', undefined, `swatch swatch-${kind}`), document.createTextNode(text));
+  }
+  return box;
 }
 
 /** The followed rule's change in the apply node's details: marked, its supporting sessions listed, in view. */

@@ -24,6 +24,7 @@ const { runView, runSummaryView, runMessageView, liveRunView } = require(
   join(REPO_ROOT, 'out/src/extension/webview/runView.js'),
 );
 const { searchNodes } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeSearch.js'));
+const { withReview } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeDetail.js'));
 const { rulePath } = require(join(REPO_ROOT, 'out/src/extension/webview/rulePath.js'));
 const { ruleStandings } = require(join(REPO_ROOT, 'out/src/core/learn/ruleStanding.js'));
 
@@ -75,23 +76,26 @@ async function openPanel(browser, theme = 'light', saved = undefined) {
 const shown = new WeakMap();
 
 function answer(page, message) {
-  const run = shown.get(page);
+  const { view: run, flaggedRules } = shown.get(page) ?? {};
   if (!run || message.runId !== run.id) return undefined;
   if (message.type === 'nodeDetail')
     return {
       type: 'nodeDetail',
       requestId: message.requestId,
       nodeId: message.nodeId,
-      detail: run.nodes.find((n) => n.id === message.nodeId)?.detail,
+      detail: withReview(run.nodes.find((n) => n.id === message.nodeId)?.detail, {
+        states: new Map(),
+        flaggedRules: new Map([...(flaggedRules ?? [])].map((id) => [id, ['remote-code']])),
+      }),
     };
   if (message.type === 'search')
     return { type: 'searchResult', requestId: message.requestId, nodeIds: searchNodes(run, message.query) };
   return undefined;
 }
 
-async function showRun(page, record, focus) {
-  const view = runView(record);
-  shown.set(page, view);
+async function showRun(page, record, focus, flaggedRules) {
+  const view = runView(record, flaggedRules);
+  shown.set(page, { view, flaggedRules });
   await page.evaluate(
     ([runs, selected, focus]) => window.postMessage({ type: 'runs', runs, selected, focus }, '*'),
     [[runSummaryView(record)], runMessageView(view), focus],
@@ -433,6 +437,40 @@ const tests = [
     },
   ],
   [
+    'a node’s outline says what its call went through (sent again, hedged) and an apply node its flagged rules',
+    async (browser, record) => {
+      const marked = structuredClone(record);
+      const reflections = marked.nodes.filter((n) => n.kind === 'reflection');
+      reflections[0].retries = 2;
+      reflections[1].hedges = 1;
+      for (const [i, n] of reflections.entries()) n.latencyMs = 100 * (i + 1);
+      const apply = marked.nodes.find((n) => n.kind === 'apply');
+      const flaggedId = apply.detail.find((a) => a.status === 'applied' && a.id).id;
+      const { page, errors } = await openPanel(browser, 'dark');
+      await showRun(page, marked, undefined, new Set([flaggedId]));
+      assert.deepEqual(await page.locator('.node.mark-retried').evaluateAll((n) => n.map((x) => x.dataset.id)), [
+        reflections[0].id,
+      ]);
+      assert.equal(await page.locator(`.node.mark-hedged[data-id="${reflections[1].id}"]`).count(), 1);
+      assert.equal(await page.locator(`.node.mark-flagged[data-id="${apply.id}"]`).count(), 1);
+      const timed = marked.nodes.filter((n) => n.latencyMs > 0).length;
+      assert.equal(await page.locator('.node .latency').count(), timed, 'a latency bar per timed call');
+      const barOf = (id) => page.locator(`.node[data-id="${id}"] .latency`).getAttribute('width').then(Number);
+      assert.ok((await barOf(reflections.at(-1).id)) > (await barOf(reflections[0].id)), 'a slower call, a longer bar');
+      assert.match(await page.locator('.legend').innerText(), /sent again.*hedged.*holds flagged rules/s);
+      await page.locator(`.node[data-id="${reflections[0].id}"]`).hover();
+      assert.match(await page.locator('.tooltip').innerText(), /sent again 2×/);
+      await page.locator(`.node[data-id="${apply.id}"]`).click();
+      await page
+        .locator('.details')
+        .getByText(/held back \(remote-code\)/)
+        .waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-marks-dark.png') });
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
     'far out the whole run is one bitmap that takes clicks; zoomed in and at rest, the drawing and the labels in view',
     async (browser, record) => {
       const big = structuredClone(record);
@@ -513,8 +551,15 @@ const tests = [
         .getByText(/The run is still going/)
         .waitFor();
       assert.equal((await page.evaluate(() => window.posted)).length, posted, 'nothing to ask for yet');
+      // updates coming faster than the panel draws: the newest is drawn, and the recorded run replaces them all
+      await post(runMessageView(liveRunView(snapshot(half + 1))));
       await post(runMessageView(liveRunView(snapshot(record.nodes.length))));
       await page.waitForFunction((n) => document.querySelectorAll('.node').length === n, record.nodes.length);
+      await post(runMessageView(liveRunView(snapshot(half + 2))));
+      await showRun(page, record);
+      await page.waitForTimeout(500);
+      assert.doesNotMatch(await page.locator('select').innerText(), /in progress/, 'no older update drawn after it');
+      assert.equal(await page.locator('.node').count(), record.nodes.length);
       assert.deepEqual(errors, []);
       await page.close();
     },

@@ -111,12 +111,17 @@ export class RunLedger {
 }
 
 /** The usage of a call as the node of the tree records it. */
-export function usageFields(usage: CallUsage): Pick<RunNode, 'latencyMs' | 'inputTokens' | 'outputTokens' | 'costUsd'> {
+export function usageFields(
+  usage: CallUsage,
+): Pick<RunNode, 'latencyMs' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'retries' | 'hedges'> {
   return {
     latencyMs: usage.latencyMs,
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
     costUsd: usage.costUsd,
+    // only when it happened: a record stays as small as before for calls that went through at once
+    ...(usage.retries ? { retries: usage.retries } : {}),
+    ...(usage.hedges ? { hedges: usage.hedges } : {}),
   };
 }
 

@@ -21,6 +21,9 @@ export const RunNode = z.object({
   inputTokens: z.number().optional(),
   outputTokens: z.number().optional(),
   costUsd: z.number().optional(),
+  /** The call was sent again (after an error or an invalid answer), or a second copy was sent while it hung. */
+  retries: z.number().int().optional(),
+  hedges: z.number().int().optional(),
   /** Kind-specific payload: lessons of a reflection, ops of a delta, applied ops. */
   detail: z.unknown().optional(),
 });

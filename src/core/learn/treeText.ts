@@ -20,6 +20,8 @@ export function renderRunTree(record: RunRecord): string {
       n.latencyMs !== undefined ? `${Math.round(n.latencyMs)} ms` : '',
       n.inputTokens || n.outputTokens ? `${(n.inputTokens ?? 0) + (n.outputTokens ?? 0)} tok` : '',
       n.status !== 'ok' ? n.status.toUpperCase() : '',
+      n.retries ? `sent again ${n.retries}×` : '',
+      n.hedges ? `hedged ${n.hedges}×` : '',
     ]
       .filter(Boolean)
       .join(', ');

@@ -27,6 +27,9 @@ export interface CallUsage {
   outputTokens: number;
   latencyMs: number;
   costUsd?: number;
+  /** Requests sent again (errors, an invalid answer) and second copies sent while waiting (hedges). */
+  retries?: number;
+  hedges?: number;
 }
 
 export interface RoleResult<T> {

@@ -12,6 +12,10 @@ export interface UsageTally {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Requests sent again: after an error, a rejected JSON mode, or an invalid answer (the repair). */
+  retries: number;
+  /** Second copies of a request sent while the first was still unanswered. */
+  hedges: number;
 }
 
 /** One model call; each client brings its own transport (HTTP, vscode.lm). */
@@ -23,7 +27,7 @@ export type ChatFn = (messages: ChatMessage[], warnings: string[], usage: UsageT
  */
 export async function completeJsonWithRepair<T>(request: JsonRequest<T>, chat: ChatFn): Promise<JsonResponse<T>> {
   const warnings: string[] = [];
-  const usage: UsageTally = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const usage: UsageTally = { inputTokens: 0, outputTokens: 0, costUsd: 0, retries: 0, hedges: 0 };
   const started = Date.now();
   // a model's answer is untrusted text: a secret it repeats (or makes up) goes no further than here
   const done = (value: T): JsonResponse<T> => ({
@@ -38,6 +42,7 @@ export async function completeJsonWithRepair<T>(request: JsonRequest<T>, chat: C
       : parseAnswer(first.content, request.schema);
   if (firstCheck.ok) return done(firstCheck.value);
   warnings.push(`invalid ${request.schemaName} answer (${firstCheck.problem}); asked the model to repair it`);
+  usage.retries++;
   const repairMessages: ChatMessage[] = [
     ...request.messages,
     { role: 'assistant', content: first.content.slice(0, 20_000) },

@@ -126,11 +126,12 @@ export class OpenAiCompatibleClient implements LlmClient {
         const completion =
           hedge === false
             ? await send(request.signal ?? new AbortController().signal)
-            : await hedged(send, this.latency.hedgeDelay(hedge), request.signal, () =>
+            : await hedged(send, this.latency.hedgeDelay(hedge), request.signal, () => {
+                usage.hedges++;
                 warnings.push(
                   `no answer after ${Math.round(this.latency.hedgeDelay(hedge))} ms; sent a second copy of the request (hedged)`,
-                ),
-              );
+                );
+              });
         this.latency.add(performance.now() - started);
         usage.inputTokens += completion.usage?.prompt_tokens ?? 0;
         usage.outputTokens += completion.usage?.completion_tokens ?? 0;
@@ -155,6 +156,7 @@ export class OpenAiCompatibleClient implements LlmClient {
         ) {
           this.jsonMode = this.jsonMode === 'json_schema' ? 'json_object' : 'prompted';
           warnings.push(`endpoint rejected the JSON mode; falling back to ${this.jsonMode}`);
+          usage.retries++;
           attempt--;
           continue;
         }
@@ -174,6 +176,7 @@ export class OpenAiCompatibleClient implements LlmClient {
         if (!retryable || attempt >= maxRetries) throw new Error(describe(error, status));
         const wait = retryDelay(error, attempt, this.options.backoffBaseMs ?? 1000);
         warnings.push(`${describe(error, status)}; retry ${attempt + 1}/${maxRetries} in ${Math.round(wait)} ms`);
+        usage.retries++;
         await abortableSleep(wait, request.signal).catch(() => {
           throw abortError(request.signal);
         });

@@ -85,15 +85,21 @@ export function nodeDetailView(node: RunNode): NodeDetailView | undefined {
   }
 }
 
-/** The review states of a proposal's rules, by rule id (see core/assets/review.ts `reviewItems`). */
-export type ReviewStates = ReadonlyMap<string, 'pending' | 'accepted' | 'rejected'>;
+/** Where the review of a run's proposal stands: each rule's state and the kinds of flag of those held back. */
+export interface RunReview {
+  /** By rule id (see core/assets/review.ts `reviewItems`). */
+  states: ReadonlyMap<string, 'pending' | 'accepted' | 'rejected'>;
+  flaggedRules: ReadonlyMap<string, readonly string[]>;
+}
 
-/** An apply node's operations with where their review stands now; other details unchanged. */
-export function withReview(detail: NodeDetailView | undefined, states: ReviewStates): NodeDetailView | undefined {
+/** An apply node's operations with where their review stands now and their flags; other details unchanged. */
+export function withReview(detail: NodeDetailView | undefined, review: RunReview): NodeDetailView | undefined {
   if (detail?.kind !== 'applied') return detail;
   const operations = detail.operations.map((op) => {
-    const review = op.status === 'applied' && op.ruleId !== undefined ? states.get(op.ruleId) : undefined;
-    return review ? { ...op, review } : op;
+    const applied = op.status === 'applied' && op.ruleId !== undefined;
+    const state = applied ? review.states.get(op.ruleId as string) : undefined;
+    const flags = applied ? review.flaggedRules.get(op.ruleId as string) : undefined;
+    return { ...op, ...(state ? { review: state } : {}), ...(flags ? { flags: [...flags] } : {}) };
   });
   const counts = (['accepted', 'rejected', 'pending'] as const)
     .map((state) => [state, operations.filter((op) => op.review === state).length] as const)
@@ -113,10 +119,13 @@ const KIND_NAMES: Record<RunNode['kind'], string> = {
 };
 
 /** One line for the hover: kind, label and the node's numbers. */
-export function nodeSummary(node: RunNode): string {
+export function nodeSummary(node: RunNode, flagged = false): string {
   const tokens = (node.inputTokens ?? 0) + (node.outputTokens ?? 0);
   const facts = [
     node.status !== 'ok' ? node.status : '',
+    node.retries ? `sent again ${node.retries}×` : '',
+    node.hedges ? `hedged ${node.hedges}×` : '',
+    flagged ? 'holds flagged rules' : '',
     node.latencyMs !== undefined ? `${Math.round(node.latencyMs)} ms` : '',
     tokens ? `${tokens.toLocaleString('en-US')} tokens` : '',
     node.costUsd ? `$${node.costUsd.toFixed(4)}` : '',

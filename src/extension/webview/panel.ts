@@ -18,7 +18,7 @@ import { readSettings } from '../settings';
 import { openSession } from '../review/sessionDocument';
 import { searchNodes } from './nodeSearch';
 import { rulePath } from './rulePath';
-import { withReview, type ReviewStates } from './nodeDetail';
+import { withReview, type RunReview } from './nodeDetail';
 import { reviewItems } from '../../core/assets/review';
 import { LIVE_RUN_ID, liveRunView, runMessageView, runSummaryView, runView } from './runView';
 import type { LiveRunSnapshot } from '../../core/learn/liveRun';
@@ -117,7 +117,7 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
           const node = run?.nodes.find((n) => n.id === message.nodeId);
           const detail =
             node?.detail?.kind === 'applied'
-              ? withReview(node.detail, await reviewStates(services, message.runId))
+              ? withReview(node.detail, await runReview(services, message.runId))
               : node?.detail;
           post({ type: 'nodeDetail', requestId: message.requestId, nodeId: message.nodeId, detail });
         } else if (message.type === 'openSession') {
@@ -182,17 +182,26 @@ async function fullRun(services: Services, runId: string): Promise<RunView | und
   if (cachedRun?.id === runId) return cachedRun.view;
   const record = (await allRuns(services)).find((r) => r.id === runId);
   if (!record) return undefined;
-  cachedRun = { id: runId, view: runView(record) };
+  cachedRun = { id: runId, view: runView(record, (await runReview(services, runId)).flaggedRules) };
   return cachedRun.view;
 }
 
-/** How the review of the run's proposal stands now, rule by rule (empty when the run proposed nothing). */
-async function reviewStates(services: Services, runId: string): Promise<ReviewStates> {
+/**
+ * How the review of the run's proposal stands now, rule by rule, and which of its rules the trust screen holds back
+ * (empty when the run proposed nothing).
+ */
+async function runReview(services: Services, runId: string): Promise<RunReview> {
   for (const ws of workspaceFolderPaths()) {
     const proposal = await services.proposals.load(ws, runId);
-    if (proposal) return new Map(reviewItems(proposal).rules.map((r) => [r.id, r.state]));
+    if (proposal)
+      return {
+        states: new Map(reviewItems(proposal).rules.map((r) => [r.id, r.state])),
+        flaggedRules: new Map(
+          proposal.rules.filter((r) => r.flags.length > 0).map((r) => [r.id, r.flags.map((f) => f.kind)]),
+        ),
+      };
   }
-  return new Map();
+  return { states: new Map(), flaggedRules: new Map() };
 }
 
 async function runsMessage(services: Services, selectedId?: string): Promise<Extract<ToWebview, { type: 'runs' }>> {
@@ -205,7 +214,7 @@ async function runsMessage(services: Services, selectedId?: string): Promise<Ext
   if (liveView && (selectedId === undefined || selectedId === LIVE_RUN_ID))
     return { type: 'runs', runs: [liveView, ...runs], selected: runMessageView(liveView) };
   const chosen = records.find((r) => r.id === selectedId) ?? records[0];
-  const view = chosen && runView(chosen);
+  const view = chosen && runView(chosen, (await runReview(services, chosen.id)).flaggedRules);
   if (chosen && view) cachedRun = { id: chosen.id, view };
   return { type: 'runs', runs: liveView ? [liveView, ...runs] : runs, selected: view && runMessageView(view) };
 }

@@ -1,7 +1,7 @@
 import { describeBatchMode } from '../../core/learn/batchMode';
 import type { LiveRunSnapshot } from '../../core/learn/liveRun';
 import type { RunNode, RunRecord } from '../../core/learn/record';
-import type { NodeDetailView, RunNodeView, RunSummaryView, RunView } from '../../shared/protocol';
+import type { NodeDetailView, NodeMark, RunNodeView, RunSummaryView, RunView } from '../../shared/protocol';
 import { nodeDetailView, nodeSummary } from './nodeDetail';
 
 /** A run as the run picker lists it. */
@@ -20,8 +20,11 @@ export function runSummaryView(record: RunRecord): RunSummaryView {
   };
 }
 
-/** A run as the aggregation-tree panel draws it: its batches with the mode each really ran in, and the tree's nodes. */
-export function runView(record: RunRecord): RunView {
+/**
+ * A run as the aggregation-tree panel draws it: its batches with the mode each really ran in, and the tree's nodes.
+ * `flaggedRules`: the rules of the run's proposal the trust screen holds back (their apply node is marked).
+ */
+export function runView(record: RunRecord, flaggedRules: RuleIds = new Set()): RunView {
   return {
     ...runSummaryView(record),
     seed: record.seed,
@@ -33,21 +36,30 @@ export function runView(record: RunRecord): RunView {
       mode: b.mode,
       description: describeBatchMode(b),
     })),
-    nodes: record.nodes.map((n) => nodeView(n, nodeDetailView(n))),
+    nodes: record.nodes.map((n) => nodeView(n, nodeDetailView(n), flaggedRules)),
     layout: record.layout,
   };
 }
 
-function nodeView(n: RunNode, detail: NodeDetailView | undefined): RunNodeView {
+/** Rule ids, as a set or the keys of a map. */
+type RuleIds = Pick<ReadonlySet<string>, 'has'>;
+
+function nodeView(n: RunNode, detail: NodeDetailView | undefined, flaggedRules: RuleIds): RunNodeView {
+  const marks: NodeMark[] = [];
+  if (n.retries) marks.push('retried');
+  if (n.hedges) marks.push('hedged');
+  if (detail?.kind === 'applied' && detail.operations.some((op) => op.ruleId && flaggedRules.has(op.ruleId)))
+    marks.push('flagged');
   return {
     id: n.id,
     kind: n.kind,
     batch: n.batch,
     level: n.level,
     label: n.label,
-    summary: nodeSummary(n),
+    summary: nodeSummary(n, marks.includes('flagged')),
     parents: n.parents,
     status: n.status,
+    ...(marks.length ? { marks } : {}),
     latencyMs: n.latencyMs,
     tokens: (n.inputTokens ?? 0) + (n.outputTokens ?? 0) || undefined,
     costUsd: n.costUsd,
@@ -82,7 +94,7 @@ export function liveRunView(live: LiveRunSnapshot): RunView {
       mode: 'in progress',
       description: 'in progress: nodes appear as their calls finish',
     })),
-    nodes: live.nodes.map((n) => nodeView(n, undefined)),
+    nodes: live.nodes.map((n) => nodeView(n, undefined, new Set())),
   };
 }
 

@@ -12,6 +12,10 @@ describe('a run on a bad day at the endpoint (429s, 500s, hangs, malformed answe
     assert.equal(faulty.failedSessions, 0);
     assert.ok(faulty.requests > clean.requests, 'faults were answered and retried');
     assert.ok(faulty.hedges > 0, 'a hung request was hedged');
+    // the tree says which calls it was: every hedge and retry is on the node of its call
+    assert.equal(faulty.nodeHedges, faulty.hedges);
+    assert.ok(faulty.nodeRetries >= faulty.retries && faulty.retries > 0, `${faulty.nodeRetries} ≥ ${faulty.retries}`);
+    assert.equal(clean.nodeHedges + clean.nodeRetries, 0, 'a clean run marks no node');
     assert.equal(faulty.playbook, clean.playbook);
     assert.ok(clean.playbook.includes('LESSON-039'), 'the playbook holds the planted lessons');
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { layoutRun, loadLayout, storeLayout } from '../../../src/shared/layout';
+import { BatchLayoutCache, layoutRun, loadLayout, storeLayout } from '../../../src/shared/layout';
 import { exampleRunRecord } from '../../support/exampleRun';
 
 describe('the aggregation tree laid out once, with the run record', () => {
@@ -36,5 +36,34 @@ describe('the aggregation tree laid out once, with the run record', () => {
     );
     // the same input, the same layout, byte for byte
     assert.deepEqual(storeLayout(layoutRun(record.nodes), record.nodes), record.layout);
+  });
+
+  it('a run in progress laid out again at each update redoes only the batch that grew, with the same result', async () => {
+    const record = await exampleRunRecord();
+    const copies = [0, 1, 2, 3].flatMap((copy) =>
+      record.nodes.map((n) => ({
+        ...n,
+        id: `c${copy}:${n.id}`,
+        batch: n.batch + copy * 10,
+        parents: n.parents.map((p) => `c${copy}:${p}`),
+      })),
+    );
+    const cache = new BatchLayoutCache();
+    const place = (layout: ReturnType<typeof layoutRun>) =>
+      layout.nodes.map((p) => `${p.node.id}@${p.x.toFixed(1)},${p.y.toFixed(1)}`).sort();
+    const grown = copies.length - Math.floor(record.nodes.length / 2);
+    for (const count of [grown, grown + 1, copies.length]) {
+      const nodes = copies.slice(0, count).map((n) => ({ ...n }));
+      const cached = layoutRun(nodes, cache);
+      const fresh = layoutRun(nodes);
+      assert.deepEqual(place(cached), place(fresh), `${count} nodes`);
+      assert.deepEqual(cached.edges, fresh.edges);
+      assert.deepEqual(cached.bands, fresh.bands);
+      assert.ok(
+        cached.nodes.every((p) => nodes.includes(p.node as (typeof nodes)[number])),
+        "this call's nodes",
+      );
+      if (count > grown) assert.equal(cache.laidOut, 1, 'only the batch that grew is laid out again');
+    }
   });
 });

@@ -47,13 +47,41 @@ describe('the run as the tree panel gets it', () => {
       [ids[1], 'rejected'],
       ...ids.slice(2).map((id) => [id, 'pending'] as [string, 'pending']),
     ]);
-    const reviewed = withReview(applied, states);
+    const flaggedRules = new Map([[ids[1], ['remote-code']]]);
+    const reviewed = withReview(applied, { states, flaggedRules });
     assert.equal(reviewed?.kind, 'applied');
     if (reviewed?.kind !== 'applied') return;
     assert.equal(reviewed.operations.find((op) => op.ruleId === ids[0])?.review, 'accepted');
     assert.equal(reviewed.operations.find((op) => op.ruleId === ids[1])?.review, 'rejected');
+    assert.deepEqual(reviewed.operations.find((op) => op.ruleId === ids[1])?.flags, ['remote-code']);
+    assert.equal(reviewed.operations.find((op) => op.ruleId === ids[0])?.flags, undefined);
     assert.equal(reviewed.reviewNote, `Review now: 1 accepted, 1 rejected, ${ids.length - 2} pending`);
-    assert.deepEqual(withReview(applied, new Map()), { ...applied, reviewNote: undefined }, 'no proposal: as recorded');
+    assert.deepEqual(
+      withReview(applied, { states: new Map(), flaggedRules: new Map() }),
+      { ...applied, reviewNote: undefined },
+      'no proposal: as recorded',
+    );
+  });
+
+  it('marks a node whose call was sent again or hedged, and an apply node holding rules the trust screen holds back', async () => {
+    const record = await exampleRunRecord();
+    const reflection = record.nodes.find((n) => n.kind === 'reflection');
+    const apply = record.nodes.find((n) => n.kind === 'apply');
+    assert.ok(reflection && apply);
+    const marked = {
+      ...record,
+      nodes: record.nodes.map((n) => (n === reflection ? { ...n, retries: 2, hedges: 1 } : n)),
+    };
+    const appliedIds = (apply.detail as Array<{ id?: string; status: string }>)
+      .filter((a) => a.status === 'applied' && a.id)
+      .map((a) => a.id as string);
+    const view = runView(marked, new Set([appliedIds[0]]));
+    const byId = new Map(view.nodes.map((n) => [n.id, n]));
+    assert.deepEqual(byId.get(reflection.id)?.marks, ['retried', 'hedged']);
+    assert.match(byId.get(reflection.id)?.summary ?? '', /sent again 2×, hedged 1×/);
+    assert.deepEqual(byId.get(apply.id)?.marks, ['flagged']);
+    assert.match(byId.get(apply.id)?.summary ?? '', /holds flagged rules/);
+    assert.equal(view.nodes.filter((n) => n.marks).length, 2, 'nothing else is marked');
   });
 
   it('leaves out a payload that does not fit its kind (a damaged or older record) instead of passing it on', () => {
