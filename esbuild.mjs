@@ -82,6 +82,10 @@ const configs = args.has('--tests') ? [...bundles, testTranspile] : bundles;
 // sql.js (src/core/trace/sources/sqlite.ts) loads its WebAssembly from next to the running bundle.
 mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+// VS Code's own icon font for the webview's buttons (its stylesheet names the font file beside it)
+mkdirSync('dist/codicons', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf'])
+  copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/codicons/${file}`);
 
 if (watch) {
   for (const config of configs) await (await esbuild.context(config)).watch();

@@ -1,5 +1,5 @@
 import type { RuleChipView, RuleView, ToWebview } from '../shared/protocol';
-import { el, svg } from './dom';
+import { el, iconButton, svg } from './dom';
 import { inlineMarkdown } from './markdown';
 
 type RulesMessage = Extract<ToWebview, { type: 'rules' }>;
@@ -140,17 +140,26 @@ function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: Ru
     card.append(flags);
   }
   const actions = el('div', undefined, 'rule-actions');
-  const provenance = el('button', 'Where it came from');
-  provenance.title = 'Follow the rule in the aggregation tree: the sessions and the run that made it';
+  const provenance = iconButton(
+    'type-hierarchy',
+    'Where it came from',
+    'Follow the rule in the aggregation tree: the sessions and the run that made it',
+  );
   provenance.addEventListener('click', () => host.ruleInTree(rule.id));
-  const retire = el('button', 'Retire…');
-  retire.title = 'Propose removing it from the playbook and every file made from it (a diff to review)';
+  const retire = iconButton(
+    'archive',
+    'Retire…',
+    'Propose removing it from the playbook and every file made from it (a diff to review)',
+  );
   retire.addEventListener('click', () => host.retireRule(rule.id));
   const pinned = rule.chips.includes('pinned');
-  const pin = el('button', pinned ? 'Unpin…' : 'Pin…');
-  pin.title = pinned
-    ? 'Propose removing the pin: Combee may then propose retiring or replacing it (a diff to review)'
-    : 'Propose keeping it: Combee will propose neither retiring nor replacing it (a diff to review)';
+  const pin = iconButton(
+    pinned ? 'pinned' : 'pin',
+    pinned ? 'Unpin…' : 'Pin…',
+    pinned
+      ? 'Propose removing the pin: Combee may then propose retiring or replacing it (a diff to review)'
+      : 'Propose keeping it: Combee will propose neither retiring nor replacing it (a diff to review)',
+  );
   pin.addEventListener('click', () => host.pinRule(rule.id, !pinned));
   actions.append(provenance, pin, retire);
   card.append(actions);

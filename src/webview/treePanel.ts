@@ -1,6 +1,6 @@
 import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shared/protocol';
 import { renderDetails } from './details';
-import { el } from './dom';
+import { el, iconButton } from './dom';
 import { GraphView } from './graphView';
 import { BatchLayoutCache, layoutRun, loadLayout } from '../shared/layout';
 
@@ -130,10 +130,8 @@ export function renderTree(
     graph.select(matches[at], true);
     found.textContent = `${at + 1} of ${matches.length}`;
   });
-  const button = (text: string, title: string, action: () => void) => {
-    const b = el('button', text);
-    b.title = title;
-    b.setAttribute('aria-label', title);
+  const button = (icon: string, title: string, action: () => void) => {
+    const b = iconButton(icon, '', title);
     b.addEventListener('click', () => {
       action();
       save();
@@ -143,9 +141,13 @@ export function renderTree(
   toolbar.append(
     search,
     found,
-    button('Fit', 'Fit the whole tree', () => graph.fit()),
-    button('+', 'Zoom in', () => graph.zoomAt(1.25, graph.element.clientWidth / 2, graph.element.clientHeight / 2)),
-    button('−', 'Zoom out', () => graph.zoomAt(0.8, graph.element.clientWidth / 2, graph.element.clientHeight / 2)),
+    button('screen-full', 'Fit the whole tree', () => graph.fit()),
+    button('zoom-in', 'Zoom in', () =>
+      graph.zoomAt(1.25, graph.element.clientWidth / 2, graph.element.clientHeight / 2),
+    ),
+    button('zoom-out', 'Zoom out', () =>
+      graph.zoomAt(0.8, graph.element.clientWidth / 2, graph.element.clientHeight / 2),
+    ),
   );
   if (focus) {
     const sessions = run.nodes.filter((n) => n.kind === 'trace' && focus.nodeIds.includes(n.id)).length;

@@ -30,6 +30,12 @@ const { ruleStandings } = require(join(REPO_ROOT, 'out/src/core/learn/ruleStandi
 
 const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
 const css = readFileSync(join(REPO_ROOT, 'media', 'webview.css'), 'utf8');
+// the icon font as the panel loads it from dist/codicons, inlined: the page has no URL to load it from
+const font = readFileSync(join(REPO_ROOT, 'dist', 'codicons', 'codicon.ttf')).toString('base64');
+const icons = readFileSync(join(REPO_ROOT, 'dist', 'codicons', 'codicon.css'), 'utf8').replace(
+  /url\("[^"]*codicon\.ttf[^"]*"\)/,
+  `url("data:font/ttf;base64,${font}")`,
+);
 const THEMES = {
   light: { '--vscode-foreground': '#333', '--vscode-editorWidget-background': '#f3f3f3', background: '#fff' },
   dark: { '--vscode-foreground': '#ccc', '--vscode-editorWidget-background': '#252526', background: '#1e1e1e' },
@@ -54,6 +60,7 @@ async function openPanel(browser, theme = 'light', saved = undefined) {
   await page.setContent(
     `<!DOCTYPE html><html><head><style>body { ${vars} background: ${THEMES[theme].background}; }</style></head><body><div id="root"></div></body></html>`,
   );
+  await page.addStyleTag({ content: icons });
   await page.addStyleTag({ content: css });
   // the extension's side of the requests: answered from the run last shown (see showRun), as panel.ts does
   await page.exposeFunction('answer', (message) => answer(page, message));

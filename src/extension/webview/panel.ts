@@ -163,9 +163,11 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
   const nonce = randomBytes(16).toString('base64');
   const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
   const style = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'webview.css'));
+  const icons = panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css'));
+  const source = panel.webview.cspSource;
   panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${panel.webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0"><link rel="stylesheet" href="${style}"></head>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${source}; font-src ${source}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0"><link rel="stylesheet" href="${icons}"><link rel="stylesheet" href="${style}"></head>
 <body><div id="root"></div><script nonce="${nonce}" src="${script}"></script></body></html>`;
 }
 
