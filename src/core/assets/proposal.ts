@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
-import { BulletTag, DeltaOp, Evidence } from '../playbook/delta';
+import { BulletTag, DeltaOp, Evidence, RuleCount } from '../playbook/delta';
 import { RuleFlag } from '../trust/kinds';
 import { sha256 } from '../util/hash';
 
@@ -70,6 +70,8 @@ export const Proposal = z.object({
   ops: z.array(z.object({ ruleId: z.string(), op: DeltaOp })).default([]),
   /** Counter updates from the sessions' tags; they go with the rest of the proposal. */
   tags: z.array(BulletTag).default([]),
+  /** Counter increments counted per session (runs with the evidence ledger); they go with the rest too. */
+  counts: z.array(RuleCount).default([]),
   /** The asset targets it was rendered for: a part accepted later (the CLI) is rendered for the same ones. */
   targets: z.array(z.string()).optional(),
   /** Rules already in the playbook whose text is flagged: kept out of every other asset, reported here. */

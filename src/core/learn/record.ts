@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BATCH_MODES, type BatchMode } from './batchMode';
 import { LEGACY_BATCH_MODES, modeOfStoredBatch } from './legacyModes';
 import { NODE_KINDS, NODE_STATUSES } from './nodeKinds';
+import { BulletTag } from '../playbook/delta';
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -53,8 +54,20 @@ const StoredBatchRecord = z.object({
   /** Records written before plans were recorded have none. */
   plan: BatchPlan.optional(),
   wallMs: z.number(),
-  /** Helpful / harmful tags applied to existing rules in this batch (rule helpfulness over time). */
-  tags: z.array(z.object({ id: z.string(), tag: z.enum(['helpful', 'harmful', 'neutral']) })).default([]),
+  /** Helpful / harmful tags applied to existing rules in this batch, as ACE counts them (runs before the ledger). */
+  tags: z.array(z.object({ id: z.string(), tag: BulletTag.shape.tag })).default([]),
+  /** Each session's word on each rule it had in play, and whether it was counted (runs with the evidence ledger). */
+  evidence: z
+    .array(
+      z.object({
+        id: z.string(),
+        traceId: z.string(),
+        tag: BulletTag.shape.tag,
+        counted: z.boolean(),
+        reason: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 export type BatchRecord = Omit<z.infer<typeof StoredBatchRecord>, 'mode'> & { mode: BatchMode };
 

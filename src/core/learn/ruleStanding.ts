@@ -38,7 +38,11 @@ export interface StandingInput {
 /** Ids a run tagged or applied a change to. */
 function touchedBy(record: RunRecord): Set<string> {
   const ids = new Set<string>();
-  for (const batch of record.batches) for (const t of batch.tags) if (t.tag !== 'neutral') ids.add(t.id);
+  for (const batch of record.batches) {
+    for (const t of batch.tags) if (t.tag !== 'neutral') ids.add(t.id);
+    // a session that had the rule in play is evidence it is still alive, whatever it said of it
+    for (const e of batch.evidence ?? []) ids.add(e.id);
+  }
   for (const node of record.nodes) {
     if (node.kind !== 'apply' || !Array.isArray(node.detail)) continue;
     for (const entry of node.detail as Array<{ id?: unknown; status?: unknown }>)

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { layoutRun, storeLayout, type StoredLayout } from '../../shared/layout';
 import { liveSnapshots, type LiveRunSnapshot } from './liveRun';
 import type { EmbedFn } from './types';
-import type { AppliedOp } from '../playbook/apply';
-import type { BulletTag } from '../playbook/delta';
+import { applyDelta, type AppliedOp } from '../playbook/apply';
+import type { BulletTag, RuleCount } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import type { Trace } from '../trace/model';
-import { aggregateBatch, type BatchAggregation } from './aggregate';
+import { aggregateBatch, type BatchAggregation, type NodeDelta } from './aggregate';
 import { DeltaApplier, type Veto } from './apply';
 import { BatchSizer } from './batchSizer';
 import type { Measurement } from './controller';
@@ -15,6 +15,7 @@ import type { PlanKind } from './plan';
 import { reflectBatch, type MapResult } from './map';
 import { pipelinedScan } from './pipeline';
 import { RUN_RECORD_VERSION, type BatchRecord, type RunRecord } from './record';
+import { countBatch, type RuleCounting } from './ruleCounting';
 import { contentSeed } from './seed';
 import type { Aggregator, ProviderInfo, Reflector, Strategy } from './types';
 
@@ -53,13 +54,20 @@ export interface LearnOptions {
   limits?: RunLimits;
   /** Batch size `auto`: the latency profile an earlier run with this model measured (see BatchSizer). */
   latencyProfile?: Measurement[];
+  /**
+   * Counting per session (see ruleCounting.ts): the rules each session had in play and the pairs counted before.
+   * Without it, counters move as ACE moves them: the last tag of a rule in a batch's delta adds one.
+   */
+  counting?: RuleCounting;
 }
 
 export interface LearnResult {
   playbook: Playbook;
   applied: AppliedOp[];
-  /** Counter tags applied across the batches (helpful / harmful on existing rules). */
+  /** Counter tags applied across the batches (helpful / harmful on existing rules), when counting as ACE does. */
   tags: BulletTag[];
+  /** Counter increments applied across the batches, when counting per session (`counting`). */
+  counts: RuleCount[];
   record: RunRecord;
   /** Traces reflected on and aggregated without a failed call: these are learned, whatever happens later. */
   learnedTraceIds: string[];
@@ -97,6 +105,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const batches: BatchRecord[] = [];
   const applied: AppliedOp[] = [];
   const tags: BulletTag[] = [];
+  const counts: RuleCount[] = [];
   const learnedTraceIds: string[] = [];
   const failedTraces: Array<{ id: string; reason: string }> = [];
   let playbook = options.playbook;
@@ -163,11 +172,25 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       }
       // A cancel or a limit reached during this batch: nothing of it is applied.
       ledger.signal.throwIfAborted();
-      if (aggregation.final) {
-        const result = await applier.apply(playbook, aggregation.final, b);
+      // per-session counting replaces the delta's tags (a lossy merge of the same sessions' words)
+      const counted =
+        options.counting &&
+        countBatch(
+          batch,
+          mapped.reflections.map((m) => m.reflection),
+          frozen,
+          options.counting,
+        );
+      const final = aggregation.final && (counted ? withoutTags(aggregation.final) : aggregation.final);
+      if (final) {
+        const result = await applier.apply(playbook, final, b);
         playbook = result.playbook;
         applied.push(...result.applied);
         tags.push(...result.tags);
+      }
+      if (counted && counted.counts.length > 0) {
+        playbook = applyDelta(playbook, { ops: [], tags: [], counts: counted.counts }).playbook;
+        counts.push(...counted.counts);
       }
       const traceIds = batch.map((t) => t.id);
       batches.push({
@@ -175,7 +198,8 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
         traceIds,
         ...aggregation.shape,
         wallMs: Date.now() - batchStarted,
-        tags: (aggregation.final?.delta.tags ?? []).map(({ id, tag }) => ({ id, tag })),
+        tags: (final?.delta.tags ?? []).map(({ id, tag }) => ({ id, tag })),
+        ...(counted ? { evidence: counted.evidence } : {}),
       });
       sizes.record(batch.length, Date.now() - batchStarted);
       // Learned only when nothing of it was lost: a failed call leaves its sessions for the next run.
@@ -215,7 +239,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     warnings: ledger.warnings,
     layout: layoutOnce(ledger.nodes, ledger.warnings),
   };
-  return { playbook, applied, tags, record, learnedTraceIds, failedTraces, measuredProfile: sizes.measured };
+  return { playbook, applied, tags, counts, record, learnedTraceIds, failedTraces, measuredProfile: sizes.measured };
 }
 
 /** The tree laid out here, in the learner's worker, so that opening it in the webview draws at once. */
@@ -232,4 +256,9 @@ function layoutOnce(nodes: RunRecord['nodes'], warnings: string[]): StoredLayout
 
 function runId(): string {
   return `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${randomUUID().slice(0, 8)}`;
+}
+
+/** The batch's delta without its tags: counted per session instead. */
+function withoutTags(final: NodeDelta): NodeDelta {
+  return { ...final, delta: { ...final.delta, tags: [] } };
 }

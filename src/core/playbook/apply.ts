@@ -66,11 +66,22 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
   const lastTag = new Map(delta.tags.map((t) => [t.id, t.tag] as const));
   for (const [id, tag] of lastTag) {
     const found = findBullet(playbook, id);
-    if (!found || tag === 'neutral') continue;
+    if (!found || (tag !== 'helpful' && tag !== 'harmful')) continue;
     const bullet = { ...found.bullet, raw: undefined };
     if (tag === 'helpful') bullet.helpful++;
     else bullet.harmful++;
     setBullet(found.section, found.index, bullet);
+  }
+  for (const count of delta.counts ?? []) {
+    const found = findBullet(playbook, count.id);
+    if (!found || count.helpful + count.harmful === 0) continue;
+    const { helpful, harmful } = found.bullet;
+    setBullet(found.section, found.index, {
+      ...found.bullet,
+      raw: undefined,
+      helpful: helpful + count.helpful,
+      harmful: harmful + count.harmful,
+    });
   }
   // Every ADD is compared with every rule: each text is split into words once, not once per comparison.
   const wordsOf = memoTokens();

@@ -39,14 +39,31 @@ export const DeltaOp = z.discriminatedUnion('op', [AddOp, UpdateOp, MergeOp, Rem
 export type DeltaOp = z.infer<typeof DeltaOp>;
 export type AddOp = z.infer<typeof AddOp>;
 
+/** What one session says of a rule it had in play; `violated`: the agent did what the rule says not to. */
 export const BulletTag = z.object({
   id: z.string(),
-  tag: z.enum(['helpful', 'harmful', 'neutral']),
+  tag: z.enum(['helpful', 'harmful', 'neutral', 'violated']),
   reason: z.string().optional(),
 });
 export type BulletTag = z.infer<typeof BulletTag>;
 
-export const Delta = z.object({ ops: z.array(DeltaOp), tags: z.array(BulletTag) });
+/** Counter increments of one rule: each session's evidence counted once (see learn/ruleCounting.ts). */
+export const RuleCount = z.object({
+  id: z.string(),
+  helpful: z.number().int().nonnegative(),
+  harmful: z.number().int().nonnegative(),
+});
+export type RuleCount = z.infer<typeof RuleCount>;
+
+/**
+ * `tags` count as ACE counts them: the last tag of a rule in a delta adds one. `counts` are increments already
+ * counted per session (a run made with the evidence ledger puts its counting there and leaves `tags` empty).
+ */
+export const Delta = z.object({
+  ops: z.array(DeltaOp),
+  tags: z.array(BulletTag),
+  counts: z.array(RuleCount).optional(),
+});
 export type Delta = z.infer<typeof Delta>;
 
 export const EMPTY_DELTA: Delta = { ops: [], tags: [] };

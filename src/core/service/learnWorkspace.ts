@@ -26,6 +26,10 @@ import { playbookForOtherAssets } from '../trust/hold';
 import { redactDeep } from '../secrets/deep';
 import type { LiveRunSnapshot } from '../learn/liveRun';
 import { redactText } from '../trace/redact';
+import { rulesInPlay } from '../learn/inPlay';
+import { sessionKey, type RuleCounting } from '../learn/ruleCounting';
+import { RuleLedger } from '../store/ruleLedger';
+import { assetHistory } from './assetHistory';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -147,7 +151,15 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const profiles = new LatencyProfiles(options.store.dir);
   const latencyProfile =
     options.batchSize === 'auto' ? await profiles.load(options.provider.provider, options.provider.model) : undefined;
+  // each session counted once per rule it had in play (see learn/ruleCounting.ts)
+  const ruleLedger = await RuleLedger.load(state, options.workspace);
+  const history = await assetHistory(options.workspace);
+  const counting: RuleCounting = {
+    inPlay: (trace) => rulesInPlay(trace, history),
+    counted: (ruleId, key) => ruleLedger.counted(ruleId, key),
+  };
   const result = await learn({
+    counting,
     traces,
     playbook: base,
     reflector: options.reflector,
@@ -200,7 +212,12 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           hold: {
             ids: hold.ids,
             marks: hold.flagged,
-            others: playbookForOtherAssets(base, appliedOps, result.tags, hold.flagged),
+            others: playbookForOtherAssets(
+              base,
+              appliedOps,
+              { tags: result.tags, counts: result.counts },
+              hold.flagged,
+            ),
           },
         })
       : [];
@@ -221,6 +238,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => redactDeep(rule, redactText)),
           ops: appliedOps,
           tags: result.tags,
+          counts: result.counts,
           heldRules: hold.existing,
           targets: resolveAssetSettings(options.assets).targets,
           reviewed: { files: [], rules: [] },
@@ -229,6 +247,13 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text
     await saveRunRecord(state, options.workspace, redactDeep(result.record, redactText));
     if (proposal) await options.proposals.save(proposal);
+    const keys = new Map(traces.map((t) => [t.id, sessionKey(t)]));
+    await ruleLedger.record(
+      result.record.id,
+      result.record.batches.flatMap((b) =>
+        (b.evidence ?? []).map((e) => ({ ...e, sessionKey: keys.get(e.traceId) ?? e.traceId })),
+      ),
+    );
     await state.markLearned(options.workspace, result.learnedTraceIds, result.record.id, result.failedTraces);
     // Delays measured under faults or a cancel say little about the model: only a clean run's profile is kept.
     if (result.record.status === 'completed' && result.measuredProfile.length >= 2)

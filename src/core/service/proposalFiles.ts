@@ -7,7 +7,7 @@ import { renderAssets, type AssetSettings } from '../assets/targets';
 import { loadRunRecords } from '../store/runs';
 import type { Lesson } from '../learn/types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
-import type { BulletTag, DeltaOp } from '../playbook/delta';
+import type { Delta, DeltaOp } from '../playbook/delta';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
 import { findBullet } from '../playbook/model';
 import type { TraceStore } from '../store/traceStore';
@@ -83,7 +83,7 @@ const NO_TRUST: RenderTrust = { flags: new Map(), accepted: new Set(), mark: fal
 export function renderOps(
   workspace: string,
   ops: DeltaOp[],
-  tags: BulletTag[],
+  counters: Pick<Delta, 'tags' | 'counts'>,
   lessons: Lesson[],
   assets: Partial<AssetSettings> & { playbookPath: string },
   warn: (m: string) => void,
@@ -96,14 +96,15 @@ export function renderOps(
   // An existing rule accepted by name (one the screen held back) now goes into the other assets.
   const takesExisting = [...trust.accepted].some((id) => findBullet(stored, id) !== undefined);
   const base = withoutMarks(stored, trust.accepted);
-  const result = applyDelta(base, { ops, tags });
+  const result = applyDelta(base, { ...counters, ops });
   const applied = result.applied.filter((a) => a.status === 'applied' && a.id);
   const rules = rulesFromApplied(result.applied).map((r) => ({
     ...r,
     flags: trust.accepted.has(r.id) ? [] : [...(trust.flags.get(r.id) ?? [])],
   }));
   const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
-  if (applied.length === 0 && tags.length === 0 && !unmarks && !takesExisting)
+  const countersMove = counters.tags.length > 0 || (counters.counts ?? []).length > 0;
+  if (applied.length === 0 && !countersMove && !unmarks && !takesExisting)
     return { files: [], rules, ops: [], held: hold.existing };
   const files = renderAssets({
     workspace,
@@ -120,7 +121,7 @@ export function renderOps(
       others: playbookForOtherAssets(
         base,
         opsWithIds(applied.map((a) => ({ ...a.op, ...(a.op.op === 'ADD' ? { id: a.id } : {}) }) as DeltaOp)),
-        tags,
+        counters,
         hold.flagged,
       ),
     },
@@ -158,22 +159,38 @@ export async function chooseRules(
   const rest = proposal.ops.filter((o) => !ruleIds.includes(o.ruleId)).map(withId);
   // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
   const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
-  const chosen = renderOps(proposal.workspace, picked, [], lessonsBehind(chosenRules, lessons), assets, warn, {
-    flags,
-    accepted: new Set(ruleIds),
-    isTrusted,
-    mark: false,
-  });
+  const chosen = renderOps(
+    proposal.workspace,
+    picked,
+    { tags: [] },
+    lessonsBehind(chosenRules, lessons),
+    assets,
+    warn,
+    {
+      flags,
+      accepted: new Set(ruleIds),
+      isTrusted,
+      mark: false,
+    },
+  );
   return {
     chosen,
     remaining: () => {
       // The chosen rules are the user's now (written, and trusted once the caller remembers them): not held back here.
-      const again = renderOps(proposal.workspace, rest, proposal.tags, lessons, assets, warn, {
-        flags,
-        accepted: new Set(ruleIds),
-        isTrusted,
-        mark: true,
-      });
+      const again = renderOps(
+        proposal.workspace,
+        rest,
+        { tags: proposal.tags, counts: proposal.counts },
+        lessons,
+        assets,
+        warn,
+        {
+          flags,
+          accepted: new Set(ruleIds),
+          isTrusted,
+          mark: true,
+        },
+      );
       return {
         ...proposal,
         files: again.files,

@@ -28,7 +28,7 @@ export function retireProposal(input: RetireInput): Proposal | undefined {
   const render = renderOps(
     input.workspace,
     [{ op: 'REMOVE', id: input.ruleId, reason: input.reason, support: [] }],
-    [],
+    { tags: [] },
     [],
     input.assets,
     input.warn,

@@ -28,6 +28,7 @@ export function userProposal(
     costUsd: 0,
     status: 'pending',
     tags: [],
+    counts: [],
     reviewed: { files: [], rules: [] },
     ...change,
   };

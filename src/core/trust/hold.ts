@@ -1,5 +1,5 @@
 import { applyDelta } from '../playbook/apply';
-import type { BulletTag, DeltaOp } from '../playbook/delta';
+import type { Delta, DeltaOp } from '../playbook/delta';
 import { endOfSectionBody, type Playbook, type PlaybookLine } from '../playbook/model';
 import type { RuleFlag } from './kinds';
 import { screenExistingRule } from './screenRule';
@@ -175,14 +175,14 @@ function opRuleId(op: DeltaOp): string | undefined {
 export function playbookForOtherAssets(
   base: Playbook,
   ops: ReadonlyArray<{ ruleId: string; op: DeltaOp }>,
-  tags: BulletTag[],
+  counters: Pick<Delta, 'tags' | 'counts'>,
   flagged: ReadonlyMap<string, unknown>,
 ): Playbook | undefined {
   if (!ops.some((o) => o.op.op !== 'ADD' && flagged.has(o.ruleId))) return undefined;
   const kept = ops
     .filter((o) => !flagged.has(o.ruleId))
     .map((o) => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op));
-  return applyDelta(base, { ops: kept, tags }).playbook;
+  return applyDelta(base, { ...counters, ops: kept }).playbook;
 }
 
 /** `playbookForOtherAssets` for operations as they are re-rendered (ids on the ADDs already). */

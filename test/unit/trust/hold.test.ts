@@ -321,7 +321,7 @@ describe('flagged edits and removals', () => {
     const render = renderOps(
       workspace,
       ops,
-      [],
+      { tags: [] },
       [],
       { playbookPath: '.combee/playbook.md', targets: ['agents-md'] },
       () => undefined,

@@ -1,0 +1,93 @@
+import type { BulletTag, RuleCount } from '../playbook/delta';
+import { bullets, type Playbook } from '../playbook/model';
+import type { Trace } from '../trace/model';
+import { ruleEvidence } from './ruleEvidence';
+import type { Reflection } from './types';
+
+// A rule's counters count sessions, each once. A session says something of the rules it had in play (the assets its
+// agent loaded held them when it ran): the reflector's tags (model or offline) and the trace's own signals
+// (ruleEvidence.ts). A (rule, session) pair counted by an earlier run — the same trace learned again, a resumed
+// session, a fork of a counted one — is kept as evidence but adds nothing to the counters.
+
+export type EvidenceTag = BulletTag['tag'];
+
+/** One session's word on one rule, as the run record and the local ledger keep it. */
+export interface EvidenceEntry {
+  id: string;
+  traceId: string;
+  tag: EvidenceTag;
+  /** Whether it added to the counters (false: neutral, violated, or counted before). */
+  counted: boolean;
+  reason?: string;
+}
+
+export interface RuleCounting {
+  /** Ids of the rules the session had in play (see inPlay.ts); a rule the session cites is in play too. */
+  inPlay(trace: Trace): ReadonlySet<string>;
+  /** Whether an earlier run counted this session's word on this rule. */
+  counted(ruleId: string, sessionKey: string): boolean;
+}
+
+/** A fork counts as the session it was forked from; a resumed session keeps its id. */
+export function sessionKey(trace: Pick<Trace, 'id' | 'parentId'>): string {
+  return trace.parentId ?? trace.id;
+}
+
+/** One tag per rule and session: `violated` wins (breaking a rule says nothing of following it), then the reflector. */
+function merge(fromReflector: BulletTag | undefined, fromTrace: BulletTag | undefined): BulletTag | undefined {
+  if (fromReflector?.tag === 'violated' || fromTrace?.tag === 'violated')
+    return fromTrace?.tag === 'violated' ? fromTrace : fromReflector;
+  if (fromReflector && fromReflector.tag !== 'neutral') return fromReflector;
+  return fromTrace ?? fromReflector;
+}
+
+/**
+ * Each session's word on the rules of the playbook it was reflected with, and the counter increments of the pairs
+ * not counted before. `traces` and `reflections` are one batch's (reflections by trace id).
+ */
+export function countBatch(
+  traces: readonly Trace[],
+  reflections: readonly Reflection[],
+  playbook: Playbook,
+  counting: RuleCounting,
+): { counts: RuleCount[]; evidence: EvidenceEntry[] } {
+  const rules = new Map(bullets(playbook).map((b) => [b.id, b]));
+  const byTrace = new Map(reflections.map((r) => [r.traceId, r]));
+  const seenThisRun = new Set<string>();
+  const evidence: EvidenceEntry[] = [];
+  const totals = new Map<string, RuleCount>();
+  for (const trace of traces) {
+    const reflection = byTrace.get(trace.id);
+    if (!reflection) continue; // a failed reflection: the session is learned again later, counted then
+    const tagged = new Map(reflection.tags.filter((t) => rules.has(t.id)).map((t) => [t.id, t]));
+    const inPlay = [...new Set([...counting.inPlay(trace), ...tagged.keys()])].filter((id) => rules.has(id)).sort();
+    const fromTrace = new Map(
+      ruleEvidence(
+        trace,
+        inPlay.map((id) => ({ id, content: rules.get(id)?.content ?? '' })),
+      ).map((e) => [e.id, { id: e.id, tag: e.tag, reason: e.reason } as BulletTag]),
+    );
+    const key = sessionKey(trace);
+    for (const id of inPlay) {
+      const tag = merge(tagged.get(id), fromTrace.get(id));
+      if (!tag) continue;
+      const pair = `${id}\n${key}`;
+      const counts =
+        (tag.tag === 'helpful' || tag.tag === 'harmful') && !seenThisRun.has(pair) && !counting.counted(id, key);
+      if (tag.tag === 'helpful' || tag.tag === 'harmful') seenThisRun.add(pair);
+      evidence.push({
+        id,
+        traceId: trace.id,
+        tag: tag.tag,
+        counted: counts,
+        ...(tag.reason ? { reason: tag.reason } : {}),
+      });
+      if (!counts) continue;
+      const total = totals.get(id) ?? { id, helpful: 0, harmful: 0 };
+      if (tag.tag === 'helpful') total.helpful++;
+      else total.harmful++;
+      totals.set(id, total);
+    }
+  }
+  return { counts: [...totals.values()].sort((a, b) => a.id.localeCompare(b.id)), evidence };
+}

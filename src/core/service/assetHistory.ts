@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import type { AssetVersion } from '../learn/inPlay';
+import { AGENT_READS } from '../learn/inPlay';
+import { tryResolveInWorkspace } from '../trust/workspacePath';
+import { readTextIfExists } from '../util/io';
+
+// Which rules each asset file held, and since when: from the repository's history where there is one (each commit
+// that changed the file), and the working tree's file from its last change (an accepted proposal not yet committed).
+// Git is run read-only with fixed arguments, through plumbing commands only (no pager, no diff or text-conversion
+// drivers, no hooks, no fsmonitor): a cloned repository's configuration cannot make it run anything.
+
+const run = promisify(execFile);
+const RULE_ID = /\[([a-z][a-z0-9]{0,7}-\d{5})\]/g;
+/** Versions of one file looked at, newest first: enough to place the sessions of the learning window. */
+const MAX_VERSIONS = 40;
+const SAFE = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat'];
+
+/** The asset files an agent may load: every agent's root files, and the folders' own AGENTS.md and CLAUDE.md. */
+const ROOT_ASSETS = [...new Set(Object.values(AGENT_READS).flat())];
+const FOLDER_ASSET = /(^|\/)(AGENTS|CLAUDE)\.md$/;
+
+export function ruleIdsIn(text: string): string[] {
+  return [...new Set([...text.matchAll(RULE_ID)].map((m) => m[1]))].sort();
+}
+
+async function git(workspace: string, args: string[]): Promise<string | undefined> {
+  try {
+    const { stdout } = await run('git', [...SAFE, '-C', workspace, ...args], {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 30_000,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+    });
+    return stdout;
+  } catch {
+    return undefined; // no git, not a repository, or no commits yet: the working tree is all there is
+  }
+}
+
+/** Every version of the workspace's asset files with the rule ids each held, oldest first. */
+export async function assetHistory(workspace: string): Promise<AssetVersion[]> {
+  const tracked = (await git(workspace, ['ls-tree', '-r', '--name-only', 'HEAD']))?.split('\n').filter(Boolean) ?? [];
+  const paths = [...new Set([...ROOT_ASSETS, ...tracked.filter((p) => FOLDER_ASSET.test(p))])].sort();
+  const versions: AssetVersion[] = [];
+  for (const path of paths) {
+    const file = tryResolveInWorkspace(workspace, path);
+    if (!file) continue;
+    const log = await git(workspace, ['log', `-${MAX_VERSIONS}`, '--format=%H %cI', '--no-renames', '--', path]);
+    let committed: string | undefined;
+    const commits = log?.split('\n').filter(Boolean) ?? [];
+    for (const [i, line] of commits.entries()) {
+      const [sha, at] = line.split(' ');
+      const text = await git(workspace, ['cat-file', 'blob', `${sha}:${path}`]);
+      if (i === 0) committed = text; // the newest commit's version: the working tree differs from it or not
+      versions.push({ path, at: new Date(at).toISOString(), ruleIds: text === undefined ? [] : ruleIdsIn(text) });
+    }
+    const current = await readTextIfExists(file);
+    if (current === undefined || current === committed) continue;
+    const changed = await stat(file).catch(() => undefined);
+    if (changed) versions.push({ path, at: changed.mtime.toISOString(), ruleIds: ruleIdsIn(current) });
+  }
+  return versions.sort((a, b) => a.at.localeCompare(b.at) || a.path.localeCompare(b.path));
+}
