@@ -42,6 +42,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
             runsWithoutEvidence: r.standing.runsWithoutEvidence,
             trend: r.standing.history,
             flags: r.flags,
+            pinned: r.pinned,
           })),
         },
         null,

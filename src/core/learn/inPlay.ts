@@ -29,9 +29,24 @@ export interface AssetVersion {
 
 /** What a session had loaded of one file: its latest version from before the session started. */
 function versionAt(versions: readonly AssetVersion[], path: string, time: string): AssetVersion | undefined {
+  // as instants: readers keep a session's time as its agent wrote it (an offset, no milliseconds)
+  const when = Date.parse(time);
   let found: AssetVersion | undefined;
-  for (const v of versions) if (v.path === path && v.at <= time && (!found || v.at >= found.at)) found = v;
+  for (const v of versions) {
+    const at = Date.parse(v.at);
+    if (v.path === path && at <= when && (!found || at >= Date.parse(found.at))) found = v;
+  }
   return found;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A tool call's input naming this workspace file as a whole path (not `billing/AGENTS.md` for `AGENTS.md`). */
+function fileMention(path: string, cwd: string | undefined): RegExp {
+  const before = `(?:^|[\\s"'=:(]${cwd ? `|${escapeRegExp(`${cwd.replace(/\/+$/, '')}/`)}` : ''})(?:\\./)?`;
+  return new RegExp(`${before}${escapeRegExp(path)}(?=$|[\\s"',)])`);
 }
 
 function folderOf(path: string): string | undefined {
@@ -53,9 +68,10 @@ export function loadedAssets(trace: Trace, assetPaths: readonly string[]): Set<s
     else if (folder && names.has(name) && !own.has(path) && edited.some((f) => f.startsWith(`${folder}/`)))
       loaded.add(path);
   }
+  const mentions = assetPaths.map((path) => ({ path, named: fileMention(path, trace.cwd) }));
   for (const step of trace.steps) {
     if (step.kind !== 'tool_call' || /write|edit|patch|replace/i.test(step.tool)) continue;
-    for (const path of assetPaths) if (step.input.includes(path)) loaded.add(path);
+    for (const { path, named } of mentions) if (named.test(step.input)) loaded.add(path);
   }
   return loaded;
 }

@@ -65,6 +65,7 @@ const StoredBatchRecord = z.object({
         tag: BulletTag.shape.tag,
         counted: z.boolean(),
         reason: z.string().optional(),
+        steps: z.array(z.number().int().nonnegative()).optional(),
       }),
     )
     .optional(),

@@ -19,6 +19,8 @@ export interface EvidenceEntry {
   /** Whether it added to the counters (false: neutral, violated, or counted before). */
   counted: boolean;
   reason?: string;
+  /** The session's steps that show it, when the trace's signals found it. */
+  steps?: number[];
 }
 
 export interface RuleCounting {
@@ -65,11 +67,12 @@ export function countBatch(
       ruleEvidence(
         trace,
         inPlay.map((id) => ({ id, content: rules.get(id)?.content ?? '' })),
-      ).map((e) => [e.id, { id: e.id, tag: e.tag, reason: e.reason } as BulletTag]),
+      ).map((e) => [e.id, e]),
     );
     const key = sessionKey(trace);
     for (const id of inPlay) {
-      const tag = merge(tagged.get(id), fromTrace.get(id));
+      const signals = fromTrace.get(id);
+      const tag = merge(tagged.get(id), signals && { id, tag: signals.tag, reason: signals.reason });
       if (!tag) continue;
       const pair = `${id}\n${key}`;
       const counts =
@@ -81,6 +84,7 @@ export function countBatch(
         tag: tag.tag,
         counted: counts,
         ...(tag.reason ? { reason: tag.reason } : {}),
+        ...(signals && signals.tag === tag.tag && signals.steps.length > 0 ? { steps: signals.steps } : {}),
       });
       if (!counts) continue;
       const total = totals.get(id) ?? { id, helpful: 0, harmful: 0 };

@@ -66,13 +66,18 @@ export function ruleStandings(
   ordered.forEach((record, i) => {
     for (const id of touchedBy(record)) lastTouched.set(id, i);
   });
+  // Once runs record which rules each session had in play, only those runs can show a rule is quiet: the runs before
+  // them never looked (counting them would make every rule stale on the first run after an upgrade).
+  const looked = ordered.map((r) => r.batches.some((b) => b.evidence !== undefined));
+  const anyLooked = looked.some(Boolean);
   const standings = new Map<string, RuleStanding>();
   for (const rule of rules) {
     const stage = ruleStage(rule.helpful, rule.harmful);
-    const last = lastTouched.get(rule.id);
-    const runsWithoutEvidence = ordered.length - 1 - (last ?? -1);
+    const last = lastTouched.get(rule.id) ?? -1;
+    let runsWithoutEvidence = 0;
+    for (let i = last + 1; i < ordered.length; i++) if (!anyLooked || looked[i]) runsWithoutEvidence++;
     const chips: RuleChip[] = [stage];
-    if (ordered.length > 0 && runsWithoutEvidence >= staleAfterRuns) chips.push('stale');
+    if (runsWithoutEvidence > 0 && runsWithoutEvidence >= staleAfterRuns) chips.push('stale');
     if (rule.flagged) chips.push('flagged');
     if (rule.pinned) chips.push('pinned');
     standings.set(rule.id, { stage, chips, history: history.get(rule.id) ?? [], runsWithoutEvidence });

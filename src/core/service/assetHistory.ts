@@ -15,7 +15,12 @@ const run = promisify(execFile);
 const RULE_ID = /\[([a-z][a-z0-9]{0,7}-\d{5})\]/g;
 /** Versions of one file looked at, newest first: enough to place the sessions of the learning window. */
 const MAX_VERSIONS = 40;
-const SAFE = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat'];
+const SAFE = [
+  ...['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat'],
+  // a signature check would run the configured gpg program, and print its lines among the log's
+  ...['-c', 'log.showSignature=false'],
+];
+const LOG_LINE = /^([0-9a-f]{40,64}) (\S+)$/;
 
 /** The asset files an agent may load: every agent's root files, and the folders' own AGENTS.md and CLAUDE.md. */
 const ROOT_ASSETS = [...new Set(Object.values(AGENT_READS).flat())];
@@ -40,17 +45,29 @@ async function git(workspace: string, args: string[]): Promise<string | undefine
 
 /** Every version of the workspace's asset files with the rule ids each held, oldest first. */
 export async function assetHistory(workspace: string): Promise<AssetVersion[]> {
-  const tracked = (await git(workspace, ['ls-tree', '-r', '--name-only', 'HEAD']))?.split('\n').filter(Boolean) ?? [];
+  // NUL-separated: git quotes paths with other than ASCII characters in its line output
+  const tracked =
+    (await git(workspace, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']))?.split('\0').filter(Boolean) ?? [];
   const paths = [...new Set([...ROOT_ASSETS, ...tracked.filter((p) => FOLDER_ASSET.test(p))])].sort();
   const versions: AssetVersion[] = [];
   for (const path of paths) {
     const file = tryResolveInWorkspace(workspace, path);
     if (!file) continue;
-    const log = await git(workspace, ['log', `-${MAX_VERSIONS}`, '--format=%H %cI', '--no-renames', '--', path]);
+    const log = await git(workspace, [
+      'log',
+      `-${MAX_VERSIONS}`,
+      '--no-show-signature',
+      '--format=%H %cI',
+      '--no-renames',
+      '--',
+      path,
+    ]);
     let committed: string | undefined;
-    const commits = log?.split('\n').filter(Boolean) ?? [];
-    for (const [i, line] of commits.entries()) {
-      const [sha, at] = line.split(' ');
+    const commits = (log?.split('\n') ?? []).flatMap((line) => {
+      const m = LOG_LINE.exec(line);
+      return m && !Number.isNaN(Date.parse(m[2])) ? [{ sha: m[1], at: m[2] }] : [];
+    });
+    for (const [i, { sha, at }] of commits.entries()) {
       const text = await git(workspace, ['cat-file', 'blob', `${sha}:${path}`]);
       if (i === 0) committed = text; // the newest commit's version: the working tree differs from it or not
       versions.push({ path, at: new Date(at).toISOString(), ruleIds: text === undefined ? [] : ruleIdsIn(text) });

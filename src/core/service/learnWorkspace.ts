@@ -30,6 +30,13 @@ import { rulesInPlay } from '../learn/inPlay';
 import { sessionKey, type RuleCounting } from '../learn/ruleCounting';
 import { RuleLedger } from '../store/ruleLedger';
 import { assetHistory } from './assetHistory';
+import { lifecycleOps, wordsByRule } from '../learn/lifecycle';
+import { ruleStandings, type RuleStanding } from '../learn/ruleStanding';
+import { applyDelta } from '../playbook/apply';
+import type { DeltaOp } from '../playbook/delta';
+import { pinnedIds } from '../playbook/marks';
+import { bullets } from '../playbook/model';
+import { loadRunRecords } from '../store/runs';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -70,6 +77,58 @@ export interface LearnWorkspaceOptions {
   budgetTokens?: number;
   /** Anchors the window here instead of at the newest session (tests, or "the last N days from today"). */
   now?: Date;
+}
+
+/**
+ * The rules' lifecycle as operations of this run's proposal: applied to its playbook (reviewed with the rest) and
+ * shown in its tree as one more apply node. Only after a completed run: a partial one says too little of staleness.
+ */
+async function proposeLifecycle(
+  state: WorkspaceState,
+  workspace: string,
+  result: Awaited<ReturnType<typeof learn>>,
+  veto: (op: DeltaOp) => string | undefined,
+): Promise<void> {
+  const records = [...(await loadRunRecords(state, workspace)), result.record];
+  const pinned = pinnedIds(result.playbook);
+  const current = bullets(result.playbook);
+  const standings = ruleStandings(
+    records,
+    current.map((b) => ({
+      id: b.id,
+      helpful: b.helpful,
+      harmful: b.harmful,
+      flagged: false,
+      pinned: pinned.has(b.id),
+    })),
+  );
+  const ops = lifecycleOps(
+    current.map((b) => ({ ...b, pinned: pinned.has(b.id), standing: standings.get(b.id) as RuleStanding })),
+    wordsByRule(records),
+  ).filter((op) => veto(op) === undefined);
+  if (ops.length === 0) return;
+  const lifecycle = applyDelta(result.playbook, { ops, tags: [] });
+  result.playbook = lifecycle.playbook;
+  result.applied.push(...lifecycle.applied);
+  const ok = lifecycle.applied.filter((a) => a.status === 'applied');
+  result.record.totals.applied += ok.length;
+  const lastBatch = result.record.batches.at(-1)?.index ?? 0;
+  result.record.nodes.push({
+    id: `b${lastBatch}:lifecycle`,
+    kind: 'apply',
+    batch: lastBatch,
+    label: `${ok.length} change(s) from the rules' standing`,
+    parents: [],
+    status: 'ok',
+    detail: lifecycle.applied.map((a) => ({
+      op: a.op.op,
+      id: a.id,
+      status: a.status,
+      reason: a.reason ?? (a.op.op === 'REMOVE' ? a.op.reason : undefined),
+      content: 'content' in a.op ? a.op.content : undefined,
+      support: a.op.support,
+    })),
+  });
 }
 
 /** The window the extension and the CLI apply by default (`combee.learn.windowDays`, `--window-days`). */
@@ -182,6 +241,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     result.record.warnings.push(
       `session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`,
     );
+
+  // What the rules' standing asks for after this run (retire the harmful and the stale, reword the broken ones)
+  if (result.record.status === 'completed') await proposeLifecycle(state, options.workspace, result, veto);
 
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
   const { rules, hold, warnings } = screenProposal({
