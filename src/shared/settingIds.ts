@@ -12,6 +12,7 @@ export const SETTINGS = {
   defaultLocations: { id: 'sources.defaultLocations', who: 'user' },
   extraFolders: { id: 'sources.extraFolders', who: 'user' },
   playbookPath: { id: 'playbook.path', who: 'workspace' },
+  playbookBudget: { id: 'playbook.budgetTokens', who: 'workspace' },
   windowDays: { id: 'learn.windowDays', who: 'user' },
   strategy: { id: 'learn.strategy', who: 'workspace' },
   batchSize: { id: 'learn.batchSize', who: 'workspace' },

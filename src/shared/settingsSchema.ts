@@ -7,6 +7,7 @@ import { DEFAULT_EMBEDDING_MODEL } from '../core/llm/openaiClient';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS } from '../core/service/learnWorkspace';
 import { DEFAULT_CONDENSE_BUDGET } from '../core/trace/condense';
+import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../core/learn/budget';
 import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../core/learn/capacity';
 import { DEFAULT_READ_LIMITS } from '../core/import/limits';
 
@@ -20,6 +21,7 @@ export const Settings = z.object({
   defaultLocations: z.boolean().catch(true),
   extraFolders: z.array(z.string()).catch([]),
   playbookPath: z.string().min(1).catch(DEFAULT_PLAYBOOK_PATH),
+  playbookBudget: z.number().int().min(500).catch(DEFAULT_PLAYBOOK_BUDGET_TOKENS),
   windowDays: z.number().int().min(0).catch(DEFAULT_WINDOW_DAYS),
   strategy: z.enum(['combee', 'naive', 'sequential']).catch('combee'),
   batchSize: z.union([z.number().int().min(1), z.literal('auto')]).catch('auto'),

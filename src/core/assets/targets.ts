@@ -77,6 +77,8 @@ export interface AssetSettings {
   skillRoots: string[];
   /** Sessions a procedure must recur in before it becomes a skill. */
   skillMinSessions: number;
+  /** Token budget of the playbook itself: past it, the least helpful rules are proposed for retiring. */
+  playbookBudgetTokens?: number;
 }
 
 export const DEFAULT_ASSET_SETTINGS: AssetSettings = {

@@ -30,6 +30,7 @@ import { rulesInPlay } from '../learn/inPlay';
 import { sessionKey, type RuleCounting } from '../learn/ruleCounting';
 import { RuleLedger } from '../store/ruleLedger';
 import { assetHistory } from './assetHistory';
+import { budgetOps, DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../learn/budget';
 import { lifecycleOps, wordsByRule } from '../learn/lifecycle';
 import { ruleStandings, type RuleStanding } from '../learn/ruleStanding';
 import { applyDelta } from '../playbook/apply';
@@ -80,14 +81,16 @@ export interface LearnWorkspaceOptions {
 }
 
 /**
- * The rules' lifecycle as operations of this run's proposal: applied to its playbook (reviewed with the rest) and
- * shown in its tree as one more apply node. Only after a completed run: a partial one says too little of staleness.
+ * The rules' lifecycle and the playbook's budget as operations of this run's proposal: applied to its playbook
+ * (reviewed with the rest) and shown in its tree as one more apply node. Only after a completed run: a partial one
+ * says too little of staleness.
  */
-async function proposeLifecycle(
+async function proposeUpkeep(
   state: WorkspaceState,
   workspace: string,
   result: Awaited<ReturnType<typeof learn>>,
   veto: (op: DeltaOp) => string | undefined,
+  budgetTokens: number,
 ): Promise<void> {
   const records = [...(await loadRunRecords(state, workspace)), result.record];
   const pinned = pinnedIds(result.playbook);
@@ -106,8 +109,17 @@ async function proposeLifecycle(
     current.map((b) => ({ ...b, pinned: pinned.has(b.id), standing: standings.get(b.id) as RuleStanding })),
     wordsByRule(records),
   ).filter((op) => veto(op) === undefined);
-  if (ops.length === 0) return;
   const lifecycle = applyDelta(result.playbook, { ops, tags: [] });
+  // then the budget, on what the run and its lifecycle left: the rules this run adds stay, as do the pinned ones
+  const added = result.applied
+    .filter((a) => a.status === 'applied' && a.op.op === 'ADD' && a.id)
+    .map((a) => a.id as string);
+  const budget = budgetOps(lifecycle.playbook, budgetTokens, new Set([...added, ...pinned]), standings, added);
+  if (budget.warning) result.record.warnings.push(budget.warning);
+  const trimmed = applyDelta(lifecycle.playbook, { ops: budget.ops.filter((op) => veto(op) === undefined), tags: [] });
+  lifecycle.playbook = trimmed.playbook;
+  lifecycle.applied.push(...trimmed.applied);
+  if (lifecycle.applied.length === 0) return;
   result.playbook = lifecycle.playbook;
   result.applied.push(...lifecycle.applied);
   const ok = lifecycle.applied.filter((a) => a.status === 'applied');
@@ -243,7 +255,14 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     );
 
   // What the rules' standing asks for after this run (retire the harmful and the stale, reword the broken ones)
-  if (result.record.status === 'completed') await proposeLifecycle(state, options.workspace, result, veto);
+  if (result.record.status === 'completed')
+    await proposeUpkeep(
+      state,
+      options.workspace,
+      result,
+      veto,
+      options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
+    );
 
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
   const { rules, hold, warnings } = screenProposal({

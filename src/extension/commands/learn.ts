@@ -101,6 +101,7 @@ export async function runLearning(
                   targets: settings.assetTargets,
                   budgetTokens: settings.rulesBudget,
                   skillRoots: settings.skillRoots,
+                  playbookBudgetTokens: settings.playbookBudget,
                 },
                 limits: {
                   maxTokens: settings.maxTokensPerRun || undefined,
