@@ -16,7 +16,7 @@ export const ReflectionAnswer = z.object({
     )
     .max(12),
   bullet_tags: z
-    .array(z.object({ id: z.string(), tag: z.enum(['helpful', 'harmful', 'neutral']), reason: z.string() }))
+    .array(z.object({ id: z.string(), tag: z.enum(['helpful', 'harmful', 'neutral', 'violated']), reason: z.string() }))
     .default([]),
 });
 export type ReflectionAnswer = z.infer<typeof ReflectionAnswer>;
