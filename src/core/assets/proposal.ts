@@ -24,6 +24,8 @@ export const RuleChange = z.object({
   support: z.array(Evidence),
   /** Why this change is held back (risky text, or evidence that is only text the agent read); [] when clean. */
   flags: z.array(RuleFlag).default([]),
+  /** What the review should know (close to or contradicting another rule, only a prohibition, its budget cost). */
+  notes: z.array(z.string()).optional(),
 });
 export type RuleChange = z.infer<typeof RuleChange>;
 

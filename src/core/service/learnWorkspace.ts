@@ -32,6 +32,7 @@ import { RuleLedger } from '../store/ruleLedger';
 import { assetHistory } from './assetHistory';
 import { budgetOps, DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../learn/budget';
 import { lifecycleOps, wordsByRule } from '../learn/lifecycle';
+import { lintRules } from '../learn/ruleLint';
 import { ruleStandings, type RuleStanding } from '../learn/ruleStanding';
 import { applyDelta } from '../playbook/apply';
 import type { DeltaOp } from '../playbook/delta';
@@ -273,6 +274,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     isTrusted: ReviewMemory.trusts(remembered),
   });
   result.record.warnings.push(...warnings);
+  const notes = lintRules(
+    rules,
+    result.playbook,
+    options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
+  );
   const appliedOps = result.applied
     .filter((a) => a.status === 'applied' && a.id)
     .map((a) => ({ ruleId: a.id as string, op: a.op }));
@@ -316,7 +322,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           costUsd: result.record.totals.costUsd,
           status: 'pending',
           files,
-          rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) => redactDeep(rule, redactText)),
+          rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) =>
+            redactDeep(notes.has(rule.id) ? { ...rule, notes: notes.get(rule.id) } : rule, redactText),
+          ),
           ops: appliedOps,
           tags: result.tags,
           counts: result.counts,

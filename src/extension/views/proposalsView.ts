@@ -65,6 +65,8 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       tooltip.appendMarkdown(
         `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n`,
       );
+    for (const note of change.notes ?? []) tooltip.appendText(`ⓘ ${note}\n`);
+    if (change.notes?.length) tooltip.appendText('\n');
     tooltip.appendMarkdown(`Supported by ${change.support.length} session(s):\n`);
     for (const line of lines) tooltip.appendText(`${line}\n`);
     item.tooltip = tooltip;
@@ -171,8 +173,13 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
   }
   const change = rule.rule;
   const flags = change.flags ?? [];
+  // the lint's notes, but the budget line every rule has, are worth a glance before the text
+  const heads = (change.notes ?? []).filter((n) => !/token\(s\); the playbook is/.test(n)).map((n) => n.split(':')[0]);
+  const noted = heads.length > 0 ? `${heads.join('; ')} · ` : '';
   item.description =
-    flags.length > 0 ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${change.content ?? ''}` : change.content;
+    flags.length > 0
+      ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${change.content ?? ''}`
+      : `${noted}${change.content ?? ''}`;
   // left undefined: resolveTreeItem names the sessions by title, agent and date when the tooltip is first shown
   item.tooltip = undefined;
   item.iconPath =

@@ -86,6 +86,11 @@ describe('the playbook’s token budget', () => {
       assert.ok(!added.includes(o.ruleId));
     }
     assert.equal(removed[0].ruleId, 'conv-00012', 'the least helpful leaves first');
+    const notes = proposal.rules.find((r) => r.id === added[0])?.notes ?? [];
+    assert.ok(
+      notes.some((n) => /token\(s\); the playbook is \d+ of its \d+-token budget/.test(n)),
+      notes.join('\n'),
+    );
     const after = proposal.files.find((f) => f.path === '.combee/playbook.md')?.after ?? '';
     assert.ok(countTokens(after) <= budget, `${countTokens(after)} ≤ ${budget}`);
     assert.equal(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), text, 'nothing written');

@@ -1,0 +1,62 @@
+import { serializePlaybook } from '../playbook/markdown';
+import { bullets, type Playbook } from '../playbook/model';
+import { jaccard, NEAR_DUPLICATE, tokens } from '../playbook/similarity';
+import { countTokens } from '../util/tokens';
+import { ruleCommands } from './ruleEvidence';
+
+// What the review should know of a proposed rule before accepting it, beyond the trust screen: that it is close to
+// a rule already there, that it contradicts one (a command one prescribes and the other rules out), that it only
+// says what not to do, and what it costs the playbook's budget. Notes inform; they hold nothing back.
+
+/** Words shared with another rule from here on are worth a look (at NEAR_DUPLICATE, the ADD is skipped outright). */
+const CLOSE = 0.5;
+const PROHIBITION = /^\s*(?:never|don'?t|do not|avoid|no)\b/i;
+
+export interface LintedChange {
+  id: string;
+  op: string;
+  content?: string;
+}
+
+function commandHead(command: string): string {
+  return command
+    .split(/\s+/)
+    .filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w))
+    .slice(0, 2)
+    .join(' ');
+}
+
+/** Notes for each proposed ADD or UPDATE, by rule id, against the playbook the proposal leaves. */
+export function lintRules(
+  changes: readonly LintedChange[],
+  playbook: Playbook,
+  budgetTokens: number,
+): Map<string, string[]> {
+  const rules = bullets(playbook);
+  const total = countTokens(serializePlaybook(playbook));
+  const notes = new Map<string, string[]>();
+  for (const change of changes) {
+    if ((change.op !== 'ADD' && change.op !== 'UPDATE') || !change.content) continue;
+    const said: string[] = [];
+    const words = tokens(change.content);
+    const own = ruleCommands(change.content);
+    for (const other of rules) {
+      if (other.id === change.id) continue;
+      const overlap = jaccard(words, tokens(other.content));
+      if (overlap >= CLOSE && overlap < NEAR_DUPLICATE)
+        said.push(`close to [${other.id}] (${Math.round(overlap * 100)} % of its words): merge them?`);
+      const theirs = ruleCommands(other.content);
+      const clash =
+        own.prescribed.find((c) => theirs.forbidden.some((f) => commandHead(f) === commandHead(c))) ??
+        own.forbidden.find((f) => theirs.prescribed.some((c) => commandHead(c) === commandHead(f)));
+      if (clash)
+        said.push(`contradicts [${other.id}] on \`${commandHead(clash)}\`: one says to run it, the other not to`);
+    }
+    if (PROHIBITION.test(change.content) && own.prescribed.length === 0)
+      said.push('says only what not to do: agents follow a rule better when it says what to do instead');
+    const cost = countTokens(change.content);
+    said.push(`${cost} token(s); the playbook is ${total} of its ${budgetTokens}-token budget`);
+    notes.set(change.id, said);
+  }
+  return notes;
+}

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { lintRules } from '../../../src/core/learn/ruleLint';
+import { parsePlaybook } from '../../../src/core/playbook/markdown';
+
+const PLAYBOOK = parsePlaybook(`## Build and test
+[bat-00001] helpful=3 harmful=0 :: Run \`pnpm db:generate\` before \`pnpm test\` in the cart module.
+[conv-00002] helpful=1 harmful=0 :: Never run \`npm install\`: this repo uses pnpm.
+[bat-00003] helpful=0 harmful=0 :: Run \`npm install\` after pulling.
+[conv-00004] helpful=0 harmful=0 :: Never edit generated files.
+[bat-00005] helpful=0 harmful=0 :: Run \`pnpm db:generate\` before \`pnpm test\` in the cart and checkout modules.
+`);
+
+describe('the lint of proposed rules', () => {
+  const notes = lintRules(
+    [
+      { id: 'bat-00003', op: 'ADD', content: 'Run `npm install` after pulling.' },
+      { id: 'conv-00004', op: 'ADD', content: 'Never edit generated files.' },
+      {
+        id: 'bat-00005',
+        op: 'ADD',
+        content: 'Run `pnpm db:generate` before `pnpm test` in the cart and checkout modules.',
+      },
+      { id: 'conv-00002', op: 'REMOVE' },
+    ],
+    PLAYBOOK,
+    8000,
+  );
+
+  it('says a rule contradicts one that rules its command out', () => {
+    assert.ok(
+      notes.get('bat-00003')?.some((n) => n.startsWith('contradicts [conv-00002] on `npm install`')),
+      JSON.stringify(notes.get('bat-00003')),
+    );
+  });
+
+  it('says a rule that only forbids should say what to do, and a close one should perhaps be merged', () => {
+    assert.ok(notes.get('conv-00004')?.some((n) => n.startsWith('says only what not to do')));
+    assert.ok(notes.get('bat-00005')?.some((n) => /^close to \[bat-00001\] \(\d+ % of its words\)/.test(n)));
+    assert.ok(!notes.get('bat-00005')?.some((n) => n.startsWith('says only')), 'it says what to do');
+  });
+
+  it('gives every added rule its cost in the budget, and nothing to a removal', () => {
+    for (const id of ['bat-00003', 'conv-00004', 'bat-00005'])
+      assert.match(notes.get(id)?.at(-1) ?? '', /^\d+ token\(s\); the playbook is \d+ of its 8000-token budget$/);
+    assert.equal(notes.has('conv-00002'), false);
+  });
+});
