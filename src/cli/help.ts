@@ -51,9 +51,10 @@ export const MERGE_HELP = `combee merge <base> <ours> <theirs>
   Register it: .gitattributes ".combee/playbook.md merge=combee" and
   git config merge.combee.driver "npx combee merge %O %A %B"`;
 
-export const RULES_HELP = `combee rules [--workspace <folder>] [--playbook <path>] [--store <folder>] [--json]
-  Lists the playbook's rules with their helpful / harmful counts (the file's own), stage (new, proven, contested,
-  harmful), stale and flagged marks and trend over the runs: the numbers the Rules view and the panel show.`;
+export const RULES_HELP = `combee rules [--workspace <folder>] [--playbook <path>] [--store <folder>] [--stale-after <runs>] [--json]
+  Lists the playbook's rules with their helpful / harmful counts (the file's own: each session counted once), stage
+  (new, proven, contested, harmful), stale, violated, flagged and pinned marks, and trend over the runs: the numbers
+  the Rules view and the panel show. --stale-after: runs without a session that had a rule in play (5).`;
 
 export const TREE_HELP = `combee tree [--workspace <folder>] [--store <folder>] [--run <id>] [--json]
   Shows the aggregation tree of the latest (or the given) learning run: sessions → reflections → groups → deltas → changes.`;

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { parseBulletLine } from '../core/playbook/markdown';
 import { playbookRules, type PlaybookRule } from '../core/service/playbookRules';
 import type { Services } from './services';
+import { readSettings } from './settings';
 import { readWorkspacePlaybook } from './playbookFile';
 
 /** `[id]` as the playbook and the assets write a rule's id (only ids the playbook holds get a hover). */
@@ -43,7 +44,8 @@ class RuleIndex {
     const { path: playbook, text } = file;
     const cached = this.cache.get(workspace);
     if (cached?.text === text) return cached;
-    const { rules } = await playbookRules(this.services.state, workspace, text);
+    const { staleAfterRuns } = readSettings(vscode.Uri.file(workspace));
+    const { rules } = await playbookRules(this.services.state, workspace, text, staleAfterRuns);
     const entry = { text, rules: new Map(rules.map((r) => [r.id, r])), playbook };
     this.cache.set(workspace, entry);
     return entry;

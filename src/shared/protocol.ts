@@ -98,7 +98,7 @@ export interface RunView extends RunSummaryView {
 }
 
 /** A rule's stage from its counters, or a mark beside it (see core/learn/ruleStanding.ts). */
-export type RuleChipView = 'new' | 'proven' | 'contested' | 'harmful' | 'stale' | 'flagged' | 'pinned';
+export type RuleChipView = 'new' | 'proven' | 'contested' | 'harmful' | 'stale' | 'violated' | 'flagged' | 'pinned';
 
 export interface RuleView {
   id: string;

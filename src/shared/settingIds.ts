@@ -13,6 +13,7 @@ export const SETTINGS = {
   extraFolders: { id: 'sources.extraFolders', who: 'user' },
   playbookPath: { id: 'playbook.path', who: 'workspace' },
   playbookBudget: { id: 'playbook.budgetTokens', who: 'workspace' },
+  staleAfterRuns: { id: 'playbook.staleAfterRuns', who: 'workspace' },
   windowDays: { id: 'learn.windowDays', who: 'user' },
   strategy: { id: 'learn.strategy', who: 'workspace' },
   batchSize: { id: 'learn.batchSize', who: 'workspace' },

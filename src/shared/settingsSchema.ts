@@ -8,6 +8,7 @@ import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from 
 import { DEFAULT_WINDOW_DAYS } from '../core/service/learnWorkspace';
 import { DEFAULT_CONDENSE_BUDGET } from '../core/trace/condense';
 import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../core/learn/budget';
+import { STALE_AFTER_RUNS } from '../core/learn/ruleStanding';
 import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../core/learn/capacity';
 import { DEFAULT_READ_LIMITS } from '../core/import/limits';
 
@@ -22,6 +23,7 @@ export const Settings = z.object({
   extraFolders: z.array(z.string()).catch([]),
   playbookPath: z.string().min(1).catch(DEFAULT_PLAYBOOK_PATH),
   playbookBudget: z.number().int().min(500).catch(DEFAULT_PLAYBOOK_BUDGET_TOKENS),
+  staleAfterRuns: z.number().int().min(1).catch(STALE_AFTER_RUNS),
   windowDays: z.number().int().min(0).catch(DEFAULT_WINDOW_DAYS),
   strategy: z.enum(['combee', 'naive', 'sequential']).catch('combee'),
   batchSize: z.union([z.number().int().min(1), z.literal('auto')]).catch('auto'),

@@ -22,13 +22,14 @@ export interface RulesHost {
   saveRulesState(state: RulesState): void;
 }
 
-const CHIPS: RuleChipView[] = ['new', 'proven', 'contested', 'harmful', 'stale', 'flagged', 'pinned'];
+const CHIPS: RuleChipView[] = ['new', 'proven', 'contested', 'harmful', 'stale', 'violated', 'flagged', 'pinned'];
 const CHIP_HELP: Record<RuleChipView, string> = {
   new: 'not proven yet: fewer than 3 helpful tags and no harmful one',
   proven: 'helpful at least 3 times and more than twice as often as harmful',
   contested: 'tagged harmful as well as helpful',
   harmful: 'tagged harmful at least twice more often than helpful',
   stale: 'no run has tagged or changed it for a while',
+  violated: 'sessions keep doing what it rules out: a clearer wording is proposed',
   flagged: 'the trust screen holds it out of AGENTS.md and the other files until you accept it by name',
   pinned: 'kept by the team: Combee proposes neither retiring nor replacing it',
 };

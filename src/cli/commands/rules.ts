@@ -5,7 +5,8 @@ import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
-import { parse, workspacePathFlag } from '../args';
+import { STALE_AFTER_RUNS } from '../../core/learn/ruleStanding';
+import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
 
 /** `combee rules`: the playbook's rules with the same counts, stage and flags as the Rules view and the panel. */
@@ -15,7 +16,11 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
     store: { type: 'string' },
     playbook: { type: 'string' },
     json: { type: 'boolean' },
+    'stale-after': { type: 'string' },
   });
+  // as the extension's combee.playbook.staleAfterRuns: runs without a session that had the rule in play
+  const staleAfter = values['stale-after'] === undefined ? STALE_AFTER_RUNS : Number(values['stale-after']);
+  if (!Number.isInteger(staleAfter) || staleAfter < 1) throw new UsageError('--stale-after takes a whole number ≥ 1');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const playbookPath = workspacePathFlag('playbook', workspace, values.playbook) ?? DEFAULT_PLAYBOOK_PATH;
   const text = await readTextIfExists(resolveInWorkspace(workspace, playbookPath));
@@ -24,7 +29,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
     return 1;
   }
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
-  const { rules, runs } = await playbookRules(new WorkspaceState(store.dir), workspace, text);
+  const { rules, runs } = await playbookRules(new WorkspaceState(store.dir), workspace, text, staleAfter);
   if (values.json) {
     out.result(
       JSON.stringify(
@@ -40,6 +45,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
             stage: r.standing.stage,
             chips: r.standing.chips,
             runsWithoutEvidence: r.standing.runsWithoutEvidence,
+            violations: r.standing.violations,
             trend: r.standing.history,
             flags: r.flags,
             pinned: r.pinned,

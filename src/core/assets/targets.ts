@@ -79,6 +79,8 @@ export interface AssetSettings {
   skillMinSessions: number;
   /** Token budget of the playbook itself: past it, the least helpful rules are proposed for retiring. */
   playbookBudgetTokens?: number;
+  /** Runs without a session that had a rule in play before it is stale (proposed for retiring). */
+  staleAfterRuns?: number;
 }
 
 export const DEFAULT_ASSET_SETTINGS: AssetSettings = {

@@ -1,10 +1,14 @@
 import { helpfulnessHistory, type HelpfulnessPoint } from './helpfulness';
+import { VIOLATIONS_TO_REWRITE, wordsByRule } from './lifecycle';
 import type { RunRecord } from './record';
 
 /** Where a rule is in its life, from its counters (the thresholds of the *Rule helpfulness* issue). */
 export type RuleStage = 'new' | 'proven' | 'contested' | 'harmful';
-/** A stage, or a mark beside it: no evidence for many runs, flagged by the trust screen, pinned by the team. */
-export type RuleChip = RuleStage | 'stale' | 'flagged' | 'pinned';
+/**
+ * A stage, or a mark beside it: no evidence for many runs, broken by session after session, flagged by the trust
+ * screen, pinned by the team.
+ */
+export type RuleChip = RuleStage | 'stale' | 'violated' | 'flagged' | 'pinned';
 
 /** Runs without a tag or a change for a rule after which it reads as stale. */
 export const STALE_AFTER_RUNS = 5;
@@ -25,6 +29,8 @@ export interface RuleStanding {
   history: HelpfulnessPoint[];
   /** Runs since the last one that tagged or changed the rule (every run when none did). */
   runsWithoutEvidence: number;
+  /** Sessions that broke the rule as it is worded now. */
+  violations: number;
 }
 
 export interface StandingInput {
@@ -68,6 +74,7 @@ export function ruleStandings(
   });
   // Once runs record which rules each session had in play, only those runs can show a rule is quiet: the runs before
   // them never looked (counting them would make every rule stale on the first run after an upgrade).
+  const words = wordsByRule(ordered);
   const looked = ordered.map((r) => r.batches.some((b) => b.evidence !== undefined));
   const anyLooked = looked.some(Boolean);
   const standings = new Map<string, RuleStanding>();
@@ -78,9 +85,11 @@ export function ruleStandings(
     for (let i = last + 1; i < ordered.length; i++) if (!anyLooked || looked[i]) runsWithoutEvidence++;
     const chips: RuleChip[] = [stage];
     if (runsWithoutEvidence > 0 && runsWithoutEvidence >= staleAfterRuns) chips.push('stale');
+    const violations = (words.get(rule.id) ?? []).filter((w) => w.tag === 'violated').length;
+    if (violations >= VIOLATIONS_TO_REWRITE) chips.push('violated');
     if (rule.flagged) chips.push('flagged');
     if (rule.pinned) chips.push('pinned');
-    standings.set(rule.id, { stage, chips, history: history.get(rule.id) ?? [], runsWithoutEvidence });
+    standings.set(rule.id, { stage, chips, history: history.get(rule.id) ?? [], runsWithoutEvidence, violations });
   }
   return standings;
 }

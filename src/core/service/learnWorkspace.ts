@@ -33,7 +33,7 @@ import { assetHistory } from './assetHistory';
 import { budgetOps, DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../learn/budget';
 import { lifecycleOps, wordsByRule } from '../learn/lifecycle';
 import { lintRules } from '../learn/ruleLint';
-import { ruleStandings, type RuleStanding } from '../learn/ruleStanding';
+import { ruleStandings, STALE_AFTER_RUNS, type RuleStanding } from '../learn/ruleStanding';
 import { applyDelta } from '../playbook/apply';
 import type { DeltaOp } from '../playbook/delta';
 import { pinnedIds } from '../playbook/marks';
@@ -92,6 +92,7 @@ async function proposeUpkeep(
   result: Awaited<ReturnType<typeof learn>>,
   veto: (op: DeltaOp) => string | undefined,
   budgetTokens: number,
+  staleAfterRuns: number,
 ): Promise<void> {
   const records = [...(await loadRunRecords(state, workspace)), result.record];
   const pinned = pinnedIds(result.playbook);
@@ -105,6 +106,7 @@ async function proposeUpkeep(
       flagged: false,
       pinned: pinned.has(b.id),
     })),
+    staleAfterRuns,
   );
   const ops = lifecycleOps(
     current.map((b) => ({ ...b, pinned: pinned.has(b.id), standing: standings.get(b.id) as RuleStanding })),
@@ -263,6 +265,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       result,
       veto,
       options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
+      options.assets?.staleAfterRuns ?? STALE_AFTER_RUNS,
     );
 
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.

@@ -1,4 +1,4 @@
-import { ruleStandings, type RuleStanding } from '../learn/ruleStanding';
+import { ruleStandings, STALE_AFTER_RUNS, type RuleStanding } from '../learn/ruleStanding';
 import { parsePlaybook } from '../playbook/markdown';
 import { pinnedIds } from '../playbook/marks';
 import { ReviewMemory } from '../store/reviewMemory';
@@ -29,6 +29,7 @@ export async function playbookRules(
   state: WorkspaceState,
   workspace: string,
   text: string,
+  staleAfterRuns = STALE_AFTER_RUNS,
 ): Promise<{ rules: PlaybookRule[]; runs: number }> {
   const playbook = parsePlaybook(text);
   const held = holdBack({
@@ -50,6 +51,7 @@ export async function playbookRules(
   const standings = ruleStandings(
     records,
     rules.map((r) => ({ ...r, flagged: r.flags.length > 0 })),
+    staleAfterRuns,
   );
   return { rules: rules.map((r) => ({ ...r, standing: standings.get(r.id) as RuleStanding })), runs: records.length };
 }

@@ -102,6 +102,7 @@ export async function runLearning(
                   budgetTokens: settings.rulesBudget,
                   skillRoots: settings.skillRoots,
                   playbookBudgetTokens: settings.playbookBudget,
+                  staleAfterRuns: settings.staleAfterRuns,
                 },
                 limits: {
                   maxTokens: settings.maxTokensPerRun || undefined,

@@ -3,6 +3,7 @@ import type { RuleStage } from '../../core/learn/ruleStanding';
 import { playbookRules, type PlaybookRule } from '../../core/service/playbookRules';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readWorkspacePlaybook } from '../playbookFile';
+import { readSettings } from '../settings';
 
 type Node = { kind: 'section'; title: string; rules: PlaybookRule[] } | { kind: 'rule'; rule: PlaybookRule };
 
@@ -21,7 +22,8 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
     if (!workspace) return [];
     const playbook = await readWorkspacePlaybook(workspace);
     if (!playbook) return [];
-    const { rules } = await playbookRules(this.services.state, workspace, playbook.text);
+    const { staleAfterRuns } = readSettings(vscode.Uri.file(workspace));
+    const { rules } = await playbookRules(this.services.state, workspace, playbook.text, staleAfterRuns);
     const sections: Array<Extract<Node, { kind: 'section' }>> = [];
     for (const rule of rules) {
       const last = sections[sections.length - 1];

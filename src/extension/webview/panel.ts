@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { STALE_AFTER_RUNS } from '../../core/learn/ruleStanding';
 import { playbookRules } from '../../core/service/playbookRules';
 import { loadRunRecords } from '../../core/store/runs';
 import type { RunRecord } from '../../core/learn/record';
@@ -239,6 +238,7 @@ function liveRunOfThisWindow(services: Services): LiveRunSnapshot | undefined {
 }
 
 async function rulesMessage(services: Services): Promise<ToWebview> {
+  const { staleAfterRuns } = readSettings();
   const rules: RuleView[] = [];
   let runs = 0;
   let playbookPath: string | undefined;
@@ -246,7 +246,7 @@ async function rulesMessage(services: Services): Promise<ToWebview> {
     const playbook = await readWorkspacePlaybook(ws);
     if (!playbook) continue;
     playbookPath ??= readSettings().playbookPath;
-    const found = await playbookRules(services.state, ws, playbook.text);
+    const found = await playbookRules(services.state, ws, playbook.text, staleAfterRuns);
     runs += found.runs;
     for (const r of found.rules)
       rules.push({
@@ -261,5 +261,5 @@ async function rulesMessage(services: Services): Promise<ToWebview> {
         runsWithoutEvidence: r.standing.runsWithoutEvidence,
       });
   }
-  return { type: 'rules', rules, runs, staleAfterRuns: STALE_AFTER_RUNS, playbookPath };
+  return { type: 'rules', rules, runs, staleAfterRuns, playbookPath };
 }

@@ -7,6 +7,7 @@ const standing = (stage: RuleStanding['stage'], extra: RuleStanding['chips'] = [
   chips: [stage, ...extra],
   history: [],
   runsWithoutEvidence: quiet,
+  violations: 0,
 });
 const violated = (n: number) =>
   Array.from({ length: n }, (_, i) => ({

@@ -180,5 +180,7 @@ describe('rule helpfulness over several runs', () => {
       assert.deepEqual([json?.helpful, json?.harmful, json?.stage], [b.helpful, b.harmful, view?.standing.stage], b.id);
     }
     assert.equal(rules.find((r) => r.id === 'bat-00001')?.standing.stage, 'proven');
+    // still broken after its rewording: marked, and not reworded again
+    assert.ok(rules.find((r) => r.id === 'conv-00002')?.standing.chips.includes('violated'));
   });
 });
