@@ -28,6 +28,8 @@ export interface RulesBodyOptions {
   playbookLink: string;
   playbookPath: string;
   budgetTokens?: number;
+  /** Rules this proposal adds or rewords: they come first, so a new lesson never loses its place to the budget. */
+  fresh?: ReadonlySet<string>;
 }
 
 function idNumber(id: string): number {
@@ -35,10 +37,11 @@ function idNumber(id: string): number {
   return m ? Number(m[1]) : 0;
 }
 
-/** Most helpful first (helpful − harmful), then most recent (the global id counter only grows). */
-export function rankRules(rules: SelectedRule[]): SelectedRule[] {
+/** The proposal's own rules first, then most helpful (helpful − harmful), then most recent (ids only grow). */
+export function rankRules(rules: SelectedRule[], fresh: ReadonlySet<string> = new Set()): SelectedRule[] {
   return [...rules].sort(
     (a, b) =>
+      Number(fresh.has(b.bullet.id)) - Number(fresh.has(a.bullet.id)) ||
       b.bullet.helpful - b.bullet.harmful - (a.bullet.helpful - a.bullet.harmful) ||
       idNumber(b.bullet.id) - idNumber(a.bullet.id) ||
       a.bullet.id.localeCompare(b.bullet.id),
@@ -99,7 +102,7 @@ export function renderRulesBody(rules: SelectedRule[], options: RulesBodyOptions
   let used = countTokens(render([], rules.length, options, showScope));
   const chosen: SelectedRule[] = [];
   const sectionsSeen = new Set<string>();
-  for (const rule of rankRules(rules)) {
+  for (const rule of rankRules(rules, options.fresh)) {
     const cost =
       countTokens(ruleLine(rule, showScope)) +
       1 +
@@ -232,6 +235,7 @@ export interface AgentsMdInput {
   /** Folders whose AGENTS.md already has a Combee block: rendered even when no rule is left for them. */
   nestedFolders?: string[];
   budgetTokens?: number;
+  fresh?: ReadonlySet<string>;
   warn?: (message: string) => void;
 }
 
@@ -258,13 +262,15 @@ export function renderRulesFile(
     playbookLink: string;
     budgetTokens?: number;
     showScope?: boolean;
+    fresh?: ReadonlySet<string>;
     readFile: (relPath: string) => string | undefined;
     warn?: (message: string) => void;
   },
 ): FileChange | undefined {
   const current = options.readFile(path);
   try {
-    if (rules.length === 0 && readManagedBlock(current, path) === undefined) return undefined;
+    const block = readManagedBlock(current, path);
+    if (rules.length === 0 && block === undefined) return undefined;
     const body = renderRulesBody(
       rules,
       {
@@ -272,9 +278,11 @@ export function renderRulesFile(
         playbookPath: options.playbookPath,
         playbookLink: options.playbookLink,
         budgetTokens: options.budgetTokens,
+        fresh: options.fresh,
       },
       options.showScope,
     );
+    reportLeaving(path, rules, block, body, options);
     return makeFileChange(
       path,
       current,
@@ -288,6 +296,32 @@ export function renderRulesFile(
     options.warn?.(error.message);
     return undefined;
   }
+}
+
+const CITED = /\[([^\]\s]+)\]/g;
+
+/** A full block never drops a rule silently: the rules that were in it and leave it for this proposal's are named. */
+function reportLeaving(
+  path: string,
+  rules: readonly SelectedRule[],
+  before: string | undefined,
+  after: string,
+  options: { budgetTokens?: number; fresh?: ReadonlySet<string>; warn?: (message: string) => void },
+): void {
+  if (!options.warn || before === undefined || !options.fresh?.size) return;
+  const shown = new Set([...after.matchAll(CITED)].map((m) => m[1]));
+  const was = new Set([...before.matchAll(CITED)].map((m) => m[1]));
+  const leaving = rules.filter((r) => was.has(r.bullet.id) && !shown.has(r.bullet.id)).map((r) => `[${r.bullet.id}]`);
+  const missing = rules.filter((r) => options.fresh?.has(r.bullet.id) && !shown.has(r.bullet.id));
+  const budget = options.budgetTokens ?? DEFAULT_RULES_BUDGET_TOKENS;
+  if (leaving.length > 0)
+    options.warn(
+      `${path}: its rules block is full (${budget} tokens): ${leaving.join(', ')} ${leaving.length === 1 ? 'leaves' : 'leave'} it for the rules this proposal adds (in the playbook still; raise combee.assets.rulesBudgetTokens to keep them)`,
+    );
+  if (missing.length > 0)
+    options.warn(
+      `${path}: ${missing.map((r) => `[${r.bullet.id}]`).join(', ')} ${missing.length === 1 ? 'does' : 'do'} not fit its rules block (${budget} tokens) even first: in the playbook only`,
+    );
 }
 
 /** Root AGENTS.md for unscoped rules; `<folder>/AGENTS.md` for rules scoped to a folder. */
@@ -306,6 +340,7 @@ export function renderAgentsMd(input: AgentsMdInput): FileChange[] {
       playbookPath: input.playbookPath,
       playbookLink: playbookLinkFrom(folder, input.playbookPath),
       budgetTokens: input.budgetTokens,
+      fresh: input.fresh,
       readFile: input.readFile,
       warn: input.warn,
     });

@@ -10,6 +10,8 @@ export interface RulesTargetInput {
   scopes: Map<string, string>;
   readFile: (relPath: string) => string | undefined;
   budgetTokens?: number;
+  /** Rules the proposal adds or rewords: first in a full block (see rankRules). */
+  fresh?: ReadonlySet<string>;
   warn?: (message: string) => void;
 }
 
@@ -36,6 +38,7 @@ function blockTarget(path: string, input: RulesTargetInput): FileChange | undefi
     playbookLink: playbookLinkFrom(folderOf(path), input.playbookPath),
     budgetTokens: input.budgetTokens,
     showScope: true,
+    fresh: input.fresh,
     readFile: input.readFile,
     warn: input.warn,
   });
@@ -53,6 +56,7 @@ function wholeFileTarget(path: string, input: RulesTargetInput, frontMatter?: st
       playbookPath: input.playbookPath,
       playbookLink: playbookLinkFrom(folderOf(path), input.playbookPath),
       budgetTokens: input.budgetTokens,
+      fresh: input.fresh,
     },
     true,
   );

@@ -215,6 +215,7 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     scopes,
     readFile: input.readFile,
     budgetTokens: settings.budgetTokens,
+    fresh: new Set(visible.rules.filter((r) => r.op === 'ADD' || r.op === 'UPDATE').map((r) => r.id)),
     warn,
   };
   if (on.has('agents-md'))
