@@ -31,7 +31,15 @@ export function lintRules(
   changes: readonly LintedChange[],
   playbook: Playbook,
   budgetTokens: number,
+  /** The team's own text in the agents' files (outside Combee's block), by path. */
+  team: ReadonlyArray<{ path: string; text: string }> = [],
 ): Map<string, string[]> {
+  const teamSays = team.flatMap(({ path, text }) =>
+    text
+      .split(/\n+/)
+      .map((line) => ({ path, ...ruleCommands(line) }))
+      .filter((c) => c.prescribed.length + c.forbidden.length > 0),
+  );
   const rules = bullets(playbook);
   const total = countTokens(serializePlaybook(playbook));
   const notes = new Map<string, string[]>();
@@ -51,6 +59,13 @@ export function lintRules(
         own.forbidden.find((f) => theirs.prescribed.some((c) => commandHead(c) === commandHead(f)));
       if (clash)
         said.push(`contradicts [${other.id}] on \`${commandHead(clash)}\`: one says to run it, the other not to`);
+    }
+    for (const line of teamSays) {
+      const clash =
+        own.prescribed.find((c) => line.forbidden.some((f) => commandHead(f) === commandHead(c))) ??
+        own.forbidden.find((f) => line.prescribed.some((c) => commandHead(c) === commandHead(f)));
+      const note = clash && `contradicts the team's own text in ${line.path} on \`${commandHead(clash)}\``;
+      if (note && !said.includes(note)) said.push(note);
     }
     if (PROHIBITION.test(change.content) && own.prescribed.length === 0)
       said.push('says only what not to do: agents follow a rule better when it says what to do instead');

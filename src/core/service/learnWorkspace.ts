@@ -33,6 +33,7 @@ import { assetHistory } from './assetHistory';
 import { budgetOps, DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../learn/budget';
 import { lifecycleOps, wordsByRule } from '../learn/lifecycle';
 import { lintRules } from '../learn/ruleLint';
+import { findManagedBlock } from '../assets/managedBlock';
 import { ruleStandings, STALE_AFTER_RUNS, type RuleStanding } from '../learn/ruleStanding';
 import { applyDelta } from '../playbook/apply';
 import type { DeltaOp } from '../playbook/delta';
@@ -144,6 +145,22 @@ async function proposeUpkeep(
       support: a.op.support,
     })),
   });
+}
+
+/** What the team wrote itself in the agents' root files: everything outside Combee's block. */
+function teamTexts(workspace: string): Array<{ path: string; text: string }> {
+  const out: Array<{ path: string; text: string }> = [];
+  for (const path of ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md']) {
+    const text = readWorkspaceFile(workspace, path);
+    if (text === undefined) continue;
+    try {
+      const block = findManagedBlock(text, path);
+      out.push({ path, text: block ? text.slice(0, block.start) + text.slice(block.end) : text });
+    } catch {
+      out.push({ path, text }); // damaged markers: the renderer reports them; all of it is the team's here
+    }
+  }
+  return out;
 }
 
 /** The window the extension and the CLI apply by default (`combee.learn.windowDays`, `--window-days`). */
@@ -281,6 +298,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     rules,
     result.playbook,
     options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
+    teamTexts(options.workspace),
   );
   const appliedOps = result.applied
     .filter((a) => a.status === 'applied' && a.id)

@@ -44,4 +44,18 @@ describe('the lint of proposed rules', () => {
       assert.match(notes.get(id)?.at(-1) ?? '', /^\d+ token\(s\); the playbook is \d+ of its 8000-token budget$/);
     assert.equal(notes.has('conv-00002'), false);
   });
+
+  it("says a rule contradicts the team's own text in AGENTS.md", () => {
+    const team = [{ path: 'AGENTS.md', text: '# Agents\n\nWe use yarn here. Never run `npm install`.\n' }];
+    const said = lintRules(
+      [{ id: 'bat-00003', op: 'ADD', content: 'Run `npm install` after pulling.' }],
+      PLAYBOOK,
+      8000,
+      team,
+    );
+    assert.ok(
+      said.get('bat-00003')?.includes("contradicts the team's own text in AGENTS.md on `npm install`"),
+      JSON.stringify(said.get('bat-00003')),
+    );
+  });
 });
