@@ -49,7 +49,7 @@ const CHECK_KINDS: readonly CommandKind[] = ['test', 'build', 'lint', 'typecheck
 const MAX_COMMAND_IN_REASON = 80;
 
 /** Tools that do one job, so naming one says "not the others". */
-const COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
+export const COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
   pnpm: ['npm', 'yarn', 'bun'],
   npm: ['pnpm', 'yarn', 'bun'],
   yarn: ['npm', 'pnpm', 'bun'],

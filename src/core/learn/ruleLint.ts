@@ -2,7 +2,7 @@ import { serializePlaybook } from '../playbook/markdown';
 import { bullets, type Playbook } from '../playbook/model';
 import { jaccard, NEAR_DUPLICATE, tokens } from '../playbook/similarity';
 import { countTokens } from '../util/tokens';
-import { ruleCommands } from './ruleEvidence';
+import { COUNTERPARTS, ruleCommands } from './ruleEvidence';
 
 // What the review should know of a proposed rule before accepting it, beyond the trust screen: that it is close to
 // a rule already there, that it contradicts one (a command one prescribes and the other rules out), that it only
@@ -67,8 +67,26 @@ export function lintRules(
       const note = clash && `contradicts the team's own text in ${line.path} on \`${commandHead(clash)}\``;
       if (note && !said.includes(note)) said.push(note);
     }
-    if (PROHIBITION.test(change.content) && own.prescribed.length === 0)
-      said.push('says only what not to do: agents follow a rule better when it says what to do instead');
+    if (PROHIBITION.test(change.content) && own.prescribed.length === 0) {
+      // what the rest of the playbook or the team prescribes instead gives the rule its positive form
+      const elsewhere = [
+        ...rules.filter((r) => r.id !== change.id).flatMap((r) => ruleCommands(r.content).prescribed),
+        ...teamSays.flatMap((line) => line.prescribed),
+      ].map(commandHead);
+      const form = own.forbidden.map(commandHead).flatMap((not) => {
+        const [tool, sub] = not.split(' ');
+        const instead = elsewhere.find((c) => {
+          const [otherTool, otherSub] = c.split(' ');
+          return (COUNTERPARTS[tool] ?? []).includes(otherTool) && (sub === undefined || otherSub === sub);
+        });
+        return instead ? [`Run \`${instead}\`, not \`${not}\``] : [];
+      })[0];
+      said.push(
+        form
+          ? `says only what not to do; as an instruction: "${form}"`
+          : 'says only what not to do: agents follow a rule better when it says what to do instead',
+      );
+    }
     const cost = countTokens(change.content);
     said.push(`${cost} token(s); the playbook is ${total} of its ${budgetTokens}-token budget`);
     notes.set(change.id, said);

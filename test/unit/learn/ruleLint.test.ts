@@ -58,4 +58,18 @@ describe('the lint of proposed rules', () => {
       JSON.stringify(said.get('bat-00003')),
     );
   });
+
+  it('gives a prohibition its positive form from what the playbook prescribes instead', () => {
+    const book = parsePlaybook(`## Build and test
+[bat-00001] helpful=3 harmful=0 :: Install dependencies with \`pnpm install\`.
+[conv-00002] helpful=0 harmful=0 :: Never run \`npm install\`.
+`);
+    const said = lintRules([{ id: 'conv-00002', op: 'ADD', content: 'Never run `npm install`.' }], book, 8000);
+    assert.ok(
+      said
+        .get('conv-00002')
+        ?.includes('says only what not to do; as an instruction: "Run `pnpm install`, not `npm install`"'),
+      JSON.stringify(said.get('conv-00002')),
+    );
+  });
 });
