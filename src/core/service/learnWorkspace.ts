@@ -40,6 +40,7 @@ import type { DeltaOp } from '../playbook/delta';
 import { pinnedIds } from '../playbook/marks';
 import { bullets } from '../playbook/model';
 import { loadRunRecords } from '../store/runs';
+import { layoutRun, storeLayout } from '../../shared/layout';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -133,7 +134,7 @@ async function proposeUpkeep(
     id: `b${lastBatch}:lifecycle`,
     kind: 'apply',
     batch: lastBatch,
-    label: `${ok.length} change(s) from the rules' standing`,
+    label: `${ok.length} change(s) the rules' standing and the budget ask for`,
     parents: [],
     status: 'ok',
     detail: lifecycle.applied.map((a) => ({
@@ -145,6 +146,14 @@ async function proposeUpkeep(
       support: a.op.support,
     })),
   });
+  // the stored layout has a place for every node: laid out again with this one (the panel would otherwise)
+  if (result.record.layout) {
+    try {
+      result.record.layout = storeLayout(layoutRun(result.record.nodes), result.record.nodes);
+    } catch {
+      result.record.layout = undefined;
+    }
+  }
 }
 
 /** What the team wrote itself in the agents' root files: everything outside Combee's block. */

@@ -14,6 +14,8 @@ import { playbookRules } from '../../../src/core/service/playbookRules';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import { loadRunRecords } from '../../../src/core/store/runs';
+import { loadLayout } from '../../../src/shared/layout';
 import { tempDir } from '../../support/tmp';
 import { makeTrace, shell, user } from '../../support/traces';
 
@@ -154,6 +156,10 @@ describe('rule helpfulness over several runs', () => {
     const retire = made.flatMap((p) => p.ops).find((o) => o.ruleId === 'arch-00003' && o.op.op === 'REMOVE');
     assert.ok(retire && retire.op.op === 'REMOVE' && retire.op.reason.startsWith('stale'), JSON.stringify(retire));
     assert.equal(rule('arch-00003'), undefined, 'accepted: retired');
+    // in the run's tree as an apply node of its own, with a place in the stored layout
+    const records = await loadRunRecords(state, workspace);
+    const upkeep = records.find((r) => r.nodes.some((n) => n.id.endsWith(':lifecycle')));
+    assert.ok(upkeep?.layout && loadLayout(upkeep.layout, upkeep.nodes), 'the stored layout fits its nodes');
     const forProven = made.flatMap((p) => p.ops).filter((o) => o.ruleId === 'bat-00001');
     assert.deepEqual(forProven, [], 'nothing proposed for a proven rule');
 
