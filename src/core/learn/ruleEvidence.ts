@@ -217,8 +217,23 @@ function looksLikeCommand(span: string): boolean {
   );
 }
 
+/** Rules read once: every session of a run is judged against the same few rules (bounded, cleared when full). */
+const READ_RULES = new Map<string, Readonly<{ prescribed: readonly string[]; forbidden: readonly string[] }>>();
+const MAX_READ_RULES = 4096;
+
 /** The commands a rule tells the agent to run, and those it tells it not to. */
-export function ruleCommands(content: string): { prescribed: string[]; forbidden: string[] } {
+export function ruleCommands(
+  content: string,
+): Readonly<{ prescribed: readonly string[]; forbidden: readonly string[] }> {
+  const known = READ_RULES.get(content);
+  if (known) return known;
+  if (READ_RULES.size >= MAX_READ_RULES) READ_RULES.clear();
+  const read = Object.freeze(readRuleCommands(content));
+  READ_RULES.set(content, read);
+  return read;
+}
+
+function readRuleCommands(content: string): { prescribed: string[]; forbidden: string[] } {
   const prescribed: string[] = [];
   const forbidden: string[] = [];
   const add = (list: string[], command: string) => {
@@ -292,9 +307,24 @@ function envAssignments(command: string): string[] {
 }
 
 /** A run part matches a rule's command when the rule's key words lead it and it sets the rule's env vars. */
+/**
+ * `commandKey` split into words, remembered: each command part of a session is compared with every rule's commands,
+ * and each rule's with every part (bounded, cleared when full).
+ */
+const KEYS = new Map<string, readonly string[]>();
+function keyWords(command: string): readonly string[] {
+  let words = KEYS.get(command);
+  if (!words) {
+    if (KEYS.size >= 16_384) KEYS.clear();
+    words = commandKey(command).split(' ');
+    KEYS.set(command, words);
+  }
+  return words;
+}
+
 function matchesCommand(part: string, ruleCommand: string): boolean {
-  const have = commandKey(part).split(' ');
-  const want = commandKey(ruleCommand).split(' ');
+  const have = keyWords(part);
+  const want = keyWords(ruleCommand);
   if (want.length > have.length || want.some((w, i) => have[i] !== w)) return false;
   const env = envAssignments(part);
   return envAssignments(ruleCommand).every((e) => env.includes(e));
@@ -302,7 +332,7 @@ function matchesCommand(part: string, ruleCommand: string): boolean {
 
 /** `pnpm test` → `test`, `npm run db:generate` → `db:generate`, `pnpm add x` → `install x`. */
 function subcommandWords(command: string): string[] {
-  const words = commandKey(command).split(' ').slice(1);
+  const words = keyWords(command).slice(1);
   if (words[0] === 'run') words.shift();
   if (words[0] && SAME_SUBCOMMAND[words[0]]) words[0] = SAME_SUBCOMMAND[words[0]];
   return words;
@@ -310,8 +340,8 @@ function subcommandWords(command: string): string[] {
 
 /** `npm test` where the rule says `pnpm test`: the same job done with the tool the rule did not choose. */
 function isCounterpartOf(part: string, ruleCommand: string): boolean {
-  const tool = commandKey(ruleCommand).split(' ')[0];
-  const program = commandKey(part).split(' ')[0];
+  const tool = keyWords(ruleCommand)[0];
+  const program = keyWords(part)[0];
   if (!(COUNTERPARTS[tool] ?? []).includes(program)) return false;
   const want = subcommandWords(ruleCommand);
   const have = subcommandWords(part);
