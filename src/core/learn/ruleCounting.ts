@@ -26,8 +26,10 @@ export interface EvidenceEntry {
 export interface RuleCounting {
   /** Ids of the rules the session had in play (see inPlay.ts); a rule the session cites is in play too. */
   inPlay(trace: Trace): ReadonlySet<string>;
-  /** Whether an earlier run counted this session's word on this rule. */
+  /** Whether an earlier run, or an earlier batch of this one, counted this session's word on this rule. */
   counted(ruleId: string, sessionKey: string): boolean;
+  /** Told of each pair a batch counts, so that a later batch of the same run (a fork, say) does not count it again. */
+  claim?(ruleId: string, sessionKey: string): void;
 }
 
 /** A fork counts as the session it was forked from; a resumed session keeps its id. */
@@ -87,6 +89,7 @@ export function countBatch(
         ...(signals && signals.tag === tag.tag && signals.steps.length > 0 ? { steps: signals.steps } : {}),
       });
       if (!counts) continue;
+      counting.claim?.(id, key);
       const total = totals.get(id) ?? { id, helpful: 0, harmful: 0 };
       if (tag.tag === 'helpful') total.helpful++;
       else total.harmful++;

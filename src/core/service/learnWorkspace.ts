@@ -254,9 +254,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // each session counted once per rule it had in play (see learn/ruleCounting.ts)
   const ruleLedger = await RuleLedger.load(state, options.workspace);
   const history = await assetHistory(options.workspace);
+  const claimed = new Set<string>();
   const counting: RuleCounting = {
     inPlay: (trace) => rulesInPlay(trace, history),
-    counted: (ruleId, key) => ruleLedger.counted(ruleId, key),
+    counted: (ruleId, key) => ruleLedger.counted(ruleId, key) || claimed.has(`${ruleId}\n${key}`),
+    claim: (ruleId, key) => claimed.add(`${ruleId}\n${key}`),
   };
   const result = await learn({
     counting,

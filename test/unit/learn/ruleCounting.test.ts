@@ -117,6 +117,20 @@ describe('rule counting', () => {
     assert.equal((await RuleLedger.load(state, workspace)).sessions('bld-00002'), 1);
   });
 
+  it('counts a session and its fork in two batches of one run once (the run claims what it counted)', () => {
+    const claimed = new Set<string>();
+    const run = {
+      inPlay: counting().inPlay,
+      counted: (id: string, key: string) => claimed.has(`${id} ${key}`),
+      claim: (id: string, key: string) => void claimed.add(`${id} ${key}`),
+    };
+    const first = countBatch([HELPFUL], [reflection(HELPFUL)], PLAYBOOK, run);
+    const second = countBatch([FORK], [reflection(FORK)], PLAYBOOK, run);
+    assert.equal(first.counts.length, 2);
+    assert.deepEqual(second.counts, []);
+    assert.ok(second.evidence.every((e) => !e.counted));
+  });
+
   it('counts a session and its fork in one batch once', () => {
     const { counts, evidence } = countBatch(
       [HELPFUL, FORK],
