@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { Lesson } from '../learn/types';
-import type { Bullet, Playbook } from '../playbook/model';
+import { idNumber, type Bullet, type Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
 import { countTokens } from '../util/tokens';
 import { ManagedBlockError, readManagedBlock, upsertManagedBlock } from './managedBlock';
@@ -30,11 +30,6 @@ export interface RulesBodyOptions {
   budgetTokens?: number;
   /** Rules this proposal adds or rewords: they come first, so a new lesson never loses its place to the budget. */
   fresh?: ReadonlySet<string>;
-}
-
-function idNumber(id: string): number {
-  const m = /-(\d+)$/.exec(id);
-  return m ? Number(m[1]) : 0;
 }
 
 /** The proposal's own rules first, then most helpful (helpful − harmful), then most recent (ids only grow). */

@@ -1,6 +1,6 @@
 import type { DeltaOp } from '../playbook/delta';
 import { serializePlaybook } from '../playbook/markdown';
-import { bullets, findBullet, type Playbook } from '../playbook/model';
+import { bullets, findBullet, idNumber, type Playbook } from '../playbook/model';
 import { countTokens } from '../util/tokens';
 import type { RuleStanding } from './ruleStanding';
 
@@ -17,11 +17,6 @@ export interface BudgetResult {
   after: number;
   /** Said when the budget cannot be met without touching what must stay. */
   warning?: string;
-}
-
-function idNumber(id: string): number {
-  const m = /-(\d+)$/.exec(id);
-  return m ? Number(m[1]) : 0;
 }
 
 /**

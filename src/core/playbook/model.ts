@@ -78,12 +78,15 @@ export function sectionSlug(title: string): string {
 }
 
 /** One global counter across sections, as in ACE: the next number after the highest id in use. */
+/** The number of an id (`bat-00012` → 12; 0 when it has none): ids only grow, so it orders rules by age. */
+export function idNumber(id: string): number {
+  const m = /-(\d+)$/.exec(id);
+  return m ? Number(m[1]) : 0;
+}
+
 export function nextIdNumber(playbook: Playbook): number {
   let max = 0;
-  for (const bullet of bullets(playbook)) {
-    const m = /-(\d+)$/.exec(bullet.id);
-    if (m) max = Math.max(max, Number(m[1]));
-  }
+  for (const bullet of bullets(playbook)) max = Math.max(max, idNumber(bullet.id));
   return max + 1;
 }
 
