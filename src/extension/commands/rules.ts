@@ -10,22 +10,20 @@ import { allowedInThisWorkspace } from '../trust';
 import { assetSettings } from './proposals';
 import { readWorkspacePlaybook } from '../playbookFile';
 
-/** The first workspace folder whose playbook holds the rule, with the playbook's path and text. */
+/** The first workspace folder whose playbook holds the rule, with the playbook's path and text; or it says none does. */
 async function playbookWith(ruleId: string): Promise<{ workspace: string; path: string; text: string } | undefined> {
   for (const workspace of workspaceFolderPaths()) {
     const playbook = await readWorkspacePlaybook(workspace);
     if (playbook && findBullet(parsePlaybook(playbook.text), ruleId)) return { workspace, ...playbook };
   }
+  void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
   return undefined;
 }
 
 /** Opens the playbook at a rule's line; `false` when no playbook holds it. */
 export async function openRuleInPlaybook(ruleId: string): Promise<boolean> {
   const found = await playbookWith(ruleId);
-  if (!found) {
-    void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
-    return false;
-  }
+  if (!found) return false;
   // the rule's own line, not a line that cites it
   const line = found.text.split('\n').findIndex((l) => parseBulletLine(l)?.id === ruleId);
   const at = new vscode.Position(Math.max(0, line), 0);
@@ -40,10 +38,7 @@ export async function openRuleInPlaybook(ruleId: string): Promise<boolean> {
 export async function retireRule(services: Services, ruleId: string): Promise<string | undefined> {
   if (!allowedInThisWorkspace('propose changes')) return undefined;
   const found = await playbookWith(ruleId);
-  if (!found) {
-    void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
-    return undefined;
-  }
+  if (!found) return undefined;
   const proposal = retireProposal({
     workspace: found.workspace,
     ruleId,
@@ -62,10 +57,7 @@ export async function retireRule(services: Services, ruleId: string): Promise<st
 export async function pinRule(services: Services, ruleId: string, pinned: boolean): Promise<string | undefined> {
   if (!allowedInThisWorkspace('propose changes')) return undefined;
   const found = await playbookWith(ruleId);
-  if (!found) {
-    void vscode.window.showInformationMessage(`Combee: no playbook in this window holds rule ${ruleId}.`);
-    return undefined;
-  }
+  if (!found) return undefined;
   const proposal = pinProposal({
     workspace: found.workspace,
     ruleId,
