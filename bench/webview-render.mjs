@@ -35,15 +35,19 @@ async function record(sessions, batch) {
   }
 }
 
-/** What the learner pays, once per run, to lay the tree out: in a fresh process, as in a fresh worker (median of 3). */
-function learnerLayoutMs(run) {
+/**
+ * Milliseconds `timed` (a statement given `nodes` and the layout module's exports) takes in a fresh process, as in a
+ * fresh worker: the median of 3. `setup` runs before the clock starts.
+ */
+function inFreshProcess(run, setup, timed) {
   const dir = mkdtempSync(join(tmpdir(), 'combee-layout-'));
   try {
     const nodes = join(dir, 'nodes.json');
     writeFileSync(nodes, JSON.stringify(run.nodes));
-    const script = `const { layoutRun, storeLayout } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/shared/layout.js'))});
+    const script = `const { layoutRun, storeLayout, BatchLayoutCache } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/shared/layout.js'))});
 const nodes = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(nodes)}, 'utf8'));
-const t = performance.now(); storeLayout(layoutRun(nodes), nodes); console.log(performance.now() - t);`;
+${setup}
+const t = performance.now(); ${timed}; console.log(performance.now() - t);`;
     const times = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })));
     return times.sort((a, b) => a - b)[1];
   } finally {
@@ -51,26 +55,19 @@ const t = performance.now(); storeLayout(layoutRun(nodes), nodes); console.log(p
   }
 }
 
+/** What the learner pays, once per run, to lay the tree out. */
+const learnerLayoutMs = (run) => inFreshProcess(run, '', 'storeLayout(layoutRun(nodes), nodes)');
+
 /**
- * What the panel pays to lay out a run in progress again when an update adds one node to its last batch (the run so
- * far minus its last 5 nodes, then all of it), with the batch layouts kept from update to update (median of 3).
+ * What the panel pays to lay out a run in progress again when an update adds one node to its last batch, with the
+ * batch layouts kept from the update before.
  */
-function liveUpdateLayoutMs(run) {
-  const dir = mkdtempSync(join(tmpdir(), 'combee-live-'));
-  try {
-    const nodes = join(dir, 'nodes.json');
-    writeFileSync(nodes, JSON.stringify(run.nodes));
-    const script = `const { layoutRun, BatchLayoutCache } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/shared/layout.js'))});
-const nodes = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(nodes)}, 'utf8'));
-const cache = new BatchLayoutCache();
-layoutRun(nodes.slice(0, -5), cache);
-const t = performance.now(); layoutRun(nodes.slice(0, -4), cache); console.log(performance.now() - t);`;
-    const times = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })));
-    return times.sort((a, b) => a - b)[1];
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const liveUpdateLayoutMs = (run) =>
+  inFreshProcess(
+    run,
+    'const cache = new BatchLayoutCache(); layoutRun(nodes.slice(0, -5), cache);',
+    'layoutRun(nodes.slice(0, -4), cache)',
+  );
 
 async function measure(browser, run, shot) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
