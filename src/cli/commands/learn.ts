@@ -19,6 +19,11 @@ import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '.
 import { progressOf, shellQuote, type Output } from '../output';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../core/learn/capacity';
+import { AGENTS } from '../../core/trace/model';
+import { renderPrBody } from '../../core/team/prBody';
+import { atomicWrite } from '../../core/util/io';
+import { acceptCommand } from './accept';
+import { parseShard, readReflectionSets, writeReflectionSet } from './shards';
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
@@ -44,7 +49,29 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     'price-in': { type: 'string' },
     'price-out': { type: 'string' },
     'aggregation-tokens': { type: 'string' },
+    since: { type: 'string' },
+    agent: { type: 'string', multiple: true },
+    budget: { type: 'string' },
+    shard: { type: 'string' },
+    out: { type: 'string' },
+    reduce: { type: 'string', multiple: true },
+    apply: { type: 'boolean' },
+    'pr-body': { type: 'string' },
   });
+  const shard = parseShard(values.shard);
+  const reduceFolders = (values.reduce as unknown as string[] | undefined)?.map((f) => resolve(f));
+  const mapOut = typeof values.out === 'string' ? resolve(values.out) : undefined;
+  if (shard && !mapOut) throw new UsageError('--shard needs --out <folder> for its reflections');
+  if (mapOut && reduceFolders) throw new UsageError('--out (the map phase) and --reduce are two separate runs');
+  if (mapOut && (values.apply || values['pr-body']))
+    throw new UsageError('--apply and --pr-body belong to the run that learns (--reduce), not to the map phase');
+  const since = typeof values.since === 'string' ? values.since : undefined;
+  if (since !== undefined && !Number.isFinite(Date.parse(since)))
+    throw new UsageError('--since must be a date or time (for example 2026-11-01 or 2026-11-01T09:00:00Z)');
+  const agents = (values.agent as unknown as string[] | undefined)
+    ?.flatMap((a) => a.split(','))
+    .map((a) => oneOf('agent', a.trim(), AGENTS, AGENTS[0]));
+  const budgetTokens = integer('budget', values.budget);
   const maxTokens = integer('max-tokens', values['max-tokens']);
   const timeoutSeconds = integer('timeout', values.timeout);
   const maxCostUsd = decimal('max-cost', values['max-cost']);
@@ -65,8 +92,16 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     throw new UsageError(`--targets: unknown target ${unknownTarget} (known: ${ASSET_TARGETS.join(', ')})`);
   const provider = oneOf('provider', values.provider, PROVIDER_CHOICES, 'auto');
   const strategy = oneOf('strategy', values.strategy, ['combee', 'naive', 'sequential'] as const, 'combee');
-  const batchSize = values.batch === undefined || values.batch === 'auto' ? 'auto' : integer('batch', values.batch);
-  if (batchSize === 0) throw new UsageError('--batch must be at least 1');
+  // a map across machines reflects every session against the same playbook: one batch, unless asked otherwise
+  const batchSize =
+    values.batch === undefined
+      ? mapOut || reduceFolders
+        ? 'all'
+        : 'auto'
+      : values.batch === 'auto' || values.batch === 'all'
+        ? values.batch
+        : integer('batch', values.batch);
+  if (batchSize === 0) throw new UsageError('--batch must be at least 1 (or auto, or all)');
   const seed = integer('seed', values.seed);
   const windowDays = integer('window-days', values['window-days']) ?? DEFAULT_WINDOW_DAYS;
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
@@ -96,10 +131,15 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   );
   if (!roles) return 1;
 
-  const progress = values.json ? undefined : progressOf(out, 'learning');
+  const precomputed = reduceFolders ? await readReflectionSets(reduceFolders, (m) => out.warn(m)) : undefined;
+  const progress = values.json ? undefined : progressOf(out, mapOut ? 'reflecting' : 'learning');
   let result: Awaited<ReturnType<typeof learnWorkspace>>;
   try {
     result = await learnWorkspace({
+      since,
+      agents,
+      mapOnly: mapOut ? { shard } : undefined,
+      precomputed,
       store,
       proposals: new ProposalStore(new WorkspaceState(store.dir)),
       workspace,
@@ -111,7 +151,13 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       seed,
       windowDays,
       allWorkspaces: values['all-workspaces'] === true,
-      assets: targets ? { targets: targets as AssetTarget[] } : undefined,
+      assets:
+        targets || budgetTokens !== undefined
+          ? {
+              ...(targets ? { targets: targets as AssetTarget[] } : {}),
+              ...(budgetTokens !== undefined ? { playbookBudgetTokens: budgetTokens } : {}),
+            }
+          : undefined,
       limits: maxTokens || maxCostUsd ? { maxTokens, maxCostUsd } : undefined,
       dryRun: values['dry-run'] === true,
       signal,
@@ -122,7 +168,27 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   } finally {
     progress?.stop();
   }
+  if (mapOut) return reportMapPhase(result, mapOut, values.json === true, out);
   const record = result.record;
+  const applied =
+    values.apply && result.proposal && !values['dry-run'] && record?.status !== 'failed'
+      ? await applyProposal(result.proposal.id, workspace, values, out)
+      : undefined;
+  if (typeof values['pr-body'] === 'string' && result.proposal && record) {
+    const people = new Set(result.traces.map((t) => t.contributor ?? '')).size;
+    await atomicWrite(
+      resolve(values['pr-body']),
+      renderPrBody({
+        proposal: result.proposal,
+        sessions: result.traces.length,
+        people,
+        strategy: record.strategy,
+        seed: record.seed,
+        warnings: record.warnings,
+        written: applied?.written ?? [],
+      }),
+    );
+  }
   if (values.json) {
     out.result(
       JSON.stringify(
@@ -156,12 +222,13 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
           windowDays,
           warnings: record?.warnings.length ?? 0,
           warningMessages: record?.warnings ?? [],
+          applied: applied ? { written: applied.written, exitCode: applied.exitCode } : null,
         },
         null,
         2,
       ),
     );
-    return record?.status === 'failed' ? 1 : 0;
+    return record?.status === 'failed' ? 1 : (applied?.exitCode ?? 0);
   }
   for (const warning of record?.warnings ?? []) out.warn(warning);
   if (record?.status === 'failed') {
@@ -197,10 +264,65 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
         : []),
       values['dry-run']
         ? '  Dry run: nothing was written.'
-        : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: ${followUp('accept', result.proposal.id, workspace, values)}`,
+        : applied
+          ? `  Proposal ${result.proposal.id} applied: ${applied.written.length} file(s) written.`
+          : `  Proposal ${result.proposal.id} saved. Review it in VS Code, or apply it with: ${followUp('accept', result.proposal.id, workspace, values)}`,
       ...flaggedSummary(result.proposal),
     ].join('\n'),
   );
+  return applied?.exitCode ?? 0;
+}
+
+/** `--apply`: the accept command itself, so flagged rules stay out and a changed file is re-based or refused alike. */
+async function applyProposal(
+  id: string,
+  workspace: string,
+  values: Record<string, string | boolean | undefined>,
+  out: Output,
+): Promise<{ written: string[]; exitCode: number }> {
+  const args = [id, '--workspace', workspace];
+  if (typeof values.store === 'string') args.push('--store', resolve(values.store));
+  if (typeof values.playbook === 'string') args.push('--playbook', values.playbook);
+  const exitCode = await acceptCommand(args, values.json ? { ...out, result: (t) => out.info(t) } : out);
+  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const after = await new ProposalStore(new WorkspaceState(store.dir)).load(workspace, id);
+  const written = (after?.reviewed.files ?? []).filter((f) => f.decision === 'accepted').map((f) => f.path);
+  return { written, exitCode };
+}
+
+/** The map phase's end: its reflections written for the reduce, and what it did. */
+async function reportMapPhase(
+  result: Awaited<ReturnType<typeof learnWorkspace>>,
+  folder: string,
+  json: boolean,
+  out: Output,
+): Promise<number> {
+  const set = result.reflections;
+  if (!set) throw new Error('the map phase returned no reflections');
+  const path = await writeReflectionSet(folder, set);
+  const where = set.shard ? `shard ${set.shard.index}/${set.shard.count}` : 'all sessions';
+  if (json)
+    out.result(
+      JSON.stringify(
+        {
+          shard: set.shard ?? null,
+          sessions: set.traceIds.length,
+          reflected: set.reflections.length,
+          failed: set.failed,
+          file: path,
+          playbookSha: set.playbookSha,
+        },
+        null,
+        2,
+      ),
+    );
+  else {
+    for (const f of set.failed) out.warn(`session ${f.traceId} was not reflected: ${f.reason}`);
+    out.result(
+      `Reflected on ${set.reflections.length} of ${set.traceIds.length} session(s) (${where}) with ${set.provider} (${set.model}); wrote ${path}. Learn from the shards with: combee learn --reduce <folder>…`,
+    );
+  }
+  // a failed reflection is made again by the reduce: the map phase itself did not fail
   return 0;
 }
 

@@ -26,6 +26,8 @@ export const RuleChange = z.object({
   flags: z.array(RuleFlag).default([]),
   /** What the review should know (close to or contradicting another rule, only a prohibition, its budget cost). */
   notes: z.array(z.string()).optional(),
+  /** How many people's and sessions' evidence supports it (people: team bundles' exporters, this machine as one). */
+  corroboration: z.object({ people: z.number().int().min(0), sessions: z.number().int().min(0) }).optional(),
 });
 export type RuleChange = z.infer<typeof RuleChange>;
 

@@ -41,6 +41,17 @@ import { pinnedIds } from '../playbook/marks';
 import { bullets } from '../playbook/model';
 import { loadRunRecords } from '../store/runs';
 import { layoutRun, storeLayout } from '../../shared/layout';
+import type { AgentId } from '../trace/model';
+import { corroborationOf, withCorroborationMarks } from '../team/corroboration';
+import type { Playbook } from '../playbook/model';
+import {
+  indexReflectionSets,
+  playbookSha,
+  PrecomputedReflector,
+  reflectAll,
+  shardOf,
+  type ReflectionSet,
+} from '../learn/reflectionSet';
 
 export interface LearnWorkspaceOptions {
   store: TraceStore;
@@ -53,7 +64,8 @@ export interface LearnWorkspaceOptions {
   embed?: EmbedFn;
   playbookPath?: string;
   strategy?: Strategy;
-  batchSize?: number | 'auto';
+  /** `all`: one batch of every selected session (each reflected against the same playbook, as a map across machines needs). */
+  batchSize?: number | 'auto' | 'all';
   seed?: number;
   /**
    * Only sessions that ended within this many days of the workspace's newest session (0 or undefined: no window).
@@ -81,6 +93,42 @@ export interface LearnWorkspaceOptions {
   budgetTokens?: number;
   /** Anchors the window here instead of at the newest session (tests, or "the last N days from today"). */
   now?: Date;
+  /** Only sessions that ended at or after this time (ISO), on top of the window. */
+  since?: string;
+  /** Only sessions of these agents. */
+  agents?: readonly AgentId[];
+  /**
+   * The map phase alone (a CI runner's shard): reflect on the selected sessions (a 1-based shard's share of them)
+   * against the playbook as it is, and hand the reflections back. Nothing is saved or marked learned.
+   */
+  mapOnly?: { shard?: { index: number; count: number } };
+  /** Reflections made elsewhere (shards, the Batch API): used for the sessions and playbook they were made for. */
+  precomputed?: readonly ReflectionSet[];
+}
+
+/** The reflector that takes the map phase's reflections, after saying what they do not cover. */
+function precomputedReflector(
+  options: LearnWorkspaceOptions,
+  traces: readonly Trace[],
+  base: Playbook,
+  warn: (message: string) => void,
+): PrecomputedReflector {
+  const sets = options.precomputed ?? [];
+  const counts = new Set(sets.flatMap((s) => (s.shard ? [s.shard.count] : [])));
+  if (counts.size > 1) warn(`the reflection sets come from runs of different shard counts (${[...counts].join(', ')})`);
+  for (const count of counts)
+    for (let i = 1; i <= count; i++)
+      if (!sets.some((s) => s.shard?.index === i && s.shard.count === count))
+        warn(`shard ${i}/${count} is missing: its sessions are reflected here`);
+  const sha = playbookSha(base);
+  if (sets.some((s) => s.playbookSha !== sha))
+    warn(
+      'some reflections were made against another playbook than the one here (it changed between the map and this run): those sessions are reflected again here',
+    );
+  const entries = indexReflectionSets(sets, traces, options.provider, warn);
+  const uncovered = traces.filter((t) => !entries.has(t.id)).length;
+  if (uncovered > 0) warn(`${uncovered} of ${traces.length} session(s) have no reflection from the map phase`);
+  return new PrecomputedReflector(options.reflector, entries);
 }
 
 /**
@@ -186,6 +234,8 @@ export interface LearnWorkspaceResult {
   givenUp: Array<{ id: string; reason: string; count: number }>;
   /** The user declined the estimate: nothing ran. */
   declined?: boolean;
+  /** `mapOnly`: the reflections made. */
+  reflections?: ReflectionSet;
   proposal?: Proposal;
   record?: RunRecord;
   invalidStoredTraces: number;
@@ -202,7 +252,12 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const all = await options.store.listTraces(() => invalidStoredTraces++);
   const learned = await state.loadLearned(options.workspace);
   const inWorkspace = createWorkspaceMatcher([options.workspace]);
-  const mine = options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd));
+  const sinceTime = options.since === undefined ? undefined : Date.parse(options.since);
+  const mine = (options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd))).filter(
+    (t) =>
+      (!options.agents || options.agents.includes(t.agent)) &&
+      (sinceTime === undefined || Date.parse(t.endedAt ?? t.startedAt ?? '') >= sinceTime),
+  );
   const timeOf = (t: Trace) => Date.parse(t.endedAt ?? t.startedAt ?? '');
   // a reduce, not Math.max(...): a store of a hundred thousand sessions would overflow the argument list
   const anchor =
@@ -230,7 +285,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   if (traces.length === 0) return { traces, givenUp, outsideWindow, invalidStoredTraces };
   if (options.confirm) {
     const batch =
-      typeof options.batchSize === 'number' ? options.batchSize : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
+      typeof options.batchSize === 'number'
+        ? options.batchSize
+        : options.batchSize === 'all'
+          ? traces.length
+          : Math.min(traces.length, DEFAULTS.batchBounds.bMax);
     const estimate = estimateRun(traces, {
       strategy: options.strategy ?? 'combee',
       batchSize: batch,
@@ -243,6 +302,20 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
 
   const current = await readTextIfExists(target);
   const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
+  if (options.mapOnly) {
+    const { shard } = options.mapOnly;
+    const share = shard ? shardOf(traces, shard.index, shard.count) : traces;
+    const reflections = await reflectAll(
+      share,
+      base,
+      options.reflector,
+      { ...options.provider, shard },
+      options.concurrency ?? DEFAULTS.concurrency,
+      options.signal,
+      (done) => options.onProgress?.(`reflected on ${done}/${share.length} session(s)`, done / share.length),
+    );
+    return { traces: share, givenUp, outsideWindow, invalidStoredTraces, reflections };
+  }
   // The team's decisions: rules they deleted since the last accept, and changes they rejected, are not re-proposed.
   const memory = new ReviewMemory(state, options.workspace);
   if (!options.dryRun) await memory.noticeDeletions(current);
@@ -260,16 +333,18 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     counted: (ruleId, key) => ruleLedger.counted(ruleId, key) || claimed.has(`${ruleId}\n${key}`),
     claim: (ruleId, key) => claimed.add(`${ruleId}\n${key}`),
   };
+  const early: string[] = [];
+  const precomputed = options.precomputed && precomputedReflector(options, traces, base, (m) => early.push(m));
   const result = await learn({
     counting,
     traces,
     playbook: base,
-    reflector: options.reflector,
+    reflector: precomputed ?? options.reflector,
     aggregator: options.aggregator,
     provider: options.provider,
     workspace: options.workspace,
     strategy: options.strategy,
-    batchSize: options.batchSize,
+    batchSize: options.batchSize === 'all' ? traces.length : options.batchSize,
     seed: options.seed,
     concurrency: options.concurrency,
     signal: options.signal,
@@ -280,6 +355,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     embed: options.embed,
     latencyProfile,
   });
+  result.record.warnings.unshift(...early);
+  if (precomputed && precomputed.misses > 0)
+    result.record.warnings.push(
+      `${precomputed.hits} reflection(s) came from the map phase and ${precomputed.misses} were made here (sessions it did not reflect, or a batch that saw a playbook changed by the batches before it)`,
+    );
   for (const { id, reason, count } of givenUp)
     result.record.warnings.push(
       `session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`,
@@ -305,6 +385,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     isTrusted: ReviewMemory.trusts(remembered),
   });
   result.record.warnings.push(...warnings);
+  const contributors = new Map(all.map((t) => [t.id, t.contributor]));
+  const corroboration = new Map(
+    rules.map((r) => [r.id, corroborationOf(r.support, (id) => contributors.get(id))] as const),
+  );
+  const provenance = new Map([...corroboration].filter(([id]) => rules.find((r) => r.id === id)?.op !== 'REMOVE'));
   const notes = lintRules(
     rules,
     result.playbook,
@@ -321,7 +406,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     changed || hold.existing.length > 0
       ? renderAssets({
           workspace: options.workspace,
-          playbook: result.playbook,
+          playbook: withCorroborationMarks(result.playbook, provenance),
           rules,
           lessons: lessonsFromRecord(result.record),
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
@@ -355,7 +440,14 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           status: 'pending',
           files,
           rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) =>
-            redactDeep(notes.has(rule.id) ? { ...rule, notes: notes.get(rule.id) } : rule, redactText),
+            redactDeep(
+              {
+                ...rule,
+                ...(notes.has(rule.id) ? { notes: notes.get(rule.id) } : {}),
+                corroboration: corroboration.get(rule.id),
+              },
+              redactText,
+            ),
           ),
           ops: appliedOps,
           tags: result.tags,

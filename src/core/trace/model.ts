@@ -99,6 +99,8 @@ export const Trace = z.object({
   endedAt: z.string().optional(),
   source: z.object({ path: z.string(), bytes: z.number().int().nonnegative() }),
   parentId: z.string().optional(),
+  /** Who the session came from, for a session imported from a team bundle (its exporter); absent: this machine's. */
+  contributor: z.string().optional(),
   steps: z.array(Step),
   outcome: Outcome,
   /** Record types / fields the reader did not understand, counted rather than failed on. */

@@ -14,14 +14,16 @@ const ALLOWED: Record<string, string[]> = {
   util: ['secrets'],
   trace: ['secrets', 'util'],
   trust: ['playbook', 'trace'],
-  learn: ['playbook', 'trace', 'util'],
+  learn: ['playbook', 'secrets', 'trace', 'util'],
   assets: ['learn', 'playbook', 'trace', 'trust', 'util'],
   // what Combee keeps: trace packs and their summaries, the import index and resume state, and per workspace the
   // learned sessions, runs, proposals and review memory
   store: ['assets', 'learn', 'playbook', 'trace', 'util'],
   import: ['secrets', 'store', 'trace', 'util'],
   llm: ['learn', 'playbook', 'secrets', 'trace', 'util'],
-  service: ['assets', 'import', 'learn', 'llm', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
+  // pooled sessions: team bundles, corroboration, the pull request's text
+  team: ['assets', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
+  service: ['assets', 'import', 'learn', 'llm', 'playbook', 'secrets', 'store', 'team', 'trace', 'trust', 'util'],
   pool: ['assets', 'import', 'learn', 'llm', 'service', 'store', 'trace', 'util'],
 };
 

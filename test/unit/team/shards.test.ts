@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { TraceStore } from '../../../src/core/store/traceStore';
+import { capture } from '../../support/cliOutput';
+import { startModelServer, type ModelServer } from '../../support/modelServer';
+import { simulatedModel } from '../../support/simulatedModel';
+import { teamSessions } from '../../support/teamSessions';
+import { tempDir } from '../../support/tmp';
+
+// The map phase split across CI runners (`--shard i/N --out`) and learned from their artifacts (`--reduce`) proposes
+// the same playbook, byte for byte, as one machine learning the same sessions with the same seed.
+
+const isReflection = (prompt: string) => /You review one coding-agent session/.test(prompt);
+
+async function storeWith(workspace: string): Promise<string> {
+  const dir = tempDir('combee-shard-store-');
+  const store = new TraceStore(dir);
+  for (const trace of teamSessions(() => workspace)) await store.saveTrace(trace);
+  return dir;
+}
+
+describe('learning sharded across machines', () => {
+  let server: ModelServer;
+  before(async () => {
+    server = await startModelServer({ responder: simulatedModel });
+  });
+  after(() => server.close());
+
+  const reflectionCalls = () =>
+    server.requests.filter((r) => isReflection(r.messages.map((m) => m.content).join('\n'))).length;
+
+  async function learnOnce(workspace: string, extra: string[]) {
+    const out = capture();
+    const code = await runCli(
+      [
+        'learn',
+        '--workspace',
+        workspace,
+        '--store',
+        await storeWith(workspace),
+        '--provider',
+        'openai',
+        '--base-url',
+        server.url,
+        '--no-cache',
+        '--window-days',
+        '0',
+        '--json',
+        ...extra,
+      ],
+      out,
+    );
+    assert.equal(code, 0, out.stderr.join('\n'));
+    return JSON.parse(out.stdout.join('\n'));
+  }
+
+  async function learnSharded(workspace: string, shards: number, extra: string[]) {
+    const artifacts = tempDir('combee-artifacts-');
+    for (let i = 1; i <= shards; i++) {
+      // each runner starts from a fresh store holding the same pooled sessions
+      const out = capture();
+      const code = await runCli(
+        [
+          'learn',
+          '--shard',
+          `${i}/${shards}`,
+          '--out',
+          join(artifacts, `shard-${i}`),
+          '--workspace',
+          workspace,
+          '--store',
+          await storeWith(workspace),
+          '--provider',
+          'openai',
+          '--base-url',
+          server.url,
+          '--no-cache',
+          '--window-days',
+          '0',
+          '--json',
+          ...extra,
+        ],
+        out,
+      );
+      assert.equal(code, 0, out.stderr.join('\n'));
+    }
+    const before = reflectionCalls();
+    const out = capture();
+    const code = await runCli(
+      [
+        'learn',
+        '--reduce',
+        artifacts,
+        '--workspace',
+        workspace,
+        '--store',
+        await storeWith(workspace),
+        '--provider',
+        'openai',
+        '--base-url',
+        server.url,
+        '--no-cache',
+        '--window-days',
+        '0',
+        '--json',
+        ...extra,
+      ],
+      out,
+    );
+    assert.equal(code, 0, out.stderr.join('\n'));
+    return {
+      result: JSON.parse(out.stdout.join('\n')),
+      reducedReflections: reflectionCalls() - before,
+      artifacts,
+      stderr: out.stderr,
+    };
+  }
+
+  it('three shards and a reduce propose what one machine proposes, and the reduce reflects nothing itself', async () => {
+    const workspace = tempDir('combee-shard-ws-');
+    const one = await learnOnce(workspace, ['--batch', 'all', '--seed', '7']);
+    const sharded = await learnSharded(workspace, 3, ['--seed', '7']);
+    assert.ok(one.proposal, 'the one-machine run proposes rules');
+    assert.ok(one.proposal.rules.length >= 3, JSON.stringify(one.proposal.rules));
+    // the failing `pnpm test` was hit by all three developers
+    const shared = one.proposal.rules.find((r: { content: string }) => r.content.includes('`pnpm test`'));
+    assert.deepEqual(shared?.corroboration, { people: 3, sessions: 6 });
+    assert.match(one.proposal.files[0].diff, /combee:corroborated \[[^\]]+\] 6 sessions from 3 people/);
+    assert.deepEqual(
+      sharded.result.proposal.files.map((f: { path: string; diff: string }) => [f.path, f.diff]),
+      one.proposal.files.map((f: { path: string; diff: string }) => [f.path, f.diff]),
+    );
+    assert.deepEqual(sharded.result.proposal.rules, one.proposal.rules);
+    assert.equal(sharded.reducedReflections, 0, 'every reflection came from the shards');
+    assert.equal(sharded.result.run.batches, 1);
+    const files = readdirSync(sharded.artifacts, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
+    assert.deepEqual(files, [
+      'shard-1/reflections-1-of-3.json',
+      'shard-2/reflections-2-of-3.json',
+      'shard-3/reflections-3-of-3.json',
+    ]);
+  });
+
+  it('with batches of 4, the later batches are reflected in the reduce and the result is still the same', async () => {
+    const workspace = tempDir('combee-shard-ws-');
+    const one = await learnOnce(workspace, ['--batch', '4', '--seed', '11']);
+    const sharded = await learnSharded(workspace, 2, ['--batch', '4', '--seed', '11']);
+    assert.deepEqual(
+      sharded.result.proposal.files.map((f: { diff: string }) => f.diff),
+      one.proposal.files.map((f: { diff: string }) => f.diff),
+    );
+    assert.ok(sharded.reducedReflections > 0 && sharded.reducedReflections < 12, `${sharded.reducedReflections}`);
+    assert.ok(
+      sharded.result.warningMessages.some((w: string) => /came from the map phase and \d+ were made here/.test(w)),
+    );
+  });
+
+  it('a missing shard, a tampered file and a foreign model are said and their sessions reflected here', async () => {
+    const workspace = tempDir('combee-shard-ws-');
+    const one = await learnOnce(workspace, ['--batch', 'all', '--seed', '3']);
+    const artifacts = tempDir('combee-artifacts-');
+    for (const i of [1, 3]) {
+      const code = await runCli(
+        [
+          'learn',
+          '--shard',
+          `${i}/3`,
+          '--out',
+          artifacts,
+          '--workspace',
+          workspace,
+          '--store',
+          await storeWith(workspace),
+          '--provider',
+          'openai',
+          '--base-url',
+          server.url,
+          '--no-cache',
+          '--window-days',
+          '0',
+          '--json',
+        ],
+        capture(),
+      );
+      assert.equal(code, 0);
+    }
+    // shard 3 edited: a lesson moved onto another session is dropped, not believed
+    const path = join(artifacts, 'reflections-3-of-3.json');
+    const set = JSON.parse(readFileSync(path, 'utf8'));
+    set.reflections[0].reflection.lessons.push({
+      ...set.reflections[0].reflection.lessons[0],
+      evidence: { traceId: 'claude-code:alice-0', steps: [1] },
+    });
+    writeFileSync(path, JSON.stringify(set));
+    mkdirSync(join(artifacts, 'junk'));
+    writeFileSync(join(artifacts, 'junk', 'broken.json'), '{"format":"combee-reflections","version":1');
+    const out = capture();
+    const code = await runCli(
+      [
+        'learn',
+        '--reduce',
+        artifacts,
+        '--workspace',
+        workspace,
+        '--store',
+        await storeWith(workspace),
+        '--provider',
+        'openai',
+        '--base-url',
+        server.url,
+        '--no-cache',
+        '--window-days',
+        '0',
+        '--json',
+        '--seed',
+        '3',
+      ],
+      out,
+    );
+    assert.equal(code, 0, out.stderr.join('\n'));
+    const result = JSON.parse(out.stdout.join('\n'));
+    assert.ok(
+      out.stderr.some((l) => /broken\.json: not JSON/.test(l)),
+      out.stderr.join('\n'),
+    );
+    assert.ok(result.warningMessages.some((w: string) => /shard 2\/3 is missing/.test(w)));
+    assert.deepEqual(
+      result.proposal.files.map((f: { diff: string }) => f.diff),
+      one.proposal.files.map((f: { diff: string }) => f.diff),
+    );
+  });
+
+  it('refuses --shard without --out and a shard outside its count', async () => {
+    for (const args of [
+      ['--shard', '1/3'],
+      ['--shard', '4/3', '--out', 'x'],
+      ['--shard', '0/2', '--out', 'x'],
+      ['--out', 'x', '--reduce', 'y'],
+    ]) {
+      const out = capture();
+      assert.equal(await runCli(['learn', ...args], out), 2, args.join(' '));
+    }
+  });
+});
