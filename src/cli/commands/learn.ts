@@ -298,7 +298,15 @@ async function reportMapPhase(
   out: Output,
 ): Promise<number> {
   const set = result.reflections;
-  if (!set) throw new Error('the map phase returned no reflections');
+  if (!set) {
+    // no session to reflect on: nothing for the reduce from this shard, and that is no failure
+    if (json) out.result(JSON.stringify({ shard: null, sessions: 0, reflected: 0, failed: [], file: null }, null, 2));
+    else
+      out.result(
+        `No new sessions for ${result.traces.length === 0 ? 'this workspace' : 'this shard'}: no reflections written.`,
+      );
+    return 0;
+  }
   const path = await writeReflectionSet(folder, set);
   const where = set.shard ? `shard ${set.shard.index}/${set.shard.count}` : 'all sessions';
   if (json)

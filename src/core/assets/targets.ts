@@ -1,3 +1,4 @@
+import { withCorroborationMarks } from '../playbook/provenanceMark';
 import { basename } from 'node:path';
 import type { Lesson } from '../learn/types';
 import { bullets, type Playbook } from '../playbook/model';
@@ -198,7 +199,11 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
   // A new, empty playbook is not worth a file.
   const marks = input.hold?.marks;
   const marked = marks ? withMarks(input.playbook, marks) : input.playbook;
-  const shownPlaybook = marks && input.hold?.others ? withRemovalMarks(marked, input.hold.others, marks) : marked;
+  const unmarked = marks && input.hold?.others ? withRemovalMarks(marked, input.hold.others, marks) : marked;
+  const shownPlaybook = withCorroborationMarks(
+    unmarked,
+    new Map(input.rules.flatMap((r) => (r.corroboration && r.op !== 'REMOVE' ? [[r.id, r.corroboration]] : []))),
+  );
   if (currentPlaybook !== undefined || bullets(input.playbook).length > 0)
     push(renderPlaybookChange(settings.playbookPath, currentPlaybook, shownPlaybook));
 

@@ -42,7 +42,7 @@ import { bullets } from '../playbook/model';
 import { loadRunRecords } from '../store/runs';
 import { layoutRun, storeLayout } from '../../shared/layout';
 import type { AgentId } from '../trace/model';
-import { corroborationOf, withCorroborationMarks } from '../team/corroboration';
+import { corroborationOf } from '../team/corroboration';
 import type { Playbook } from '../playbook/model';
 import {
   indexReflectionSets,
@@ -385,11 +385,12 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     isTrusted: ReviewMemory.trusts(remembered),
   });
   result.record.warnings.push(...warnings);
+  // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)
   const contributors = new Map(all.map((t) => [t.id, t.contributor]));
-  const corroboration = new Map(
-    rules.map((r) => [r.id, corroborationOf(r.support, (id) => contributors.get(id))] as const),
-  );
-  const provenance = new Map([...corroboration].filter(([id]) => rules.find((r) => r.id === id)?.op !== 'REMOVE'));
+  const corroborated = rules.map((r) => ({
+    ...r,
+    corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
+  }));
   const notes = lintRules(
     rules,
     result.playbook,
@@ -406,8 +407,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     changed || hold.existing.length > 0
       ? renderAssets({
           workspace: options.workspace,
-          playbook: withCorroborationMarks(result.playbook, provenance),
-          rules,
+          playbook: result.playbook,
+          rules: corroborated,
           lessons: lessonsFromRecord(result.record),
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
@@ -439,15 +440,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           costUsd: result.record.totals.costUsd,
           status: 'pending',
           files,
-          rules: rules.map(({ scope: _scope, kind: _kind, ...rule }) =>
-            redactDeep(
-              {
-                ...rule,
-                ...(notes.has(rule.id) ? { notes: notes.get(rule.id) } : {}),
-                corroboration: corroboration.get(rule.id),
-              },
-              redactText,
-            ),
+          rules: corroborated.map(({ scope: _scope, kind: _kind, ...rule }) =>
+            redactDeep(notes.has(rule.id) ? { ...rule, notes: notes.get(rule.id) } : rule, redactText),
           ),
           ops: appliedOps,
           tags: result.tags,

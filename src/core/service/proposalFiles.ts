@@ -1,3 +1,4 @@
+import type { Corroboration } from '../playbook/provenanceMark';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
 import { lessonsBehind, type RuleWithScope } from '../assets/agentsMd';
@@ -88,6 +89,8 @@ export function renderOps(
   assets: Partial<AssetSettings> & { playbookPath: string },
   warn: (m: string) => void,
   trust: RenderTrust = NO_TRUST,
+  /** The people and sessions behind each rule, as the proposal says (its provenance mark). */
+  corroboration?: ReadonlyMap<string, Corroboration | undefined>,
 ): OpsRender {
   const current = readWorkspaceFile(workspace, assets.playbookPath);
   const stored = current === undefined ? emptyPlaybook() : parsePlaybook(current);
@@ -101,6 +104,7 @@ export function renderOps(
   const rules = rulesFromApplied(result.applied).map((r) => ({
     ...r,
     flags: trust.accepted.has(r.id) ? [] : [...(trust.flags.get(r.id) ?? [])],
+    ...(corroboration?.get(r.id) ? { corroboration: corroboration.get(r.id) } : {}),
   }));
   const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
   const countersMove = counters.tags.length > 0 || (counters.counts ?? []).length > 0;
@@ -159,6 +163,7 @@ export async function chooseRules(
   const rest = proposal.ops.filter((o) => !ruleIds.includes(o.ruleId)).map(withId);
   // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
   const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
+  const corroboration = new Map(proposal.rules.map((r) => [r.id, r.corroboration] as const));
   const chosen = renderOps(
     proposal.workspace,
     picked,
@@ -172,6 +177,7 @@ export async function chooseRules(
       isTrusted,
       mark: false,
     },
+    corroboration,
   );
   return {
     chosen,
@@ -190,6 +196,7 @@ export async function chooseRules(
           isTrusted,
           mark: true,
         },
+        corroboration,
       );
       return {
         ...proposal,

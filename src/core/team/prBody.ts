@@ -1,6 +1,6 @@
 import type { Proposal, RuleChange } from '../assets/proposal';
 import { describeFlags } from '../trust/kinds';
-import { describeCorroboration } from './corroboration';
+import { describeCorroboration } from '../playbook/provenanceMark';
 
 export interface PrBodyInput {
   proposal: Proposal;
