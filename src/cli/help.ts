@@ -18,18 +18,32 @@ export const BENCH_HELP = `combee bench learn [--json] [--quick] | combee bench 
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>]
   The cache of completed model calls (content-addressed, size-capped).`;
 
+export const EXPORT_HELP = `combee export --bundle <file> [--workspace <folder>] [--store <folder>] [--since <date>] [--author <name>]
+              [--all-workspaces] [--json]
+  Writes the workspace's sessions (default: the current folder's) as a team bundle: one gzip'd file a teammate
+  imports with combee import --bundle. Each session's folder is made relative to the workspace, the workspace's
+  absolute path is replaced by <workspace>, home folders are shown as ~ and secrets are redacted again.
+  --since: only sessions that ended at or after that date. --author: who the bundle is from (default
+  $COMBEE_AUTHOR, else the login name). The same sessions always give the same bytes.`;
+
 export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>]
               [--max-output-chars <n>] [--json]
+combee import --bundle <file>… [--workspace <folder>] [--store <folder>] [--json]
   Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, or any folder of
   session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
   read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).
-  --max-output-chars: tool outputs longer than this are stored cut in the middle (default 8000).`;
+  --max-output-chars: tool outputs longer than this are stored cut in the middle (default 8000).
+  --bundle (repeatable, with or without --from): a teammate's bundle from combee export, its sessions placed in
+  --workspace (default: the current folder) and redacted again; sessions already in the store are kept as they
+  are. A truncated, tampered or unknown bundle is refused (exit 1) and the others are still imported.`;
 
 export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
              [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]
              [--seed <n>] [--all-workspaces] [--window-days <n>] [--targets <list>] [--max-tokens <n>] [--max-cost <usd>]
              [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--playbook <path>] [--allow-insecure-http] [--timeout <s>]
-             [--aggregation-tokens <n>] [--no-cache] [--dry-run] [--json]
+             [--aggregation-tokens <n>] [--since <date>] [--agent <id>]… [--budget <tokens>] [--apply]
+             [--pr-body <file>] [--shard <i>/<n> --out <folder> | --reduce <folder>…]
+             [--batch-api [--no-wait] [--poll-seconds <s>] | --resume <batch>] [--no-cache] [--dry-run] [--json]
   Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
   assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
   default playbook,agents-md,skills) as diffs. --window-days: only sessions that ended within that many days of the
@@ -43,7 +57,20 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
   planned to fit it, and operations that are the same lesson are merged in code before each higher level.
   Every proposed rule is screened (--json: proposal.rules[].flags, [] when clean); a flagged rule is in the
   playbook diff only, marked, and flagged rules already in the playbook are kept out of the other files.
-  Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.`;
+  Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.
+  --since: only sessions that ended at or after it; --agent: only these agents' sessions; --budget: the playbook's
+  token budget (default 8000; over it, the least helpful rules are proposed for retirement).
+  --apply: writes the proposal as \`combee accept\` does (flagged rules never; a changed file re-based or refused).
+  --pr-body: writes a pull request description: the rule changes with how many people and sessions support each,
+  and the flagged rules left out. Rule text is shown in code spans only.
+  Team scale: --shard i/n --out <folder> reflects the i-th of n shares of the sessions (the map phase, on one CI
+  runner) and writes its reflections there; --reduce <folder>… learns from those folders' reflections (shuffle and
+  aggregation levels) and proposes what one machine would with the same seed (sessions no shard reflected, or a
+  batch after the first, are reflected there). Both default to --batch all: every session against one playbook.
+  --batch-api: the reflections go through the provider's Batch API (one upload, half price, answered within 24 h);
+  the command waits (polling every --poll-seconds, default 30) and then aggregates. Interrupted, or with --no-wait,
+  the batch keeps running: \`combee learn --resume <batch> --workspace … --store …\` picks it up with the same flags.
+  Failed or invalid answers are reflected directly; a failed batch learns nothing (exit 1).`;
 
 export const MERGE_HELP = `combee merge <base> <ours> <theirs>
   Git merge driver for the playbook (%O %A %B): merges by rule id, adds up helpful/harmful counters and writes the

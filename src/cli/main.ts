@@ -2,6 +2,7 @@ import {
   ACCEPT_HELP,
   BENCH_HELP,
   CACHE_HELP,
+  EXPORT_HELP,
   IMPORT_HELP,
   LEARN_HELP,
   MERGE_HELP,
@@ -16,6 +17,8 @@ const HELP = `combee — learn agent rules from past coding-agent sessions
 
 Usage:
 ${IMPORT_HELP}
+
+${EXPORT_HELP}
 
 ${LEARN_HELP}
 
@@ -39,6 +42,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage (warnings never change the exit co
 /** Each command's own usage, for `combee <command> --help`. */
 const COMMAND_HELP: Record<string, string> = {
   import: IMPORT_HELP,
+  export: EXPORT_HELP,
   learn: LEARN_HELP,
   accept: ACCEPT_HELP,
   reject: ACCEPT_HELP,
@@ -65,6 +69,8 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
       // Each command is loaded when run: an import never pays for the learning engine's code and memory.
       case 'import':
         return await (await import('./commands/import.js')).importCommand(rest, out, signal);
+      case 'export':
+        return await (await import('./commands/export.js')).exportCommand(rest, out);
       case 'learn':
         return await (await import('./commands/learn.js')).learnCommand(rest, out, signal);
       case 'accept':

@@ -8,26 +8,89 @@ import { importSessions } from '../../core/import/importer';
 import { isBlockingIo, setBlockingIo } from '../../core/util/io';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { createWorkerPool } from '../../core/pool/pool';
+import { BundleError } from '../../core/team/bundle';
+import { importBundle, type ImportBundleResult } from '../../core/team/importBundle';
 import { integer, oneOf, parse, UsageError } from '../args';
 import { progressOf, type Output } from '../output';
 
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
     from: { type: 'string' },
+    bundle: { type: 'string', multiple: true },
+    workspace: { type: 'string' },
     agent: { type: 'string' },
     store: { type: 'string' },
     workers: { type: 'string' },
     'max-output-chars': { type: 'string' },
     json: { type: 'boolean' },
   });
-  if (typeof values.from !== 'string') throw new UsageError('--from <folder> is required');
-  const from = resolve(values.from);
+  const bundles = ((values.bundle as unknown as string[] | undefined) ?? []).map((b) => resolve(b));
+  if (typeof values.from !== 'string' && bundles.length === 0)
+    throw new UsageError('--from <folder> or --bundle <file> is required');
+  for (const bundle of bundles) if (!existsSync(bundle)) throw new UsageError(`--bundle: no such file: ${bundle}`);
+  const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  if (bundles.length > 0 && !existsSync(workspace)) throw new UsageError(`--workspace: no such folder: ${workspace}`);
+  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const json = values.json === true;
+  const sessions = typeof values.from === 'string' ? await importFrom(values, store, out, signal) : undefined;
+  if (bundles.length === 0) {
+    if (json) out.result(JSON.stringify(sessions, null, 2));
+    return 0;
+  }
+  const { results, failed } = await importBundles(bundles, store, workspace, out, json);
+  if (json) out.result(JSON.stringify({ ...sessions, store: store.dir, bundles: results }, null, 2));
+  return failed ? 1 : 0;
+}
+
+/** A bundle's --json entry: its counts (warnings as a count and the messages, as for --from), or why it was refused. */
+type BundleOutcome =
+  | ({ path: string; warningMessages: string[] } & Omit<ImportBundleResult, 'warnings'> & { warnings: number })
+  | { path: string; error: string };
+
+/** Each bundle on its own: a refused one is reported (exit 1) and the others are still imported. */
+async function importBundles(
+  paths: string[],
+  store: TraceStore,
+  workspace: string,
+  out: Output,
+  json: boolean,
+): Promise<{ results: BundleOutcome[]; failed: boolean }> {
+  const results: BundleOutcome[] = [];
+  let failed = false;
+  for (const path of paths) {
+    try {
+      const result = await importBundle({ store, path, workspace });
+      results.push({ path, ...result, warnings: result.warnings.length, warningMessages: result.warnings });
+      if (json) continue;
+      for (const message of result.warnings) out.warn(`${basename(path)}: ${message}`);
+      const { bundle } = result;
+      out.result(
+        `Imported ${result.imported} session(s) from ${path} (exported by ${bundle.exportedBy} at ${bundle.exportedAt || 'an unknown time'} from ${bundle.workspaceName || 'a workspace'}), ${result.duplicates} already in the store, ${result.invalid} invalid; ${result.redactions} secret(s) redacted; ${result.warnings.length} warning(s). Workspace: ${workspace}; store: ${store.dir}`,
+      );
+    } catch (error) {
+      // unreadable (permissions, a folder) is refused like a damaged bundle: the others are still imported
+      const message = error instanceof BundleError ? error.message : `bundle ${path}: ${(error as Error).message}`;
+      failed = true;
+      results.push({ path, error: message });
+      out.warn(message);
+    }
+  }
+  return { results, failed };
+}
+
+/** `--from`: the sessions of every agent under a folder. Returns the --json summary (printed by the caller). */
+async function importFrom(
+  values: Record<string, string | boolean | undefined>,
+  store: TraceStore,
+  out: Output,
+  signal: AbortSignal | undefined,
+): Promise<Record<string, unknown>> {
+  const from = resolve(values.from as string);
   if (!existsSync(from)) throw new UsageError(`--from: no such file or folder: ${from}`);
   const agent = oneOf('agent', values.agent, ['auto', ...AGENTS] as const, 'auto');
   const workers = integer('workers', values.workers) ?? availableParallelism();
   const maxOutputChars = integer('max-output-chars', values['max-output-chars']) ?? DEFAULT_READ_LIMITS.maxOutputChars;
   if (maxOutputChars < 1000) throw new UsageError('--max-output-chars: at least 1000');
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   // Bundled CLI: parse in worker threads (started only when a file needs reading); from sources (tests) the
   // worker bundle is absent → in-process.
   const pool =
@@ -49,12 +112,11 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
       onProgress: progress ? (done, total, path) => progress.update(done, total, basename(path)) : undefined,
     });
     progress?.stop();
-    if (values.json) {
-      const { warningMessages, traceIds, ...counts } = summary;
-      out.result(JSON.stringify({ ...counts, store: store.dir, warningMessages }, null, 2));
-      void traceIds;
-    } else {
-      for (const message of summary.warningMessages) out.warn(message);
+    const { warningMessages, traceIds, ...counts } = summary;
+    void traceIds;
+    const result = { ...counts, store: store.dir, warningMessages };
+    if (!values.json) {
+      for (const message of warningMessages) out.warn(message);
       const agents =
         Object.entries(summary.byAgent)
           .map(([name, c]) => `${name}: ${c.sessions}`)
@@ -66,7 +128,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
       const skipped = describeSkipped(summary);
       if (skipped) out.result(skipped);
     }
-    return 0;
+    return result;
   } finally {
     progress?.stop();
     setBlockingIo(wasBlocking);

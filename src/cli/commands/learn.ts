@@ -12,7 +12,7 @@ import {
   type ProviderSetting,
   type Roles,
 } from '../../core/llm/providers';
-import { DEFAULT_WINDOW_DAYS, learnWorkspace } from '../../core/service/learnWorkspace';
+import { DEFAULT_WINDOW_DAYS, learnWorkspace, type LearnWorkspaceOptions } from '../../core/service/learnWorkspace';
 import { EndpointRefusedError, isLoopbackUrl } from '../../core/llm/endpoint';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
@@ -24,6 +24,8 @@ import { renderPrBody } from '../../core/team/prBody';
 import { atomicWrite } from '../../core/util/io';
 import { acceptCommand } from './accept';
 import { parseShard, readReflectionSets, writeReflectionSet } from './shards';
+import { batchApiPhase, type BatchApiPhase } from './learnBatchApi';
+import { BatchRuns } from '../../core/store/batchRuns';
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {
@@ -57,12 +59,20 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     reduce: { type: 'string', multiple: true },
     apply: { type: 'boolean' },
     'pr-body': { type: 'string' },
+    'batch-api': { type: 'boolean' },
+    resume: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+    'poll-seconds': { type: 'string' },
   });
+  const batchApi = values['batch-api'] === true || values.resume !== undefined;
+  if (values.resume !== undefined && !values['batch-api']) return resumeBatchRun(argv, values, out, signal);
   const shard = parseShard(values.shard);
   const reduceFolders = (values.reduce as unknown as string[] | undefined)?.map((f) => resolve(f));
   const mapOut = typeof values.out === 'string' ? resolve(values.out) : undefined;
   if (shard && !mapOut) throw new UsageError('--shard needs --out <folder> for its reflections');
   if (mapOut && reduceFolders) throw new UsageError('--out (the map phase) and --reduce are two separate runs');
+  if (batchApi && (mapOut || reduceFolders))
+    throw new UsageError('--batch-api is its own map phase: it does not go with --shard, --out or --reduce');
   if (mapOut && (values.apply || values['pr-body']))
     throw new UsageError('--apply and --pr-body belong to the run that learns (--reduce), not to the map phase');
   const since = typeof values.since === 'string' ? values.since : undefined;
@@ -95,11 +105,11 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   // a map across machines reflects every session against the same playbook: one batch, unless asked otherwise
   const batchSize =
     values.batch === undefined
-      ? mapOut || reduceFolders
+      ? mapOut || reduceFolders || batchApi
         ? 'all'
         : 'auto'
       : values.batch === 'auto' || values.batch === 'all'
-        ? values.batch
+        ? (values.batch as 'auto' | 'all')
         : integer('batch', values.batch);
   if (batchSize === 0) throw new UsageError('--batch must be at least 1 (or auto, or all)');
   const seed = integer('seed', values.seed);
@@ -131,43 +141,80 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   );
   if (!roles) return 1;
 
-  const precomputed = reduceFolders ? await readReflectionSets(reduceFolders, (m) => out.warn(m)) : undefined;
   const progress = values.json ? undefined : progressOf(out, mapOut ? 'reflecting' : 'learning');
+  const common: Omit<LearnWorkspaceOptions, 'mapOnly' | 'precomputed' | 'reflector'> = {
+    since,
+    agents,
+    store,
+    proposals: new ProposalStore(new WorkspaceState(store.dir)),
+    workspace,
+    aggregator: roles.aggregator,
+    embed: roles.embed,
+    provider: roles.info,
+    playbookPath,
+    strategy,
+    batchSize,
+    seed,
+    windowDays,
+    allWorkspaces: values['all-workspaces'] === true,
+    assets:
+      targets || budgetTokens !== undefined
+        ? {
+            ...(targets ? { targets: targets as AssetTarget[] } : {}),
+            ...(budgetTokens !== undefined ? { playbookBudgetTokens: budgetTokens } : {}),
+          }
+        : undefined,
+    limits: maxTokens || maxCostUsd ? { maxTokens, maxCostUsd } : undefined,
+    dryRun: values['dry-run'] === true,
+    signal,
+    onProgress: progress
+      ? (message: string, fraction: number) => progress.update(Math.round(fraction * 100), 100, message)
+      : undefined,
+  };
+  let precomputed = reduceFolders ? await readReflectionSets(reduceFolders, (m) => out.warn(m)) : undefined;
+  let batchRun: BatchApiPhase | undefined;
+  if (batchApi) {
+    if (roles.info.provider !== 'openai')
+      throw new UsageError('--batch-api needs an OpenAI-compatible endpoint (--provider openai, OPENAI_API_KEY)');
+    const phase = await batchApiPhase(
+      {
+        argv: withoutResume(argv),
+        resume: typeof values.resume === 'string' ? values.resume : undefined,
+        noWait: values['no-wait'] === true,
+        pollSeconds: decimal('poll-seconds', values['poll-seconds']) ?? 30,
+        json: values.json === true,
+        store,
+        workspace,
+        playbookPath,
+        endpoint: {
+          baseUrl,
+          model,
+          apiKey: process.env.OPENAI_API_KEY || 'not-needed-for-local-endpoints',
+          allowInsecureHttp: values['allow-insecure-http'] === true,
+          prices,
+        },
+        learn: common,
+      },
+      out,
+      signal,
+    ).finally(() => progress?.stop());
+    if (typeof phase === 'number') return phase;
+    batchRun = phase;
+    precomputed = [phase.set];
+  }
   let result: Awaited<ReturnType<typeof learnWorkspace>>;
   try {
     result = await learnWorkspace({
-      since,
-      agents,
+      ...common,
+      reflector: roles.reflector,
       mapOnly: mapOut ? { shard } : undefined,
       precomputed,
-      store,
-      proposals: new ProposalStore(new WorkspaceState(store.dir)),
-      workspace,
-      ...roles,
-      provider: roles.info,
-      playbookPath,
-      strategy,
-      batchSize,
-      seed,
-      windowDays,
-      allWorkspaces: values['all-workspaces'] === true,
-      assets:
-        targets || budgetTokens !== undefined
-          ? {
-              ...(targets ? { targets: targets as AssetTarget[] } : {}),
-              ...(budgetTokens !== undefined ? { playbookBudgetTokens: budgetTokens } : {}),
-            }
-          : undefined,
-      limits: maxTokens || maxCostUsd ? { maxTokens, maxCostUsd } : undefined,
-      dryRun: values['dry-run'] === true,
-      signal,
-      onProgress: progress
-        ? (message, fraction) => progress.update(Math.round(fraction * 100), 100, message)
-        : undefined,
     });
   } finally {
     progress?.stop();
   }
+  if (batchRun && !values['dry-run'] && result.record && result.record.status !== 'failed')
+    await batchRun.runs.save({ ...batchRun.run, status: 'learned', proposalId: result.proposal?.id });
   if (mapOut) return reportMapPhase(result, mapOut, values.json === true, out);
   const record = result.record;
   const applied =
@@ -271,6 +318,37 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     ].join('\n'),
   );
   return applied?.exitCode ?? 0;
+}
+
+/** `--resume <batch>` alone: the flags the run was submitted with, then this command line's own on top. */
+async function resumeBatchRun(
+  argv: string[],
+  values: Record<string, string | boolean | undefined>,
+  out: Output,
+  signal?: AbortSignal,
+): Promise<number> {
+  const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const run = await new BatchRuns(new WorkspaceState(store.dir), workspace).load(String(values.resume));
+  if (!run) {
+    out.warn(`no Batch API run ${String(values.resume)} for ${workspace} in ${store.dir}`);
+    return 1;
+  }
+  return learnCommand([...run.argv, ...argv, '--batch-api'], out, signal);
+}
+
+/** The command line to save with a submitted run (a later `--resume` adds its own). */
+function withoutResume(argv: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--resume' || argv[i] === '--no-wait') {
+      if (argv[i] === '--resume') i++;
+      continue;
+    }
+    if (argv[i].startsWith('--resume=')) continue;
+    kept.push(argv[i]);
+  }
+  return kept;
 }
 
 /** `--apply`: the accept command itself, so flagged rules stay out and a changed file is re-based or refused alike. */

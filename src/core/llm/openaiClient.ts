@@ -32,7 +32,7 @@ export interface OpenAiClientOptions {
 }
 
 /** How JSON is asked for: the best the endpoint accepts, learned from its 400s. */
-type JsonMode = 'json_schema' | 'json_object' | 'prompted';
+export type JsonMode = 'json_schema' | 'json_object' | 'prompted';
 
 const RETRYABLE = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
@@ -112,13 +112,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       const release = await this.semaphore.acquire(request.signal);
       const sentInEpoch = this.congestionEpoch;
       try {
-        const body = {
-          model: this.options.model,
-          messages: redactMessages(this.jsonMode === 'prompted' ? withJsonInstruction(messages, request) : messages),
-          temperature: this.options.temperature ?? 0.2,
-          max_tokens: request.maxOutputTokens ?? 2000,
-          ...this.responseFormat(request),
-        };
+        const body = chatRequestBody(this.options, messages, request, this.jsonMode);
         const timeout = this.options.timeoutMs ?? requestTimeoutMs(estimate);
         const send = (signal: AbortSignal) => this.client.chat.completions.create(body, { signal, timeout });
         const started = performance.now();
@@ -185,27 +179,44 @@ export class OpenAiCompatibleClient implements LlmClient {
       }
     }
   }
+}
 
-  private responseFormat<T>(request: JsonRequest<T>): {
-    response_format?: OpenAI.ChatCompletionCreateParams['response_format'];
-  } {
-    switch (this.jsonMode) {
-      case 'json_schema':
-        return {
-          response_format: {
-            type: 'json_schema',
-            json_schema: {
-              name: request.schemaName,
-              schema: z.toJSONSchema(request.schema, { io: 'input' }) as Record<string, unknown>,
-              strict: false,
-            },
+/** The chat-completions body a request is sent as (the Batch API uploads the very same). */
+export function chatRequestBody<T>(
+  options: { model: string; temperature?: number },
+  messages: ChatMessage[],
+  request: JsonRequest<T>,
+  jsonMode: JsonMode = 'json_schema',
+) {
+  return {
+    model: options.model,
+    messages: redactMessages(jsonMode === 'prompted' ? withJsonInstruction(messages, request) : messages),
+    temperature: options.temperature ?? 0.2,
+    max_tokens: request.maxOutputTokens ?? 2000,
+    ...responseFormat(request, jsonMode),
+  };
+}
+
+function responseFormat<T>(
+  request: JsonRequest<T>,
+  jsonMode: JsonMode,
+): { response_format?: OpenAI.ChatCompletionCreateParams['response_format'] } {
+  switch (jsonMode) {
+    case 'json_schema':
+      return {
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: request.schemaName,
+            schema: z.toJSONSchema(request.schema, { io: 'input' }) as Record<string, unknown>,
+            strict: false,
           },
-        };
-      case 'json_object':
-        return { response_format: { type: 'json_object' } };
-      default:
-        return {};
-    }
+        },
+      };
+    case 'json_object':
+      return { response_format: { type: 'json_object' } };
+    default:
+      return {};
   }
 }
 

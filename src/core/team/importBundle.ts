@@ -1,0 +1,127 @@
+import { basename, resolve } from 'node:path';
+import type { TraceStore } from '../store/traceStore';
+import type { Trace } from '../trace/model';
+import { createRedactor } from '../trace/redact';
+import { createWorkspaceMatcher } from '../trace/workspaceMatch';
+import { readBundle, writeBundle, type BundleHeader, type ReadBundleOptions } from './bundle';
+import { cleanName, fromPortable, portableFor } from './portable';
+
+export interface ImportBundleOptions extends ReadBundleOptions {
+  store: TraceStore;
+  path: string;
+  /** The importing workspace folder: the bundle's sessions are placed inside it. */
+  workspace: string;
+}
+
+export interface ImportBundleResult {
+  bundle: BundleHeader;
+  imported: number;
+  /** Sessions the store already holds (by id): kept as they are. */
+  duplicates: number;
+  /** Lines of the bundle that were no valid session. */
+  invalid: number;
+  /** Secrets removed on import (the bundle is untrusted input). */
+  redactions: number;
+  warnings: string[];
+}
+
+/** Imports a team bundle's sessions not in the store yet. A refused bundle (BundleError) imports nothing. */
+export async function importBundle(options: ImportBundleOptions): Promise<ImportBundleResult> {
+  const { store, path, workspace } = options;
+  const contents = await readBundle(path, options);
+  const warnings = [...contents.warnings];
+  // the built-in rules without home folders: the placeholder becomes this workspace's absolute folder
+  const redactor = createRedactor({ homePaths: false });
+  const known = new Set((await store.listSummaries()).map((s) => s.id));
+  let imported = 0;
+  let duplicates = 0;
+  const writer = store.openPack();
+  try {
+    for (const trace of contents.traces) {
+      const local = fromPortable(trace, {
+        workspace,
+        contributor: contents.header.exportedBy,
+        redactor,
+        warn: (message) => warnings.push(message),
+      });
+      if (known.has(local.id)) {
+        duplicates++;
+        continue;
+      }
+      known.add(local.id);
+      await writer.save(local);
+      imported++;
+    }
+  } finally {
+    await writer.close();
+  }
+  return {
+    bundle: contents.header,
+    imported,
+    duplicates,
+    invalid: contents.invalid,
+    redactions: redactor.count,
+    warnings,
+  };
+}
+
+export interface ExportBundleOptions {
+  store: TraceStore;
+  /** The workspace folder whose sessions are exported (and whose path the bundle hides). */
+  workspace: string;
+  /** The bundle file to write. */
+  out: string;
+  exportedBy: string;
+  /** Default: the newest exported session's end, so the same store exports the same bytes. */
+  exportedAt?: string;
+  /** ISO date: only sessions that ended at or after it. */
+  since?: string;
+  /** Every stored session, not only the workspace's. */
+  allWorkspaces?: boolean;
+}
+
+export interface ExportBundleResult {
+  traces: number;
+  bytes: number;
+  path: string;
+  /** Secrets removed on export (stored sessions are redacted already: usually 0). */
+  redactions: number;
+}
+
+const endOf = (trace: Trace) => trace.endedAt ?? trace.startedAt;
+
+/** Writes the workspace's sessions (cwd in it) as a team bundle, atomically. */
+export async function exportBundle(options: ExportBundleOptions): Promise<ExportBundleResult> {
+  const workspace = resolve(options.workspace);
+  const inWorkspace = createWorkspaceMatcher([workspace]);
+  const since = options.since === undefined ? undefined : Date.parse(options.since);
+  if (since !== undefined && Number.isNaN(since)) throw new Error(`since: not a date: ${options.since}`);
+  const chosen = (await options.store.listTraces()).filter((trace) => {
+    if (!options.allWorkspaces && !inWorkspace(trace.cwd)) return false;
+    if (since === undefined) return true;
+    const end = endOf(trace);
+    return end !== undefined && Date.parse(end) >= since;
+  });
+  const exportedBy = cleanName(options.exportedBy) || 'unknown';
+  const redactor = createRedactor({ homePaths: true });
+  const portable = portableFor(workspace);
+  const traces = chosen.map((trace) =>
+    portable(trace, { contributor: exportedBy, matched: inWorkspace(trace.cwd), redactor }),
+  );
+  const newest = chosen
+    .map(endOf)
+    .filter((t): t is string => t !== undefined && !Number.isNaN(Date.parse(t)))
+    .sort((a, b) => Date.parse(a) - Date.parse(b))
+    .at(-1);
+  const out = resolve(options.out);
+  const bytes = await writeBundle(
+    out,
+    {
+      exportedBy,
+      exportedAt: options.exportedAt ?? newest ?? new Date(0).toISOString(),
+      workspaceName: cleanName(basename(workspace), 200),
+    },
+    traces,
+  );
+  return { traces: traces.length, bytes, path: out, redactions: redactor.count };
+}
