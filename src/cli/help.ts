@@ -2,20 +2,21 @@
 import { AGENTS } from '../core/trace/model';
 
 export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--include-flagged] [--workspace <folder>] [--playbook <path>]
-              [--store <folder>]
+              [--store <folder>] [--json]
   Writes a pending proposal (or only the given rules, rendered into every asset). A file changed since the proposal
   was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten. A file
   whose path leads outside the workspace (.., a symbolic link out) is never written (exit 1).
   Flagged rules (risky text, or evidence that is only text an agent read) are left out and stay pending unless
   named with --rule or all taken with --include-flagged; the command says which and why.
-combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--playbook <path>] [--store <folder>]
-  Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.`;
+combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--playbook <path>] [--store <folder>] [--json]
+  Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.
+  --json: the proposal afterwards (files written or dropped, rules decided, rules still pending with their flags).`;
 
 export const BENCH_HELP = `combee bench learn [--json] [--quick] | combee bench faults [--runs <n>]
   (from a source checkout) speed, retention and cost benchmarks of the learning engine, and a run through
   429s, 500s, hangs and malformed answers next to the same run without them (simulations).`;
 
-export const CACHE_HELP = `combee cache stats|clear [--store <folder>]
+export const CACHE_HELP = `combee cache stats|clear [--store <folder>] [--json]
   The cache of completed model calls (content-addressed, size-capped).`;
 
 export const EXPORT_HELP = `combee export --bundle <file> [--workspace <folder>] [--store <folder>] [--since <date>] [--author <name>]
@@ -72,7 +73,7 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
   the batch keeps running: \`combee learn --resume <batch> --workspace … --store …\` picks it up with the same flags.
   Failed or invalid answers are reflected directly; a failed batch learns nothing (exit 1).`;
 
-export const MERGE_HELP = `combee merge <base> <ours> <theirs>
+export const MERGE_HELP = `combee merge <base> <ours> <theirs> [--json]
   Git merge driver for the playbook (%O %A %B): merges by rule id, adds up helpful/harmful counters and writes the
   result to <ours>. Exit 0 when merged; 1 when a rule was edited differently on both sides (markers left in <ours>).
   Register it: .gitattributes ".combee/playbook.md merge=combee" and

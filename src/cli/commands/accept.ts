@@ -15,6 +15,14 @@ import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
 import { WorkspaceState } from '../../core/store/workspaceState';
 
+const OPTIONS = {
+  workspace: { type: 'string' },
+  store: { type: 'string' },
+  rule: { type: 'string', multiple: true },
+  playbook: { type: 'string' },
+  'include-flagged': { type: 'boolean' },
+} as const;
+
 interface Context {
   workspace: string;
   store: TraceStore;
@@ -26,13 +34,7 @@ interface Context {
 }
 
 async function context(argv: string[], out: Output): Promise<Context | undefined> {
-  const { values, positionals } = parse(argv, {
-    workspace: { type: 'string' },
-    store: { type: 'string' },
-    rule: { type: 'string', multiple: true },
-    playbook: { type: 'string' },
-    'include-flagged': { type: 'boolean' },
-  });
+  const { values, positionals } = parse(argv, OPTIONS);
   const id = positionals[0];
   if (!id) throw new UsageError('a proposal id is required');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
@@ -90,7 +92,7 @@ async function write(workspace: string, files: FileChange[], out: Output): Promi
 const guessPlaybookPath = (proposal: Proposal) =>
   proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
 
-export async function acceptCommand(argv: string[], out: Output): Promise<number> {
+async function accept(argv: string[], out: Output): Promise<number> {
   const ctx = await context(argv, out);
   if (!ctx) return 1;
   const { workspace, proposal } = ctx;
@@ -168,7 +170,7 @@ async function remember(ctx: Context, path: string, ruleIds: string[]): Promise<
   await memory.rememberTrusted(textsToTrust(ctx.proposal.rules.filter((r) => ruleIds.includes(r.id))));
 }
 
-export async function rejectCommand(argv: string[], out: Output): Promise<number> {
+async function reject(argv: string[], out: Output): Promise<number> {
   const ctx = await context(argv, out);
   if (!ctx) return 1;
   const { proposal } = ctx;
@@ -191,4 +193,51 @@ export async function rejectCommand(argv: string[], out: Output): Promise<number
   }
   out.result(`rejected ${rejected.length} rule change(s); they will not be proposed again`);
   return 0;
+}
+
+export const acceptCommand = (argv: string[], out: Output) => withJson(argv, out, 'accepted', accept);
+export const rejectCommand = (argv: string[], out: Output) => withJson(argv, out, 'rejected', reject);
+
+/**
+ * `--json`: the command runs as it does for people (its lines go to stderr), then the proposal's state after it is
+ * printed: the files it wrote, the rules still pending (flagged ones left out), its status.
+ */
+async function withJson(
+  argv: string[],
+  out: Output,
+  decision: 'accepted' | 'rejected',
+  run: (argv: string[], out: Output) => Promise<number>,
+): Promise<number> {
+  if (!argv.includes('--json')) return run(argv, out);
+  const rest = argv.filter((a) => a !== '--json');
+  const before = await loadNamed(rest);
+  const code = await run(rest, { ...out, result: (text) => out.info(text) });
+  const after = await loadNamed(rest);
+  const was = new Set(before?.reviewed.files.map((f) => `${f.path}\n${f.decision}`));
+  out.result(
+    JSON.stringify(
+      {
+        proposal: after?.id ?? null,
+        status: after?.status ?? null,
+        [decision === 'accepted' ? 'written' : 'dropped']: (after?.reviewed.files ?? [])
+          .filter((f) => f.decision === decision && !was.has(`${f.path}\n${f.decision}`))
+          .map((f) => f.path),
+        rules: (after?.reviewed.rules ?? []).filter((r) => r.decision === decision).map((r) => r.id),
+        pendingRules: after ? pendingRules(after).map((r) => ({ id: r.id, flags: r.flags })) : [],
+        exitCode: code,
+      },
+      null,
+      2,
+    ),
+  );
+  return code;
+}
+
+/** The proposal the command line names, as stored now (for --json's before and after). */
+async function loadNamed(argv: string[]): Promise<Proposal | undefined> {
+  const { values, positionals } = parse(argv, OPTIONS);
+  if (!positionals[0]) return undefined;
+  const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  return new ProposalStore(new WorkspaceState(store.dir)).load(workspace, positionals[0]);
 }

@@ -6,7 +6,7 @@ import { parse, UsageError } from '../args';
 import type { Output } from '../output';
 
 export async function mergeCommand(argv: string[], out: Output): Promise<number> {
-  const { positionals } = parse(argv, {});
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
   if (positionals.length !== 3) throw new UsageError('merge needs three files: <base> <ours> <theirs>');
   const [basePath, oursPath, theirsPath] = positionals.map((p) => resolve(p));
   const ours = await readTextIfExists(oursPath);
@@ -17,6 +17,14 @@ export async function mergeCommand(argv: string[], out: Output): Promise<number>
   const base = (await readTextIfExists(basePath)) ?? '';
   const result = mergePlaybooks(base, ours, theirs);
   await writeFile(oursPath, result.text);
+  if (values.json)
+    out.result(
+      JSON.stringify(
+        { merged: result.conflicts.length === 0, conflicts: result.conflicts, renumbered: result.renumbered },
+        null,
+        2,
+      ),
+    );
   for (const { from, to } of result.renumbered) out.info(`both sides added ${from}: theirs is now ${to}`);
   if (result.conflicts.length > 0) {
     out.warn(

@@ -1,25 +1,18 @@
-import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import type { AssetVersion } from '../learn/inPlay';
 import { AGENT_READS } from '../learn/inPlay';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
+import { tryGit } from '../util/git';
 import { readTextIfExists } from '../util/io';
 
 // Which rules each asset file held, and since when: from the repository's history where there is one (each commit
 // that changed the file), and the working tree's file from its last change (an accepted proposal not yet committed).
-// Git is run read-only with fixed arguments, through plumbing commands only (no pager, no diff or text-conversion
-// drivers, no hooks, no fsmonitor): a cloned repository's configuration cannot make it run anything.
+// Git is run read-only with fixed arguments, through plumbing commands only (util/git.ts: no pager, no diff or
+// text-conversion drivers, no hooks, no fsmonitor): a cloned repository's configuration cannot make it run anything.
 
-const run = promisify(execFile);
 const RULE_ID = /\[([a-z][a-z0-9]{0,7}-\d{5})\]/g;
 /** Versions of one file looked at, newest first: enough to place the sessions of the learning window. */
 const MAX_VERSIONS = 40;
-const SAFE = [
-  ...['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat'],
-  // a signature check would run the configured gpg program, and print its lines among the log's
-  ...['-c', 'log.showSignature=false'],
-];
 const LOG_LINE = /^([0-9a-f]{40,64}) (\S+)$/;
 
 /** The asset files an agent may load: every agent's root files, and the folders' own AGENTS.md and CLAUDE.md. */
@@ -30,18 +23,8 @@ export function ruleIdsIn(text: string): string[] {
   return [...new Set([...text.matchAll(RULE_ID)].map((m) => m[1]))].sort();
 }
 
-async function git(workspace: string, args: string[]): Promise<string | undefined> {
-  try {
-    const { stdout } = await run('git', [...SAFE, '-C', workspace, ...args], {
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 30_000,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
-    });
-    return stdout;
-  } catch {
-    return undefined; // no git, not a repository, or no commits yet: the working tree is all there is
-  }
-}
+// no git, not a repository, or no commits yet: the working tree is all there is
+const git = (workspace: string, args: string[]) => tryGit(workspace, args);
 
 /** Every version of the workspace's asset files with the rule ids each held, oldest first. */
 export async function assetHistory(workspace: string): Promise<AssetVersion[]> {

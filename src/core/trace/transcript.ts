@@ -32,7 +32,8 @@ function stepLines(step: Step): string[] {
 /** A session as evidence names it: “its title” (agent, the day it started). */
 export function sessionLabel(trace: Trace): string {
   const date = (trace.startedAt ?? trace.endedAt ?? '').slice(0, 10);
-  return `“${trace.title ?? trace.id}” (${trace.agent}${date ? `, ${date}` : ''})`;
+  const from = trace.contributor ? `, from ${trace.contributor}` : '';
+  return `“${trace.title ?? trace.id}” (${trace.agent}${date ? `, ${date}` : ''}${from})`;
 }
 
 /** A stored session as a plain-text transcript (already redacted when it was imported), with where each step is. */

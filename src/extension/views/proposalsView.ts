@@ -67,7 +67,10 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       );
     for (const note of change.notes ?? []) tooltip.appendText(`ⓘ ${note}\n`);
     if (change.notes?.length) tooltip.appendText('\n');
-    tooltip.appendMarkdown(`Supported by ${change.support.length} session(s):\n`);
+    const people = change.corroboration?.people ?? 0;
+    tooltip.appendMarkdown(
+      `Supported by ${change.support.length} session(s)${people >= 2 ? ` from ${people} people` : ''}:\n`,
+    );
     for (const line of lines) tooltip.appendText(`${line}\n`);
     item.tooltip = tooltip;
     return item;
@@ -176,10 +179,13 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
   // the lint's notes, but the budget line every rule has, are worth a glance before the text
   const heads = (change.notes ?? []).filter((n) => !/token\(s\); the playbook is/.test(n)).map((n) => n.split(':')[0]);
   const noted = heads.length > 0 ? `${heads.join('; ')} · ` : '';
+  // several developers' sessions behind a rule is worth seeing before its text
+  const people = change.corroboration?.people ?? 0;
+  const corroborated = people >= 2 ? `${people} people · ` : '';
   item.description =
     flags.length > 0
       ? `flagged (${flags.map((f) => f.kind).join(', ')}): ${change.content ?? ''}`
-      : `${noted}${change.content ?? ''}`;
+      : `${corroborated}${noted}${change.content ?? ''}`;
   // left undefined: resolveTreeItem names the sessions by title, agent and date when the tooltip is first shown
   item.tooltip = undefined;
   item.iconPath =

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { markedIds } from '../../../src/core/trust/hold';
+import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
+import { withCorroborationMarks } from '../../../src/core/playbook/provenanceMark';
+import { codeSpan } from '../../../src/core/team/prBody';
+
+describe('the pull request text and the provenance mark', () => {
+  it('shows any text as one inline code span: no link, image, mention or HTML is rendered from it', () => {
+    assert.equal(codeSpan('run `pnpm test`'), '`` run `pnpm test` ``');
+    assert.equal(codeSpan('`x`'), '`` `x` ``');
+    assert.equal(
+      codeSpan('![t](https://e.example/p.png) @team <img src=x>'),
+      '`![t](https://e.example/p.png) @team <img src=x>`',
+    );
+    assert.equal(codeSpan('two\nlines'), '`two lines`');
+    assert.equal(codeSpan('a ``` b'), '````a ``` b````');
+  });
+
+  it('puts the corroboration mark on top of a rule’s marks, replacing an older one, so the flag stays next to the bullet', () => {
+    const text = [
+      '# Playbook',
+      '',
+      '## Pitfalls',
+      '<!-- combee:corroborated [pitf-00001] 2 sessions from 2 people -->',
+      '<!-- combee:flagged [pitf-00001] remote-code: pipes a download. Kept out of AGENTS.md and the other files until accepted by name. -->',
+      '[pitf-00001] helpful=0 harmful=0 :: Run the installer.',
+      '[pitf-00002] helpful=0 harmful=0 :: Alone.',
+      '',
+    ].join('\n');
+    const marked = serializePlaybook(
+      withCorroborationMarks(
+        parsePlaybook(text),
+        new Map([
+          ['pitf-00001', { people: 3, sessions: 5 }],
+          ['pitf-00002', { people: 1, sessions: 4 }],
+        ]),
+      ),
+    );
+    assert.equal(
+      marked,
+      text.replace('2 sessions from 2 people', '5 sessions from 3 people'),
+      'one person’s sessions get no mark; the older mark is replaced',
+    );
+    assert.deepEqual([...markedIds(parsePlaybook(marked))], ['pitf-00001']);
+  });
+});
