@@ -1,4 +1,5 @@
 import { diffArrays } from 'diff';
+import { withOneCorroborationMark } from './provenanceMark';
 import { formatBullet, parseBulletLine, parsePlaybook, serializePlaybook } from './markdown';
 import {
   bullets,
@@ -300,6 +301,9 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
       missing.map(([id, r]) => ({ lines: emit(r), section: sectionOf(theirs, id) ?? sectionOf(ours, id) ?? 'Misc' })),
     );
   }
+  // each side may have marked a rule's provenance: one mark stays
+  if (text.includes('<!-- combee:corroborated '))
+    text = serializePlaybook(withOneCorroborationMark(parsePlaybook(text)));
   const conflicts = [...resolved].filter(([, r]) => r.kind === 'conflict').map(([id]) => id);
   return { text: crlf ? text.replace(/\n/g, '\r\n') : text, conflicts, renumbered };
 }

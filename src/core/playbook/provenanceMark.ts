@@ -46,3 +46,34 @@ export function withCorroborationMarks(playbook: Playbook, byRule: ReadonlyMap<s
     }),
   };
 }
+
+const ANY_MARK = new RegExp(
+  `^<!-- combee:${KIND} \\[([^\\]\\s]+)\\] (\\d+) sessions? from (\\d+) (?:person|people) -->$`,
+);
+
+/**
+ * One provenance mark per rule: a merge of two branches can bring a mark from each side. The one naming more people
+ * (then more sessions) stays.
+ */
+export function withOneCorroborationMark(playbook: Playbook): Playbook {
+  return {
+    ...playbook,
+    sections: playbook.sections.map((section) => {
+      const lines = [...section.lines];
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const line = lines[i];
+        if (line.kind !== 'bullet') continue;
+        const start = marksStart(lines, i);
+        const marks = lines
+          .slice(start, i)
+          .map((l, at) => ({ at: start + at, m: l.kind === 'text' ? ANY_MARK.exec(l.text.trim()) : null }))
+          .filter((x) => x.m && x.m[1] === line.bullet.id);
+        if (marks.length < 2) continue;
+        const score = (x: (typeof marks)[number]) => Number(x.m?.[3]) * 1e9 + Number(x.m?.[2]);
+        const keep = marks.reduce((best, x) => (score(x) > score(best) ? x : best));
+        for (const x of marks.reverse()) if (x !== keep) lines.splice(x.at, 1);
+      }
+      return { ...section, lines };
+    }),
+  };
+}

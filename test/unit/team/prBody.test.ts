@@ -3,6 +3,7 @@ import { markedIds } from '../../../src/core/trust/hold';
 import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { withCorroborationMarks } from '../../../src/core/playbook/provenanceMark';
 import { codeSpan } from '../../../src/core/team/prBody';
+import { mergePlaybooks } from '../../../src/core/playbook/merge';
 
 describe('the pull request text and the provenance mark', () => {
   it('shows any text as one inline code span: no link, image, mention or HTML is rendered from it', () => {
@@ -42,5 +43,15 @@ describe('the pull request text and the provenance mark', () => {
       'one person’s sessions get no mark; the older mark is replaced',
     );
     assert.deepEqual([...markedIds(parsePlaybook(marked))], ['pitf-00001']);
+  });
+
+  it('a merge of two branches that both marked a rule keeps one mark, the one naming more people', () => {
+    const base = '# Playbook\n\n## Pitfalls\n[pitf-00001] helpful=0 harmful=0 :: A.\n';
+    const mark = (s: number, p: number) => `<!-- combee:corroborated [pitf-00001] ${s} sessions from ${p} people -->\n`;
+    const ours = base.replace('[pitf', `${mark(4, 2)}[pitf`).replace('helpful=0', 'helpful=1');
+    const theirs = base.replace('[pitf', `${mark(5, 3)}[pitf`).replace('helpful=0', 'helpful=2');
+    const merged = mergePlaybooks(base, ours, theirs);
+    assert.deepEqual(merged.conflicts, []);
+    assert.equal(merged.text, base.replace('[pitf', `${mark(5, 3)}[pitf`).replace('helpful=0', 'helpful=3'));
   });
 });
