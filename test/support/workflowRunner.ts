@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
@@ -54,6 +54,8 @@ export interface StepLog {
   stderr: string;
 }
 
+let runCount = 0;
+
 export function loadWorkflow(file: string): Workflow {
   return parse(readFileSync(file, 'utf8')) as Workflow;
 }
@@ -64,13 +66,16 @@ export function loadWorkflow(file: string): Workflow {
  */
 export async function runWorkflow(workflow: Workflow, context: RunContext): Promise<StepLog[]> {
   const logs: StepLog[] = [];
-  const artifacts = join(context.scratch, 'artifacts');
+  // artifacts live for one run; the cache for as long as the scratch folder (runs after runs)
+  const artifacts = join(context.scratch, 'runs', String(++runCount), 'artifacts');
+  const caches = join(context.scratch, 'cache');
   mkdirSync(artifacts, { recursive: true });
+  mkdirSync(caches, { recursive: true });
   for (const name of jobOrder(workflow.jobs)) {
     const job = workflow.jobs[name];
     for (const matrix of matrixEntries(job)) {
       const label = Object.keys(matrix).length > 0 ? `${name} (${Object.values(matrix).join(', ')})` : name;
-      const home = join(context.scratch, 'jobs', label.replace(/[^\w.-]+/g, '_'));
+      const home = join(context.scratch, 'runs', String(runCount), 'jobs', label.replace(/[^\w.-]+/g, '_'));
       const workspace = join(home, 'work');
       const temp = join(home, 'temp');
       mkdirSync(temp, { recursive: true });
@@ -92,7 +97,7 @@ export async function runWorkflow(workflow: Workflow, context: RunContext): Prom
         );
         if (step.id !== undefined && step.id === context.skipStepId) continue;
         if (step.uses) {
-          emulateAction(step.uses, withArgs, workspace, artifacts);
+          emulateAction(step.uses, withArgs, workspace, artifacts, caches);
           continue;
         }
         if (!step.run) throw new Error(`${label}: step ${stepName} has neither run nor uses`);
@@ -166,14 +171,42 @@ export function evaluate(text: string, scope: Scope): string {
   });
 }
 
-function emulateAction(uses: string, args: Record<string, string>, workspace: string, artifacts: string): void {
+let cacheSaves = 0;
+const cacheOrder = (caches: string, key: string) => Number(readFileSync(join(caches, key, 'order'), 'utf8'));
+
+function emulateAction(
+  uses: string,
+  args: Record<string, string>,
+  workspace: string,
+  artifacts: string,
+  caches: string,
+): void {
   const action = uses.split('@')[0];
   switch (action) {
     case 'actions/checkout':
     case 'actions/setup-node':
       return;
+    case 'actions/cache/restore': {
+      // the exact key, else the newest entry whose key starts with one of the restore keys
+      const keys = readdirSync(caches).sort((a, b) => cacheOrder(caches, b) - cacheOrder(caches, a));
+      const prefixes = (args['restore-keys'] ?? '')
+        .split('\n')
+        .map((k) => k.trim())
+        .filter(Boolean);
+      const hit = keys.find((k) => k === args.key) ?? keys.find((k) => prefixes.some((p) => k.startsWith(p)));
+      if (hit) cpSync(join(caches, hit, 'data'), args.path, { recursive: true });
+      return;
+    }
+    case 'actions/cache/save': {
+      if (!existsSync(args.path)) return;
+      mkdirSync(join(caches, args.key), { recursive: true });
+      writeFileSync(join(caches, args.key, 'order'), String(++cacheSaves));
+      cpSync(args.path, join(caches, args.key, 'data'), { recursive: true });
+      return;
+    }
     case 'actions/upload-artifact': {
-      if (!existsSync(args.path)) throw new Error(`upload-artifact: no files at ${args.path}`);
+      // GitHub's default (if-no-files-found: warn): nothing to upload is no failure
+      if (!existsSync(args.path)) return;
       cpSync(args.path, join(artifacts, args.name), { recursive: true });
       return;
     }

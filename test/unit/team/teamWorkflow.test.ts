@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { TraceStore } from '../../../src/core/store/traceStore';
@@ -86,8 +86,8 @@ describe('the team workflow (resources/github/combee-learn.yml), run locally', f
     const origin = join(scratch, 'origin.git');
     git(scratch, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
     const repo = join(scratch, 'repo');
-    git(scratch, 'clone', '--quiet', origin, repo);
-    git(repo, 'switch', '--quiet', '--create', 'main');
+    git(scratch, 'init', '--quiet', '--initial-branch=main', repo);
+    git(repo, 'remote', 'add', 'origin', origin);
     writeFileSync(join(repo, 'README.md'), '# acme-shop\n');
     writeFileSync(join(repo, 'AGENTS.md'), '# Agents\n\nRun the tests before you push.\n');
     mkdirSync(join(repo, '.combee', 'team'), { recursive: true });
@@ -108,7 +108,7 @@ describe('the team workflow (resources/github/combee-learn.yml), run locally', f
     chmodSync(join(bin, 'combee'), 0o755);
     chmodSync(join(bin, 'gh'), 0o755);
 
-    const logs = await runWorkflow(loadWorkflow(WORKFLOW), {
+    const context = {
       repository: origin,
       path: [bin],
       scratch,
@@ -116,7 +116,8 @@ describe('the team workflow (resources/github/combee-learn.yml), run locally', f
       secrets: { OPENAI_API_KEY: 'sk-test-not-a-real-key' },
       github: { run_id: '4242', ref_name: 'main', token: 'ghs_test' },
       skipStepId: 'install-combee',
-    });
+    };
+    const logs = await runWorkflow(loadWorkflow(WORKFLOW), context);
     assert.deepEqual(
       [...new Set(logs.map((l) => l.job))],
       ['map (1)', 'map (2)', 'map (3)', 'reduce'],
@@ -152,5 +153,22 @@ describe('the team workflow (resources/github/combee-learn.yml), run locally', f
       /You review one coding-agent session/.test(r.messages.map((m) => m.content).join('\n')),
     ).length;
     assert.equal(reflections, 13, 'each session reflected once, by its shard');
+
+    // next week: the store came back from the Actions cache, so the same bundles teach nothing new and no PR opens
+    rmSync(ghLog);
+    const again = await runWorkflow(loadWorkflow(WORKFLOW), {
+      ...context,
+      github: { ...context.github, run_id: '4243' },
+    });
+    assert.match(again.map((l) => l.stdout).join('\n'), /Nothing new to propose\./);
+    assert.equal(existsSync(ghLog), false, 'gh was not asked for a pull request');
+    assert.equal(git(origin, 'branch', '--list', 'combee/learn-4243'), '');
+    assert.equal(
+      server.requests.filter((r) =>
+        /You review one coding-agent session/.test(r.messages.map((m) => m.content).join('\n')),
+      ).length,
+      13,
+      'no session was reflected twice',
+    );
   });
 });
