@@ -15,6 +15,8 @@ const READ_COMMANDS =
 export interface EvidenceSummary {
   /** Non-injected user messages cited as evidence that bear on the rule: the user's own words. */
   userTexts: string[];
+  /** Those of them from this machine's sessions (not from a team bundle, whose every step anyone could have written). */
+  ownUserTexts: string[];
   /**
    * A cited action that is first-hand: a failing command followed by a passing run of it; or an action (not a read)
    * that succeeded, or any cited command the rule is about ("`pnpm test` fails without …", "check with `curl …`"),
@@ -93,7 +95,15 @@ export function summarizeEvidence(
 ): EvidenceSummary {
   const about = squash(content);
   const terms = termsOf(content);
-  const summary: EvidenceSummary = { userTexts: [], acted: false, readSteps: [], unrelated: 0, missing: 0, cited: 0 };
+  const summary: EvidenceSummary = {
+    userTexts: [],
+    ownUserTexts: [],
+    acted: false,
+    readSteps: [],
+    unrelated: 0,
+    missing: 0,
+    cited: 0,
+  };
   for (const evidence of support) {
     const trace = traces.get(evidence.traceId);
     if (!trace) {
@@ -118,8 +128,10 @@ export function summarizeEvidence(
       // ... unless the agent ran it because it read it: the command is quoted in earlier read text, not by the user.
       const prompted = command.length >= 4 && promptedByReadText(trace, index, command);
       if (role === 'user' && step.kind === 'user') {
-        if (bearsOn(terms, step.text)) summary.userTexts.push(step.text);
-        else summary.unrelated++;
+        if (bearsOn(terms, step.text)) {
+          summary.userTexts.push(step.text);
+          if (trace.contributor === undefined) summary.ownUserTexts.push(step.text);
+        } else summary.unrelated++;
       } else if (step.kind === 'tool_call' && (role === 'action' || ruleIsAboutIt)) {
         const result = results.get(step.callId);
         // Some agents record an edit without a result: not known to have failed.

@@ -18,17 +18,25 @@ function stepList(steps: Array<{ traceId: string; step: number }>): string {
 
 /**
  * The flags of one proposed rule change: its text screened (see kinds.ts for the decision table), then its evidence.
- * A contextual flag is cleared only by a cited user message that itself says the same kind of thing; a rule whose
- * cited steps are all text the agent read (or not in the store) is flagged `untrusted-source`.
+ * A contextual flag is cleared only by a cited user message of this machine's sessions that itself says the same kind
+ * of thing (a team bundle's can be forged); a rule whose cited steps are all text the agent read (or not in the
+ * store) is flagged `untrusted-source`.
  */
 export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Trace>): RuleFlag[] {
   const summary = summarizeEvidence(rule.support, traces, rule.content);
   const flags: RuleFlag[] = [];
   if (rule.content) {
-    const userKinds = new Set(summary.userTexts.flatMap((t) => screenText(t).map((f) => f.kind)));
+    const kindsIn = (texts: string[]) => new Set(texts.flatMap((t) => screenText(t).map((f) => f.kind)));
+    // a bundle's sessions can be forged whole: only the user's own words here clear a contextual flag
+    const ownKinds = kindsIn(summary.ownUserTexts);
+    const teamKinds = kindsIn(summary.userTexts);
     for (const flag of screenText(rule.content)) {
-      if (CONTEXTUAL_KINDS.has(flag.kind) && userKinds.has(flag.kind)) continue;
-      flags.push(flag);
+      if (CONTEXTUAL_KINDS.has(flag.kind) && ownKinds.has(flag.kind)) continue;
+      flags.push(
+        CONTEXTUAL_KINDS.has(flag.kind) && teamKinds.has(flag.kind)
+          ? { ...flag, reason: `${flag.reason} (a teammate's session says so too; only your own sessions clear this)` }
+          : flag,
+      );
     }
   }
   if (restsOnReadText(summary)) {
