@@ -3,17 +3,8 @@ import { countBatchModes } from '../../core/learn/batchMode';
 import { CallCache } from '../../core/llm/cache';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/store/proposals';
-import {
-  DEFAULT_OPENAI_BASE_URL,
-  DEFAULT_OPENAI_MODEL,
-  offlineRoles,
-  openAiRoles,
-  PROVIDER_CHOICES,
-  type ProviderSetting,
-  type Roles,
-} from '../../core/llm/providers';
+import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS, learnWorkspace, type LearnWorkspaceOptions } from '../../core/service/learnWorkspace';
-import { EndpointRefusedError, isLoopbackUrl } from '../../core/llm/endpoint';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
 import { progressOf, shellQuote, type Output } from '../output';
@@ -23,7 +14,8 @@ import { AGENTS } from '../../core/trace/model';
 import { renderPrBody } from '../../core/team/prBody';
 import { atomicWrite } from '../../core/util/io';
 import { acceptCommand } from './accept';
-import { parseShard, readReflectionSets, writeReflectionSet } from './shards';
+import { parseShard, readReflectionSets, reportMapPhase } from './shards';
+import { resolveRoles } from './learnProvider';
 import { batchApiPhase, type BatchApiPhase } from './learnBatchApi';
 import { BatchRuns } from '../../core/store/batchRuns';
 
@@ -368,50 +360,6 @@ async function applyProposal(
   return { written, exitCode };
 }
 
-/** The map phase's end: its reflections written for the reduce, and what it did. */
-async function reportMapPhase(
-  result: Awaited<ReturnType<typeof learnWorkspace>>,
-  folder: string,
-  json: boolean,
-  out: Output,
-): Promise<number> {
-  const set = result.reflections;
-  if (!set) {
-    // no session to reflect on: nothing for the reduce from this shard, and that is no failure
-    if (json) out.result(JSON.stringify({ shard: null, sessions: 0, reflected: 0, failed: [], file: null }, null, 2));
-    else
-      out.result(
-        `No new sessions for ${result.traces.length === 0 ? 'this workspace' : 'this shard'}: no reflections written.`,
-      );
-    return 0;
-  }
-  const path = await writeReflectionSet(folder, set);
-  const where = set.shard ? `shard ${set.shard.index}/${set.shard.count}` : 'all sessions';
-  if (json)
-    out.result(
-      JSON.stringify(
-        {
-          shard: set.shard ?? null,
-          sessions: set.traceIds.length,
-          reflected: set.reflections.length,
-          failed: set.failed,
-          file: path,
-          playbookSha: set.playbookSha,
-        },
-        null,
-        2,
-      ),
-    );
-  else {
-    for (const f of set.failed) out.warn(`session ${f.traceId} was not reflected: ${f.reason}`);
-    out.result(
-      `Reflected on ${set.reflections.length} of ${set.traceIds.length} session(s) (${where}) with ${set.provider} (${set.model}); wrote ${path}. Learn from the shards with: combee learn --reduce <folder>…`,
-    );
-  }
-  // a failed reflection is made again by the reduce: the map phase itself did not fail
-  return 0;
-}
-
 /** A follow-up command that works when pasted: it carries the store and playbook this run was given. */
 function followUp(
   command: string,
@@ -433,58 +381,4 @@ function flaggedSummary(proposal: NonNullable<Awaited<ReturnType<typeof learnWor
   return [
     `  Flagged, kept out of AGENTS.md and the other files until accepted by name (--rule <id>): ${[...flagged, ...held.map((id) => `${id} (already in the playbook)`)].join(', ')}.`,
   ];
-}
-
-/** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
-function resolveRoles(
-  provider: ProviderSetting,
-  endpoint: {
-    baseUrl: string;
-    model: string;
-    apiKey?: string;
-    cache?: CallCache;
-    prices?: { input: number; output: number };
-    allowInsecureHttp: boolean;
-    timeoutMs?: number;
-    aggregationCapacityTokens?: number;
-  },
-  out: Output,
-): Roles | undefined {
-  const keyless = isLoopbackUrl(endpoint.baseUrl);
-  const openai = () => {
-    try {
-      return openAiRoles({
-        baseUrl: endpoint.baseUrl,
-        model: endpoint.model,
-        apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints',
-        cache: endpoint.cache,
-        prices: endpoint.prices,
-        allowInsecureHttp: endpoint.allowInsecureHttp,
-        timeoutMs: endpoint.timeoutMs,
-        aggregationCapacityTokens: endpoint.aggregationCapacityTokens,
-      });
-    } catch (error) {
-      if (error instanceof EndpointRefusedError) throw new UsageError(error.message);
-      throw error;
-    }
-  };
-  switch (provider) {
-    case 'auto':
-      return endpoint.apiKey || (keyless && endpoint.baseUrl !== DEFAULT_OPENAI_BASE_URL) ? openai() : offlineRoles();
-    case 'offline':
-      return offlineRoles();
-    case 'vscode':
-      out.warn(
-        'the vscode provider exists only inside VS Code; use --provider offline or openai from the command line',
-      );
-      return undefined;
-    case 'openai':
-      if (!endpoint.apiKey && !keyless) {
-        out.warn(
-          `OPENAI_API_KEY is not set (needed for ${endpoint.baseUrl}); set it, or pass --base-url of a local endpoint, or use --provider offline`,
-        );
-        return undefined;
-      }
-      return openai();
-  }
 }

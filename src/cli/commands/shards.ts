@@ -2,7 +2,9 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReflectionSet, REFLECTION_SET_FORMAT } from '../../core/learn/reflectionSet';
 import { atomicWrite } from '../../core/util/io';
+import type { learnWorkspace } from '../../core/service/learnWorkspace';
 import { UsageError } from '../args';
+import type { Output } from '../output';
 
 /** A map phase's reflections are a few KB per session; a file far larger is not one. */
 const MAX_SET_BYTES = 512 * 1024 * 1024;
@@ -75,4 +77,48 @@ async function collect(folder: string, depth: number, into: string[]): Promise<v
     if (entry.isFile() && entry.name.endsWith('.json')) into.push(path);
     else if (entry.isDirectory() && depth > 0) await collect(path, depth - 1, into);
   }
+}
+
+/** The map phase's end: its reflections written for the reduce, and what it did. */
+export async function reportMapPhase(
+  result: Awaited<ReturnType<typeof learnWorkspace>>,
+  folder: string,
+  json: boolean,
+  out: Output,
+): Promise<number> {
+  const set = result.reflections;
+  if (!set) {
+    // no session to reflect on: nothing for the reduce from this shard, and that is no failure
+    if (json) out.result(JSON.stringify({ shard: null, sessions: 0, reflected: 0, failed: [], file: null }, null, 2));
+    else
+      out.result(
+        `No new sessions for ${result.traces.length === 0 ? 'this workspace' : 'this shard'}: no reflections written.`,
+      );
+    return 0;
+  }
+  const path = await writeReflectionSet(folder, set);
+  const where = set.shard ? `shard ${set.shard.index}/${set.shard.count}` : 'all sessions';
+  if (json)
+    out.result(
+      JSON.stringify(
+        {
+          shard: set.shard ?? null,
+          sessions: set.traceIds.length,
+          reflected: set.reflections.length,
+          failed: set.failed,
+          file: path,
+          playbookSha: set.playbookSha,
+        },
+        null,
+        2,
+      ),
+    );
+  else {
+    for (const f of set.failed) out.warn(`session ${f.traceId} was not reflected: ${f.reason}`);
+    out.result(
+      `Reflected on ${set.reflections.length} of ${set.traceIds.length} session(s) (${where}) with ${set.provider} (${set.model}); wrote ${path}. Learn from the shards with: combee learn --reduce <folder>…`,
+    );
+  }
+  // a failed reflection is made again by the reduce: the map phase itself did not fail
+  return 0;
 }

@@ -1,0 +1,65 @@
+import { CallCache } from '../../core/llm/cache';
+import { EndpointRefusedError, isLoopbackUrl } from '../../core/llm/endpoint';
+import {
+  DEFAULT_OPENAI_BASE_URL,
+  offlineRoles,
+  openAiRoles,
+  type ProviderSetting,
+  type Roles,
+} from '../../core/llm/providers';
+import { UsageError } from '../args';
+import type { Output } from '../output';
+
+/** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
+export function resolveRoles(
+  provider: ProviderSetting,
+  endpoint: {
+    baseUrl: string;
+    model: string;
+    apiKey?: string;
+    cache?: CallCache;
+    prices?: { input: number; output: number };
+    allowInsecureHttp: boolean;
+    timeoutMs?: number;
+    aggregationCapacityTokens?: number;
+  },
+  out: Output,
+): Roles | undefined {
+  const keyless = isLoopbackUrl(endpoint.baseUrl);
+  const openai = () => {
+    try {
+      return openAiRoles({
+        baseUrl: endpoint.baseUrl,
+        model: endpoint.model,
+        apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints',
+        cache: endpoint.cache,
+        prices: endpoint.prices,
+        allowInsecureHttp: endpoint.allowInsecureHttp,
+        timeoutMs: endpoint.timeoutMs,
+        aggregationCapacityTokens: endpoint.aggregationCapacityTokens,
+      });
+    } catch (error) {
+      if (error instanceof EndpointRefusedError) throw new UsageError(error.message);
+      throw error;
+    }
+  };
+  switch (provider) {
+    case 'auto':
+      return endpoint.apiKey || (keyless && endpoint.baseUrl !== DEFAULT_OPENAI_BASE_URL) ? openai() : offlineRoles();
+    case 'offline':
+      return offlineRoles();
+    case 'vscode':
+      out.warn(
+        'the vscode provider exists only inside VS Code; use --provider offline or openai from the command line',
+      );
+      return undefined;
+    case 'openai':
+      if (!endpoint.apiKey && !keyless) {
+        out.warn(
+          `OPENAI_API_KEY is not set (needed for ${endpoint.baseUrl}); set it, or pass --base-url of a local endpoint, or use --provider offline`,
+        );
+        return undefined;
+      }
+      return openai();
+  }
+}
