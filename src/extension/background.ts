@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { waitingSessions } from '../core/service/sessionList';
+import { BUNDLE_SUFFIX } from '../core/team/teamLimits';
+import { resolveTeamSources } from '../core/team/teamSources';
 import { captureFolders, captureSessions } from './capture';
 import { runLearning } from './commands/learn';
 import { workspaceFolderPaths, type Services } from './services';
@@ -59,14 +61,22 @@ export function startBackground(services: Services): vscode.Disposable {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       watchers.push(watcher, watcher.onDidCreate(soon), watcher.onDidChange(soon));
     }
-    services.log.info(`background capture: watching ${watchers.length / 3} agent folder(s)`);
+    const agentFolders = watchers.length / 3;
+    // the team's bundle folders too (a pull brings new bundles); a branch is read at each check
+    for (const { folder, glob } of teamBundleGlobs()) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+      watchers.push(watcher, watcher.onDidCreate(soon), watcher.onDidChange(soon));
+    }
+    services.log.info(
+      `background capture: watching ${agentFolders} agent folder(s) and ${watchers.length / 3 - agentFolders} team bundle folder(s)`,
+    );
     timer = setInterval(() => void tick(), CHECK_EVERY_MS);
     void tick();
   };
   schedule();
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
     if (
-      ['combee.capture.background', 'combee.learn.background', 'combee.sources'].some((key) =>
+      ['combee.capture.background', 'combee.learn.background', 'combee.sources', 'combee.team'].some((key) =>
         e.affectsConfiguration(key),
       )
     )
@@ -78,4 +88,20 @@ export function startBackground(services: Services): vscode.Disposable {
     watchers.forEach((w) => w.dispose());
     listener.dispose();
   });
+}
+
+/**
+ * Globs of the workspace folders' team bundle folders (`combee.team.bundles`), relative to the workspace folder so a
+ * folder made later is watched too; none in Restricted Mode, where they are not imported. A folder whose name holds
+ * glob characters is not watched (it is still read at each check).
+ */
+function teamBundleGlobs(): Array<{ folder: vscode.WorkspaceFolder; glob: string }> {
+  if (!vscode.workspace.isTrusted) return [];
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .flatMap((folder) =>
+      resolveTeamSources(folder.uri.fsPath, readSettings(folder.uri).teamBundles)
+        .sources.filter((source) => source.kind === 'folder' && !/[*?{}[\]!]/.test(source.folder))
+        .map((source) => ({ folder, glob: `${source.folder}/*${BUNDLE_SUFFIX}` })),
+    );
 }

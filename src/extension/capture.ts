@@ -6,11 +6,15 @@ import { defaultSourceFolders } from '../core/trace/locations';
 import type { AgentId } from '../core/trace/model';
 import type { Services } from './services';
 import { readSettings } from './settings';
+import { importTeamBundlesOf, type TeamImportSummary } from './teamBundles';
 
 export interface CaptureResult {
   summaries: ImportSummary[];
+  /** New sessions, the team bundles' included. */
   sessions: number;
   warnings: number;
+  /** The team bundles (`combee.team.bundles`), when the capture was of the default folders. */
+  team?: TeamImportSummary;
 }
 
 /** The folders to import from: the agents' default locations (a setting) plus user-configured extra folders. */
@@ -23,14 +27,18 @@ export function captureFolders(): Array<{ path: string; agent: AgentId | 'auto' 
   return folders.filter((f) => existsSync(f.path));
 }
 
-/** Imports new and changed sessions from every capture folder through the worker pool. */
+/**
+ * Imports new and changed sessions from every capture folder through the worker pool, then the team bundles; given
+ * `chosen` folders (Import Sessions…), only those.
+ */
 export async function captureSessions(
   services: Services,
-  folders = captureFolders(),
+  chosen?: Array<{ path: string; agent: AgentId | 'auto' }>,
   signal?: AbortSignal,
   report?: (message: string) => void,
 ): Promise<CaptureResult> {
   const settings = readSettings();
+  const folders = chosen ?? captureFolders();
   const pool = services.workerPool();
   const summaries: ImportSummary[] = [];
   for (const folder of folders) {
@@ -55,6 +63,7 @@ export async function captureSessions(
     );
     summaries.push(summary);
   }
+  const team = chosen ? undefined : await teamBundles(services, signal, report);
   const leftOut = mergeSkipped(summaries);
   // the views refresh for new sessions, or for a change in what was left out (each import counts it again)
   const skipsChanged =
@@ -63,7 +72,22 @@ export async function captureSessions(
   if (skipsChanged || summaries.some((s) => s.sessions > 0)) services.notifyChanged();
   return {
     summaries,
-    sessions: summaries.reduce((n, s) => n + s.sessions, 0),
+    sessions: summaries.reduce((n, s) => n + s.sessions, 0) + (team?.imported ?? 0),
     warnings: summaries.reduce((n, s) => n + s.warnings, 0),
+    team,
   };
+}
+
+/** The team bundles after the agents' folders; a failure is logged and leaves the capture as it was. */
+async function teamBundles(
+  services: Services,
+  signal?: AbortSignal,
+  report?: (message: string) => void,
+): Promise<TeamImportSummary | undefined> {
+  try {
+    return await importTeamBundlesOf(services, { signal, report });
+  } catch (error) {
+    services.log.warn(`could not import the team bundles: ${(error as Error).message}`);
+    return undefined;
+  }
 }

@@ -5,6 +5,7 @@ import { startBackground } from './background';
 import { forgetLearningCommand } from './commands/forget';
 import { learnFromRecentSessions } from './commands/learn';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
+import { importTeamBundlesCommand } from './commands/team';
 import {
   acceptFile,
   acceptProposal,
@@ -109,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     });
   context.subscriptions.push(...registerPanelSerializers(s));
   command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
+  command('combee.importTeamBundles', () => importTeamBundlesCommand(s));
   command('combee.setApiKey', (key) => setApiKeyCommand(s, key));
   command('combee.openPlaybook', () => openPlaybookCommand());
   command('combee.showLog', () => log.show());

@@ -32,6 +32,8 @@ export function readSettings(scope?: vscode.Uri, problems: SettingProblem[] = []
     .map((root) => confined(root, 'assets.skillRoots', problems))
     .filter((r): r is string => r !== undefined);
   settings.skillRoots = roots.length > 0 ? [...new Set(roots)] : [...SETTING_DEFAULTS.skillRoots];
+  // each entry is checked against the folder it is read in (src/core/team/teamSources.ts), which logs a refused one
+  settings.teamBundles = [...new Set(settings.teamBundles.map((entry) => entry.trim()).filter(Boolean))];
   return settings;
 }
 

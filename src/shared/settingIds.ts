@@ -11,6 +11,8 @@ export const SETTINGS = {
   provider: { id: 'provider', who: 'user' },
   defaultLocations: { id: 'sources.defaultLocations', who: 'user' },
   extraFolders: { id: 'sources.extraFolders', who: 'user' },
+  // folders of the workspace, or folders on a branch of its repository: confined and validated where they are read
+  teamBundles: { id: 'team.bundles', who: 'workspace' },
   playbookPath: { id: 'playbook.path', who: 'workspace' },
   playbookBudget: { id: 'playbook.budgetTokens', who: 'workspace' },
   staleAfterRuns: { id: 'playbook.staleAfterRuns', who: 'workspace' },

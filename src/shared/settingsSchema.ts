@@ -11,6 +11,7 @@ import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../core/learn/budget';
 import { STALE_AFTER_RUNS } from '../core/learn/ruleStanding';
 import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../core/learn/capacity';
 import { DEFAULT_READ_LIMITS } from '../core/import/limits';
+import { DEFAULT_TEAM_BUNDLE_SOURCES } from '../core/team/teamLimits';
 
 /**
  * The settings' types and defaults, in one place: the defaults that core shares with the CLI come from core, and a
@@ -21,6 +22,7 @@ export const Settings = z.object({
   provider: z.enum(PROVIDER_CHOICES).catch('auto'),
   defaultLocations: z.boolean().catch(true),
   extraFolders: z.array(z.string()).catch([]),
+  teamBundles: z.array(z.string()).catch([...DEFAULT_TEAM_BUNDLE_SOURCES]),
   playbookPath: z.string().min(1).catch(DEFAULT_PLAYBOOK_PATH),
   playbookBudget: z.number().int().min(500).catch(DEFAULT_PLAYBOOK_BUDGET_TOKENS),
   staleAfterRuns: z.number().int().min(1).catch(STALE_AFTER_RUNS),

@@ -33,8 +33,9 @@ export class BranchSourceError extends Error {
   }
 }
 
-// what `git check-ref-format` refuses, plus a leading '-' (an option) and '@' alone (HEAD's shorthand)
-const BAD_CHAR = /[\u0000-\u0020\u007f~^:?*[\\]/;
+// what `git check-ref-format` refuses, plus a leading '-' (an option), '@' alone (HEAD's shorthand) and the
+// characters that make a name read differently in a log (C1 controls, bidi overrides)
+const BAD_CHAR = /[\u0000-\u0020\u007f-\u009f\u202a-\u202e\u2066-\u2069~^:?*[\\]/;
 
 /** Why `name` is no plain branch name, or undefined when it is one. */
 export function branchNameProblem(name: string): string | undefined {
@@ -54,13 +55,23 @@ export function branchNameProblem(name: string): string | undefined {
 }
 
 /** Where a branch name is looked for: a local branch, a remote-tracking one (`origin/x`), or origin's `x`. */
-const candidateRefs = (branch: string) => [`refs/heads/${branch}`, `refs/remotes/${branch}`, `refs/remotes/origin/${branch}`];
+const candidateRefs = (branch: string) => [
+  `refs/heads/${branch}`,
+  `refs/remotes/${branch}`,
+  `refs/remotes/origin/${branch}`,
+];
 
 const COMMIT = /^[0-9a-f]{40,64}$/;
 
 async function resolveBranch(workspace: string, branch: string): Promise<{ ref: string; commit: string }> {
   const problem = branchNameProblem(branch);
   if (problem) throw new BranchSourceError(`branch ${JSON.stringify(branch)} is refused: ${problem}`);
+  try {
+    await runGit(workspace, ['rev-parse', '--git-dir']);
+  } catch (error) {
+    const why = (error as Error).message.split('\n').find((line) => line.startsWith('fatal:')) ?? 'git did not run';
+    throw new BranchSourceError(`${workspace} is not in a git repository git can read (${why})`);
+  }
   for (const ref of candidateRefs(branch)) {
     const out = await runGit(workspace, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => '');
     const commit = out.trim();

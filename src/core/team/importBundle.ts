@@ -25,6 +25,8 @@ export interface ImportBundleResult {
   warnings: string[];
 }
 
+const MAX_FOLDER_NOTES = 5;
+
 /** Imports a team bundle's sessions not in the store yet. A refused bundle (BundleError) imports nothing. */
 export async function importBundle(options: ImportBundleOptions): Promise<ImportBundleResult> {
   const { store, path, workspace } = options;
@@ -35,15 +37,20 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
   const known = new Set((await store.listSummaries()).map((s) => s.id));
   let imported = 0;
   let duplicates = 0;
+  // a bundle of many sessions from elsewhere would say the same thing per session: the first few, then a count
+  let folderNotes = 0;
+  const warn = (message: string) => {
+    if (++folderNotes <= MAX_FOLDER_NOTES) warnings.push(message);
+  };
   const writer = store.openPack();
   try {
     for (const trace of contents.traces) {
-      const local = fromPortable(trace, {
-        workspace,
-        contributor: contents.header.exportedBy,
-        redactor,
-        warn: (message) => warnings.push(message),
-      });
+      // already here under the id it has (an unredacted id): no need to redact it again to know
+      if (known.has(trace.id)) {
+        duplicates++;
+        continue;
+      }
+      const local = fromPortable(trace, { workspace, contributor: contents.header.exportedBy, redactor, warn });
       if (known.has(local.id)) {
         duplicates++;
         continue;
@@ -55,6 +62,10 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
   } finally {
     await writer.close();
   }
+  if (folderNotes > MAX_FOLDER_NOTES)
+    warnings.push(
+      `${folderNotes - MAX_FOLDER_NOTES} more session(s) had a folder outside the workspace, set to its root`,
+    );
   return {
     bundle: contents.header,
     imported,

@@ -56,7 +56,8 @@ function branchSource(entry: string, workspace: string): TeamSource {
   const colon = rest.indexOf(':');
   const branch = colon < 0 ? rest : rest.slice(0, colon);
   const problem = branchNameProblem(branch);
-  if (problem) throw new SourceError(`the branch name ${JSON.stringify(branch)} is not a plain branch name: ${problem}`);
+  if (problem)
+    throw new SourceError(`the branch name ${JSON.stringify(branch)} is not a plain branch name: ${problem}`);
   const folder = workspaceRelative(colon < 0 ? DEFAULT_TEAM_BUNDLE_SOURCES[0] : rest.slice(colon + 1), workspace);
   return { kind: 'branch', entry, branch, folder };
 }

@@ -14,6 +14,7 @@ export const TraceSummary = Trace.pick({
   startedAt: true,
   endedAt: true,
   parentId: true,
+  contributor: true,
 }).extend({
   steps: z.number().int().nonnegative(),
   toolErrors: z.number().int().nonnegative(),
@@ -43,5 +44,6 @@ export function summarize(trace: Trace): TraceSummary {
   if (trace.startedAt !== undefined) summary.startedAt = trace.startedAt;
   if (trace.endedAt !== undefined) summary.endedAt = trace.endedAt;
   if (trace.parentId !== undefined) summary.parentId = trace.parentId;
+  if (trace.contributor !== undefined) summary.contributor = trace.contributor;
   return summary;
 }

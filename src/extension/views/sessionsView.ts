@@ -80,7 +80,9 @@ function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
   const item = new vscode.TreeItem(summary.title ?? summary.id);
   item.id = summary.id;
   const when = summary.startedAt ? new Date(summary.startedAt).toLocaleString() : 'unknown time';
-  item.description = `${summary.agent} · ${when} · ${summary.steps} steps${statusNote(status)}`;
+  // a teammate's session (from a team bundle) says whose it is
+  const who = summary.contributor ? ` · ${summary.contributor}` : '';
+  item.description = `${summary.agent}${who} · ${when} · ${summary.steps} steps${statusNote(status)}`;
   item.iconPath =
     status.kind === 'given up'
       ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
@@ -90,6 +92,7 @@ function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
   item.tooltip = new vscode.MarkdownString(
     [
       `**${summary.agent}** ${summary.agentVersion ?? ''}`,
+      ...(summary.contributor ? [`from ${escapeMarkdown(summary.contributor)} (a team bundle)`] : []),
       `${summary.steps} steps, ${summary.toolErrors} tool errors, ${summary.userCorrections} corrections, ${summary.redactions} redactions`,
       `${(summary.bytes / 1024).toFixed(1)} KiB`,
       ...(summary.warnings ? [`⚠ ${summary.warnings} warning(s)`] : []),

@@ -1,10 +1,11 @@
 // Restricted Mode (the folder is not trusted): sessions are still imported and listed, but Combee learns nothing,
 // writes nothing to the workspace and ignores every Combee setting the repository brings.
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { captureHome, learn, run, workspaceFolder } from '../suite/combee';
+import { writeTeamBundle } from '../suite/teamBundles';
 import type { CombeeApi } from '../../../src/extension/extension';
 
 const workspace = () => workspaceFolder().uri.fsPath;
@@ -48,6 +49,20 @@ describe('Restricted Mode', () => {
     assert.equal(settings.playbookPath, '.combee/playbook.md');
     assert.deepEqual(settings.skillRoots, ['.claude/skills']);
     assert.deepEqual(settings.assetTargets, ['playbook', 'agents-md', 'skills']);
+  });
+
+  it("imports none of the repository's team bundles", async () => {
+    const team = join(workspace(), '.combee', 'team');
+    mkdirSync(team, { recursive: true });
+    try {
+      const ids = writeTeamBundle(join(team, 'alice.combee-bundle'), 'alice', ['a11ce000-0000-4000-8000-00000000000a']);
+      // the command and every capture go through the same import, which refuses in Restricted Mode
+      const summary = await run('combee.importTeamBundles');
+      assert.deepEqual(summary, { bundles: [], problems: [], imported: 0, restricted: true });
+      assert.ok(!(await api.sessionIds()).includes(ids[0]), 'the bundle was not imported');
+    } finally {
+      rmSync(join(workspace(), '.combee'), { recursive: true, force: true });
+    }
   });
 
   it('learns nothing and writes nothing to the workspace', async () => {

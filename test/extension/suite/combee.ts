@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { LearnCommandResult } from '../../../src/extension/commands/learn';
 import type { CombeeApi } from '../../../src/extension/extension';
 import type { AcceptOutcome } from '../../../src/extension/review/accept';
+import type { TeamImportSummary } from '../../../src/extension/teamBundles';
 
 // The extension as the tests drive it: its API (what activate() returns) and its commands, typed.
 
@@ -50,6 +51,7 @@ interface CommandResults {
   'combee.editProposal': boolean;
   'combee.undoAccept': { reverted: string[]; changedSince: string[] } | undefined;
   'combee.importSessions': number | undefined;
+  'combee.importTeamBundles': TeamImportSummary;
   'combee.setApiKey': boolean;
   'combee.forgetLearning': boolean;
   'combee.showRuleInTree': boolean;

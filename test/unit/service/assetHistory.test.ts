@@ -1,50 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { assetHistory, ruleIdsIn } from '../../../src/core/service/assetHistory';
+import { git, gitInstalled, hostileGitConfig, ISOLATED, writeIn as write } from '../../support/gitRepo';
 import { tempDir } from '../../support/tmp';
 
 // A real git repository per test: the versions come from `git log` and `git cat-file`, the working tree's file last.
-
-const ISOLATED: NodeJS.ProcessEnv = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_SYSTEM: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_TERMINAL_PROMPT: '0',
-};
-delete ISOLATED.GIT_DIR;
-delete ISOLATED.GIT_WORK_TREE;
-delete ISOLATED.GIT_INDEX_FILE;
-
-function gitInstalled(): boolean {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs git in `repo` as a fixed user, with the commit dated `date` when given. */
-function git(repo: string, args: string[], date?: string): string {
-  return execFileSync(
-    'git',
-    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args],
-    {
-      cwd: repo,
-      encoding: 'utf8',
-      env: date ? { ...ISOLATED, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : ISOLATED,
-    },
-  );
-}
-
-function write(repo: string, path: string, text: string): void {
-  const file = join(repo, ...path.split('/'));
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
 
 const agents = (...rules: string[]) =>
   `# Agents\n\n<!-- combee:begin -->\n${rules.map((r) => `- ${r}`).join('\n')}\n<!-- combee:end -->\n`;
@@ -138,23 +100,7 @@ describe('asset history', function () {
   it("runs nothing a repository's configuration names: no fsmonitor hook, no pager", async () => {
     const repo = repoWithHistory();
     const outside = tempDir('combee-asset-evil-');
-    const marker = join(outside, 'ran');
-    const script = join(outside, 'evil.sh');
-    writeFileSync(script, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat > /dev/null\nexit 1\n`);
-    chmodSync(script, 0o755);
-    git(repo, ['config', 'core.fsmonitor', script]);
-    git(repo, ['config', 'core.pager', script]);
-    git(repo, ['config', 'pager.log', script]);
-    git(repo, ['config', 'pager.ls-tree', script]);
-    git(repo, ['config', 'pager.cat-file', script]);
-    git(repo, ['config', 'core.hooksPath', outside]);
-    for (const hook of ['post-checkout', 'pre-commit', 'post-index-change', 'reference-transaction'])
-      writeFileSync(join(outside, hook), `#!/bin/sh\necho ${hook} >> '${marker}'\n`, { mode: 0o755 });
-
-    // the configuration is live: a plain `git status` runs the fsmonitor script
-    git(repo, ['status', '--porcelain']);
-    assert.equal(existsSync(marker), true, 'git status ran the configured fsmonitor');
-    rmSync(marker);
+    const marker = hostileGitConfig(repo, outside, ['log', 'ls-tree', 'cat-file']);
 
     const versions = await assetHistory(repo);
     assert.equal(existsSync(marker), false, 'assetHistory ran a program the repository configured');
