@@ -42,6 +42,7 @@ import { bullets } from '../playbook/model';
 import { loadRunRecords } from '../store/runs';
 import { layoutRun, storeLayout } from '../../shared/layout';
 import type { AgentId } from '../trace/model';
+import type { TraceSummary } from '../trace/summary';
 import { corroborationOf } from '../team/corroboration';
 import type { Playbook } from '../playbook/model';
 import {
@@ -249,7 +250,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   for (const root of options.assets?.skillRoots ?? []) resolveInWorkspace(options.workspace, root);
   let invalidStoredTraces = 0;
   const state = new WorkspaceState(options.store.dir);
-  const all = await options.store.listTraces(() => invalidStoredTraces++);
+  // selected from the summaries in the pack index: only the sessions this run learns are read and parsed
+  const all = await options.store.listSummaries(() => invalidStoredTraces++);
   const learned = await state.loadLearned(options.workspace);
   const inWorkspace = createWorkspaceMatcher([options.workspace]);
   const sinceTime = options.since === undefined ? undefined : Date.parse(options.since);
@@ -258,7 +260,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       (!options.agents || options.agents.includes(t.agent)) &&
       (sinceTime === undefined || Date.parse(t.endedAt ?? t.startedAt ?? '') >= sinceTime),
   );
-  const timeOf = (t: Trace) => Date.parse(t.endedAt ?? t.startedAt ?? '');
+  const timeOf = (t: TraceSummary) => Date.parse(t.endedAt ?? t.startedAt ?? '');
   // a reduce, not Math.max(...): a store of a hundred thousand sessions would overflow the argument list
   const anchor =
     options.now?.getTime() ??
@@ -269,7 +271,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const since = options.windowDays && Number.isFinite(anchor) ? anchor - options.windowDays * 86_400_000 : undefined;
   const givenUp: LearnWorkspaceResult['givenUp'] = [];
   let outsideWindow = 0;
-  const traces = mine.filter((t) => {
+  const chosen = mine.filter((t) => {
     const status = learningStatus(learned, t.id);
     if (status.kind === 'learned') return false;
     if (status.kind === 'given up') {
@@ -282,6 +284,10 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     }
     return true;
   });
+  const traces = await options.store.loadTraces(
+    chosen.map((t) => t.id),
+    () => invalidStoredTraces++,
+  );
   if (traces.length === 0) return { traces, givenUp, outsideWindow, invalidStoredTraces };
   if (options.confirm) {
     const batch =

@@ -165,6 +165,21 @@ export class TraceStore {
     return text === undefined ? undefined : parseTrace(text);
   }
 
+  /** The traces with these ids, in that order; one missing or invalid is reported and left out. */
+  async loadTraces(ids: readonly string[], onInvalid?: (where: string) => void): Promise<Trace[]> {
+    const map = await loadPackMap(this.packsDir);
+    const traces: Trace[] = [];
+    for (const id of ids) {
+      const entry = map.traces.get(id);
+      const text = entry ? await readPacked(this.packsDir, entry) : undefined;
+      // a trace still in a legacy file (stored before packs) is read as loadTrace reads it
+      const trace = text !== undefined ? parseTrace(text) : entry ? undefined : await this.loadTrace(id);
+      if (trace) traces.push(trace);
+      else onInvalid?.(`${id} in ${this.packsDir}`);
+    }
+    return traces;
+  }
+
   /** Every stored trace that validates, by id; invalid ones (an older schema, a damaged write) are reported, not thrown. */
   async listTraces(onInvalid?: (where: string) => void): Promise<Trace[]> {
     const map = await loadPackMap(this.packsDir);

@@ -34,6 +34,18 @@ async function stored(traces: ReturnType<typeof sessions>): Promise<TraceStore> 
 }
 
 describe('trace summaries in the pack index', () => {
+  it('loads only the traces asked for, in that order; a missing one is reported and left out', async () => {
+    const traces = sessions(10);
+    const store = await stored(traces);
+    const missing: string[] = [];
+    const loaded = await store.loadTraces([traces[7].id, 'claude-code:gone', traces[2].id], (where) =>
+      missing.push(where),
+    );
+    assert.deepEqual(loaded, JSON.parse(JSON.stringify([traces[7], traces[2]])));
+    assert.equal(missing.length, 1);
+    assert.match(missing[0], /claude-code:gone/);
+  });
+
   it('lists every trace from the indexes alone: the same as summarizing the bodies, with the bodies gone', async () => {
     const traces = sessions(40);
     const store = await stored(traces);
