@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { BundleError } from '../core/team/bundle';
 import { importTeamBundles, type TeamBundleOutcome } from '../core/team/teamImport';
 import type { Services } from './services';
 import { readSettings } from './settings';
@@ -66,6 +67,14 @@ async function importAll(services: Services, run: TeamImportRun): Promise<TeamIm
       workspace,
       entries: readSettings(folder.uri).teamBundles,
       signal: run.signal,
+      // decompressing, checking and redacting a bundle is CPU work: a worker thread does it
+      importOne: async (path) => {
+        const done = await services
+          .workerPool()
+          .runBundleImport({ storeDir: services.store.dir, path, workspace }, run.signal);
+        if ('refused' in done) throw new BundleError(path, done.refused.replace(`bundle ${path} is refused: `, ''));
+        return done.result;
+      },
       onBundle: (outcome) => {
         logOutcome(services.log, `${where}${outcome.bundle}`, outcome, run.verbose);
         if (outcome.status === 'imported') run.report?.(`imported ${outcome.bundle}`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Piscina from 'piscina';
 import type { BatchFailure, ImportTask, ImportTaskResult } from '../import/fileTask';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
+import type { BundleTask, BundleTaskResult } from './bundleProtocol';
 
 /** Small by default: the extension host is shared with every other extension. */
 export function defaultPoolSize(): number {
@@ -15,6 +16,8 @@ export interface WorkerPool {
   runImport(task: ImportTask, signal?: AbortSignal): Promise<ImportTaskResult>;
   /** Several small files' imports in one worker task. */
   runImportBatch(tasks: ImportTask[], signal?: AbortSignal): Promise<Array<ImportTaskResult | BatchFailure>>;
+  /** One team bundle's import in a worker. */
+  runBundleImport(task: BundleTask, signal?: AbortSignal): Promise<BundleTaskResult>;
   /** A whole learning run in a worker; its port is transferred to the worker. */
   learn(task: LearnTask, signal?: AbortSignal): Promise<LearnTaskResult>;
   readonly size: number;
@@ -47,6 +50,9 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
     },
     runImportBatch(tasks, signal) {
       return piscina.run(tasks, { name: 'importBatchTask', signal }) as Promise<Array<ImportTaskResult | BatchFailure>>;
+    },
+    runBundleImport(task, signal) {
+      return piscina.run(task, { name: 'bundleTask', signal }) as Promise<BundleTaskResult>;
     },
     learn(task, signal) {
       return piscina.run(task, { name: 'learnTask', signal, transferList: [task.port] }) as Promise<LearnTaskResult>;

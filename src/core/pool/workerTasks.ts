@@ -7,6 +7,10 @@ import {
   type ImportTaskResult,
 } from '../import/fileTask';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
+import { BundleError } from '../team/bundle';
+import { importBundle } from '../team/importBundle';
+import { TraceStore } from '../store/traceStore';
+import type { BundleTask, BundleTaskResult } from './bundleProtocol';
 import { runLearnTask } from './learnTask';
 
 /** Reads, normalizes and stores one file here; only counts go back to the main thread. */
@@ -30,4 +34,16 @@ export default importTask;
  */
 export async function learnTask(task: LearnTask): Promise<LearnTaskResult> {
   return runLearnTask(task);
+}
+
+/** One team bundle read, checked, redacted again and stored here; a refusal comes back as data (classes do not cross). */
+export async function bundleTask(task: BundleTask): Promise<BundleTaskResult> {
+  try {
+    return {
+      result: await importBundle({ store: new TraceStore(task.storeDir), path: task.path, workspace: task.workspace }),
+    };
+  } catch (error) {
+    if (error instanceof BundleError) return { refused: error.message };
+    throw error;
+  }
 }

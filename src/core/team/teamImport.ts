@@ -43,6 +43,8 @@ export interface TeamImportOptions {
   signal?: AbortSignal;
   /** Called as each bundle is done. */
   onBundle?: (outcome: TeamBundleOutcome) => void;
+  /** Imports one bundle file (the extension runs it in a worker thread); default: here. Throws BundleError. */
+  importOne?: (path: string) => Promise<ImportBundleResult>;
 }
 
 /** A bundle found in a source, before it is read. */
@@ -84,7 +86,7 @@ export async function importTeamBundles(options: TeamImportOptions): Promise<Tea
           continue;
         }
         try {
-          const result = await bundle.read((path) => importBundle({ store, path, workspace }));
+          const result = await bundle.read(options.importOne ?? ((path) => importBundle({ store, path, workspace })));
           after[bundle.label] = bundle.seen;
           done({ bundle: bundle.label, status: 'imported', result });
         } catch (error) {

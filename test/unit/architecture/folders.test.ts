@@ -24,7 +24,7 @@ const ALLOWED: Record<string, string[]> = {
   // pooled sessions: team bundles, corroboration, the pull request's text
   team: ['assets', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
   service: ['assets', 'import', 'learn', 'llm', 'playbook', 'secrets', 'store', 'team', 'trace', 'trust', 'util'],
-  pool: ['assets', 'import', 'learn', 'llm', 'service', 'store', 'trace', 'util'],
+  pool: ['assets', 'import', 'learn', 'llm', 'service', 'store', 'team', 'trace', 'util'],
 };
 
 const CORE = join(REPO_ROOT, 'src', 'core');
