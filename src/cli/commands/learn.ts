@@ -211,7 +211,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const record = result.record;
   const applied =
     values.apply && result.proposal && !values['dry-run'] && record?.status !== 'failed'
-      ? await applyProposal(result.proposal.id, workspace, values, out)
+      ? await applyProposal(result.proposal.id, workspace, common.proposals, values, out)
       : undefined;
   if (typeof values['pr-body'] === 'string' && result.proposal && record) {
     const people = new Set(result.traces.map((t) => t.contributor ?? '')).size;
@@ -347,6 +347,7 @@ function withoutResume(argv: string[]): string[] {
 async function applyProposal(
   id: string,
   workspace: string,
+  proposals: ProposalStore,
   values: Record<string, string | boolean | undefined>,
   out: Output,
 ): Promise<{ written: string[]; exitCode: number }> {
@@ -354,8 +355,7 @@ async function applyProposal(
   if (typeof values.store === 'string') args.push('--store', resolve(values.store));
   if (typeof values.playbook === 'string') args.push('--playbook', values.playbook);
   const exitCode = await acceptCommand(args, values.json ? { ...out, result: (t) => out.info(t) } : out);
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
-  const after = await new ProposalStore(new WorkspaceState(store.dir)).load(workspace, id);
+  const after = await proposals.load(workspace, id);
   const written = (after?.reviewed.files ?? []).filter((f) => f.decision === 'accepted').map((f) => f.path);
   return { written, exitCode };
 }

@@ -1,6 +1,5 @@
 import type { ReflectionSet } from '../../core/learn/reflectionSet';
 import { BatchApiClient } from '../../core/llm/batchApi';
-import { EndpointRefusedError } from '../../core/llm/endpoint';
 import { emptyPlaybook, parsePlaybook } from '../../core/playbook/markdown';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { collectReflections, submitReflections, type BatchEndpoint } from '../../core/service/batchApiRun';
@@ -12,6 +11,7 @@ import type { Trace } from '../../core/trace/model';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
 import { UsageError } from '../args';
+import { refusedAsUsage } from './learnProvider';
 import { shellQuote, type Output } from '../output';
 
 export interface BatchApiPhaseInput {
@@ -125,19 +125,13 @@ export async function batchApiPhase(
 }
 
 function batchEndpoint(settings: BatchApiPhaseInput['endpoint']): BatchEndpoint {
-  try {
-    return {
-      client: new BatchApiClient({
+  const client = refusedAsUsage(
+    () =>
+      new BatchApiClient({
         baseUrl: settings.baseUrl,
         apiKey: settings.apiKey,
         allowInsecureHttp: settings.allowInsecureHttp,
       }),
-      baseUrl: settings.baseUrl,
-      model: settings.model,
-      prices: settings.prices,
-    };
-  } catch (error) {
-    if (error instanceof EndpointRefusedError) throw new UsageError(error.message);
-    throw error;
-  }
+  );
+  return { client, baseUrl: settings.baseUrl, model: settings.model, prices: settings.prices };
 }

@@ -26,9 +26,9 @@ export function resolveRoles(
   out: Output,
 ): Roles | undefined {
   const keyless = isLoopbackUrl(endpoint.baseUrl);
-  const openai = () => {
-    try {
-      return openAiRoles({
+  const openai = () =>
+    refusedAsUsage(() =>
+      openAiRoles({
         baseUrl: endpoint.baseUrl,
         model: endpoint.model,
         apiKey: endpoint.apiKey || 'not-needed-for-local-endpoints',
@@ -37,12 +37,8 @@ export function resolveRoles(
         allowInsecureHttp: endpoint.allowInsecureHttp,
         timeoutMs: endpoint.timeoutMs,
         aggregationCapacityTokens: endpoint.aggregationCapacityTokens,
-      });
-    } catch (error) {
-      if (error instanceof EndpointRefusedError) throw new UsageError(error.message);
-      throw error;
-    }
-  };
+      }),
+    );
   switch (provider) {
     case 'auto':
       return endpoint.apiKey || (keyless && endpoint.baseUrl !== DEFAULT_OPENAI_BASE_URL) ? openai() : offlineRoles();
@@ -61,5 +57,15 @@ export function resolveRoles(
         return undefined;
       }
       return openai();
+  }
+}
+
+/** An endpoint the checks refuse (plain http elsewhere, credentials in the URL) is bad usage: exit 2. */
+export function refusedAsUsage<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof EndpointRefusedError) throw new UsageError(error.message);
+    throw error;
   }
 }

@@ -5,6 +5,7 @@ import { redactDeep } from '../secrets/deep';
 import type { Trace } from '../trace/model';
 import { redactText } from '../trace/redact';
 import { sha256 } from '../util/hash';
+import { inLearningOrder } from './order';
 import { Reflection, type CallUsage, type Reflector, type RoleResult } from './types';
 
 // The map phase done elsewhere (a CI runner's shard, the provider's Batch API): reflections made against one frozen
@@ -51,9 +52,7 @@ export function shardOf<T extends Pick<Trace, 'id' | 'startedAt'>>(
   index: number,
   count: number,
 ): T[] {
-  const ordered = [...traces].sort(
-    (a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id),
-  );
+  const ordered = inLearningOrder(traces);
   const size = Math.ceil(ordered.length / count);
   return ordered.slice((index - 1) * size, index * size);
 }
@@ -166,9 +165,17 @@ export class PrecomputedReflector implements Reflector {
     private readonly entries: ReadonlyMap<string, PrecomputedEntry>,
   ) {}
 
+  /** A batch's reflections all see one frozen playbook: hashed once, not once per session. */
+  private last?: { playbook: Playbook; sha: string };
+
+  private shaOf(playbook: Playbook): string {
+    if (this.last?.playbook !== playbook) this.last = { playbook, sha: playbookSha(playbook) };
+    return this.last.sha;
+  }
+
   async reflect(trace: Trace, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Reflection>> {
     const entry = this.entries.get(trace.id);
-    if (entry && entry.playbookSha === playbookSha(playbook)) {
+    if (entry && entry.playbookSha === this.shaOf(playbook)) {
       this.hits++;
       return entry.result;
     }

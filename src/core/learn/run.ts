@@ -17,6 +17,7 @@ import { pipelinedScan } from './pipeline';
 import { RUN_RECORD_VERSION, type BatchRecord, type RunRecord } from './record';
 import { countBatch, type RuleCounting } from './ruleCounting';
 import { contentSeed } from './seed';
+import { inLearningOrder } from './order';
 import type { Aggregator, ProviderInfo, Reflector, Strategy } from './types';
 
 export type { Strategy } from './types';
@@ -125,9 +126,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     ledger,
     options.onSnapshot,
   );
-  const traces = [...options.traces].sort(
-    (a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id),
-  );
+  const traces = inLearningOrder(options.traces);
   try {
     for (let b = 0, offset = 0; offset < traces.length; b++) {
       const batchStarted = Date.now();
