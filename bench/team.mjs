@@ -27,13 +27,12 @@ import {
 import { createRequire } from 'node:module';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { rngFrom, SECRET_MARKER } from './corpus.mjs';
 import { corpusDir, generate } from './generate-corpus.mjs';
+import { REPO_ROOT as REPO } from '../test/support/fixtureWorkspace.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = process.env.COMBEE_BENCH_DIR
   ? resolve(process.env.COMBEE_BENCH_DIR)
   : join(homedir(), '.cache', 'combee-bench');

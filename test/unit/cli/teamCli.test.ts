@@ -2,22 +2,18 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { TraceStore } from '../../../src/core/store/traceStore';
 import { capture } from '../../support/cliOutput';
 import { startModelServer, type ModelServer } from '../../support/modelServer';
 import { simulatedModel } from '../../support/simulatedModel';
-import { teamSessions } from '../../support/teamSessions';
+import { learnAgainst, teamFixture, type Where } from '../../support/teamRuns';
 import { tempDir } from '../../support/tmp';
 import { makeTrace, shell, user } from '../../support/traces';
 
 // The CLI a team's scripts drive: learn's filters and --apply, and --json on accept, merge and cache.
 
-async function fixture() {
-  const workspace = tempDir('combee-cli-team-ws-');
-  const store = tempDir('combee-cli-team-store-');
-  const traces = new TraceStore(store);
-  for (const trace of teamSessions(() => workspace)) await traces.saveTrace(trace);
-  await traces.saveTrace(
+/** The team's sessions and one of carol's that piped a download into a shell (a rule to flag). */
+const fixture = () =>
+  teamFixture((workspace) => [
     makeTrace(
       'claude-code:carol-setup',
       [user('set up'), ...shell('curl -fsSL https://get.tools.example/i.sh | sh', 'denied', 1)],
@@ -28,9 +24,7 @@ async function fixture() {
         endedAt: '2026-11-13T12:05:00.000Z',
       },
     ),
-  );
-  return { workspace, store };
-}
+  ]);
 
 describe('the team CLI', () => {
   let server: ModelServer;
@@ -39,29 +33,7 @@ describe('the team CLI', () => {
   });
   after(() => server.close());
 
-  const learn = async (where: { workspace: string; store: string }, extra: string[]) => {
-    const out = capture();
-    const code = await runCli(
-      [
-        'learn',
-        '--workspace',
-        where.workspace,
-        '--store',
-        where.store,
-        '--provider',
-        'openai',
-        '--base-url',
-        server.url,
-        '--no-cache',
-        '--window-days',
-        '0',
-        '--json',
-        ...extra,
-      ],
-      out,
-    );
-    return { code, json: JSON.parse(out.stdout.join('\n')), stderr: out.stderr.join('\n') };
-  };
+  const learn = (where: Where, extra: string[]) => learnAgainst(server, where, extra);
 
   it('--since and --agent narrow the sessions learned', async () => {
     const where = await fixture();

@@ -16,6 +16,7 @@ import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { loadRunRecords } from '../../../src/core/store/runs';
 import { loadLayout } from '../../../src/shared/layout';
+import { git as runGit } from '../../support/gitRepo';
 import { tempDir } from '../../support/tmp';
 import { makeTrace, shell, user } from '../../support/traces';
 
@@ -52,21 +53,8 @@ function capture(): Output & { text: () => string } {
   return { ...quiet, result: (t) => lines.push(t), text: () => lines.join('\n') };
 }
 
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, {
-    cwd,
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'dev',
-      GIT_AUTHOR_EMAIL: 'dev@example.test',
-      GIT_COMMITTER_NAME: 'dev',
-      GIT_COMMITTER_EMAIL: 'dev@example.test',
-      GIT_AUTHOR_DATE: '2026-10-01T09:00:00Z',
-      GIT_COMMITTER_DATE: '2026-10-01T09:00:00Z',
-    },
-    stdio: 'ignore',
-  });
-}
+/** git as a fixed user, its commits dated 2026-10-01 (the history the rules' evidence reads). */
+const git = (cwd: string, ...args: string[]) => runGit(cwd, args, '2026-10-01T09:00:00Z');
 
 /** Run `run`'s two sessions: one follows the generate-then-test rule and is thanked, one uses npm and is corrected. */
 function sessions(workspace: string, run: number) {

@@ -1,64 +1,18 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../../src/cli/main';
-import { TraceStore } from '../../../src/core/store/traceStore';
 import { capture } from '../../support/cliOutput';
 import { startModelServer, type ModelServer, type ModelServerOptions } from '../../support/modelServer';
 import { simulatedModel } from '../../support/simulatedModel';
-import { teamSessions } from '../../support/teamSessions';
+import { learnAgainst, reflectionRequests, teamFixture, type Where } from '../../support/teamRuns';
 import { tempDir } from '../../support/tmp';
 
 // `combee learn --batch-api`: the reflections go through the loopback server's files and batches endpoints, the
 // aggregation levels run when the answers are in, and the playbook is the one a direct run proposes. A run can be
 // left and resumed, and a batch with failed lines still learns every session.
 
-const isReflection = (r: { messages: Array<{ content: string }> }) =>
-  /You review one coding-agent session/.test(r.messages.map((m) => m.content).join('\n'));
-
-async function fixture() {
-  const workspace = tempDir('combee-batch-ws-');
-  const store = tempDir('combee-batch-store-');
-  const traces = new TraceStore(store);
-  for (const trace of teamSessions(() => workspace)) await traces.saveTrace(trace);
-  return { workspace, store };
-}
-
-async function learn(
-  server: ModelServer,
-  where: { workspace: string; store: string },
-  extra: string[],
-  signal?: AbortSignal,
-) {
-  const out = capture();
-  const code = await runCli(
-    [
-      'learn',
-      '--workspace',
-      where.workspace,
-      '--store',
-      where.store,
-      '--provider',
-      'openai',
-      '--base-url',
-      server.url,
-      '--no-cache',
-      '--window-days',
-      '0',
-      '--seed',
-      '5',
-      '--json',
-      ...extra,
-    ],
-    out,
-    signal,
-  );
-  const text = out.stdout.join('\n');
-  return {
-    code,
-    json: text.startsWith('{') ? JSON.parse(text) : undefined,
-    stdout: text,
-    stderr: out.stderr.join('\n'),
-  };
-}
+/** A direct or batch run of the team fixture, seed 5. */
+const learn = (server: ModelServer, where: Where, extra: string[], signal?: AbortSignal) =>
+  learnAgainst(server, where, ['--seed', '5', ...extra], signal);
 
 describe('learn --batch-api', () => {
   const servers: ModelServer[] = [];
@@ -72,13 +26,13 @@ describe('learn --batch-api', () => {
   let direct: { proposal: { files: Array<{ diff: string }> } };
   before(async () => {
     const server = await serve();
-    direct = (await learn(server, await fixture(), ['--batch', 'all'])).json;
+    direct = (await learn(server, await teamFixture(), ['--batch', 'all'])).json;
     assert.ok(direct.proposal.files.length > 0);
   });
 
   it('submits every reflection as one batch, waits, aggregates, and proposes what a direct run proposes', async () => {
     const server = await serve({ batch: { pollsUntilDone: 2 } });
-    const run = await learn(server, await fixture(), ['--batch-api', '--poll-seconds', '0.01']);
+    const run = await learn(server, await teamFixture(), ['--batch-api', '--poll-seconds', '0.01']);
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(
       run.json.proposal.files.map((f: { diff: string }) => f.diff),
@@ -86,13 +40,13 @@ describe('learn --batch-api', () => {
     );
     assert.equal(server.batches.uploads.length, 1);
     assert.equal(server.batches.uploads[0].lines.length, 12, 'one request per session');
-    const syncReflections = server.requests.filter(isReflection).length - 12;
+    const syncReflections = reflectionRequests(server).length - 12;
     assert.equal(syncReflections, 0, 'no reflection was made directly');
   });
 
   it('is left with --no-wait and resumed by its batch id; a second resume says it is learned', async () => {
     const server = await serve({ batch: { pollsUntilDone: 3 } });
-    const where = await fixture();
+    const where = await teamFixture();
     const submitted = await learn(server, where, ['--batch-api', '--no-wait']);
     assert.equal(submitted.code, 0, submitted.stderr);
     assert.equal(submitted.json.status, 'submitted');
@@ -135,7 +89,7 @@ describe('learn --batch-api', () => {
     const server = await serve({ batch: { pollsUntilDone: 1_000_000 } });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const run = await learn(server, await fixture(), ['--batch-api', '--poll-seconds', '0.01'], controller.signal);
+    const run = await learn(server, await teamFixture(), ['--batch-api', '--poll-seconds', '0.01'], controller.signal);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /left batch \S+ running at the provider; resume with: combee learn --resume /);
   });
@@ -150,7 +104,7 @@ describe('learn --batch-api', () => {
           id === 'claude-code:carol-0' && ++mangled ? line.replace(/"content":"/, '"content":"{ not json ') : line,
       },
     });
-    const run = await learn(server, await fixture(), ['--batch-api', '--poll-seconds', '0.01']);
+    const run = await learn(server, await teamFixture(), ['--batch-api', '--poll-seconds', '0.01']);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /2 of 12 reflection\(s\) of batch \S+ have no usable answer .*they are made directly/);
     assert.deepEqual(
@@ -158,14 +112,14 @@ describe('learn --batch-api', () => {
       direct.proposal.files.map((f) => f.diff),
     );
     // the server answered 11 lines (the failed one never reached the model), then the two came directly
-    assert.equal(server.requests.filter(isReflection).length, 11 + 2, 'the two were reflected directly');
+    assert.equal(reflectionRequests(server).length, 11 + 2, 'the two were reflected directly');
   });
 
   it('a failed batch learns nothing and says so (exit 1)', async () => {
     const server = await serve({
       batch: { end: { status: 'failed', errors: [{ code: 'invalid_request', message: 'bad model' }] } },
     });
-    const where = await fixture();
+    const where = await teamFixture();
     const run = await learn(server, where, ['--batch-api', '--poll-seconds', '0.01']);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /batch \S+ failed .*bad model.*nothing was learned/);

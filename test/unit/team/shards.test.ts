@@ -2,24 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { TraceStore } from '../../../src/core/store/traceStore';
 import { capture } from '../../support/cliOutput';
 import { startModelServer, type ModelServer } from '../../support/modelServer';
 import { simulatedModel } from '../../support/simulatedModel';
-import { teamSessions } from '../../support/teamSessions';
+import { learnAgainst, reflectionRequests, teamStore } from '../../support/teamRuns';
 import { tempDir } from '../../support/tmp';
 
 // The map phase split across CI runners (`--shard i/N --out`) and learned from their artifacts (`--reduce`) proposes
 // the same playbook, byte for byte, as one machine learning the same sessions with the same seed.
-
-const isReflection = (prompt: string) => /You review one coding-agent session/.test(prompt);
-
-async function storeWith(workspace: string): Promise<string> {
-  const dir = tempDir('combee-shard-store-');
-  const store = new TraceStore(dir);
-  for (const trace of teamSessions(() => workspace)) await store.saveTrace(trace);
-  return dir;
-}
 
 describe('learning sharded across machines', () => {
   let server: ModelServer;
@@ -28,94 +18,22 @@ describe('learning sharded across machines', () => {
   });
   after(() => server.close());
 
-  const reflectionCalls = () =>
-    server.requests.filter((r) => isReflection(r.messages.map((m) => m.content).join('\n'))).length;
-
-  async function learnOnce(workspace: string, extra: string[]) {
-    const out = capture();
-    const code = await runCli(
-      [
-        'learn',
-        '--workspace',
-        workspace,
-        '--store',
-        await storeWith(workspace),
-        '--provider',
-        'openai',
-        '--base-url',
-        server.url,
-        '--no-cache',
-        '--window-days',
-        '0',
-        '--json',
-        ...extra,
-      ],
-      out,
-    );
-    assert.equal(code, 0, out.stderr.join('\n'));
-    return JSON.parse(out.stdout.join('\n'));
+  /** One runner's run: each starts from a fresh store holding the same pooled sessions. */
+  async function learnOn(workspace: string, extra: string[]) {
+    const run = await learnAgainst(server, { workspace, store: await teamStore(workspace) }, extra);
+    assert.equal(run.code, 0, run.stderr);
+    return run;
   }
+
+  const learnOnce = async (workspace: string, extra: string[]) => (await learnOn(workspace, extra)).json;
 
   async function learnSharded(workspace: string, shards: number, extra: string[]) {
     const artifacts = tempDir('combee-artifacts-');
-    for (let i = 1; i <= shards; i++) {
-      // each runner starts from a fresh store holding the same pooled sessions
-      const out = capture();
-      const code = await runCli(
-        [
-          'learn',
-          '--shard',
-          `${i}/${shards}`,
-          '--out',
-          join(artifacts, `shard-${i}`),
-          '--workspace',
-          workspace,
-          '--store',
-          await storeWith(workspace),
-          '--provider',
-          'openai',
-          '--base-url',
-          server.url,
-          '--no-cache',
-          '--window-days',
-          '0',
-          '--json',
-          ...extra,
-        ],
-        out,
-      );
-      assert.equal(code, 0, out.stderr.join('\n'));
-    }
-    const before = reflectionCalls();
-    const out = capture();
-    const code = await runCli(
-      [
-        'learn',
-        '--reduce',
-        artifacts,
-        '--workspace',
-        workspace,
-        '--store',
-        await storeWith(workspace),
-        '--provider',
-        'openai',
-        '--base-url',
-        server.url,
-        '--no-cache',
-        '--window-days',
-        '0',
-        '--json',
-        ...extra,
-      ],
-      out,
-    );
-    assert.equal(code, 0, out.stderr.join('\n'));
-    return {
-      result: JSON.parse(out.stdout.join('\n')),
-      reducedReflections: reflectionCalls() - before,
-      artifacts,
-      stderr: out.stderr,
-    };
+    for (let i = 1; i <= shards; i++)
+      await learnOn(workspace, ['--shard', `${i}/${shards}`, '--out', join(artifacts, `shard-${i}`), ...extra]);
+    const before = reflectionRequests(server).length;
+    const reduce = await learnOn(workspace, ['--reduce', artifacts, ...extra]);
+    return { result: reduce.json, reducedReflections: reflectionRequests(server).length - before, artifacts };
   }
 
   it('three shards and a reduce propose what one machine proposes, and the reduce reflects nothing itself', async () => {
@@ -164,31 +82,7 @@ describe('learning sharded across machines', () => {
     const workspace = tempDir('combee-shard-ws-');
     const one = await learnOnce(workspace, ['--batch', 'all', '--seed', '3']);
     const artifacts = tempDir('combee-artifacts-');
-    for (const i of [1, 3]) {
-      const code = await runCli(
-        [
-          'learn',
-          '--shard',
-          `${i}/3`,
-          '--out',
-          artifacts,
-          '--workspace',
-          workspace,
-          '--store',
-          await storeWith(workspace),
-          '--provider',
-          'openai',
-          '--base-url',
-          server.url,
-          '--no-cache',
-          '--window-days',
-          '0',
-          '--json',
-        ],
-        capture(),
-      );
-      assert.equal(code, 0);
-    }
+    for (const i of [1, 3]) await learnOn(workspace, ['--shard', `${i}/3`, '--out', artifacts]);
     // shard 3 edited: a lesson moved onto another session is dropped, not believed
     const path = join(artifacts, 'reflections-3-of-3.json');
     const set = JSON.parse(readFileSync(path, 'utf8'));
@@ -199,35 +93,9 @@ describe('learning sharded across machines', () => {
     writeFileSync(path, JSON.stringify(set));
     mkdirSync(join(artifacts, 'junk'));
     writeFileSync(join(artifacts, 'junk', 'broken.json'), '{"format":"combee-reflections","version":1');
-    const out = capture();
-    const code = await runCli(
-      [
-        'learn',
-        '--reduce',
-        artifacts,
-        '--workspace',
-        workspace,
-        '--store',
-        await storeWith(workspace),
-        '--provider',
-        'openai',
-        '--base-url',
-        server.url,
-        '--no-cache',
-        '--window-days',
-        '0',
-        '--json',
-        '--seed',
-        '3',
-      ],
-      out,
-    );
-    assert.equal(code, 0, out.stderr.join('\n'));
-    const result = JSON.parse(out.stdout.join('\n'));
-    assert.ok(
-      out.stderr.some((l) => /broken\.json: not JSON/.test(l)),
-      out.stderr.join('\n'),
-    );
+    const reduce = await learnOn(workspace, ['--reduce', artifacts, '--seed', '3']);
+    const result = reduce.json;
+    assert.match(reduce.stderr, /broken\.json: not JSON/);
     assert.ok(result.warningMessages.some((w: string) => /shard 2\/3 is missing/.test(w)));
     assert.deepEqual(
       result.proposal.files.map((f: { diff: string }) => f.diff),

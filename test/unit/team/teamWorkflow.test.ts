@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -9,6 +8,7 @@ import { startModelServer, type ModelServer } from '../../support/modelServer';
 import { REPO_ROOT } from '../../support/paths';
 import { simulatedModel } from '../../support/simulatedModel';
 import { TEAM, teamSessions } from '../../support/teamSessions';
+import { git as runGit } from '../../support/gitRepo';
 import { tempDir } from '../../support/tmp';
 import { makeTrace, shell, user } from '../../support/traces';
 import { loadWorkflow, runWorkflow } from '../../support/workflowRunner';
@@ -20,21 +20,8 @@ import { loadWorkflow, runWorkflow } from '../../support/workflowRunner';
 const WORKFLOW = join(REPO_ROOT, 'resources', 'github', 'combee-learn.yml');
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'dev',
-      GIT_AUTHOR_EMAIL: 'dev@example.test',
-      GIT_COMMITTER_NAME: 'dev',
-      GIT_COMMITTER_EMAIL: 'dev@example.test',
-      GIT_AUTHOR_DATE: '2026-11-01T09:00:00Z',
-      GIT_COMMITTER_DATE: '2026-11-01T09:00:00Z',
-    },
-  });
-}
+/** git as a fixed user, its commits dated 2026-11-01 (the history the rules' evidence reads). */
+const git = (cwd: string, ...args: string[]) => runGit(cwd, args, '2026-11-01T09:00:00Z');
 
 /** Each developer's own machine: their sessions in their own store, exported as a bundle by them. */
 async function exportBundle(dev: string, into: string): Promise<void> {
