@@ -3,7 +3,7 @@ import { jaccard, tokens } from '../playbook/similarity';
 import type { ChatMessage } from './client';
 
 const SECTIONS =
-  'Build and test, Conventions, Architecture, Tooling, Pitfalls, Workflow (or an existing section of the playbook)';
+  'Setup, Build, Test, Typecheck, Lint, Run, Conventions, Architecture, Pitfalls: what the rule does (or an existing section of the playbook)';
 
 /**
  * Only the rules an aggregation could touch: those lexically close to its items (at most `limit`). Showing the

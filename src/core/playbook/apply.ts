@@ -1,6 +1,7 @@
 import { marksStart } from './marks';
 import type { Delta, DeltaOp } from './delta';
 import {
+  DEFAULT_SECTIONS,
   bullets,
   endOfSectionBody,
   findBullet,
@@ -42,8 +43,24 @@ function ensureSection(playbook: Playbook, title: string): Section {
   const existing = playbook.sections.find((s) => sameSection(s.title, title));
   if (existing) return existing;
   const section: Section = { title, header: `## ${title}`, lines: [{ kind: 'text', text: '' }] };
-  playbook.sections.push(section);
+  // a known section goes before the first known one that the order puts after it; others go last
+  const rank = (t: string) => DEFAULT_SECTIONS.findIndex((d) => sameSection(d, t));
+  const own = rank(title);
+  const before = own < 0 ? -1 : playbook.sections.findIndex((s) => rank(s.title) > own);
+  if (before < 0) playbook.sections.push(section);
+  else playbook.sections.splice(before, 0, section);
+  // the section above keeps a blank line before this header
+  const above = playbook.sections[playbook.sections.indexOf(section) - 1];
+  const last = above?.lines.at(-1);
+  if (above && !(last?.kind === 'text' && last.text.trim() === '')) above.lines.push({ kind: 'text', text: '' });
   return section;
+}
+
+/** Sections a removal left with neither rules nor text of the team's: their header alone would say nothing. */
+function dropEmptied(playbook: Playbook, hadRules: ReadonlySet<Section>): void {
+  playbook.sections = playbook.sections.filter(
+    (s) => !hadRules.has(s) || s.lines.some((l) => l.kind === 'bullet' || l.text.trim() !== ''),
+  );
 }
 
 /** Inserts after the section's last bullet, before its trailing blank lines, so sections stay separated. */
@@ -92,6 +109,7 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
     while (used.has(id) || idNumberTaken(used, id)) id = formatId(slug, next++);
     return id;
   };
+  const hadRules = new Set(playbook.sections.filter((s) => s.lines.some((l) => l.kind === 'bullet')));
   for (const op of delta.ops) {
     switch (op.op) {
       case 'ADD': {
@@ -147,6 +165,7 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
       }
     }
   }
+  dropEmptied(playbook, hadRules);
   return { playbook, applied };
 }
 

@@ -1,5 +1,4 @@
 import type { Bullet, Playbook, PlaybookLine, Section } from './model';
-import { DEFAULT_SECTIONS } from './model';
 
 const BULLET = /^\s*(?:[-*]\s+)?\[([^\]\s]+)\]\s*(?:helpful|h)=(\d+)\s+(?:harmful|r)=(\d+)\s*::\s?(.*)$/;
 const HEADER = /^##\s+(.+?)\s*$/;
@@ -58,7 +57,7 @@ export const PLAYBOOK_PREAMBLE = [
 export function emptyPlaybook(): Playbook {
   return {
     preamble: [...PLAYBOOK_PREAMBLE],
-    sections: DEFAULT_SECTIONS.map((title) => ({ title, header: `## ${title}`, lines: [{ kind: 'text', text: '' }] })),
+    sections: [],
     trailingNewline: true,
   };
 }

@@ -25,14 +25,22 @@ export interface Playbook {
   trailingNewline: boolean;
 }
 
-/** Sections suited to coding work, in the order a new playbook lists them. */
+/**
+ * Sections a rule is filed under by what it does, in the order a playbook lists them when Combee creates them; a
+ * playbook starts with none, so no empty section is ever written.
+ */
 export const DEFAULT_SECTIONS = [
-  'Build and test',
+  'Setup',
+  'Build',
+  'Test',
+  'Typecheck',
+  'Lint',
+  'Run',
   'Conventions',
   'Architecture',
   'Tooling',
-  'Pitfalls',
   'Workflow',
+  'Pitfalls',
 ] as const;
 
 /** Where new lines go in a section: after its last non-blank line, so trailing blank lines keep sections apart. */

@@ -66,7 +66,7 @@ describe('walking skeleton: learn → diff → accept', () => {
     assert.ok(after.startsWith(before), 'the hand-written part of AGENTS.md changed');
     assert.match(
       after.slice(before.length),
-      /^\n<!-- combee:begin [^\n]*-->\n[\s\S]*\[bat-\d{5}\] Run `pnpm db:generate` before `pnpm test`[\s\S]*<!-- combee:end -->\n$/,
+      /^\n<!-- combee:begin [^\n]*-->\n[\s\S]*\[test-\d{5}\] Run `pnpm db:generate` before `pnpm test`[\s\S]*<!-- combee:end -->\n$/,
     );
     const nested = Buffer.from(await vscode.workspace.fs.readFile(fileUri('src/generated/AGENTS.md'))).toString('utf8');
     assert.match(nested, /Don't edit anything under src\/generated\//);

@@ -102,7 +102,7 @@ describe('combee CLI', () => {
     );
     const text = out.stdout.join('\n');
     assert.match(text, /\+\+\+ b\/\.combee\/playbook\.md/);
-    assert.match(text, /^\+\[bat-\d{5}\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`/m);
+    assert.match(text, /^\+\[test-\d{5}\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`/m);
     assert.match(text, /Learned from 2 session\(s\)/);
     assert.ok(!existsSync(join(workspace, '.combee')));
     assert.ok(

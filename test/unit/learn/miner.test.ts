@@ -33,7 +33,7 @@ describe('offline lesson miner', () => {
     assert.ok(lesson);
     assert.match(
       lesson.content,
-      /^Run `TZ=UTC pnpm vitest run src\/cart`, not `pnpm vitest run src\/cart`: the plain form fails with `Expected/,
+      /^Run `TZ=UTC pnpm vitest run`, not `pnpm vitest run`: the plain form fails with `Expected/,
     );
   });
 
@@ -142,5 +142,78 @@ describe('offline lesson miner', () => {
       /^\[arch-\d{5}\] helpful=0 harmful=0 :: `prisma\/schema\.prisma` and `src\/db\/types\.ts` change together: when you edit one, update the other\.$/m,
     );
     assert.doesNotMatch(serializePlaybook(both.playbook), /types\.test\.ts` change together/);
+  });
+
+  it('states one way to run the tests however many test files the sessions ran', () => {
+    const sessions = ['src/cart/total.test.ts', 'src/cart/tax.test.ts -t "rounds"', 'src/auth'].map((target, i) =>
+      makeTrace(`files-${i}`, [
+        user('fix the failing test'),
+        ...shell(`pnpm vitest run ${target}`, 'Expected: "00:00" Received: "23:00"', 1),
+        ...shell(`TZ=UTC pnpm vitest run ${target}`, 'Tests 8 passed'),
+      ]),
+    );
+    const keys = new Set(sessions.flatMap((t) => mineLessons(t, emptyPlaybook()).lessons.map((l) => l.key)));
+    // and no 'works' rule: a run of one file shows that file passing, not the suite
+    assert.deepEqual([...keys].sort(), ['variant:pnpm vitest run=>tz=utc pnpm vitest run']);
+    const lesson = mineLessons(sessions[1], emptyPlaybook()).lessons.find((l) => l.kind === 'pitfall');
+    assert.equal(lesson?.section, 'Test');
+    assert.doesNotMatch(lesson?.content ?? '', /tax\.test|rounds/);
+  });
+
+  it('learns nothing from a typo, a flaky rerun or a lint run between two test runs', () => {
+    const typo = makeTrace('typo', [
+      ...shell('pnmp test', 'zsh: command not found: pnmp', 127),
+      ...shell('pnpm test', 'Tests 12 passed'),
+    ]);
+    const flaky = makeTrace('flaky', [
+      ...shell('cargo test', 'test net::retries ... FAILED (timed out)', 101),
+      ...shell('cargo clippy', 'Finished'),
+      ...shell('cargo test', 'test result: ok. 40 passed'),
+    ]);
+    for (const trace of [typo, flaky]) {
+      const kinds = mineLessons(trace, emptyPlaybook()).lessons.map((l) => l.key ?? '');
+      assert.deepEqual(
+        kinds.filter((k) => !k.startsWith('works:')),
+        [],
+        trace.id,
+      );
+    }
+  });
+
+  it('finds the set-up step a failure names as its own fix', () => {
+    const trace = makeTrace('env', [
+      user('start the relay locally'),
+      ...shell(
+        'go test ./internal/relay',
+        'relay_test.go:14: RELAY_DB_URL is not set: run `source .env.test` first',
+        1,
+      ),
+      ...shell('source .env.test', ''),
+      ...shell('go test ./internal/relay', 'ok  relay 0.41s'),
+    ]);
+    const prereq = mineLessons(trace, emptyPlaybook()).lessons.find((l) => l.kind === 'procedure');
+    assert.equal(
+      prereq?.content,
+      "Run `source .env.test` before `go test ./...`: without it `go test ./...` fails with `relay_test.go:14: RELAY_DB_URL is not set: run 'source .env.test' first`.",
+    );
+  });
+
+  it('finds the conventions a user states in plain words, not their one-off requests or questions', () => {
+    const trace = makeTrace('stated', [
+      user(
+        'Add retries to the webhook client. Always run `make lint` before committing. Use the new backoff helper in this file.',
+      ),
+      ...shell('make lint', 'ok'),
+      user('How does the cache work? All outgoing HTTP calls go through internal/httpx.'),
+      assistant('Done.'),
+    ]);
+    const prefs = mineLessons(trace, emptyPlaybook()).lessons.filter((l) => l.kind === 'preference');
+    assert.deepEqual(
+      prefs.map((p) => [p.content, p.section, p.evidence.steps]),
+      [
+        ['Always run `make lint` before committing.', 'Conventions', [0]],
+        ['All outgoing HTTP calls go through internal/httpx.', 'Conventions', [3]],
+      ],
+    );
   });
 });

@@ -233,8 +233,8 @@ describe('learning run', () => {
       seed: 1,
     });
     const text = serializePlaybook(result.playbook);
-    assert.match(text, /^\[bat-00001\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`/m);
-    const added = result.applied.find((a) => a.id === 'bat-00001');
+    assert.match(text, /^\[test-00001\] helpful=0 harmful=0 :: Run `pnpm db:generate` before `pnpm test`/m);
+    const added = result.applied.find((a) => a.id === 'test-00001');
     assert.deepEqual(added?.op.support.map((s) => s.traceId).sort(), ['a', 'b', 'c', 'd']);
   });
 

@@ -18,10 +18,27 @@ export function aggregateOffline(input: AggregationInput, playbook: Playbook): D
   const merged: AddOp[] = [];
   const wordsOf = memoTokens();
   const near = (a: string, b: string) => jaccard(wordsOf(a), wordsOf(b)) >= NEAR_DUPLICATE;
+  // one lesson, worded by several sessions: the wording most sessions gave, whatever order they came in, supported
+  // by the sessions that gave it (another session's wording says nothing for this one's)
+  const votes = new Map<AddOp, Map<string, AddOp>>();
   for (const op of candidates) {
     const same = merged.find((m) => (m.key && op.key ? m.key === op.key : near(m.content, op.content)));
-    if (same) same.support = unionSupport(same.support, op.support);
-    else merged.push({ ...op, support: unionSupport(op.support) });
+    const target = same ?? { ...op, support: [] };
+    if (!same) merged.push(target);
+    target.support = unionSupport(target.support, op.support);
+    const byContent = votes.get(target) ?? new Map<string, AddOp>();
+    const vote = byContent.get(op.content);
+    byContent.set(op.content, vote ? { ...vote, support: unionSupport(vote.support, op.support) } : op);
+    votes.set(target, byContent);
+  }
+  for (const op of merged) {
+    const [best] = [...(votes.get(op)?.values() ?? [])].sort(
+      (a, b) =>
+        b.support.length - a.support.length ||
+        a.content.length - b.content.length ||
+        a.content.localeCompare(b.content),
+    );
+    if (best) Object.assign(op, { ...best, support: unionSupport(best.support) });
   }
   const existing = bullets(playbook);
   const fresh = merged.filter((op) => !existing.some((b) => near(b.content, op.content)));

@@ -6,6 +6,10 @@ import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
 import type { BulletTag } from '../../playbook/delta';
 import type { Lesson, Reflection } from '../../learn/types';
+import { canonicalCommand } from '../../trace/canonicalCommand';
+import { carriesOut, namedFixes } from './hints';
+import { statedConventions } from './statements';
+import { isTypoFix } from './typos';
 
 /** How far after a failure we look for the command that worked. */
 const FIX_WINDOW = 14;
@@ -42,31 +46,38 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     const retry = later.find(
       (r) => !r.failed && (r.kind === failure.kind || sameKey(r.command, failure.command)) && r.kind !== 'other',
     );
-    if (!retry) return;
+    if (!retry || isTypoFix(failure.command, retry.command, failure.result.output)) return;
+    const fixes = namedFixes(failure.result.output);
+    const hinted = (r: Run) => fixes.some((fix) => carriesOut(r.command, fix));
     const between = later.filter(
       (r) =>
         r.call.index < retry.call.index &&
         !r.failed &&
-        r.kind !== 'vcs' &&
-        r.kind !== 'other' &&
-        r.kind !== failure.kind,
+        (isSetup(r) || hinted(r)) &&
+        r.kind !== failure.kind &&
+        !sameKey(r.command, failure.command),
     );
+    // the general forms: which test file or filter the task needed says nothing of how to run the tests
+    const failed = canonicalCommand(failure.command);
+    const worked = canonicalCommand(retry.command);
     const errorText = error ? ` with \`${error}\`` : '';
-    if (retry.command !== failure.command && isVariantOf(retry.command, failure.command) && !isAutoFix(retry.command)) {
+    const section = sectionOf(failure.kind);
+    const prep = between.find(hinted) ?? between[between.length - 1];
+    if (worked !== failed && isVariantOf(worked, failed) && !isAutoFix(retry.command)) {
       add({
-        section: 'Build and test',
+        section,
         kind: 'pitfall',
-        key: `variant:${commandKey(failure.command)}=>${normalizeCommand(retry.command)}`,
-        content: `Run \`${retry.command}\`, not \`${failure.command}\`: the plain form fails${errorText}.`,
+        key: `variant:${normalizeCommand(failed)}=>${normalizeCommand(worked)}`,
+        content: `Run \`${worked}\`, not \`${failed}\`: the plain form fails${errorText}.`,
         evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
       });
-    } else if (between.length > 0) {
-      const prep = between[between.length - 1];
+    } else if (prep) {
+      const before = canonicalCommand(prep.command);
       add({
-        section: 'Build and test',
+        section,
         kind: 'procedure',
-        key: `prereq:${commandKey(prep.command)}=>${commandKey(failure.command)}`,
-        content: `Run \`${prep.command}\` before \`${retry.command}\`: without it \`${failure.command}\` fails${errorText}.`,
+        key: `prereq:${commandKey(before)}=>${commandKey(failed)}`,
+        content: `Run \`${before}\` before \`${worked}\`: without it \`${failed}\` fails${errorText}.`,
         evidence: evidence(
           failure.call.index,
           failure.result.index,
@@ -76,12 +87,12 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
           retry.result.index,
         ),
       });
-    } else if (retry.command !== failure.command) {
+    } else if (worked !== failed) {
       add({
         section: 'Pitfalls',
         kind: 'pitfall',
-        key: `fix:${errorKey(error ?? failure.command)}=>${normalizeCommand(retry.command)}`,
-        content: `When \`${failure.command}\` fails${errorText}, \`${retry.command}\` resolves it.`,
+        key: `fix:${errorKey(error ?? failed)}=>${normalizeCommand(worked)}`,
+        content: `When \`${failed}\` fails${errorText}, \`${worked}\` resolves it.`,
         evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
       });
     }
@@ -98,28 +109,48 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     add({
       section: 'Conventions',
       kind: 'preference',
-      key: `pref:${statement
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, ' ')
-        .trim()}`,
+      key: preferenceKey(statement),
       content: statement,
       scope: pathScope(statement),
       evidence: evidence(...(previousAction ? [previousAction.index] : []), step.index),
     });
   }
+  const stated = new Set(lessons.filter((l) => l.kind === 'preference').map((l) => l.content.toLowerCase()));
+  for (const step of trace.steps) {
+    if (step.kind !== 'user' || step.isMeta) continue;
+    for (const statement of statedConventions(step.text)) {
+      // a correction's own directive already holds it
+      if ([...stated].some((s) => s.includes(statement.toLowerCase()))) continue;
+      add({
+        section: 'Conventions',
+        kind: 'preference',
+        key: preferenceKey(statement),
+        content: statement,
+        scope: pathScope(statement),
+        evidence: evidence(step.index),
+      });
+    }
+  }
 
   // 3. The check commands that worked in this repository (the shortest successful one of each kind).
   for (const kind of CHECK_KINDS) {
-    const worked = runs.filter((r) => r.kind === kind && !r.failed && !isAutoFix(r.command));
+    // a run of one test file shows that file passing, not the suite: only a run of the general form counts
+    const worked = runs
+      .filter((r) => r.kind === kind && !r.failed && !isAutoFix(r.command))
+      .map((r) => ({ run: r, general: canonicalCommand(r.command) }))
+      .filter((w) => w.general === normalizeSpaces(w.run.command));
     if (worked.length === 0) continue;
-    const best = [...worked].sort((a, b) => a.command.length - b.command.length || a.call.index - b.call.index)[0];
-    if (best.command.length > 80 || /\s(?:src|test|tests)\//.test(best.command)) continue;
+    const best = [...worked].sort(
+      (a, b) => a.general.length - b.general.length || a.run.call.index - b.run.call.index,
+    )[0];
+    if (best.general.length > 80 || classifyCommand(best.general) !== kind) continue;
     add({
-      section: 'Build and test',
+      section: sectionOf(kind),
       kind: 'rule',
-      key: `works:${kind}:${normalizeCommand(best.command)}`,
-      content: `${verb(kind)} with \`${best.command}\`.`,
-      evidence: evidence(best.call.index, best.result.index),
+      // one way to run each check: sessions that ran others vote for theirs (see the offline aggregator)
+      key: `works:${kind}`,
+      content: `${verb(kind)} with \`${best.general}\`.`,
+      evidence: evidence(best.run.call.index, best.run.result.index),
     });
   }
 
@@ -184,6 +215,42 @@ function commandRuns(steps: Step[]): Run[] {
   return runs;
 }
 
+/** Steps that set things up for a check (install, generate, build, load an environment), never another check. */
+function isSetup(run: Run): boolean {
+  if (['install', 'codegen', 'build', 'run'].includes(run.kind)) return true;
+  return /^\s*(?:source|\.|export|set -a|direnv|docker compose up|docker-compose up)\b/.test(run.command);
+}
+
+/** The section a rule goes to is what it is about: the check it runs, not where the lesson came from. */
+function sectionOf(kind: CommandKind): string {
+  switch (kind) {
+    case 'test':
+      return 'Test';
+    case 'build':
+      return 'Build';
+    case 'lint':
+    case 'format':
+      return 'Lint';
+    case 'typecheck':
+      return 'Typecheck';
+    case 'install':
+      return 'Setup';
+    case 'codegen':
+      return 'Build';
+    case 'run':
+      return 'Run';
+    default:
+      return 'Pitfalls';
+  }
+}
+
+function preferenceKey(statement: string): string {
+  return `pref:${statement
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()}`;
+}
+
 function firstLine(command: string): string {
   return command.split('\n')[0].trim();
 }
@@ -196,6 +263,10 @@ function sameKey(a: string, b: string): boolean {
 function isVariantOf(candidate: string, original: string): boolean {
   const core = firstCommand(original).trim();
   return candidate.includes(core) || firstCommand(candidate).startsWith(core);
+}
+
+function normalizeSpaces(command: string): string {
+  return command.trim().replace(/\s+/g, ' ');
 }
 
 function normalizeCommand(command: string): string {

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { canonicalCommand } from '../../../src/core/trace/canonicalCommand';
+
+describe('the general form of a command', () => {
+  const cases: Array<[string, string]> = [
+    ['pnpm vitest run src/cart/total.test.ts', 'pnpm vitest run'],
+    ['TZ=UTC pnpm vitest run src/cart -t "adds tax"', 'TZ=UTC pnpm vitest run'],
+    ['pnpm test -- src/cart.test.ts', 'pnpm test'],
+    ['pnpm test cart', 'pnpm test'],
+    ['pnpm --filter web test', 'pnpm --filter web test'],
+    ['npm run test:unit -- --grep checkout', 'npm run test:unit'],
+    ['npx jest src/a.test.ts --runInBand', 'npx jest --runInBand'],
+    ['pytest tests/test_ledger.py::test_balance -x', 'pytest -x'],
+    ['uv run pytest tests/test_api.py -k refund', 'uv run pytest'],
+    ['python -m pytest tests/', 'python -m pytest'],
+    ['cargo test parser::tests::parses_header', 'cargo test'],
+    ['cargo test -p tiles-core render_tile -- --nocapture', 'cargo test -p tiles-core -- --nocapture'],
+    ['cargo test --features simd', 'cargo test --features simd'],
+    ['go test ./internal/cache -run TestTTL', 'go test ./...'],
+    ['go test ./...', 'go test ./...'],
+    ['make test', 'make test'],
+    ['pnpm eslint src/cart.ts', 'pnpm eslint'],
+    ['pnpm tsc --noEmit', 'pnpm tsc --noEmit'],
+  ];
+  for (const [command, general] of cases)
+    it(`${command} → ${general}`, () => assert.equal(canonicalCommand(command), general));
+
+  it('leaves what a command does alone when it is not a check', () => {
+    assert.equal(canonicalCommand('pnpm add lodash-es'), 'pnpm add lodash-es');
+    assert.equal(canonicalCommand('make release VERSION=1.2'), 'make release VERSION=1.2');
+    assert.equal(canonicalCommand('pnpm test | tee out.log'), 'pnpm test | tee out.log');
+  });
+});
