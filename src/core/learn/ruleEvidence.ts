@@ -322,7 +322,7 @@ function keyWords(command: string): readonly string[] {
   return words;
 }
 
-function matchesCommand(part: string, ruleCommand: string): boolean {
+export function matchesCommand(part: string, ruleCommand: string): boolean {
   const have = keyWords(part);
   const want = keyWords(ruleCommand);
   if (want.length > have.length || want.some((w, i) => have[i] !== w)) return false;
@@ -339,7 +339,7 @@ function subcommandWords(command: string): string[] {
 }
 
 /** `npm test` where the rule says `pnpm test`: the same job done with the tool the rule did not choose. */
-function isCounterpartOf(part: string, ruleCommand: string): boolean {
+export function isCounterpartOf(part: string, ruleCommand: string): boolean {
   const tool = keyWords(ruleCommand)[0];
   const program = keyWords(part)[0];
   if (!(COUNTERPARTS[tool] ?? []).includes(program)) return false;

@@ -2,6 +2,7 @@ import { serializePlaybook } from '../playbook/markdown';
 import { bullets, type Playbook } from '../playbook/model';
 import { jaccard, NEAR_DUPLICATE, tokens } from '../playbook/similarity';
 import { countTokens } from '../util/tokens';
+import { conflictBetween } from './conflicts';
 import { COUNTERPARTS, ruleCommands } from './ruleEvidence';
 
 // What the review should know of a proposed rule before accepting it, beyond the trust screen: that it is close to
@@ -37,7 +38,7 @@ export function lintRules(
   const teamSays = team.flatMap(({ path, text }) =>
     text
       .split(/\n+/)
-      .map((line) => ({ path, ...ruleCommands(line) }))
+      .map((line) => ({ path, line: line.trim(), ...ruleCommands(line) }))
       .filter((c) => c.prescribed.length + c.forbidden.length > 0),
   );
   const rules = bullets(playbook);
@@ -53,18 +54,14 @@ export function lintRules(
       const overlap = jaccard(words, tokens(other.content));
       if (overlap >= CLOSE && overlap < NEAR_DUPLICATE)
         said.push(`close to [${other.id}] (${Math.round(overlap * 100)} % of its words): merge them?`);
-      const theirs = ruleCommands(other.content);
-      const clash =
-        own.prescribed.find((c) => theirs.forbidden.some((f) => commandHead(f) === commandHead(c))) ??
-        own.forbidden.find((f) => theirs.prescribed.some((c) => commandHead(c) === commandHead(f)));
-      if (clash)
-        said.push(`contradicts [${other.id}] on \`${commandHead(clash)}\`: one says to run it, the other not to`);
+      const clash = conflictBetween(change.content, other.content);
+      if (clash) said.push(`contradicts [${other.id}]: ${clash}`);
     }
     for (const line of teamSays) {
-      const clash =
-        own.prescribed.find((c) => line.forbidden.some((f) => commandHead(f) === commandHead(c))) ??
-        own.forbidden.find((f) => line.prescribed.some((c) => commandHead(c) === commandHead(f)));
-      const note = clash && `contradicts the team's own text in ${line.path} on \`${commandHead(clash)}\``;
+      const clash = conflictBetween(change.content, line.line);
+      // the team's text is theirs to change: the review says which line this rule overrules
+      const note =
+        clash && `contradicts the team's own text in ${line.path} ("${line.line}"): ${clash}; edit that line by hand`;
       if (note && !said.includes(note)) said.push(note);
     }
     if (PROHIBITION.test(change.content) && own.prescribed.length === 0) {

@@ -40,7 +40,8 @@ import type { DeltaOp } from '../playbook/delta';
 import { pinnedIds } from '../playbook/marks';
 import { bullets } from '../playbook/model';
 import { loadRunRecords } from '../store/runs';
-import { layoutRun, storeLayout } from '../../shared/layout';
+import { pushApplyNode } from './applyNode';
+import { resolveConflicts } from './resolveConflicts';
 import type { AgentId } from '../trace/model';
 import type { TraceSummary } from '../trace/summary';
 import { corroborationOf } from '../team/corroboration';
@@ -177,32 +178,12 @@ async function proposeUpkeep(
   result.playbook = lifecycle.playbook;
   result.applied.push(...lifecycle.applied);
   const ok = lifecycle.applied.filter((a) => a.status === 'applied');
-  result.record.totals.applied += ok.length;
-  const lastBatch = result.record.batches.at(-1)?.index ?? 0;
-  result.record.nodes.push({
-    id: `b${lastBatch}:lifecycle`,
-    kind: 'apply',
-    batch: lastBatch,
-    label: `${ok.length} change(s) the rules' standing and the budget ask for`,
-    parents: [],
-    status: 'ok',
-    detail: lifecycle.applied.map((a) => ({
-      op: a.op.op,
-      id: a.id,
-      status: a.status,
-      reason: a.reason ?? (a.op.op === 'REMOVE' ? a.op.reason : undefined),
-      content: 'content' in a.op ? a.op.content : undefined,
-      support: a.op.support,
-    })),
-  });
-  // the stored layout has a place for every node: laid out again with this one (the panel would otherwise)
-  if (result.record.layout) {
-    try {
-      result.record.layout = storeLayout(layoutRun(result.record.nodes), result.record.nodes);
-    } catch {
-      result.record.layout = undefined;
-    }
-  }
+  pushApplyNode(
+    result,
+    'lifecycle',
+    `${ok.length} change(s) the rules' standing and the budget ask for`,
+    lifecycle.applied,
+  );
 }
 
 /** What the team wrote itself in the agents' root files: everything outside Combee's block. */
@@ -382,6 +363,13 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       options.assets?.staleAfterRuns ?? STALE_AFTER_RUNS,
     );
 
+  // No contradiction leaves the proposal: the better-evidenced side of each wins (see resolveConflicts.ts)
+  const team = teamTexts(options.workspace);
+  if (result.record.status === 'completed') {
+    const conflicts = resolveConflicts(result, team);
+    for (const w of conflicts.withdrawn) result.record.warnings.push(`rule ${w.id} left out: ${w.reason}`);
+  }
+
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
   const { rules, hold, warnings } = screenProposal({
     applied: result.applied,
@@ -401,7 +389,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     rules,
     result.playbook,
     options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
-    teamTexts(options.workspace),
+    team,
   );
   const appliedOps = result.applied
     .filter((a) => a.status === 'applied' && a.id)

@@ -28,7 +28,9 @@ describe('the lint of proposed rules', () => {
 
   it('says a rule contradicts one that rules its command out', () => {
     assert.ok(
-      notes.get('bat-00003')?.some((n) => n.startsWith('contradicts [conv-00002] on `npm install`')),
+      notes
+        .get('bat-00003')
+        ?.some((n) => n.startsWith('contradicts [conv-00002]: one says to run `npm install`, the other rules it out')),
       JSON.stringify(notes.get('bat-00003')),
     );
   });
@@ -54,7 +56,11 @@ describe('the lint of proposed rules', () => {
       team,
     );
     assert.ok(
-      said.get('bat-00003')?.includes("contradicts the team's own text in AGENTS.md on `npm install`"),
+      said
+        .get('bat-00003')
+        ?.includes(
+          'contradicts the team\'s own text in AGENTS.md ("We use yarn here. Never run `npm install`."): one says to run `npm install`, the other rules it out; edit that line by hand',
+        ),
       JSON.stringify(said.get('bat-00003')),
     );
   });

@@ -1,0 +1,104 @@
+import { classifyCommand, firstCommand, type CommandKind } from '../trace/commands';
+import { canonicalCommand } from '../trace/canonicalCommand';
+import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './ruleEvidence';
+
+// Two statements an agent cannot both follow: one prescribes a command the other rules out ("Install with
+// `npm install`" / "never npm, always pnpm"), or both name the one way to do a job and name different commands
+// ("Run the tests with `npm test`" / "… with `pnpm test`"). Found here; which side wins is `strength`'s ranking.
+
+/** Jobs a repository has one way of doing: two rules naming different commands for one of them disagree. */
+const ONE_WAY_KINDS: ReadonlySet<CommandKind> = new Set(['test', 'build', 'lint', 'typecheck', 'install', 'format']);
+
+/** Words that make a rule conditional or a sequence: it does not claim to be the one way to do its job. */
+const CONDITIONAL = /\b(?:before|after|when|whenever|if|unless|first|then|once|until|while|instead|not|never|only)\b/i;
+
+/**
+ * Whether a bare tool the rule's reading forbids is really ruled out: named right after a negation ("never npm",
+ * "don't use npm") or the rival of a tool it prescribes. A negation reaches its clause's end, so "don't edit
+ * generated files, pnpm regenerates them" reads as forbidding pnpm, which it does not.
+ */
+function rulesOutTool(content: string, tool: string, prescribed: readonly string[]): boolean {
+  if (prescribed.some((c) => (COUNTERPARTS[c] ?? []).includes(tool))) return true;
+  const negated = new RegExp(
+    `\\b(?:never|not|don'?t|do not|avoid|no|instead of|rather than)\\s+(?:(?:use|run|call|using|with)\\s+)?\`?${tool}\\b`,
+    'i',
+  );
+  return negated.test(content);
+}
+
+/** A command the rule would call breaking it: one it rules out, or its own job done with a counterpart tool. */
+export function ruleRulesOut(content: string, command: string): boolean {
+  // a global tool (`npm install -g x`, `sudo pip install x`) is not the repository's own way of installing
+  if (/(?:^|\s)(?:-g|--global|--user)\b|^sudo\s/.test(command)) return false;
+  const { prescribed, forbidden } = ruleCommands(content);
+  if (prescribed.some((c) => matchesCommand(command, c))) return false;
+  const ruledOut = forbidden.filter((f) => f.includes(' ') || rulesOutTool(content, f, prescribed));
+  return ruledOut.some((f) => matchesCommand(command, f)) || prescribed.some((c) => isCounterpartOf(command, c));
+}
+
+/** The job and the command of a rule that names the one way to do a job ("Run the tests with `pnpm test`."). */
+function oneWay(content: string): { kind: CommandKind; command: string } | undefined {
+  const { prescribed } = ruleCommands(content);
+  const commands = prescribed.filter((c) => c.includes(' ') || !/^[a-z]+$/.test(c));
+  if (commands.length !== 1 || CONDITIONAL.test(content)) return undefined;
+  const command = canonicalCommand(commands[0]);
+  // `npm install -g @acme/tools` or `sudo …` installs one thing: not the way the repository installs its dependencies
+  if (/^sudo\b/.test(command) || command.split(/\s+/).some((w) => /[@/]/.test(w) && !w.startsWith('-')))
+    return undefined;
+  const kind = classifyCommand(command);
+  return ONE_WAY_KINDS.has(kind) ? { kind, command } : undefined;
+}
+
+function rivals(a: string, b: string): boolean {
+  const [toolA, toolB] = [firstCommand(a).split(' ')[0], firstCommand(b).split(' ')[0]];
+  return (COUNTERPARTS[toolA] ?? []).includes(toolB);
+}
+
+/** Why two statements cannot both be followed, in a few words naming the command; undefined when they can. */
+export function conflictBetween(a: string, b: string): string | undefined {
+  for (const [one, other] of [
+    [a, b],
+    [b, a],
+  ]) {
+    const clash = ruleCommands(one).prescribed.find((c) => ruleRulesOut(other, c));
+    if (clash) return `one says to run \`${clash}\`, the other rules it out`;
+  }
+  const [x, y] = [oneWay(a), oneWay(b)];
+  // `pnpm test --project unit` refines `pnpm test`; `npm test` and `pnpm test` are the same job with rival tools
+  if (x && y && x.kind === y.kind && rivals(x.command, y.command))
+    return `they name different commands for the same job (\`${x.command}\`, \`${y.command}\`)`;
+  return undefined;
+}
+
+/** How well a side of a conflict is evidenced, best first: the user's word, then what worked later, then before. */
+export interface Standing {
+  /** The user said it in a session (a correction or a stated convention). */
+  userSaid: boolean;
+  /** This run's sessions showed its way working after another way failed (a fix, a prerequisite, a variant). */
+  fixedFailure: boolean;
+  /** This run's sessions showed it working (a new rule's own support, or helpful evidence). */
+  workedNow: boolean;
+  /** This run's sessions showed it failing or corrected. */
+  hurtNow: boolean;
+  /** The team wrote it itself (outside Combee's block, or a pinned rule). */
+  teamWord: boolean;
+  /** Helpful minus harmful on its playbook line before this run. */
+  record: number;
+  /** Distinct sessions behind it in this run. */
+  sessions: number;
+}
+
+function rank(s: Standing): number[] {
+  if (s.hurtNow && !s.userSaid) return [-1];
+  // more sessions where a way worked outweigh one where it fixed a failure: "not `x`" from one session is refuted
+  // by the sessions where `x` passed
+  return [s.userSaid ? 1 : 0, s.teamWord ? 1 : 0, s.workedNow ? 1 : 0, s.sessions, s.fixedFailure ? 1 : 0, s.record];
+}
+
+/** Negative when `a` is better evidenced, positive when `b` is, 0 when neither is. */
+export function compareStanding(a: Standing, b: Standing): number {
+  const [x, y] = [rank(a), rank(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++)
+    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
+  return 0;
+}

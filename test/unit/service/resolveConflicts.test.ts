@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { offlineRoles } from '../../../src/core/llm/providers';
+import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
+import { ProposalStore } from '../../../src/core/store/proposals';
+import { TraceStore } from '../../../src/core/store/traceStore';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import type { Trace } from '../../../src/core/trace/model';
+import { assistant, makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../support/tmp';
+
+async function learnIn(files: Record<string, string>, traces: Trace[]) {
+  const root = tempDir('combee-conflicts-');
+  const workspace = join(root, 'ws');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(workspace, path, '..'), { recursive: true });
+    writeFileSync(join(workspace, path), text);
+  }
+  mkdirSync(workspace, { recursive: true });
+  const store = new TraceStore(join(root, 'store'));
+  for (const trace of traces) await store.saveTrace({ ...trace, cwd: workspace });
+  const roles = offlineRoles();
+  const result = await learnWorkspace({
+    store,
+    proposals: new ProposalStore(new WorkspaceState(store.dir)),
+    workspace,
+    ...roles,
+    provider: roles.info,
+    dryRun: true,
+    seed: 1,
+  });
+  const playbook = result.proposal?.files.find((f) => f.path.endsWith('playbook.md'))?.after ?? '';
+  return { result, playbook, rules: result.proposal?.rules ?? [] };
+}
+
+/** The agent installs with npm and the user overrules it: pnpm here, never npm. */
+const overruled = (id: string) =>
+  makeTrace(id, [
+    user('add lodash to the cart module'),
+    ...shell('npm install lodash-es', 'added 1 package'),
+    user('No — this repo uses pnpm, never npm. Use pnpm add.'),
+    assistant('Switching to pnpm.'),
+    ...shell('pnpm add lodash-es', 'done'),
+  ]);
+
+describe('no contradiction leaves a proposal', () => {
+  it('removes a playbook rule the user overruled, citing the sessions that overruled it', async () => {
+    const { result, playbook, rules } = await learnIn(
+      {
+        '.combee/playbook.md':
+          '# Playbook\n\n## Setup\n[setu-00001] helpful=2 harmful=0 :: Install dependencies with `npm install`.\n',
+      },
+      [overruled('claude-code:u1')],
+    );
+    assert.doesNotMatch(playbook, /Install dependencies with `npm install`/);
+    assert.match(playbook, /This repo uses pnpm, never npm\. Use pnpm add\./);
+    const removal = rules.find((r) => r.id === 'setu-00001');
+    assert.equal(removal?.op, 'REMOVE');
+    const op = result.proposal?.ops.find((o) => o.ruleId === 'setu-00001')?.op;
+    assert.match(
+      op?.op === 'REMOVE' ? op.reason : '',
+      /^overruled by \[conv-\d{5}\]: one says to run `(?:npm install|pnpm add)`, the other rules it out$/,
+    );
+    assert.deepEqual(
+      removal?.support.map((s) => s.traceId),
+      ['claude-code:u1'],
+    );
+    assert.ok(
+      result.record?.nodes.some((n) => n.id.endsWith(':conflicts')),
+      'the tree shows the removal',
+    );
+  });
+
+  it('withdraws a new rule that contradicts a better-evidenced new one, and says so', async () => {
+    const { result, playbook } = await learnIn({}, [
+      overruled('claude-code:u2'),
+      makeTrace('claude-code:t2', [user('run the tests'), ...shell('npm test', 'Tests 12 passed')]),
+    ]);
+    assert.match(playbook, /This repo uses pnpm, never npm/);
+    assert.doesNotMatch(playbook, /Run the tests with `npm test`/);
+    assert.ok(
+      result.record?.warnings.some((w) => /left out: contradicts \[conv-\d{5}\], which is better evidenced/.test(w)),
+      JSON.stringify(result.record?.warnings),
+    );
+  });
+
+  it("keeps a rule that overrules the team's own text, with a note naming the line; Combee does not edit it", async () => {
+    const agents = '# Agents\n\nInstall dependencies with `npm install`.\n';
+    const { result, rules } = await learnIn({ 'AGENTS.md': agents }, [overruled('claude-code:u3')]);
+    const rule = rules.find((r) => r.content === 'This repo uses pnpm, never npm. Use pnpm add.');
+    assert.ok(
+      rule?.notes?.some((n) =>
+        n.startsWith(`contradicts the team's own text in AGENTS.md ("Install dependencies with \`npm install\`.")`),
+      ),
+      JSON.stringify(rule?.notes),
+    );
+    const agentsFile = result.proposal?.files.find((f) => f.path === 'AGENTS.md');
+    assert.ok(agentsFile?.after.startsWith(agents), 'the team text is left as it was');
+  });
+
+  it("withdraws a rule that only worked once where the team's own text says otherwise", async () => {
+    const { playbook } = await learnIn({ 'AGENTS.md': '# Agents\n\nThis repo uses pnpm: never npm.\n' }, [
+      makeTrace('claude-code:t4', [user('run the tests'), ...shell('npm test', 'Tests 12 passed')]),
+    ]);
+    assert.doesNotMatch(playbook, /npm test/);
+  });
+
+  it('never removes a pinned rule for a new one', async () => {
+    const { playbook } = await learnIn(
+      {
+        '.combee/playbook.md':
+          '# Playbook\n\n## Setup\n<!-- combee:pinned [setu-00001] kept by the team -->\n[setu-00001] helpful=0 harmful=0 :: Install dependencies with `npm install`.\n',
+      },
+      [overruled('claude-code:u5')],
+    );
+    assert.match(playbook, /Install dependencies with `npm install`/);
+    assert.doesNotMatch(playbook, /This repo uses pnpm, never npm/);
+  });
+});
