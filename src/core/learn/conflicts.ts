@@ -1,5 +1,6 @@
 import { classifyCommand, firstCommand, type CommandKind } from '../trace/commands';
 import { canonicalCommand } from '../trace/canonicalCommand';
+import { jaccard, tokens } from '../playbook/similarity';
 import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './ruleEvidence';
 
 // Two statements an agent cannot both follow: one prescribes a command the other rules out ("Install with
@@ -68,6 +69,40 @@ export function conflictBetween(a: string, b: string): string | undefined {
   if (x && y && x.kind === y.kind && rivals(x.command, y.command))
     return `they name different commands for the same job (\`${x.command}\`, \`${y.command}\`)`;
   return undefined;
+}
+
+/** Words two wordings of one rule share at least, when neither is a plain statement of a job's command. */
+const CLOSE_WORDING = 0.6;
+
+/** The commands a rule prescribes, in their general form: what it tells an agent to run, whatever the wording. */
+function purpose(content: string): { prescribed: Set<string>; forbidden: Set<string> } {
+  const { prescribed, forbidden } = ruleCommands(content);
+  // a quoted error line ("fails with `expected 1699 to be 1700`") reads like a command: only real jobs count here
+  const jobs = (list: readonly string[]) => list.filter((c) => !c.includes(' ') || classifyCommand(c) !== 'other');
+  const general = (list: readonly string[]) => new Set(jobs(list).map((c) => canonicalCommand(c).toLowerCase()));
+  return { prescribed: general(prescribed), forbidden: general(forbidden) };
+}
+
+/**
+ * Whether two statements tell an agent the same thing: the same commands to run (in their general form), and what one
+ * rules out the other rules out too or does not speak of. `a-more` / `b-more`: which one says more (rules more out, or
+ * says why); `same` when neither does. Undefined when they are different rules.
+ */
+export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' | undefined {
+  const [x, y] = [purpose(a), purpose(b)];
+  if (x.prescribed.size === 0 || x.prescribed.size !== y.prescribed.size) return undefined;
+  for (const c of x.prescribed) if (!y.prescribed.has(c)) return undefined;
+  // the same commands under other conditions ("WIP commits use `git commit --no-verify`") are another rule, unless
+  // one of the two only names the way to do a job or the tool to use, or they are worded nearly alike
+  const plain = (content: string, p: ReturnType<typeof purpose>) =>
+    oneWay(content) !== undefined || [...p.prescribed].every((c) => !c.includes(' '));
+  if (!plain(a, x) && !plain(b, y) && jaccard(tokens(a), tokens(b)) < CLOSE_WORDING) return undefined;
+  const xOnly = [...x.forbidden].filter((f) => !y.forbidden.has(f)).length;
+  const yOnly = [...y.forbidden].filter((f) => !x.forbidden.has(f)).length;
+  if (xOnly !== yOnly) return xOnly > yOnly ? 'a-more' : 'b-more';
+  // the same commands either way: the longer wording carries the reason ("…: the plain form fails with …")
+  if (Math.abs(a.length - b.length) > 20) return a.length > b.length ? 'a-more' : 'b-more';
+  return 'same';
 }
 
 /** How well a side of a conflict is evidenced, best first: the user's word, then what worked later, then before. */

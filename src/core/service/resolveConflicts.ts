@@ -1,4 +1,5 @@
-import { compareStanding, conflictBetween, type Standing } from '../learn/conflicts';
+import { compareStanding, conflictBetween, samePurpose, type Standing } from '../learn/conflicts';
+import { unionSupport } from '../playbook/support';
 import type { LearnResult } from '../learn/run';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { DeltaOp, Evidence } from '../playbook/delta';
@@ -7,9 +8,11 @@ import { bullets } from '../playbook/model';
 import { ruleCommands } from '../learn/ruleEvidence';
 import { pushApplyNode } from './applyNode';
 
-// No contradiction leaves a proposal. After a run (and its upkeep), every rule it added or reworded is held against
+// One rule per purpose, and no contradiction leaves a proposal. After a run (and its upkeep), every rule it added or reworded is held against
 // the rest of the playbook, against the other new rules, and against the team's own text outside Combee's block. The
-// better-evidenced side wins: what a user said, then the team's written word, then what this run's sessions showed
+// same thing as another (the same commands to run) is merged into it: into a playbook rule (whose wording it replaces
+// when it says more), into the other new rule that says more, or left out where the team's text says it already. Of
+// two that disagree, the better-evidenced side wins: what a user said, then the team's written word, then what this run's sessions showed
 // working, then what worked before. A losing rule of the playbook is proposed for removal, with the sessions that
 // overruled it; a losing new rule is withdrawn, with the reason in the tree; a new rule that overrules the team's
 // text, which Combee may not edit, keeps a note naming the line (the lint notes show it in the review).
@@ -39,10 +42,9 @@ function teamStatements(team: ReadonlyArray<{ path: string; text: string }>): Ar
 
 function sides(result: LearnResult): Side[] {
   const pinned = pinnedIds(result.playbook);
+  // only a rule the run adds can be withdrawn; one it reworded is the playbook's, with its new words
   const fresh = new Map<string, AppliedOp>();
-  for (const a of result.applied)
-    if (a.status === 'applied' && a.id && (a.op.op === 'ADD' || a.op.op === 'UPDATE' || a.op.op === 'MERGE'))
-      fresh.set(a.id, a);
+  for (const a of result.applied) if (a.status === 'applied' && a.id && a.op.op === 'ADD') fresh.set(a.id, a);
   const said = new Map<string, { helpful: Set<string>; harmful: Set<string> }>();
   for (const batch of result.record.batches)
     for (const e of batch.evidence ?? []) {
@@ -78,6 +80,8 @@ function sides(result: LearnResult): Side[] {
 }
 
 export interface ConflictOutcome {
+  /** Playbook rules reworded by a new rule that says the same and more (the new one merged into them). */
+  reworded: Array<{ id: string; content: string; support: Evidence[] }>;
   /** New rules withdrawn, with why. */
   withdrawn: Array<{ id: string; reason: string }>;
   /** Rules of the playbook proposed for removal, with the rule that overruled them. */
@@ -101,10 +105,12 @@ export function resolveConflicts(
   result: LearnResult,
   team: ReadonlyArray<{ path: string; text: string }>,
 ): ConflictOutcome {
-  const outcome: ConflictOutcome = { withdrawn: [], removed: [], overrulingTeam: [] };
+  const outcome: ConflictOutcome = { reworded: [], withdrawn: [], removed: [], overrulingTeam: [] };
   const all = sides(result);
   const gone = new Set<string>();
   const fresh = all.filter((s) => s.isNew);
+  const statements = teamStatements(team);
+  mergeSamePurpose(result, all, fresh, statements, gone, outcome);
   for (const rule of fresh) {
     if (gone.has(rule.id)) continue;
     for (const other of all) {
@@ -130,7 +136,7 @@ export function resolveConflicts(
   }
   for (const rule of fresh) {
     if (gone.has(rule.id)) continue;
-    for (const { path, line } of teamStatements(team)) {
+    for (const { path, line } of statements) {
       const why = conflictBetween(rule.content, line);
       if (!why) continue;
       if (compareStanding(rule.standing, TEAM_TEXT) < 0) {
@@ -146,11 +152,63 @@ export function resolveConflicts(
   return outcome;
 }
 
+/** A new rule saying what another says is merged into it (see the file's comment); changes `gone` and `outcome`. */
+function mergeSamePurpose(
+  result: LearnResult,
+  all: readonly Side[],
+  fresh: readonly Side[],
+  statements: ReadonlyArray<{ path: string; line: string }>,
+  gone: Set<string>,
+  outcome: ConflictOutcome,
+): void {
+  const appliedOf = (id: string) => result.applied.find((a) => a.status === 'applied' && a.id === id);
+  for (const rule of fresh) {
+    if (gone.has(rule.id)) continue;
+    for (const other of all) {
+      if (other.id === rule.id || gone.has(other.id) || (other.isNew && fresh.indexOf(other) < fresh.indexOf(rule)))
+        continue;
+      const same = samePurpose(rule.content, other.content);
+      if (!same) continue;
+      if (!other.isNew) {
+        gone.add(rule.id);
+        outcome.withdrawn.push({
+          id: rule.id,
+          reason: `says what [${other.id}] says (the same commands): merged into it`,
+        });
+        if (same === 'a-more' && !other.pinned)
+          outcome.reworded.push({ id: other.id, content: rule.content, support: rule.support });
+        break;
+      }
+      const keepRule = same === 'a-more' || (same === 'same' && compareStanding(rule.standing, other.standing) <= 0);
+      const [keep, drop] = keepRule ? [rule, other] : [other, rule];
+      gone.add(drop.id);
+      outcome.withdrawn.push({
+        id: drop.id,
+        reason: `says what [${keep.id}] says (the same commands): merged into it`,
+      });
+      // the sessions behind the one left out stand behind the one kept
+      const kept = appliedOf(keep.id);
+      if (kept) kept.op = { ...kept.op, support: unionSupport(kept.op.support, drop.support) };
+      if (drop === rule) break;
+    }
+    if (gone.has(rule.id)) continue;
+    const said = statements.find(({ line }) => samePurpose(rule.content, line));
+    if (said) {
+      gone.add(rule.id);
+      outcome.withdrawn.push({
+        id: rule.id,
+        reason: `the team's own text in ${said.path} says it already ("${said.line}")`,
+      });
+    }
+  }
+}
+
 function applyOutcome(result: LearnResult, outcome: ConflictOutcome, all: readonly Side[]): void {
-  if (outcome.withdrawn.length === 0 && outcome.removed.length === 0) return;
+  if (outcome.withdrawn.length === 0 && outcome.removed.length === 0 && outcome.reworded.length === 0) return;
   const supportOf = new Map(all.map((s) => [s.id, s.support]));
   const withdraw = new Map(outcome.withdrawn.map((w) => [w.id, w.reason]));
   const ops: DeltaOp[] = [
+    ...outcome.reworded.map((r): DeltaOp => ({ op: 'UPDATE', id: r.id, content: r.content, support: r.support })),
     ...outcome.withdrawn.map((w): DeltaOp => ({ op: 'REMOVE', id: w.id, reason: w.reason, support: [] })),
     ...outcome.removed.map((r): DeltaOp => ({
       op: 'REMOVE',
@@ -181,8 +239,14 @@ function applyOutcome(result: LearnResult, outcome: ConflictOutcome, all: readon
         entry.reason = withdraw.get(entry.id);
       }
   }
-  const removals = applied.applied.filter((a) => a.op.op === 'REMOVE' && !withdraw.has(a.id ?? ''));
-  if (removals.length === 0) return;
-  result.applied.push(...removals);
-  pushApplyNode(result, 'conflicts', `${removals.length} rule(s) overruled by better-evidenced ones`, removals);
+  const changes = applied.applied.filter((a) => !(a.op.op === 'REMOVE' && withdraw.has(a.id ?? '')));
+  if (changes.length === 0) return;
+  result.applied.push(...changes);
+  const removed = changes.filter((a) => a.op.op === 'REMOVE').length;
+  pushApplyNode(
+    result,
+    'conflicts',
+    `${removed} rule(s) overruled by better-evidenced ones, ${changes.length - removed} reworded by a new rule saying more`,
+    changes,
+  );
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { compareStanding, conflictBetween, type Standing } from '../../../src/core/learn/conflicts';
+import { compareStanding, conflictBetween, samePurpose, type Standing } from '../../../src/core/learn/conflicts';
 
 const standing = (over: Partial<Standing> = {}): Standing => ({
   userSaid: false,
@@ -55,5 +55,30 @@ describe('conflicts between rules', () => {
     for (let i = 0; i + 1 < order.length; i++)
       assert.ok(compareStanding(order[i], order[i + 1]) < 0, `${i} before ${i + 1}`);
     assert.equal(compareStanding(standing(), standing()), 0);
+  });
+
+  it('tells rules that say the same thing, and which says more', () => {
+    assert.equal(
+      samePurpose('Typecheck with `pnpm typecheck`.', 'Typecheck with `pnpm typecheck` before you push.'),
+      'same',
+    );
+    assert.equal(
+      samePurpose(
+        'Run the tests with `TZ=UTC pnpm test`.',
+        'Run `TZ=UTC pnpm test`, not `pnpm test`: the plain form fails with `expected 2026-11-04`.',
+      ),
+      'b-more',
+    );
+    assert.equal(
+      samePurpose('Run the tests with `cargo test`.', 'Run `cargo test parser::tests::header` first.'),
+      'same',
+    );
+    assert.equal(samePurpose('This repo uses uv.', 'We use uv, never pip or poetry.'), 'same');
+    assert.equal(
+      samePurpose('Run the tests with `pnpm test`.', 'Run `pnpm db:generate` before `pnpm test`.'),
+      undefined,
+    );
+    assert.equal(samePurpose('Run the tests with `go test ./...`.', 'Build with `go build ./...`.'), undefined);
+    assert.equal(samePurpose('Keep commits small.', 'Write tests first.'), undefined);
   });
 });

@@ -117,4 +117,32 @@ describe('no contradiction leaves a proposal', () => {
     assert.match(playbook, /Install dependencies with `npm install`/);
     assert.doesNotMatch(playbook, /This repo uses pnpm, never npm/);
   });
+
+  it('merges a new rule that says what a playbook rule says into it, rewording it when the new one says more', async () => {
+    const tz = (id: string) =>
+      makeTrace(id, [
+        user('fix the date test'),
+        ...shell('pnpm test', "AssertionError: expected '2026-11-04' to be '2026-11-05'", 1),
+        ...shell('TZ=UTC pnpm test', 'Tests 40 passed'),
+      ]);
+    const { playbook, rules } = await learnIn(
+      {
+        '.combee/playbook.md':
+          '# Playbook\n\n## Test\n[test-00001] helpful=1 harmful=0 :: Run the tests with `TZ=UTC pnpm test`.\n',
+      },
+      [tz('claude-code:z1'), tz('codex:z2')],
+    );
+    assert.equal((playbook.match(/TZ=UTC pnpm test/g) ?? []).length, 1, playbook);
+    assert.match(playbook, /^\[test-00001\] helpful=1 harmful=0 :: Run `TZ=UTC pnpm test`, not `pnpm test`/m);
+    const update = rules.find((r) => r.id === 'test-00001');
+    assert.equal(update?.op, 'UPDATE');
+    assert.deepEqual(update?.support.map((s) => s.traceId).sort(), ['claude-code:z1', 'codex:z2']);
+  });
+
+  it("leaves out a new rule the team's own text already states", async () => {
+    const { playbook } = await learnIn({ 'AGENTS.md': '# Agents\n\n- Typecheck: `pnpm typecheck`\n' }, [
+      makeTrace('claude-code:y1', [user('check types'), ...shell('pnpm typecheck', 'ok')]),
+    ]);
+    assert.doesNotMatch(playbook, /pnpm typecheck/);
+  });
 });
