@@ -1,7 +1,8 @@
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
-import { renderAssets, resolveAssetSettings, type AssetSettings } from '../assets/targets';
+import { renderAssets, type AssetSettings } from '../assets/targets';
+import { runTargets } from './runTargets';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
 import type { ProposalStore } from '../store/proposals';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
@@ -385,6 +386,12 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     ...r,
     corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
   }));
+  // without a setting, the targets follow the agents whose sessions the workspace has
+  const targets = runTargets(
+    options.assets?.targets,
+    options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd)),
+    (rel) => readWorkspaceFile(options.workspace, rel),
+  );
   const notes = lintRules(
     rules,
     result.playbook,
@@ -406,7 +413,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           lessons: lessonsFromRecord(result.record),
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
-          settings: { ...options.assets, playbookPath },
+          settings: { ...options.assets, targets: targets.targets, playbookPath },
           warn: (message) => result.record.warnings.push(message),
           hold: {
             ids: hold.ids,
@@ -441,7 +448,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           tags: result.tags,
           counts: result.counts,
           heldRules: hold.existing,
-          targets: resolveAssetSettings(options.assets).targets,
+          targets: targets.targets,
+          targetReasons: targets.reasons,
           reviewed: { files: [], rules: [] },
         };
   if (!options.dryRun) {
