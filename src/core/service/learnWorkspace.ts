@@ -3,6 +3,7 @@ import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, type AssetSettings } from '../assets/targets';
 import { runTargets } from './runTargets';
+import { decisionNotes } from '../learn/priorDecisions';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
 import type { ProposalStore } from '../store/proposals';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
@@ -401,6 +402,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const appliedOps = result.applied
     .filter((a) => a.status === 'applied' && a.id)
     .map((a) => ({ ruleId: a.id as string, op: a.op }));
+  // a rule back after a rejection or retirement says so first (decided on other sessions than these)
+  for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
+    notes.set(id, [note, ...(notes.get(id) ?? [])]);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.

@@ -5,6 +5,7 @@ import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { rebaseChange } from '../../core/assets/rebase';
 import { acceptedFiles, pendingRules, rulesAcceptedWith, withDecisions } from '../../core/assets/review';
 import { chooseRules } from '../../core/service/proposalFiles';
+import { rememberRetired } from '../../core/service/rememberRetired';
 import { textsToTrust } from '../../core/trust/hold';
 import { describeFlags } from '../../core/trust/kinds';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
@@ -132,6 +133,14 @@ async function rememberAccepted(services: Services, proposal: Proposal): Promise
   if (bytes === undefined) return;
   const memory = new ReviewMemory(services.state, proposal.workspace);
   await memory.rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
+  // a removal accepted (Retire…, the lifecycle's) is a decision: the rule does not come back on the same evidence
+  await rememberRetired(
+    services.state,
+    proposal,
+    proposal.rules.map((r) => r.id),
+    readSettings().playbookPath,
+    bytes,
+  );
   // Accepted in review: their risky-looking text is the user's now, not held back as an existing rule next time.
   await memory.rememberTrusted(textsToTrust(proposal.rules));
 }
