@@ -49,7 +49,7 @@ const dayOf = (at: string) => at.slice(0, 10);
 function what(d: PriorDecision): string {
   if (d.kind === 'retired') return `retired on ${dayOf(d.at)} (${d.reason ?? 'retired by the team'})`;
   if (d.kind === 'rejected') return `rejected in review on ${dayOf(d.at)}`;
-  return `deleted from the playbook by the team (noticed on ${dayOf(d.at)})`;
+  return `deleted from the playbook by the team, noticed on ${dayOf(d.at)}`;
 }
 
 /** The veto's reason: the rule was decided on and nothing new speaks for it. */
@@ -75,4 +75,11 @@ export function decisionNotes(
     if (note) notes.set(ruleId, note);
   }
   return notes;
+}
+
+const NOTE_HEAD = /^(.*? on \d{4}-\d\d-\d\d)\b.*; proposed again from \d+ new sessions?$/;
+
+/** The short form of a decision note, for a list ("retired on 2026-11-20"); undefined for any other note. */
+export function decisionNoteHead(note: string): string | undefined {
+  return NOTE_HEAD.exec(note)?.[1];
 }

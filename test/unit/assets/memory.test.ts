@@ -82,7 +82,7 @@ describe('review memory', () => {
     const veto = ReviewMemory.veto(await memory.load());
     assert.match(
       veto(add('Run `pnpm db:generate` before `pnpm test`.', ['s2'])) ?? '',
-      /^deleted from the playbook by the team \(noticed on \d{4}-\d\d-\d\d\); no new evidence$/,
+      /^deleted from the playbook by the team, noticed on \d{4}-\d\d-\d\d; no new evidence$/,
     );
     assert.equal(
       veto(add('Run `pnpm db:generate` before `pnpm test`.', ['s2', 's9'])),

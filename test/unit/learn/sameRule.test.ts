@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   decisionNote,
+  decisionNoteHead,
   decisionNotes,
   judgedBefore,
   vetoReason,
@@ -79,6 +80,8 @@ describe('the same rule, across runs and wordings', () => {
       decisionNote(back),
       'retired on 2026-11-20 (harmful in 2 sessions); proposed again from 2 new sessions',
     );
+    assert.equal(decisionNoteHead(decisionNote(back) ?? ''), 'retired on 2026-11-20');
+    assert.equal(decisionNoteHead('close to [bat-00002]: Run the tests.'), undefined);
     assert.equal(judgedBefore(decisions, add('Run `go vet ./...` before pushing.', ['s1'])), undefined);
     assert.equal(judgedBefore(decisions, { op: 'REMOVE', id: 'bat-00001', reason: 'x', support: [] }), undefined);
     const notes = decisionNotes(
