@@ -3,10 +3,11 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acceptCommand } from '../../../src/cli/commands/accept';
 import type { Output } from '../../../src/cli/output';
-import type { Proposal, RuleChange } from '../../../src/core/assets/proposal';
+import { makeFileChange, PROPOSAL_VERSION, type Proposal, type RuleChange } from '../../../src/core/assets/proposal';
 import { offlineRoles } from '../../../src/core/llm/providers';
 import { isSameRule } from '../../../src/core/learn/sameRule';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
+import { retiredBy } from '../../../src/core/service/rememberRetired';
 import { retireProposal } from '../../../src/core/service/retireRule';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { ReviewMemory } from '../../../src/core/store/reviewMemory';
@@ -158,5 +159,56 @@ describe('decisions that stick', () => {
       JSON.stringify(returned.notes),
     );
     assert.equal(stable(await ws.learnOnce(true).then((r) => r.proposal)), stable(back.proposal));
+  });
+
+  it('an accepted lifecycle removal is remembered with the rule’s text and section, and the sessions it was judged on', () => {
+    const before =
+      '## Build and test\n[bat-00001] helpful=0 harmful=2 :: Install with `npm install`.\n[bat-00002] helpful=3 harmful=0 :: Run `pnpm test`.\n[bat-00003] helpful=0 harmful=0 :: Keep cents as integers.\n';
+    const after = '## Build and test\n[bat-00003] helpful=0 harmful=0 :: Keep cents as integers.\n';
+    const remove = (id: string, reason: string, traceIds: string[]) => ({
+      ruleId: id,
+      op: { op: 'REMOVE' as const, id, reason, support: traceIds.map((traceId) => ({ traceId, steps: [2] })) },
+    });
+    const proposal: Proposal = {
+      version: PROPOSAL_VERSION,
+      id: 'run-1',
+      createdAt: '2026-11-30T10:00:00.000Z',
+      workspace: '/ws',
+      runId: 'run-1',
+      provider: 'offline',
+      model: 'm',
+      costUsd: 0,
+      status: 'pending',
+      files: [makeFileChange('.combee/playbook.md', before, after)!],
+      // a learn proposal's removals carry no text: it comes from the playbook they were proposed against
+      rules: ['bat-00001', 'bat-00002', 'bat-00003'].map((id) => ({ id, op: 'REMOVE', support: [], flags: [] })),
+      ops: [
+        remove('bat-00001', 'harmful in 2 sessions', ['s5', 's6']),
+        remove('bat-00002', 'over the budget', []),
+        remove('bat-00003', 'stale', []),
+      ],
+      tags: [],
+      counts: [],
+      heldRules: [],
+      reviewed: { files: [], rules: [] },
+    };
+    const counted: Record<string, string[]> = { 'bat-00001': ['s1', 's5'] };
+    // bat-00002 was not accepted; bat-00003's removal did not land (the playbook still holds it)
+    const retired = retiredBy(
+      proposal,
+      ['bat-00001', 'bat-00003'],
+      '.combee/playbook.md',
+      after,
+      (id) => counted[id] ?? [],
+    );
+    assert.deepEqual(retired, [
+      {
+        id: 'bat-00001',
+        content: 'Install with `npm install`.',
+        section: 'Build and test',
+        traceIds: ['s5', 's6', 's1'],
+        reason: 'harmful in 2 sessions',
+      },
+    ]);
   });
 });
