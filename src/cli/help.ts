@@ -47,7 +47,7 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
              [--batch-api [--no-wait] [--poll-seconds <s>] | --resume <batch>] [--no-cache] [--dry-run] [--json]
   Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
   assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
-  default playbook,agents-md,skills) as diffs. --window-days: only sessions that ended within that many days of the
+  default playbook,agents-md,skills and the file of each agent whose sessions the workspace has) as diffs. --window-days: only sessions that ended within that many days of the
   workspace's newest session (default 14, as in the extension; 0: all).
   --playbook: the playbook's workspace-relative path (default .combee/playbook.md); a path that leaves the workspace
   is refused (exit 2). --dry-run prints the proposed diff and writes nothing. OPENAI_API_KEY is read for

@@ -64,7 +64,9 @@ export function ruleHoverMarkdown(rule: PlaybookRule): vscode.MarkdownString {
   md.appendMarkdown(`**${rule.standing.chips.join(' · ')}** · helpful ${rule.helpful} · harmful ${rule.harmful}`);
   md.appendText(` · ${rule.section}\n\n`);
   if (rule.helpful + rule.harmful === 0)
-    md.appendText('No evidence yet: it is counted when a session cites this id and a run tags it.\n\n');
+    md.appendText(
+      'No evidence yet: it is counted when a session had it in play (a file its agent loads held it, as CLAUDE.md for Claude Code, or the session cites this id) and did what it says or otherwise.\n\n',
+    );
   else if (rule.standing.history.length > 0)
     md.appendText(
       `Over ${rule.standing.history.length} run(s): ${rule.standing.history.map((h) => `+${h.helpful} −${h.harmful}`).join(' → ')}\n\n`,

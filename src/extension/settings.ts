@@ -37,6 +37,21 @@ export function readSettings(scope?: vscode.Uri, problems: SettingProblem[] = []
   return settings;
 }
 
+/**
+ * Whether the user set this field anywhere that is read for it (a workspace's value only in a trusted workspace):
+ * some defaults are decided per run, not by the manifest's value.
+ */
+export function isSetByUser(field: keyof Settings, scope?: vscode.Uri): boolean {
+  const { id, who } = SETTINGS[field];
+  const seen = vscode.workspace.getConfiguration('combee', scope).inspect(id);
+  if (seen?.globalValue !== undefined) return true;
+  return (
+    who === 'workspace' &&
+    vscode.workspace.isTrusted &&
+    (seen?.workspaceValue !== undefined || seen?.workspaceFolderValue !== undefined)
+  );
+}
+
 /** A workspace-relative path setting, or undefined (with the reason in `problems`) when it would leave the folder. */
 function confined(path: string, setting: string, problems: SettingProblem[]): string | undefined {
   try {

@@ -114,7 +114,7 @@ function chip(kind: RuleChipView): HTMLElement {
 /** What a rule without tags waits for, and how long a quiet one has been quiet. */
 function evidenceNote(rule: RuleView, message: RulesMessage): string | undefined {
   if (rule.helpful + rule.harmful === 0)
-    return `No evidence yet: it is counted when a session that had it cites [${rule.id}], and a run's reflection tags it helpful or harmful.`;
+    return `No evidence yet: it is counted when a session had it in play — a file its agent loads held it (CLAUDE.md for Claude Code, AGENTS.md for Codex, …) or the session cites [${rule.id}] — and did what it says or otherwise.`;
   if (rule.chips.includes('stale'))
     return `No run has tagged or changed it in the last ${rule.runsWithoutEvidence} of ${message.runs} run(s) (stale after ${message.staleAfterRuns}).`;
   return undefined;

@@ -42,6 +42,8 @@ export function makeFixtureWorkspace({ sessions } = {}) {
     'combee.provider': 'offline',
     // the example sessions span several weeks of October and November 2026: learn from all of them
     'combee.learn.windowDays': 0,
+    // a test that makes the workspace a repository for a while (the rules' history): VS Code's own git stays out
+    'git.enabled': false,
   };
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   writeFileSync(join(workspace, '.vscode', 'settings.json'), '{}\n');

@@ -335,7 +335,7 @@ const tests = [
       const fresh = await page.locator(`li.rule[data-rule-id="${applied.id}"]`).innerText();
       assert.match(
         fresh,
-        new RegExp(`No evidence yet: it is counted when a session that had it cites \\[${applied.id}\\]`),
+        new RegExp(`No evidence yet: it is counted when a session had it in play .* cites \\[${applied.id}\\]`),
       );
       assert.match(await page.locator('li.rule[data-rule-id="build-00005"]').innerText(), /remote-code: runs a script/);
       // filter by chip, sort, search; all kept in the saved state

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { applyFileChange, ConflictError } from '../../core/assets/applyChange';
 import { ReviewMemory } from '../../core/store/reviewMemory';
+import { rememberRetired } from '../../core/service/rememberRetired';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ProposalStore } from '../../core/store/proposals';
 import { acceptedFiles, pendingRules, rulesAcceptedWith, withDecisions } from '../../core/assets/review';
@@ -167,6 +168,7 @@ async function remember(ctx: Context, path: string, ruleIds: string[]): Promise<
   );
   const memory = new ReviewMemory(new WorkspaceState(ctx.store.dir), ctx.workspace);
   await memory.rememberAccepted(text, support);
+  await rememberRetired(new WorkspaceState(ctx.store.dir), ctx.proposal, ruleIds, path, text);
   await memory.rememberTrusted(textsToTrust(ctx.proposal.rules.filter((r) => ruleIds.includes(r.id))));
 }
 

@@ -242,6 +242,8 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
                 files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })),
                 rules: result.proposal.rules,
                 heldRules: result.proposal.heldRules,
+                targets: result.proposal.targets,
+                targetReasons: result.proposal.targetReasons,
               }
             : null,
           run: record
@@ -296,6 +298,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     [
       `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy} (${countBatchModes(record!.batches)}), seed ${record!.seed}:`,
       `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
+      ...(result.proposal.targetReasons?.length ? [`  Rendered for ${result.proposal.targetReasons.join('; ')}.`] : []),
       ...(result.failedTraces?.length
         ? [
             `  ${result.failedTraces.length} session(s) could not be learned this time (see the warnings); the next run tries them again.`,

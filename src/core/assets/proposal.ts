@@ -78,6 +78,8 @@ export const Proposal = z.object({
   counts: z.array(RuleCount).default([]),
   /** The asset targets it was rendered for: a part accepted later (the CLI) is rendered for the same ones. */
   targets: z.array(z.string()).optional(),
+  /** Why each of those targets was rendered ("CLAUDE.md: 12 Claude Code sessions"). */
+  targetReasons: z.array(z.string()).optional(),
   /** Rules already in the playbook whose text is flagged: kept out of every other asset, reported here. */
   heldRules: z.array(z.object({ id: z.string(), content: z.string(), flags: z.array(RuleFlag) })).default([]),
   /** Absent in proposals made before review was recorded per item: everything in them reads as pending. */

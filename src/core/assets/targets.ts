@@ -24,6 +24,7 @@ import {
 import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
 import { DEFAULT_SKILL_ROOT, renderSkills } from './skills';
+import { targetsHoldingRules } from './syncedTargets';
 
 export const ASSET_TARGETS = [
   'playbook',
@@ -108,6 +109,15 @@ export function resolveAssetSettings(partial: Partial<AssetSettings> = {}): Asse
   };
 }
 
+/** The targets a render covers: the enabled ones and every one whose file already holds Combee's rules. */
+export function renderedTargets(
+  partial: Partial<AssetSettings> | undefined,
+  readFile: (relPath: string) => string | undefined,
+): AssetTarget[] {
+  const on = new Set([...resolveAssetSettings(partial).targets, ...targetsHoldingRules(readFile)]);
+  return ASSET_TARGETS.filter((t) => on.has(t));
+}
+
 /** The targets a proposal's files belong to (so re-rendering part of it writes the same kinds of files). */
 export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_PLAYBOOK_PATH): AssetTarget[] {
   const found = new Set<AssetTarget>(['playbook']);
@@ -184,10 +194,13 @@ function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: R
   return { playbook, rules, lessons };
 }
 
-/** Every enabled target rendered against the new playbook, as file changes (unchanged files are left out). */
+/**
+ * Every enabled target, and every file already holding Combee's rules, rendered against the new playbook, as file
+ * changes (unchanged files are left out).
+ */
 export function renderAssets(input: RenderAssetsInput): FileChange[] {
   const settings = resolveAssetSettings(input.settings);
-  const on = new Set(settings.targets);
+  const on = new Set(renderedTargets(settings, input.readFile));
   // Multi-root workspaces: say which folder a warning is about.
   const warn = (message: string) => input.warn?.(`${basename(input.workspace)}: ${message}`);
   const files: FileChange[] = [];

@@ -1,7 +1,9 @@
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
-import { renderAssets, resolveAssetSettings, type AssetSettings } from '../assets/targets';
+import { renderAssets, type AssetSettings } from '../assets/targets';
+import { runTargets } from './runTargets';
+import { decisionNotes } from '../learn/priorDecisions';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
 import type { ProposalStore } from '../store/proposals';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
@@ -385,6 +387,12 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     ...r,
     corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
   }));
+  // without a setting, the targets follow the agents whose sessions the workspace has
+  const targets = runTargets(
+    options.assets?.targets,
+    options.allWorkspaces ? all : all.filter((t) => inWorkspace(t.cwd)),
+    (rel) => readWorkspaceFile(options.workspace, rel),
+  );
   const notes = lintRules(
     rules,
     result.playbook,
@@ -394,6 +402,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const appliedOps = result.applied
     .filter((a) => a.status === 'applied' && a.id)
     .map((a) => ({ ruleId: a.id as string, op: a.op }));
+  // a rule back after a rejection or retirement says so first (decided on other sessions than these)
+  for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
+    notes.set(id, [note, ...(notes.get(id) ?? [])]);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
@@ -406,7 +417,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           lessons: lessonsFromRecord(result.record),
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
-          settings: { ...options.assets, playbookPath },
+          settings: { ...options.assets, targets: targets.targets, playbookPath },
           warn: (message) => result.record.warnings.push(message),
           hold: {
             ids: hold.ids,
@@ -441,7 +452,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           tags: result.tags,
           counts: result.counts,
           heldRules: hold.existing,
-          targets: resolveAssetSettings(options.assets).targets,
+          targets: targets.targets,
+          targetReasons: targets.reasons,
           reviewed: { files: [], rules: [] },
         };
   if (!options.dryRun) {

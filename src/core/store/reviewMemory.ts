@@ -1,28 +1,47 @@
 import { z } from 'zod';
+import { judgedBefore, vetoReason, type DecisionKind, type Judged, type PriorDecision } from '../learn/priorDecisions';
 import type { DeltaOp } from '../playbook/delta';
 import { parsePlaybook } from '../playbook/markdown';
-import { bullets } from '../playbook/model';
-import { isNearDuplicate } from '../playbook/similarity';
 import type { WorkspaceState } from './workspaceState';
 import { atomicWrite, readJsonFile } from '../util/io';
 
-const Remembered = z.object({ content: z.string(), traceIds: z.array(z.string()), at: z.string() });
+const Remembered = z.object({
+  content: z.string(),
+  traceIds: z.array(z.string()),
+  at: z.string(),
+  /** The section it was filed under (matches a later rule of the same purpose there). */
+  section: z.string().optional(),
+  reason: z.string().optional(),
+});
 type Remembered = z.infer<typeof Remembered>;
 
 const Memory = z.object({
   version: z.literal(1),
-  /** Rule changes the team rejected in review: never proposed again. */
+  /** Rule changes the team rejected in review: not proposed again from the same evidence. */
   rejected: z.array(Remembered),
   /** Rules the team deleted from the playbook: not proposed again from the same evidence. */
   deleted: z.array(Remembered),
+  /** Rules whose removal the team accepted (Retire…, the lifecycle's, the budget's): the same. */
+  retired: z.array(Remembered).default([]),
   /** Rules of the playbook as Combee last wrote it, to notice deletions. */
-  accepted: z.array(z.object({ id: z.string(), content: z.string(), traceIds: z.array(z.string()) })),
+  accepted: z.array(
+    z.object({ id: z.string(), content: z.string(), traceIds: z.array(z.string()), section: z.string().optional() }),
+  ),
   /** Flagged rules the user accepted by name: their text is not held back again (the user's own store, not the repo). */
   trusted: z.array(z.object({ content: z.string(), at: z.string() })).default([]),
 });
 type Memory = z.infer<typeof Memory>;
 
-const empty = (): Memory => ({ version: 1, rejected: [], deleted: [], accepted: [], trusted: [] });
+const empty = (): Memory => ({ version: 1, rejected: [], deleted: [], retired: [], accepted: [], trusted: [] });
+
+/** A rule whose removal was accepted, with the sessions it was judged on. */
+export interface RetiredRule {
+  id: string;
+  content: string;
+  section?: string;
+  traceIds: string[];
+  reason: string;
+}
 
 const sameText = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
 
@@ -46,7 +65,9 @@ export class ReviewMemory {
     await atomicWrite(this.path, JSON.stringify(memory, null, 1));
   }
 
-  async rememberRejected(changes: Array<{ content?: string; support: Array<{ traceId: string }> }>): Promise<void> {
+  async rememberRejected(
+    changes: Array<{ content?: string; section?: string; support: Array<{ traceId: string }> }>,
+  ): Promise<void> {
     const memory = await this.load();
     for (const c of changes)
       if (c.content)
@@ -54,7 +75,29 @@ export class ReviewMemory {
           content: c.content,
           traceIds: c.support.map((s) => s.traceId),
           at: new Date().toISOString(),
+          ...(c.section ? { section: c.section } : {}),
         });
+    await this.save(memory);
+  }
+
+  /** Removals the team accepted: the rules are not proposed again from the sessions they were judged on. */
+  async rememberRetired(rules: readonly RetiredRule[]): Promise<void> {
+    if (rules.length === 0) return;
+    const memory = await this.load();
+    const at = new Date().toISOString();
+    for (const r of rules) {
+      // what Combee knew of the rule's support joins the sessions the removal names
+      const known = memory.accepted.find((a) => a.id === r.id);
+      memory.retired.push({
+        content: r.content,
+        traceIds: [...new Set([...r.traceIds, ...(known?.traceIds ?? [])])],
+        at,
+        reason: r.reason,
+        ...((r.section ?? known?.section) ? { section: r.section ?? known?.section } : {}),
+      });
+    }
+    // gone from the playbook by this decision, not by a deletion to notice later
+    memory.accepted = memory.accepted.filter((a) => !rules.some((r) => r.id === a.id));
     await this.save(memory);
   }
 
@@ -77,8 +120,13 @@ export class ReviewMemory {
   async rememberAccepted(playbookText: string, support: Map<string, string[]>): Promise<void> {
     const memory = await this.load();
     const known = new Map(memory.accepted.map((a) => [a.id, a]));
-    for (const b of bullets(parsePlaybook(playbookText)))
-      known.set(b.id, { id: b.id, content: b.content, traceIds: support.get(b.id) ?? known.get(b.id)?.traceIds ?? [] });
+    for (const section of parsePlaybook(playbookText).sections)
+      for (const line of section.lines) {
+        if (line.kind !== 'bullet') continue;
+        const b = line.bullet;
+        const traceIds = support.get(b.id) ?? known.get(b.id)?.traceIds ?? [];
+        known.set(b.id, { id: b.id, content: b.content, traceIds, section: section.title });
+      }
     memory.accepted = [...known.values()];
     await this.save(memory);
   }
@@ -94,27 +142,44 @@ export class ReviewMemory {
   async noticeDeletions(currentPlaybookText: string | undefined): Promise<Remembered[]> {
     const memory = await this.load();
     if (memory.accepted.length === 0) return [];
-    const present = new Set(bullets(parsePlaybook(currentPlaybookText ?? '')).map((b) => b.id));
+    const present = new Set(
+      parsePlaybook(currentPlaybookText ?? '').sections.flatMap((s) =>
+        s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet.id] : [])),
+      ),
+    );
     const gone = memory.accepted.filter((a) => !present.has(a.id));
     if (gone.length === 0) return [];
     const now = new Date().toISOString();
-    const added = gone.map((g) => ({ content: g.content, traceIds: g.traceIds, at: now }));
+    const added = gone.map((g) => ({
+      content: g.content,
+      traceIds: g.traceIds,
+      at: now,
+      ...(g.section ? { section: g.section } : {}),
+    }));
     memory.deleted.push(...added);
     memory.accepted = memory.accepted.filter((a) => present.has(a.id));
     await this.save(memory);
     return added;
   }
 
-  /** The veto for a run: a reason to drop an op the team already turned down. */
+  /** Every decision against a rule, in the order recorded. */
+  static decisions(memory: Memory): PriorDecision[] {
+    const of = (kind: DecisionKind, list: Remembered[]) => list.map((r): PriorDecision => ({ kind, ...r }));
+    return [...of('rejected', memory.rejected), ...of('retired', memory.retired), ...of('deleted', memory.deleted)];
+  }
+
+  /** What was decided before about the rule an op proposes (see learn/priorDecisions.ts). */
+  static judge(memory: Memory): (op: DeltaOp) => Judged | undefined {
+    const decisions = ReviewMemory.decisions(memory);
+    return (op) => judgedBefore(decisions, op);
+  }
+
+  /** The veto for a run: a reason to drop an op the team already turned down, on no new evidence. */
   static veto(memory: Memory): (op: DeltaOp) => string | undefined {
+    const judge = ReviewMemory.judge(memory);
     return (op) => {
-      if (op.op !== 'ADD' && op.op !== 'UPDATE' && op.op !== 'MERGE') return undefined;
-      const rejected = memory.rejected.find((r) => isNearDuplicate(r.content, op.content));
-      if (rejected) return 'rejected in an earlier review';
-      const deleted = memory.deleted.find((d) => isNearDuplicate(d.content, op.content));
-      if (deleted && op.support.every((s) => deleted.traceIds.includes(s.traceId)))
-        return 'deleted by the team; no new evidence';
-      return undefined;
+      const judged = judge(op);
+      return judged && vetoReason(judged);
     };
   }
 }

@@ -35,6 +35,11 @@ export class RuleLedger {
     return this.data.counted[ruleId]?.[sessionKey] !== undefined;
   }
 
+  /** The sessions counted for the rule (their keys: a sub-session counts as its parent). */
+  sessionKeys(ruleId: string): string[] {
+    return Object.keys(this.data.counted[ruleId] ?? {}).sort();
+  }
+
   /** How many sessions were counted for the rule. */
   sessions(ruleId: string): number {
     return Object.keys(this.data.counted[ruleId] ?? {}).length;

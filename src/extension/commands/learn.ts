@@ -6,7 +6,7 @@ import { learnInWorker } from '../learnInWorker';
 import { chooseProvider } from '../llm/providerChoice';
 import { openProposalDiff, proposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
-import { readSettings, type SettingProblem } from '../settings';
+import { isSetByUser, readSettings, type SettingProblem } from '../settings';
 import { allowedInThisWorkspace } from '../trust';
 
 export interface LearnCommandResult {
@@ -98,7 +98,8 @@ export async function runLearning(
                 budgetTokens: settings.condenseBudget,
                 aggregationCapacityTokens: settings.aggregationCapacity,
                 assets: {
-                  targets: settings.assetTargets,
+                  // unset: the run takes the targets of the agents whose sessions the folder has
+                  targets: isSetByUser('assetTargets', vscode.Uri.file(workspace)) ? settings.assetTargets : undefined,
                   budgetTokens: settings.rulesBudget,
                   skillRoots: settings.skillRoots,
                   playbookBudgetTokens: settings.playbookBudget,
@@ -137,6 +138,8 @@ export async function runLearning(
               `learned from ${result.sessions} new session(s) in ${workspace} with ${info.provider}/${info.model}${run ? ` (run ${run.id}, ${run.status}, ${run.calls} calls, ${run.tokens} tokens)` : ''}`,
             );
             const proposal = result.proposal ? await services.proposals.load(workspace, result.proposal.id) : undefined;
+            if (proposal?.targetReasons?.length)
+              services.log.info(`${proposal.id} is rendered for ${proposal.targetReasons.join('; ')}`);
             if (!proposal || first) continue;
             const flagged = proposal.rules.filter((r) => r.flags.length > 0).length;
             if (flagged + proposal.heldRules.length > 0)

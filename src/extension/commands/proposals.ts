@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { ReviewMemory } from '../../core/store/reviewMemory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
+import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { rebaseChange } from '../../core/assets/rebase';
 import { acceptedFiles, pendingRules, rulesAcceptedWith, withDecisions } from '../../core/assets/review';
 import { chooseRules } from '../../core/service/proposalFiles';
+import { rememberRetired } from '../../core/service/rememberRetired';
 import { textsToTrust } from '../../core/trust/hold';
 import { describeFlags } from '../../core/trust/kinds';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
@@ -11,7 +13,7 @@ import { evidenceUri } from '../review/evidenceDocument';
 import { acceptFiles, undoWrites, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
-import { readSettings } from '../settings';
+import { isSetByUser, readSettings } from '../settings';
 import { allowedInThisWorkspace } from '../trust';
 
 /** The active proposal diff tab's proposal and file, if any. */
@@ -72,11 +74,15 @@ async function settleTabs(services: Services, proposalId: string, workspace: str
   if (gone.length > 0) await vscode.window.tabGroups.close(gone);
 }
 
-/** Which assets to render and how, from the user's settings (confined to the workspace). */
-export function assetSettings() {
+/**
+ * Which assets to render and how, from the user's settings (confined to the workspace). A part of a proposal is
+ * rendered for the targets the proposal was (they follow the workspace's agents when the setting is unset).
+ */
+export function assetSettings(proposal?: Proposal) {
   const settings = readSettings();
+  const own = proposal?.targets?.filter((t): t is AssetTarget => (ASSET_TARGETS as readonly string[]).includes(t));
   return {
-    targets: settings.assetTargets,
+    targets: own && !isSetByUser('assetTargets') ? own : settings.assetTargets,
     budgetTokens: settings.rulesBudget,
     skillRoots: settings.skillRoots,
     playbookPath: settings.playbookPath,
@@ -127,6 +133,14 @@ async function rememberAccepted(services: Services, proposal: Proposal): Promise
   if (bytes === undefined) return;
   const memory = new ReviewMemory(services.state, proposal.workspace);
   await memory.rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
+  // a removal accepted (Retire…, the lifecycle's) is a decision: the rule does not come back on the same evidence
+  await rememberRetired(
+    services.state,
+    proposal,
+    proposal.rules.map((r) => r.id),
+    readSettings().playbookPath,
+    bytes,
+  );
   // Accepted in review: their risky-looking text is the user's now, not held back as an existing rule next time.
   await memory.rememberTrusted(textsToTrust(proposal.rules));
 }
@@ -166,7 +180,9 @@ export async function acceptProposal(
       includeFlagged === true
         ? proposal.ops.map((o) => o.ruleId)
         : proposal.ops.map((o) => o.ruleId).filter((ruleId) => !flagged.some((r) => r.id === ruleId));
-    const split = await chooseRules(services.store, proposal, take, assetSettings(), (m) => services.log.warn(m));
+    const split = await chooseRules(services.store, proposal, take, assetSettings(proposal), (m) =>
+      services.log.warn(m),
+    );
     const outcome = await acceptFiles(proposal, split.chosen.files);
     await services.proposals.save(
       withDecisions(split.remaining(), 'accepted', {
@@ -274,7 +290,7 @@ export async function acceptRule(
   }
   if (held) await new ReviewMemory(services.state, proposal.workspace).rememberTrusted([held.content]);
   const warn = (m: string) => services.log.warn(m);
-  const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(), warn);
+  const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(proposal), warn);
   const outcome = await acceptFiles(proposal, split.chosen.files);
   await services.proposals.save(
     withDecisions(split.remaining(), 'accepted', {
@@ -311,7 +327,9 @@ export async function rejectRule(services: Services, id?: unknown, ruleId?: unkn
   const rule = proposal?.rules.find((r) => r.id === ruleId);
   if (!proposal || !rule || proposal.reviewed.rules.some((r) => r.id === ruleId)) return false;
   await new ReviewMemory(services.state, proposal.workspace).rememberRejected([rule]);
-  const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(), (m) => services.log.warn(m));
+  const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(proposal), (m) =>
+    services.log.warn(m),
+  );
   const rest = split.remaining();
   await services.proposals.save(
     withDecisions({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status }, 'rejected', {

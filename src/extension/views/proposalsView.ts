@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { sessionLabel } from '../../core/trace/transcript';
 import type { Proposal } from '../../core/assets/proposal';
+import { decisionNoteHead } from '../../core/learn/priorDecisions';
 import {
   isOpen,
   pendingCounts,
@@ -177,7 +178,9 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
   const change = rule.rule;
   const flags = change.flags ?? [];
   // the lint's notes, but the budget line every rule has, are worth a glance before the text
-  const heads = (change.notes ?? []).filter((n) => !/token\(s\); the playbook is/.test(n)).map((n) => n.split(':')[0]);
+  const heads = (change.notes ?? [])
+    .filter((n) => !/token\(s\); the playbook is/.test(n))
+    .map((n) => decisionNoteHead(n) ?? n.split(':')[0]);
   const noted = heads.length > 0 ? `${heads.join('; ')} · ` : '';
   // several developers' sessions behind a rule is worth seeing before its text
   const people = change.corroboration?.people ?? 0;

@@ -47,7 +47,7 @@ describe('review: per rule, per file, edits and conflicts', () => {
     assert.ok(!after!.rules.some((r) => /pnpm proto:gen/.test(r.content ?? '')), 'the accepted rule left the proposal');
   });
 
-  it('rejects a rule, and does not propose it again from a new session saying the same', async () => {
+  it('rejects a rule; a new session saying the same brings it back for review, with a note of the rejection', async () => {
     const pending = await api().pendingProposals();
     const current = pending[0];
     const rule = current.rules.find((r) => /db\/migrations/.test(r.content ?? ''));
@@ -61,7 +61,14 @@ describe('review: per rule, per file, edits and conflicts', () => {
     assert.ok(next?.proposalId, 'the new lesson is proposed');
     const p = await proposal(next.proposalId);
     assert.ok(p!.rules.some((r) => /pnpm i18n:build/.test(r.content ?? '')));
-    assert.ok(!p!.rules.some((r) => /db\/migrations/.test(r.content ?? '')), 'the rejected rule came back');
+    // judged on the first session only: the new one is new evidence, and the rule says what was decided
+    const back = p!.rules.find((r) => /db\/migrations/.test(r.content ?? ''));
+    assert.ok(back, 'new evidence brings the rule back for review');
+    assert.ok(
+      back.notes?.some((n) => /^rejected in review on \d{4}-\d\d-\d\d; proposed again from 1 new session$/.test(n)),
+      JSON.stringify(back.notes),
+    );
+    assert.ok(await run('combee.rejectRule', p!.id, back.id));
   });
 
   it("re-bases a proposal onto AGENTS.md edited during review, keeping the team's edit", async () => {

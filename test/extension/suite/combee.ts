@@ -100,6 +100,6 @@ export async function pristineWorkspace(): Promise<void> {
     'workspace-template',
   );
   writeFileSync(fileUri('AGENTS.md').fsPath, readFileSync(join(template, 'AGENTS.md')));
-  for (const rel of ['.combee', 'src/generated/AGENTS.md'])
+  for (const rel of ['.combee', 'src/generated/AGENTS.md', 'CLAUDE.md'])
     rmSync(fileUri(rel).fsPath, { recursive: true, force: true });
 }

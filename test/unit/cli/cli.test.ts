@@ -196,7 +196,7 @@ describe('combee CLI', () => {
     assert.equal(await runCli(['rules', '--workspace', workspace, '--playbook', '../outside.md'], capture()), 2);
   });
 
-  it('accept --rule writes one rule into every asset; reject --rule remembers it so it is not proposed again', async () => {
+  it('accept --rule writes one rule into every asset; reject --rule remembers it, and only new evidence brings it back, saying so', async () => {
     const { home, store, workspace } = setup();
     writeClaudeSession(
       home,
@@ -237,7 +237,7 @@ describe('combee CLI', () => {
       ),
       2,
     );
-    // a new session with the rejected lesson: learned, but the rejected rule is not proposed again
+    // a new session with the rejected lesson: new evidence brings the rule back, with a note of the rejection
     writeClaudeSession(
       home,
       '11111111-aaaa-4bbb-8ccc-000000000010',
@@ -250,8 +250,13 @@ describe('combee CLI', () => {
     await runCli(['learn', '--store', store, '--workspace', workspace, '--json'], again);
     const next = JSON.parse(again.stdout.join('\n'));
     assert.equal(next.sessions, 1);
+    const back = next.proposal?.rules.find((r: { content: string }) => r.content.includes('pnpm db:generate'));
+    assert.ok(back, JSON.stringify(next.proposal?.rules));
     assert.ok(
-      !next.proposal || !next.proposal.rules.some((r: { content: string }) => r.content.includes('pnpm db:generate')),
+      back.notes.some((n: string) =>
+        /^rejected in review on \d{4}-\d\d-\d\d; proposed again from 1 new session$/.test(n),
+      ),
+      JSON.stringify(back.notes),
     );
   });
 });

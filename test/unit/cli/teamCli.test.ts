@@ -51,7 +51,8 @@ describe('the team CLI', () => {
     const body = join(tempDir('combee-pr-'), 'body.md');
     const run = await learn(where, ['--apply', '--pr-body', body]);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual([...run.json.applied.written].sort(), ['.combee/playbook.md', 'AGENTS.md']);
+    // the sessions are Claude Code's: CLAUDE.md is rendered without a --targets
+    assert.deepEqual([...run.json.applied.written].sort(), ['.combee/playbook.md', 'AGENTS.md', 'CLAUDE.md']);
     const playbook = readFileSync(join(where.workspace, '.combee', 'playbook.md'), 'utf8');
     assert.match(playbook, /`pnpm test`/);
     assert.doesNotMatch(playbook, /get\.tools\.example/);
@@ -79,7 +80,7 @@ describe('the team CLI', () => {
     );
     assert.equal(code, 0, out.stderr.join('\n'));
     const result = JSON.parse(out.stdout.join('\n'));
-    assert.deepEqual([...result.written].sort(), ['.combee/playbook.md', 'AGENTS.md']);
+    assert.deepEqual([...result.written].sort(), ['.combee/playbook.md', 'AGENTS.md', 'CLAUDE.md']);
     assert.deepEqual(
       result.pendingRules.map((r: { id: string }) => r.id),
       flagged,
