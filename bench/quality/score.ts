@@ -205,7 +205,10 @@ export function scoreRepo(input: AcceptedRepo): RepoFigures {
       imprecise: imprecise.map((b) => b.content),
     },
     duplicates: [...byLabel].filter(([, s]) => s.length > 1).map(([label, s]) => ({ label, statements: s })),
-    noise: added.flatMap((b) => noisy(b.content).map((n) => ({ kind: n.id, rule: b.content }))),
+    noise: added.flatMap((b) => {
+      const kinds = noisy(b.content).map((n) => n.id);
+      return kinds.length ? [{ kind: kinds.join(', '), rule: b.content }] : [];
+    }),
     contradictions,
     evidence: repo.teamRules.map((r) => verdict(r, repo, byId, input.evidence)),
   };

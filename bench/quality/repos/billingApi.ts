@@ -192,7 +192,7 @@ export const billingApi: RepoSpec = {
     { id: 'typo', match: { all: [/pytset/] } },
     { id: 'flaky', match: { all: [/flak|re-?run|retry|test_webhook_retry|timed? ?out/i] } },
     { id: 'question', match: { all: [/\bPDF\b|render time/i] } },
-    { id: 'task', match: { all: [/credit note|late fee|VAT|reminder/i] } },
+    { id: 'task', match: { all: [/credit[ -]notes?|late fee|VAT|reminder|customer_id|git commit -am/i] } },
   ],
   conflicts: [
     {

@@ -177,7 +177,10 @@ export const relay: RepoSpec = {
     { id: 'typo', match: { all: [/mkae/] } },
     { id: 'flaky', match: { all: [/flak|re-?run|retry|TestBackoff/i] } },
     { id: 'question', match: { all: [/connection pool|pgxpool/i] } },
-    { id: 'task', match: { all: [/HMAC|dead.letter|X-Relay-Signature|rate limit/i] } },
+    {
+      id: 'task',
+      match: { all: [/HMAC|dead.letter|X-Relay-Signature|rate limit|Retry-After|OpenTelemetry|1 MiB|413/i] },
+    },
   ],
   conflicts: [
     {

@@ -180,9 +180,10 @@ export const tilemap: RepoSpec = {
   noise: [
     { id: 'test-filter', match: { all: [/cargo test \S*::|tests::|-- --exact/] } },
     { id: 'typo', match: { all: [/tset/] } },
+    { id: 'one-off-path', match: { all: [/examples\/maps\/\S+\.tmx|src\/[\w/]+\.rs/] } },
     { id: 'flaky', match: { all: [/flak|re-?run|retry|timing_budget/i] } },
     { id: 'question', match: { all: [/\bAtlas\b|TileSet vs/i] } },
-    { id: 'task', match: { all: [/isometric|hexagonal|flip flag|object layer/i] } },
+    { id: 'task', match: { all: [/isometric|staggered|hexagonal|flip flag|object layer|gzip|water tile/i] } },
   ],
   conflicts: [
     {

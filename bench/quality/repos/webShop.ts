@@ -203,6 +203,7 @@ export const webShop: RepoSpec = {
   noise: [
     { id: 'test-file', match: { all: [/\S+\.test\.ts|\S+\.spec\.ts/] } },
     { id: 'typo', match: { all: [/pnmp/] } },
+    { id: 'one-off-path', match: { all: [/src\/(cart|orders|checkout|account|email)\/\S+\.tsx?/] } },
     { id: 'flaky', match: { all: [/flak|re-?run|retry|timed out/i] } },
     { id: 'question', match: { all: [/\bcache\b/i] } },
     { id: 'task', match: { all: [/rounding|discount|coupon|reorder|ShippingZone|DeliveryZone|invoice/i] } },

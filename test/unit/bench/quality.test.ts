@@ -138,6 +138,20 @@ describe('quality benchmark corpus (bench/quality)', function () {
         for (const wording of [label.text, ...(label.paraphrases ?? [])])
           assert.ok(matches(label.match, wording), wording);
       }
+      // the labels do not contradict the noise: what a careful curator writes is never noise, nor a falsehood
+      for (const text of [
+        ...repo.labels.filter((l) => l.kind !== 'wrong').map((l) => l.text),
+        ...repo.teamRules.map((r) => r.content),
+      ]) {
+        assert.deepEqual(
+          repo.noise.filter((n) => matches(n.match, text)).map((n) => n.id),
+          [],
+          text,
+        );
+        const wrong = repo.labels.find((l) => l.kind === 'wrong' && matches(l.match, text));
+        const team = repo.teamRules.find((r) => r.content === text);
+        if (!team || team.expected !== 'harmful') assert.equal(wrong, undefined, text);
+      }
       for (const rule of repo.teamRules) {
         const label = repo.labels.find((l) => l.id === rule.label);
         assert.ok(label && matches(label.match, rule.content), `${rule.id} states ${rule.label}`);
@@ -254,7 +268,7 @@ describe('quality benchmark scorer (bench/quality/score.ts)', () => {
     );
     assert.deepEqual(
       f.noise.map((n) => n.kind),
-      ['test-file'],
+      ['test-file, one-off-path'],
     );
     // the wrong rule conflicts with the team's text and with the correction: two pairs, one wrong side
     assert.deepEqual([...new Set(f.contradictions.map((c) => c.a))], ['Run the tests with `npm test`.']);
