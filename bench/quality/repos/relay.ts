@@ -179,7 +179,7 @@ export const relay: RepoSpec = {
     { id: 'question', match: { all: [/connection pool|pgxpool/i] } },
     {
       id: 'task',
-      match: { all: [/HMAC|dead.letter|X-Relay-Signature|rate limit|Retry-After|OpenTelemetry|1 MiB|413/i] },
+      match: { all: [/HMAC|dead.letter|X-Relay-Signature|rate limit|Retry-After|OpenTelemetry|1 MiB|\b413\b/i] },
     },
   ],
   conflicts: [
