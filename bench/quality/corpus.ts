@@ -50,7 +50,6 @@ export interface WrittenSession {
   /** The trace id the importer gives it. */
   traceId: string;
   startedAt: string;
-  file: string;
 }
 
 export interface WrittenCorpus {
@@ -91,7 +90,6 @@ export function writeQualityCorpus(root: string, seed = 1): WrittenCorpus {
         agent: spec.agent,
         traceId: `${spec.agent}:${id}`,
         startedAt: startOf(spec, seed),
-        file: id,
       });
     }
   }
