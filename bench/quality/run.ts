@@ -1,0 +1,125 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { acceptCommand } from '../../src/cli/commands/accept';
+import { DEFAULT_PLAYBOOK_PATH } from '../../src/core/assets/playbookAsset';
+import type { Proposal } from '../../src/core/assets/proposal';
+import { importSessions } from '../../src/core/import/importer';
+import { offlineRoles, openAiRoles } from '../../src/core/llm/providers';
+import { learnWorkspace } from '../../src/core/service/learnWorkspace';
+import { ProposalStore } from '../../src/core/store/proposals';
+import { TraceStore } from '../../src/core/store/traceStore';
+import { WorkspaceState } from '../../src/core/store/workspaceState';
+import { capture } from '../../test/support/cliOutput';
+import { startModelServer } from '../../test/support/modelServer';
+import { tempDir } from '../../test/support/tmp';
+import { REPOS, writeQualityCorpus, type WrittenCorpus } from './corpus';
+import { scriptedModel, type ModelStyle } from './models';
+import { AGENT_FILES, scoreRepo, totalsOf, type RepoFigures, type Totals } from './score';
+
+// One learner over the whole corpus, on a fresh copy: import, learn each repository (dry run, fixed seed), accept
+// its whole proposal as `combee accept <id>` does, and score the accepted files.
+
+export type Learner = 'offline' | ModelStyle;
+export const LEARNERS: readonly Learner[] = ['offline', 'careful', 'sloppy'];
+
+/** The asset targets of a workspace whose sessions are Claude Code's and Codex's. */
+export const TARGETS = ['playbook', 'agents-md', 'claude-md'] as const;
+
+export interface QualityRun {
+  learner: Learner;
+  seed: number;
+  repos: RepoFigures[];
+  totals: Totals;
+  /** Each repository's accepted files (playbook and agent files), by workspace path. */
+  accepted: Record<string, Record<string, string>>;
+  /** Each repository's proposal as made: its rule changes (op, id, text, flags) before the accept. */
+  proposed: Record<string, Array<{ op: string; id: string; content?: string; flags: string[] }>>;
+  /** What the run or the accept warned about, per repository. */
+  warnings: Record<string, string[]>;
+  corpus: { repos: number; sessions: number; byAgent: Record<string, number> };
+}
+
+function filesOf(workspace: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const path of [DEFAULT_PLAYBOOK_PATH, ...AGENT_FILES]) {
+    const file = join(workspace, path);
+    if (existsSync(file)) files[path] = readFileSync(file, 'utf8');
+  }
+  return files;
+}
+
+/** Saves the dry run's proposal and accepts it whole through the CLI's own command. */
+async function accept(store: TraceStore, proposal: Proposal, workspace: string, warn: (m: string) => void) {
+  await new ProposalStore(new WorkspaceState(store.dir)).save(proposal);
+  const out = capture();
+  const code = await acceptCommand([proposal.id, '--workspace', workspace, '--store', store.dir], out);
+  for (const line of out.stderr) if (line.startsWith('warning: ')) warn(line.slice('warning: '.length));
+  if (code !== 0) warn(`combee accept exited ${code}`);
+}
+
+export interface QualityRunOptions {
+  learner: Learner;
+  seed?: number;
+}
+
+/** Learns the corpus with one learner and scores what was accepted. */
+export async function runQualityCorpus(options: QualityRunOptions): Promise<QualityRun> {
+  const seed = options.seed ?? 1;
+  const root = tempDir(`combee-quality-${options.learner}-`);
+  const corpus: WrittenCorpus = writeQualityCorpus(join(root, 'corpus'), seed);
+  const store = new TraceStore(join(root, 'store'));
+  const imported = await importSessions({ from: corpus.homes, store });
+  const server =
+    options.learner === 'offline'
+      ? undefined
+      : await startModelServer({ responder: scriptedModel(options.learner, seed) });
+  const roles = server
+    ? openAiRoles({ baseUrl: server.url, apiKey: 'not-needed', model: `${options.learner}-sim` })
+    : offlineRoles();
+  const repos: RepoFigures[] = [];
+  const accepted: QualityRun['accepted'] = {};
+  const warnings: QualityRun['warnings'] = {};
+  const proposed: QualityRun['proposed'] = {};
+  try {
+    for (const repo of REPOS) {
+      const workspace = corpus.workspaces[repo.name];
+      const warn = (m: string) => (warnings[repo.name] ??= []).push(m);
+      const result = await learnWorkspace({
+        store,
+        proposals: new ProposalStore(new WorkspaceState(store.dir)),
+        workspace,
+        ...roles,
+        provider: roles.info,
+        seed,
+        dryRun: true,
+        assets: { targets: [...TARGETS] },
+      });
+      for (const w of result.record?.warnings ?? []) warn(w);
+      proposed[repo.name] = (result.proposal?.rules ?? []).map((r) => ({
+        op: r.op,
+        id: r.id,
+        content: r.content,
+        flags: r.flags.map((f) => f.kind),
+      }));
+      if (result.proposal) await accept(store, result.proposal, workspace, warn);
+      const files = filesOf(workspace);
+      accepted[repo.name] = files;
+      const evidence = (result.record?.batches ?? []).flatMap((b) => b.evidence ?? []);
+      repos.push(scoreRepo({ repo, files, evidence }));
+    }
+  } finally {
+    await server?.close();
+  }
+  const byAgent: Record<string, number> = {};
+  for (const s of corpus.sessions) byAgent[s.agent] = (byAgent[s.agent] ?? 0) + 1;
+  return {
+    learner: options.learner,
+    seed,
+    repos,
+    totals: totalsOf(repos),
+    accepted,
+    proposed,
+    warnings,
+    corpus: { repos: REPOS.length, sessions: imported.sessions, byAgent },
+  };
+}
