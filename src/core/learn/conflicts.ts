@@ -27,11 +27,27 @@ function rulesOutTool(content: string, tool: string, prescribed: readonly string
   return negated.test(content);
 }
 
+/** A rule's commands, without the error lines it quotes ("… fails with `npm error code EUNSUPPORTEDPROTOCOL`"). */
+export function statedCommands(content: string): ReturnType<typeof ruleCommands> {
+  return ruleCommands(content.replace(/\bfail(?:s|ed)?\b[^`.;]{0,24}`[^`\n]*`/gi, 'fails'));
+}
+
+/**
+ * Whether `a` rules out a command `b` prescribes in favour of a refinement of it (`TZ=UTC pnpm test`, not
+ * `pnpm test`; `cargo test --features simd`, not `cargo test`): following `a` does what `b` asks, and more.
+ */
+export function refines(a: string, b: string): boolean {
+  const own = statedCommands(a).prescribed;
+  return statedCommands(b).prescribed.some(
+    (plain) => ruleRulesOut(a, plain) && own.some((c) => c !== plain && matchesCommand(c, plain)),
+  );
+}
+
 /** A command the rule would call breaking it: one it rules out, or its own job done with a counterpart tool. */
 export function ruleRulesOut(content: string, command: string): boolean {
   // a global tool (`npm install -g x`, `sudo pip install x`) is not the repository's own way of installing
   if (/(?:^|\s)(?:-g|--global|--user)\b|^sudo\s/.test(command)) return false;
-  const { prescribed, forbidden } = ruleCommands(content);
+  const { prescribed, forbidden } = statedCommands(content);
   if (prescribed.some((c) => matchesCommand(command, c))) return false;
   const ruledOut = forbidden.filter((f) => f.includes(' ') || rulesOutTool(content, f, prescribed));
   return ruledOut.some((f) => matchesCommand(command, f)) || prescribed.some((c) => isCounterpartOf(command, c));
@@ -39,7 +55,7 @@ export function ruleRulesOut(content: string, command: string): boolean {
 
 /** The job and the command of a rule that names the one way to do a job ("Run the tests with `pnpm test`."). */
 function oneWay(content: string): { kind: CommandKind; command: string } | undefined {
-  const { prescribed } = ruleCommands(content);
+  const { prescribed } = statedCommands(content);
   const commands = prescribed.filter((c) => c.includes(' ') || !/^[a-z]+$/.test(c));
   if (commands.length !== 1 || CONDITIONAL.test(content)) return undefined;
   const command = canonicalCommand(commands[0]);
@@ -61,7 +77,7 @@ export function conflictBetween(a: string, b: string): string | undefined {
     [a, b],
     [b, a],
   ]) {
-    const clash = ruleCommands(one).prescribed.find((c) => ruleRulesOut(other, c));
+    const clash = statedCommands(one).prescribed.find((c) => ruleRulesOut(other, c));
     if (clash) return `one says to run \`${clash}\`, the other rules it out`;
   }
   const [x, y] = [oneWay(a), oneWay(b)];
@@ -76,7 +92,7 @@ const CLOSE_WORDING = 0.6;
 
 /** The commands a rule prescribes, in their general form: what it tells an agent to run, whatever the wording. */
 function purpose(content: string): { prescribed: Set<string>; forbidden: Set<string> } {
-  const { prescribed, forbidden } = ruleCommands(content);
+  const { prescribed, forbidden } = statedCommands(content);
   // a quoted error line ("fails with `expected 1699 to be 1700`") reads like a command: only real jobs count here
   const jobs = (list: readonly string[]) => list.filter((c) => !c.includes(' ') || classifyCommand(c) !== 'other');
   const general = (list: readonly string[]) => new Set(jobs(list).map((c) => canonicalCommand(c).toLowerCase()));

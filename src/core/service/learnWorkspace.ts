@@ -379,6 +379,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     traces,
     playbookPath,
     isTrusted: ReviewMemory.trusts(remembered),
+    before: base,
   });
   result.record.warnings.push(...warnings);
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)

@@ -1,4 +1,4 @@
-import { compareStanding, conflictBetween, samePurpose, type Standing } from '../learn/conflicts';
+import { compareStanding, conflictBetween, refines, samePurpose, type Standing } from '../learn/conflicts';
 import { unionSupport } from '../playbook/support';
 import type { LearnResult } from '../learn/run';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
@@ -16,6 +16,9 @@ import { pushApplyNode } from './applyNode';
 // working, then what worked before. A losing rule of the playbook is proposed for removal, with the sessions that
 // overruled it; a losing new rule is withdrawn, with the reason in the tree; a new rule that overrules the team's
 // text, which Combee may not edit, keeps a note naming the line (the lint notes show it in the review).
+
+/** Sessions that make a pattern of what one session showed. */
+const PATTERN_SESSIONS = 2;
 
 interface Side {
   id: string;
@@ -118,7 +121,10 @@ export function resolveConflicts(
         continue;
       const why = conflictBetween(rule.content, other.content);
       if (!why) continue;
-      const order = compareStanding(rule.standing, other.standing);
+      // a refinement seen in more than one session wins: following it does what the plain form asks, and more
+      const refined = refines(rule.content, other.content) && rule.standing.sessions >= PATTERN_SESSIONS;
+      const refinedAway = refines(other.content, rule.content) && other.standing.sessions >= PATTERN_SESSIONS;
+      const order = refined ? -1 : refinedAway ? 1 : compareStanding(rule.standing, other.standing);
       // a tie keeps what is there (an existing rule), or the earlier of two new ones
       const ruleWins = order < 0 && !other.pinned;
       if (ruleWins && !other.isNew) {

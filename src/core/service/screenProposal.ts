@@ -1,6 +1,6 @@
 import type { RuleWithScope } from '../assets/agentsMd';
 import type { AppliedOp } from '../playbook/apply';
-import type { Playbook } from '../playbook/model';
+import { bullets, type Playbook } from '../playbook/model';
 import { rulesFromApplied } from './proposalFiles';
 import type { Trace } from '../trace/model';
 import { holdBack, type Hold } from '../trust/hold';
@@ -22,9 +22,34 @@ export function screenProposal(input: {
   traces: readonly Trace[];
   playbookPath: string;
   isTrusted?: (content: string) => boolean;
+  /** The playbook before the run: a removal's evidence is weighed against the words of the rule it removes. */
+  before?: Playbook;
 }): ScreenedProposal {
   const byId = new Map(input.traces.map((t) => [t.id, t] as const));
-  const rules = rulesFromApplied(input.applied).map((rule) => ({ ...rule, flags: screenRule(rule, byId) }));
+  const removedText = new Map(bullets(input.before ?? input.playbook).map((b) => [b.id, b.content]));
+  const screened = rulesFromApplied(input.applied).map((rule) => {
+    // the failing run of a removed rule's own command is an action that shows it, not text the agent read
+    const weighed = rule.op === 'REMOVE' ? { ...rule, content: removedText.get(rule.id) } : rule;
+    const flags = screenRule(weighed, byId).filter((f) => rule.op !== 'REMOVE' || f.kind === 'untrusted-source');
+    return { ...rule, flags };
+  });
+  // a rule removed because a new one overrules it stands or falls with that rule: its evidence is that rule's
+  const flagsOf = new Map(screened.map((r) => [r.id, r.flags]));
+  const overruledBy = new Map(
+    input.applied.flatMap((a) => {
+      const by = a.op.op === 'REMOVE' ? /^overruled by \[([^\]]+)\]/.exec(a.op.reason)?.[1] : undefined;
+      return by && a.id ? [[a.id, by] as const] : [];
+    }),
+  );
+  const rules = screened.map((rule) => {
+    const by = rule.op === 'REMOVE' ? overruledBy.get(rule.id) : undefined;
+    if (!by) return rule;
+    const inherited = (flagsOf.get(by) ?? []).map((f) => ({
+      ...f,
+      reason: `the rule overruling it is flagged: ${f.reason}`,
+    }));
+    return { ...rule, flags: inherited };
+  });
   const hold = holdBack({ playbook: input.playbook, rules, isTrusted: input.isTrusted });
   const warnings = [
     ...[...hold.flagged].map(

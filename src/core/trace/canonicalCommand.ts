@@ -76,6 +76,10 @@ const RUNNERS = new Set([
   ...['mypy', 'pyright', 'golangci-lint', 'rspec', 'bundle', 'dotnet', 'gradle', 'mvn', 'deno', 'node', 'phpunit'],
 ]);
 
+/** Inputs a command reads, not code it runs: data, documents, images, archives, logs. */
+const DATA_FILE =
+  /\.(?:tmx|json|jsonl|csv|tsv|txt|ya?ml|xml|toml|png|jpe?g|gif|svg|pdf|log|md|html?|sql|parquet|zip|tar|gz)$/i;
+
 function tokens(command: string): string[] {
   return command.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
 }
@@ -102,11 +106,15 @@ function splitPrefix(line: string): { prefix: string; body: string } {
 export function canonicalCommand(command: string): string {
   const line = command.split('\n')[0].trim().replace(/\s+/g, ' ');
   if (/&&|\|\||;|\|/.test(firstCommand(line))) return line; // a pipeline says more than one command
-  if (!GENERALIZED_KINDS.has(classifyCommand(line))) return line;
   const { prefix, body } = splitPrefix(line);
   const words = tokens(body);
   // `docker run … npm test` or `ssh ci make test`: whose arguments are what, only the runner itself knows
   if (!RUNNERS.has(words[0] ?? '')) return line;
+  if (!GENERALIZED_KINDS.has(classifyCommand(line))) {
+    // the map, image or fixture a run was given is the task's (`cargo run --example render maps/hex.tmx`)
+    const kept = words.filter((w, i) => i < 2 || w.startsWith('-') || !DATA_FILE.test(w));
+    return `${prefix}${kept.join(' ')}`.trim();
+  }
   const kept: string[] = [];
   let droppedPackage = false;
   let afterSeparator = false;
@@ -122,7 +130,10 @@ export function canonicalCommand(command: string): string {
       continue;
     } else if (word.startsWith('-')) {
       kept.push(word);
-      if (VALUE_FLAGS.has(word) && words[i + 1] !== undefined) kept.push(words[++i]);
+      // a known flag's value, or a quoted one (`--env "A=1"`), goes with its flag
+      const next = words[i + 1];
+      if (next !== undefined && !next.startsWith('-') && (VALUE_FLAGS.has(word) || /^['"]/.test(next)))
+        kept.push(words[++i]);
     } else if (isGo && /^\.{1,2}\//.test(word)) {
       droppedPackage = true;
     } else if (!isSelector(word) && !afterSeparator && isCommandWord(kept, word)) {

@@ -216,4 +216,44 @@ describe('offline lesson miner', () => {
       ],
     );
   });
+
+  it('learns no command from a failure the agent fixed by editing code, and names a replacement as one', () => {
+    const edited = makeTrace('edited', [
+      ...shell('pnpm test', 'AssertionError: expected 1699 to be 1700', 1),
+      {
+        kind: 'tool_call',
+        callId: 'e1',
+        tool: 'Edit',
+        input: JSON.stringify({ file_path: '/home/dev/acme-shop/src/cart.ts' }),
+      },
+      ...shell('pnpm vitest run src/cart.test.ts', 'Tests 3 passed'),
+    ]);
+    assert.deepEqual(
+      mineLessons(edited, emptyPlaybook()).lessons.filter((l) => l.kind !== 'rule'),
+      [],
+    );
+    const replaced = makeTrace('replaced', [
+      ...shell('go test ./...', '--- FAIL: TestLoad (0.00s)\n    config_test.go:12: RELAY_CONFIG is not set', 1),
+      ...shell('make test', 'ok  relay 1.2s'),
+    ]);
+    const lesson = mineLessons(replaced, emptyPlaybook()).lessons.find((l) => l.kind === 'pitfall');
+    assert.equal(lesson?.content, 'Run `make test`, not `go test ./...`: it fails with `--- FAIL: TestLoad (0.00s)`.');
+    assert.equal(lesson?.section, 'Test');
+  });
+
+  it('keeps a prohibition a user opens with "No" as a prohibition, and drops a sentence leaning on the one before', () => {
+    const trace = makeTrace('logx', [
+      user('add request logging'),
+      ...shell('go build ./...', 'ok'),
+      user('No log.Printf please. Logging goes through logx, it redacts the payload.'),
+      user('We wrote a client for the billing API. Every API call goes through it.'),
+    ]);
+    const prefs = mineLessons(trace, emptyPlaybook()).lessons.filter((l) => l.kind === 'preference');
+    assert.ok(
+      prefs.some((p) => p.content.startsWith('No log.Printf please.')),
+      JSON.stringify(prefs),
+    );
+    assert.ok(!prefs.some((p) => /^Log\.Printf/.test(p.content)));
+    assert.ok(!prefs.some((p) => /goes through it/.test(p.content)));
+  });
 });

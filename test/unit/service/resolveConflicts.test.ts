@@ -145,4 +145,38 @@ describe('no contradiction leaves a proposal', () => {
     ]);
     assert.doesNotMatch(playbook, /pnpm typecheck/);
   });
+
+  it('prefers a refinement two sessions needed over the plain form, and not one that a single session needed', async () => {
+    const tz = (id: string) =>
+      makeTrace(id, [
+        ...shell('pnpm test', "AssertionError: expected '2026-11-04' to be '2026-11-05'", 1),
+        ...shell('TZ=UTC pnpm test', 'Tests 40 passed'),
+      ]);
+    const plain = (id: string) => makeTrace(id, [user('run the tests'), ...shell('pnpm test', 'Tests 40 passed')]);
+    const twice = await learnIn({}, [
+      tz('claude-code:r1'),
+      tz('codex:r2'),
+      plain('claude-code:p1'),
+      plain('codex:p2'),
+      plain('codex:p3'),
+    ]);
+    assert.match(twice.playbook, /Run `TZ=UTC pnpm test`, not `pnpm test`/);
+    assert.doesNotMatch(twice.playbook, /Run the tests with `pnpm test`\./);
+    const once = await learnIn({}, [tz('claude-code:r3'), plain('claude-code:p4'), plain('codex:p5')]);
+    assert.match(once.playbook, /Run the tests with `pnpm test`\./);
+    assert.doesNotMatch(once.playbook, /TZ=UTC/);
+  });
+
+  it('screens a removal by the rule that overrules it: clean when that rule is', async () => {
+    const { rules } = await learnIn(
+      {
+        '.combee/playbook.md':
+          '# Playbook\n\n## Setup\n[setu-00001] helpful=0 harmful=0 :: Install dependencies with `npm install`.\n',
+      },
+      [overruled('claude-code:s1')],
+    );
+    const removal = rules.find((r) => r.id === 'setu-00001');
+    assert.equal(removal?.op, 'REMOVE');
+    assert.deepEqual(removal?.flags, []);
+  });
 });

@@ -31,3 +31,21 @@ describe('the general form of a command', () => {
     assert.equal(canonicalCommand('pnpm test | tee out.log'), 'pnpm test | tee out.log');
   });
 });
+
+describe('the general form of a run', () => {
+  it('drops the data file a run was given, keeps the program and its flags', () => {
+    assert.equal(
+      canonicalCommand('cargo run --example render_svg --features svg examples/maps/hex.tmx'),
+      'cargo run --example render_svg --features svg',
+    );
+    assert.equal(canonicalCommand('uv run python scripts/load.py data/batch.csv'), 'uv run python scripts/load.py');
+    assert.equal(canonicalCommand('python app/main.py'), 'python app/main.py');
+  });
+});
+
+describe('the general form keeps what a flag is given', () => {
+  it('keeps a quoted flag value, drops a quoted test name', () => {
+    assert.equal(canonicalCommand('pnpm test --env "NODE_ENV=ci" src/a.test.ts'), 'pnpm test --env "NODE_ENV=ci"');
+    assert.equal(canonicalCommand('pnpm vitest run "cart total"'), 'pnpm vitest run');
+  });
+});

@@ -47,6 +47,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
       (r) => !r.failed && (r.kind === failure.kind || sameKey(r.command, failure.command)) && r.kind !== 'other',
     );
     if (!retry || isTypoFix(failure.command, retry.command, failure.result.output)) return;
+    // code changed between the failure and the pass: the edit explains the pass, not the command
+    if (editedBetween(trace, failure.call.index, retry.call.index)) return;
     const fixes = namedFixes(failure.result.output);
     const hinted = (r: Run) => fixes.some((fix) => carriesOut(r.command, fix));
     const between = later.filter(
@@ -63,7 +65,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     const errorText = error ? ` with \`${error}\`` : '';
     const section = sectionOf(failure.kind);
     const prep = between.find(hinted) ?? between[between.length - 1];
-    if (worked !== failed && isVariantOf(worked, failed) && !isAutoFix(retry.command)) {
+    if (worked !== failed && isVariantOf(worked, failed) && !isAutoFix(retry.command) && !prepHinted(between, hinted)) {
       add({
         section,
         kind: 'pitfall',
@@ -86,6 +88,15 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
           retry.call.index,
           retry.result.index,
         ),
+      });
+    } else if (worked !== failed && !isAutoFix(retry.command) && retry.kind === failure.kind) {
+      // another command for the same job: the one that worked replaces the one that failed
+      add({
+        section,
+        kind: 'pitfall',
+        key: `replace:${commandKey(failed)}=>${normalizeCommand(worked)}`,
+        content: `Run \`${worked}\`, not \`${failed}\`: it fails${errorText}.`,
+        evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
       });
     } else if (worked !== failed) {
       add({
@@ -259,10 +270,30 @@ function sameKey(a: string, b: string): boolean {
   return commandKey(a) === commandKey(b);
 }
 
-/** `TZ=UTC pnpm vitest run x` and `pnpm vitest run x --runInBand` are variants of `pnpm vitest run x`. */
+/**
+ * `TZ=UTC pnpm vitest run x`, `pnpm vitest run x --runInBand` and `cargo run --example svg --features svg` are
+ * variants of `pnpm vitest run x` and `cargo run --example svg`: the original's words, in order, with some added.
+ */
 function isVariantOf(candidate: string, original: string): boolean {
   const core = firstCommand(original).trim();
-  return candidate.includes(core) || firstCommand(candidate).startsWith(core);
+  if (candidate.includes(core) || firstCommand(candidate).startsWith(core)) return true;
+  const want = core.split(/\s+/);
+  const have = firstCommand(candidate).trim().split(/\s+/);
+  let at = 0;
+  for (const word of have) if (word === want[at]) at++;
+  return at === want.length && have[0] === want[0];
+}
+
+/** The set-up step a failure named ran before the retry: that step, not the variant, is the lesson. */
+function prepHinted(between: readonly Run[], hinted: (r: Run) => boolean): boolean {
+  return between.some(hinted);
+}
+
+/** Whether the agent edited a file between two steps. */
+function editedBetween(trace: Trace, from: number, to: number): boolean {
+  return trace.steps.some(
+    (s) => s.kind === 'tool_call' && s.index > from && s.index < to && editedFiles(s, trace.cwd).length > 0,
+  );
 }
 
 function normalizeSpaces(command: string): string {
@@ -307,7 +338,8 @@ function errorKey(error: string): string {
 
 /** The directive part of a correction: the sentences that say what to do, without the leading "No —". */
 function directive(text: string): string | undefined {
-  const body = text.replace(/^\s*(?:no|nope|wrong|stop|wait|hmm,? no)\b[\s,.!:—–-]*/i, '').trim();
+  // "No — use pnpm" drops its "No"; "No log.Printf please" is the prohibition itself and keeps it
+  const body = text.replace(/^\s*(?:no|nope|wrong|stop|wait|hmm,? no)\b\s*[,.!:—–-]+\s*/i, '').trim();
   const sentences = body
     .split(/(?<=[.!?])\s+/)
     .map((s) => s.trim())

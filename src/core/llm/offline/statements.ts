@@ -17,6 +17,10 @@ const GENERAL = [
 const ONE_OFF =
   /\b(?:this (?:function|file|bug|test|pr|branch|ticket|issue|change|time|one)|for now|today|right now|just this|the failing test|these tests?)\b/i;
 
+/** A sentence leaning on the one before ("every call goes through it") says nothing read alone. */
+const LEANING =
+  /\b(?:through|use|with|via|in|from|run|call) (?:it|this|that|them|these|those)\b|^(?:it|this|that|they)\b/i;
+
 const QUESTION = /^(?:how|what|why|where|when|which|who|does|do|did|can|could|is|are|should i|would)\b/i;
 
 const MIN_LENGTH = 16;
@@ -28,7 +32,7 @@ function sentences(text: string): string[] {
     .map((s) =>
       s
         .replace(/^\s*(?:[-*•]\s+|(?:note|remember|also|btw|fyi|ps)[:,]\s*)/i, '')
-        .replace(/^\s*(?:no|nope|wrong|actually|hmm,? no)\b[\s,.!:—–-]*/i, '')
+        .replace(/^\s*(?:no|nope|wrong|actually|hmm,? no)\b\s*[,.!:—–-]+\s*/i, '')
         .trim(),
     )
     .filter(Boolean);
@@ -39,6 +43,6 @@ export function statedConventions(text: string): string[] {
   return sentences(text.slice(0, 4000))
     .filter((s) => s.length >= MIN_LENGTH && s.length <= MAX_LENGTH)
     .filter((s) => !s.endsWith('?') && !QUESTION.test(s))
-    .filter((s) => GENERAL.some((pattern) => pattern.test(s)) && !ONE_OFF.test(s))
+    .filter((s) => GENERAL.some((pattern) => pattern.test(s)) && !ONE_OFF.test(s) && !LEANING.test(s))
     .map((s) => s.charAt(0).toUpperCase() + s.slice(1));
 }
