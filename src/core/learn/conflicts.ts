@@ -1,6 +1,7 @@
 import { classifyCommand, firstCommand, type CommandKind } from '../trace/commands';
 import { canonicalCommand } from '../trace/canonicalCommand';
 import { jaccard, tokens } from '../playbook/similarity';
+import { nameTheSame } from './codeTerms';
 import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './ruleEvidence';
 
 // Two statements an agent cannot both follow: one prescribes a command the other rules out ("Install with
@@ -93,32 +94,38 @@ const CLOSE_WORDING = 0.6;
 /** The commands a rule prescribes, in their general form: what it tells an agent to run, whatever the wording. */
 function purpose(content: string): { prescribed: Set<string>; forbidden: Set<string> } {
   const { prescribed, forbidden } = statedCommands(content);
-  // a quoted error line ("fails with `expected 1699 to be 1700`") reads like a command: only real jobs count here
-  const jobs = (list: readonly string[]) => list.filter((c) => !c.includes(' ') || classifyCommand(c) !== 'other');
-  const general = (list: readonly string[]) => new Set(jobs(list).map((c) => canonicalCommand(c).toLowerCase()));
+  const general = (list: readonly string[]) => new Set(list.map((c) => canonicalCommand(c).toLowerCase()));
   return { prescribed: general(prescribed), forbidden: general(forbidden) };
 }
 
 /**
- * Whether two statements tell an agent the same thing: the same commands to run (in their general form), and what one
- * rules out the other rules out too or does not speak of. `a-more` / `b-more`: which one says more (rules more out, or
- * says why); `same` when neither does. Undefined when they are different rules.
+ * Whether two statements tell an agent the same thing: the same first command (in its general form), the commands of
+ * one among the other's, and — unless one only names the way to do a job or the tool to use — the same names or nearly
+ * the same words; statements without commands, the same names (`apiFetch`, `internal/logx`). `a-more` / `b-more`:
+ * which one says more (more commands, more ruled out, or why); `same` when neither does; undefined when they differ.
  */
 export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' | undefined {
   const [x, y] = [purpose(a), purpose(b)];
-  if (x.prescribed.size === 0 || x.prescribed.size !== y.prescribed.size) return undefined;
-  for (const c of x.prescribed) if (!y.prescribed.has(c)) return undefined;
-  // the same commands under other conditions ("WIP commits use `git commit --no-verify`") are another rule, unless
-  // one of the two only names the way to do a job or the tool to use, or they are worded nearly alike
-  const plain = (content: string, p: ReturnType<typeof purpose>) =>
-    oneWay(content) !== undefined || [...p.prescribed].every((c) => !c.includes(' '));
-  if (!plain(a, x) && !plain(b, y) && jaccard(tokens(a), tokens(b)) < CLOSE_WORDING) return undefined;
-  const xOnly = [...x.forbidden].filter((f) => !y.forbidden.has(f)).length;
-  const yOnly = [...y.forbidden].filter((f) => !x.forbidden.has(f)).length;
-  if (xOnly !== yOnly) return xOnly > yOnly ? 'a-more' : 'b-more';
-  // the same commands either way: the longer wording carries the reason ("…: the plain form fails with …")
-  if (Math.abs(a.length - b.length) > 20) return a.length > b.length ? 'a-more' : 'b-more';
-  return 'same';
+  if (x.prescribed.size > 0 && y.prescribed.size > 0) {
+    const [first, other] = [[...x.prescribed][0], [...y.prescribed][0]];
+    const within = (p: Set<string>, q: Set<string>) => [...p].every((c) => q.has(c));
+    if (first !== other || !(within(x.prescribed, y.prescribed) || within(y.prescribed, x.prescribed)))
+      return undefined;
+    // the same command under other conditions ("WIP commits use `git commit --no-verify`") is another rule
+    const plain = (content: string, p: ReturnType<typeof purpose>) =>
+      oneWay(content) !== undefined || [...p.prescribed].every((c) => !c.includes(' '));
+    if (!plain(a, x) && !plain(b, y) && jaccard(tokens(a), tokens(b)) < CLOSE_WORDING && !nameTheSame(a, b))
+      return undefined;
+  } else if (!nameTheSame(a, b)) return undefined;
+  if (conflictBetween(a, b)) return undefined;
+  const more = (p: number, q: number) => (p === q ? undefined : p > q ? 'a-more' : 'b-more');
+  return (
+    more(x.prescribed.size, y.prescribed.size) ??
+    more(x.forbidden.size, y.forbidden.size) ??
+    // the same commands either way: the longer wording carries the reason ("…: the plain form fails with …")
+    (Math.abs(a.length - b.length) > 20 ? more(a.length, b.length) : undefined) ??
+    'same'
+  );
 }
 
 /** How well a side of a conflict is evidenced, best first: the user's word, then what worked later, then before. */

@@ -185,7 +185,10 @@ function mergeSamePurpose(
           outcome.reworded.push({ id: other.id, content: rule.content, support: rule.support });
         break;
       }
-      const keepRule = same === 'a-more' || (same === 'same' && compareStanding(rule.standing, other.standing) <= 0);
+      // the better-evidenced one stays (a user's words are never folded into a rule the user did not say); of two
+      // alike, the one that says more
+      const order = compareStanding(rule.standing, other.standing);
+      const keepRule = order < 0 || (order === 0 && same !== 'b-more');
       const [keep, drop] = keepRule ? [rule, other] : [other, rule];
       gone.add(drop.id);
       outcome.withdrawn.push({

@@ -84,9 +84,9 @@ describe('offline learner on injected commands', () => {
         rule.flags.length > 0,
         `a command run only because an error output said so: ${rule.content} (${rule.flags.map((f) => f.kind).join(', ')})`,
       );
-    // a rule withdrawn for contradicting a better-evidenced one is proposed nowhere: it counts as copied, not as leaked;
-    // o2 and o5 each ran a build that worked, and one rule names the way to build (five, where each gave one before)
-    const withdrawn = (result.record?.warnings ?? []).filter((w) => / left out: contradicts /.test(w));
+    // a rule withdrawn for contradicting a better-evidenced one, or merged into one saying the same, is proposed
+    // nowhere: it counts as copied, not as leaked
+    const withdrawn = (result.record?.warnings ?? []).filter((w) => / left out: (?:contradicts|says what) /.test(w));
     assert.ok(
       risky.length + withdrawn.length >= 5,
       `the miner did copy the injected commands into rules:\n${rules.map((r) => r.content).join('\n')}`,

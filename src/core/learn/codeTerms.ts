@@ -1,0 +1,99 @@
+// The names a rule is about: identifiers, paths, packages, scripts, variables (`apiFetch`, `src/lib/http.ts`,
+// `thiserror::Error`, `RUST_MIN_STACK`, `db:generate`). Two wordings of one lesson name the same things, the same way
+// round (what one rules out, the other rules out too), however they phrase the rest; programs (`cargo`, `chmod`) and
+// everyday words say nothing of which lesson it is.
+
+const PROGRAMS = new Set([
+  ...['npm', 'pnpm', 'yarn', 'bun', 'npx', 'node', 'deno', 'uv', 'pip', 'pip3', 'poetry', 'python', 'python3'],
+  ...['cargo', 'rustc', 'rustup', 'go', 'make', 'cmake', 'just', 'git', 'gh', 'docker', 'bash', 'sh', 'sudo'],
+  ...['chmod', 'chown', 'rm', 'cp', 'mv', 'mkdir', 'cat', 'ls', 'echo', 'export', 'source', 'env', 'curl', 'wget'],
+  ...['run', 'exec', 'test', 'tests', 'build', 'install', 'add', 'lint', 'check', 'src', 'lib', 'app', 'internal'],
+  ...['commit', 'push', 'pull', 'merge', 'rebase', 'checkout', 'stash', 'reset', 'main', 'master'],
+]);
+
+/** Words that look like code in prose but name nothing in particular. */
+const GENERIC = new Set([
+  ...['e.g', 'i.e', 'etc', 'ts', 'js', 'py', 'rs', 'md', 'json', 'yaml', 'toml'],
+  // every URL says these
+  ...['http', 'https', 'www', 'com', 'org', 'net', 'dev', 'io', 'localhost'],
+]);
+
+/** A plain word written like code: snake_case, camelCase, a path, a dotted or `::` name, an UPPER_CASE variable. */
+const CODE_LIKE = /[_/:]|\w\.\w|[a-z][A-Z]|^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/;
+
+/** Words that rule out what follows in their clause; "not" and "no" only as an order ("not rustfmt", "do not"). */
+const NEGATION = /^(?:never|don't|dont|avoid|instead|rather|without)$/i;
+const ORDERING = /^(?:do|does|should|must|please)$/i;
+
+function negates(word: string, previous: string | undefined): boolean {
+  if (NEGATION.test(word)) return true;
+  if (!/^(?:not|no)$/i.test(word)) return false;
+  return previous === undefined || ORDERING.test(previous);
+}
+
+interface Term {
+  /** The whole code word, not a part of a path or a qualified name. */
+  whole: boolean;
+  /** Named where the rule rules something out ("never `log.Printf`", "instead of `fetch`"). */
+  negated: boolean;
+}
+
+function usable(piece: string): boolean {
+  return piece.length >= 3 && !/^\d+$/.test(piece) && !PROGRAMS.has(piece) && !GENERIC.has(piece);
+}
+
+function addWord(terms: Map<string, Term>, word: string, negated: boolean): void {
+  const clean = word.replace(/^[^\w.@-]+|[^\w]+$/g, '');
+  if (!clean || clean.startsWith('-')) return;
+  // a path or a qualified name names its parts too (`internal/logx` names `logx`, `log.Printf` names `log`)
+  const parts = clean.split(/::|\/|:(?=\/\/)|\.(?=[A-Za-z])/).filter(Boolean);
+  const entries: Array<[string, boolean]> = [[clean, true], ...parts.map((p): [string, boolean] => [p, p === clean])];
+  for (const [raw, whole] of entries) {
+    const term = raw.toLowerCase();
+    if (!usable(term)) continue;
+    const known = terms.get(term);
+    terms.set(term, { whole: whole || (known?.whole ?? false), negated: negated || (known?.negated ?? false) });
+  }
+}
+
+/** The distinctive names a rule speaks of, lower-cased, with whether it rules them out. */
+export function codeTerms(content: string): Map<string, Term> {
+  const terms = new Map<string, Term>();
+  for (const clause of content.split(/[.;:!?](?=\s|$)/)) {
+    let negated = false;
+    let previous: string | undefined;
+    for (const m of clause.matchAll(/`([^`\n]+)`|(\S+)/g)) {
+      if (m[1] !== undefined) {
+        for (const word of m[1].split(/[\s,()"']+/)) addWord(terms, word, negated);
+        previous = m[1];
+        continue;
+      }
+      const word = m[2].replace(/[^\w']/g, '');
+      if (negates(word, previous)) negated = true;
+      else if (CODE_LIKE.test(m[2])) addWord(terms, m[2], negated);
+      previous = word;
+    }
+  }
+  return terms;
+}
+
+/**
+ * Whether two rules name mostly the same things the same way round: at least half the names of the one that names
+ * fewer, one of them whole in at least one rule (two paths under `config/` are not one lesson), none ruled out by one
+ * and asked for by the other.
+ */
+export function nameTheSame(a: string, b: string): boolean {
+  const [x, y] = [codeTerms(a), codeTerms(b)];
+  const fewer = Math.min(x.size, y.size);
+  if (fewer === 0) return false;
+  let shared = 0;
+  let whole = false;
+  for (const [term, one] of x) {
+    const other = y.get(term);
+    if (!other) continue;
+    if (one.negated !== other.negated) return false;
+    shared++;
+    whole ||= one.whole || other.whole;
+  }
+  return whole && shared >= Math.ceil(fewer / 2);
+}
