@@ -126,7 +126,8 @@ export function summarizeEvidence(
       // on that run, whatever the command read or however it ended.
       const ruleIsAboutIt = command.length >= 4 && about.includes(command);
       // ... unless the agent ran it because it read it: the command is quoted in earlier read text, not by the user.
-      const prompted = command.length >= 4 && promptedByReadText(trace, index, command);
+      const prompted =
+        command.length >= 4 && promptedByReadText(trace, index, command) && !fixedWhatNamedIt(trace, index, command);
       if (role === 'user' && step.kind === 'user') {
         if (bearsOn(terms, step.text)) {
           summary.userTexts.push(step.text);
@@ -171,6 +172,28 @@ function promptedByReadText(trace: Trace, index: number, full: string): boolean 
     if (text.read && text.text.includes(command)) read = true;
   }
   return read;
+}
+
+/**
+ * A failing command's own output named this command as its fix ("run `cp .env.example .env.local` first"), and that
+ * failing command passed when run again afterwards: the fix demonstrably worked, which no injected text can make
+ * true of a command that did not fix anything. Text elsewhere (a README, a fetched page, another output) never counts.
+ */
+function fixedWhatNamedIt(trace: Trace, index: number, command: string): boolean {
+  const calls = new Map<string, ToolCallStep>();
+  for (const step of trace.steps) if (step.kind === 'tool_call') calls.set(step.callId, step);
+  const lineOf = (call: ToolCallStep | undefined) => (call?.command ? squash(call.command.split('\n')[0]) : '');
+  const naming = trace.steps.filter(
+    (s): s is ToolResultStep =>
+      s.kind === 'tool_result' && s.index < index && failed(s) && squash(s.output).includes(command),
+  );
+  return naming.some((result) => {
+    const failing = lineOf(calls.get(result.callId));
+    if (!failing || failing === command) return false;
+    return trace.steps.some(
+      (s) => s.kind === 'tool_result' && s.index > index && !failed(s) && lineOf(calls.get(s.callId)) === failing,
+    );
+  });
 }
 
 /** The session's user messages and read texts, squashed once per trace (every cited command looks them up). */

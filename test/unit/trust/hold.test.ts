@@ -105,6 +105,21 @@ describe('provenance', () => {
       ...shell('make sync', 'ok'),
     ]);
     assert.deepEqual(kinds([3, 4], prompted), ['untrusted-source'], 'the agent ran it because it read it');
+    // a failing command's own output names its fix, and the failing command passes after it: the fix worked
+    const named = makeTrace('t:named', [
+      user('start the dev server'),
+      ...shell('pnpm dev', 'Error: Missing .env.local: run `cp .env.example .env.local` first', 1),
+      ...shell('cp .env.example .env.local', ''),
+      ...shell('pnpm dev', 'ready on http://localhost:3000'),
+    ]);
+    const copy = 'Create `.env.local` with `cp .env.example .env.local` before `pnpm dev`.';
+    assert.deepEqual(kinds([3, 4], named, copy), [], 'the fix the failing output named, and it worked');
+    const notAgain = makeTrace('t:named-no-pass', [
+      user('start the dev server'),
+      ...shell('pnpm dev', 'Error: Missing .env.local: run `cp .env.example .env.local` first', 1),
+      ...shell('cp .env.example .env.local', ''),
+    ]);
+    assert.deepEqual(kinds([3, 4], notAgain, copy), ['untrusted-source'], 'named, but nothing shows that it fixed it');
     const fixed = makeTrace('t:fixed', [
       user('fix the build'),
       ...shell('pnpm build', 'Error: stale', 1),
