@@ -62,16 +62,20 @@ export function codeTerms(content: string): Map<string, Term> {
   for (const clause of content.split(/[.;:!?](?=\s|$)/)) {
     let negated = false;
     let previous: string | undefined;
+    let raw: string | undefined;
     for (const m of clause.matchAll(/`([^`\n]+)`|(\S+)/g)) {
       if (m[1] !== undefined) {
         for (const word of m[1].split(/[\s,()"']+/)) addWord(terms, word, negated);
         previous = m[1];
+        raw = m[0];
         continue;
       }
       const word = m[2].replace(/[^\w']/g, '');
-      if (negates(word, previous)) negated = true;
+      // "thiserror, not hand-written impls": a "not" after a comma rules out what follows
+      if (negates(word, previous) || (/^not$/i.test(word) && /,$/.test(raw ?? ''))) negated = true;
       else if (CODE_LIKE.test(m[2])) addWord(terms, m[2], negated);
       previous = word;
+      raw = m[2];
     }
   }
   return terms;

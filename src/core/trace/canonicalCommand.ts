@@ -4,7 +4,7 @@ import { classifyCommand, firstCommand } from './commands';
 // dropped, so three sessions running three test files state one way to run the tests. Only checks are generalized:
 // the arguments of `pnpm add lodash` or `make release` are what the command does.
 
-const GENERALIZED_KINDS = new Set(['test', 'lint', 'typecheck']);
+const GENERALIZED_KINDS = new Set(['test', 'lint', 'typecheck', 'format']);
 
 /** Flags whose value selects tests or files for one task (`-t "adds tax"`, `-k cart`, `-run TestX`, `--grep x`). */
 const FILTER_FLAGS = new Set([
@@ -68,12 +68,15 @@ const MANAGERS = new Set([
   'python3',
 ]);
 const RUNS = new Set(['run', 'exec', 'x', 'dlx', '-m']);
+/** Programs whose first word is a sub-command. */
+const SUBCOMMAND_TOOLS = new Set(['cargo', 'go', 'dotnet', 'deno', 'bundle', 'gradle', 'mvn', 'ruff', 'golangci-lint']);
 
 /** Programs whose arguments are read here: package managers, test runners, linters, type checkers. */
 const RUNNERS = new Set([
   ...MANAGERS,
   ...['pytest', 'jest', 'vitest', 'mocha', 'playwright', 'cargo', 'go', 'tox', 'nox', 'eslint', 'ruff', 'tsc'],
   ...['mypy', 'pyright', 'golangci-lint', 'rspec', 'bundle', 'dotnet', 'gradle', 'mvn', 'deno', 'node', 'phpunit'],
+  ...['rustfmt', 'gofmt', 'gofumpt', 'prettier', 'black', 'isort', 'clang-format', 'shfmt'],
 ]);
 
 /** Inputs a command reads, not code it runs: data, documents, images, archives, logs. */
@@ -106,6 +109,9 @@ function splitPrefix(line: string): { prefix: string; body: string } {
 export function canonicalCommand(command: string): string {
   const line = command.split('\n')[0].trim().replace(/\s+/g, ' ');
   if (/&&|\|\||;|\|/.test(firstCommand(line))) return line; // a pipeline says more than one command
+  // what a commit says is the task's: `git commit -am "Add GET /credit-notes"` is `git commit -a`
+  if (/^git commit\b/.test(firstCommand(line)))
+    return `${splitPrefix(line).prefix}${firstCommand(line).replace(/\s(-\w*)m\s*(?:"[^"]*"|'[^']*'|\S+)/g, (_, f: string) => (f === '-' ? '' : ` ${f}`))}`.trim();
   const { prefix, body } = splitPrefix(line);
   const words = tokens(body);
   // `docker run … npm test` or `ssh ci make test`: whose arguments are what, only the runner itself knows
@@ -132,7 +138,12 @@ export function canonicalCommand(command: string): string {
       kept.push(word);
       // a known flag's value, or a quoted one (`--env "A=1"`), goes with its flag
       const next = words[i + 1];
-      if (next !== undefined && !next.startsWith('-') && (VALUE_FLAGS.has(word) || /^['"]/.test(next)))
+      // after `--` a bare word after a flag is that flag's (`-- -D warnings`); before it, a test name may follow
+      if (
+        next !== undefined &&
+        !next.startsWith('-') &&
+        (VALUE_FLAGS.has(word) || afterSeparator || /^['"]/.test(next))
+      )
         kept.push(words[++i]);
     } else if (isGo && /^\.{1,2}\//.test(word)) {
       droppedPackage = true;
@@ -155,5 +166,6 @@ function isCommandWord(kept: readonly string[], word: string): boolean {
   const [program, second] = bare;
   // `pnpm test:unit`, `pnpm run test:unit`, `uv run pytest`, `npx vitest`, `python -m pytest`: the script or tool
   if (MANAGERS.has(program)) return bare.length === 1 || (bare.length === 2 && RUNS.has(second));
-  return false;
+  // `cargo fmt`, `go vet`, `dotnet format`: the tool's own sub-command
+  return SUBCOMMAND_TOOLS.has(program) && bare.length === 1;
 }

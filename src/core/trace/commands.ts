@@ -9,7 +9,7 @@ const KIND_PATTERNS: Array<[CommandKind, RegExp]> = [
     /(?:\b(?:jest|vitest|mocha|pytest|go test|cargo test|rspec|phpunit|ctest|tox|nox|playwright test|unittest)\b|(?<![\w/.-])tests?(?![\w/.-]))/i,
   ],
   ['typecheck', /\b(?:tsc|mypy|pyright|typecheck|type-check|check-types)\b/i],
-  ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|golangci-lint|rubocop|stylelint|shellcheck)\b/i],
+  ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|golangci-lint|rubocop|stylelint|shellcheck|go vet)\b/i],
   ['format', /\b(?:prettier|black|gofmt|rustfmt|fmt|format)\b/i],
   ['codegen', /\b(?:generate|codegen|gen:|prisma generate|protoc|buf generate|openapi|graphql-codegen|sqlc)\b/i],
   [

@@ -49,3 +49,20 @@ describe('the general form keeps what a flag is given', () => {
     assert.equal(canonicalCommand('pnpm vitest run "cart total"'), 'pnpm vitest run');
   });
 });
+
+describe('the general form of a commit and of a formatter', () => {
+  it('drops the commit message and the file a formatter was given', () => {
+    assert.equal(canonicalCommand('git commit -am "Add GET /credit-notes"'), 'git commit -a');
+    assert.equal(canonicalCommand("git commit -m 'wip' --no-verify"), 'git commit --no-verify');
+    assert.equal(canonicalCommand('rustfmt src/loader.rs'), 'rustfmt');
+    assert.equal(canonicalCommand('npx prettier --write src/a.ts'), 'npx prettier --write');
+  });
+});
+
+describe('the general form keeps a tool sub-command', () => {
+  it('keeps `cargo fmt` and `go vet`, drops a test name after them', () => {
+    assert.equal(canonicalCommand('cargo fmt --all'), 'cargo fmt --all');
+    assert.equal(canonicalCommand('go vet ./internal/relay'), 'go vet ./...');
+    assert.equal(canonicalCommand('cargo clippy -- -D warnings'), 'cargo clippy -- -D warnings');
+  });
+});

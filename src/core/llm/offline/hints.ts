@@ -9,6 +9,8 @@ const PATTERNS: RegExp[] = [
   /\bhint:\s*(?:run\s+)?[`'"]([^`'"\n]{2,80})[`'"]/gi,
   // cargo: "Consider enabling them by passing, e.g., `--features=\"simd\"`"
   /\bpassing,? e\.g\.,?\s+[`'"]?(--features[= ]"?[\w,-]+"?)/gi,
+  // go: "updates to go.mod needed; to update it:\n\tgo mod tidy"; "try running:\n  npm rebuild"
+  /\b(?:to (?:update|fix) (?:it|this)|try running|you can run|please run|run the following)[:\s]*\n[ \t]+([a-z][\w.-]*(?: [^\n`]{1,60})?)\s*$/gim,
   // "source .env first", "load .env before"
   /\b((?:source|\.)\s+\.env[\w.-]*)\b/gi,
 ];

@@ -43,12 +43,14 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     if (!failure.failed) return;
     const error = errorLine(failure.result.output);
     const later = runs.slice(i + 1).filter((r) => r.call.index - failure.call.index <= FIX_WINDOW);
-    const retry = later.find(
-      (r) => !r.failed && (r.kind === failure.kind || sameKey(r.command, failure.command)) && r.kind !== 'other',
-    );
+    // the failing command passing again, before any edit, is the retry; else the first passing run of its kind
+    // (`make proto` between two `make build`s is a set-up step, not the retry)
+    const passes = later.filter((r) => !r.failed && !editedBetween(trace, failure.call.index, r.call.index));
+    const retry =
+      passes.find((r) => sameKey(r.command, failure.command)) ??
+      passes.find((r) => r.kind === failure.kind && r.kind !== 'other');
+    // none before an edit: the edit explains the pass, not a command
     if (!retry || isTypoFix(failure.command, retry.command, failure.result.output)) return;
-    // code changed between the failure and the pass: the edit explains the pass, not the command
-    if (editedBetween(trace, failure.call.index, retry.call.index)) return;
     const fixes = namedFixes(failure.result.output);
     const hinted = (r: Run) => fixes.some((fix) => carriesOut(r.command, fix));
     const between = later.filter(
@@ -56,7 +58,6 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
         r.call.index < retry.call.index &&
         !r.failed &&
         (isSetup(r) || hinted(r)) &&
-        r.kind !== failure.kind &&
         !sameKey(r.command, failure.command),
     );
     // the general forms: which test file or filter the task needed says nothing of how to run the tests
@@ -69,7 +70,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
       add({
         section,
         kind: 'pitfall',
-        key: `variant:${normalizeCommand(failed)}=>${normalizeCommand(worked)}`,
+        // what the variant adds is the lesson: `--group docs` whichever docs command it was added to
+        key: `variant:${commandKey(failed)}+${addedWords(worked, failed)}`,
         content: `Run \`${worked}\`, not \`${failed}\`: the plain form fails${errorText}.`,
         evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
       });
@@ -79,7 +81,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
         section,
         kind: 'procedure',
         key: `prereq:${commandKey(before)}=>${commandKey(failed)}`,
-        content: `Run \`${before}\` before \`${worked}\`: without it \`${failed}\` fails${errorText}.`,
+        content: `Run \`${before}\` before \`${failed}\`: without it \`${failed}\` fails${errorText}.`,
         evidence: evidence(
           failure.call.index,
           failure.result.index,
@@ -89,7 +91,11 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
           retry.result.index,
         ),
       });
-    } else if (worked !== failed && !isAutoFix(retry.command) && retry.kind === failure.kind) {
+    } else if (
+      worked !== failed &&
+      retry.kind === failure.kind &&
+      (!isAutoFix(retry.command) || failure.kind === 'format')
+    ) {
       // another command for the same job: the one that worked replaces the one that failed
       add({
         section,
@@ -229,7 +235,12 @@ function commandRuns(steps: Step[]): Run[] {
 /** Steps that set things up for a check (install, generate, build, load an environment), never another check. */
 function isSetup(run: Run): boolean {
   if (['install', 'codegen', 'build', 'run'].includes(run.kind)) return true;
-  return /^\s*(?:source|\.|export|set -a|direnv|docker compose up|docker-compose up)\b/.test(run.command);
+  if (/^\s*(?:source|\.|export|set -a|direnv|docker compose up|docker-compose up)\b/.test(run.command)) return true;
+  // a migration, or a tool run through the project's runner (`uv run alembic upgrade head`, `cargo xtask codegen`)
+  return (
+    /\b(?:migrate|migrations?|alembic|upgrade head|db:push|db push|seed|flyway|goose|diesel)\b/i.test(run.command) ||
+    /^\s*(?:uv|poetry|pipenv|pdm|hatch) run\s|^\s*(?:bundle exec|cargo xtask|just|task)\s/.test(run.command)
+  );
 }
 
 /** The section a rule goes to is what it is about: the check it runs, not where the lesson came from. */
@@ -282,6 +293,16 @@ function isVariantOf(candidate: string, original: string): boolean {
   let at = 0;
   for (const word of have) if (word === want[at]) at++;
   return at === want.length && have[0] === want[0];
+}
+
+/** The words a variant adds to the original, in order (`TZ=UTC`, `--features svg`). */
+function addedWords(variant: string, original: string): string {
+  const have = new Set(original.split(/\s+/));
+  return variant
+    .split(/\s+/)
+    .filter((w) => !have.has(w))
+    .join(' ')
+    .toLowerCase();
 }
 
 /** The set-up step a failure named ran before the retry: that step, not the variant, is the lesson. */

@@ -11,6 +11,8 @@ const GENERAL = [
   /\buse `[^`]+` (?:for|to)\b/i,
   /\buse [\w.-]+ (?:for|to) (?:all|every|any|installing|adding|dependencies|packages)\b/i,
   /\b(?:every|all|any) [\w-]+(?: [\w-]+)? (?:must|should|need to|needs to|has to|have to)\b/i,
+  /\bin this (?:repo|repository|project|crate|codebase|package|module|workspace|monorepo)\b/i,
+  /\bwe (?:don't|do not|never|always|only)\b/i,
 ];
 
 /** Words that tie a sentence to the task at hand rather than to how the repository works. */
