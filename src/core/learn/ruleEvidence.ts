@@ -386,14 +386,18 @@ function quoted(message: UserMessage): string {
   return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
 }
 
-/** `npm install lodash` → `npm install`; `TZ=UTC pnpm vitest run x` → `pnpm vitest`; `cargo` → `cargo`. */
+/** `npm install lodash` → `npm install`, `npm run build` → `npm run build`, `TZ=UTC pnpm vitest run x` → `pnpm vitest`. */
 function toolAndJob(command: string): string {
   const words = firstCommand(command).split(/\s+/).filter(Boolean);
-  return /^[a-z][\w:-]*$/.test(words[1] ?? '') ? `${words[0]} ${words[1]}` : (words[0] ?? '');
+  const job = (w: string | undefined) => w !== undefined && /^[a-z][\w:-]*$/.test(w);
+  if (!job(words[1])) return words[0] ?? '';
+  // a script run names the script: `npm run build` and `pnpm build` do one job, `npm run` alone says nothing
+  const takesScript = ['run', 'exec', 'dlx'].includes(words[1]) && words[0] in COUNTERPARTS && job(words[2]);
+  return words.slice(0, takesScript ? 3 : 2).join(' ');
 }
 
 /** Two commands for one job: counterparts (`npm install x`, `pnpm add y`) or the same kind of check or job. */
-function sameJob(a: string, b: string): boolean {
+export function sameJob(a: string, b: string): boolean {
   if (isCounterpartOf(a, b) || isCounterpartOf(b, a)) return true;
   const purpose = purposeOf(a);
   return purpose !== undefined && purpose === purposeOf(b);
