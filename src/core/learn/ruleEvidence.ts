@@ -298,6 +298,13 @@ interface Breach {
 interface UserMessage {
   index: number;
   text: string;
+  /** What the message asks for and rules out, read the first time a rule asks. */
+  said: () => Readonly<RuleCommands>;
+}
+
+function userMessage(index: number, text: string): UserMessage {
+  let read: Readonly<RuleCommands> | undefined;
+  return { index, text, said: () => (read ??= requestedCommands(text)) };
 }
 
 /** What every rule is judged against: the session's runs, its user messages and its outcome, read once. */
@@ -327,7 +334,7 @@ export function ruleEvidence(
   const session: Session = {
     trace,
     runs: commandRuns(trace.steps),
-    users: trace.steps.flatMap((s) => (s.kind === 'user' && !s.isMeta ? [{ index: s.index, text: s.text }] : [])),
+    users: trace.steps.flatMap((s) => (s.kind === 'user' && !s.isMeta ? [userMessage(s.index, s.text)] : [])),
     corrections: new Set(signals.corrections),
     signals,
   };
@@ -368,12 +375,12 @@ function judge(rule: RuleInPlay, session: Session): RuleEvidence {
 
 /** Whether a user's message asks for `part` (one of its commands leads it: `pnpm`, `pnpm add`). */
 function asksFor(message: UserMessage, part: string): boolean {
-  return requestedCommands(message.text).prescribed.some((c) => matchesCommand(part, c));
+  return message.said().prescribed.some((c) => matchesCommand(part, c));
 }
 
 /** Whether a user's message takes the rule's side: asks for one of its commands, or rules out what the session ran. */
 function backsRule(message: UserMessage, prescribed: readonly string[], ran: readonly string[]): boolean {
-  const said = requestedCommands(message.text);
+  const said = message.said();
   return (
     said.prescribed.some((c) => prescribed.some((p) => matchesCommand(c, p))) ||
     said.forbidden.some((f) => ran.some((part) => matchesCommand(part, f)))
@@ -528,7 +535,7 @@ function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Ve
       (m) =>
         m.index > follow.at &&
         corrections.has(m.index) &&
-        requestedCommands(m.text).prescribed.some((c) => !matchesCommand(c, prescribed) && sameJob(c, part)),
+        m.said().prescribed.some((c) => !matchesCommand(c, prescribed) && sameJob(c, part)),
     );
     if (overruled)
       return {

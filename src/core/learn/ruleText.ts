@@ -254,9 +254,9 @@ function calledBroken(clause: readonly Token[], i: number): boolean {
 /** Interjections that open a reply ("No, …", "Actually …") and are not the negation of what follows. */
 const OPENING = /^\s*(?:no|nope|wrong|stop|wait|hmm|actually|instead|ok|okay)\b[,.!:;]?\s*/i;
 
-/** The commands a user's message asks for and those it rules out, read as a rule is. */
+/** The commands a user's message asks for and those it rules out, read as a rule is (not kept: each is read once). */
 export function requestedCommands(text: string): Readonly<RuleCommands> {
-  return ruleCommands(text.slice(0, 600).replace(OPENING, ''));
+  return readRuleCommands(text.slice(0, 600).replace(OPENING, ''));
 }
 
 /** A word of a rule's command that stands for any value: `<pkg>`, `[args]`, `{file}`, `...`, `$NAME`. */
