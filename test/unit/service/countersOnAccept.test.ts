@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acceptCommand } from '../../../src/cli/commands/accept';
+import { acceptCommand, rejectCommand } from '../../../src/cli/commands/accept';
 import type { Output } from '../../../src/cli/output';
 import { helpfulnessHistory } from '../../../src/core/learn/helpfulness';
 import { ruleStage } from '../../../src/core/learn/ruleStanding';
@@ -57,6 +57,44 @@ function overruled(workspace: string, run: number, pkg: string) {
   );
 }
 
+const acceptWith = (workspace: string, storeDir: string, id: string, ...rest: string[]) =>
+  acceptCommand([id, '--workspace', workspace, '--store', storeDir, ...rest], quiet);
+
+/** A git repository with the team's rules committed, an empty store, and the helpers a test reads it with. */
+function setUp() {
+  const root = tempDir('combee-counters-');
+  const workspace = join(root, 'shop');
+  mkdirSync(join(workspace, '.combee'), { recursive: true });
+  writeFileSync(join(workspace, '.combee', 'playbook.md'), PLAYBOOK);
+  writeFileSync(join(workspace, 'AGENTS.md'), AGENTS);
+  const git = (...args: string[]) => runGit(workspace, args, '2026-10-01T09:00:00Z');
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-q', '-m', 'team rules');
+  const storeDir = join(root, 'store');
+  const store = new TraceStore(storeDir);
+  const state = new WorkspaceState(store.dir);
+  const proposals = new ProposalStore(state);
+  const roles = offlineRoles();
+  const learnOnce = () =>
+    learnWorkspace({
+      store,
+      proposals,
+      workspace,
+      ...roles,
+      provider: roles.info,
+      seed: 5,
+      assets: { targets: ['agents-md'] },
+    });
+  const file = () => bullets(parsePlaybook(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8')));
+  const counters = (id: string) => {
+    const b = file().find((r) => r.id === id);
+    return b && [b.helpful, b.harmful];
+  };
+
+  return { workspace, storeDir, store, state, proposals, learnOnce, counters };
+}
+
 describe('counters on accept', () => {
   it('writes every counter a run records into the playbook, whichever rules are accepted first; the views show the file’s stage', async function () {
     this.timeout(60_000);
@@ -65,35 +103,7 @@ describe('counters on accept', () => {
     } catch {
       this.skip();
     }
-    const root = tempDir('combee-counters-');
-    const workspace = join(root, 'shop');
-    mkdirSync(join(workspace, '.combee'), { recursive: true });
-    writeFileSync(join(workspace, '.combee', 'playbook.md'), PLAYBOOK);
-    writeFileSync(join(workspace, 'AGENTS.md'), AGENTS);
-    const git = (...args: string[]) => runGit(workspace, args, '2026-10-01T09:00:00Z');
-    git('init', '-q');
-    git('add', '.');
-    git('commit', '-q', '-m', 'team rules');
-    const storeDir = join(root, 'store');
-    const store = new TraceStore(storeDir);
-    const state = new WorkspaceState(store.dir);
-    const proposals = new ProposalStore(state);
-    const roles = offlineRoles();
-    const learnOnce = () =>
-      learnWorkspace({
-        store,
-        proposals,
-        workspace,
-        ...roles,
-        provider: roles.info,
-        seed: 5,
-        assets: { targets: ['agents-md'] },
-      });
-    const file = () => bullets(parsePlaybook(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8')));
-    const counters = (id: string) => {
-      const b = file().find((r) => r.id === id);
-      return b && [b.helpful, b.harmful];
-    };
+    const { workspace, storeDir, store, state, proposals, learnOnce, counters } = setUp();
 
     // run 1: one overruled session; its new rules accepted by name, as the review offers (the counters went nowhere)
     await store.saveTrace(overruled(workspace, 0, 'zod'));
@@ -105,8 +115,7 @@ describe('counters on accept', () => {
     ]);
     const [correction] = first.proposal.ops.filter((o) => o.op.op === 'ADD' && o.op.content.startsWith('We use pnpm'));
     assert.ok(correction, 'the correction is proposed as a rule');
-    const accept = (id: string, ...rest: string[]) =>
-      acceptCommand([id, '--workspace', workspace, '--store', storeDir, ...rest], quiet);
+    const accept = (id: string, ...rest: string[]) => acceptWith(workspace, storeDir, id, ...rest);
     assert.equal(await accept(first.proposal.id, '--rule', correction.ruleId), 0);
     assert.deepEqual(counters('env-00001'), [0, 1]);
     assert.deepEqual(counters('tst-00002'), [1, 0]);
@@ -150,5 +159,54 @@ describe('counters on accept', () => {
     const { rules } = await playbookRules(state, workspace, text);
     for (const b of bullets(parsePlaybook(text)))
       assert.equal(rules.find((r) => r.id === b.id)?.standing.stage, ruleStage(b.helpful, b.harmful), b.id);
+  });
+
+  it('carries the counters of a proposal left waiting (or rejected) into the next one, and counts them once', async function () {
+    this.timeout(60_000);
+    try {
+      execFileSync('git', ['--version'], { stdio: 'ignore' });
+    } catch {
+      this.skip();
+    }
+    const { workspace, storeDir, store, proposals, learnOnce, counters } = setUp();
+    await store.saveTrace(overruled(workspace, 0, 'zod'));
+    const first = await learnOnce();
+    assert.ok(first.proposal);
+    // a second run before the first proposal is reviewed: its proposal holds both runs' counters
+    await store.saveTrace(overruled(workspace, 1, 'lodash-es'));
+    const second = await learnOnce();
+    assert.ok(second.proposal);
+    assert.deepEqual(second.proposal.counts, [
+      { id: 'env-00001', helpful: 0, harmful: 2 },
+      { id: 'tst-00002', helpful: 2, harmful: 0 },
+    ]);
+    // which makes the overruled rule harmful in this proposal: its retirement is proposed with both sessions
+    const retire = second.proposal.ops.find((o) => o.ruleId === 'env-00001');
+    assert.ok(retire?.op.op === 'REMOVE', JSON.stringify(retire));
+    assert.deepEqual(
+      retire.op.support.map((s) => s.traceId),
+      ['codex:overruled-0', 'codex:overruled-1'],
+    );
+    // the first proposal gave them up: its rule changes wait, its counters do not
+    const older = await proposals.load(workspace, first.proposal.id);
+    assert.deepEqual(older?.counts, []);
+    assert.ok(older && older.files.length > 0 && older.status === 'pending', 'its own rule changes still wait');
+
+    assert.equal(await acceptWith(workspace, storeDir, second.proposal.id), 0);
+    assert.equal(counters('env-00001'), undefined, 'retired');
+    assert.deepEqual(counters('tst-00002'), [2, 0]);
+    // the first proposal tried afterwards (its hunks may no longer fit where the second wrote) counts no session again
+    await acceptWith(workspace, storeDir, first.proposal.id);
+    assert.deepEqual(counters('tst-00002'), [2, 0]);
+
+    // a rejected proposal's counters are carried too (rejecting its rules is no verdict on the sessions' evidence)
+    await store.saveTrace(overruled(workspace, 2, 'dayjs'));
+    const third = await learnOnce();
+    assert.ok(third.proposal);
+    assert.equal(await rejectCommand([third.proposal.id, '--workspace', workspace, '--store', storeDir], quiet), 0);
+    await store.saveTrace(overruled(workspace, 3, 'ky'));
+    const fourth = await learnOnce();
+    assert.deepEqual(fourth.proposal?.counts, [{ id: 'tst-00002', helpful: 2, harmful: 0 }]);
+    assert.deepEqual((await proposals.load(workspace, third.proposal.id))?.counts, []);
   });
 });
