@@ -471,7 +471,15 @@ function judgeBreaches(
       correction: quoted(asked),
     };
 
-  if (wrong) {
+  // the other way failed, then the other way again passed (`npm install --legacy-peer-deps` after `npm install`)
+  // with no one objecting: the failure was not the rule's point, what came of the other way is what counts
+  const passedLater =
+    failed.length > 0 && !backed
+      ? breaches.find(
+          (b) => !b.run.failed && b.run.call.index > failed[0].run.result.index && sameJob(b.part, failed[0].part),
+        )
+      : undefined;
+  if (wrong && !passedLater) {
     const named = failed.find((b) => b.named);
     if (named)
       return {
@@ -488,9 +496,14 @@ function judgeBreaches(
 
   // it worked, and no one objected: the rule is wrong here — unless the session went on to the rule's way anyway, an
   // objection came right after, or the command does no job the rule's way does (`npm view` under "use pnpm")
-  const objected = reply.some((m) => session.corrections.has(m.index));
-  const switched = follows.some((f) => f.at > first.run.result.index);
-  const job = breaches.find((b) => purposeOf(b.part) !== undefined);
+  const worked = passedLater ?? first;
+  const answer = session.users.find((m) => m.index > worked.run.result.index);
+  const objected =
+    answer !== undefined &&
+    session.corrections.has(answer.index) &&
+    answer.index - worked.run.result.index <= CORRECTION_WINDOW;
+  const switched = follows.some((f) => f.at > worked.run.result.index);
+  const job = passedLater ?? breaches.find((b) => purposeOf(b.part) !== undefined);
   if (job && !objected && !switched)
     return {
       tag: 'harmful',

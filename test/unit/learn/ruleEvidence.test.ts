@@ -389,6 +389,26 @@ describe('rule evidence', () => {
       assert.equal(ruleEvidence(looked, [USE_PNPM])[0].tag, 'violated');
     });
 
+    it('4. did otherwise, failed, then did otherwise again and it worked unopposed: harmful, not violated (npm)', () => {
+      const trace = makeTrace('claude-code:npm-recovered', [
+        user('install the dependencies'),
+        ...shell('npm install', 'npm ERR! ERESOLVE could not resolve', 1), // 1, 2
+        ...shell('npm install --legacy-peer-deps', 'added 812 packages'), // 3, 4
+        user('great, thanks'),
+      ]);
+      const [evidence] = ruleEvidence(trace, [USE_PNPM]);
+      assert.equal(evidence.tag, 'harmful');
+      assert.deepEqual(evidence.steps, [3]);
+      // the same failure answered by the user asking for the rule's way is the rule being right
+      const answered = makeTrace('claude-code:npm-answered', [
+        user('install the dependencies'),
+        ...shell('npm install', 'npm ERR! ERESOLVE could not resolve', 1), // 1, 2
+        ...shell('npm install --legacy-peer-deps', 'added 812 packages'), // 3, 4
+        user('No, use pnpm here.'), // 5
+      ]);
+      assert.equal(ruleEvidence(answered, [USE_PNPM])[0].tag, 'violated');
+    });
+
     it('5. a command the rule calls broken, or names not to run, failing: helpful — it predicted it (npm, cargo)', () => {
       assert.deepEqual(ruleCommands(BROKEN_DEFAULT.content), {
         prescribed: ['npm run test:ci'],
