@@ -429,8 +429,16 @@ function judgeBreaches(
       steps: [predicted.run.call.index, predicted.run.result.index],
     };
 
+  // the user's side, as their last word says: asking for the other way (before the session took it, or in the first
+  // reply after), or for the rule's way (any time)
   const after = session.users.filter((m) => m.index > first.run.result.index);
-  const backed = after.find((m) => backsRule(m, prescribed, ran));
+  const reply = after[0] && after[0].index - first.run.result.index <= CORRECTION_WINDOW ? [after[0]] : [];
+  const lastAsk = [...session.users.filter((m) => m.index < first.run.call.index), ...reply]
+    .filter((m) => ran.some((part) => asksFor(m, part)))
+    .at(-1);
+  const lastBack = session.users.filter((m) => backsRule(m, prescribed, ran)).at(-1);
+  const asked = lastAsk && (!lastBack || lastAsk.index > lastBack.index) ? lastAsk : undefined;
+  const backed = asked ? undefined : lastBack;
   const failed = breaches.filter((b) => b.run.failed);
   // the rule was right: what the session did instead failed (or the user asked for the rule's way), then the
   // rule's own command for the same job passed
@@ -458,12 +466,8 @@ function judgeBreaches(
     };
   }
 
-  // the user asked for the other way: before the session did it, or in the first reply after (and never took it back)
-  const reply = after[0] && after[0].index - first.run.result.index <= CORRECTION_WINDOW ? [after[0]] : [];
-  const asked = [...session.users.filter((m) => m.index < first.run.call.index), ...reply]
-    .reverse()
-    .find((m) => ran.some((part) => asksFor(m, part)));
-  if (asked && !backed)
+  // the user asked for the other way, and did not take it back
+  if (asked)
     return {
       tag: 'harmful',
       reason: `the user asked for \`${command}\`, which the rule rules out`,

@@ -409,6 +409,23 @@ describe('rule evidence', () => {
       assert.equal(ruleEvidence(answered, [USE_PNPM])[0].tag, 'violated');
     });
 
+    it('follows the user’s last word: asked for the rule’s way before, the other way working is no verdict against it', () => {
+      const disobeyed = makeTrace('claude-code:asked-pnpm', [
+        user('add zod with pnpm'), // 0
+        ...shell('npm install zod', 'added 1 package'), // 1, 2
+      ]);
+      const [evidence] = ruleEvidence(disobeyed, [USE_PNPM]);
+      assert.equal(evidence.tag, 'violated');
+      assert.deepEqual(evidence.steps, [0, 1]);
+      // asked for npm first, then took it back: the rule's side
+      const retracted = makeTrace('claude-code:retracted', [
+        user('install zod with npm'), // 0
+        ...shell('npm install zod', 'added 1 package'), // 1, 2
+        user('Actually no, we use pnpm here.'), // 3
+      ]);
+      assert.equal(ruleEvidence(retracted, [USE_PNPM])[0].tag, 'violated');
+    });
+
     it('5. a command the rule calls broken, or names not to run, failing: helpful — it predicted it (npm, cargo)', () => {
       assert.deepEqual(ruleCommands(BROKEN_DEFAULT.content), {
         prescribed: ['npm run test:ci'],
