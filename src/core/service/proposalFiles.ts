@@ -167,7 +167,9 @@ export async function chooseRules(
   // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
   const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
   const corroboration = new Map(proposal.rules.map((r) => [r.id, r.corroboration] as const));
-  const counters = { tags: proposal.tags, counts: proposal.counts };
+  // once its playbook file was written (Accept File, or an accept whose other files conflicted) they are in it
+  const playbookPending = proposal.files.some((f) => f.path === assets.playbookPath);
+  const counters = playbookPending ? { tags: proposal.tags, counts: proposal.counts } : { tags: [], counts: [] };
   const chosen = renderOps(
     proposal.workspace,
     picked,

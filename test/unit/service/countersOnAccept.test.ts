@@ -4,12 +4,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acceptCommand, rejectCommand } from '../../../src/cli/commands/accept';
 import type { Output } from '../../../src/cli/output';
+import { applyFileChange } from '../../../src/core/assets/applyChange';
 import { helpfulnessHistory } from '../../../src/core/learn/helpfulness';
 import { ruleStage } from '../../../src/core/learn/ruleStanding';
 import { offlineRoles } from '../../../src/core/llm/providers';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
+import { chooseRules } from '../../../src/core/service/proposalFiles';
 import { playbookRules } from '../../../src/core/service/playbookRules';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { loadRunRecords } from '../../../src/core/store/runs';
@@ -208,5 +210,33 @@ describe('counters on accept', () => {
     const fourth = await learnOnce();
     assert.deepEqual(fourth.proposal?.counts, [{ id: 'tst-00002', helpful: 2, harmful: 0 }]);
     assert.deepEqual((await proposals.load(workspace, third.proposal.id))?.counts, []);
+  });
+
+  it('counts nothing twice when the playbook file was accepted alone and a rule is accepted by name after', async function () {
+    this.timeout(60_000);
+    try {
+      execFileSync('git', ['--version'], { stdio: 'ignore' });
+    } catch {
+      this.skip();
+    }
+    const { workspace, store, proposals, learnOnce, counters } = setUp();
+    await store.saveTrace(overruled(workspace, 0, 'zod'));
+    const { proposal } = await learnOnce();
+    assert.ok(proposal);
+    // Accept File on the playbook, as the extension does it: written, and no longer in the proposal
+    const playbookFile = proposal.files.find((f) => f.path === '.combee/playbook.md');
+    assert.ok(playbookFile);
+    await applyFileChange(workspace, playbookFile);
+    const rest = { ...proposal, files: proposal.files.filter((f) => f !== playbookFile), status: 'partial' as const };
+    await proposals.save(rest);
+    assert.deepEqual(counters('tst-00002'), [1, 0]);
+    const ruleId = rest.ops[0].ruleId;
+    const split = await chooseRules(store, rest, [ruleId], { playbookPath: '.combee/playbook.md' }, () => undefined);
+    for (const file of split.chosen.files) await applyFileChange(workspace, file);
+    assert.deepEqual(counters('tst-00002'), [1, 0]);
+    assert.deepEqual(counters('env-00001'), [0, 1]);
+    for (const file of split.remaining(split.chosen.files.map((f) => f.path)).files)
+      await applyFileChange(workspace, file);
+    assert.deepEqual(counters('tst-00002'), [1, 0]);
   });
 });
