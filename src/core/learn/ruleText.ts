@@ -215,8 +215,12 @@ function readRuleCommands(content: string): RuleCommands {
         if (!looksLikeCommand(token.text)) return;
         const command = token.text.replace(/\s+/g, ' ');
         if (negated) add(forbidden, command);
-        else if (calledBroken(clause, i)) add(broken, command);
-        else add(prescribed, command);
+        else {
+          const failing = saidToFail(clause, i);
+          if (failing === 'broken') add(broken, command);
+          // "when `pnpm test` fails with …, run …" describes a situation: it neither prescribes nor rules out
+          else if (failing === undefined) add(prescribed, command);
+        }
         return;
       }
       if (isNegation(clause, i)) negated = true;
@@ -243,12 +247,16 @@ function readRuleCommands(content: string): RuleCommands {
   return { prescribed, forbidden, broken: called };
 }
 
-/** Whether the words after the span at `i` call it broken, with nothing in its clause making that conditional. */
-function calledBroken(clause: readonly Token[], i: number): boolean {
+/**
+ * What the words after the span at `i` say of it: `broken` ("`npm test` is broken"), `conditional` when its clause
+ * makes the failure depend on something ("without it `pnpm test` fails", "when `make` fails, …"), else nothing.
+ */
+function saidToFail(clause: readonly Token[], i: number): 'broken' | 'conditional' | undefined {
   const after: string[] = [];
   for (let j = i + 1; j < clause.length && clause[j].kind === 'word'; j++) after.push(clause[j].text.toLowerCase());
+  if (!CALLED_BROKEN.test(after.join(' ').replace('’', "'"))) return undefined;
   const all = clause.filter((t) => t.kind === 'word').map((t) => t.text.toLowerCase());
-  return CALLED_BROKEN.test(after.join(' ').replace('’', "'")) && !CONDITIONAL.test(all.join(' '));
+  return CONDITIONAL.test(all.join(' ')) ? 'conditional' : 'broken';
 }
 
 /** Interjections that open a reply ("No, …", "Actually …") and are not the negation of what follows. */

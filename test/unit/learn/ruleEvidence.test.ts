@@ -476,6 +476,11 @@ describe('rule evidence', () => {
     it('reads a failure the rule makes conditional as no claim that the command is broken', () => {
       assert.deepEqual(ruleCommands('`pnpm test` fails until you run `pnpm db:generate`.').broken, []);
       assert.deepEqual(ruleCommands('`make check` hangs; run `make test` instead.').broken, ['make check']);
+      // a failure the rule describes ("when `x` fails, …") is neither a command to run nor one called broken
+      assert.deepEqual(
+        ruleCommands('When `pnpm test` fails with `Error: no test specified`, `pnpm run test:ci` resolves it.'),
+        { prescribed: ['pnpm run test:ci'], forbidden: [], broken: [] },
+      );
     });
   });
 

@@ -32,12 +32,12 @@ const PLAYBOOK = `# Playbook
 [env-00001] helpful=0 harmful=0 :: Install packages with \`npm install <pkg>\`.
 
 ## Testing
-[tst-00002] helpful=0 harmful=0 :: The default \`npm test\` is broken, use \`npm run test:ci\`.
+[tst-00002] helpful=0 harmful=0 :: The default \`pnpm test\` is broken, use \`pnpm run test:ci\`.
 `;
 const AGENTS = `# Agents
 
 - [env-00001] Install packages with \`npm install <pkg>\`.
-- [tst-00002] The default \`npm test\` is broken, use \`npm run test:ci\`.
+- [tst-00002] The default \`pnpm test\` is broken, use \`pnpm run test:ci\`.
 `;
 
 const quiet: Output = { result: () => undefined, info: () => undefined, warn: () => undefined };
@@ -51,8 +51,8 @@ function overruled(workspace: string, run: number, pkg: string) {
       ...shell(`npm install ${pkg}`, 'npm ERR! lockfile pnpm-lock.yaml does not match package-lock.json', 1),
       user(`No, we use pnpm here: run \`pnpm add ${pkg}\`.`),
       ...shell(`pnpm add ${pkg}`, 'Done in 1.2s'),
-      ...shell('npm test', 'Error: no test specified', 1),
-      ...shell('npm run test:ci', 'Tests 42 passed'),
+      ...shell('pnpm test', 'Error: no test specified', 1),
+      ...shell('pnpm run test:ci', 'Tests 42 passed'),
       user('thanks'),
     ],
     { agent: 'codex', cwd: workspace, startedAt: `2026-11-0${run + 1}T10:00:00.000Z` },
@@ -121,12 +121,10 @@ describe('counters on accept', () => {
     assert.equal(await accept(first.proposal.id, '--rule', correction.ruleId), 0);
     assert.deepEqual(counters('env-00001'), [0, 1]);
     assert.deepEqual(counters('tst-00002'), [1, 0]);
-    // the rest of the proposal, accepted later, counts nothing a second time
+    // the rest of the proposal (left waiting) holds no counters: they are in the file, and count once
     const rest = await proposals.load(workspace, first.proposal.id);
     assert.deepEqual(rest?.counts, []);
-    assert.equal(await accept(first.proposal.id), 0);
-    assert.deepEqual(counters('env-00001'), [0, 1]);
-    assert.deepEqual(counters('tst-00002'), [1, 0]);
+    assert.ok(rest && rest.files.length > 0, 'the rest still waits');
 
     // run 2: overruled again, so harmful (harm ≥ help + 2): proposed for retiring, with both sessions, since the
     // correction that overruled it is a rule already (else it would be replaced by it)
@@ -230,11 +228,10 @@ describe('counters on accept', () => {
     const rest = { ...proposal, files: proposal.files.filter((f) => f !== playbookFile), status: 'partial' as const };
     await proposals.save(rest);
     assert.deepEqual(counters('tst-00002'), [1, 0]);
-    const ruleId = rest.ops[0].ruleId;
+    const ruleId = rest.ops.find((o) => o.op.op === 'ADD')?.ruleId ?? '';
     const split = await chooseRules(store, rest, [ruleId], { playbookPath: '.combee/playbook.md' }, () => undefined);
     for (const file of split.chosen.files) await applyFileChange(workspace, file);
     assert.deepEqual(counters('tst-00002'), [1, 0]);
-    assert.deepEqual(counters('env-00001'), [0, 1]);
     for (const file of split.remaining(split.chosen.files.map((f) => f.path)).files)
       await applyFileChange(workspace, file);
     assert.deepEqual(counters('tst-00002'), [1, 0]);
