@@ -2,7 +2,8 @@ import type { DeltaOp, Evidence } from '../playbook/delta';
 import { jaccard, NEAR_DUPLICATE, tokens } from '../playbook/similarity';
 import type { RunRecord } from './record';
 import type { RuleStanding } from './ruleStanding';
-import { ruleCommands, sameJob } from './ruleEvidence';
+import { sameJob } from './commandMatch';
+import { ruleCommands } from './ruleEvidence';
 import { purposeOf, requestedCommands } from './ruleText';
 
 // What a rule's standing asks for, as operations to review like any learned change (never applied by themselves):
@@ -68,8 +69,8 @@ export function wordsByRule(records: readonly RunRecord[]): Map<string, Word[]> 
         });
         latest.set(e.id, byTrace);
       }
-    // the run's sessions had the old wording; the next run's have the new one
-    for (const id of reworded(record)) latest.delete(id);
+    // the run's sessions had the old wording; the next run's have the new one (none yet: an empty list, not none)
+    for (const id of reworded(record)) latest.set(id, new Map());
   }
   return new Map([...latest].map(([id, words]) => [id, [...words.values()]]));
 }
@@ -168,6 +169,8 @@ export function lifecycleOps(
     const said = words.get(rule.id) ?? [];
     if (rule.standing.stage === 'harmful') {
       const hurt = said.filter((w) => w.tag === 'harmful');
+      // reworded since the sessions it hurt (by this run, say): the counters judged a wording that is gone
+      if (words.has(rule.id) && hurt.length === 0) continue;
       const reason = `harmful: tagged harmful ${rule.harmful}× against helpful ${rule.helpful}× (harmful ≥ helpful + 2)`;
       const replacement = overruling(hurt);
       const asked = replacement && tokens(replacement.content);

@@ -2,17 +2,11 @@ import { classifyCommand, commandKey, firstCommand, type CommandKind } from '../
 import { editedFiles } from '../trace/edits';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
 import { isCorrection } from '../trace/outcome';
-import {
-  COUNTERPARTS,
-  isPlaceholder,
-  purposeOf,
-  requestedCommands,
-  ruleCommands,
-  SAME_SUBCOMMAND,
-  type RuleCommands,
-} from './ruleText';
+import { isCounterpartOf, keyWords, matchesCommand, sameJob, toolAndJob } from './commandMatch';
+import { namedFiles, namedSteps, purposeOf, requestedCommands, ruleCommands, type RuleCommands } from './ruleText';
 
 export { COUNTERPARTS, ruleCommands } from './ruleText';
+export { isCounterpartOf, matchesCommand, sameJob } from './commandMatch';
 
 // What one session says about each playbook rule that was in play in it. A rule names commands; the session's
 // command runs, citations of the rule's id and the user's reactions decide whether following the rule went well —
@@ -97,59 +91,6 @@ function commandRuns(steps: readonly Step[]): Run[] {
 
 function failedResult(step: ToolResultStep): boolean {
   return step.isError || (step.exitCode !== undefined && step.exitCode !== 0);
-}
-
-/** `TZ=UTC` in `TZ=UTC pnpm vitest run`: the part of the line that `firstCommand` drops, minus any `cd`. */
-function envAssignments(command: string): string[] {
-  const trimmed = command.trim();
-  const prefix = trimmed.slice(0, trimmed.length - firstCommand(trimmed).length);
-  return prefix.match(/\b[A-Z_][A-Z0-9_]*=\S*/g) ?? [];
-}
-
-/**
- * `commandKey` split into words, remembered: each command part of a session is compared with every rule's commands,
- * and each rule's with every part (bounded, cleared when full).
- */
-const KEYS = new Map<string, readonly string[]>();
-function keyWords(command: string): readonly string[] {
-  let words = KEYS.get(command);
-  if (!words) {
-    if (KEYS.size >= 16_384) KEYS.clear();
-    const all = commandKey(command).split(' ');
-    // `npm install <pkg>` names `npm install` with any package
-    const open = all.findIndex(isPlaceholder);
-    words = open < 0 ? all : all.slice(0, Math.max(1, open));
-    KEYS.set(command, words);
-  }
-  return words;
-}
-
-/** A run part matches a rule's command when the rule's key words lead it and it sets the rule's env vars. */
-export function matchesCommand(part: string, ruleCommand: string): boolean {
-  const have = keyWords(part);
-  const want = keyWords(ruleCommand);
-  if (want.length > have.length || want.some((w, i) => have[i] !== w)) return false;
-  const env = envAssignments(part);
-  return envAssignments(ruleCommand).every((e) => env.includes(e));
-}
-
-/** `pnpm test` → `test`, `npm run db:generate` → `db:generate`, `pnpm add x` → `install x`. */
-function subcommandWords(command: string): string[] {
-  const words = keyWords(command).slice(1);
-  if (words[0] === 'run') words.shift();
-  if (words[0] && SAME_SUBCOMMAND[words[0]]) words[0] = SAME_SUBCOMMAND[words[0]];
-  return words;
-}
-
-/** `npm test` where the rule says `pnpm test`: the same job done with the tool the rule did not choose. */
-export function isCounterpartOf(part: string, ruleCommand: string): boolean {
-  const tool = keyWords(ruleCommand)[0];
-  const program = keyWords(part)[0];
-  if (!(COUNTERPARTS[tool] ?? []).includes(program)) return false;
-  const want = subcommandWords(ruleCommand);
-  const have = subcommandWords(part);
-  // a bare tool is handled by `forbidden`; here only the same job counts
-  return want.length > 0 && want.every((w, i) => have[i] === w);
 }
 
 const ACCEPTANCE =
@@ -393,23 +334,6 @@ function quoted(message: UserMessage): string {
   return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
 }
 
-/** `npm install lodash` → `npm install`, `npm run build` → `npm run build`, `TZ=UTC pnpm vitest run x` → `pnpm vitest`. */
-function toolAndJob(command: string): string {
-  const words = firstCommand(command).split(/\s+/).filter(Boolean);
-  const job = (w: string | undefined) => w !== undefined && /^[a-z][\w:-]*$/.test(w);
-  if (!job(words[1])) return words[0] ?? '';
-  // a script run names the script: `npm run build` and `pnpm build` do one job, `npm run` alone says nothing
-  const takesScript = ['run', 'exec', 'dlx'].includes(words[1]) && words[0] in COUNTERPARTS && job(words[2]);
-  return words.slice(0, takesScript ? 3 : 2).join(' ');
-}
-
-/** Two commands for one job: counterparts (`npm install x`, `pnpm add y`) or the same kind of check or job. */
-export function sameJob(a: string, b: string): boolean {
-  if (isCounterpartOf(a, b) || isCounterpartOf(b, a)) return true;
-  const purpose = purposeOf(a);
-  return purpose !== undefined && purpose === purposeOf(b);
-}
-
 function judgeBreaches(
   breaches: readonly Breach[],
   follows: readonly Follow[],
@@ -517,6 +441,69 @@ function judgeBreaches(
   return { tag: 'violated', reason: `the session ran \`${command}\`, which the rule rules out`, steps: shown };
 }
 
+/**
+ * The first run of a rule's command that came only after a failure it then fixed: a check of its job failing before
+ * it ("format with `pnpm format` after editing", and `pnpm format:check` failed first), or another command the rule
+ * prescribes, or a step it names, failing for want of it ("`pnpm db:generate` before `pnpm test`", and `pnpm test`
+ * failed first; "`uv run ruff check --fix` before you commit", and `git commit` failed in its hook); the
+ * failed command passing after it. The rule was right and the session broke it: violated, though nothing was run
+ * instead (no rewording comes of it).
+ */
+function lateFollow(
+  follows: readonly Follow[],
+  runs: readonly Run[],
+  /** The rule's commands, and the steps it names ("before you commit": `git commit`). */
+  prescribed: readonly string[],
+): { follow: Follow; failed: string; at: number } | undefined {
+  for (const follow of follows) {
+    const own = follow.prescribed;
+    if (!follow.run || follow.run.failed || !own) continue;
+    if (follows.some((f) => f.prescribed === own && f.shown < follow.shown)) continue;
+    for (const run of runs) {
+      if (run.call.index >= follow.shown) break;
+      if (!run.failed) continue;
+      for (const part of run.parts) {
+        const other = prescribed.find((c) => matchesCommand(part, c));
+        const skipped = other ? other !== own : sameJob(part, own);
+        const key = commandKey(part);
+        const fixed = runs.some(
+          (r) => r.call.index > follow.shown && !r.failed && r.parts.some((p) => commandKey(p) === key),
+        );
+        if (skipped && fixed) return { follow, failed: part, at: run.call.index };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A rule that names a file to edit ("add a `CHANGELOG.md` entry …"), broken and then kept: a run failed with the
+ * file's name in its command or output (`changelog-check: no entry … in CHANGELOG.md`) before the session edited it,
+ * and the same command passed after. Only this counts, never an edit alone: a file a rule names is edited for many
+ * reasons.
+ */
+function lateEdit(rule: RuleInPlay, session: Session): { file: string; failed: Run; edit: number } | undefined {
+  const files = namedFiles(rule.content);
+  if (files.length === 0) return undefined;
+  const { trace, runs } = session;
+  for (const step of trace.steps) {
+    if (step.kind !== 'tool_call') continue;
+    const file = files.find((f) => editedFiles(step, trace.cwd).some((e) => e === f || e.endsWith(`/${f}`)));
+    if (!file) continue;
+    const stem = (file.split('/').pop() ?? file).replace(/\.[^.]+$/, '').toLowerCase();
+    const failed = runs.find(
+      (r) =>
+        r.failed &&
+        r.result.index < step.index &&
+        `${r.call.command ?? ''}\n${r.result.output}`.toLowerCase().includes(stem) &&
+        runs.some((later) => later.call.index > step.index && !later.failed && later.parts[0] === r.parts[0]),
+    );
+    // the first edit of the file decides: edited before any such failure, the rule was kept
+    return failed && { file, failed, edit: step.index };
+  }
+  return undefined;
+}
+
 function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Verdict {
   const { trace, runs, users, corrections, signals } = session;
   const citation = `[${rule.id}]`;
@@ -524,27 +511,18 @@ function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Ve
     if (step.kind === 'assistant' && step.text.includes(citation)) follows.push({ at: step.index, shown: step.index });
   }
   follows.sort((a, b) => a.shown - b.shown);
+  const edited = lateEdit(rule, session);
+  if (edited)
+    return {
+      tag: 'violated',
+      reason: `the session edited \`${clip(edited.file)}\` only after \`${clip(edited.failed.parts[0] ?? '')}\` failed without it`,
+      steps: [edited.failed.call.index, edited.edit],
+    };
   if (follows.length === 0)
     return { tag: 'neutral', reason: 'in play, and nothing in the session bears on it', steps: [] };
 
-  // harmful 1: a specific prescribed command failed and never passed later (a bare tool name says which tool,
-  // not that its command will pass, so `pnpm test` failing says nothing about "use pnpm")
-  const stillFailing = new Map<string, Follow>();
-  for (const follow of follows) {
-    if (!follow.run || !follow.prescribed || keyWords(follow.prescribed).length < 2) continue;
-    if (follow.run.failed) stillFailing.set(follow.prescribed, follow);
-    else stillFailing.delete(follow.prescribed);
-  }
-  const failing = [...stillFailing.values()];
-  if (failing.length > 0) {
-    return {
-      tag: 'harmful',
-      reason: `the agent ran \`${clip(failing[0].part ?? '')}\` as the rule says and it kept failing`,
-      steps: failing.flatMap((f) => [f.shown, f.run?.result.index ?? f.shown]),
-    };
-  }
-
-  // harmful 2: the user overruled it, asking for another command for the job the agent did the rule's way
+  // harmful, first what the user said (the evidence a reviewer trusts most): they overruled it, asking for another
+  // command for the job the agent did the rule's way
   for (const follow of follows) {
     const { part, prescribed } = follow;
     if (!part || !prescribed) continue;
@@ -563,7 +541,7 @@ function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Ve
       };
   }
 
-  // harmful 3: the user's next message after a followed step corrected the agent
+  // or their next message after a followed step corrected the agent
   const correctedRightAfter = follows.flatMap((follow) => {
     const reply = users.find((m) => m.index > follow.at);
     const corrected =
@@ -578,7 +556,24 @@ function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Ve
     };
   }
 
-  // harmful 4: the work done after following the rule was thrown away
+  // then what the session showed: a specific prescribed command failed and never passed later (a bare tool name says which tool,
+  // not that its command will pass, so `pnpm test` failing says nothing about "use pnpm")
+  const stillFailing = new Map<string, Follow>();
+  for (const follow of follows) {
+    if (!follow.run || !follow.prescribed || keyWords(follow.prescribed).length < 2) continue;
+    if (follow.run.failed) stillFailing.set(follow.prescribed, follow);
+    else stillFailing.delete(follow.prescribed);
+  }
+  const failing = [...stillFailing.values()];
+  if (failing.length > 0) {
+    return {
+      tag: 'harmful',
+      reason: `the agent ran \`${clip(failing[0].part ?? '')}\` as the rule says and it kept failing`,
+      steps: failing.flatMap((f) => [f.shown, f.run?.result.index ?? f.shown]),
+    };
+  }
+
+  // or the work done after following the rule was thrown away
   const revert = signals.reverted.find((s) => s > follows[0].shown);
   if (revert !== undefined) {
     return {
@@ -587,6 +582,17 @@ function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Ve
       steps: [follows[0].shown, revert],
     };
   }
+
+  // violated: the session came to the rule's command only when skipping it had failed, and it fixed that
+  // what the rule's command must come before: the other commands it prescribes, and a step it names in words
+  const before = [...ruleCommands(rule.content).prescribed, ...namedSteps(rule.content)];
+  const late = lateFollow(follows, runs, before);
+  if (late)
+    return {
+      tag: 'violated',
+      reason: `the session ran \`${clip(late.follow.part ?? '')}\` only after \`${clip(late.failed)}\` failed without it`,
+      steps: [late.at, late.follow.shown],
+    };
 
   // helpful: what followed went well — the command (or a check after it) passed and no correction came later
   const correctedAfter = (at: number) => signals.corrections.some((c) => c > at);

@@ -41,6 +41,20 @@ const KNOWN_TOOLS = new Set([
   'tox',
   'go',
   'cargo',
+  'rustfmt',
+  'rustup',
+  'gofmt',
+  'gofumpt',
+  'golangci-lint',
+  'black',
+  'isort',
+  'flake8',
+  'pylint',
+  'pyright',
+  'uvx',
+  'pipx',
+  'nox',
+  'alembic',
   'make',
   'cmake',
   'git',
@@ -168,7 +182,7 @@ function looksLikeCommand(span: string): boolean {
     words.length >= 2 &&
     /^[a-z][a-z0-9_-]*$/.test(words[0]) &&
     !CODE_WORDS.has(program) &&
-    /^(?:-|[\w@./:=+-]+$)/.test(words[1])
+    (/^(?:-|[\w@./:=+-]+$)/.test(words[1]) || isPlaceholder(words[1]))
   );
 }
 
@@ -262,14 +276,77 @@ function saidToFail(clause: readonly Token[], i: number): 'broken' | 'conditiona
 /** Interjections that open a reply ("No, …", "Actually …") and are not the negation of what follows. */
 const OPENING = /^\s*(?:no|nope|wrong|stop|wait|hmm|actually|instead|ok|okay)\b[,.!:;]?\s*/i;
 
-/** The commands a user's message asks for and those it rules out, read as a rule is (not kept: each is read once). */
-export function requestedCommands(text: string): Readonly<RuleCommands> {
-  return readRuleCommands(text.slice(0, 600).replace(OPENING, ''));
+/** Words that end a command written without backticks: "use make test here", "not go test directly". */
+const PROSE = new Set([
+  ...NOT_A_SCRIPT,
+  'it',
+  'this',
+  'that',
+  'is',
+  'are',
+  'was',
+  'so',
+  'but',
+  'because',
+  'since',
+  'please',
+  'here',
+  'there',
+  'directly',
+  'first',
+  'again',
+  'locally',
+  'anymore',
+  'only',
+  'now',
+  'then',
+  'also',
+  'everywhere',
+  'always',
+]);
+const PLAIN_LEAD = new Set(['use', 'uses', 'using', 'run', 'runs', 'with', 'via', 'not', 'never', 'prefer']);
+
+/**
+ * People type commands in a chat without backticks ("No, use make test", "run it with uv run fastapi dev app/main.py"):
+ * a known tool after a word that prescribes or rules out, with the arguments after it, reads as a backticked span.
+ */
+function quotePlainCommands(text: string): string {
+  return text
+    .split(/(`[^`\n]*`)/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      const words = part.split(/(\s+)/);
+      for (let w = 0; w < words.length; w += 2) {
+        const lead = words[w - 2]?.toLowerCase();
+        if (!lead || !PLAIN_LEAD.has(lead) || !KNOWN_TOOLS.has(words[w].toLowerCase())) continue;
+        let end = w;
+        while (end + 2 < words.length && end - w < 10) {
+          const next = words[end + 2];
+          // a sentence's punctuation ends the command, not `./...`
+          const bare = next.endsWith('...') ? next : next.replace(/[.,:;!?]+$/, '');
+          if (!/^[\w@./:=+-]+$/.test(bare) || PROSE.has(bare.toLowerCase())) break;
+          end += 2;
+          if (bare !== next) break;
+        }
+        const command = words.slice(w, end + 1).join('');
+        const trailing = /[.,:;!?]+$/.exec(command)?.[0] ?? '';
+        const body = command.endsWith('...') ? command : command.slice(0, command.length - trailing.length);
+        words.splice(w, end - w + 1, `\`${body}\`${command.slice(body.length)}`);
+      }
+      return words.join('');
+    })
+    .join('');
 }
 
-/** A word of a rule's command that stands for any value: `<pkg>`, `[args]`, `{file}`, `...`, `$NAME`. */
+/** The commands a user's message asks for and those it rules out, read as a rule is (not kept: each is read once). */
+export function requestedCommands(text: string): Readonly<RuleCommands> {
+  return readRuleCommands(quotePlainCommands(text.slice(0, 600).replace(OPENING, '')));
+}
+
+/** A word of a rule's command that stands for any value: `<pkg>`, `src/<file>.rs`, `[args]`, `{file}`, `...`, `$NAME`. */
 export function isPlaceholder(word: string): boolean {
-  return /^(?:<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\.{3}|…|\$[A-Z_]+)$/.test(word);
+  // `src/<file>.rs` too: a path with a placeholder in it stands for any such path
+  return /<[^>]+>|^(?:\[[^\]]*\]|\{[^}]*\}|\.{3}|…|\$[A-Z_]+)$/.test(word);
 }
 
 /** Subcommands a package tool uses to add or install packages, read as one job. */
@@ -288,4 +365,31 @@ export function purposeOf(command: string): string | undefined {
     return 'install';
   const kind = classifyCommand(command);
   return ['test', 'build', 'lint', 'typecheck', 'format', 'codegen', 'install'].includes(kind) ? kind : undefined;
+}
+
+/** What "before you commit" and "before pushing" name: the git command a rule's own command must come before. */
+export function namedSteps(content: string): string[] {
+  const steps: string[] = [];
+  for (const m of content.matchAll(/\bbefore (?:you |each |every |any )?(commit|push|merg)(?:ing|e|es)?\b/gi)) {
+    const step = `git ${m[1].toLowerCase() === 'merg' ? 'merge' : m[1].toLowerCase()}`;
+    if (!steps.includes(step)) steps.push(step);
+  }
+  return steps;
+}
+
+/** A backticked span that names a file: a path or a name with an extension (`CHANGELOG.md`, `src/flags.ts`). */
+const FILE_NAME = /^(?:[\w.-]+\/)*[\w-]+\.[A-Za-z][\w]{0,5}$/;
+
+/** The files a rule tells the agent to edit or add to ("Add a `CHANGELOG.md` entry"), never those it rules out. */
+export function namedFiles(content: string): string[] {
+  const files: string[] = [];
+  for (const clause of clauses(content)) {
+    let negated = false;
+    clause.forEach((token, i) => {
+      if (token.kind === 'word') negated ||= isNegation(clause, i);
+      else if (!negated && FILE_NAME.test(token.text) && !looksLikeCommand(token.text) && !files.includes(token.text))
+        files.push(token.text);
+    });
+  }
+  return files;
 }

@@ -88,6 +88,19 @@ describe('what a rule’s standing asks for', () => {
     ]);
   });
 
+  it('asks nothing of a harmful rule reworded since the sessions that hurt it (its counters judged the old wording)', () => {
+    const rule = {
+      id: 'bat-00002',
+      content: 'Install dependencies with `pnpm install`, not `npm install`.',
+      helpful: 0,
+      harmful: 2,
+      pinned: false,
+      standing: standing('harmful'),
+    };
+    assert.deepEqual(lifecycleOps([rule], new Map([['bat-00002', []]])), []);
+    assert.equal(lifecycleOps([rule], new Map())[0]?.op, 'REMOVE', 'no evidence recorded at all: the counters speak');
+  });
+
   it('asks nothing for a pinned rule, nor a rewording before enough sessions broke it', () => {
     const ops = lifecycleOps(
       [

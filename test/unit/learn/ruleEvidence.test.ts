@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { ruleCommands, ruleEvidence, sessionSignals, type RuleInPlay } from '../../../src/core/learn/ruleEvidence';
+import { requestedCommands } from '../../../src/core/learn/ruleText';
 import type { StepInput } from '../../../src/core/trace/model';
 import { assistant, makeTrace, shell, user } from '../../support/traces';
 
@@ -92,6 +93,32 @@ describe('rule evidence', () => {
         forbidden: ['git push --force'],
         broken: [],
       });
+    });
+  });
+
+  describe('requestedCommands', () => {
+    it('reads the commands a user types without backticks after a word that asks for or rules them out', () => {
+      const asked = (text: string) => {
+        const { prescribed, forbidden } = requestedCommands(text);
+        return { prescribed, forbidden };
+      };
+      assert.deepEqual(asked("Don't run go test directly, use make test: it sets RELAY_CONFIG and -race."), {
+        prescribed: ['make test'],
+        forbidden: ['go test'],
+      });
+      assert.deepEqual(asked('No, python app/main.py never worked here: run it with uv run fastapi dev app/main.py.'), {
+        prescribed: ['uv run fastapi dev app/main.py'],
+        forbidden: [],
+      });
+      assert.deepEqual(asked('Please use make test, not go test ./... — the Makefile sets the test config.'), {
+        prescribed: ['make test'],
+        forbidden: ['go test ./...'],
+      });
+      assert.deepEqual(asked('No, we use pnpm here, not npm.'), {
+        prescribed: ['pnpm'],
+        forbidden: ['npm', 'yarn', 'bun'],
+      });
+      assert.deepEqual(asked('explain how the cargo workspace is laid out'), { prescribed: [], forbidden: [] });
     });
   });
 
@@ -426,6 +453,47 @@ describe('rule evidence', () => {
       assert.equal(ruleEvidence(retracted, [USE_PNPM])[0].tag, 'violated');
     });
 
+    it('3. skipped the rule’s command, a check of its job (or the command it must come before) failed, then it fixed that: violated', () => {
+      const format: RuleInPlay = { id: 'conv-00011', content: 'Format with `pnpm format` after editing files.' };
+      const skipped = makeTrace('codex:format-skipped', [
+        user('add the bank transfer option'),
+        edit('src/checkout/PaymentOptions.tsx'), // 1
+        ...shell('pnpm format:check', '[warn] src/checkout/PaymentOptions.tsx', 1), // 2, 3
+        ...shell('pnpm format', 'src/checkout/PaymentOptions.tsx 41ms'), // 4, 5
+        ...shell('pnpm format:check', 'All matched files use Prettier code style!'), // 6, 7
+      ]);
+      const [late] = ruleEvidence(skipped, [format]);
+      assert.equal(late.tag, 'violated');
+      assert.deepEqual(late.steps, [2, 4]);
+      assert.equal(late.fix, undefined, 'nothing was run instead: no rewording comes of it');
+      const followed = makeTrace('codex:format-followed', [
+        edit('src/checkout/PaymentOptions.tsx'),
+        ...shell('pnpm format', 'src/checkout/PaymentOptions.tsx 41ms'),
+        ...shell('pnpm format:check', 'All matched files use Prettier code style!'),
+      ]);
+      assert.equal(ruleEvidence(followed, [format])[0].tag, 'helpful');
+
+      const order = makeTrace('codex:generate-late', [
+        user('fix the cart tests'),
+        ...shell('pnpm test', "Error: Cannot find module '.prisma/client/default'", 1), // 1, 2
+        ...shell('pnpm db:generate', 'Generated Prisma Client'), // 3, 4
+        ...shell('pnpm test', 'Tests 42 passed'), // 5, 6
+      ]);
+      const [codegen] = ruleEvidence(order, [CODEGEN]);
+      assert.equal(codegen.tag, 'violated');
+      assert.deepEqual(codegen.steps, [1, 3]);
+
+      const ruff: RuleInPlay = { id: 'conv-00012', content: 'Run `uv run ruff check --fix` before you commit.' };
+      const hook = makeTrace('codex:commit-hook', [
+        edit('app/routes/invoices.py'), // 0
+        ...shell('git commit -am "Rename cust"', 'ruff....Failed\n- hook id: ruff', 1), // 1, 2
+        ...shell('uv run ruff check --fix', 'Found 1 error (1 fixed, 0 remaining).'), // 3, 4
+        ...shell('git commit -am "Rename cust"', '[main 4f1c2d9] Rename cust'), // 5, 6
+      ]);
+      assert.deepEqual(ruleEvidence(hook, [ruff])[0].steps, [1, 3]);
+      assert.equal(ruleEvidence(hook, [ruff])[0].tag, 'violated');
+    });
+
     it('5. a command the rule calls broken, or names not to run, failing: helpful — it predicted it (npm, cargo)', () => {
       assert.deepEqual(ruleCommands(BROKEN_DEFAULT.content), {
         prescribed: ['npm run test:ci'],
@@ -455,6 +523,51 @@ describe('rule evidence', () => {
         ...shell('cargo nextest run', '42 tests run: 42 passed'),
       ]);
       assert.deepEqual(ruleEvidence(fixed, [NEXTEST])[0].fix, { ran: 'cargo test', then: 'cargo nextest run' });
+    });
+
+    it('3. skipped editing the file a rule names, a check naming it failed, then the edit fixed it: violated (cargo)', () => {
+      const rule: RuleInPlay = {
+        id: 'conv-00014',
+        content: 'Add a `CHANGELOG.md` entry under `## Unreleased` for every user-facing change.',
+      };
+      const changelog = (first: 'edit' | 'check') =>
+        makeTrace(`codex:changelog-${first}`, [
+          user('accept gzip-compressed layer data'),
+          edit('src/loader.rs'), // 1
+          ...(first === 'check'
+            ? [
+                ...shell(
+                  'cargo xtask changelog-check',
+                  'changelog-check: no entry under `## Unreleased` in CHANGELOG.md',
+                  1,
+                ),
+                edit('CHANGELOG.md'),
+              ]
+            : [edit('CHANGELOG.md'), ...shell('cargo xtask changelog-check', 'changelog-check: 1 entry')]),
+          ...shell('cargo xtask changelog-check', 'changelog-check: 1 entry under `## Unreleased`'),
+        ]);
+      const [late] = ruleEvidence(changelog('check'), [rule]);
+      assert.equal(late.tag, 'violated');
+      assert.deepEqual(late.steps, [2, 4]);
+      assert.equal(ruleEvidence(changelog('edit'), [rule])[0].tag, 'neutral', 'an edit alone says nothing');
+    });
+
+    it('reads a placeholder inside a path as any such path (cargo)', () => {
+      const rule: RuleInPlay = {
+        id: 'bat-00013',
+        content: 'Format a file with `rustfmt src/<file>.rs` after editing it.',
+      };
+      assert.deepEqual(ruleCommands(rule.content).prescribed, ['rustfmt src/<file>.rs']);
+      const trace = makeTrace('codex:rustfmt', [
+        user('add an async loader'),
+        edit('src/loader.rs'), // 1
+        ...shell('rustfmt src/loader.rs', "error[E0670]: 'async fn' is not permitted in Rust 2015", 1), // 2, 3
+        user("Don't run rustfmt on single files, it defaults to edition 2015. Use cargo fmt --all."), // 4
+        ...shell('cargo fmt --all', ''),
+      ]);
+      const [evidence] = ruleEvidence(trace, [rule]);
+      assert.equal(evidence.tag, 'harmful');
+      assert.deepEqual(evidence.steps, [2, 4]);
     });
 
     it('6. a prescribed command that failed and that the user then overruled gains no helpful (pnpm)', () => {
