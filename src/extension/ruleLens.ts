@@ -65,7 +65,7 @@ export function ruleHoverMarkdown(rule: PlaybookRule): vscode.MarkdownString {
   md.appendText(` · ${rule.section}\n\n`);
   if (rule.helpful + rule.harmful === 0)
     md.appendText(
-      'No evidence yet: it is counted when a session had it in play (a file its agent loads held it, as CLAUDE.md for Claude Code, or the session cites this id) and did what it says or otherwise.\n\n',
+      'No evidence yet: it is counted when a session had it in play (a file its agent loads held it, as CLAUDE.md for Claude Code, or the session cites this id) and did what it says or otherwise: helpful when doing what it says worked, harmful when it failed or was overruled, or when doing otherwise worked.\n\n',
     );
   else if (rule.standing.history.length > 0)
     md.appendText(

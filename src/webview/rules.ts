@@ -24,12 +24,14 @@ export interface RulesHost {
 
 const CHIPS: RuleChipView[] = ['new', 'proven', 'contested', 'harmful', 'stale', 'violated', 'flagged', 'pinned'];
 const CHIP_HELP: Record<RuleChipView, string> = {
-  new: 'not proven yet: fewer than 3 helpful tags and no harmful one',
-  proven: 'helpful at least 3 times and more than twice as often as harmful',
-  contested: 'tagged harmful as well as helpful',
-  harmful: 'tagged harmful at least twice more often than helpful',
+  new: 'not proven yet: fewer than 3 helpful sessions and no harmful one',
+  proven: 'helpful in at least 3 sessions and more than twice as many as harmful',
+  contested: 'harmful in some session, not yet harmful overall',
+  harmful:
+    'harmful in at least 2 more sessions than helpful: proposed for retiring, or for replacing by the correction that overruled it',
   stale: 'no run has tagged or changed it for a while',
-  violated: 'sessions keep doing what it rules out: a clearer wording is proposed',
+  violated:
+    'sessions did otherwise, failed, then passed with its own command (3 or more): a clearer wording is proposed',
   flagged: 'the trust screen holds it out of AGENTS.md and the other files until you accept it by name',
   pinned: 'kept by the team: Combee proposes neither retiring nor replacing it',
 };
@@ -114,7 +116,7 @@ function chip(kind: RuleChipView): HTMLElement {
 /** What a rule without tags waits for, and how long a quiet one has been quiet. */
 function evidenceNote(rule: RuleView, message: RulesMessage): string | undefined {
   if (rule.helpful + rule.harmful === 0)
-    return `No evidence yet: it is counted when a session had it in play — a file its agent loads held it (CLAUDE.md for Claude Code, AGENTS.md for Codex, …) or the session cites [${rule.id}] — and did what it says or otherwise.`;
+    return `No evidence yet: it is counted when a session had it in play — a file its agent loads held it (CLAUDE.md for Claude Code, AGENTS.md for Codex, …) or the session cites [${rule.id}] — and did what it says or otherwise: helpful when doing what it says worked, or a command it calls broken failed; harmful when that kept failing, the user corrected or overruled it, or doing otherwise worked or was what the user asked for.`;
   if (rule.chips.includes('stale'))
     return `No run has tagged or changed it in the last ${rule.runsWithoutEvidence} of ${message.runs} run(s) (stale after ${message.staleAfterRuns}).`;
   return undefined;

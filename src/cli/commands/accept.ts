@@ -133,7 +133,7 @@ async function accept(argv: string[], out: Output): Promise<number> {
     if (split.chosen.files.length === 0) out.result('nothing written');
     const accepted = acceptedFiles(split.chosen.files, { conflicts, refused: [] });
     await ctx.proposals.save(
-      withDecisions(split.remaining(), 'accepted', {
+      withDecisions(split.remaining(accepted.map((f) => f.path)), 'accepted', {
         files: accepted,
         rules: proposal.rules.filter((r) => named.includes(r.id)),
         held: heldNamed,

@@ -1,14 +1,18 @@
 import type { DeltaOp, Evidence } from '../playbook/delta';
+import { jaccard, NEAR_DUPLICATE, tokens } from '../playbook/similarity';
 import type { RunRecord } from './record';
 import type { RuleStanding } from './ruleStanding';
+import { sameJob } from './commandMatch';
 import { ruleCommands } from './ruleEvidence';
+import { purposeOf, requestedCommands } from './ruleText';
 
 // What a rule's standing asks for, as operations to review like any learned change (never applied by themselves):
-// a harmful rule is proposed for retiring, with the sessions it hurt; a stale one (in play in none of the last runs)
-// for retiring too; one that sessions keep breaking for rewording into a plain instruction. A pinned rule is the
-// team's: none of this is proposed for it.
+// a harmful rule is proposed for retiring, with the sessions it hurt — or, when the user overruled it naming the other
+// way, for replacing by that correction; a stale one (in play in none of the last runs) for retiring too; one that
+// sessions kept breaking, and then fixing by its own command, for rewording into a plain instruction. A pinned rule
+// is the team's: none of this is proposed for it.
 
-/** Sessions that broke a rule before it is proposed for rewording. */
+/** Sessions that broke a rule, failed, and then passed with its own command, before it is proposed for rewording. */
 export const VIOLATIONS_TO_REWRITE = 3;
 /** Sessions cited as the evidence of a proposal: enough to look at, not all of them. */
 const MAX_SUPPORT = 5;
@@ -22,11 +26,15 @@ export interface LifecycleRule {
   standing: RuleStanding;
 }
 
-interface Word {
+export interface Word {
   traceId: string;
   tag: string;
   reason?: string;
   steps?: number[];
+  /** violated, the rule right: what the session ran instead and the rule's command that then passed. */
+  fix?: { ran: string; then: string };
+  /** harmful, overruled: the user's message that asked for the other way. */
+  correction?: string;
 }
 
 /** Rules a run changed the wording of (an applied ADD, UPDATE or MERGE). */
@@ -51,11 +59,18 @@ export function wordsByRule(records: readonly RunRecord[]): Map<string, Word[]> 
     for (const batch of record.batches)
       for (const e of batch.evidence ?? []) {
         const byTrace = latest.get(e.id) ?? new Map<string, Word>();
-        byTrace.set(e.traceId, { traceId: e.traceId, tag: e.tag, reason: e.reason, steps: e.steps });
+        byTrace.set(e.traceId, {
+          traceId: e.traceId,
+          tag: e.tag,
+          reason: e.reason,
+          steps: e.steps,
+          ...(e.fix ? { fix: e.fix } : {}),
+          ...(e.correction ? { correction: e.correction } : {}),
+        });
         latest.set(e.id, byTrace);
       }
-    // the run's sessions had the old wording; the next run's have the new one
-    for (const id of reworded(record)) latest.delete(id);
+    // the run's sessions had the old wording; the next run's have the new one (none yet: an empty list, not none)
+    for (const id of reworded(record)) latest.set(id, new Map());
   }
   return new Map([...latest].map(([id, words]) => [id, [...words.values()]]));
 }
@@ -64,56 +79,125 @@ function support(words: readonly Word[]): Evidence[] {
   return words.slice(-MAX_SUPPORT).map((w) => ({ traceId: w.traceId, steps: w.steps ?? [] }));
 }
 
-/** The tool and subcommand a violation's reason names (`the session ran \`npm install lodash\`, …` → `npm install`). */
-function violatingCommand(word: Word): string | undefined {
-  const command = /`([^`]+)`/.exec(word.reason ?? '')?.[1];
-  const words = (command ?? '').split(/\s+/).filter((w) => w && !/^[A-Z_][A-Z0-9_]*=/.test(w));
-  if (words.length === 0) return undefined;
-  return /^[a-z][\w:-]*$/.test(words[1] ?? '') ? `${words[0]} ${words[1]}` : words[0];
+/** What a job is called in an instruction ("To install packages, always run …"). */
+const JOBS: Readonly<Record<string, string>> = {
+  install: 'install packages',
+  test: 'run the tests',
+  build: 'build',
+  lint: 'lint',
+  typecheck: 'type-check',
+  format: 'format',
+  codegen: 'generate code',
+};
+
+/** Sessions that broke the rule and were then fixed by its own command: the violations a rewording rests on. */
+export function fixedViolations(words: readonly Word[]): Word[] {
+  return words.filter((w) => w.tag === 'violated' && w.fix !== undefined);
 }
 
 /**
- * The rule as a plain instruction: the command it prescribes first, then what the sessions kept running instead.
- * Undefined when the rule names no command to prescribe (its wording is left to the user or a model).
+ * The rule as one plain instruction, built from its own parts: the one command it prescribes for the job the
+ * sessions broke, and the one they ran instead for that job — "To install packages, always run `pnpm add`, never
+ * `npm install`". Only from violations the rule's own command then fixed (VIOLATIONS_TO_REWRITE of one such pair);
+ * undefined when no pair has that many, the two commands do not do one job, or the rule is worded so already.
  */
 export function prescriptiveRewrite(content: string, violations: readonly Word[]): string | undefined {
-  const { prescribed } = ruleCommands(content);
-  // worded as an instruction already (by an earlier rewrite, or by the team): another prefix would not help
-  if (prescribed.length === 0 || /^Always run `/.test(content)) return undefined;
-  const seen = new Map<string, number>();
-  for (const word of violations) {
-    const command = violatingCommand(word);
-    if (command) seen.set(command, (seen.get(command) ?? 0) + 1);
+  const { prescribed, forbidden } = ruleCommands(content);
+  if (prescribed.length === 0 || /^(?:to [^,]+, )?always run `/i.test(content)) return undefined;
+  const pairs = new Map<string, { ran: string; then: string; sessions: number }>();
+  for (const { fix } of fixedViolations(violations)) {
+    if (!fix) continue;
+    // the rule's own command, or its tool's for the job when the rule names only the tool ("use pnpm")
+    const own = prescribed.some((c) => c === fix.then || c === fix.then.split(' ')[0]);
+    // or a command the rule names not to run beside its own ("never `cargo test`, use `cargo nextest run`")
+    const named = forbidden.some((f) => f.includes(' ') && (f === fix.ran || f.startsWith(`${fix.ran} `)));
+    const oneJob = sameJob(fix.ran, fix.then) || named;
+    if (!own || !oneJob) continue;
+    const key = `${fix.then}\n${fix.ran}`;
+    const pair = pairs.get(key) ?? { ...fix, sessions: 0 };
+    pair.sessions++;
+    pairs.set(key, pair);
   }
-  const instead = [...seen].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
-  const run = prescribed.map((c) => `\`${c}\``).join(', then ');
-  const not = instead ? `, never \`${instead}\` (sessions here kept running it)` : '';
-  return `Always run ${run}${not}. ${content.trim()}`.slice(0, 600);
+  const best = [...pairs.values()].sort(
+    (a, b) => b.sessions - a.sessions || a.then.localeCompare(b.then) || a.ran.localeCompare(b.ran),
+  )[0];
+  if (!best || best.sessions < VIOLATIONS_TO_REWRITE) return undefined;
+  const job = JOBS[purposeOf(best.then) ?? purposeOf(best.ran) ?? ''];
+  const instruction = `${job ? `To ${job}, always` : 'Always'} run \`${best.then}\`, never \`${best.ran}\` (it failed in ${best.sessions} sessions here).`;
+  return `${instruction} ${content.trim()}`.slice(0, 600);
 }
 
-/** The operations the rules' standing asks for, rule by rule in the playbook's order. */
-export function lifecycleOps(rules: readonly LifecycleRule[], words: ReadonlyMap<string, Word[]>): DeltaOp[] {
+/** A user's correction as a rule: without the "No," it opened with, one line, a sentence. */
+function asRule(correction: string): string {
+  const body = correction
+    .replace(/^\s*(?:no|nope|wrong|stop|wait|actually|hmm)\b[\s,.!:;—–-]*/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const sentence = body.charAt(0).toUpperCase() + body.slice(1);
+  return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/**
+ * What overruled a harmful rule: the corrections that asked for one other way (the way most of them asked for),
+ * the latest of them as the rule's new wording. Undefined when no correction names another command.
+ */
+function overruling(hurt: readonly Word[]): { content: string; words: Word[] } | undefined {
+  const byWay = new Map<string, Word[]>();
+  for (const word of hurt) {
+    const way = word.correction && requestedCommands(word.correction).prescribed[0];
+    if (!way) continue;
+    byWay.set(way, [...(byWay.get(way) ?? []), word]);
+  }
+  const [, words] = [...byWay].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0] ?? [];
+  const latest = words?.at(-1)?.correction;
+  return words && latest ? { content: asRule(latest), words } : undefined;
+}
+
+/**
+ * The operations the rules' standing asks for, rule by rule in the playbook's order. `others` are the contents of the
+ * playbook's rules (this run's additions among them): a correction one of them says already retires the rule it
+ * overruled instead of rewording it into a copy.
+ */
+export function lifecycleOps(
+  rules: readonly LifecycleRule[],
+  words: ReadonlyMap<string, Word[]>,
+  others: readonly string[] = rules.map((r) => r.content),
+): DeltaOp[] {
   const ops: DeltaOp[] = [];
   for (const rule of rules) {
     if (rule.pinned) continue;
     const said = words.get(rule.id) ?? [];
     if (rule.standing.stage === 'harmful') {
       const hurt = said.filter((w) => w.tag === 'harmful');
+      // reworded since the sessions it hurt (by this run, say): the counters judged a wording that is gone
+      if (words.has(rule.id) && hurt.length === 0) continue;
+      const reason = `harmful: tagged harmful ${rule.harmful}× against helpful ${rule.helpful}× (harmful ≥ helpful + 2)`;
+      const replacement = overruling(hurt);
+      const asked = replacement && tokens(replacement.content);
+      const already = asked && others.some((c) => c !== rule.content && jaccard(tokens(c), asked) >= NEAR_DUPLICATE);
+      if (replacement && !already) {
+        // the user's way, in the rule's place; what was counted judged the old wording
+        ops.push({
+          op: 'UPDATE',
+          id: rule.id,
+          content: replacement.content,
+          resetCounters: true,
+          support: support(replacement.words),
+        });
+        continue;
+      }
       ops.push({
         op: 'REMOVE',
         id: rule.id,
-        reason: `harmful: tagged harmful ${rule.harmful}× against helpful ${rule.helpful}× (harmful ≥ helpful + 2)`,
+        reason: already ? `${reason}; the correction that overruled it is a rule already` : reason,
         support: support(hurt),
       });
       continue;
     }
-    const broken = said.filter((w) => w.tag === 'violated');
-    if (broken.length >= VIOLATIONS_TO_REWRITE) {
-      const content = prescriptiveRewrite(rule.content, broken);
-      if (content && content !== rule.content) {
-        ops.push({ op: 'UPDATE', id: rule.id, content, support: support(broken) });
-        continue;
-      }
+    const content = prescriptiveRewrite(rule.content, said);
+    if (content && content !== rule.content) {
+      ops.push({ op: 'UPDATE', id: rule.id, content, support: support(fixedViolations(said)) });
+      continue;
     }
     if (rule.standing.chips.includes('stale')) {
       ops.push({

@@ -66,6 +66,8 @@ const StoredBatchRecord = z.object({
         counted: z.boolean(),
         reason: z.string().optional(),
         steps: z.array(z.number().int().nonnegative()).optional(),
+        fix: z.object({ ran: z.string(), then: z.string() }).optional(),
+        correction: z.string().optional(),
       }),
     )
     .optional(),

@@ -21,6 +21,10 @@ export interface EvidenceEntry {
   reason?: string;
   /** The session's steps that show it, when the trace's signals found it. */
   steps?: number[];
+  /** violated, the rule right: what the session ran instead and the rule's command that then passed (ruleEvidence.ts). */
+  fix?: { ran: string; then: string };
+  /** harmful, overruled: the user's message that asked for the other way. */
+  correction?: string;
 }
 
 export interface RuleCounting {
@@ -37,12 +41,19 @@ export function sessionKey(trace: Pick<Trace, 'id' | 'parentId'>): string {
   return trace.parentId ?? trace.id;
 }
 
-/** One tag per rule and session: `violated` wins (breaking a rule says nothing of following it), then the reflector. */
+/**
+ * One tag per rule and session. The trace's verdict stands on steps (a command's exit code, where the user's message
+ * came), so when it has one the reflector's tag does not override it — whatever the reflector says, a rule whose
+ * command failed and that the user overruled gains no *helpful*, and one whose broken command failed as it says no
+ * *harmful*. One exception: a reflector's `violated` over the trace's `helpful`, since the trace only sees that the
+ * rule's commands ran, not in which order or manner. Where the trace has nothing (neutral, or not in play), the
+ * reflector's tag is the word.
+ */
 function merge(fromReflector: BulletTag | undefined, fromTrace: BulletTag | undefined): BulletTag | undefined {
-  if (fromReflector?.tag === 'violated' || fromTrace?.tag === 'violated')
-    return fromTrace?.tag === 'violated' ? fromTrace : fromReflector;
-  if (fromReflector && fromReflector.tag !== 'neutral') return fromReflector;
-  return fromTrace ?? fromReflector;
+  const trace = fromTrace?.tag === 'neutral' ? undefined : fromTrace;
+  const reflector = fromReflector?.tag === 'neutral' ? undefined : fromReflector;
+  if (trace && reflector?.tag === 'violated' && trace.tag === 'helpful') return reflector;
+  return trace ?? reflector ?? fromTrace ?? fromReflector;
 }
 
 /**
@@ -87,6 +98,8 @@ export function countBatch(
         counted: counts,
         ...(tag.reason ? { reason: tag.reason } : {}),
         ...(signals && signals.tag === tag.tag && signals.steps.length > 0 ? { steps: signals.steps } : {}),
+        ...(signals && signals.tag === tag.tag && signals.fix ? { fix: signals.fix } : {}),
+        ...(signals && signals.tag === tag.tag && signals.correction ? { correction: signals.correction } : {}),
       });
       if (!counts) continue;
       counting.claim?.(id, key);

@@ -2,9 +2,15 @@ import { classifyCommand, commandKey, firstCommand, type CommandKind } from '../
 import { editedFiles } from '../trace/edits';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
 import { isCorrection } from '../trace/outcome';
+import { isCounterpartOf, keyWords, matchesCommand, sameJob, toolAndJob } from './commandMatch';
+import { namedFiles, namedSteps, purposeOf, requestedCommands, ruleCommands, type RuleCommands } from './ruleText';
+
+export { COUNTERPARTS, ruleCommands } from './ruleText';
+export { isCounterpartOf, matchesCommand, sameJob } from './commandMatch';
 
 // What one session says about each playbook rule that was in play in it. A rule names commands; the session's
-// command runs, citations of the rule's id and the user's reactions decide whether following the rule went well.
+// command runs, citations of the rule's id and the user's reactions decide whether following the rule went well —
+// and, when the session did otherwise, whether the rule or the other way was right.
 
 export interface RuleInPlay {
   id: string;
@@ -20,6 +26,13 @@ export interface RuleEvidence {
   reason: string;
   /** Step indexes that show it, ascending. */
   steps: number[];
+  /**
+   * violated, and the rule was right: the command the session ran instead (tool and subcommand), which failed, and
+   * the rule's command for the same job that then passed. What a rewording is built from (lifecycle.ts).
+   */
+  fix?: { ran: string; then: string };
+  /** harmful, overruled: the user's message that asked for the other way (one line, cut to 300 characters). */
+  correction?: string;
 }
 
 /** What the session's outcome says, independent of any rule. All indexes are step indexes, ascending. */
@@ -47,225 +60,6 @@ export interface SessionSignals {
 const CORRECTION_WINDOW = 8;
 const CHECK_KINDS: readonly CommandKind[] = ['test', 'build', 'lint', 'typecheck'];
 const MAX_COMMAND_IN_REASON = 80;
-
-/** Tools that do one job, so naming one says "not the others". */
-export const COUNTERPARTS: Readonly<Record<string, readonly string[]>> = {
-  pnpm: ['npm', 'yarn', 'bun'],
-  npm: ['pnpm', 'yarn', 'bun'],
-  yarn: ['npm', 'pnpm', 'bun'],
-  bun: ['npm', 'pnpm', 'yarn'],
-  uv: ['pip', 'pip3', 'poetry'],
-  poetry: ['pip', 'pip3', 'uv'],
-  pip: ['uv', 'poetry'],
-  pip3: ['uv', 'poetry'],
-};
-
-/** Subcommands that mean the same across counterpart tools: `pnpm add x` and `npm install x` do one thing. */
-const SAME_SUBCOMMAND: Readonly<Record<string, string>> = { add: 'install', i: 'install', ci: 'install' };
-
-/** Programs that make a backticked span a command even alone (`pnpm`, `make`). */
-const KNOWN_TOOLS = new Set([
-  ...Object.keys(COUNTERPARTS),
-  'npx',
-  'pnpx',
-  'bunx',
-  'node',
-  'deno',
-  'tsc',
-  'jest',
-  'vitest',
-  'mocha',
-  'playwright',
-  'eslint',
-  'prettier',
-  'python',
-  'python3',
-  'pytest',
-  'mypy',
-  'ruff',
-  'tox',
-  'go',
-  'cargo',
-  'make',
-  'cmake',
-  'git',
-  'gh',
-  'docker',
-  'kubectl',
-  'terraform',
-  'gradle',
-  'mvn',
-  'bundle',
-  'rake',
-  'rails',
-  'dotnet',
-  'composer',
-  'php',
-  'prisma',
-]);
-
-/** Words that start code, not a shell command: `import x from 'y'` is not a command to run. */
-const CODE_WORDS = new Set([
-  'import',
-  'export',
-  'const',
-  'let',
-  'var',
-  'return',
-  'function',
-  'class',
-  'type',
-  'interface',
-  'if',
-  'else',
-  'await',
-  'async',
-  'new',
-  'def',
-  'from',
-]);
-
-/** Words before a plain tool name that make it a prescription ("uses pnpm", "use only uv"). */
-const PRESCRIBING = new Set(['use', 'uses', 'using', 'prefer', 'prefers', 'run', 'runs', 'with', 'via', 'only']);
-
-/** Subcommands worth keeping after a plain tool name ("Use pnpm add"). */
-const PLAIN_SUBCOMMANDS = new Set([
-  'add',
-  'install',
-  'i',
-  'ci',
-  'remove',
-  'rm',
-  'test',
-  'run',
-  'exec',
-  'dlx',
-  'build',
-  'lint',
-  'sync',
-  'update',
-  'upgrade',
-  'publish',
-]);
-
-/** Words that cannot be a script name after `pnpm run` in prose ("use pnpm run for scripts"). */
-const NOT_A_SCRIPT = new Set([
-  'for',
-  'to',
-  'and',
-  'or',
-  'with',
-  'in',
-  'on',
-  'the',
-  'a',
-  'an',
-  'not',
-  'never',
-  'instead',
-  'when',
-  'before',
-  'after',
-]);
-
-type Token = { kind: 'code' | 'word'; text: string };
-
-/** The rule's text as clauses of backticked spans and plain words; a negation reaches to its clause's end. */
-function clauses(content: string): Token[][] {
-  const raw: Array<Token | { kind: 'comma' } | { kind: 'end' }> = [];
-  for (const m of content.matchAll(/`([^`\n]+)`|([.;:!?](?=\s|$)|\n)|(,)|([A-Za-z][\w'’-]*)/g)) {
-    if (m[1] !== undefined) raw.push({ kind: 'code', text: m[1].trim() });
-    else if (m[2] !== undefined) raw.push({ kind: 'end' });
-    else if (m[3] !== undefined) raw.push({ kind: 'comma' });
-    else raw.push({ kind: 'word', text: m[4] });
-  }
-  const result: Token[][] = [[]];
-  raw.forEach((token, i) => {
-    if (token.kind === 'end') result.push([]);
-    else if (token.kind === 'comma') {
-      // "Never run `a`, `b` or `c`" lists on in the same clause; "Run `a`, not `b`" starts a new one
-      const next = raw[i + 1];
-      const afterJoiner = next?.kind === 'word' && /^(?:or|and|nor)$/i.test(next.text) ? raw[i + 2] : next;
-      if (afterJoiner?.kind !== 'code') result.push([]);
-    } else result[result.length - 1].push(token);
-  });
-  return result.filter((clause) => clause.length > 0);
-}
-
-/** Whether the word at `i` starts a negation ("never", "do not", "instead of") of what follows in the clause. */
-function isNegation(tokens: readonly Token[], i: number): boolean {
-  const word = tokens[i].text.toLowerCase().replace('’', "'");
-  const next = tokens[i + 1]?.kind === 'word' ? tokens[i + 1].text.toLowerCase() : '';
-  if ((word === 'instead' && next === 'of') || (word === 'rather' && next === 'than')) return true;
-  // "don't forget to run `x`" and "not only `x`" prescribe
-  if (next === 'forget' || next === 'only') return false;
-  return ['not', 'never', "don't", 'dont', "doesn't", "mustn't", 'avoid', 'no'].includes(word);
-}
-
-/** A backticked span that reads as a shell command: a known tool, a script path, or a word followed by args. */
-function looksLikeCommand(span: string): boolean {
-  if (/[{}]|=>|\(\)/.test(span)) return false;
-  const words = firstCommand(span).split(/\s+/).filter(Boolean);
-  if (words.length === 0) return false;
-  const program = words[0].toLowerCase();
-  if (KNOWN_TOOLS.has(program) || /^\.{1,2}\/\S/.test(program)) return true;
-  return (
-    words.length >= 2 &&
-    /^[a-z][a-z0-9_-]*$/.test(words[0]) &&
-    !CODE_WORDS.has(program) &&
-    /^(?:-|[\w@./:=+-]+$)/.test(words[1])
-  );
-}
-
-/** Rules read once: every session of a run is judged against the same few rules (bounded, cleared when full). */
-const READ_RULES = new Map<string, Readonly<{ prescribed: readonly string[]; forbidden: readonly string[] }>>();
-const MAX_READ_RULES = 4096;
-
-/** The commands a rule tells the agent to run, and those it tells it not to. */
-export function ruleCommands(
-  content: string,
-): Readonly<{ prescribed: readonly string[]; forbidden: readonly string[] }> {
-  const known = READ_RULES.get(content);
-  if (known) return known;
-  if (READ_RULES.size >= MAX_READ_RULES) READ_RULES.clear();
-  const read = Object.freeze(readRuleCommands(content));
-  READ_RULES.set(content, read);
-  return read;
-}
-
-function readRuleCommands(content: string): { prescribed: string[]; forbidden: string[] } {
-  const prescribed: string[] = [];
-  const forbidden: string[] = [];
-  const add = (list: string[], command: string) => {
-    if (!list.includes(command)) list.push(command);
-  };
-  for (const clause of clauses(content)) {
-    let negated = false;
-    clause.forEach((token, i) => {
-      if (token.kind === 'code') {
-        if (looksLikeCommand(token.text)) add(negated ? forbidden : prescribed, token.text.replace(/\s+/g, ' '));
-        return;
-      }
-      if (isNegation(clause, i)) negated = true;
-      const tool = token.text.toLowerCase();
-      if (!(tool in COUNTERPARTS)) return;
-      // a plain tool name counts only where it is clearly the tool to (not) use: "uses pnpm", "never npm"
-      if (negated) return add(forbidden, tool);
-      const before = clause[i - 1];
-      if (before?.kind !== 'word' || !PRESCRIBING.has(before.text.toLowerCase())) return;
-      const sub = clause[i + 1]?.kind === 'word' ? clause[i + 1].text.toLowerCase() : undefined;
-      if (!sub || !PLAIN_SUBCOMMANDS.has(sub)) return add(prescribed, tool);
-      const script = clause[i + 2]?.kind === 'word' ? clause[i + 2].text : undefined;
-      const takesScript = ['run', 'exec', 'dlx'].includes(sub) && script && !NOT_A_SCRIPT.has(script.toLowerCase());
-      add(prescribed, takesScript ? `${tool} ${sub} ${script}` : `${tool} ${sub}`);
-    });
-  }
-  // naming the tool alone is choosing it: "use pnpm" forbids npm, yarn and bun
-  for (const command of [...prescribed]) {
-    for (const other of COUNTERPARTS[command] ?? []) if (!prescribed.includes(other)) add(forbidden, other);
-  }
-  return { prescribed, forbidden };
-}
 
 interface Run {
   call: ToolCallStep;
@@ -297,56 +91,6 @@ function commandRuns(steps: readonly Step[]): Run[] {
 
 function failedResult(step: ToolResultStep): boolean {
   return step.isError || (step.exitCode !== undefined && step.exitCode !== 0);
-}
-
-/** `TZ=UTC` in `TZ=UTC pnpm vitest run`: the part of the line that `firstCommand` drops, minus any `cd`. */
-function envAssignments(command: string): string[] {
-  const trimmed = command.trim();
-  const prefix = trimmed.slice(0, trimmed.length - firstCommand(trimmed).length);
-  return prefix.match(/\b[A-Z_][A-Z0-9_]*=\S*/g) ?? [];
-}
-
-/** A run part matches a rule's command when the rule's key words lead it and it sets the rule's env vars. */
-/**
- * `commandKey` split into words, remembered: each command part of a session is compared with every rule's commands,
- * and each rule's with every part (bounded, cleared when full).
- */
-const KEYS = new Map<string, readonly string[]>();
-function keyWords(command: string): readonly string[] {
-  let words = KEYS.get(command);
-  if (!words) {
-    if (KEYS.size >= 16_384) KEYS.clear();
-    words = commandKey(command).split(' ');
-    KEYS.set(command, words);
-  }
-  return words;
-}
-
-export function matchesCommand(part: string, ruleCommand: string): boolean {
-  const have = keyWords(part);
-  const want = keyWords(ruleCommand);
-  if (want.length > have.length || want.some((w, i) => have[i] !== w)) return false;
-  const env = envAssignments(part);
-  return envAssignments(ruleCommand).every((e) => env.includes(e));
-}
-
-/** `pnpm test` → `test`, `npm run db:generate` → `db:generate`, `pnpm add x` → `install x`. */
-function subcommandWords(command: string): string[] {
-  const words = keyWords(command).slice(1);
-  if (words[0] === 'run') words.shift();
-  if (words[0] && SAME_SUBCOMMAND[words[0]]) words[0] = SAME_SUBCOMMAND[words[0]];
-  return words;
-}
-
-/** `npm test` where the rule says `pnpm test`: the same job done with the tool the rule did not choose. */
-export function isCounterpartOf(part: string, ruleCommand: string): boolean {
-  const tool = keyWords(ruleCommand)[0];
-  const program = keyWords(part)[0];
-  if (!(COUNTERPARTS[tool] ?? []).includes(program)) return false;
-  const want = subcommandWords(ruleCommand);
-  const have = subcommandWords(part);
-  // a bare tool is handled by `forbidden`; here only the same job counts
-  return want.length > 0 && want.every((w, i) => have[i] === w);
 }
 
 const ACCEPTANCE =
@@ -482,98 +226,373 @@ interface Follow {
   prescribed?: string;
 }
 
+/** A run of a command the rule rules out, or of the counterpart of one it prescribes (`npm test` for `pnpm test`). */
+interface Breach {
+  run: Run;
+  part: string;
+  /** The rule says this command fails here ("the default `npm test` is broken"). */
+  broken: boolean;
+  /** The rule names this very command (two words or more) as one not to run, rather than a tool or a counterpart. */
+  named: boolean;
+}
+
+interface UserMessage {
+  index: number;
+  text: string;
+  /** What the message asks for and rules out, read the first time a rule asks. */
+  said: () => Readonly<RuleCommands>;
+}
+
+function userMessage(index: number, text: string): UserMessage {
+  let read: Readonly<RuleCommands> | undefined;
+  return { index, text, said: () => (read ??= requestedCommands(text)) };
+}
+
+/** What every rule is judged against: the session's runs, its user messages and its outcome, read once. */
+interface Session {
+  trace: Trace;
+  runs: readonly Run[];
+  users: readonly UserMessage[];
+  corrections: ReadonlySet<number>;
+  signals: SessionSignals;
+}
+
 /**
- * What one session says about each rule in play, in the order of `rules`. Violated wins over helpful and harmful:
- * a session that broke a rule says nothing about whether following it helps. Harmful wins over helpful: one bad
- * outcome of following a rule is worth reviewing even when another went well.
+ * What one session says about each rule in play, in the order of `rules`:
+ * - the agent did what the rule says and it went well → helpful; it kept failing, the user corrected it right after
+ *   or overruled it with another command for the same job, or the work was reverted → harmful;
+ * - the session did otherwise (ran what the rule rules out, or another tool's command for the rule's job): a failure
+ *   then fixed by the rule's own command → violated (the rule was right: what a rewording is built from); the user
+ *   asked for the other way, or it worked with no one objecting → harmful (the rule is wrong); a command the rule
+ *   calls broken, or names not to run, failing → helpful (the rule predicted it); else violated.
+ * Harmful wins over helpful: one bad outcome of following a rule is worth reviewing even when another went well.
  */
 export function ruleEvidence(
   trace: Trace,
   rules: readonly RuleInPlay[],
   signals: SessionSignals = sessionSignals(trace),
 ): RuleEvidence[] {
-  const runs = commandRuns(trace.steps);
-  const userSteps = trace.steps.filter((s) => s.kind === 'user' && !s.isMeta).map((s) => s.index);
-  const corrections = new Set(signals.corrections);
-  return rules.map((rule) => judge(rule, trace, runs, userSteps, corrections, signals));
+  const session: Session = {
+    trace,
+    runs: commandRuns(trace.steps),
+    users: trace.steps.flatMap((s) => (s.kind === 'user' && !s.isMeta ? [userMessage(s.index, s.text)] : [])),
+    corrections: new Set(signals.corrections),
+    signals,
+  };
+  return rules.map((rule) => judge(rule, session));
 }
 
-function judge(
-  rule: RuleInPlay,
-  trace: Trace,
-  runs: readonly Run[],
-  userSteps: readonly number[],
-  corrections: ReadonlySet<number>,
-  signals: SessionSignals,
-): RuleEvidence {
-  const { prescribed, forbidden } = ruleCommands(rule.content);
-  const evidence = (tag: EvidenceTag, reason: string, steps: number[]): RuleEvidence => ({
-    id: rule.id,
-    tag,
-    reason,
-    steps: sortedUnique(steps),
-  });
+type Verdict = Omit<RuleEvidence, 'id'>;
 
+function judge(rule: RuleInPlay, session: Session): RuleEvidence {
+  const commands = ruleCommands(rule.content);
+  const { prescribed, forbidden, broken } = commands;
   const follows: Follow[] = [];
-  const violations: Array<{ step: number; part: string }> = [];
-  for (const run of runs) {
+  const breaches: Breach[] = [];
+  for (const run of session.runs) {
     for (const part of run.parts) {
       // the longest match names what was followed: `pnpm add` rather than `pnpm`
       const matched = prescribed
         .filter((c) => matchesCommand(part, c))
         .sort((a, b) => commandKey(b).length - commandKey(a).length)[0];
-      if (matched) follows.push({ at: run.result.index, shown: run.call.index, run, part, prescribed: matched });
-      else if (forbidden.some((c) => matchesCommand(part, c)) || prescribed.some((c) => isCounterpartOf(part, c)))
-        violations.push({ step: run.call.index, part });
+      if (matched) {
+        follows.push({ at: run.result.index, shown: run.call.index, run, part, prescribed: matched });
+        continue;
+      }
+      const ruledOut = forbidden.filter((c) => matchesCommand(part, c));
+      if (ruledOut.length > 0 || prescribed.some((c) => isCounterpartOf(part, c)))
+        breaches.push({
+          run,
+          part,
+          broken: broken.some((c) => matchesCommand(part, c)),
+          named: ruledOut.some((c) => keyWords(c).length >= 2),
+        });
     }
   }
-  if (violations.length > 0) {
-    return evidence(
-      'violated',
-      `the session ran \`${clip(violations[0].part)}\`, which the rule rules out`,
-      violations.map((v) => v.step),
+  const verdict =
+    breaches.length > 0 ? judgeBreaches(breaches, follows, commands, session) : judgeFollows(rule, follows, session);
+  return { id: rule.id, ...verdict, steps: sortedUnique(verdict.steps) };
+}
+
+/** Whether a user's message asks for `part` (one of its commands leads it: `pnpm`, `pnpm add`). */
+function asksFor(message: UserMessage, part: string): boolean {
+  return message.said().prescribed.some((c) => matchesCommand(part, c));
+}
+
+/** Whether a user's message takes the rule's side: asks for one of its commands, or rules out what the session ran. */
+function backsRule(message: UserMessage, prescribed: readonly string[], ran: readonly string[]): boolean {
+  const said = message.said();
+  return (
+    said.prescribed.some((c) => prescribed.some((p) => matchesCommand(c, p))) ||
+    said.forbidden.some((f) => ran.some((part) => matchesCommand(part, f)))
+  );
+}
+
+/** The user's message as evidence: one line, cut, never more than that. */
+function quoted(message: UserMessage): string {
+  const flat = message.text.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+}
+
+function judgeBreaches(
+  breaches: readonly Breach[],
+  follows: readonly Follow[],
+  { prescribed }: Readonly<RuleCommands>,
+  session: Session,
+): Verdict {
+  const first = breaches[0];
+  const ran = breaches.map((b) => b.part);
+  const shown = breaches.map((b) => b.run.call.index);
+  const command = clip(first.part);
+  // the rule predicted it: a command it calls broken failed
+  const predicted = breaches.find((b) => b.broken && b.run.failed);
+  if (predicted)
+    return {
+      tag: 'helpful',
+      reason: `the session ran \`${clip(predicted.part)}\`, which the rule calls broken, and it failed`,
+      steps: [predicted.run.call.index, predicted.run.result.index],
+    };
+
+  // the user's side, as their last word says: asking for the other way (before the session took it, or in the first
+  // reply after), or for the rule's way (any time)
+  const after = session.users.filter((m) => m.index > first.run.result.index);
+  const reply = after[0] && after[0].index - first.run.result.index <= CORRECTION_WINDOW ? [after[0]] : [];
+  const lastAsk = [...session.users.filter((m) => m.index < first.run.call.index), ...reply]
+    .filter((m) => ran.some((part) => asksFor(m, part)))
+    .at(-1);
+  const lastBack = session.users.filter((m) => backsRule(m, prescribed, ran)).at(-1);
+  const asked = lastAsk && (!lastBack || lastAsk.index > lastBack.index) ? lastAsk : undefined;
+  const backed = asked ? undefined : lastBack;
+  const failed = breaches.filter((b) => b.run.failed);
+  // the rule was right: what the session did instead failed (or the user asked for the rule's way), then the
+  // rule's own command for the same job passed
+  const wrong = failed[0] ?? (backed ? first : undefined);
+  const fixed =
+    wrong &&
+    follows.find(
+      (f) =>
+        f.run &&
+        !f.run.failed &&
+        f.at > wrong.run.result.index &&
+        f.part !== undefined &&
+        f.prescribed !== undefined &&
+        // "never `cargo test`, use `cargo nextest run`": a rule naming one of each pairs them itself
+        ((wrong.named && prescribed.length === 1) || sameJob(wrong.part, f.prescribed) || sameJob(wrong.part, f.part)),
     );
+  if (wrong && fixed?.part && fixed.prescribed) {
+    // the rule's own command for the job; a bare tool ("use pnpm") takes the job from what passed
+    const then = keyWords(fixed.prescribed).length >= 2 ? fixed.prescribed : toolAndJob(fixed.part);
+    return {
+      tag: 'violated',
+      reason: `the session ran \`${clip(wrong.part)}\`, which the rule rules out, then the rule's \`${clip(then)}\` passed`,
+      steps: [wrong.run.call.index, fixed.shown],
+      fix: { ran: toolAndJob(wrong.part), then },
+    };
   }
 
+  // the user asked for the other way, and did not take it back
+  if (asked)
+    return {
+      tag: 'harmful',
+      reason: `the user asked for \`${command}\`, which the rule rules out`,
+      steps: [asked.index, ...shown],
+      correction: quoted(asked),
+    };
+
+  // the other way failed, then the other way again passed (`npm install --legacy-peer-deps` after `npm install`)
+  // with no one objecting: the failure was not the rule's point, what came of the other way is what counts
+  const passedLater =
+    failed.length > 0 && !backed
+      ? breaches.find(
+          (b) => !b.run.failed && b.run.call.index > failed[0].run.result.index && sameJob(b.part, failed[0].part),
+        )
+      : undefined;
+  if (wrong && !passedLater) {
+    const named = failed.find((b) => b.named);
+    if (named)
+      return {
+        tag: 'helpful',
+        reason: `the session ran \`${clip(named.part)}\`, which the rule says not to run, and it failed`,
+        steps: [named.run.call.index, named.run.result.index],
+      };
+    return {
+      tag: 'violated',
+      reason: `the session ran \`${clip(wrong.part)}\`, which the rule rules out, and ${failed.length > 0 ? 'it failed' : 'the user asked for the rule’s way'}`,
+      steps: backed ? [wrong.run.call.index, backed.index] : [wrong.run.call.index],
+    };
+  }
+
+  // it worked, and no one objected: the rule is wrong here — unless the session went on to the rule's way anyway, an
+  // objection came right after, or the command does no job the rule's way does (`npm view` under "use pnpm")
+  const worked = passedLater ?? first;
+  const answer = session.users.find((m) => m.index > worked.run.result.index);
+  const objected =
+    answer !== undefined &&
+    session.corrections.has(answer.index) &&
+    answer.index - worked.run.result.index <= CORRECTION_WINDOW;
+  const switched = follows.some((f) => f.at > worked.run.result.index);
+  const job = passedLater ?? breaches.find((b) => purposeOf(b.part) !== undefined);
+  if (job && !objected && !switched)
+    return {
+      tag: 'harmful',
+      reason: `the session ran \`${clip(job.part)}\` instead of the rule's way, and it worked with no correction`,
+      steps: [job.run.call.index],
+    };
+  return { tag: 'violated', reason: `the session ran \`${command}\`, which the rule rules out`, steps: shown };
+}
+
+/**
+ * The first run of a rule's command that came only after a failure it then fixed: a check of its job failing before
+ * it ("format with `pnpm format` after editing", and `pnpm format:check` failed first), or another command the rule
+ * prescribes, or a step it names, failing for want of it ("`pnpm db:generate` before `pnpm test`", and `pnpm test`
+ * failed first; "`uv run ruff check --fix` before you commit", and `git commit` failed in its hook); the
+ * failed command passing after it. The rule was right and the session broke it: violated, though nothing was run
+ * instead (no rewording comes of it).
+ */
+function lateFollow(
+  follows: readonly Follow[],
+  runs: readonly Run[],
+  /** The rule's commands, and the steps it names ("before you commit": `git commit`). */
+  prescribed: readonly string[],
+): { follow: Follow; failed: string; at: number } | undefined {
+  for (const follow of follows) {
+    const own = follow.prescribed;
+    if (!follow.run || follow.run.failed || !own) continue;
+    if (follows.some((f) => f.prescribed === own && f.shown < follow.shown)) continue;
+    for (const run of runs) {
+      if (run.call.index >= follow.shown) break;
+      if (!run.failed) continue;
+      for (const part of run.parts) {
+        const other = prescribed.find((c) => matchesCommand(part, c));
+        const skipped = other ? other !== own : sameJob(part, own);
+        const key = commandKey(part);
+        const fixed = runs.some(
+          (r) => r.call.index > follow.shown && !r.failed && r.parts.some((p) => commandKey(p) === key),
+        );
+        if (skipped && fixed) return { follow, failed: part, at: run.call.index };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A rule that names a file to edit ("add a `CHANGELOG.md` entry …"), broken and then kept: a run failed with the
+ * file's name in its command or output (`changelog-check: no entry … in CHANGELOG.md`) before the session edited it,
+ * and the same command passed after. Only this counts, never an edit alone: a file a rule names is edited for many
+ * reasons.
+ */
+function lateEdit(rule: RuleInPlay, session: Session): { file: string; failed: Run; edit: number } | undefined {
+  const files = namedFiles(rule.content);
+  if (files.length === 0) return undefined;
+  const { trace, runs } = session;
+  for (const step of trace.steps) {
+    if (step.kind !== 'tool_call') continue;
+    const file = files.find((f) => editedFiles(step, trace.cwd).some((e) => e === f || e.endsWith(`/${f}`)));
+    if (!file) continue;
+    const stem = (file.split('/').pop() ?? file).replace(/\.[^.]+$/, '').toLowerCase();
+    const failed = runs.find(
+      (r) =>
+        r.failed &&
+        r.result.index < step.index &&
+        `${r.call.command ?? ''}\n${r.result.output}`.toLowerCase().includes(stem) &&
+        runs.some((later) => later.call.index > step.index && !later.failed && later.parts[0] === r.parts[0]),
+    );
+    // the first edit of the file decides: edited before any such failure, the rule was kept
+    return failed && { file, failed, edit: step.index };
+  }
+  return undefined;
+}
+
+function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Verdict {
+  const { trace, runs, users, corrections, signals } = session;
   const citation = `[${rule.id}]`;
   for (const step of trace.steps) {
     if (step.kind === 'assistant' && step.text.includes(citation)) follows.push({ at: step.index, shown: step.index });
   }
   follows.sort((a, b) => a.shown - b.shown);
-  if (follows.length === 0) return evidence('neutral', 'in play, and nothing in the session bears on it', []);
+  const edited = lateEdit(rule, session);
+  if (edited)
+    return {
+      tag: 'violated',
+      reason: `the session edited \`${clip(edited.file)}\` only after \`${clip(edited.failed.parts[0] ?? '')}\` failed without it`,
+      steps: [edited.failed.call.index, edited.edit],
+    };
+  if (follows.length === 0)
+    return { tag: 'neutral', reason: 'in play, and nothing in the session bears on it', steps: [] };
 
-  // harmful 1: a specific prescribed command failed and never passed later (a bare tool name says which tool,
+  // harmful, first what the user said (the evidence a reviewer trusts most): they overruled it, asking for another
+  // command for the job the agent did the rule's way
+  for (const follow of follows) {
+    const { part, prescribed } = follow;
+    if (!part || !prescribed) continue;
+    const overruled = users.find(
+      (m) =>
+        m.index > follow.at &&
+        corrections.has(m.index) &&
+        m.said().prescribed.some((c) => !matchesCommand(c, prescribed) && sameJob(c, part)),
+    );
+    if (overruled)
+      return {
+        tag: 'harmful',
+        reason: `the user overruled the rule after the agent ran \`${clip(part)}\``,
+        steps: [follow.shown, overruled.index],
+        correction: quoted(overruled),
+      };
+  }
+
+  // or their next message after a followed step corrected the agent
+  const correctedRightAfter = follows.flatMap((follow) => {
+    const reply = users.find((m) => m.index > follow.at);
+    const corrected =
+      reply !== undefined && corrections.has(reply.index) && reply.index - follow.at <= CORRECTION_WINDOW;
+    return corrected ? [follow.shown, reply.index] : [];
+  });
+  if (correctedRightAfter.length > 0) {
+    return {
+      tag: 'harmful',
+      reason: 'the user corrected the agent right after it followed the rule',
+      steps: correctedRightAfter,
+    };
+  }
+
+  // then what the session showed: a specific prescribed command failed and never passed later (a bare tool name says which tool,
   // not that its command will pass, so `pnpm test` failing says nothing about "use pnpm")
   const stillFailing = new Map<string, Follow>();
   for (const follow of follows) {
-    if (!follow.run || !follow.prescribed || commandKey(follow.prescribed).split(' ').length < 2) continue;
+    if (!follow.run || !follow.prescribed || keyWords(follow.prescribed).length < 2) continue;
     if (follow.run.failed) stillFailing.set(follow.prescribed, follow);
     else stillFailing.delete(follow.prescribed);
   }
   const failing = [...stillFailing.values()];
   if (failing.length > 0) {
-    return evidence(
-      'harmful',
-      `the agent ran \`${clip(failing[0].part ?? '')}\` as the rule says and it kept failing`,
-      failing.flatMap((f) => [f.shown, f.run?.result.index ?? f.shown]),
-    );
+    return {
+      tag: 'harmful',
+      reason: `the agent ran \`${clip(failing[0].part ?? '')}\` as the rule says and it kept failing`,
+      steps: failing.flatMap((f) => [f.shown, f.run?.result.index ?? f.shown]),
+    };
   }
 
-  // harmful 2: the user's next message after a followed step corrected the agent
-  const correctedRightAfter = follows.flatMap((follow) => {
-    const reply = userSteps.find((s) => s > follow.at);
-    const corrected = reply !== undefined && corrections.has(reply) && reply - follow.at <= CORRECTION_WINDOW;
-    return corrected ? [follow.shown, reply] : [];
-  });
-  if (correctedRightAfter.length > 0) {
-    return evidence('harmful', 'the user corrected the agent right after it followed the rule', correctedRightAfter);
-  }
-
-  // harmful 3: the work done after following the rule was thrown away
+  // or the work done after following the rule was thrown away
   const revert = signals.reverted.find((s) => s > follows[0].shown);
   if (revert !== undefined) {
-    return evidence('harmful', 'the edits were reverted after the agent followed the rule', [follows[0].shown, revert]);
+    return {
+      tag: 'harmful',
+      reason: 'the edits were reverted after the agent followed the rule',
+      steps: [follows[0].shown, revert],
+    };
   }
+
+  // violated: the session came to the rule's command only when skipping it had failed, and it fixed that
+  // what the rule's command must come before: the other commands it prescribes, and a step it names in words
+  const before = [...ruleCommands(rule.content).prescribed, ...namedSteps(rule.content)];
+  const late = lateFollow(follows, runs, before);
+  if (late)
+    return {
+      tag: 'violated',
+      reason: `the session ran \`${clip(late.follow.part ?? '')}\` only after \`${clip(late.failed)}\` failed without it`,
+      steps: [late.at, late.follow.shown],
+    };
 
   // helpful: what followed went well — the command (or a check after it) passed and no correction came later
   const correctedAfter = (at: number) => signals.corrections.some((c) => c > at);
@@ -598,16 +617,11 @@ function judge(
       }
     }
   }
-  if (wentWell.length > 0) {
-    return evidence(
-      'helpful',
-      wentWell[0].reason,
-      wentWell.flatMap((w) => w.steps),
-    );
-  }
-  return evidence(
-    'neutral',
-    'the agent followed the rule, but what came after does not show whether it helped',
-    follows.map((f) => f.shown),
-  );
+  if (wentWell.length > 0)
+    return { tag: 'helpful', reason: wentWell[0].reason, steps: wentWell.flatMap((w) => w.steps) };
+  return {
+    tag: 'neutral',
+    reason: 'the agent followed the rule, but what came after does not show whether it helped',
+    steps: follows.map((f) => f.shown),
+  };
 }

@@ -1,5 +1,5 @@
 import { helpfulnessHistory, type HelpfulnessPoint } from './helpfulness';
-import { VIOLATIONS_TO_REWRITE, wordsByRule } from './lifecycle';
+import { fixedViolations, VIOLATIONS_TO_REWRITE, wordsByRule } from './lifecycle';
 import type { RunRecord } from './record';
 
 /** Where a rule is in its life, from its counters (the thresholds of the *Rule helpfulness* issue). */
@@ -85,8 +85,10 @@ export function ruleStandings(
     for (let i = last + 1; i < ordered.length; i++) if (!anyLooked || looked[i]) runsWithoutEvidence++;
     const chips: RuleChip[] = [stage];
     if (runsWithoutEvidence > 0 && runsWithoutEvidence >= staleAfterRuns) chips.push('stale');
-    const violations = (words.get(rule.id) ?? []).filter((w) => w.tag === 'violated').length;
-    if (violations >= VIOLATIONS_TO_REWRITE) chips.push('violated');
+    const said = words.get(rule.id) ?? [];
+    const violations = said.filter((w) => w.tag === 'violated').length;
+    // marked when sessions broke it, failed, and then passed with its own command: what a rewording answers
+    if (fixedViolations(said).length >= VIOLATIONS_TO_REWRITE) chips.push('violated');
     if (rule.flagged) chips.push('flagged');
     if (rule.pinned) chips.push('pinned');
     standings.set(rule.id, { stage, chips, history: history.get(rule.id) ?? [], runsWithoutEvidence, violations });

@@ -133,7 +133,13 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
           applied.push({ op, status: 'skipped', reason: `no bullet ${op.id}` });
           break;
         }
-        setBullet(found.section, found.index, { ...found.bullet, content: oneLine(op.content), raw: undefined });
+        const counters = op.resetCounters ? { helpful: 0, harmful: 0 } : {};
+        setBullet(found.section, found.index, {
+          ...found.bullet,
+          ...counters,
+          content: oneLine(op.content),
+          raw: undefined,
+        });
         applied.push({ op, id: op.id, status: 'applied' });
         break;
       }

@@ -27,7 +27,14 @@ export const AddOp = z.object({
   id: z.string().optional(),
   ...common,
 });
-export const UpdateOp = z.object({ op: z.literal('UPDATE'), id: z.string(), content: z.string().min(1), ...common });
+export const UpdateOp = z.object({
+  op: z.literal('UPDATE'),
+  id: z.string(),
+  content: z.string().min(1),
+  /** The new content says another thing (a correction replacing a harmful rule): its counters start again at 0. */
+  resetCounters: z.boolean().optional(),
+  ...common,
+});
 export const MergeOp = z.object({
   op: z.literal('MERGE'),
   ids: z.array(z.string()).min(2),

@@ -44,6 +44,7 @@ import { bullets } from '../playbook/model';
 import { loadRunRecords } from '../store/runs';
 import { pushApplyNode } from './applyNode';
 import { resolveConflicts } from './resolveConflicts';
+import { giveUpCounters, pendingCounters, sumCounts } from './pendingCounters';
 import type { AgentId } from '../trace/model';
 import type { TraceSummary } from '../trace/summary';
 import { corroborationOf } from '../team/corroboration';
@@ -345,6 +346,12 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     latencyProfile,
   });
   result.record.warnings.unshift(...early);
+  // counters earlier proposals hold that never reached the file: this proposal carries them (see pendingCounters.ts)
+  const carried = await pendingCounters(options.proposals, options.workspace, playbookPath);
+  if (carried.counts.length > 0) {
+    result.playbook = applyDelta(result.playbook, { ops: [], tags: [], counts: carried.counts }).playbook;
+    result.counts = sumCounts(carried.counts, result.counts);
+  }
   if (precomputed && precomputed.misses > 0)
     result.record.warnings.push(
       `${precomputed.hits} reflection(s) came from the map phase and ${precomputed.misses} were made here (sessions it did not reflect, or a batch that saw a playbook changed by the batches before it)`,
@@ -461,6 +468,20 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text
     await saveRunRecord(state, options.workspace, redactDeep(result.record, redactText));
     if (proposal) await options.proposals.save(proposal);
+    if (proposal && carried.from.length > 0) {
+      const said: string[] = [];
+      await giveUpCounters(
+        options.store,
+        options.proposals,
+        carried,
+        { ...options.assets, playbookPath, targets: proposal.targets as AssetSettings['targets'] },
+        (m) => said.push(m),
+      );
+      if (said.length > 0) {
+        result.record.warnings.push(...said);
+        await saveRunRecord(state, options.workspace, redactDeep(result.record, redactText));
+      }
+    }
     const keys = new Map(traces.map((t) => [t.id, sessionKey(t)]));
     await ruleLedger.record(
       result.record.id,

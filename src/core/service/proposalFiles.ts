@@ -144,6 +144,9 @@ export async function proposalLessons(store: TraceStore, proposal: Proposal): Pr
  * Splits a proposal: the chosen rules rendered against the workspace as it is now (to write), and a function that
  * re-renders what remains once those are written (so the rest never conflicts with the part accepted first).
  * Chosen rules are named, so a flagged one among them is accepted; the rest keep their flags and marks.
+ * The run's counters (every session's word on the rules it had in play) go with the chosen part: whichever rules are
+ * accepted first, the playbook file written holds them all. `remaining` is told which of the chosen files were
+ * written; once the playbook was, the rest carries no counters (they are in the file, and count once).
  */
 export async function chooseRules(
   store: TraceStore,
@@ -151,7 +154,7 @@ export async function chooseRules(
   ruleIds: string[],
   assets: Partial<AssetSettings> & { playbookPath: string },
   warn: (m: string) => void,
-): Promise<{ chosen: OpsRender; remaining: () => Proposal }> {
+): Promise<{ chosen: OpsRender; remaining: (written?: readonly string[]) => Proposal }> {
   const lessons = await proposalLessons(store, proposal);
   const isTrusted = ReviewMemory.trusts(
     await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load(),
@@ -164,10 +167,13 @@ export async function chooseRules(
   // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
   const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
   const corroboration = new Map(proposal.rules.map((r) => [r.id, r.corroboration] as const));
+  // once its playbook file was written (Accept File, or an accept whose other files conflicted) they are in it
+  const playbookPending = proposal.files.some((f) => f.path === assets.playbookPath);
+  const counters = playbookPending ? { tags: proposal.tags, counts: proposal.counts } : { tags: [], counts: [] };
   const chosen = renderOps(
     proposal.workspace,
     picked,
-    { tags: [] },
+    counters,
     lessonsBehind(chosenRules, lessons),
     assets,
     warn,
@@ -181,12 +187,14 @@ export async function chooseRules(
   );
   return {
     chosen,
-    remaining: () => {
+    remaining: (written = []) => {
       // The chosen rules are the user's now (written, and trusted once the caller remembers them): not held back here.
+      const countersWritten = written.includes(assets.playbookPath);
+      const left = countersWritten ? { tags: [], counts: [] } : counters;
       const again = renderOps(
         proposal.workspace,
         rest,
-        { tags: proposal.tags, counts: proposal.counts },
+        left,
         lessons,
         assets,
         warn,
@@ -200,6 +208,7 @@ export async function chooseRules(
       );
       return {
         ...proposal,
+        ...left,
         files: again.files,
         rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => ({ ...r, flags: r.flags ?? [] })),
         ops: again.ops,

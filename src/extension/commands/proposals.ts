@@ -184,9 +184,10 @@ export async function acceptProposal(
       services.log.warn(m),
     );
     const outcome = await acceptFiles(proposal, split.chosen.files);
+    const written = acceptedFiles(split.chosen.files, outcome);
     await services.proposals.save(
-      withDecisions(split.remaining(), 'accepted', {
-        files: acceptedFiles(split.chosen.files, outcome),
+      withDecisions(split.remaining(written.map((f) => f.path)), 'accepted', {
+        files: written,
         rules: proposal.rules.filter((r) => take.includes(r.id)),
       }),
     );
@@ -292,9 +293,10 @@ export async function acceptRule(
   const warn = (m: string) => services.log.warn(m);
   const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(proposal), warn);
   const outcome = await acceptFiles(proposal, split.chosen.files);
+  const written = acceptedFiles(split.chosen.files, outcome);
   await services.proposals.save(
-    withDecisions(split.remaining(), 'accepted', {
-      files: acceptedFiles(split.chosen.files, outcome),
+    withDecisions(split.remaining(written.map((f) => f.path)), 'accepted', {
+      files: written,
       rules: proposal.rules.filter((r) => r.id === ruleId),
       held: held ? [held] : [],
     }),

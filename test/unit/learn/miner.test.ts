@@ -93,6 +93,28 @@ describe('offline lesson miner', () => {
     );
   });
 
+  it('tags cited rules as the trace’s evidence judges them: a late unrelated correction says nothing, an overrule is harmful', () => {
+    const playbook = parsePlaybook(
+      '## Build and test\n[bat-00001] helpful=0 harmful=0 :: Run the tests with `make test`.\n',
+    );
+    const late = makeTrace('t8', [
+      user('fix the parser'),
+      assistant('Per [bat-00001] I ran make test.'),
+      ...Array.from({ length: 10 }, (_, i) => assistant(`step ${i}`)),
+      user('no, you forgot the changelog'),
+    ]);
+    assert.deepEqual(mineLessons(late, playbook).tags, []);
+    const overruled = makeTrace('t9', [
+      user('fix the parser'),
+      assistant('Per [bat-00001] running the tests.'),
+      ...shell('make test', 'ok'),
+      user('No, run `go test ./...` instead: make test skips the parser.'),
+    ]);
+    assert.deepEqual(mineLessons(overruled, playbook).tags, [
+      { id: 'bat-00001', tag: 'harmful', reason: 'the user overruled the rule after the agent ran `make test`' },
+    ]);
+  });
+
   it('proposes files that change together only once two sessions show it', async () => {
     const edit = (file: string) => ({
       kind: 'tool_call' as const,

@@ -46,7 +46,7 @@ const FORK = makeTrace('claude-code:fork', helpfulSteps(), { parentId: HELPFUL.i
 const VIOLATED = makeTrace('claude-code:npm', [
   user('add lodash'),
   ...shell('npm install lodash', 'added 1 package'),
-  user('thanks'),
+  user('No, we use pnpm here.'),
 ]);
 const QUIET = makeTrace('claude-code:quiet', [
   user('explain the cart module'),
@@ -163,8 +163,8 @@ describe('rule counting', () => {
         traceId: VIOLATED.id,
         tag: 'violated',
         counted: false,
-        reason: 'the session ran `npm install lodash`, which the rule rules out',
-        steps: [1],
+        reason: 'the session ran `npm install lodash`, which the rule rules out, and the user asked for the rule’s way',
+        steps: [1, 3],
       },
     ]);
   });
@@ -222,5 +222,76 @@ describe('rule counting', () => {
     );
     const alone = countBatch([HELPFUL], [], PLAYBOOK, counting());
     assert.deepEqual(alone, { counts: [], evidence: [] });
+  });
+
+  describe("the reflector's tag against the trace's verdict", () => {
+    const NPM_RULE = parsePlaybook(`# Playbook
+
+## Tooling
+[env-00007] helpful=0 harmful=0 :: Install packages with \`npm install <pkg>\`.
+
+## Testing
+[tst-00008] helpful=0 harmful=0 :: The default \`npm test\` is broken, use \`npm run test:ci\`.
+`);
+    const both: RuleCounting = { inPlay: () => new Set(['env-00007', 'tst-00008']), counted: () => false };
+    const OVERRULED = makeTrace('claude-code:overruled', [
+      user('add zod'),
+      ...shell('npm install zod', 'npm ERR! Cannot read properties of null', 1),
+      user('No, this is a pnpm workspace: use `pnpm add zod`.'),
+      ...shell('pnpm add zod', 'Done'),
+      ...shell('npm test', 'Error: no test specified', 1),
+      ...shell('npm run test:ci', 'Tests 42 passed'),
+      user('thanks'),
+    ]);
+
+    it('keeps the trace’s harmful for an overruled rule and its helpful for a predicted failure, whatever the reflector says', () => {
+      const tags: BulletTag[] = [
+        { id: 'env-00007', tag: 'helpful', reason: 'the agent installed the package as the rule says' },
+        { id: 'tst-00008', tag: 'harmful', reason: 'npm test failed' },
+      ];
+      const { counts, evidence } = countBatch([OVERRULED], [reflection(OVERRULED, tags)], NPM_RULE, both);
+      assert.deepEqual(counts, [
+        { id: 'env-00007', helpful: 0, harmful: 1 },
+        { id: 'tst-00008', helpful: 1, harmful: 0 },
+      ]);
+      assert.deepEqual(
+        evidence.map((e) => [e.id, e.tag, e.correction]),
+        [
+          ['env-00007', 'harmful', 'No, this is a pnpm workspace: use `pnpm add zod`.'],
+          ['tst-00008', 'helpful', undefined],
+        ],
+      );
+    });
+
+    it('takes the reflector’s tag where the trace has nothing to say, and its violated over the trace’s helpful', () => {
+      const quiet = makeTrace('claude-code:quiet-npm', [user('explain the build'), assistant('It uses esbuild.')]);
+      const tags: BulletTag[] = [{ id: 'env-00007', tag: 'harmful', reason: 'the rule sent the agent to npm' }];
+      const { counts } = countBatch([quiet], [reflection(quiet, tags)], NPM_RULE, both);
+      assert.deepEqual(counts, [{ id: 'env-00007', helpful: 0, harmful: 1 }]);
+
+      const violatedOverHelpful: BulletTag[] = [{ id: 'bld-00002', tag: 'violated', reason: 'tests before generate' }];
+      const helped = countBatch([HELPFUL], [reflection(HELPFUL, violatedOverHelpful)], PLAYBOOK, counting());
+      assert.equal(helped.evidence.find((e) => e.id === 'bld-00002')?.tag, 'violated');
+    });
+
+    it('lets neither side’s opposite sign win: the trace’s violated (the rule was right) over the reflector’s harmful', () => {
+      const pnpmRule = parsePlaybook(`# Playbook
+
+## Tooling
+[env-00005] helpful=0 harmful=0 :: Use pnpm.
+`);
+      const fixed = makeTrace('claude-code:npm-then-pnpm', [
+        user('install the dependencies'),
+        ...shell('npm install', 'npm ERR! code ERESOLVE', 1),
+        ...shell('pnpm install', 'Done in 2.1s'),
+      ]);
+      const tags: BulletTag[] = [{ id: 'env-00005', tag: 'harmful', reason: 'npm failed' }];
+      const run = countBatch([fixed], [reflection(fixed, tags)], pnpmRule, {
+        inPlay: () => new Set(['env-00005']),
+        counted: () => false,
+      });
+      assert.deepEqual(run.counts, []);
+      assert.deepEqual(run.evidence[0].fix, { ran: 'npm install', then: 'pnpm install' });
+    });
   });
 });

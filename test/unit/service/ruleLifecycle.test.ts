@@ -56,7 +56,10 @@ function capture(): Output & { text: () => string } {
 /** git as a fixed user, its commits dated 2026-10-01 (the history the rules' evidence reads). */
 const git = (cwd: string, ...args: string[]) => runGit(cwd, args, '2026-10-01T09:00:00Z');
 
-/** Run `run`'s two sessions: one follows the generate-then-test rule and is thanked, one uses npm and is corrected. */
+/**
+ * Run `run`'s two sessions: one follows the generate-then-test rule and is thanked; one uses npm, fails, is corrected
+ * and then does it the rule's way.
+ */
 function sessions(workspace: string, run: number) {
   const day = `2026-11-${String(run + 1).padStart(2, '0')}`;
   const base = { agent: 'codex' as const, cwd: workspace };
@@ -75,9 +78,9 @@ function sessions(workspace: string, run: number) {
       `codex:bad-${run}`,
       [
         user('add lodash-es to the app'),
-        ...shell('npm install lodash-es', 'added 1 package'),
-        ...shell('npm run build', 'Error: lockfile pnpm-lock.yaml does not match package-lock.json', 1),
+        ...shell('npm install lodash-es', 'npm ERR! lockfile pnpm-lock.yaml does not match package-lock.json', 1),
         user('No, we use pnpm here, not npm.'),
+        ...shell('pnpm add lodash-es', 'Done in 1.2s'),
       ],
       { ...base, startedAt: `${day}T14:00:00.000Z` },
     ),
@@ -132,13 +135,16 @@ describe('rule helpfulness over several runs', () => {
     // the helping rule: helpful once per session that followed it, proven
     const helping = rule('bat-00001');
     assert.ok(helping && helping.helpful >= 3 && helping.harmful === 0, `bat-00001 ${JSON.stringify(helping)}`);
-    // the broken rule: each npm session broke it, and once three had, its rewording was proposed with them as evidence
+    // the broken rule: each npm session broke it, failed and then passed with pnpm; once three had, its rewording was
+    // proposed with them as evidence
     const rewrites = made.flatMap((p) => p.ops).filter((o) => o.ruleId === 'conv-00002' && o.op.op === 'UPDATE');
     assert.equal(rewrites.length, 1, 'reworded once, not again at every run that still breaks it');
     const [rewrite] = rewrites;
     assert.ok(rewrite, 'a rewrite of the rule sessions keep breaking');
-    assert.ok(rewrite.op.op === 'UPDATE' && rewrite.op.content.startsWith('Always run `pnpm'), JSON.stringify(rewrite));
-    assert.match(rewrite.op.op === 'UPDATE' ? rewrite.op.content : '', /never `npm install`/);
+    assert.equal(
+      rewrite.op.op === 'UPDATE' && rewrite.op.content,
+      'To install packages, always run `pnpm add`, never `npm install` (it failed in 3 sessions here). This repo uses pnpm, never npm.',
+    );
     assert.ok(rewrite.op.support.length >= 3 && rewrite.op.support.every((s) => s.traceId.startsWith('codex:bad-')));
     // the rule no session had in play (its folder's AGENTS.md, no session worked there): proposed for retiring
     const retire = made.flatMap((p) => p.ops).find((o) => o.ruleId === 'arch-00003' && o.op.op === 'REMOVE');

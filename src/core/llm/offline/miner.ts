@@ -5,6 +5,7 @@ import { isCorrection } from '../../trace/outcome';
 import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
 import type { BulletTag } from '../../playbook/delta';
+import { ruleEvidence } from '../../learn/ruleEvidence';
 import type { Lesson, Reflection } from '../../learn/types';
 import { canonicalCommand } from '../../trace/canonicalCommand';
 import { carriesOut, namedFixes } from './hints';
@@ -394,25 +395,20 @@ function verb(kind: CommandKind): string {
   }
 }
 
-/** Bullets the agent cited by id are helpful, or harmful when the user had to correct it afterwards. */
+/**
+ * The rules the agent cited by id, judged as the trace's evidence judges them (learn/ruleEvidence.ts): what came of
+ * following them, and whether the user corrected or overruled it right after. One judge, so the offline tag and the
+ * trace's verdict never point opposite ways; a cited rule the session says nothing clear about gets no tag.
+ */
 function tagPlaybook(trace: Trace, playbook: Playbook): BulletTag[] {
-  const ids = new Set(bullets(playbook).map((b) => b.id));
-  const tags = new Map<string, BulletTag>();
+  const rules = new Map(bullets(playbook).map((b) => [b.id, b.content]));
+  const cited = new Set<string>();
   for (const step of trace.steps) {
     if (step.kind !== 'assistant') continue;
-    for (const m of step.text.matchAll(/\[([a-z]{2,5}-\d{5})\]/g)) {
-      if (!ids.has(m[1])) continue;
-      const correctedAfter = trace.steps.some(
-        (s) => s.index > step.index && s.kind === 'user' && !s.isMeta && isCorrection(s.text),
-      );
-      tags.set(m[1], {
-        id: m[1],
-        tag: correctedAfter ? 'harmful' : 'helpful',
-        reason: correctedAfter
-          ? 'the user corrected the agent after it applied this rule'
-          : 'cited and the session went on without a correction',
-      });
-    }
+    for (const m of step.text.matchAll(/\[([a-z]{2,5}-\d{5})\]/g)) if (rules.has(m[1])) cited.add(m[1]);
   }
-  return [...tags.values()];
+  const inPlay = [...cited].map((id) => ({ id, content: rules.get(id) ?? '' }));
+  return ruleEvidence(trace, inPlay)
+    .filter((e) => e.tag !== 'neutral')
+    .map(({ id, tag, reason }) => ({ id, tag, reason }));
 }
