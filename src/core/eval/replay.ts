@@ -1,0 +1,140 @@
+import { ruleCommands, ruleEvidence, sessionSignals, type RuleEvidence } from '../learn/ruleEvidence';
+import { mineLessons } from '../llm/offline/miner';
+import type { LessonKind } from '../playbook/delta';
+import { emptyPlaybook } from '../playbook/markdown';
+import { commandKey } from '../trace/commands';
+import type { Trace } from '../trace/model';
+
+// The replay: each later session judged as if the earlier part's rules had been in play. A rule would have
+// prevented a session's mistake when the session did otherwise and paid for it (its evidence is 'violated' on the
+// steps of the mistake) or when the session had to learn the very lesson the rule states; it would have misled the
+// session when following it went wrong ('harmful'); it agreed when following it worked ('helpful').
+
+export interface LearnedRule {
+  id: string;
+  section: string;
+  content: string;
+  /** The lesson key the learner gave it (the offline miner's), when it has one. */
+  key?: string;
+}
+
+/** The kinds of lesson that record a mistake: a failure and its fix, or the user correcting the agent. */
+export const MISTAKE_KINDS: readonly LessonKind[] = ['pitfall', 'procedure', 'preference'];
+
+export interface Mistake {
+  sessionId: string;
+  kind: LessonKind;
+  key?: string;
+  /** The lesson the session had to learn, as the offline miner states it. */
+  lesson: string;
+  steps: number[];
+  /** Ids of the rules that would have prevented it, in rule order. */
+  preventedBy: string[];
+}
+
+export type Verdict = 'prevented' | 'misled' | 'agreed' | 'untouched';
+
+export interface RuleReplay {
+  id: string;
+  section: string;
+  content: string;
+  key?: string;
+  /** Session ids, in time order, where the rule would have prevented a mistake. */
+  prevented: string[];
+  /** Where following it would have gone wrong. */
+  misled: string[];
+  /** Where the session did what it says and that worked. */
+  agreed: string[];
+  /** Later sessions on which it has no bearing. */
+  untouched: number;
+  /** Mistakes of the later sessions it covers. */
+  mistakesPrevented: number;
+}
+
+export interface Replay {
+  rules: RuleReplay[];
+  mistakes: Mistake[];
+}
+
+/** The set of command keys a text prescribes, as the judge reads rules. */
+function prescribedKeys(text: string): string {
+  return [...new Set(ruleCommands(text).prescribed.map(commandKey))].sort().join('\n');
+}
+
+/** The rule says what the lesson says: the learner's key, or exactly the same commands prescribed. */
+export function statesLesson(rule: LearnedRule, lesson: { key?: string; content: string }): boolean {
+  if (rule.key !== undefined && rule.key === lesson.key) return true;
+  const wanted = prescribedKeys(lesson.content);
+  return wanted !== '' && wanted === prescribedKeys(rule.content);
+}
+
+function overlaps(a: readonly number[], b: readonly number[]): boolean {
+  const set = new Set(a);
+  return b.some((x) => set.has(x));
+}
+
+/** One session's verdict for each rule, and its mistakes with the rules that cover them. */
+function replaySession(
+  trace: Trace,
+  rules: readonly LearnedRule[],
+): { verdicts: Array<{ verdict: Verdict; covered: number }>; mistakes: Mistake[] } {
+  const evidence = ruleEvidence(
+    trace,
+    rules.map((r) => ({ id: r.id, content: r.content })),
+    sessionSignals(trace),
+  );
+  const lessons = mineLessons(trace, emptyPlaybook()).lessons.filter((l) => MISTAKE_KINDS.includes(l.kind));
+  const covers = (rule: LearnedRule, said: RuleEvidence, lesson: (typeof lessons)[number]) =>
+    said.tag === 'violated'
+      ? overlaps(said.steps, lesson.evidence.steps)
+      : said.tag !== 'harmful' && statesLesson(rule, lesson);
+  const mistakes: Mistake[] = lessons.map((lesson) => ({
+    sessionId: trace.id,
+    kind: lesson.kind,
+    ...(lesson.key !== undefined ? { key: lesson.key } : {}),
+    lesson: lesson.content,
+    steps: lesson.evidence.steps,
+    preventedBy: rules.filter((rule, i) => covers(rule, evidence[i], lesson)).map((r) => r.id),
+  }));
+  const verdicts = rules.map((rule, i) => {
+    const covered = mistakes.filter((m) => m.preventedBy.includes(rule.id)).length;
+    const tag = evidence[i].tag;
+    const verdict: Verdict =
+      tag === 'violated' || covered > 0
+        ? 'prevented'
+        : tag === 'harmful'
+          ? 'misled'
+          : tag === 'helpful'
+            ? 'agreed'
+            : 'untouched';
+    return { verdict, covered };
+  });
+  return { verdicts, mistakes };
+}
+
+/** Every later session (in the order given) judged against every rule. */
+export function replay(rules: readonly LearnedRule[], later: readonly Trace[]): Replay {
+  const figures: RuleReplay[] = rules.map((r) => ({
+    id: r.id,
+    section: r.section,
+    content: r.content,
+    ...(r.key !== undefined ? { key: r.key } : {}),
+    prevented: [],
+    misled: [],
+    agreed: [],
+    untouched: 0,
+    mistakesPrevented: 0,
+  }));
+  const mistakes: Mistake[] = [];
+  for (const trace of later) {
+    const session = replaySession(trace, rules);
+    mistakes.push(...session.mistakes);
+    session.verdicts.forEach(({ verdict, covered }, i) => {
+      const rule = figures[i];
+      rule.mistakesPrevented += covered;
+      if (verdict === 'untouched') rule.untouched++;
+      else rule[verdict].push(trace.id);
+    });
+  }
+  return { rules: figures, mistakes };
+}
