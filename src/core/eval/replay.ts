@@ -56,16 +56,23 @@ export interface Replay {
   mistakes: Mistake[];
 }
 
-/** The set of command keys a text prescribes, as the judge reads rules. */
-function prescribedKeys(text: string): string {
-  return [...new Set(ruleCommands(text).prescribed.map(commandKey))].sort().join('\n');
+/** The command keys a text prescribes, in the order it names them, each once. */
+function prescribedKeys(text: string): string[] {
+  return [...new Set(ruleCommands(text).prescribed.map(commandKey))];
 }
 
-/** The rule says what the lesson says: the learner's key, or exactly the same commands prescribed. */
-export function statesLesson(rule: LearnedRule, lesson: { key?: string; content: string }): boolean {
+const asSet = (keys: readonly string[]) => [...keys].sort().join('\n');
+
+/**
+ * The rule says what the lesson says: the learner's key, or the same commands prescribed. `inOrder`: named in the
+ * same order too, so that "when `a` fails, `b` fixes it" is not taken for its reverse.
+ */
+export function statesLesson(rule: LearnedRule, lesson: { key?: string; content: string }, inOrder = false): boolean {
   if (rule.key !== undefined && rule.key === lesson.key) return true;
   const wanted = prescribedKeys(lesson.content);
-  return wanted !== '' && wanted === prescribedKeys(rule.content);
+  const stated = prescribedKeys(rule.content);
+  if (wanted.length === 0) return false;
+  return inOrder ? wanted.join('\n') === stated.join('\n') : asSet(wanted) === asSet(stated);
 }
 
 function overlaps(a: readonly number[], b: readonly number[]): boolean {
@@ -84,10 +91,11 @@ function replaySession(
     sessionSignals(trace),
   );
   const lessons = mineLessons(trace, emptyPlaybook()).lessons.filter((l) => MISTAKE_KINDS.includes(l.kind));
+  // a rule the judge calls harmful here still covers the very lesson it states, named in the same order: the judge
+  // reads the command a rule warns about ("when `a` fails") as one it prescribes
   const covers = (rule: LearnedRule, said: RuleEvidence, lesson: (typeof lessons)[number]) =>
-    said.tag === 'violated'
-      ? overlaps(said.steps, lesson.evidence.steps)
-      : said.tag !== 'harmful' && statesLesson(rule, lesson);
+    (said.tag === 'violated' && overlaps(said.steps, lesson.evidence.steps)) ||
+    statesLesson(rule, lesson, said.tag === 'harmful');
   const mistakes: Mistake[] = lessons.map((lesson) => ({
     sessionId: trace.id,
     kind: lesson.kind,

@@ -75,6 +75,31 @@ describe('backtest replay', () => {
     assert.equal(pnpmTests.untouched, 2);
   });
 
+  it('prevented, not misled: a rule stating the failure and its fix, which the judge reads as prescribing the failure', () => {
+    const docs = makeTrace('s7', [
+      user('build the docs'),
+      ...shell('uv run mkdocs build --strict', "error: Failed to spawn: 'mkdocs'", 1),
+      ...shell('uv run --group docs mkdocs build --strict', 'INFO - Documentation built'),
+    ]);
+    const fix: LearnedRule = {
+      id: 'pitf-00001',
+      section: 'Pitfalls',
+      content:
+        "When `uv run mkdocs build` fails with `error: Failed to spawn: 'mkdocs'`, `uv run --group docs mkdocs build` resolves it.",
+    };
+    const reverse: LearnedRule = {
+      id: 'pitf-00002',
+      section: 'Pitfalls',
+      content: 'When `uv run --group docs mkdocs build` fails, `uv run mkdocs build` resolves it.',
+    };
+    const { rules, mistakes } = replay([fix, reverse], [docs]);
+    assert.equal(mistakes.length, 1, JSON.stringify(mistakes));
+    assert.deepEqual(mistakes[0].preventedBy, ['pitf-00001']);
+    assert.deepEqual(rules[0].prevented, ['s7']);
+    assert.deepEqual(rules[0].misled, []);
+    assert.deepEqual(rules[1].misled, ['s7'], 'the fix the other way round would have sent the agent wrong');
+  });
+
   it('a mistake no rule covers stays unprevented', () => {
     const corrected = makeTrace('s6', [
       user('add lodash'),
