@@ -46,18 +46,16 @@ export async function backtestInWorker(
   signal: AbortSignal,
 ): Promise<BacktestTaskResult> {
   return hostWorkerTask(choice, handlers, signal, (port, hardStop) =>
-    services
-      .workerPool()
-      .backtest(
-        {
-          storeDir: services.store.dir,
-          workspace,
-          provider: choice.spec,
-          cacheDir: services.callCache.dir,
-          options,
-          port,
-        },
-        hardStop,
-      ),
+    services.workerPool().backtest(
+      {
+        storeDir: services.store.dir,
+        workspace,
+        provider: choice.spec,
+        cacheDir: services.callCache.dir,
+        options,
+        port,
+      },
+      hardStop,
+    ),
   );
 }
