@@ -1,5 +1,5 @@
 import type { BacktestReport } from './backtest';
-import type { RuleReplay } from './replay';
+import { sameRule, type RuleReplay } from './replay';
 
 // The backtest as a reader sees it: a Markdown page (beside the proposal in VS Code), the CLI's lines, and the
 // figures one proposed rule carries in its tooltip. Rule and lesson text come from sessions: escaped, never markup.
@@ -92,17 +92,14 @@ export function backtestText(report: BacktestReport): string {
 }
 
 /**
- * The backtest's figures for a proposed rule the backtest learned too (the same text, or the same lesson key), or
+ * The backtest's figures for a proposed rule the backtest learned too (the same text, or the same lesson key and commands), or
  * undefined when it did not learn it.
  */
 export function figuresForRule(
   report: BacktestReport,
   rule: { content?: string; key?: string },
 ): { rule: RuleReplay; line: string } | undefined {
-  const same = (text: string) => text.replace(/\s+/g, ' ').trim();
-  const found =
-    report.rules.find((r) => rule.content !== undefined && same(r.content) === same(rule.content)) ??
-    report.rules.find((r) => rule.key !== undefined && r.key === rule.key);
+  const found = report.rules.find((r) => sameRule(r, rule));
   if (!found) return undefined;
   return {
     rule: found,

@@ -1,4 +1,4 @@
-import { ruleCommands, ruleEvidence, sessionSignals, type RuleEvidence } from '../learn/ruleEvidence';
+import { matchesCommand, ruleCommands, ruleEvidence, sessionSignals, type RuleEvidence } from '../learn/ruleEvidence';
 import { mineLessons } from '../llm/offline/miner';
 import type { LessonKind } from '../playbook/delta';
 import { emptyPlaybook } from '../playbook/markdown';
@@ -6,9 +6,10 @@ import { commandKey } from '../trace/commands';
 import type { Trace } from '../trace/model';
 
 // The replay: each later session judged as if the earlier part's rules had been in play. A rule would have
-// prevented a session's mistake when the session did otherwise and paid for it (its evidence is 'violated' on the
-// steps of the mistake) or when the session had to learn the very lesson the rule states; it would have misled the
-// session when following it went wrong ('harmful'); it agreed when following it worked ('helpful').
+// prevented a session's mistake when the session did otherwise and paid for it — its evidence is 'violated' on the
+// steps of the mistake, and the mistake's fix is the rule's own way — or when the session had to learn the very
+// lesson the rule states. It would have misled the session when following it went wrong ('harmful'); it agreed when
+// following it worked ('helpful').
 
 export interface LearnedRule {
   id: string;
@@ -45,7 +46,7 @@ export interface RuleReplay {
   misled: string[];
   /** Where the session did what it says and that worked. */
   agreed: string[];
-  /** Later sessions on which it has no bearing. */
+  /** Later sessions where it neither prevented a mistake, nor misled, nor agreed. */
   untouched: number;
   /** Mistakes of the later sessions it covers. */
   mistakesPrevented: number;
@@ -80,6 +81,24 @@ function overlaps(a: readonly number[], b: readonly number[]): boolean {
   return b.some((x) => set.has(x));
 }
 
+/** The fix the lesson records is a way the rule prescribes (a rule forbidding a tool does not fix every failure). */
+function fixedTheRulesWay(rule: LearnedRule, lesson: { content: string }): boolean {
+  const fixes = ruleCommands(lesson.content).prescribed;
+  return ruleCommands(rule.content).prescribed.some((way) => fixes.some((fix) => matchesCommand(fix, way)));
+}
+
+/** The same rule in two runs (the backtest's and a proposal's): the same text, or the same lesson and commands. */
+export function sameRule(a: { content?: string; key?: string }, b: { content?: string; key?: string }): boolean {
+  const text = (t: string | undefined) => t?.replace(/\s+/g, ' ').trim();
+  if (a.content !== undefined && text(a.content) === text(b.content)) return true;
+  // a key names a purpose ("how the tests run"): the commands must agree too
+  return (
+    a.key !== undefined &&
+    a.key === b.key &&
+    asSet(prescribedKeys(a.content ?? '')) === asSet(prescribedKeys(b.content ?? ''))
+  );
+}
+
 /** One session's verdict for each rule, and its mistakes with the rules that cover them. */
 function replaySession(
   trace: Trace,
@@ -94,7 +113,7 @@ function replaySession(
   // a rule the judge calls harmful here still covers the very lesson it states, named in the same order: the judge
   // reads the command a rule warns about ("when `a` fails") as one it prescribes
   const covers = (rule: LearnedRule, said: RuleEvidence, lesson: (typeof lessons)[number]) =>
-    (said.tag === 'violated' && overlaps(said.steps, lesson.evidence.steps)) ||
+    (said.tag === 'violated' && overlaps(said.steps, lesson.evidence.steps) && fixedTheRulesWay(rule, lesson)) ||
     statesLesson(rule, lesson, said.tag === 'harmful');
   const mistakes: Mistake[] = lessons.map((lesson) => ({
     sessionId: trace.id,
@@ -107,14 +126,9 @@ function replaySession(
   const verdicts = rules.map((rule, i) => {
     const covered = mistakes.filter((m) => m.preventedBy.includes(rule.id)).length;
     const tag = evidence[i].tag;
+    // prevented only where a mistake of the session shows it, so a rule's sessions add up to the total
     const verdict: Verdict =
-      tag === 'violated' || covered > 0
-        ? 'prevented'
-        : tag === 'harmful'
-          ? 'misled'
-          : tag === 'helpful'
-            ? 'agreed'
-            : 'untouched';
+      covered > 0 ? 'prevented' : tag === 'harmful' ? 'misled' : tag === 'helpful' ? 'agreed' : 'untouched';
     return { verdict, covered };
   });
   return { verdicts, mistakes };
