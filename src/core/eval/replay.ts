@@ -2,8 +2,8 @@ import { matchesCommand, ruleCommands, ruleEvidence, sessionSignals, type RuleEv
 import { mineLessons } from '../llm/offline/miner';
 import type { LessonKind } from '../playbook/delta';
 import { emptyPlaybook } from '../playbook/markdown';
-import { commandKey } from '../trace/commands';
 import type { Trace } from '../trace/model';
+import { sameCommands } from './lessonCommands';
 
 // The replay: each later session judged as if the earlier part's rules had been in play. A rule would have
 // prevented a session's mistake when the session did otherwise and paid for it — its evidence is 'violated' on the
@@ -57,23 +57,10 @@ export interface Replay {
   mistakes: Mistake[];
 }
 
-/** The command keys a text prescribes, in the order it names them, each once. */
-function prescribedKeys(text: string): string[] {
-  return [...new Set(ruleCommands(text).prescribed.map(commandKey))];
-}
-
-const asSet = (keys: readonly string[]) => [...keys].sort().join('\n');
-
-/**
- * The rule says what the lesson says: the learner's key, or the same commands prescribed. `inOrder`: named in the
- * same order too, so that "when `a` fails, `b` fixes it" is not taken for its reverse.
- */
-export function statesLesson(rule: LearnedRule, lesson: { key?: string; content: string }, inOrder = false): boolean {
+/** The rule says what the lesson says: the learner's key, or the same commands with the same fix. */
+export function statesLesson(rule: LearnedRule, lesson: { key?: string; content: string }): boolean {
   if (rule.key !== undefined && rule.key === lesson.key) return true;
-  const wanted = prescribedKeys(lesson.content);
-  const stated = prescribedKeys(rule.content);
-  if (wanted.length === 0) return false;
-  return inOrder ? wanted.join('\n') === stated.join('\n') : asSet(wanted) === asSet(stated);
+  return sameCommands(rule.content, lesson.content);
 }
 
 function overlaps(a: readonly number[], b: readonly number[]): boolean {
@@ -92,11 +79,7 @@ export function sameRule(a: { content?: string; key?: string }, b: { content?: s
   const text = (t: string | undefined) => t?.replace(/\s+/g, ' ').trim();
   if (a.content !== undefined && text(a.content) === text(b.content)) return true;
   // a key names a purpose ("how the tests run"): the commands must agree too
-  return (
-    a.key !== undefined &&
-    a.key === b.key &&
-    asSet(prescribedKeys(a.content ?? '')) === asSet(prescribedKeys(b.content ?? ''))
-  );
+  return a.key !== undefined && a.key === b.key && sameCommands(a.content ?? '', b.content ?? '');
 }
 
 /** One session's verdict for each rule, and its mistakes with the rules that cover them. */
@@ -110,11 +93,11 @@ function replaySession(
     sessionSignals(trace),
   );
   const lessons = mineLessons(trace, emptyPlaybook()).lessons.filter((l) => MISTAKE_KINDS.includes(l.kind));
-  // a rule the judge calls harmful here still covers the very lesson it states, named in the same order: the judge
-  // reads the command a rule warns about ("when `a` fails") as one it prescribes
+  // a rule the judge calls harmful here may still state the very lesson (the judge reads the command a rule warns
+  // about, "when `a` fails", as one it prescribes): the lesson decides
   const covers = (rule: LearnedRule, said: RuleEvidence, lesson: (typeof lessons)[number]) =>
     (said.tag === 'violated' && overlaps(said.steps, lesson.evidence.steps) && fixedTheRulesWay(rule, lesson)) ||
-    statesLesson(rule, lesson, said.tag === 'harmful');
+    statesLesson(rule, lesson);
   const mistakes: Mistake[] = lessons.map((lesson) => ({
     sessionId: trace.id,
     kind: lesson.kind,
