@@ -3,7 +3,7 @@ import { mineLessons } from '../llm/offline/miner';
 import type { LessonKind } from '../playbook/delta';
 import { emptyPlaybook } from '../playbook/markdown';
 import type { Trace } from '../trace/model';
-import { sameCommands } from './lessonCommands';
+import { lessonCommands, sameCommands } from './lessonCommands';
 
 // The replay: each later session judged as if the earlier part's rules had been in play. A rule would have
 // prevented a session's mistake when the session did otherwise and paid for it — its evidence is 'violated' on the
@@ -70,7 +70,7 @@ function overlaps(a: readonly number[], b: readonly number[]): boolean {
 
 /** The fix the lesson records is a way the rule prescribes (a rule forbidding a tool does not fix every failure). */
 function fixedTheRulesWay(rule: LearnedRule, lesson: { content: string }): boolean {
-  const fixes = ruleCommands(lesson.content).prescribed;
+  const fixes = lessonCommands(lesson.content).fixes.map((words) => words.join(' '));
   return ruleCommands(rule.content).prescribed.some((way) => fixes.some((fix) => matchesCommand(fix, way)));
 }
 
