@@ -1,9 +1,11 @@
 // Entry of dist/bench.js: `combee bench learn [--json] [--quick] [--out <folder>]`, `combee bench faults [--runs n]`,
-// `combee bench poison [--json]`, `combee bench sessions [--sessions n]`, `combee bench quality [--learner …]`.
+// `combee bench poison [--json]`, `combee bench sessions [--sessions n]`, `combee bench quality [--learner …]`,
+// `combee bench backtest [--learner …]`.
 import { runFaultsBench } from './faultsBench';
 import { runLearnBench } from './main';
 import { runPoisonBench } from './poison';
 import { QUALITY_USAGE, runQualityBench } from '../quality/main';
+import { BACKTEST_USAGE, runBacktestBench } from '../quality/backtest';
 import { runSessionsBench } from './sessions';
 
 export async function runBench(argv: string[]): Promise<number> {
@@ -13,8 +15,9 @@ export async function runBench(argv: string[]): Promise<number> {
   if (what === 'poison') return runPoisonBench(rest);
   if (what === 'sessions') return runSessionsBench(rest);
   if (what === 'quality') return runQualityBench(rest);
+  if (what === 'backtest') return runBacktestBench(rest);
   process.stderr.write(
-    `usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>] | ${QUALITY_USAGE}\n`,
+    `usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>] | ${QUALITY_USAGE} | ${BACKTEST_USAGE}\n`,
   );
   return 2;
 }

@@ -23,6 +23,16 @@ combee bench quality [--learner offline|careful|sloppy|all] [--seed <n>] [--json
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>] [--json]
   The cache of completed model calls (content-addressed, size-capped).`;
 
+export const EVAL_HELP = `combee eval [--workspace <folder>] [--store <folder>] [--split <date> | --ratio <r>] [--seed <n>] [--batch <n>]
+            [--provider offline|auto|openai] [--base-url <url>] [--model <id>] [--playbook <path>] [--json]
+  A backtest of learned rules: the workspace's sessions are split in time (by when they ended; default the first
+  half, --ratio 0.3 the first 30 %, --split 2026-11-01 those that ended before it); the earlier part is learned as a
+  run would (offline unless --provider says otherwise) against the playbook as committed before those sessions,
+  and each rule learned is replayed over the later part: the later sessions' mistakes (a failure and its fix, a
+  user's correction) it would have prevented, the sessions where following it would have gone wrong (misled) or
+  went well (agreed). Nothing is saved or marked learned and no workspace file is written. The same store and
+  seed give the same output byte for byte. Exit 1 when the learning failed (a model call), 2 on bad usage.`;
+
 export const EXPORT_HELP = `combee export --bundle <file> [--workspace <folder>] [--store <folder>] [--since <date>] [--author <name>]
               [--all-workspaces] [--json]
   Writes the workspace's sessions (default: the current folder's) as a team bundle: one gzip'd file a teammate

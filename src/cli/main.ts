@@ -2,6 +2,7 @@ import {
   ACCEPT_HELP,
   BENCH_HELP,
   CACHE_HELP,
+  EVAL_HELP,
   EXPORT_HELP,
   IMPORT_HELP,
   LEARN_HELP,
@@ -28,6 +29,8 @@ ${TREE_HELP}
 
 ${RULES_HELP}
 
+${EVAL_HELP}
+
 ${MERGE_HELP}
 
 ${CACHE_HELP}
@@ -48,6 +51,7 @@ const COMMAND_HELP: Record<string, string> = {
   reject: ACCEPT_HELP,
   tree: TREE_HELP,
   rules: RULES_HELP,
+  eval: EVAL_HELP,
   merge: MERGE_HELP,
   cache: CACHE_HELP,
   bench: BENCH_HELP,
@@ -83,6 +87,8 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
         return await (await import('./commands/tree.js')).treeCommand(rest, out);
       case 'rules':
         return await (await import('./commands/rules.js')).rulesCommand(rest, out);
+      case 'eval':
+        return await (await import('./commands/eval.js')).evalCommand(rest, out, signal);
       case 'cache':
         return await (await import('./commands/cache.js')).cacheCommand(rest, out);
       case 'bench':

@@ -4,6 +4,7 @@ import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
 import { startBackground } from './background';
 import { forgetLearningCommand } from './commands/forget';
 import { learnFromRecentSessions } from './commands/learn';
+import { backtestRules } from './commands/backtest';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
 import { importTeamBundlesCommand } from './commands/team';
 import {
@@ -21,6 +22,7 @@ import {
 import { chooseProvider } from './llm/providerChoice';
 import { redactingLog } from './redactingLog';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
+import { BACKTEST_SCHEME, BacktestContentProvider } from './review/backtestDocument';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
 import { Services, workspaceFolderPaths } from './services';
 import { readSettings, type SettingProblem, type Settings } from './settings';
@@ -50,8 +52,11 @@ export interface CombeeApi {
   sessionSteps(id: string): Promise<number | undefined>;
   /** The settings a run would use now, after workspace values that may not count were set aside, and what was refused. */
   effectiveSettings(): { settings: Settings; problems: SettingProblem[]; trusted: boolean };
-  /** A view's nodes as their tree items show them (label, description, icon, contextValue), three levels down. */
-  viewItems(view: 'sessions' | 'proposals'): Promise<TreeSnapshot[]>;
+  /**
+   * A view's nodes as their tree items show them (label, description, icon, contextValue), three levels down;
+   * `resolved`: with the tooltips the view fills in when one is first shown.
+   */
+  viewItems(view: 'sessions' | 'proposals', options?: { resolved?: boolean }): Promise<TreeSnapshot[]>;
   /** The status bar item as shown once its pending updates ran. */
   statusBar(): Promise<{ text: string; visible: boolean }>;
   /** Each time the run in progress grows (its node count) or ends (undefined): what the tree panel redraws on. */
@@ -67,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
 
   command('combee.learn', () => learnFromRecentSessions(s));
   command('combee.reviewProposals', () => reviewProposals(s));
+  command('combee.backtest', () => backtestRules(s));
   command('combee.acceptProposal', (id, includeFlagged, confirmed) =>
     acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed),
   );
@@ -127,11 +133,15 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
+  const backtests = new BacktestContentProvider();
+  s.backtestDocuments = backtests;
   context.subscriptions.push(
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
     vscode.workspace.registerTextDocumentContentProvider(SESSION_SCHEME, new SessionContentProvider(s.store)),
+    backtests,
+    vscode.workspace.registerTextDocumentContentProvider(BACKTEST_SCHEME, backtests),
     vscode.workspace.registerTextDocumentContentProvider(
       EVIDENCE_SCHEME,
       new EvidenceContentProvider((ws, id) => s.proposals.load(ws, id), s.store),
@@ -172,7 +182,10 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       const problems: SettingProblem[] = [];
       return { settings: readSettings(undefined, problems), problems, trusted: vscode.workspace.isTrusted };
     },
-    viewItems: (view) => (view === 'sessions' ? snapshotTree(sessionsView) : snapshotTree(proposalsView)),
+    viewItems: (view, options) =>
+      view === 'sessions'
+        ? snapshotTree(sessionsView, 3, undefined, options?.resolved)
+        : snapshotTree(proposalsView, 3, undefined, options?.resolved),
     statusBar: () => statusBar.shown(),
     onDidChangeLiveRun: (listener) => s.onDidChangeLiveRun(() => listener(s.liveRun?.nodes.length)),
     loadProposal: async (id) => {

@@ -1,19 +1,11 @@
-import { MessageChannel } from 'node:worker_threads';
-import type { RunEstimate } from '../core/learn/estimate';
-import type { LiveRunSnapshot } from '../core/learn/liveRun';
-import type { HostApi, LearnTaskOptions, LearnTaskResult, WorkerApi } from '../core/pool/learnProtocol';
-import { PortRpc } from '../core/util/portRpc';
+import type { LearnTaskOptions, LearnTaskResult } from '../core/pool/learnProtocol';
+import type { BacktestTask, BacktestTaskResult } from '../core/pool/backtestProtocol';
 import type { ProviderChoice } from './llm/providerChoice';
 import type { Services } from './services';
+import { hostWorkerTask, type WorkerHandlers } from './workerHost';
 
-/** A worker that does not stop within this time after a cancel is terminated (its unfinished batch is lost). */
-const COOPERATIVE_CANCEL_MS = 15_000;
-
-export interface LearnHandlers {
-  onProgress(message: string, fraction: number): void;
-  /** The run's tree so far (every second while it grows). */
-  onSnapshot?(snapshot: LiveRunSnapshot): void;
-  confirm(estimate: RunEstimate): Promise<boolean>;
+export interface LearnHandlers extends WorkerHandlers {
+  confirm: NonNullable<WorkerHandlers['confirm']>;
 }
 
 /**
@@ -29,48 +21,41 @@ export async function learnInWorker(
   handlers: LearnHandlers,
   signal: AbortSignal,
 ): Promise<LearnTaskResult> {
-  const { port1, port2 } = new MessageChannel();
-  const hardStop = new AbortController();
-  const inFlight = new AbortController();
-  const worker = new PortRpc<WorkerApi, HostApi>(port2, {
-    progress: ({ message, fraction }) => handlers.onProgress(message, fraction),
-    snapshot: (snapshot) => handlers.onSnapshot?.(snapshot),
-    confirm: (estimate) => handlers.confirm(estimate).catch(() => false),
-    chat: async (messages) => {
-      if (!choice.lm) throw new Error('no host-side model for this run');
-      const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0, retries: 0, hedges: 0 };
-      const turn = await choice.lm.chat(messages, inFlight.signal, usage);
-      return {
-        content: turn.content,
-        finishReason: turn.finishReason,
-        inputTokens: usage.inputTokens,
-        outputTokens: usage.outputTokens,
-      };
-    },
-  });
-  let forceTimer: NodeJS.Timeout | undefined;
-  const onCancel = () => {
-    worker.notify('cancel', 'cancelled by the user');
-    inFlight.abort();
-    forceTimer = setTimeout(() => hardStop.abort(), COOPERATIVE_CANCEL_MS);
-  };
-  signal.addEventListener('abort', onCancel, { once: true });
-  try {
-    if (signal.aborted) onCancel();
-    return await services.workerPool().learn(
+  return hostWorkerTask(choice, handlers, signal, (port, hardStop) =>
+    services.workerPool().learn(
       {
         storeDir: services.store.dir,
         workspace,
         provider: choice.spec,
         cacheDir: services.callCache.dir,
         options: { ...options, confirm: true },
-        port: port1,
+        port,
       },
-      hardStop.signal,
-    );
-  } finally {
-    signal.removeEventListener('abort', onCancel);
-    if (forceTimer) clearTimeout(forceTimer);
-    port2.close();
-  }
+      hardStop,
+    ),
+  );
+}
+
+/** A backtest of one workspace in the worker pool: learning and replaying are CPU work, never the host's. */
+export async function backtestInWorker(
+  services: Services,
+  workspace: string,
+  choice: ProviderChoice,
+  options: BacktestTask['options'],
+  handlers: WorkerHandlers,
+  signal: AbortSignal,
+): Promise<BacktestTaskResult> {
+  return hostWorkerTask(choice, handlers, signal, (port, hardStop) =>
+    services.workerPool().backtest(
+      {
+        storeDir: services.store.dir,
+        workspace,
+        provider: choice.spec,
+        cacheDir: services.callCache.dir,
+        options,
+        port,
+      },
+      hardStop,
+    ),
+  );
 }

@@ -7,6 +7,7 @@ import type { Skipped } from '../core/trace/skipped';
 import { TraceStore } from '../core/store/traceStore';
 import { WorkspaceState } from '../core/store/workspaceState';
 import type { ProposalContentProvider } from './review/proposalDocuments';
+import type { BacktestContentProvider } from './review/backtestDocument';
 import { readSettings } from './settings';
 
 /** What every command and view shares; created once on activation, cheaply (the pool starts on first use). */
@@ -21,6 +22,8 @@ export class Services implements vscode.Disposable {
   private pool?: WorkerPool;
   /** The proposal diffs' content provider: refreshed after a partial accept or reject instead of closing the tabs. */
   proposalDocuments?: ProposalContentProvider;
+  /** The latest backtest of each folder: its page, and the figures in the Proposals view's rule tooltips. */
+  backtestDocuments?: BacktestContentProvider;
   /** What the last import (all its folders) saw and did not import: the Sessions view shows it. */
   lastImportSkipped?: Skipped;
   /** The run in progress, so deactivation can cancel it. */

@@ -11,7 +11,8 @@ import { PortRpc } from '../util/portRpc';
 import type { HostApi, LearnTask, LearnTaskResult, ProviderSpec, WorkerApi } from './learnProtocol';
 import { WorkspaceState } from '../store/workspaceState';
 
-function rolesFor(
+/** The roles a worker task learns with (the backtest's too). */
+export function rolesFor(
   spec: ProviderSpec,
   host: PortRpc<HostApi, WorkerApi>,
   cacheDir: string | undefined,

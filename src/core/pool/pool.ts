@@ -5,6 +5,7 @@ import Piscina from 'piscina';
 import type { BatchFailure, ImportTask, ImportTaskResult } from '../import/fileTask';
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
 import type { BundleTask, BundleTaskResult } from './bundleProtocol';
+import type { BacktestTask, BacktestTaskResult } from './backtestProtocol';
 
 /** Small by default: the extension host is shared with every other extension. */
 export function defaultPoolSize(): number {
@@ -20,6 +21,8 @@ export interface WorkerPool {
   runBundleImport(task: BundleTask, signal?: AbortSignal): Promise<BundleTaskResult>;
   /** A whole learning run in a worker; its port is transferred to the worker. */
   learn(task: LearnTask, signal?: AbortSignal): Promise<LearnTaskResult>;
+  /** A backtest in a worker; its port is transferred to the worker. */
+  backtest(task: BacktestTask, signal?: AbortSignal): Promise<BacktestTaskResult>;
   readonly size: number;
   destroy(): Promise<void>;
 }
@@ -56,6 +59,13 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
     },
     learn(task, signal) {
       return piscina.run(task, { name: 'learnTask', signal, transferList: [task.port] }) as Promise<LearnTaskResult>;
+    },
+    backtest(task, signal) {
+      return piscina.run(task, {
+        name: 'backtestTask',
+        signal,
+        transferList: [task.port],
+      }) as Promise<BacktestTaskResult>;
     },
     destroy: () => piscina.destroy(),
   };

@@ -12,6 +12,8 @@ import { importBundle } from '../team/importBundle';
 import { TraceStore } from '../store/traceStore';
 import type { BundleTask, BundleTaskResult } from './bundleProtocol';
 import { runLearnTask } from './learnTask';
+import type { BacktestTask, BacktestTaskResult } from './backtestProtocol';
+import { runBacktestTask } from './backtestTask';
 
 /** Reads, normalizes and stores one file here; only counts go back to the main thread. */
 export async function importTask(task: ImportTask): Promise<ImportTaskResult> {
@@ -46,4 +48,9 @@ export async function bundleTask(task: BundleTask): Promise<BundleTaskResult> {
     if (error instanceof BundleError) return { refused: error.message };
     throw error;
   }
+}
+
+/** A backtest (see backtestTask.ts): learning the earlier sessions and replaying the later ones, here. */
+export async function backtestTask(task: BacktestTask): Promise<BacktestTaskResult> {
+  return runBacktestTask(task);
 }

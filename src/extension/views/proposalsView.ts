@@ -11,13 +11,14 @@ import {
   type ReviewedRule,
 } from '../../core/assets/review';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
+import { figuresForRule } from '../../core/eval/render';
 import { workspaceFolderPaths, type Services } from '../services';
 
 /** Tree nodes double as command arguments: each carries the ids its inline actions need. */
 type Node =
   | { kind: 'proposal'; proposalId: string; proposal: Proposal }
   | { kind: 'file'; proposalId: string; path: string; file: ReviewedFile; workspace: string }
-  | { kind: 'rule'; proposalId: string; ruleId: string; rule: ReviewedRule }
+  | { kind: 'rule'; proposalId: string; ruleId: string; rule: ReviewedRule; proposal: Proposal }
   | { kind: 'held'; proposalId: string; ruleId: string; held: Proposal['heldRules'][number] };
 
 /** Decided items get their own contextValue: the accept and reject actions (package.json menus) are for pending ones. */
@@ -73,8 +74,17 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       `Supported by ${change.support.length} session(s)${people >= 2 ? ` from ${people} people` : ''}:\n`,
     );
     for (const line of lines) tooltip.appendText(`${line}\n`);
+    const backtest = this.backtestLine(node.proposal, change.id, change.content);
+    if (backtest) tooltip.appendText(`\n${backtest}\n`);
     item.tooltip = tooltip;
     return item;
+  }
+
+  /** The latest backtest's figures for a proposed rule it learned too (the same text or the same lesson key). */
+  private backtestLine(proposal: Proposal, ruleId: string, content: string | undefined): string | undefined {
+    const report = this.services.backtestDocuments?.report(proposal.workspace);
+    const op = proposal.ops.find((o) => o.ruleId === ruleId)?.op;
+    return report && figuresForRule(report, { content, key: op?.key })?.line;
   }
 
   async getChildren(element?: Node): Promise<Node[]> {
@@ -92,7 +102,13 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
           file,
           workspace: element.proposal.workspace,
         })),
-        ...rules.map((rule): Node => ({ kind: 'rule', proposalId: element.proposalId, ruleId: rule.id, rule })),
+        ...rules.map((rule): Node => ({
+          kind: 'rule',
+          proposalId: element.proposalId,
+          ruleId: rule.id,
+          rule,
+          proposal: element.proposal,
+        })),
         ...element.proposal.heldRules.map((held): Node => ({
           kind: 'held',
           proposalId: element.proposalId,

@@ -17,11 +17,17 @@ export async function snapshotTree<T>(
   provider: vscode.TreeDataProvider<T>,
   depth = 3,
   element?: T,
+  resolved = false,
 ): Promise<TreeSnapshot[]> {
   const nodes = (await provider.getChildren(element)) ?? [];
   const out: TreeSnapshot[] = [];
   for (const node of nodes) {
-    const item = await provider.getTreeItem(node);
+    const shown = await provider.getTreeItem(node);
+    // as VS Code does when the pointer rests on an item whose tooltip is left for later
+    const item =
+      resolved && shown.tooltip === undefined && provider.resolveTreeItem
+        ? ((await provider.resolveTreeItem(shown, node, new vscode.CancellationTokenSource().token)) ?? shown)
+        : shown;
     const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
     const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : item.tooltip;
     out.push({
@@ -31,7 +37,7 @@ export async function snapshotTree<T>(
       tooltip,
       contextValue: item.contextValue,
       icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
-      children: depth > 1 ? await snapshotTree(provider, depth - 1, node) : [],
+      children: depth > 1 ? await snapshotTree(provider, depth - 1, node, resolved) : [],
     });
   }
   return out;

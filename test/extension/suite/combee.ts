@@ -60,6 +60,7 @@ interface CommandResults {
   'combee.retireRule': string | undefined;
   'combee.pinRule': string | undefined;
   'combee.unpinRule': string | undefined;
+  'combee.backtest': string | undefined;
 }
 
 /** Runs a Combee command as the palette would, its result typed. */

@@ -23,8 +23,10 @@ const ALLOWED: Record<string, string[]> = {
   llm: ['learn', 'playbook', 'secrets', 'trace', 'util'],
   // pooled sessions: team bundles, corroboration, the pull request's text
   team: ['assets', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
+  // the backtest: learns from the earlier sessions and replays the rules over the later ones
+  eval: ['assets', 'learn', 'llm', 'playbook', 'store', 'trace', 'trust', 'util'],
   service: ['assets', 'import', 'learn', 'llm', 'playbook', 'secrets', 'store', 'team', 'trace', 'trust', 'util'],
-  pool: ['assets', 'import', 'learn', 'llm', 'service', 'store', 'team', 'trace', 'util'],
+  pool: ['assets', 'eval', 'import', 'learn', 'llm', 'service', 'store', 'team', 'trace', 'util'],
 };
 
 const CORE = join(REPO_ROOT, 'src', 'core');

@@ -1,0 +1,80 @@
+// Combee: Backtest Rules in the real VS Code: the earlier sessions learned in a worker, the rules replayed over the
+// later ones, the page opened beside the proposal, and the figures in the proposed rules' tooltips.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TreeSnapshot } from '../../../src/extension/views/treeSnapshot';
+import { activate, api, learn, pristineWorkspace, run, workspaceFolder } from './combee';
+
+const flat = (nodes: TreeSnapshot[]): TreeSnapshot[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+/** A tooltip's text as shown: MarkdownString.appendText escapes markup and keeps spaces as &nbsp;. */
+const shown = (tooltip: string | undefined) => (tooltip ?? '').replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+
+describe('backtest beside the proposal', () => {
+  before(async () => {
+    await activate();
+    await pristineWorkspace();
+  });
+
+  it('opens the backtest as a read-only Markdown page with a row per rule, and puts the figures in the tooltips', async () => {
+    const learned = await learn();
+    assert.ok(learned?.proposalId, 'a proposal to review');
+    const text = await run('combee.backtest');
+    assert.ok(text, 'the backtest ran');
+    assert.match(
+      text,
+      /^# Combee backtest\n\n\*\*(Would have prevented \d+ of \d+ mistakes? in the later sessions; \d+ rules? would have misled \d+ sessions?)\.\*\*/,
+    );
+    assert.match(text, /Learned from \d+ earlier sessions? .* replayed over \d+ later sessions?/);
+    assert.match(text, /\| Rule \| Prevented \| Misled \| Agreed \| Untouched \| Content \|/);
+    // the example sessions teach running the tests after generating the client, whichever half they fall in
+    const rows = text.split('\n').filter((l) => /^\| [a-z]+\\-\d{5} \|/.test(l));
+    assert.ok(rows.length > 0, text);
+    for (const row of rows) assert.match(row, /^\| [a-z]+\\-\d{5} \| \d+ \| \d+ \| \d+ \| \d+ \| .+ \|$/);
+
+    // the page is a virtual document of its own scheme, beside the editor, and the same text
+    const uri = vscode.Uri.from({
+      scheme: 'combee-backtest',
+      path: '/backtest.md',
+      query: new URLSearchParams({ ws: workspaceFolder().uri.fsPath }).toString(),
+    });
+    // the Markdown preview opens beside the proposal diff, in a group of its own
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    const preview = () =>
+      tabs().find((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType));
+    for (let i = 0; i < 50 && !preview(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const diff = tabs().find((t) => t.input instanceof vscode.TabInputTextDiff);
+    assert.ok(preview(), JSON.stringify(tabs().map((t) => t.label)));
+    assert.equal(preview()?.label, 'Preview backtest.md');
+    assert.notEqual(preview()?.group.viewColumn, diff?.group.viewColumn, 'beside the diff');
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.getText(), text);
+    assert.equal(document.languageId, 'markdown');
+
+    // a proposed rule the backtest learned too carries its figures in its tooltip
+    const items = flat(await api().viewItems('proposals', { resolved: true }));
+    const withFigures = items.filter((i) =>
+      /Backtest \(learned from \d+ earlier sessions?, replayed over \d+\): prevented \d+ · misled \d+ · agreed \d+ · untouched \d+/.test(
+        shown(i.tooltip),
+      ),
+    );
+    assert.ok(withFigures.length > 0, JSON.stringify(items.map((i) => [i.label, shown(i.tooltip)])));
+    // each tooltip's figures are those of a row of the page; most rules are known there by their very text
+    const proposal = await api().loadProposal(learned.proposalId);
+    const escaped = (t: string) => t.replace(/[\\`*_{}[\]()#+\-.!|<>~&"']/g, (c) => `\\${c}`);
+    let byText = 0;
+    for (const item of withFigures) {
+      const [, p, m, a, u] = /prevented (\d+) · misled (\d+) · agreed (\d+) · untouched (\d+)/.exec(
+        shown(item.tooltip),
+      )!;
+      assert.ok(
+        rows.some((row) => row.includes(` | ${p} | ${m} | ${a} | ${u} | `)),
+        `${item.label}: no row with its figures`,
+      );
+      const id = /^\S+ ([a-z]+-\d{5})$/.exec(item.label)?.[1];
+      const content = proposal?.rules.find((r) => r.id === id)?.content;
+      if (content && rows.some((row) => row.includes(` | ${escaped(content)} |`))) byText++;
+    }
+    assert.ok(byText > 0, text);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
