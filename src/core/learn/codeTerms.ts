@@ -59,11 +59,13 @@ function addWord(terms: Map<string, Term>, word: string, negated: boolean): void
 /** The distinctive names a rule speaks of, lower-cased, with whether it rules them out. */
 export function codeTerms(content: string): Map<string, Term> {
   const terms = new Map<string, Term>();
-  for (const clause of content.split(/[.;:!?](?=\s|$)/)) {
+  // the error line a rule quotes ("fails with `state.go:3: …`") names the failure, not the lesson
+  const said = content.replace(/\bfail(?:s|ed)?\b[^`.;]{0,24}`[^`\n]*`/gi, 'fails');
+  for (const clause of said.split(/[.;:!?](?=\s|$)/)) {
     let negated = false;
     let previous: string | undefined;
     let raw: string | undefined;
-    for (const m of clause.matchAll(/`([^`\n]+)`|(\S+)/g)) {
+    for (const m of clause.matchAll(/`([^`\n]+)`|([^\s`]+)/g)) {
       if (m[1] !== undefined) {
         for (const word of m[1].split(/[\s,()"']+/)) addWord(terms, word, negated);
         previous = m[1];

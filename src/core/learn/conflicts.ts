@@ -72,6 +72,11 @@ function rivals(a: string, b: string): boolean {
   return (COUNTERPARTS[toolA] ?? []).includes(toolB);
 }
 
+/** Whether a rule only names the way to do a job ("Run the tests with `pnpm test`."), with no condition or reason. */
+export function namesOnlyTheWay(content: string): boolean {
+  return oneWay(content) !== undefined && statedCommands(content).forbidden.length === 0;
+}
+
 /** Why two statements cannot both be followed, in a few words naming the command; undefined when they can. */
 export function conflictBetween(a: string, b: string): string | undefined {
   for (const [one, other] of [
@@ -108,14 +113,23 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
   const [x, y] = [purpose(a), purpose(b)];
   if (x.prescribed.size > 0 && y.prescribed.size > 0) {
     const [first, other] = [[...x.prescribed][0], [...y.prescribed][0]];
-    const within = (p: Set<string>, q: Set<string>) => [...p].every((c) => q.has(c));
-    if (first !== other || !(within(x.prescribed, y.prescribed) || within(y.prescribed, x.prescribed)))
-      return undefined;
-    // the same command under other conditions ("WIP commits use `git commit --no-verify`") is another rule
+    // `RUST_MIN_STACK=8388608 cargo test` is `cargo test` run the way one of them says
+    const refines = (p: string, q: string) => q.includes(' ') && matchesCommand(p, q);
+    const related = first === other || refines(first, other) || refines(other, first);
+    const rest = (p: Set<string>, head: string) => [...p].filter((c) => c !== head);
+    const within = (p: string[], q: string[]) => p.every((c) => q.includes(c));
+    const [restX, restY] = [rest(x.prescribed, first), rest(y.prescribed, other)];
+    if (!related || !(within(restX, restY) || within(restY, restX))) return undefined;
+    // a refinement is the same lesson only where both name what it adds (`RUST_MIN_STACK=8388608`); `pnpm test
+    // --project unit` to skip the e2e tests is not "run the tests with `pnpm test`"
+    if (first !== other && !nameTheSame(a, b)) return undefined;
+    // the same command under other conditions ("WIP commits use `git commit --no-verify`") is another rule, unless
+    // both rule the same things out, or one only names the way to do a job or the tool to use
     const plain = (content: string, p: ReturnType<typeof purpose>) =>
       oneWay(content) !== undefined || [...p.prescribed].every((c) => !c.includes(' '));
-    if (!plain(a, x) && !plain(b, y) && jaccard(tokens(a), tokens(b)) < CLOSE_WORDING && !nameTheSame(a, b))
-      return undefined;
+    const sameRuledOut = x.forbidden.size > 0 && [...x.forbidden].every((f) => y.forbidden.has(f));
+    const alike = jaccard(tokens(a), tokens(b)) >= CLOSE_WORDING || nameTheSame(a, b);
+    if (!sameRuledOut && !plain(a, x) && !plain(b, y) && !alike) return undefined;
   } else if (!nameTheSame(a, b)) return undefined;
   if (conflictBetween(a, b)) return undefined;
   const more = (p: number, q: number) => (p === q ? undefined : p > q ? 'a-more' : 'b-more');

@@ -210,7 +210,8 @@ export function ruleCommands(content: string): Readonly<RuleCommands> {
   const known = READ_RULES.get(content);
   if (known) return known;
   if (READ_RULES.size >= MAX_READ_RULES) READ_RULES.clear();
-  const read = Object.freeze(readRuleCommands(content));
+  // a rule in a user's words types its commands as they did ("use make test"): read as if backticked
+  const read = Object.freeze(readRuleCommands(quotePlainCommands(content)));
   READ_RULES.set(content, read);
   return read;
 }
@@ -240,8 +241,9 @@ function readRuleCommands(content: string): RuleCommands {
       if (isNegation(clause, i)) negated = true;
       const tool = token.text.toLowerCase();
       if (!(tool in COUNTERPARTS)) return;
-      // a plain tool name counts only where it is clearly the tool to (not) use: "uses pnpm", "never npm"
-      if (negated) return add(forbidden, tool);
+      // a plain tool name counts only where it is clearly the tool to (not) use: "uses pnpm", "never npm", "don't use
+      // npm" — not "don't edit generated files, pnpm regenerates them", where the negation is of something else
+      if (negated) return negatedRightBefore(clause, i) ? add(forbidden, tool) : undefined;
       const before = clause[i - 1];
       if (before?.kind !== 'word' || !PRESCRIBING.has(before.text.toLowerCase())) return;
       const sub = clause[i + 1]?.kind === 'word' ? clause[i + 1].text.toLowerCase() : undefined;
@@ -259,6 +261,18 @@ function readRuleCommands(content: string): RuleCommands {
   const called = broken.filter((c) => !prescribed.includes(c));
   for (const command of called) add(forbidden, command);
   return { prescribed, forbidden, broken: called };
+}
+
+/** Whether a negation is right before the word at `i` ("never npm", "not npm", "don't use npm", "instead of npm"). */
+function negatedRightBefore(clause: readonly Token[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 5); j--) {
+    if (clause[j].kind !== 'word') continue; // "never `npm` or yarn"
+    if (isNegation(clause, j) || /^(?:of|than)$/i.test(clause[j].text)) return true;
+    // "never npm or yarn": the list goes on under the same negation
+    const word = clause[j].text.toLowerCase();
+    if (!/^(?:use|using|run|call|with|or|and|nor|touch)$/.test(word) && !(word in COUNTERPARTS)) return false;
+  }
+  return false;
 }
 
 /**

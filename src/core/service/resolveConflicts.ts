@@ -1,4 +1,11 @@
-import { compareStanding, conflictBetween, refines, samePurpose, type Standing } from '../learn/conflicts';
+import {
+  compareStanding,
+  conflictBetween,
+  namesOnlyTheWay,
+  refines,
+  samePurpose,
+  type Standing,
+} from '../learn/conflicts';
 import { unionSupport } from '../playbook/support';
 import type { LearnResult } from '../learn/run';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
@@ -181,7 +188,8 @@ function mergeSamePurpose(
           id: rule.id,
           reason: `says what [${other.id}] says (the same commands): merged into it`,
         });
-        if (same === 'a-more' && !other.pinned)
+        // the team's wording is kept unless it only named the command ("Run the tests with `TZ=UTC pnpm test`.")
+        if (same === 'a-more' && !other.pinned && namesOnlyTheWay(other.content))
           outcome.reworded.push({ id: other.id, content: rule.content, support: rule.support });
         break;
       }

@@ -165,7 +165,8 @@ function isCommandWord(kept: readonly string[], word: string): boolean {
   const bare = kept.filter((w, i) => !w.startsWith('-') && !VALUE_FLAGS.has(kept[i - 1] ?? ''));
   const [program, second] = bare;
   // `pnpm test:unit`, `pnpm run test:unit`, `uv run pytest`, `npx vitest`, `python -m pytest`: the script or tool
-  if (MANAGERS.has(program)) return bare.length === 1 || (bare.length === 2 && RUNS.has(second));
-  // `cargo fmt`, `go vet`, `dotnet format`: the tool's own sub-command
-  return SUBCOMMAND_TOOLS.has(program) && bare.length === 1;
+  if (MANAGERS.has(program) && (bare.length === 1 || (bare.length === 2 && RUNS.has(second)))) return true;
+  // `cargo fmt`, `go vet`, `uv run ruff format`: the tool's own sub-command, after the runner if there is one
+  const through = MANAGERS.has(program) ? (RUNS.has(second) ? 2 : 1) : 0;
+  return SUBCOMMAND_TOOLS.has(bare[through] ?? '') && bare.length === through + 1;
 }

@@ -81,12 +81,18 @@ export function firstCommand(command: string): string {
   }
 }
 
-/** A stable, short key for comparing commands: first 3 words without flags' values and paths. */
+/** Two words that only say through what a tool runs (`uv run ruff check`): the key counts the tool's words after them. */
+const RUNNER_PREFIX =
+  /^(?:uv run|poetry run|pipenv run|pdm run|hatch run|pnpm exec|npm exec|yarn exec|bundle exec|pnpm dlx)$/;
+
+/** A stable, short key for comparing commands: first 3 words (after a runner prefix) without flags' values and paths. */
 export function commandKey(command: string): string {
-  return firstCommand(command)
+  const words = firstCommand(command)
     .split(/\s*(?:&&|\|\||;|\|)\s*/)[0]
-    .split(/\s+/)
-    .slice(0, 3)
+    .split(/\s+/);
+  const prefix = RUNNER_PREFIX.test(words.slice(0, 2).join(' ').toLowerCase()) ? 1 : 0;
+  return words
+    .slice(0, 3 + prefix)
     .join(' ')
     .toLowerCase();
 }

@@ -66,3 +66,10 @@ describe('the general form keeps a tool sub-command', () => {
     assert.equal(canonicalCommand('cargo clippy -- -D warnings'), 'cargo clippy -- -D warnings');
   });
 });
+
+describe('the general form through a runner', () => {
+  it('keeps the sub-command of a tool run through the project runner', () => {
+    assert.equal(canonicalCommand('uv run ruff format app/billing.py'), 'uv run ruff format');
+    assert.equal(canonicalCommand('uv run ruff check --fix app/'), 'uv run ruff check --fix');
+  });
+});
