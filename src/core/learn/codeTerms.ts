@@ -18,8 +18,11 @@ const GENERIC = new Set([
   ...['http', 'https', 'www', 'com', 'org', 'net', 'dev', 'io', 'localhost'],
 ]);
 
-/** A plain word written like code: snake_case, camelCase, a path, a dotted or `::` name, an UPPER_CASE variable. */
-const CODE_LIKE = /[_/:]|\w\.\w|[a-z][A-Z]|^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/;
+/**
+ * A plain word written like code: snake_case, camelCase (not a name like GitHub or TypeScript), a path, a dotted or
+ * `::` name, an UPPER_CASE variable.
+ */
+const CODE_LIKE = /[_/:]|\w\.\w|^[a-z]+[A-Z]|^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/;
 
 /** Words that rule out what follows in their clause; "not" and "no" only as an order ("not rustfmt", "do not"). */
 const NEGATION = /^(?:never|don't|dont|avoid|instead|rather|without)$/i;
@@ -86,9 +89,9 @@ export function codeTerms(content: string): Map<string, Term> {
 /**
  * Whether two rules name mostly the same things the same way round: at least half the names of the one that names
  * fewer, one of them whole in at least one rule (two paths under `config/` are not one lesson), none ruled out by one
- * and asked for by the other.
+ * and asked for by the other; `atLeast` names shared at the least.
  */
-export function nameTheSame(a: string, b: string): boolean {
+export function nameTheSame(a: string, b: string, atLeast = 1): boolean {
   const [x, y] = [codeTerms(a), codeTerms(b)];
   const fewer = Math.min(x.size, y.size);
   if (fewer === 0) return false;
@@ -101,5 +104,5 @@ export function nameTheSame(a: string, b: string): boolean {
     shared++;
     whole ||= one.whole || other.whole;
   }
-  return whole && shared >= Math.ceil(fewer / 2);
+  return whole && shared >= Math.max(atLeast, Math.ceil(fewer / 2));
 }

@@ -1,7 +1,8 @@
-import { classifyCommand, firstCommand, type CommandKind } from '../trace/commands';
+import { classifyCommand, commandKey, firstCommand, type CommandKind } from '../trace/commands';
 import { canonicalCommand } from '../trace/canonicalCommand';
 import { jaccard, tokens } from '../playbook/similarity';
 import { nameTheSame } from './codeTerms';
+import { purposeOf } from './ruleText';
 import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './ruleEvidence';
 
 // Two statements an agent cannot both follow: one prescribes a command the other rules out ("Install with
@@ -83,7 +84,11 @@ export function conflictBetween(a: string, b: string): string | undefined {
     [a, b],
     [b, a],
   ]) {
-    const clash = statedCommands(one).prescribed.find((c) => ruleRulesOut(other, c));
+    // "run `pnpm db:generate` before `pnpm test`" and "run `TZ=UTC pnpm test`, not `pnpm test`" agree: the second
+    // only says how to run the first's `pnpm test`; "run the tests with `pnpm test`" does disagree with it
+    const refinedThere = (c: string) =>
+      statedCommands(other).prescribed.some((p) => p !== c && matchesCommand(p, c)) && oneWay(one) === undefined;
+    const clash = statedCommands(one).prescribed.find((c) => ruleRulesOut(other, c) && !refinedThere(c));
     if (clash) return `one says to run \`${clash}\`, the other rules it out`;
   }
   const [x, y] = [oneWay(a), oneWay(b)];
@@ -99,7 +104,14 @@ const CLOSE_WORDING = 0.6;
 /** The commands a rule prescribes, in their general form: what it tells an agent to run, whatever the wording. */
 function purpose(content: string): { prescribed: Set<string>; forbidden: Set<string> } {
   const { prescribed, forbidden } = statedCommands(content);
-  const general = (list: readonly string[]) => new Set(list.map((c) => canonicalCommand(c).toLowerCase()));
+  // `pnpm add x` and `pnpm install` are the one job of installing with pnpm, as a lesson goes
+  const job = (c: string) => {
+    const general = canonicalCommand(c);
+    // a global tool (`npm install -g @acme/cli`) is not the repository's install
+    const global = /(?:^|\s)(?:-g|--global)\b|^sudo\s/.test(general);
+    return purposeOf(general) === 'install' && !global ? `${commandKey(general).split(' ')[0]} install` : general;
+  };
+  const general = (list: readonly string[]) => new Set(list.map(job));
   return { prescribed: general(prescribed), forbidden: general(forbidden) };
 }
 
@@ -119,15 +131,22 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
     const rest = (p: Set<string>, head: string) => [...p].filter((c) => c !== head);
     const within = (p: string[], q: string[]) => p.every((c) => q.includes(c));
     const [restX, restY] = [rest(x.prescribed, first), rest(y.prescribed, other)];
-    if (!related || !(within(restX, restY) || within(restY, restX))) return undefined;
+    // other commands, but the same two or more names (`.env.local`, `.env.example`): one lesson told from two ends
+    const sameCommands = related && (within(restX, restY) || within(restY, restX));
+    if (!sameCommands && !nameTheSame(a, b, 2)) return undefined;
     // a refinement is the same lesson only where both name what it adds (`RUST_MIN_STACK=8388608`); `pnpm test
     // --project unit` to skip the e2e tests is not "run the tests with `pnpm test`"
-    if (first !== other && !nameTheSame(a, b)) return undefined;
+    if (sameCommands && first !== other && !nameTheSame(a, b)) return undefined;
     // the same command under other conditions ("WIP commits use `git commit --no-verify`") is another rule, unless
     // both rule the same things out, or one only names the way to do a job or the tool to use
     const plain = (content: string, p: ReturnType<typeof purpose>) =>
       oneWay(content) !== undefined || [...p.prescribed].every((c) => !c.includes(' '));
-    const sameRuledOut = x.forbidden.size > 0 && [...x.forbidden].every((f) => y.forbidden.has(f));
+    // what one rules out, the other rules out too (`npm install` is ruled out by a rule that rules out npm)
+    const covers = (p: Set<string>, q: Set<string>) => [...p].every((f) => [...q].some((g) => matchesCommand(f, g)));
+    const sameRuledOut =
+      x.forbidden.size > 0 &&
+      y.forbidden.size > 0 &&
+      (covers(x.forbidden, y.forbidden) || covers(y.forbidden, x.forbidden));
     const alike = jaccard(tokens(a), tokens(b)) >= CLOSE_WORDING || nameTheSame(a, b);
     if (!sameRuledOut && !plain(a, x) && !plain(b, y) && !alike) return undefined;
   } else if (!nameTheSame(a, b)) return undefined;

@@ -338,7 +338,8 @@ function quotePlainCommands(text: string): string {
           const next = words[end + 2];
           // a sentence's punctuation ends the command, not `./...`
           const bare = next.endsWith('...') ? next : next.replace(/[.,:;!?]+$/, '');
-          if (!/^[\w@./:=+-]+$/.test(bare) || PROSE.has(bare.toLowerCase())) break;
+          // "pnpm add / pnpm install": a lone slash lists another command, it is not an argument
+          if (!/^[\w@./:=+-]+$/.test(bare) || bare === '/' || PROSE.has(bare.toLowerCase())) break;
           end += 2;
           if (bare !== next) break;
         }

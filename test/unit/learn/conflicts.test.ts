@@ -37,6 +37,8 @@ describe('conflicts between rules', () => {
       ['Run `pnpm db:generate` before `pnpm test`.', 'Run the tests with `pnpm test`.'],
       ['Install the global tools with `npm install -g @acme/tools`.', 'Install with `pnpm install`.'],
       ['Run `TZ=UTC pnpm vitest run`, not `pnpm vitest run`.', 'Run the tests with `pnpm test`.'],
+      // the second only says how to run the first's `pnpm test`
+      ['Run `pnpm db:generate` before `pnpm test`.', 'Run `TZ=UTC pnpm test`, not `pnpm test`.'],
       ['Reproduce CI with `docker run --rm -v $PWD:/app node:20 npm test`.', 'Run the tests with `pnpm test`.'],
     ];
     for (const [a, b] of pairs) assert.equal(conflictBetween(a, b), undefined, `${a} / ${b}`);
@@ -80,5 +82,34 @@ describe('conflicts between rules', () => {
     );
     assert.equal(samePurpose('Run the tests with `go test ./...`.', 'Build with `go build ./...`.'), undefined);
     assert.equal(samePurpose('Keep commits small.', 'Write tests first.'), undefined);
+    // an env var and a refinement of the same command, named by both
+    assert.ok(
+      samePurpose(
+        'Set `RUST_MIN_STACK=8388608` for `cargo test`, otherwise it aborts.',
+        'The parser tests need a bigger stack: `RUST_MIN_STACK=8388608 cargo test`.',
+      ),
+    );
+    // one lesson told from two ends: what it is for, and what to do
+    assert.ok(
+      samePurpose(
+        '`pnpm dev` needs `.env.local`: copy it from `.env.example` first.',
+        'Run `cp .env.example .env.local` once before starting the dev server.',
+      ),
+    );
+    // installing with the tool, whichever of its install commands; a global tool is another job
+    assert.ok(
+      samePurpose(
+        'Run `pnpm install`, not `npm install`: the plain form fails.',
+        "Please don't use npm in this repo. Use pnpm add / pnpm install.",
+      ),
+    );
+    assert.equal(
+      samePurpose('In CI, install with `npm ci --no-audit`.', 'Install the CLI with `npm install -g @acme/cli`.'),
+      undefined,
+    );
+    assert.equal(
+      samePurpose('Skip the e2e tests locally with `pnpm test --project unit`.', 'Run the tests with `pnpm test`.'),
+      undefined,
+    );
   });
 });

@@ -278,4 +278,27 @@ describe('offline lesson miner', () => {
     assert.ok(!prefs.some((p) => /^Log\.Printf/.test(p.content)));
     assert.ok(!prefs.some((p) => /goes through it/.test(p.content)));
   });
+
+  it('finds a prerequisite when the failing command fails again with another error after the set-up step', () => {
+    const trace = makeTrace('moved-on', [
+      user('fix the rounding in the cart total'),
+      ...shell('pnpm test', "Error: Cannot find module '.prisma/client/default'", 1),
+      ...shell('pnpm db:generate', 'Generated Prisma Client'),
+      ...shell('pnpm test', 'AssertionError: expected 1699 to be 1700', 1),
+      {
+        kind: 'tool_call',
+        callId: 'e9',
+        tool: 'Edit',
+        input: JSON.stringify({ file_path: '/home/dev/acme-shop/src/cart/total.ts' }),
+      },
+      ...shell('pnpm test', 'Tests 14 passed'),
+    ]);
+    const lessons = mineLessons(trace, emptyPlaybook()).lessons.filter((l) => l.kind !== 'rule');
+    assert.deepEqual(
+      lessons.map((l) => l.content),
+      [
+        "Run `pnpm db:generate` before `pnpm test`: without it `pnpm test` fails with `Error: Cannot find module '.prisma/client/default'`.",
+      ],
+    );
+  });
 });

@@ -47,9 +47,17 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     // the failing command passing again, before any edit, is the retry; else the first passing run of its kind
     // (`make proto` between two `make build`s is a set-up step, not the retry)
     const passes = later.filter((r) => !r.failed && !editedBetween(trace, failure.call.index, r.call.index));
+    // or the failing command failing again, before any edit, with another error after a set-up step: the step fixed
+    // what it failed with first (the Prisma client generated, the tests now fail on the task's own bug)
+    const again = later.find(
+      (r) => sameKey(r.command, failure.command) && !editedBetween(trace, failure.call.index, r.call.index),
+    );
+    const movedOn =
+      again?.failed && errorKey(errorLine(again.result.output) ?? '') !== errorKey(error ?? '') ? again : undefined;
     const retry =
       passes.find((r) => sameKey(r.command, failure.command)) ??
-      passes.find((r) => r.kind === failure.kind && r.kind !== 'other');
+      passes.find((r) => r.kind === failure.kind && r.kind !== 'other') ??
+      movedOn;
     // none before an edit: the edit explains the pass, not a command
     if (!retry || isTypoFix(failure.command, retry.command, failure.result.output)) return;
     const fixes = namedFixes(failure.result.output);
@@ -67,6 +75,28 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     const errorText = error ? ` with \`${error}\`` : '';
     const section = sectionOf(failure.kind);
     const prep = between.find(hinted) ?? between[between.length - 1];
+    const prerequisite = (step: Run): Lesson => {
+      const before = canonicalCommand(step.command);
+      return {
+        section,
+        kind: 'procedure',
+        key: `prereq:${commandKey(before)}=>${commandKey(failed)}`,
+        content: `Run \`${before}\` before \`${failed}\`: without it \`${failed}\` fails${errorText}.`,
+        evidence: evidence(
+          failure.call.index,
+          failure.result.index,
+          step.call.index,
+          step.result.index,
+          retry.call.index,
+          retry.result.index,
+        ),
+      };
+    };
+    // failing again with another error: only a set-up step in between explains the change
+    if (retry.failed) {
+      if (prep) add(prerequisite(prep));
+      return;
+    }
     if (worked !== failed && isVariantOf(worked, failed) && !isAutoFix(retry.command) && !prepHinted(between, hinted)) {
       add({
         section,
@@ -77,21 +107,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
         evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
       });
     } else if (prep) {
-      const before = canonicalCommand(prep.command);
-      add({
-        section,
-        kind: 'procedure',
-        key: `prereq:${commandKey(before)}=>${commandKey(failed)}`,
-        content: `Run \`${before}\` before \`${failed}\`: without it \`${failed}\` fails${errorText}.`,
-        evidence: evidence(
-          failure.call.index,
-          failure.result.index,
-          prep.call.index,
-          prep.result.index,
-          retry.call.index,
-          retry.result.index,
-        ),
-      });
+      add(prerequisite(prep));
     } else if (
       worked !== failed &&
       retry.kind === failure.kind &&
