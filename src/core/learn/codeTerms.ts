@@ -39,28 +39,37 @@ interface Term {
   whole: boolean;
   /** Named where the rule rules something out ("never `log.Printf`", "instead of `fetch`"). */
   negated: boolean;
+  /** A name on its own: a one-word code span (`thiserror`) or the head of a qualified one (`thiserror::Error`). */
+  named: boolean;
 }
 
 function usable(piece: string): boolean {
   return piece.length >= 3 && !/^\d+$/.test(piece) && !PROGRAMS.has(piece) && !GENERIC.has(piece);
 }
 
-function addWord(terms: Map<string, Term>, word: string, negated: boolean): void {
+function addWord(terms: Map<string, Term>, word: string, negated: boolean, alone = false): void {
   const clean = word.replace(/^[^\w.@-]+|[^\w]+$/g, '');
   if (!clean || clean.startsWith('-')) return;
   // a path or a qualified name names its parts too (`internal/logx` names `logx`, `log.Printf` names `log`)
   const parts = clean.split(/::|\/|:(?=\/\/)|\.(?=[A-Za-z])/).filter(Boolean);
-  const entries: Array<[string, boolean]> = [[clean, true], ...parts.map((p): [string, boolean] => [p, p === clean])];
-  for (const [raw, whole] of entries) {
+  const entries: Array<[string, boolean, boolean]> = [
+    [clean, true, alone],
+    ...parts.map((p, i): [string, boolean, boolean] => [p, p === clean, alone && i === 0 && /::/.test(clean)]),
+  ];
+  for (const [raw, whole, named] of entries) {
     const term = raw.toLowerCase();
     if (!usable(term)) continue;
     const known = terms.get(term);
-    terms.set(term, { whole: whole || (known?.whole ?? false), negated: negated || (known?.negated ?? false) });
+    terms.set(term, {
+      whole: whole || (known?.whole ?? false),
+      negated: negated || (known?.negated ?? false),
+      named: named || (known?.named ?? false),
+    });
   }
 }
 
-/** The distinctive names a rule speaks of, lower-cased, with whether it rules them out. */
-export function codeTerms(content: string): Map<string, Term> {
+/** The distinctive names a rule speaks of, lower-cased, with whether it rules them out; `known`: plain words to read as names. */
+export function codeTerms(content: string, known: ReadonlySet<string> = new Set()): Map<string, Term> {
   const terms = new Map<string, Term>();
   // the error line a rule quotes ("fails with `state.go:3: …`") names the failure, not the lesson
   const said = content.replace(/\bfail(?:s|ed)?\b[^`.;]{0,24}`[^`\n]*`/gi, 'fails');
@@ -70,7 +79,8 @@ export function codeTerms(content: string): Map<string, Term> {
     let raw: string | undefined;
     for (const m of clause.matchAll(/`([^`\n]+)`|([^\s`]+)/g)) {
       if (m[1] !== undefined) {
-        for (const word of m[1].split(/[\s,()"']+/)) addWord(terms, word, negated);
+        const words = m[1].split(/[\s,()"']+/).filter(Boolean);
+        for (const word of words) addWord(terms, word, negated, words.length === 1);
         previous = m[1];
         raw = m[0];
         continue;
@@ -78,7 +88,8 @@ export function codeTerms(content: string): Map<string, Term> {
       const word = m[2].replace(/[^\w']/g, '');
       // "thiserror, not hand-written impls": a "not" after a comma rules out what follows
       if (negates(word, previous) || (/^not$/i.test(word) && /,$/.test(raw ?? ''))) negated = true;
-      else if (CODE_LIKE.test(m[2])) addWord(terms, m[2], negated);
+      // a name another rule writes as code counts here too when written plainly ("with thiserror")
+      else if (CODE_LIKE.test(m[2]) || known.has(word.toLowerCase())) addWord(terms, m[2], negated);
       previous = word;
       raw = m[2];
     }
@@ -92,7 +103,16 @@ export function codeTerms(content: string): Map<string, Term> {
  * and asked for by the other; `atLeast` names shared at the least.
  */
 export function nameTheSame(a: string, b: string, atLeast = 1): boolean {
-  const [x, y] = [codeTerms(a), codeTerms(b)];
+  const [first, second] = [codeTerms(a), codeTerms(b)];
+  // only a name the other writes on its own (`thiserror`, `thiserror::Error`), never a word of a command line
+  // (`audit` of `npm audit`) or a part of a path or URL (`github` of api.github.com)
+  const wholeOf = (terms: Map<string, Term>) =>
+    new Set(
+      [...terms]
+        .filter(([term, t]) => t.named && term.length >= 5 && /^[a-z][a-z0-9_-]*$/.test(term))
+        .map(([term]) => term),
+    );
+  const [x, y] = [codeTerms(a, wholeOf(second)), codeTerms(b, wholeOf(first))];
   const fewer = Math.min(x.size, y.size);
   if (fewer === 0) return false;
   let shared = 0;

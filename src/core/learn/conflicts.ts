@@ -112,7 +112,10 @@ function purpose(content: string): { prescribed: Set<string>; forbidden: Set<str
     return purposeOf(general) === 'install' && !global ? `${commandKey(general).split(' ')[0]} install` : general;
   };
   const general = (list: readonly string[]) => new Set(list.map(job));
-  return { prescribed: general(prescribed), forbidden: general(forbidden) };
+  // "uses pnpm … run pnpm install": the tool choice is said by its command already
+  const commands = [...general(prescribed)];
+  const said = commands.filter((c) => c.includes(' ') || !commands.some((d) => d.startsWith(`${c} `)));
+  return { prescribed: new Set(said), forbidden: general(forbidden) };
 }
 
 /**

@@ -121,32 +121,7 @@ export function resolveConflicts(
   const fresh = all.filter((s) => s.isNew);
   const statements = teamStatements(team);
   mergeSamePurpose(result, all, fresh, statements, gone, outcome);
-  for (const rule of fresh) {
-    if (gone.has(rule.id)) continue;
-    for (const other of all) {
-      if (other.id === rule.id || gone.has(other.id) || (other.isNew && fresh.indexOf(other) < fresh.indexOf(rule)))
-        continue;
-      const why = conflictBetween(rule.content, other.content);
-      if (!why) continue;
-      // a refinement seen in more than one session wins: following it does what the plain form asks, and more
-      const refined = refines(rule.content, other.content) && rule.standing.sessions >= PATTERN_SESSIONS;
-      const refinedAway = refines(other.content, rule.content) && other.standing.sessions >= PATTERN_SESSIONS;
-      const order = refined ? -1 : refinedAway ? 1 : compareStanding(rule.standing, other.standing);
-      // a tie keeps what is there (an existing rule), or the earlier of two new ones
-      const ruleWins = order < 0 && !other.pinned;
-      if (ruleWins && !other.isNew) {
-        gone.add(other.id);
-        outcome.removed.push({ id: other.id, by: rule.id, reason: `overruled by [${rule.id}]: ${why}` });
-      } else if (ruleWins) {
-        gone.add(other.id);
-        outcome.withdrawn.push({ id: other.id, reason: `contradicts [${rule.id}], which is better evidenced: ${why}` });
-      } else {
-        gone.add(rule.id);
-        outcome.withdrawn.push({ id: rule.id, reason: `contradicts [${other.id}], which is better evidenced: ${why}` });
-        break;
-      }
-    }
-  }
+  // first what the team wrote: a new rule it outweighs is withdrawn before it can outweigh any other
   for (const rule of fresh) {
     if (gone.has(rule.id)) continue;
     for (const { path, line } of statements) {
@@ -159,6 +134,37 @@ export function resolveConflicts(
       gone.add(rule.id);
       outcome.withdrawn.push({ id: rule.id, reason: `contradicts the team's own text in ${path} ("${line}"): ${why}` });
       break;
+    }
+  }
+  // then the rules, the best evidenced first: a rule that loses never takes another down with it
+  const order = new Map(all.map((s, i) => [s, i]));
+  const ranked = all
+    .filter((s) => !gone.has(s.id))
+    .sort(
+      (a, b) =>
+        compareStanding(a.standing, b.standing) ||
+        Number(a.isNew) - Number(b.isNew) ||
+        (order.get(a) ?? 0) - (order.get(b) ?? 0),
+    );
+  for (const [i, rule] of ranked.entries()) {
+    if (gone.has(rule.id)) continue;
+    for (const other of ranked.slice(i + 1)) {
+      if (gone.has(other.id) || (!rule.isNew && !other.isNew)) continue;
+      const why = conflictBetween(rule.content, other.content);
+      if (!why) continue;
+      // a refinement seen in more than one session wins: following it does what the plain form asks, and more
+      const otherRefines = refines(other.content, rule.content) && other.standing.sessions >= PATTERN_SESSIONS;
+      // a pinned rule is the team's: it never loses, whatever the evidence
+      const otherWins = other.pinned || (!rule.pinned && otherRefines);
+      const [winner, loser] = otherWins ? [other, rule] : [rule, other];
+      gone.add(loser.id);
+      if (loser.isNew)
+        outcome.withdrawn.push({
+          id: loser.id,
+          reason: `contradicts [${winner.id}], which is better evidenced: ${why}`,
+        });
+      else outcome.removed.push({ id: loser.id, by: winner.id, reason: `overruled by [${winner.id}]: ${why}` });
+      if (loser === rule) break;
     }
   }
   applyOutcome(result, outcome, all);

@@ -6,6 +6,8 @@ const CORRECTION = [
   /^\s*(?:actually|instead)\b/i,
   /\b(?:don't|do not|never|please don't|stop)\s+(?:use|run|call|edit|touch|change|add|commit|push|modify)\b/i,
   /\b(?:instead of|rather than|not\s+\S+\s+but)\b/i,
+  // "use pnpm here, not npm"
+  /\b(?:use|run|try|call)\b[^.!?\n]{0,60},\s*not\s+\S+/i,
   /\b(?:we|this repo|this project|the team)\s+(?:always|never|use|uses|prefer|prefers)\b/i,
   /\b(?:you should|you need to|you forgot|you missed|make sure to|remember to)\b/i,
   /\bthat(?:'s| is) (?:wrong|not right|incorrect|not what)\b/i,

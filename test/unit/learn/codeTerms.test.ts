@@ -29,6 +29,11 @@ describe('the names a rule is about', () => {
         'Set `RUST_MIN_STACK=8388608` for the parser tests.',
         'The parser tests abort unless RUST_MIN_STACK=8388608 is set.',
       ],
+      // a name one writes as code and the other plainly
+      [
+        'Error types derive `thiserror::Error`; do not implement Display by hand.',
+        'Write new error enums with thiserror.',
+      ],
     ];
     for (const [a, b] of same) assert.ok(nameTheSame(a, b), `${a} / ${b}`);
   });
@@ -38,6 +43,8 @@ describe('the names a rule is about', () => {
       ['Set `approval_policy` in ~/.codex/config.toml.', 'Hard-code the token in src/config.ts.'],
       ['Fix permissions with `chmod -R 777 .`.', 'Run `chmod +x scripts/*.sh` after cloning.'],
       ['Never use `@ts-ignore`; fix the types.', 'Add `// @ts-ignore` above any line with a type error.'],
+      // a word of a command line is no name of its own
+      ['Skip the security audit in CI.', 'Run `npm audit --audit-level=high` before a release.'],
       ['Run `cargo xtask codegen` before `cargo build`.', 'Set `RUST_MIN_STACK=8388608` for `cargo test`.'],
     ];
     for (const [a, b] of apart) assert.equal(nameTheSame(a, b), false, `${a} / ${b}`);

@@ -179,4 +179,28 @@ describe('no contradiction leaves a proposal', () => {
     assert.equal(removal?.op, 'REMOVE');
     assert.deepEqual(removal?.flags, []);
   });
+
+  it('a rule that loses takes no other down with it: the best evidenced are settled first', async () => {
+    // many sessions where the user asks for pnpm and `npm test` still passes once: "Run the tests with `npm test`"
+    // would outweigh the one session's prerequisite, but the user's word outweighs it first
+    const overrule = (i: number) =>
+      makeTrace(`claude-code:n${i}`, [
+        user('Please update the checkout module.'),
+        ...shell('pnpm proto:check', 'ok'),
+        user('Use pnpm here, not npm.'),
+        ...shell('npm test', 'npm error: this repository uses pnpm', 1),
+        ...shell('pnpm test', 'ok'),
+        ...shell('npm test', 'ok'),
+      ]);
+    const prereq = makeTrace('claude-code:g1', [
+      user('fix the cart'),
+      ...shell('pnpm test', "Error: Cannot find module '.prisma/client/default'", 1),
+      ...shell('pnpm db:generate', 'Generated Prisma Client'),
+      ...shell('pnpm test', 'Tests 12 passed'),
+    ]);
+    const { playbook } = await learnIn({}, [...Array.from({ length: 6 }, (_, i) => overrule(i)), prereq]);
+    assert.match(playbook, /Run `pnpm db:generate` before `pnpm test`/);
+    assert.match(playbook, /Use pnpm here, not npm\./);
+    assert.doesNotMatch(playbook, /with `npm test`/);
+  });
 });

@@ -174,8 +174,12 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
       .map((r) => ({ run: r, general: canonicalCommand(r.command) }))
       .filter((w) => w.general === normalizeSpaces(w.run.command));
     if (worked.length === 0) continue;
+    // a command that also failed here is a weaker word for "this works" than one that never did
+    const failedHere = (w: (typeof worked)[number]) =>
+      runs.some((r) => r.failed && canonicalCommand(r.command) === w.general) ? 1 : 0;
     const best = [...worked].sort(
-      (a, b) => a.general.length - b.general.length || a.run.call.index - b.run.call.index,
+      (a, b) =>
+        failedHere(a) - failedHere(b) || a.general.length - b.general.length || a.run.call.index - b.run.call.index,
     )[0];
     if (best.general.length > 80 || classifyCommand(best.general) !== kind) continue;
     add({
