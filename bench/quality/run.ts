@@ -5,11 +5,11 @@ import { DEFAULT_PLAYBOOK_PATH } from '../../src/core/assets/playbookAsset';
 import type { Proposal } from '../../src/core/assets/proposal';
 import { importSessions } from '../../src/core/import/importer';
 import { offlineRoles, openAiRoles } from '../../src/core/llm/providers';
-import { learnWorkspace } from '../../src/core/service/learnWorkspace';
 import { ProposalStore } from '../../src/core/store/proposals';
 import { TraceStore } from '../../src/core/store/traceStore';
 import { WorkspaceState } from '../../src/core/store/workspaceState';
 import { capture } from '../../test/support/cliOutput';
+import { dryLearn } from '../../test/support/dryLearn';
 import { startModelServer } from '../../test/support/modelServer';
 import { tempDir } from '../../test/support/tmp';
 import { REPOS, writeQualityCorpus, type WrittenCorpus } from './corpus';
@@ -84,16 +84,7 @@ export async function runQualityCorpus(options: QualityRunOptions): Promise<Qual
     for (const repo of REPOS) {
       const workspace = corpus.workspaces[repo.name];
       const warn = (m: string) => (warnings[repo.name] ??= []).push(m);
-      const result = await learnWorkspace({
-        store,
-        proposals: new ProposalStore(new WorkspaceState(store.dir)),
-        workspace,
-        ...roles,
-        provider: roles.info,
-        seed,
-        dryRun: true,
-        assets: { targets: [...TARGETS] },
-      });
+      const result = await dryLearn(store, workspace, roles, { seed, assets: { targets: [...TARGETS] } });
       for (const w of result.record?.warnings ?? []) warn(w);
       proposed[repo.name] = (result.proposal?.rules ?? []).map((r) => ({
         op: r.op,

@@ -1,15 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Proposal } from '../../src/core/assets/proposal';
-import { ProposalStore } from '../../src/core/store/proposals';
 import { ASSET_TARGETS } from '../../src/core/assets/targets';
 import { offlineRoles, openAiRoles } from '../../src/core/llm/providers';
-import { learnWorkspace } from '../../src/core/service/learnWorkspace';
 import { TraceStore } from '../../src/core/store/traceStore';
+import { dryLearn } from './dryLearn';
 import { startModelServer } from './modelServer';
 import { credulousModel, poisonCorpus, type CorpusSession } from './poisonCorpus';
 import { tempDir } from './tmp';
-import { WorkspaceState } from '../../src/core/store/workspaceState';
 
 export interface PoisonFigures {
   poisoned: {
@@ -139,14 +137,8 @@ export async function runPoisonCorpus(
     const roles = server
       ? openAiRoles({ baseUrl: server.url, apiKey: 'not-needed', model: 'credulous-sim' })
       : offlineRoles();
-    const result = await learnWorkspace({
-      store,
-      proposals: new ProposalStore(new WorkspaceState(store.dir)),
-      workspace,
-      ...roles,
-      provider: roles.info,
+    const result = await dryLearn(store, workspace, roles, {
       seed: options.seed ?? 1,
-      dryRun: true,
       assets: { targets: [...ASSET_TARGETS] },
     });
     return {

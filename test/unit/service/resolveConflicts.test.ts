@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { offlineRoles } from '../../../src/core/llm/providers';
-import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
-import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import type { Trace } from '../../../src/core/trace/model';
 import { assistant, makeTrace, shell, user } from '../../support/traces';
+import { dryLearn } from '../../support/dryLearn';
 import { tempDir } from '../../support/tmp';
 
 async function learnIn(files: Record<string, string>, traces: Trace[]) {
@@ -20,16 +17,7 @@ async function learnIn(files: Record<string, string>, traces: Trace[]) {
   mkdirSync(workspace, { recursive: true });
   const store = new TraceStore(join(root, 'store'));
   for (const trace of traces) await store.saveTrace({ ...trace, cwd: workspace });
-  const roles = offlineRoles();
-  const result = await learnWorkspace({
-    store,
-    proposals: new ProposalStore(new WorkspaceState(store.dir)),
-    workspace,
-    ...roles,
-    provider: roles.info,
-    dryRun: true,
-    seed: 1,
-  });
+  const result = await dryLearn(store, workspace);
   const playbook = result.proposal?.files.find((f) => f.path.endsWith('playbook.md'))?.after ?? '';
   return { result, playbook, rules: result.proposal?.rules ?? [] };
 }

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ProposalStore } from '../../../src/core/store/proposals';
 import { ASSET_TARGETS } from '../../../src/core/assets/targets';
-import { offlineRoles } from '../../../src/core/llm/providers';
-import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
 import { TraceStore } from '../../../src/core/store/traceStore';
+import { dryLearn } from '../../support/dryLearn';
 import { tempDir } from '../../support/tmp';
 import { makeTrace, shell, user } from '../../support/traces';
-import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 // The offline miner copies commands and error lines into rules. Here every command it can copy was run because a
 // tool output told the agent to, and every error line it can quote carries an instruction.
@@ -62,17 +59,7 @@ describe('offline learner on injected commands', () => {
       ]),
     ];
     for (const t of traces) await store.saveTrace({ ...t, cwd: workspace });
-    const roles = offlineRoles();
-    const result = await learnWorkspace({
-      store,
-      proposals: new ProposalStore(new WorkspaceState(store.dir)),
-      workspace,
-      ...roles,
-      provider: roles.info,
-      dryRun: true,
-      seed: 1,
-      assets: { targets: [...ASSET_TARGETS] },
-    });
+    const result = await dryLearn(store, workspace, undefined, { assets: { targets: [...ASSET_TARGETS] } });
     const rules = result.proposal?.rules ?? [];
     const injected =
       /devtools-cdn|NODE_TLS_REJECT_UNAUTHORIZED|chmod -R 777|\|\| true|ai agents|push --force|make telemetry/i;

@@ -140,14 +140,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     const statement = directive(step.text);
     if (!statement) continue;
     const previousAction = [...trace.steps.slice(0, step.index)].reverse().find((s) => s.kind === 'tool_call');
-    add({
-      section: 'Conventions',
-      kind: 'preference',
-      key: preferenceKey(statement),
-      content: statement,
-      scope: pathScope(statement),
-      evidence: evidence(...(previousAction ? [previousAction.index] : []), step.index),
-    });
+    add(preference(statement, evidence(...(previousAction ? [previousAction.index] : []), step.index)));
   }
   const stated = new Set(lessons.filter((l) => l.kind === 'preference').map((l) => l.content.toLowerCase()));
   for (const step of trace.steps) {
@@ -155,14 +148,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     for (const statement of statedConventions(step.text)) {
       // a correction's own directive already holds it
       if ([...stated].some((s) => s.includes(statement.toLowerCase()))) continue;
-      add({
-        section: 'Conventions',
-        kind: 'preference',
-        key: preferenceKey(statement),
-        content: statement,
-        scope: pathScope(statement),
-        evidence: evidence(step.index),
-      });
+      add(preference(statement, evidence(step.index)));
     }
   }
 
@@ -287,11 +273,13 @@ function sectionOf(kind: CommandKind): string {
   }
 }
 
-function preferenceKey(statement: string): string {
-  return `pref:${statement
+/** What a user said of how the team works, as a convention scoped to the folder it names. */
+function preference(statement: string, evidence: Lesson['evidence']): Lesson {
+  const key = `pref:${statement
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()}`;
+  return { section: 'Conventions', kind: 'preference', key, content: statement, scope: pathScope(statement), evidence };
 }
 
 function firstLine(command: string): string {
