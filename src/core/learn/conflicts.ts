@@ -7,27 +7,14 @@ import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './r
 
 // Two statements an agent cannot both follow: one prescribes a command the other rules out ("Install with
 // `npm install`" / "never npm, always pnpm"), or both name the one way to do a job and name different commands
-// ("Run the tests with `npm test`" / "… with `pnpm test`"). Found here; which side wins is `strength`'s ranking.
+// ("Run the tests with `npm test`" / "… with `pnpm test`"); and two that tell an agent the same thing. Found here;
+// which side wins is `compareStanding`'s ranking, applied in service/resolveConflicts.ts.
 
 /** Jobs a repository has one way of doing: two rules naming different commands for one of them disagree. */
 const ONE_WAY_KINDS: ReadonlySet<CommandKind> = new Set(['test', 'build', 'lint', 'typecheck', 'install', 'format']);
 
 /** Words that make a rule conditional or a sequence: it does not claim to be the one way to do its job. */
 const CONDITIONAL = /\b(?:before|after|when|whenever|if|unless|first|then|once|until|while|instead|not|never|only)\b/i;
-
-/**
- * Whether a bare tool the rule's reading forbids is really ruled out: named right after a negation ("never npm",
- * "don't use npm") or the rival of a tool it prescribes. A negation reaches its clause's end, so "don't edit
- * generated files, pnpm regenerates them" reads as forbidding pnpm, which it does not.
- */
-function rulesOutTool(content: string, tool: string, prescribed: readonly string[]): boolean {
-  if (prescribed.some((c) => (COUNTERPARTS[c] ?? []).includes(tool))) return true;
-  const negated = new RegExp(
-    `\\b(?:never|not|don'?t|do not|avoid|no|instead of|rather than)\\s+(?:(?:use|run|call|using|with)\\s+)?\`?${tool}\\b`,
-    'i',
-  );
-  return negated.test(content);
-}
 
 /** A rule's commands, without the error lines it quotes ("… fails with `npm error code EUNSUPPORTEDPROTOCOL`"). */
 export function statedCommands(content: string): ReturnType<typeof ruleCommands> {
@@ -51,8 +38,7 @@ export function ruleRulesOut(content: string, command: string): boolean {
   if (/(?:^|\s)(?:-g|--global|--user)\b|^sudo\s/.test(command)) return false;
   const { prescribed, forbidden } = statedCommands(content);
   if (prescribed.some((c) => matchesCommand(command, c))) return false;
-  const ruledOut = forbidden.filter((f) => f.includes(' ') || rulesOutTool(content, f, prescribed));
-  return ruledOut.some((f) => matchesCommand(command, f)) || prescribed.some((c) => isCounterpartOf(command, c));
+  return forbidden.some((f) => matchesCommand(command, f)) || prescribed.some((c) => isCounterpartOf(command, c));
 }
 
 /** The job and the command of a rule that names the one way to do a job ("Run the tests with `pnpm test`."). */
