@@ -15,14 +15,14 @@ import { bullets } from '../playbook/model';
 import { ruleCommands } from '../learn/ruleEvidence';
 import { pushApplyNode } from './applyNode';
 
-// One rule per purpose, and no contradiction leaves a proposal. After a run (and its upkeep), every rule it added or reworded is held against
-// the rest of the playbook, against the other new rules, and against the team's own text outside Combee's block. The
-// same thing as another (the same commands to run) is merged into it: into a playbook rule (whose wording it replaces
-// when it says more), into the other new rule that says more, or left out where the team's text says it already. Of
-// two that disagree, the better-evidenced side wins: what a user said, then the team's written word, then what this run's sessions showed
-// working, then what worked before. A losing rule of the playbook is proposed for removal, with the sessions that
-// overruled it; a losing new rule is withdrawn, with the reason in the tree; a new rule that overrules the team's
-// text, which Combee may not edit, keeps a note naming the line (the lint notes show it in the review).
+// One rule per purpose, and no contradiction leaves a proposal. After a run (and its upkeep), every rule it adds is
+// held against the playbook, the run's other new rules and the team's own text outside Combee's block. One that tells
+// agents what another tells them is merged into it (a team rule that only named the command takes its better words),
+// or left out where the team's text says it already. Of two an agent cannot both follow, the better evidenced wins
+// (`compareStanding`: what a user said, the team's word, what this run showed working and in how many sessions, what
+// worked before), settled best first so a loser takes no other rule down with it; a pinned rule never loses. A losing
+// playbook rule is proposed for removal with the sessions that overruled it; a losing new rule is withdrawn, its reason
+// in the tree; a new rule that overrules the team's text keeps a note naming the line (the lint notes show it).
 
 /** Sessions that make a pattern of what one session showed. */
 const PATTERN_SESSIONS = 2;
