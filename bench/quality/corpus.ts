@@ -8,6 +8,7 @@ import { billingApi } from './repos/billingApi';
 import { relay } from './repos/relay';
 import { tilemap } from './repos/tilemap';
 import { webShop } from './repos/webShop';
+import { HELDOUT_REPOS } from './heldout';
 import type { RepoSpec, SessionSpec } from './types';
 import { seededUuid, startOf, writeClaudeCode, writeCodex } from './writers';
 
@@ -15,6 +16,10 @@ import { seededUuid, startOf, writeClaudeCode, writeCodex } from './writers';
 // sessions in the agents' own formats under one home per agent (imported through the real importer).
 
 export const REPOS: readonly RepoSpec[] = [webShop, billingApi, tilemap, relay];
+
+/** The corpora `--corpus` names: the one the learner was improved against, and one it was never tuned on. */
+export const CORPORA = { main: REPOS, heldout: HELDOUT_REPOS } as const satisfies Record<string, readonly RepoSpec[]>;
+export type CorpusName = keyof typeof CORPORA;
 
 /** When the team's files were committed: a month before the first session. */
 export const TEAM_COMMIT_DATE = '2026-10-01T08:00:00Z';
@@ -62,11 +67,11 @@ export interface WrittenCorpus {
 }
 
 /** Writes the corpus under `root` (an empty folder). The same seed writes the same bytes. */
-export function writeQualityCorpus(root: string, seed = 1): WrittenCorpus {
+export function writeQualityCorpus(root: string, seed = 1, repos: readonly RepoSpec[] = REPOS): WrittenCorpus {
   const workspaces: Record<string, string> = {};
   const sessions: WrittenSession[] = [];
   const homes = join(root, 'homes');
-  for (const repo of REPOS) {
+  for (const repo of repos) {
     const workspace = join(root, 'repos', repo.name);
     mkdirSync(workspace, { recursive: true });
     workspaces[repo.name] = workspace;
@@ -97,9 +102,12 @@ export function writeQualityCorpus(root: string, seed = 1): WrittenCorpus {
 }
 
 /** The session spec behind a trace id (the model scripts recognize sessions by it). */
-export function specsByTraceId(seed: number): Map<string, { repo: RepoSpec; spec: SessionSpec }> {
+export function specsByTraceId(
+  seed: number,
+  repos: readonly RepoSpec[] = REPOS,
+): Map<string, { repo: RepoSpec; spec: SessionSpec }> {
   const out = new Map<string, { repo: RepoSpec; spec: SessionSpec }>();
-  for (const repo of REPOS)
+  for (const repo of repos)
     for (const spec of repo.sessions) out.set(`${spec.agent}:${seededUuid(seed, spec.key)}`, { repo, spec });
   return out;
 }

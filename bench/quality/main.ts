@@ -1,13 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CORPORA, type CorpusName } from './corpus';
 import { LEARNERS, runQualityCorpus, type Learner, type QualityRun } from './run';
 import type { RepoFigures, Totals } from './score';
 
-// `combee bench quality [--learner offline|careful|sloppy|all] [--seed n] [--json] [--strict] [--out <folder>]`:
-// the quality corpus (bench/quality/) learned and accepted by each learner, graded against the corpus's labels.
+// `combee bench quality [--learner offline|careful|sloppy|all] [--corpus main|heldout] [--seed n] [--json] [--strict]
+// [--out <folder>]`: the quality corpus (bench/quality/) learned and accepted by each learner, graded against the
+// corpus's labels. `heldout` is a corpus the learner was never improved against.
 
 export const QUALITY_USAGE =
-  'combee bench quality [--learner offline|careful|sloppy|all] [--seed n] [--json] [--strict] [--out <folder>]';
+  'combee bench quality [--learner offline|careful|sloppy|all] [--corpus main|heldout] [--seed n] [--json] [--strict] [--out <folder>]';
 
 /** The issue's "done when", per learner: what `--strict` holds the run to. */
 export function targetsMissed(run: Pick<QualityRun, 'learner' | 'totals'>): string[] {
@@ -86,20 +88,29 @@ function flag(argv: string[], name: string): string | undefined {
 export async function runQualityBench(argv: string[]): Promise<number> {
   const which = flag(argv, '--learner') ?? 'all';
   const seed = Number(flag(argv, '--seed') ?? '1');
-  if ((which !== 'all' && !(LEARNERS as readonly string[]).includes(which)) || !Number.isInteger(seed)) {
+  const corpus = flag(argv, '--corpus') ?? 'main';
+  if (
+    (which !== 'all' && !(LEARNERS as readonly string[]).includes(which)) ||
+    !Number.isInteger(seed) ||
+    !Object.hasOwn(CORPORA, corpus)
+  ) {
     process.stderr.write(`usage: ${QUALITY_USAGE}\n`);
     return 2;
   }
   const learners: Learner[] = which === 'all' ? [...LEARNERS] : [which as Learner];
   const runs: QualityRun[] = [];
-  for (const learner of learners) runs.push(await runQualityCorpus({ learner, seed }));
+  for (const learner of learners) runs.push(await runQualityCorpus({ learner, seed, corpus: corpus as CorpusName }));
   const summary = {
+    corpus,
     seed,
     runs: runs.map((r) => ({ ...r, targetsMissed: targetsMissed(r) })),
   };
   const out = flag(argv, '--out') ?? join(process.cwd(), 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'quality.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(
+    join(out, corpus === 'main' ? 'quality.json' : `quality-${corpus}.json`),
+    `${JSON.stringify(summary, null, 2)}\n`,
+  );
   process.stdout.write(argv.includes('--json') ? `${JSON.stringify(summary, null, 2)}\n` : `${qualityTable(runs)}\n`);
   return argv.includes('--strict') && runs.some((r) => targetsMissed(r).length > 0) ? 1 : 0;
 }

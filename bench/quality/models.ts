@@ -1,5 +1,6 @@
 import type { ChatRequest, Responder, ScriptedReply } from '../../test/support/modelServer';
-import { REPOS, specsByTraceId } from './corpus';
+import { CORPORA, REPOS, specsByTraceId } from './corpus';
+import { HELDOUT_SLOPPY_EXTRAS } from './heldout';
 import type { Label, RepoSpec, SessionSpec } from './types';
 
 // The two scripted models of the benchmark (simulations, labelled as such) behind the loopback server. Both
@@ -16,6 +17,7 @@ export const SLOPPY_EXTRAS: Readonly<Record<string, Array<{ section: string; con
   'shop-01': [{ section: 'Build and test', content: 'Run the tests with `npm test`.' }],
   // one that contradicts the team's rule to run clippy before pushing
   'tile-01': [{ section: 'Build and test', content: 'Skip clippy before pushing: `cargo check` is enough.' }],
+  ...HELDOUT_SLOPPY_EXTRAS,
 };
 
 const isReflection = (prompt: string) => /You review one coding-agent session/.test(prompt);
@@ -92,7 +94,9 @@ type Operation =
   | { type: 'REMOVE'; id: string; reason: string; sources: string[] };
 
 const LESSONS: ReadonlyMap<string, Label> = new Map(
-  REPOS.flatMap((r) => r.labels.filter((l) => l.kind === 'lesson').map((l) => [l.text, l] as const)),
+  Object.values(CORPORA)
+    .flat()
+    .flatMap((r) => r.labels.filter((l) => l.kind === 'lesson').map((l) => [l.text, l] as const)),
 );
 
 /** One operation of an item: a lesson (`[kind, section] text`) or an operation a parallel curator proposed. */
@@ -133,8 +137,8 @@ function aggregate(style: ModelStyle, prompt: string): ScriptedReply {
 }
 
 /** The responder of one style for the corpus written with `seed`. */
-export function scriptedModel(style: ModelStyle, seed: number): Responder {
-  const sessions = specsByTraceId(seed);
+export function scriptedModel(style: ModelStyle, seed: number, repos: readonly RepoSpec[] = REPOS): Responder {
+  const sessions = specsByTraceId(seed, repos);
   return (request: ChatRequest) => {
     const prompt = request.messages.map((m) => m.content).join('\n');
     if (!isReflection(prompt)) return aggregate(style, prompt);

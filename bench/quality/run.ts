@@ -12,7 +12,7 @@ import { capture } from '../../test/support/cliOutput';
 import { dryLearn } from '../../test/support/dryLearn';
 import { startModelServer } from '../../test/support/modelServer';
 import { tempDir } from '../../test/support/tmp';
-import { REPOS, writeQualityCorpus, type WrittenCorpus } from './corpus';
+import { CORPORA, writeQualityCorpus, type CorpusName, type WrittenCorpus } from './corpus';
 import { scriptedModel, type ModelStyle } from './models';
 import { AGENT_FILES, scoreRepo, totalsOf, type RepoFigures, type Totals } from './score';
 
@@ -60,19 +60,22 @@ async function accept(store: TraceStore, proposal: Proposal, workspace: string, 
 export interface QualityRunOptions {
   learner: Learner;
   seed?: number;
+  /** Which corpus (default `main`, the one the learner was improved against). */
+  corpus?: CorpusName;
 }
 
 /** Learns the corpus with one learner and scores what was accepted. */
 export async function runQualityCorpus(options: QualityRunOptions): Promise<QualityRun> {
   const seed = options.seed ?? 1;
+  const repoSpecs = CORPORA[options.corpus ?? 'main'];
   const root = tempDir(`combee-quality-${options.learner}-`);
-  const corpus: WrittenCorpus = writeQualityCorpus(join(root, 'corpus'), seed);
+  const corpus: WrittenCorpus = writeQualityCorpus(join(root, 'corpus'), seed, repoSpecs);
   const store = new TraceStore(join(root, 'store'));
   const imported = await importSessions({ from: corpus.homes, store });
   const server =
     options.learner === 'offline'
       ? undefined
-      : await startModelServer({ responder: scriptedModel(options.learner, seed) });
+      : await startModelServer({ responder: scriptedModel(options.learner, seed, repoSpecs) });
   const roles = server
     ? openAiRoles({ baseUrl: server.url, apiKey: 'not-needed', model: `${options.learner}-sim` })
     : offlineRoles();
@@ -81,7 +84,7 @@ export async function runQualityCorpus(options: QualityRunOptions): Promise<Qual
   const warnings: QualityRun['warnings'] = {};
   const proposed: QualityRun['proposed'] = {};
   try {
-    for (const repo of REPOS) {
+    for (const repo of repoSpecs) {
       const workspace = corpus.workspaces[repo.name];
       const warn = (m: string) => (warnings[repo.name] ??= []).push(m);
       const result = await dryLearn(store, workspace, roles, { seed, assets: { targets: [...TARGETS] } });
@@ -111,6 +114,6 @@ export async function runQualityCorpus(options: QualityRunOptions): Promise<Qual
     accepted,
     proposed,
     warnings,
-    corpus: { repos: REPOS.length, sessions: imported.sessions, byAgent },
+    corpus: { repos: repoSpecs.length, sessions: imported.sessions, byAgent },
   };
 }
