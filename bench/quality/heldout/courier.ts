@@ -1,4 +1,5 @@
-import { bare, notPrescribed } from '../repos/negation';
+import { bare } from '../repos/negation';
+import { notPrescribedHere } from './ruledOut';
 import type { RepoSpec, Step } from '../types';
 
 // An Elixir/mix Phoenix app that tracks parcel deliveries (Ecto, Oban, Swoosh, ExCoveralls). Its playbook starts the
@@ -177,7 +178,7 @@ export const courier: RepoSpec = {
       id: 'courier-mix-run',
       kind: 'wrong',
       text: 'Start the server with `mix run --no-halt`.',
-      match: { all: [bare('mix run --no-halt')], none: notPrescribed('mix run') },
+      match: { all: [bare('mix run --no-halt')], none: notPrescribedHere('mix run') },
     },
   ],
   noise: [
@@ -193,7 +194,7 @@ export const courier: RepoSpec = {
   conflicts: [
     {
       id: 'mix-run-vs-phx-server',
-      a: { all: [bare('mix run --no-halt')], none: notPrescribed('mix run') },
+      a: { all: [bare('mix run --no-halt')], none: notPrescribedHere('mix run') },
       b: { all: [/phx\.server/] },
       why: 'two ways to start the server: one that never serves the endpoint and the one the user insisted on',
     },

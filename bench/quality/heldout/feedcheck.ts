@@ -1,4 +1,5 @@
-import { bare, notPrescribed } from '../repos/negation';
+import { bare } from '../repos/negation';
+import { notPrescribedHere } from './ruledOut';
 import type { RepoSpec, Step } from '../types';
 
 // A Deno command-line tool that checks the links of RSS and Atom feeds (JSR imports, deno.json tasks). Its playbook
@@ -162,7 +163,7 @@ export const feedcheck: RepoSpec = {
       id: 'feed-deno-run',
       kind: 'wrong',
       text: 'Run the CLI with `deno run main.ts`.',
-      match: { all: [bare('deno run main\\.ts')], none: notPrescribed('deno run main\\.ts') },
+      match: { all: [bare('deno run main\\.ts')], none: notPrescribedHere('deno run main\\.ts') },
     },
     {
       id: 'feed-skip-fmt',
@@ -184,7 +185,7 @@ export const feedcheck: RepoSpec = {
   conflicts: [
     {
       id: 'deno-run-vs-task-dev',
-      a: { all: [bare('deno run main\\.ts')], none: notPrescribed('deno run main\\.ts') },
+      a: { all: [bare('deno run main\\.ts')], none: notPrescribedHere('deno run main\\.ts') },
       b: { all: [/deno task dev/] },
       why: 'two ways to run the CLI: without its permissions and the task the user insisted on',
     },

@@ -1,4 +1,5 @@
-import { bare, notPrescribed } from '../repos/negation';
+import { bare } from '../repos/negation';
+import { notPrescribedHere } from './ruledOut';
 import type { RepoSpec, Step } from '../types';
 
 // A Ruby/bundler Rails bookkeeping app (RSpec, importmap, Tailwind). Its playbook starts the app the wrong way.
@@ -183,13 +184,16 @@ export const ledger: RepoSpec = {
       id: 'ledger-rails-server',
       kind: 'wrong',
       text: 'Start the app with `bin/rails server`.',
-      match: { all: [bare('(?:bin/)?rails (?:server|s)\\b')], none: notPrescribed('(?:bin/)?rails (?:server|s)\\b') },
+      match: {
+        all: [bare('(?:bin/)?rails (?:server|s)\\b')],
+        none: notPrescribedHere('(?:bin/)?rails (?:server|s)\\b'),
+      },
     },
     {
       id: 'ledger-gem-install',
       kind: 'wrong',
       text: 'Install gems with `gem install`.',
-      match: { all: [bare('gem install')], none: notPrescribed('gem install') },
+      match: { all: [bare('gem install')], none: notPrescribedHere('gem install') },
     },
   ],
   noise: [
@@ -205,13 +209,13 @@ export const ledger: RepoSpec = {
   conflicts: [
     {
       id: 'rails-server-vs-bin-dev',
-      a: { all: [bare('(?:bin/)?rails (?:server|s)\\b')], none: notPrescribed('(?:bin/)?rails (?:server|s)\\b') },
+      a: { all: [bare('(?:bin/)?rails (?:server|s)\\b')], none: notPrescribedHere('(?:bin/)?rails (?:server|s)\\b') },
       b: { all: [/bin\/dev\b/] },
       why: 'two ways to start the app: the one that renders without its stylesheet and the one the user insisted on',
     },
     {
       id: 'gem-vs-bundler',
-      a: { all: [bare('gem install')], none: notPrescribed('gem install') },
+      a: { all: [bare('gem install')], none: notPrescribedHere('gem install') },
       b: { all: [/\b(never|not|don't|do not)\b[^.;]*\bgem install\b/i] },
       why: 'a rule installs gems into the system Ruby where the team forbids it',
     },

@@ -1,4 +1,4 @@
-import { notPrescribed } from '../repos/negation';
+import { notPrescribedHere } from './ruledOut';
 import type { RepoSpec, Step } from '../types';
 
 // A Java/Gradle order service (Spring Boot, Flyway, Testcontainers-free integration tests, Jib). Its playbook
@@ -184,13 +184,13 @@ export const orders: RepoSpec = {
       id: 'orders-gjf',
       kind: 'wrong',
       text: 'Format Java with `./gradlew googleJavaFormat`.',
-      match: { all: [/googleJavaFormat/], none: notPrescribed('(?:\\./gradlew )?googleJavaFormat') },
+      match: { all: [/googleJavaFormat/], none: notPrescribedHere('(?:\\./gradlew )?googleJavaFormat') },
     },
     {
       id: 'orders-system-gradle',
       kind: 'wrong',
       text: 'Run the tests with `gradle test`.',
-      match: { all: [SYSTEM_GRADLE], none: notPrescribed('gradle') },
+      match: { all: [SYSTEM_GRADLE], none: notPrescribedHere('gradle') },
     },
   ],
   noise: [
@@ -203,13 +203,13 @@ export const orders: RepoSpec = {
   conflicts: [
     {
       id: 'gjf-vs-spotless',
-      a: { all: [/googleJavaFormat/], none: notPrescribed('(?:\\./gradlew )?googleJavaFormat') },
+      a: { all: [/googleJavaFormat/], none: notPrescribedHere('(?:\\./gradlew )?googleJavaFormat') },
       b: { all: [/spotlessApply/] },
       why: 'two formatters: the task the build no longer has and the one the user insisted on',
     },
     {
       id: 'system-gradle-vs-wrapper',
-      a: { all: [SYSTEM_GRADLE], none: notPrescribed('gradle') },
+      a: { all: [SYSTEM_GRADLE], none: notPrescribedHere('gradle') },
       b: { all: [/\b(never|not|don't|do not)\b[^.;]*\bgradle\b/i] },
       why: 'a rule runs a system Gradle where the team only uses the wrapper',
     },

@@ -152,6 +152,16 @@ describe('held-out quality corpus (bench/quality/heldout)', function () {
         }
       }
       for (const s of repo.sessions) for (const id of s.lessons) assert.ok(labelIds.has(id), `${s.key}: ${id}`);
+      // what the users say overrules or teaches; none of it states a falsehood (their corrections name the wrong command)
+      for (const s of repo.sessions)
+        for (const step of s.steps)
+          if ('user' in step)
+            for (const sentence of step.user.split(/(?<=[.:;])\s+/))
+              assert.equal(
+                repo.labels.find((l) => l.kind === 'wrong' && matches(l.match, sentence))?.id,
+                undefined,
+                `${s.key}: ${sentence}`,
+              );
       // the team's own text starts with no duplicate and no contradiction of its own rules
       const teamTexts = [...repo.agentsText.split('\n'), ...repo.teamRules.map((r) => r.content)];
       for (const c of repo.conflicts) {
