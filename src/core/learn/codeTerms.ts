@@ -80,7 +80,9 @@ export function codeTerms(content: string, known: ReadonlySet<string> = new Set(
     for (const m of clause.matchAll(/`([^`\n]+)`|([^\s`]+)/g)) {
       if (m[1] !== undefined) {
         const words = m[1].split(/[\s,()"']+/).filter(Boolean);
-        for (const word of words) addWord(terms, word, negated, words.length === 1);
+        // a command's program (`bin/rails server`, `./gradlew test`) says nothing of which lesson it is
+        const program = words.length > 1 ? words.findIndex((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w)) : -1;
+        words.forEach((word, w) => w !== program && addWord(terms, word, negated, words.length === 1));
         previous = m[1];
         raw = m[0];
         continue;

@@ -177,7 +177,9 @@ function looksLikeCommand(span: string): boolean {
   const words = firstCommand(span).split(/\s+/).filter(Boolean);
   if (words.length === 0) return false;
   const program = words[0].toLowerCase();
-  if (KNOWN_TOOLS.has(program) || /^\.{1,2}\/\S/.test(program)) return true;
+  // a project's own launcher: `./gradlew`, `bin/rails`, `bin/dev`, `scripts/release.sh`
+  const launcher = /^\.{1,2}\/\S/.test(program) || /^(?:bin|scripts?|tools|\.bin)\/[\w.-]+$/.test(program);
+  if (KNOWN_TOOLS.has(program) || launcher) return true;
   return (
     words.length >= 2 &&
     /^[a-z][a-z0-9_-]*$/.test(words[0]) &&

@@ -21,6 +21,8 @@ const FILTER_FLAGS = new Set([
   '--test',
   '--bench',
   '--spec',
+  '--tests',
+  '--only',
 ]);
 
 /** Sub-commands kept after the program (`vitest run`, `go test`); anything else bare after a test runner is a filter. */
@@ -52,6 +54,7 @@ const VALUE_FLAGS = new Set([
   '-m',
 ]);
 const MANAGERS = new Set([
+  'bundle',
   'npm',
   'pnpm',
   'yarn',
@@ -69,7 +72,10 @@ const MANAGERS = new Set([
 ]);
 const RUNS = new Set(['run', 'exec', 'x', 'dlx', '-m']);
 /** Programs whose first word is a sub-command. */
-const SUBCOMMAND_TOOLS = new Set(['cargo', 'go', 'dotnet', 'deno', 'bundle', 'gradle', 'mvn', 'ruff', 'golangci-lint']);
+const SUBCOMMAND_TOOLS = new Set([
+  ...['cargo', 'go', 'dotnet', 'deno', 'gradle', './gradlew', 'mvn', './mvnw', 'ruff', 'golangci-lint'],
+  ...['mix', 'bin/rails', 'rails', 'rake', 'php', 'composer', 'swift'],
+]);
 
 /** Programs whose arguments are read here: package managers, test runners, linters, type checkers. */
 const RUNNERS = new Set([
@@ -77,6 +83,7 @@ const RUNNERS = new Set([
   ...['pytest', 'jest', 'vitest', 'mocha', 'playwright', 'cargo', 'go', 'tox', 'nox', 'eslint', 'ruff', 'tsc'],
   ...['mypy', 'pyright', 'golangci-lint', 'rspec', 'bundle', 'dotnet', 'gradle', 'mvn', 'deno', 'node', 'phpunit'],
   ...['rustfmt', 'gofmt', 'gofumpt', 'prettier', 'black', 'isort', 'clang-format', 'shfmt'],
+  ...['./gradlew', './mvnw', 'mix', 'bin/rails', 'rails', 'rake', 'rspec', 'rubocop', 'composer', 'swift'],
 ]);
 
 /** Inputs a command reads, not code it runs: data, documents, images, archives, logs. */

@@ -3,10 +3,11 @@ export type CommandKind =
   'test' | 'build' | 'lint' | 'typecheck' | 'install' | 'format' | 'codegen' | 'run' | 'vcs' | 'other';
 
 const KIND_PATTERNS: Array<[CommandKind, RegExp]> = [
-  // `test`/`tests` as a word, not a folder in a path (`tmp.lint.sh tests/basic/x.py` is a lint run)
+  // `test`/`tests` as a word, not a folder in a path (`tmp.lint.sh tests/basic/x.py` is a lint run) nor a part of a
+  // task's name (`db:test:prepare`); `test:unit` is a test script
   [
     'test',
-    /(?:\b(?:jest|vitest|mocha|pytest|go test|cargo test|rspec|phpunit|ctest|tox|nox|playwright test|unittest)\b|(?<![\w/.-])tests?(?![\w/.-]))/i,
+    /(?:\b(?:jest|vitest|mocha|pytest|go test|cargo test|rspec|phpunit|ctest|tox|nox|playwright test|unittest)\b|(?<![\w/.:-])tests?(?![\w/.-]))/i,
   ],
   ['typecheck', /\b(?:tsc|mypy|pyright|typecheck|type-check|check-types)\b/i],
   ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|golangci-lint|rubocop|stylelint|shellcheck|go vet)\b/i],

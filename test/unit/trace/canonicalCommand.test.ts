@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { canonicalCommand } from '../../../src/core/trace/canonicalCommand';
+import { classifyCommand } from '../../../src/core/trace/commands';
 
 describe('the general form of a command', () => {
   const cases: Array<[string, string]> = [
@@ -71,5 +72,22 @@ describe('the general form through a runner', () => {
   it('keeps the sub-command of a tool run through the project runner', () => {
     assert.equal(canonicalCommand('uv run ruff format app/billing.py'), 'uv run ruff format');
     assert.equal(canonicalCommand('uv run ruff check --fix app/'), 'uv run ruff check --fix');
+  });
+});
+
+describe('the general form in other ecosystems', () => {
+  it('reads Gradle, Rails, Bundler and Mix the same way', () => {
+    assert.equal(canonicalCommand('./gradlew test --tests "OrderServiceTest"'), './gradlew test');
+    assert.equal(canonicalCommand('bundle exec rspec spec/models/account_spec.rb'), 'bundle exec rspec');
+    assert.equal(canonicalCommand('bundle exec rubocop -a app/models'), 'bundle exec rubocop -a');
+    assert.equal(canonicalCommand('bin/rails test test/models/invoice_test.rb'), 'bin/rails test');
+    assert.equal(canonicalCommand('mix test test/courier/track_test.exs'), 'mix test');
+  });
+});
+
+describe('what a command is for', () => {
+  it('reads a task named db:test:prepare as no test run, and test:unit as one', () => {
+    assert.equal(classifyCommand('bin/rails db:test:prepare'), 'other');
+    assert.equal(classifyCommand('pnpm test:unit'), 'test');
   });
 });

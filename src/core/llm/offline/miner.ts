@@ -245,7 +245,7 @@ function isSetup(run: Run): boolean {
   if (/^\s*(?:source|\.|export|set -a|direnv|docker compose up|docker-compose up)\b/.test(run.command)) return true;
   // a migration, or a tool run through the project's runner (`uv run alembic upgrade head`, `cargo xtask codegen`)
   return (
-    /\b(?:migrate|migrations?|alembic|upgrade head|db:push|db push|seed|flyway|goose|diesel)\b/i.test(run.command) ||
+    /\b(?:migrate|migrations?|alembic|upgrade head|db:[\w:]+|db push|seed|flyway|goose|diesel)\b/i.test(run.command) ||
     /^\s*(?:uv|poetry|pipenv|pdm|hatch) run\s|^\s*(?:bundle exec|cargo xtask|just|task)\s/.test(run.command)
   );
 }
