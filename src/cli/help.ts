@@ -13,12 +13,14 @@ combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--playbook 
   --json: the proposal afterwards (files written or dropped, rules decided, rules still pending with their flags).`;
 
 export const BENCH_HELP = `combee bench learn [--json] [--quick] | combee bench faults [--runs <n>]
-combee bench quality [--learner offline|careful|sloppy|all] [--seed <n>] [--json] [--strict] [--out <folder>]
+combee bench quality [--corpus main|heldout] [--learner offline|careful|sloppy|all] [--seed <n>] [--json] [--strict]
+  [--out <folder>]
   (from a source checkout) speed, retention and cost benchmarks of the learning engine, and a run through
   429s, 500s, hangs and malformed answers next to the same run without them (simulations).
   quality: four repositories' sessions with planted lessons, noise and team rules, learned and accepted by the
   offline learner and two scripted models; lessons found, precision, duplicates, noise, contradictions left and
-  each team rule's evidence (bench/results/quality.json). --strict: exit 1 when a target is missed.`;
+  each team rule's evidence (bench/results/quality.json). --corpus heldout: four other repositories the learner was
+  not improved against (quality-heldout.json). --strict: exit 1 when a target is missed.`;
 
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>] [--json]
   The cache of completed model calls (content-addressed, size-capped).`;

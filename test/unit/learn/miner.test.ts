@@ -301,4 +301,22 @@ describe('offline lesson miner', () => {
       ],
     );
   });
+
+  it('quotes the line that names the error, not the test file that happened to load first', () => {
+    const trace = makeTrace('rails', [
+      user('add a report'),
+      ...shell(
+        'bundle exec rspec',
+        'An error occurred while loading ./spec/models/account_spec.rb.\nActiveRecord::PendingMigrationError: Migrations are pending',
+        1,
+      ),
+      ...shell('bin/rails db:test:prepare', ''),
+      ...shell('bundle exec rspec', '120 examples, 0 failures'),
+    ]);
+    const prereq = mineLessons(trace, emptyPlaybook()).lessons.find((l) => l.kind === 'procedure');
+    assert.equal(
+      prereq?.content,
+      'Run `bin/rails db:test:prepare` before `bundle exec rspec`: without it `bundle exec rspec` fails with `ActiveRecord::PendingMigrationError: Migrations are pending`.',
+    );
+  });
 });
