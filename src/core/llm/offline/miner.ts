@@ -11,6 +11,8 @@ import { canonicalCommand } from '../../trace/canonicalCommand';
 import { carriesOut, namedFixes } from './hints';
 import { statedConventions } from './statements';
 import { isTypoFix } from './typos';
+import { coChanges } from './coChanges';
+import { errorKey, errorLine } from './errorLine';
 
 /** How far after a failure we look for the command that worked. */
 const FIX_WINDOW = 14;
@@ -184,45 +186,6 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   return { traceId: trace.id, lessons, tags: tagPlaybook(trace, playbook) };
 }
 
-/** Lock files, snapshots and build output change along with everything: they say nothing about coupling. */
-const INCIDENTAL =
-  /(?:^|\/)(?:package-lock\.json|pnpm-lock\.yaml|yarn\.lock|Cargo\.lock|go\.sum|__snapshots__\/|dist\/|build\/|node_modules\/)/;
-const MAX_FILES_FOR_PAIRS = 6;
-
-function coChanges(trace: Trace): Lesson[] {
-  const files = new Map<string, number[]>();
-  for (const step of trace.steps) {
-    if (step.kind !== 'tool_call') continue;
-    for (const file of editedFiles(step, trace.cwd)) {
-      if (INCIDENTAL.test(file)) continue;
-      files.set(file, [...(files.get(file) ?? []), step.index]);
-    }
-  }
-  // A sweeping refactor touches many files together for one reason: no pairwise rule from it.
-  if (files.size < 2 || files.size > MAX_FILES_FOR_PAIRS) return [];
-  const names = [...files.keys()].sort();
-  const lessons: Lesson[] = [];
-  for (let i = 0; i < names.length; i++) {
-    for (let j = i + 1; j < names.length; j++) {
-      const [a, b] = [names[i], names[j]];
-      // a file and its own test are obvious companions
-      if (a.replace(/\.(test|spec)(?=\.)/, '') === b.replace(/\.(test|spec)(?=\.)/, '')) continue;
-      lessons.push({
-        section: 'Architecture',
-        kind: 'rule',
-        key: `cochange:${a}|${b}`,
-        content: `\`${a}\` and \`${b}\` change together: when you edit one, update the other.`,
-        minSupport: 2,
-        evidence: {
-          traceId: trace.id,
-          steps: [...(files.get(a) ?? []), ...(files.get(b) ?? [])].sort((x, y) => x - y),
-        },
-      });
-    }
-  }
-  return lessons;
-}
-
 function commandRuns(steps: Step[]): Run[] {
   const calls = new Map<string, ToolCallStep>();
   const runs: Run[] = [];
@@ -332,47 +295,6 @@ function normalizeSpaces(command: string): string {
 
 function normalizeCommand(command: string): string {
   return command.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-// Strong markers name the cause; weak ones only say that something failed (a summary banner).
-const STRONG_ERROR =
-  /(?:\b\w*(?:Error|Exception)\b:|\berror\b\s|error TS\d+|cannot find|not found|no such|ENOENT|EACCES|denied|refused|mismatch|undefined is not|is not defined|expected)/i;
-const WEAK_ERROR = /(error|fail|cannot|missing)/i;
-/** `ActiveRecord::PendingMigrationError: …`, `ModuleNotFoundError: …`, `NullPointerException`. */
-const NAMED_ERROR = /\b[A-Z]\w*(?:Error|Exception)\b/;
-const TEST_FILE = /[\w/.-]*(?:_spec|_test|\.test|\.spec|Test)\.\w+\b|\btests?\/[\w/.-]+\.\w+/;
-
-/** The most telling line of a failing output, trimmed for a rule. */
-function errorLine(output: string): string | undefined {
-  const lines = output
-    .split('\n')
-    .map((l) => l.replace(/[\u2500-\u257f\u23af❯×✗]+/g, ' ').trim())
-    .filter((l) => l && !/^Exit code \d+$/.test(l) && !/^\[\.\.\. \d+ characters cut \.\.\.\]$/.test(l));
-  // a line naming the error's class says what went wrong; one naming the test file that happened to load first does not
-  const line =
-    lines.find((l) => NAMED_ERROR.test(l) && !TEST_FILE.test(l)) ??
-    lines.find((l) => STRONG_ERROR.test(l) && !TEST_FILE.test(l)) ??
-    lines.find((l) => STRONG_ERROR.test(l)) ??
-    lines.find((l) => WEAK_ERROR.test(l)) ??
-    lines[0];
-  if (!line) return undefined;
-  // `3:1  error …` positions differ between sessions and say nothing in a rule
-  const clean = line
-    .replace(/^\d+:\d+\s+/, '')
-    .replace(/`/g, "'")
-    .replace(/\s{2,}/g, ' ');
-  return clean.length > 120 ? `${clean.slice(0, 117)}…` : clean;
-}
-
-/** Error identity across sessions: paths, numbers and quoted values removed. */
-function errorKey(error: string): string {
-  return error
-    .toLowerCase()
-    .replace(/(?:\/|\.\/)?[\w.-]+\/[\w./-]+/g, '<path>')
-    .replace(/\d+/g, '#')
-    .replace(/['"][^'"]*['"]/g, '<v>')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 /** The directive part of a correction: the sentences that say what to do, without the leading "No —". */
