@@ -319,4 +319,17 @@ describe('offline lesson miner', () => {
       'Run `bin/rails db:test:prepare` before `bundle exec rspec`: without it `bundle exec rspec` fails with `ActiveRecord::PendingMigrationError: Migrations are pending`.',
     );
   });
+
+  it("keeps a command that opens a user's sentence as they typed it", () => {
+    const trace = makeTrace('launcher', [
+      user('start the app'),
+      ...shell('bin/rails server', 'Listening on http://127.0.0.1:3000'),
+      user('No: bin/rails server never works for the UI here, the stylesheet is built by bin/dev.'),
+    ]);
+    const prefs = mineLessons(trace, emptyPlaybook()).lessons.filter((l) => l.kind === 'preference');
+    assert.ok(
+      prefs.some((p) => p.content.startsWith('bin/rails server never works')),
+      JSON.stringify(prefs),
+    );
+  });
 });

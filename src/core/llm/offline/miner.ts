@@ -9,7 +9,7 @@ import { ruleEvidence } from '../../learn/ruleEvidence';
 import type { Lesson, Reflection } from '../../learn/types';
 import { canonicalCommand } from '../../trace/canonicalCommand';
 import { carriesOut, namedFixes } from './hints';
-import { statedConventions } from './statements';
+import { asSentence, statedConventions } from './statements';
 import { isTypoFix } from './typos';
 import { coChanges } from './coChanges';
 import { errorKey, errorLine } from './errorLine';
@@ -311,7 +311,7 @@ function directive(text: string): string | undefined {
   const chosen = (useful.length > 0 ? useful : sentences).slice(0, 2).join(' ');
   if (!chosen || chosen.length < 8) return undefined;
   const clipped = chosen.length > 240 ? `${chosen.slice(0, 237)}…` : chosen;
-  return clipped.charAt(0).toUpperCase() + clipped.slice(1);
+  return asSentence(clipped);
 }
 
 function pathScope(statement: string): string | undefined {

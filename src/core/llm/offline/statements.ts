@@ -46,5 +46,15 @@ export function statedConventions(text: string): string[] {
     .filter((s) => s.length >= MIN_LENGTH && s.length <= MAX_LENGTH)
     .filter((s) => !s.endsWith('?') && !QUESTION.test(s))
     .filter((s) => GENERAL.some((pattern) => pattern.test(s)) && !ONE_OFF.test(s) && !LEANING.test(s))
-    .map((s) => s.charAt(0).toUpperCase() + s.slice(1));
+    .map(asSentence);
+}
+
+/** Programs a sentence may start with, lower-case as typed (`npm is not used here`). */
+const PROGRAMS = /^(?:npm|pnpm|yarn|bun|npx|uv|pip|poetry|cargo|go|make|git|mix|deno|bundle|rails|rake|gradle|dotnet)$/;
+
+/** A statement as a rule: its first word capitalized, unless it is code (`bin/rails server never works …`). */
+export function asSentence(text: string): string {
+  const first = text.split(/\s/, 1)[0];
+  if (/[/._:`$]/.test(first) || PROGRAMS.test(first)) return text;
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
