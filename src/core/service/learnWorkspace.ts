@@ -374,9 +374,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
 
   // No contradiction leaves the proposal: the better-evidenced side of each wins (see resolveConflicts.ts)
   const team = teamTexts(options.workspace);
+  const overruledBy = new Map<string, string>();
   if (result.record.status === 'completed') {
     const conflicts = resolveConflicts(result, team);
     for (const w of conflicts.withdrawn) result.record.warnings.push(`rule ${w.id} left out: ${w.reason}`);
+    for (const r of conflicts.removed) overruledBy.set(r.id, r.by);
   }
 
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
@@ -387,6 +389,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     playbookPath,
     isTrusted: ReviewMemory.trusts(remembered),
     before: base,
+    overruledBy,
   });
   result.record.warnings.push(...warnings);
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)

@@ -24,6 +24,11 @@ export function screenProposal(input: {
   isTrusted?: (content: string) => boolean;
   /** The playbook before the run: a removal's evidence is weighed against the words of the rule it removes. */
   before?: Playbook;
+  /**
+   * Rules removed because a new rule overrules them, by the id of that rule (see resolveConflicts.ts). Told, never
+   * read from an operation's reason: a model's answer could write any reason.
+   */
+  overruledBy?: ReadonlyMap<string, string>;
 }): ScreenedProposal {
   const byId = new Map(input.traces.map((t) => [t.id, t] as const));
   const removedText = new Map(bullets(input.before ?? input.playbook).map((b) => [b.id, b.content]));
@@ -35,14 +40,8 @@ export function screenProposal(input: {
   });
   // a rule removed because a new one overrules it stands or falls with that rule: its evidence is that rule's
   const flagsOf = new Map(screened.map((r) => [r.id, r.flags]));
-  const overruledBy = new Map(
-    input.applied.flatMap((a) => {
-      const by = a.op.op === 'REMOVE' ? /^overruled by \[([^\]]+)\]/.exec(a.op.reason)?.[1] : undefined;
-      return by && a.id ? [[a.id, by] as const] : [];
-    }),
-  );
   const rules = screened.map((rule) => {
-    const by = rule.op === 'REMOVE' ? overruledBy.get(rule.id) : undefined;
+    const by = rule.op === 'REMOVE' ? input.overruledBy?.get(rule.id) : undefined;
     if (!by) return rule;
     const inherited = (flagsOf.get(by) ?? []).map((f) => ({
       ...f,
