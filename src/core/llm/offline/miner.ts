@@ -42,18 +42,18 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   const evidence = (...steps: number[]) => ({ traceId: trace.id, steps: [...new Set(steps)].sort((a, b) => a - b) });
 
   // 1. A failing command followed by the one that worked.
+  const edits = editSteps(trace);
   runs.forEach((failure, i) => {
     if (!failure.failed) return;
     const error = errorLine(failure.result.output);
     const later = runs.slice(i + 1).filter((r) => r.call.index - failure.call.index <= FIX_WINDOW);
     // the failing command passing again, before any edit, is the retry; else the first passing run of its kind
     // (`make proto` between two `make build`s is a set-up step, not the retry)
-    const passes = later.filter((r) => !r.failed && !editedBetween(trace, failure.call.index, r.call.index));
+    const editedBefore = (r: Run) => edits.some((e) => e > failure.call.index && e < r.call.index);
+    const passes = later.filter((r) => !r.failed && !editedBefore(r));
     // or the failing command failing again, before any edit, with another error after a set-up step: the step fixed
     // what it failed with first (the Prisma client generated, the tests now fail on the task's own bug)
-    const again = later.find(
-      (r) => sameKey(r.command, failure.command) && !editedBetween(trace, failure.call.index, r.call.index),
-    );
+    const again = later.find((r) => sameKey(r.command, failure.command) && !editedBefore(r));
     const movedOn =
       again?.failed && errorKey(errorLine(again.result.output) ?? '') !== errorKey(error ?? '') ? again : undefined;
     const retry =
@@ -99,7 +99,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
       if (prep) add(prerequisite(prep));
       return;
     }
-    if (worked !== failed && isVariantOf(worked, failed) && !isAutoFix(retry.command) && !prepHinted(between, hinted)) {
+    // a set-up step the failure named, run before the retry, is the lesson rather than the variant
+    if (worked !== failed && isVariantOf(worked, failed) && !isAutoFix(retry.command) && !between.some(hinted)) {
       add({
         section,
         kind: 'pitfall',
@@ -154,6 +155,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     }
   }
 
+  const failedForms = new Set(runs.filter((r) => r.failed).map((r) => canonicalCommand(r.command)));
   // 3. The check commands that worked in this repository (the shortest successful one of each kind).
   for (const kind of CHECK_KINDS) {
     // a run of one test file shows that file passing, not the suite: only a run of the general form counts
@@ -163,8 +165,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
       .filter((w) => w.general === normalizeSpaces(w.run.command));
     if (worked.length === 0) continue;
     // a command that also failed here is a weaker word for "this works" than one that never did
-    const failedHere = (w: (typeof worked)[number]) =>
-      runs.some((r) => r.failed && canonicalCommand(r.command) === w.general) ? 1 : 0;
+    const failedHere = (w: (typeof worked)[number]) => (failedForms.has(w.general) ? 1 : 0);
     const best = [...worked].sort(
       (a, b) =>
         failedHere(a) - failedHere(b) || a.general.length - b.general.length || a.run.call.index - b.run.call.index,
@@ -277,16 +278,9 @@ function addedWords(variant: string, original: string): string {
     .toLowerCase();
 }
 
-/** The set-up step a failure named ran before the retry: that step, not the variant, is the lesson. */
-function prepHinted(between: readonly Run[], hinted: (r: Run) => boolean): boolean {
-  return between.some(hinted);
-}
-
-/** Whether the agent edited a file between two steps. */
-function editedBetween(trace: Trace, from: number, to: number): boolean {
-  return trace.steps.some(
-    (s) => s.kind === 'tool_call' && s.index > from && s.index < to && editedFiles(s, trace.cwd).length > 0,
-  );
+/** The steps at which the agent edited a file, ascending: read once, asked of every failure. */
+function editSteps(trace: Trace): number[] {
+  return trace.steps.filter((s) => s.kind === 'tool_call' && editedFiles(s, trace.cwd).length > 0).map((s) => s.index);
 }
 
 function normalizeSpaces(command: string): string {
