@@ -115,8 +115,8 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
   if (x.prescribed.size > 0 && y.prescribed.size > 0) {
     const [first, other] = [[...x.prescribed][0], [...y.prescribed][0]];
     // `RUST_MIN_STACK=8388608 cargo test` is `cargo test` run the way one of them says
-    const refines = (p: string, q: string) => q.includes(' ') && matchesCommand(p, q);
-    const related = first === other || refines(first, other) || refines(other, first);
+    const narrows = (p: string, q: string) => q.includes(' ') && matchesCommand(p, q);
+    const related = first === other || narrows(first, other) || narrows(other, first);
     const rest = (p: Set<string>, head: string) => [...p].filter((c) => c !== head);
     const within = (p: string[], q: string[]) => p.every((c) => q.includes(c));
     const [restX, restY] = [rest(x.prescribed, first), rest(y.prescribed, other)];
