@@ -3,7 +3,6 @@ import { LlmAggregator, LlmReflector } from '../../src/core/llm/llmRoles';
 import { OpenAiCompatibleClient } from '../../src/core/llm/openaiClient';
 import { emptyPlaybook } from '../../src/core/playbook/markdown';
 import type { Trace } from '../../src/core/trace/model';
-import { OVERLOAD } from './simulation';
 
 /** Concurrent calls the simulated endpoint takes (and the runs send). */
 export const CONCURRENCY = 64;
@@ -12,7 +11,7 @@ export const CONCURRENCY = 64;
 export async function learnSimulated(
   url: string,
   traces: Trace[],
-  options: Pick<LearnOptions, 'strategy' | 'batchSize' | 'seed' | 'plan' | 'latencyProfile'>,
+  options: Pick<LearnOptions, 'strategy' | 'batchSize' | 'seed' | 'plan' | 'latencyProfile' | 'capacityObservations'>,
 ): Promise<LearnResult> {
   const client = new OpenAiCompatibleClient({
     baseUrl: url,
@@ -26,8 +25,8 @@ export async function learnSimulated(
     traces,
     playbook: emptyPlaybook(),
     reflector: new LlmReflector(client),
-    // the simulated model's effective capacity, as a user would set it for a real one
-    aggregator: new LlmAggregator(client, OVERLOAD.capacityTokens),
+    // the default setting: the simulated model's capacity and decay are not told to the planner
+    aggregator: new LlmAggregator(client),
     provider: client.info,
     workspace: '/bench/repo',
     concurrency: CONCURRENCY,

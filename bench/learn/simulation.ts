@@ -8,9 +8,17 @@ import type { ChatRequest, ScriptedReply } from '../../test/support/modelServer'
  * an aggregation call keeps each distinct item with probability r = min(1, (C / load)^γ), where load is the real
  * text of the request (system and user messages: instructions, the rules shown, every lesson or operation with its
  * label), counted with the o200k tokenizer — so a delta's rules weigh what their wording and support weigh. Which
- * items survive is a hash of (item, call), so runs are replayable.
+ * items survive is a hash of (item, call), so runs are replayable. What it leaves out on purpose (a rule the
+ * playbook has) it names under `rejected`; what overload loses it does not mention, as a real model does not.
+ * The planner is not told C or γ: it starts from the default setting and learns what the calls show.
  */
-export const OVERLOAD = { capacityTokens: 8000, gamma: 0.7 } as const;
+export interface Overload {
+  capacityTokens: number;
+  gamma: number;
+}
+export const OVERLOAD: Overload = { capacityTokens: 5000, gamma: 0.7 };
+/** The decays the retention table is measured at: gentle to steep. */
+export const DECAYS = [0.5, 0.7, 1, 1.5] as const;
 /** Latencies, scaled 1:10 from typical hosted-model figures (a reflection ~1.5 s, an aggregation ~1 s + output). */
 export const LATENCY = { reflectMs: 150, reflectJitter: 0.2, aggregateBaseMs: 100, aggregatePerOutputOpMs: 2 } as const;
 
@@ -18,8 +26,8 @@ function unit(text: string): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
 }
 
-export function retention(load: number): number {
-  return Math.min(1, (OVERLOAD.capacityTokens / Math.max(1, load)) ** OVERLOAD.gamma);
+export function retention(load: number, overload: Overload = OVERLOAD): number {
+  return Math.min(1, (overload.capacityTokens / Math.max(1, load)) ** overload.gamma);
 }
 
 /** The load of a request: the tokens of its whole text. */
@@ -27,12 +35,22 @@ export function requestLoad(request: ChatRequest): number {
   return request.messages.reduce((sum, m) => sum + countTokens(m.content), 0);
 }
 
+/** The simulated model at the default overload. */
+export const simulatedResponder = simulatedModel(OVERLOAD);
+
 /** The simulated model without its latencies: the retention runs, where only what is kept matters. */
-export function instantResponder(request: ChatRequest, callIndex: number): ScriptedReply {
-  return { ...simulatedResponder(request, callIndex), delayMs: 0 };
+export const instantResponder = instantModel(OVERLOAD);
+
+export function instantModel(overload: Overload): (request: ChatRequest, callIndex: number) => ScriptedReply {
+  const model = simulatedModel(overload);
+  return (request, callIndex) => ({ ...model(request, callIndex), delayMs: 0 });
 }
 
-export function simulatedResponder(request: ChatRequest, callIndex: number): ScriptedReply {
+export function simulatedModel(overload: Overload): (request: ChatRequest, callIndex: number) => ScriptedReply {
+  return (request, callIndex) => respond(request, callIndex, overload);
+}
+
+function respond(request: ChatRequest, callIndex: number, overload: Overload): ScriptedReply {
   const system = request.messages.find((m) => m.role === 'system')?.content ?? '';
   // The task is the first user message: a repair turn (the model's broken answer, "answer again") asks the same.
   const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -52,16 +70,20 @@ export function simulatedResponder(request: ChatRequest, callIndex: number): Scr
   const items = [...user.matchAll(/^((L|D)[\d.]+) \(\d+ session\(s\)\): (?:\[[^\]]*\] |ADD to "[^"]*": )?(.*)$/gm)].map(
     (m) => ({ label: m[1], text: m[3] }),
   );
-  const keep = retention(requestLoad(request));
+  const keep = retention(requestLoad(request), overload);
   const callKey = createHash('sha256').update(user).digest('hex');
   const byText = new Map<string, string[]>();
   for (const item of items) byText.set(item.text, [...(byText.get(item.text) ?? []), item.label]);
+  const known = (text: string) => playbook.includes(text.slice(0, 40));
+  const rejected = [...byText]
+    .filter(([text]) => known(text))
+    .map(([, sources]) => ({ sources, reason: 'the playbook already says it' }));
   const operations = [...byText]
-    .filter(([text]) => !playbook.includes(text.slice(0, 40)))
+    .filter(([text]) => !known(text))
     .filter(([text]) => unit(`${callKey}:${text}`) < keep)
     .map(([content, sources]) => ({ type: 'ADD', section: 'Pitfalls', content, kind: 'pitfall', sources }));
   return {
-    content: JSON.stringify({ operations }),
+    content: JSON.stringify({ operations, rejected }),
     delayMs: LATENCY.aggregateBaseMs + LATENCY.aggregatePerOutputOpMs * operations.length,
   };
 }

@@ -6,12 +6,23 @@ import { usageFields, type RunLedger } from './ledger';
 import type { MappedReflection } from './map';
 import type { BatchRecord } from './record';
 import { Planner, type PlanKind } from './plan';
+import { mergeSameLessons } from './mergeOps';
+import { tallyItems, dropShare } from './callItems';
+import type { ModelKnowledge } from './capacityLearning';
+import { carriedOps, droppedInput, isOverloaded, MAX_REDO_DEPTH, redoTarget, splitToFit } from './overload';
 import type { AggregationInput, Aggregator, Strategy } from './types';
 
 /** A delta and the node of the tree that holds it. */
 export interface NodeDelta {
   delta: Delta;
   nodeId: string;
+  /** The calls that sent again what that node's call dropped: their operations are in the delta too. */
+  redoNodes?: string[];
+}
+
+/** The nodes a delta's operations come from: the next call's parents. */
+export function sourceNodes(d: NodeDelta): string[] {
+  return [d.nodeId, ...(d.redoNodes ?? [])];
 }
 
 export interface AggregationSettings {
@@ -49,9 +60,11 @@ export async function aggregateBatch(
   frozen: Playbook,
   settings: AggregationSettings,
   ledger: RunLedger,
+  knowledge: ModelKnowledge = {},
 ): Promise<BatchAggregation> {
   if (reflections.length === 0) return { failed: false, shape: { mode: 'no_deltas', k: 0, levels: 0, groups: [] } };
-  const levels = new Levels(b, frozen, settings.aggregator, ledger);
+  const levels = new Levels(b, frozen, settings.aggregator, ledger, settings.strategy === 'combee');
+  levels.knowledge = knowledge;
   // Reflections without lessons leave nothing to merge: the calls below only carry their tags through.
   const hasLessons = reflections.some((r) => r.reflection.lessons.length > 0);
   const singleMode: BatchMode = hasLessons ? 'single_call' : 'no_deltas';
@@ -112,7 +125,7 @@ export async function higherLevels(
           globalInput(group),
           `b${b}:L${level}:${g}`,
           `level-${level} delta ${g + 1}`,
-          group.map((d) => d.nodeId),
+          group.flatMap(sourceNodes),
           level,
         ),
       ledger.signal,
@@ -124,7 +137,7 @@ export async function higherLevels(
     globalInput(deltas),
     `b${b}:global`,
     'global delta',
-    deltas.map((d) => d.nodeId),
+    deltas.flatMap(sourceNodes),
     level,
   );
   return { final, level };
@@ -136,20 +149,30 @@ export class Levels {
   failed = false;
   /** A global call was given at least one operation to merge: the scan really reduced. */
   mergedOperations = false;
+  /** What the run knows of the model: the budget redo calls fit, and the share it drops by judgment. */
+  knowledge: ModelKnowledge = {};
 
   constructor(
     readonly b: number,
     private readonly frozen: Playbook,
     private readonly aggregator: Aggregator,
     readonly ledger: RunLedger,
+    /** Combee's: an overloaded call's dropped items are sent again in smaller calls (see overload.ts). */
+    private readonly redo = false,
   ) {}
 
+  /**
+   * One call, checked for what it dropped. An overloaded call's dropped items are sent again in smaller calls, whose
+   * operations join its delta (what the call should have returned); dropped operations from two or more sessions
+   * that are not sent again are passed on in code.
+   */
   async call(
     input: AggregationInput,
     id: string,
     label: string,
     parents: string[],
     level: number,
+    redoOf?: { id: string; share: number; depth: number },
   ): Promise<NodeDelta | undefined> {
     const { ledger, b } = this;
     if (input.level === 'global' && input.deltas.some((d) => d.ops.length > 0)) this.mergedOperations = true;
@@ -172,18 +195,63 @@ export class Levels {
     }
     ledger.account(result.usage);
     ledger.warnings.push(...result.warnings);
+    const outcomes = result.items;
+    const load = outcomes && this.aggregator.capacity?.measure(input, this.frozen);
+    const items = outcomes && tallyItems(outcomes, load);
+    const depth = (redoOf?.depth ?? 0) + 1;
+    const overloaded =
+      !!items &&
+      this.redo &&
+      redoOf?.depth !== MAX_REDO_DEPTH &&
+      isOverloaded(items, this.knowledge.judgment, redoOf?.share);
+    const parts = overloaded
+      ? splitToFit(
+          droppedInput(input, outcomes),
+          redoTarget(items, this.knowledge.budgetTokens),
+          this.aggregator.capacity,
+          this.frozen,
+        )
+      : [];
+    const carried = outcomes && !overloaded ? carriedOps(input, outcomes) : [];
+    const delta = carried.length ? { ...result.value, ops: [...result.value.ops, ...carried] } : result.value;
     ledger.nodes.push({
       id,
       kind: input.level,
       batch: b,
       level,
-      label: `${label}: ${result.value.ops.length} op(s)`,
+      label: `${label}: ${delta.ops.length} op(s)${items?.dropped ? `, dropped ${items.dropped} of ${items.in}` : ''}`,
       parents,
       status: 'ok',
       ...usageFields(result.usage),
-      detail: result.value,
+      ...(items
+        ? {
+            items: {
+              ...items,
+              ...(overloaded ? { overloaded: true, redone: parts.length } : {}),
+              ...(carried.length ? { carried: carried.length } : {}),
+              ...(redoOf ? { redoOf: redoOf.id } : {}),
+            },
+          }
+        : {}),
+      detail: delta,
     });
-    return { delta: result.value, nodeId: id };
+    const own: NodeDelta = { delta, nodeId: id };
+    if (!overloaded) return own;
+    const share = dropShare(items);
+    const redone = (
+      await Promise.all(
+        parts.map((part, p) =>
+          this.call(part, `${id}.r${p + 1}`, `${label}, redo ${p + 1}`, [id], level, { id, share, depth }),
+        ),
+      )
+    ).filter(isDefined);
+    // the redo's lessons are those the call left out, but one may repeat another it kept: folded in code
+    const [kept, ...again] = mergeSameLessons([own, ...redone]).deltas;
+    return {
+      nodeId: id,
+      delta: { ...delta, ops: [...kept.delta.ops, ...again.flatMap((d) => d.delta.ops)] },
+      redoNodes: redone.flatMap(sourceNodes),
+    };
   }
 
   /** The batch's delta as the union of deltas no call can take together (each already merged in code). */
@@ -197,7 +265,7 @@ export class Levels {
       batch: this.b,
       level,
       label: `global delta, merged in code: ${delta.ops.length} op(s) (no call fits them together)`,
-      parents: deltas.map((d) => d.nodeId),
+      parents: deltas.flatMap(sourceNodes),
       status: 'ok',
       detail: delta,
     });

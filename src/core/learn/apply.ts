@@ -3,7 +3,7 @@ import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { Delta, DeltaOp } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import { isAbortError } from '../util/concurrency';
-import type { NodeDelta } from './aggregate';
+import { sourceNodes, type NodeDelta } from './aggregate';
 import type { RunLedger } from './ledger';
 import { semanticDuplicates } from './semanticDedupe';
 
@@ -54,7 +54,7 @@ export class DeltaApplier {
       kind: 'apply',
       batch: b,
       label: `${ok} change(s) applied`,
-      parents: [final.nodeId],
+      parents: sourceNodes(final),
       status: 'ok',
       detail: result.applied.map((a) => ({
         op: a.op.op,

@@ -68,7 +68,7 @@ export class RunLedger {
   }
 
   /** A failed call fails its node, not the run (undefined, with a warning); a cancel still ends the run. */
-  async guarded<T>(call: () => Promise<RoleResult<T>>, what: string): Promise<RoleResult<T> | undefined> {
+  async guarded<R extends RoleResult<unknown>>(call: () => Promise<R>, what: string): Promise<R | undefined> {
     try {
       return await call();
     } catch (error) {

@@ -56,8 +56,8 @@ export function mergeSameLessons(deltas: readonly NodeDelta[]): MergedDeltas {
     return mine;
   });
   return {
-    deltas: deltas.map(({ nodeId, delta }, d) => ({
-      nodeId,
+    deltas: deltas.map(({ delta, ...node }, d) => ({
+      ...node,
       delta: { ...delta, ops: survivors[d].map((entry) => ({ ...entry.op, support: entry.support })) },
     })),
     merged,

@@ -9,6 +9,7 @@ import {
   type BatchAggregation,
   type NodeDelta,
 } from './aggregate';
+import type { CapacityTracker } from './capacityLearning';
 import type { RunLedger } from './ledger';
 import { reflectBatch, type MappedReflection, type MapResult } from './map';
 import { Planner } from './plan';
@@ -30,11 +31,14 @@ export async function pipelinedScan(
   settings: AggregationSettings,
   ledger: RunLedger,
   progress: (stage: string, within: number) => void = () => {},
+  tracker?: CapacityTracker,
 ): Promise<{ mapped: MapResult; aggregation: BatchAggregation }> {
   const plan = planScan(batch, settings.duplication, settings.seed);
   const capacity = settings.plan === 'sqrt' ? undefined : settings.aggregator.capacity;
   const planner = new Planner(capacity, frozen, settings.maxFanIn);
-  const levels = new Levels(b, frozen, settings.aggregator, ledger);
+  const levels = new Levels(b, frozen, settings.aggregator, ledger, true);
+  // what earlier batches (and runs) showed of the model, fixed for the batch's local calls
+  learnFrom(tracker, planner, levels);
   const settle: Array<(mapped: MappedReflection | undefined) => void> = [];
   const reflected = batch.map((_, i) => new Promise<MappedReflection | undefined>((resolve) => (settle[i] = resolve)));
   const calls = new Slots(settings.concurrency);
@@ -90,6 +94,9 @@ export async function pipelinedScan(
     return { mapped, aggregation: { failed: false, shape: { mode: 'no_deltas', k: 0, levels: 0, groups: [] } } };
   }
   progress('aggregating the group deltas', 0.8);
+  // every local call is in: what they showed of the model plans the higher levels
+  tracker?.observe(ledger.nodes.filter((n) => n.batch === b && n.kind === 'local'));
+  learnFrom(tracker, planner, levels);
   const { final, level, direct } = await higherLevels(
     done.map((c) => c.delta).filter(isDefined),
     levels,
@@ -116,7 +123,16 @@ export async function pipelinedScan(
 
 interface LocalCall {
   part: MappedReflection[];
+  /** None when the call failed. */
   delta: NodeDelta | undefined;
+}
+
+/** The budget and judgment the tracker knows now, for the calls planned next. */
+function learnFrom(tracker: CapacityTracker | undefined, planner: Planner, levels: Levels): void {
+  if (!tracker) return;
+  const knowledge = tracker.knowledge();
+  levels.knowledge = knowledge;
+  planner.use(knowledge);
 }
 
 /** One local aggregation over (a part of) a shuffled group, with its group node. */
@@ -184,6 +200,8 @@ class Slots {
   }
 }
 
+const REDO_SLOT = 1_000_000;
+
 const KIND_RANK: Record<string, number> = { trace: 0, reflection: 1, group: 2, local: 3, single: 3, global: 4 };
 
 /**
@@ -200,7 +218,12 @@ function sortBatchNodes(nodes: RunNode[], b: number, index: ReadonlyMap<string, 
       const traceId = (n.kind === 'trace' ? n.id.split(':trace:')[1] : n.id.split(':reflection:')[1]) ?? '';
       return [index.get(traceId) ?? Number.MAX_SAFE_INTEGER];
     }
-    return tail.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : -1));
+    // `3.2` is group 4's second part, `.r1` the first redo of what the call before it dropped (after that call)
+    return tail
+      .split('.')
+      .map((part) =>
+        /^\d+$/.test(part) ? Number(part) : /^r\d+$/.test(part) ? REDO_SLOT + Number(part.slice(1)) : -1,
+      );
   };
   const keyed = mine.map((node, at) => ({ node, at, rank: KIND_RANK[node.kind] ?? 5, slot: slot(node) }));
   keyed.sort((x, y) => {

@@ -1,6 +1,7 @@
 import type { Playbook } from '../playbook/model';
 import type { NodeDelta } from './aggregate';
 import type { AggregationCapacity } from './capacity';
+import type { ModelKnowledge } from './capacityLearning';
 import type { MappedReflection } from './map';
 import { mergeSameLessons } from './mergeOps';
 import type { BatchPlan } from './record';
@@ -25,12 +26,26 @@ export class Planner {
   private oversized = 0;
   private largestCallTokens = 0;
   private mergedInCode = 0;
+  /** Tokens a call is planned to fit: the capacity's, or less once the model showed less (see capacityLearning.ts). */
+  private budget: number;
+  private learnedTokens?: number;
+  /** The budget the local calls were planned to, when the higher levels were planned to another. */
+  private localBudget?: number;
 
   constructor(
     private readonly capacity: AggregationCapacity | undefined,
     private readonly playbook: Playbook,
     private readonly maxFanIn: number,
-  ) {}
+  ) {
+    this.budget = capacity?.budgetTokens ?? 0;
+  }
+
+  /** Plans the next calls to what the run knows of the model now. */
+  use(knowledge: ModelKnowledge): void {
+    if (!this.capacity) return;
+    this.budget = Math.min(this.capacity.budgetTokens, knowledge.budgetTokens ?? this.capacity.budgetTokens);
+    this.learnedTokens = knowledge.learnedTokens;
+  }
 
   /**
    * The local calls of one shuffled group, once its members' reflections are in: one, or with a capacity, as few
@@ -38,8 +53,9 @@ export class Planner {
    */
   localCalls(members: MappedReflection[]): MappedReflection[][] {
     this.groups++;
+    this.localBudget ??= this.budget;
     if (!this.capacity || members.length === 0) return [members];
-    const budget = this.capacity.budgetTokens;
+    const budget = this.budget;
     const tokensOf = (part: MappedReflection[]) =>
       this.measure({ level: 'local', reflections: part.map((m) => m.reflection), deltas: [] });
     const whole = tokensOf(members);
@@ -90,7 +106,7 @@ export class Planner {
     for (const delta of deltas) {
       const tried = [...current, delta];
       const tokens = this.measure(globalInput(tried));
-      if (current.length > 0 && (tokens > this.capacity.budgetTokens || current.length >= this.maxFanIn)) {
+      if (current.length > 0 && (tokens > this.budget || current.length >= this.maxFanIn)) {
         groups.push(current);
         this.note(currentTokens);
         current = [delta];
@@ -115,15 +131,20 @@ export class Planner {
           `k = ⌊√n⌋, global levels of at most ${this.maxFanIn} deltas (the aggregator has no context limit)`,
         mergedInCode: 0,
       };
-    const budget = this.capacity.budgetTokens;
+    const budget = this.localBudget ?? this.budget;
     let reason =
       this.splitGroups === 0
         ? `k = ⌊√n⌋ = ${this.groups}: every local call fits ${budget} tokens`
         : `k = ${this.groups + this.extraCalls} local calls for ⌊√n⌋ = ${this.groups} groups: ${this.splitGroups} group(s) split so that every local call fits ${budget} tokens`;
     if (this.oversized > 0) reason += ` (${this.oversized} reflection(s) larger than that alone)`;
+    if (this.budget !== budget) reason += `; higher levels fit ${this.budget} tokens`;
+    if (this.learnedTokens !== undefined)
+      reason += `; the model's calls showed a capacity of ${this.learnedTokens} tokens (the setting, ${this.capacity.budgetTokens}, is the upper bound)`;
     return {
       kind: 'capacity',
       budgetTokens: budget,
+      ...(this.budget !== budget ? { higherBudgetTokens: this.budget } : {}),
+      ...(this.learnedTokens !== undefined ? { learnedTokens: this.learnedTokens } : {}),
       largestCallTokens: this.largestCallTokens,
       reason,
       mergedInCode: this.mergedInCode,

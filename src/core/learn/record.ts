@@ -9,6 +9,38 @@ export const RUN_RECORD_VERSION = 1;
 export const NodeKind = z.enum(NODE_KINDS);
 export type NodeKind = z.infer<typeof NodeKind>;
 
+const ListedItem = z.object({
+  label: z.string(),
+  text: z.string(),
+  sessions: z.number().int(),
+  reason: z.string().optional(),
+});
+
+/**
+ * What an aggregation call did with the items it was given (see learn/callItems.ts): each item kept, merged, rejected
+ * with a reason, or dropped; whether the drops were overload (the dropped items redone in smaller calls) or not.
+ */
+export const CallItems = z.object({
+  in: z.number().int(),
+  kept: z.number().int(),
+  merged: z.number().int(),
+  rejected: z.number().int(),
+  dropped: z.number().int(),
+  /** The prompt's size as the plan measures it (tokens). */
+  loadTokens: z.number().int().optional(),
+  /** The drops were overload: they were sent again in `redone` smaller calls. */
+  overloaded: z.boolean().optional(),
+  redone: z.number().int().optional(),
+  /** Dropped items from two or more sessions, passed on in code (never dropped without a reason). */
+  carried: z.number().int().optional(),
+  /** This call sends again what call `redoOf` dropped. */
+  redoOf: z.string().optional(),
+  /** The dropped and rejected items, the first few of each. */
+  droppedItems: z.array(ListedItem).optional(),
+  rejectedItems: z.array(ListedItem).optional(),
+});
+export type CallItems = z.infer<typeof CallItems>;
+
 export const RunNode = z.object({
   id: z.string(),
   kind: NodeKind,
@@ -25,6 +57,8 @@ export const RunNode = z.object({
   /** The call was sent again (after an error or an invalid answer), or a second copy was sent while it hung. */
   retries: z.number().int().optional(),
   hedges: z.number().int().optional(),
+  /** Aggregation calls: what became of the items given. */
+  items: CallItems.optional(),
   /** Kind-specific payload: lessons of a reflection, ops of a delta, applied ops. */
   detail: z.unknown().optional(),
 });
@@ -35,6 +69,10 @@ export const BatchPlan = z.object({
   kind: z.enum(['sqrt', 'capacity']),
   /** The effective capacity every call was planned to fit. */
   budgetTokens: z.number().int().optional(),
+  /** The budget of the higher levels, when the batch's local calls showed less than the local calls were planned to. */
+  higherBudgetTokens: z.number().int().optional(),
+  /** The capacity the model showed in earlier calls, when below the setting (the budget then). */
+  learnedTokens: z.number().int().optional(),
   /** The largest prompt the plan sent (tokens, counted with the tokenizer). */
   largestCallTokens: z.number().int().optional(),
   reason: z.string(),

@@ -9,6 +9,7 @@ import type { Trace } from '../trace/model';
 import { aggregateBatch, type BatchAggregation, type NodeDelta } from './aggregate';
 import { DeltaApplier, type Veto } from './apply';
 import { BatchSizer } from './batchSizer';
+import { CapacityTracker, type LoadObservation } from './capacityLearning';
 import type { Measurement } from './controller';
 import { RunLedger, type RunLimits } from './ledger';
 import type { PlanKind } from './plan';
@@ -60,6 +61,8 @@ export interface LearnOptions {
    * Without it, counters move as ACE moves them: the last tag of a rule in a batch's delta adds one.
    */
   counting?: RuleCounting;
+  /** Aggregation calls recorded for this model before (its capacity profile): the plan fits what it showed. */
+  capacityObservations?: LoadObservation[];
 }
 
 export interface LearnResult {
@@ -76,6 +79,8 @@ export interface LearnResult {
   failedTraces: Array<{ id: string; reason: string }>;
   /** Batch size `auto` without a recorded profile: what this run measured, for the next run to decide from. */
   measuredProfile: Measurement[];
+  /** This run's aggregation calls as the capacity is learned from them (for the model's capacity profile). */
+  capacityObservations: LoadObservation[];
 }
 
 export const DEFAULTS = {
@@ -103,6 +108,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const started = Date.now();
   const ledger = new RunLedger(options.traces.length, options.signal, options.limits);
   const applier = new DeltaApplier(ledger, options.veto, options.embed);
+  const tracker = new CapacityTracker(options.aggregator.capacity?.budgetTokens, options.capacityObservations);
   const batches: BatchRecord[] = [];
   const applied: AppliedOp[] = [];
   const tags: BulletTag[] = [];
@@ -161,14 +167,17 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
           settings,
           ledger,
           progress,
+          tracker,
         ));
       } else {
         progress(`reflecting on ${batch.length} session(s)`, 0);
         mapped = await reflectBatch(batch, b, frozen, options.reflector, concurrency, ledger);
         ledger.signal.throwIfAborted();
         progress('aggregating', 0.5);
-        aggregation = await aggregateBatch(mapped.reflections, b, frozen, settings, ledger);
+        aggregation = await aggregateBatch(mapped.reflections, b, frozen, settings, ledger, tracker.knowledge());
       }
+      // the batch's other calls (its local calls told the pipeline already) teach the next batch's plan
+      tracker.observe(ledger.nodes.filter((n) => n.batch === b && (n.kind === 'single' || n.kind === 'global')));
       // A cancel or a limit reached during this batch: nothing of it is applied.
       ledger.signal.throwIfAborted();
       // per-session counting replaces the delta's tags (a lossy merge of the same sessions' words)
@@ -238,7 +247,17 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     warnings: ledger.warnings,
     layout: layoutOnce(ledger.nodes, ledger.warnings),
   };
-  return { playbook, applied, tags, counts, record, learnedTraceIds, failedTraces, measuredProfile: sizes.measured };
+  return {
+    playbook,
+    applied,
+    tags,
+    counts,
+    record,
+    learnedTraceIds,
+    failedTraces,
+    measuredProfile: sizes.measured,
+    capacityObservations: tracker.recorded,
+  };
 }
 
 /** The tree laid out here, in the learner's worker, so that opening it in the webview draws at once. */

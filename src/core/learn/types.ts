@@ -47,6 +47,31 @@ export interface AggregationInput {
   deltas: Delta[];
 }
 
+/** Where an item of an aggregation call came from: lesson `lesson` of reflection `reflection`, or op `op` of delta `delta`. */
+export type ItemRef = { reflection: number; lesson: number } | { delta: number; op: number };
+
+/**
+ * What a call did with one item it was given: kept (an operation cites it alone), merged (an operation cites it with
+ * others, or it repeats an item that was), rejected (the answer says why), or dropped (none of these: lost).
+ */
+export type ItemFate = 'kept' | 'merged' | 'rejected' | 'dropped';
+
+export interface ItemOutcome {
+  ref: ItemRef;
+  label: string;
+  text: string;
+  /** Distinct sessions behind the item. */
+  sessions: number;
+  fate: ItemFate;
+  /** A rejection's reason. */
+  reason?: string;
+}
+
+/** An aggregation's delta, and what became of each item it was given (aggregators that label their items). */
+export interface AggregationResult extends RoleResult<Delta> {
+  items?: ItemOutcome[];
+}
+
 /** Reflects on one trace. Implementations: the offline miner, an LLM prompt. */
 export interface Reflector {
   reflect(trace: Trace, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Reflection>>;
@@ -54,7 +79,7 @@ export interface Reflector {
 
 /** Aggregates reflections (or lower-level deltas) into one delta against the frozen playbook. */
 export interface Aggregator {
-  aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Delta>>;
+  aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<AggregationResult>;
   /** A model's limit, which the scan plans every call to fit; none (the offline aggregator): the √n plan. */
   readonly capacity?: AggregationCapacity;
 }

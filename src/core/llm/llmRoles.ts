@@ -1,10 +1,20 @@
-import type { Delta, DeltaOp, Evidence } from '../playbook/delta';
+import type { DeltaOp, Evidence } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import { bullets } from '../playbook/model';
 import { condenseTrace, DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { Trace } from '../trace/model';
 import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, type AggregationCapacity } from '../learn/capacity';
-import type { AggregationInput, Aggregator, Lesson, Reflection, Reflector, RoleResult } from '../learn/types';
+import type {
+  AggregationInput,
+  AggregationResult,
+  Aggregator,
+  ItemOutcome,
+  ItemRef,
+  Lesson,
+  Reflection,
+  Reflector,
+  RoleResult,
+} from '../learn/types';
 import { unionSupport } from '../playbook/support';
 import { countTokens } from '../util/tokens';
 import type { ChatMessage, LlmClient } from './client';
@@ -53,6 +63,7 @@ export class LlmReflector implements Reflector {
 interface Source {
   item: LabelledItem;
   support: Evidence[];
+  ref: ItemRef;
 }
 
 /** The labelled items of an aggregation call and the prompt that shows them (what `aggregate` sends, what `measure` counts). */
@@ -64,8 +75,8 @@ function aggregationRequest(
   if (input.reflections.length > 0) {
     // Duplicated reflections (augmented shuffle) show each lesson again under its own label: that is the point.
     let n = 0;
-    for (const reflection of input.reflections)
-      for (const lesson of reflection.lessons) {
+    input.reflections.forEach((reflection, r) =>
+      reflection.lessons.forEach((lesson, l) => {
         const label = `L${++n}`;
         sources.set(label, {
           item: {
@@ -74,8 +85,10 @@ function aggregationRequest(
             sessions: 1,
           },
           support: [lesson.evidence],
+          ref: { reflection: r, lesson: l },
         });
-      }
+      }),
+    );
   } else {
     input.deltas.forEach((delta, d) =>
       delta.ops.forEach((op, o) => {
@@ -83,6 +96,7 @@ function aggregationRequest(
         sources.set(label, {
           item: { label, text: describeOp(op), sessions: new Set(op.support.map((s) => s.traceId)).size },
           support: op.support,
+          ref: { delta: d, op: o },
         });
       }),
     );
@@ -128,7 +142,7 @@ export class LlmAggregator implements Aggregator {
     };
   }
 
-  async aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<RoleResult<Delta>> {
+  async aggregate(input: AggregationInput, playbook: Playbook, signal?: AbortSignal): Promise<AggregationResult> {
     const { sources, messages } = aggregationRequest(input, playbook);
     const tags = [...input.reflections.flatMap((r) => r.tags), ...input.deltas.flatMap((d) => d.tags)];
     if (sources.size === 0)
@@ -142,12 +156,15 @@ export class LlmAggregator implements Aggregator {
     });
     const warnings = [...response.warnings];
     const ops: DeltaOp[] = [];
+    const fates = new Fates();
     for (const op of response.value.operations) {
-      const cited = op.sources.map((label) => sources.get(label.trim())).filter((s): s is Source => s !== undefined);
+      const labels = op.sources.map((label) => label.trim()).filter((label) => sources.has(label));
+      const cited = labels.map((label) => sources.get(label) as Source);
       if (cited.length === 0) {
         warnings.push(`an ${op.type} operation citing no known source was dropped`);
         continue;
       }
+      fates.cite(labels);
       const support = unionSupport(...cited.map((s) => s.support));
       switch (op.type) {
         case 'ADD':
@@ -171,6 +188,37 @@ export class LlmAggregator implements Aggregator {
           break;
       }
     }
-    return { value: { ops, tags }, usage: response.usage, warnings };
+    for (const { sources: labels, reason } of response.value.rejected) fates.reject(labels, reason);
+    return { value: { ops, tags }, usage: response.usage, warnings, items: fates.outcomes(sources) };
+  }
+}
+
+/** What the answer did with each label it was given (see ItemFate). */
+class Fates {
+  private readonly alone = new Set<string>();
+  private readonly together = new Set<string>();
+  private readonly rejected = new Map<string, string>();
+
+  cite(labels: string[]): void {
+    const distinct = [...new Set(labels)];
+    for (const label of distinct) (distinct.length === 1 ? this.alone : this.together).add(label);
+  }
+
+  reject(labels: string[], reason: string): void {
+    for (const label of labels) if (!this.rejected.has(label)) this.rejected.set(label, reason);
+  }
+
+  outcomes(sources: ReadonlyMap<string, Source>): ItemOutcome[] {
+    // a repeat of an item that was used (the augmented shuffle's copies, a lesson two sessions gave alike) is merged
+    const usedTexts = new Set(
+      [...sources].filter(([label]) => this.alone.has(label) || this.together.has(label)).map(([, s]) => s.item.text),
+    );
+    return [...sources].map(([label, { item, ref }]): ItemOutcome => {
+      const outcome = { ref, label, text: item.text, sessions: item.sessions };
+      if (this.alone.has(label)) return { ...outcome, fate: 'kept' };
+      if (this.together.has(label) || usedTexts.has(item.text)) return { ...outcome, fate: 'merged' };
+      const reason = this.rejected.get(label);
+      return reason ? { ...outcome, fate: 'rejected', reason } : { ...outcome, fate: 'dropped' };
+    });
   }
 }

@@ -140,7 +140,8 @@ function curatorPrompt(
       content: [
         `${headings.close}:\n${close}`,
         `${headings.items}:\n${items.map((i) => `${i.label} (${i.sessions} session(s)): ${i.text}`).join('\n')}`,
-        'Return JSON {"operations":[{"type":"ADD","section","content","kind"?,"scope"?,"sources":[labels]} | {"type":"UPDATE","id","content","sources"} | {"type":"MERGE","ids":[...],"content","sources"} | {"type":"REMOVE","id","reason","sources"}]}.',
+        'Account for every label: cite it in an operation, or list it under "rejected" with the reason (the playbook already says it as [id], too generic, contradicted by another item).',
+        'Return JSON {"operations":[{"type":"ADD","section","content","kind"?,"scope"?,"sources":[labels]} | {"type":"UPDATE","id","content","sources"} | {"type":"MERGE","ids":[...],"content","sources"} | {"type":"REMOVE","id","reason","sources"}],"rejected":[{"sources":[labels],"reason"}]}.',
       ].join('\n\n'),
     },
   ];

@@ -43,5 +43,7 @@ export const AggregationAnswer = z.object({
       z.object({ type: z.literal('REMOVE'), id: z.string(), reason: z.string(), sources }),
     ]),
   ),
+  /** Items left out on purpose, with the reason: what is neither cited nor here was dropped (see learn/overload.ts). */
+  rejected: z.array(z.object({ sources, reason: z.string().min(3).max(300) })).default([]),
 });
 export type AggregationAnswer = z.infer<typeof AggregationAnswer>;

@@ -3,28 +3,44 @@ import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
 import { jaccard, memoTokens, NEAR_DUPLICATE } from '../../playbook/similarity';
 import { unionSupport } from '../../playbook/support';
-import type { AggregationInput, Aggregator, Reflection, RoleResult } from '../../learn/types';
+import type {
+  AggregationInput,
+  AggregationResult,
+  Aggregator,
+  ItemOutcome,
+  ItemRef,
+  Reflection,
+} from '../../learn/types';
 
 /**
  * The offline aggregator: merges lessons that are the same (equal key, or near-identical text), unions their
  * support, drops what the playbook already says, and orders the rest by how many traces support them.
  */
-export function aggregateOffline(input: AggregationInput, playbook: Playbook): Delta {
-  const candidates: AddOp[] = [
-    ...input.reflections.flatMap(lessonsAsOps),
-    ...input.deltas.flatMap((d) => d.ops.filter((op): op is AddOp => op.op === 'ADD')),
+export function aggregateOffline(input: AggregationInput, playbook: Playbook): { delta: Delta; items: ItemOutcome[] } {
+  const candidates: Candidate[] = [
+    ...input.reflections.flatMap((reflection, r) =>
+      lessonsAsOps(reflection).map((op, l) => ({ op, ref: { reflection: r, lesson: l } })),
+    ),
+    ...input.deltas.flatMap((d, i) =>
+      d.ops.flatMap((op, o) => (op.op === 'ADD' ? [{ op, ref: { delta: i, op: o } }] : [])),
+    ),
   ];
-  const passthrough: DeltaOp[] = input.deltas.flatMap((d) => d.ops.filter((op) => op.op !== 'ADD'));
+  const passthrough = input.deltas.flatMap((d, i) =>
+    d.ops.flatMap((op, o) => (op.op === 'ADD' ? [] : [{ op, ref: { delta: i, op: o } }])),
+  );
   const merged: AddOp[] = [];
+  const targetOf = new Map<Candidate, AddOp>();
   const wordsOf = memoTokens();
   const near = (a: string, b: string) => jaccard(wordsOf(a), wordsOf(b)) >= NEAR_DUPLICATE;
   // one lesson, worded by several sessions: the wording most sessions gave, whatever order they came in, supported
   // by the sessions that gave it (another session's wording says nothing for this one's)
   const votes = new Map<AddOp, Map<string, AddOp>>();
-  for (const op of candidates) {
+  for (const candidate of candidates) {
+    const { op } = candidate;
     const same = merged.find((m) => (m.key && op.key ? m.key === op.key : near(m.content, op.content)));
     const target = same ?? { ...op, support: [] };
     if (!same) merged.push(target);
+    targetOf.set(candidate, target);
     target.support = unionSupport(target.support, op.support);
     const byContent = votes.get(target) ?? new Map<string, AddOp>();
     const vote = byContent.get(op.content);
@@ -41,11 +57,54 @@ export function aggregateOffline(input: AggregationInput, playbook: Playbook): D
     if (best) Object.assign(op, { ...best, support: unionSupport(best.support) });
   }
   const existing = bullets(playbook);
-  const fresh = merged.filter((op) => !existing.some((b) => near(b.content, op.content)));
+  const said = new Map<AddOp, string>();
+  for (const op of merged) {
+    const rule = existing.find((b) => near(b.content, op.content));
+    if (rule) said.set(op, `the playbook already says it as [${rule.id}]`);
+  }
+  const fresh = merged.filter((op) => !said.has(op));
   const order = new Map(fresh.map((op, i) => [op, i]));
   fresh.sort((a, b) => b.support.length - a.support.length || (order.get(a) ?? 0) - (order.get(b) ?? 0));
   const tags = [...input.reflections.flatMap((r) => r.tags), ...input.deltas.flatMap((d) => d.tags)];
-  return { ops: [...fresh, ...dedupeOps(passthrough)], tags };
+  const members = new Map<AddOp, number>();
+  for (const target of targetOf.values()) members.set(target, (members.get(target) ?? 0) + 1);
+  const passed = dedupeOps(passthrough);
+  const items: ItemOutcome[] = [
+    ...candidates.map(({ op, ref }, i): ItemOutcome => {
+      const target = targetOf.get(candidates[i]) as AddOp;
+      const reason = said.get(target);
+      const fate = reason ? 'rejected' : (members.get(target) ?? 0) > 1 ? 'merged' : 'kept';
+      return {
+        ref,
+        label: labelOf(ref),
+        text: op.content,
+        sessions: sessionsOf(op),
+        fate,
+        ...(reason ? { reason } : {}),
+      };
+    }),
+    ...passthrough.map(({ op, ref }, i): ItemOutcome => ({
+      ref,
+      label: labelOf(ref),
+      text: op.op === 'REMOVE' ? `REMOVE ${op.id}` : op.content,
+      sessions: sessionsOf(op),
+      fate: passed.kept[i] ? 'kept' : 'merged',
+    })),
+  ];
+  return { delta: { ops: [...fresh, ...passed.ops], tags }, items };
+}
+
+interface Candidate {
+  op: AddOp;
+  ref: ItemRef;
+}
+
+function labelOf(ref: ItemRef): string {
+  return 'reflection' in ref ? `L${ref.reflection + 1}.${ref.lesson + 1}` : `D${ref.delta + 1}.${ref.op + 1}`;
+}
+
+function sessionsOf(op: DeltaOp): number {
+  return new Set(op.support.map((s) => s.traceId)).size;
 }
 
 function lessonsAsOps(reflection: Reflection): AddOp[] {
@@ -61,20 +120,27 @@ function lessonsAsOps(reflection: Reflection): AddOp[] {
   }));
 }
 
-function dedupeOps(ops: DeltaOp[]): DeltaOp[] {
+/** The operations passed on, each once, and which of the given ones was the first of its kind. */
+function dedupeOps(given: Array<{ op: DeltaOp }>): { ops: DeltaOp[]; kept: boolean[] } {
   const seen = new Set<string>();
-  return ops.filter((op) => {
+  const kept = given.map(({ op }) => {
     const key = JSON.stringify({ ...op, support: undefined });
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+  return { ops: given.filter((_, i) => kept[i]).map(({ op }) => op), kept };
 }
 
 export class OfflineAggregator implements Aggregator {
-  async aggregate(input: AggregationInput, playbook: Playbook): Promise<RoleResult<Delta>> {
+  async aggregate(input: AggregationInput, playbook: Playbook): Promise<AggregationResult> {
     const started = Date.now();
-    const value = aggregateOffline(input, playbook);
-    return { value, usage: { inputTokens: 0, outputTokens: 0, latencyMs: Date.now() - started }, warnings: [] };
+    const { delta, items } = aggregateOffline(input, playbook);
+    return {
+      value: delta,
+      usage: { inputTokens: 0, outputTokens: 0, latencyMs: Date.now() - started },
+      warnings: [],
+      items,
+    };
   }
 }
