@@ -7,10 +7,9 @@ import { startModelServer } from '../../test/support/modelServer';
 import { controllerBench } from './controllerBench';
 import { learningCorpus, plantedLessons } from './corpus';
 import { retentionSvg } from './plot';
-import { instantResponder, LATENCY, OVERLOAD, simulatedResponder } from './simulation';
+import { LATENCY, OVERLOAD, simulatedResponder } from './simulation';
+import { retentionBench, type Variant } from './retentionBench';
 import { CONCURRENCY, learnSimulated } from './simulatedRun';
-
-type Variant = Strategy | 'combee-sqrt';
 
 interface RunFigures {
   strategy: Variant;
@@ -154,14 +153,9 @@ export async function runLearnBench(argv: string[]): Promise<number> {
     concurrencyCap: CONCURRENCY,
     retryAfterSeconds: 1,
   });
-  const instant = await startModelServer({
-    responder: instantResponder,
-    concurrencyCap: CONCURRENCY,
-    retryAfterSeconds: 1,
-  });
   try {
     log(
-      `SIMULATION: loopback OpenAI-compatible server; reflector ${LATENCY.reflectMs} ms ±${LATENCY.reflectJitter * 100} %, aggregation ${LATENCY.aggregateBaseMs} ms + ${LATENCY.aggregatePerOutputOpMs} ms/op, concurrency cap ${CONCURRENCY}; overload r = min(1, (${OVERLOAD.capacityTokens}/load)^${OVERLOAD.gamma}).`,
+      `SIMULATION: loopback OpenAI-compatible server; reflector ${LATENCY.reflectMs} ms ±${LATENCY.reflectJitter * 100} %, aggregation ${LATENCY.aggregateBaseMs} ms + ${LATENCY.aggregatePerOutputOpMs} ms/op, concurrency cap ${CONCURRENCY}; overload r = min(1, (${OVERLOAD.capacityTokens}/load)^γ), neither told to the planner (it starts from the default setting).`,
     );
     const speed: RunFigures[] = [];
     for (const n of quick ? [40] : [40, 200, 1000]) {
@@ -183,32 +177,31 @@ export async function runLearnBench(argv: string[]): Promise<number> {
       quick ? [4, 16, 50, 100] : [4, 8, 16, 32, 50, 64, 100],
       log,
     );
-    // Retention: what each plan keeps of the planted lessons as the batch grows, latencies off (only what is kept counts).
-    const retention: RunFigures[] = [];
-    const traceCount = quick ? 200 : 1000;
-    const lessonCount = traceCount / 2;
-    const sizes = quick ? [10, 40, 100, 200] : [10, 40, 100, 200, 500, 1000];
-    const retain = async (variant: Variant, batch: number) => {
-      const figures = await runOnce(instant.url, variant, traceCount, batch, lessonCount, 23);
-      retention.push(figures);
-      log(
-        `retain batch=${String(batch).padStart(4)} ${variant.padEnd(11)} kept ${figures.retained}/${figures.planted}  tokens ${figures.tokens}  largest call ${figures.largestCallTokens} tokens  merged in code ${figures.mergedInCode}  levels ${figures.levels}`,
-      );
-    };
-    await retain('sequential', 1);
-    for (const batch of sizes)
-      for (const variant of ['naive', 'combee-sqrt', 'combee'] as const) await retain(variant, batch);
-    const sequentialKept = retention.find((r) => r.strategy === 'sequential')!.retained;
+    // Retention under a capacity the planner is not told, at several decays (latencies off: only what is kept counts)
+    const { figures: retention, replay, traceCount, lessonCount } = await retentionBench(quick, log);
+    const sizes = [...new Set(retention.filter((r) => r.strategy !== 'sequential').map((r) => r.batch))];
+    const gammas = [...new Set(retention.map((r) => r.gamma))];
+    const sequentialKept = (gamma: number) =>
+      retention.find((r) => r.strategy === 'sequential' && r.gamma === gamma)!.retained;
     const seq40 = speed.find((s) => s.traces === 40 && s.strategy === 'sequential')!;
     const combee40 = speed.find((s) => s.traces === 40 && s.strategy === 'combee')!;
     const naive40 = speed.find((s) => s.traces === 40 && s.strategy === 'naive')!;
-    const at = (variant: Variant, batch: number) => retention.find((r) => r.strategy === variant && r.batch === batch)!;
-    const worst = (value: (batch: number) => number) => Math.min(...sizes.map(value));
+    const at = (variant: Variant, batch: number, gamma: number) =>
+      retention.find((r) => r.strategy === variant && r.batch === batch && r.gamma === gamma)!;
+    const worst = (value: (batch: number, gamma: number) => number) =>
+      Math.min(...gammas.flatMap((g) => sizes.map((b) => value(b, g))));
     const summary = {
-      simulation: { latency: LATENCY, overload: OVERLOAD, concurrencyCap: CONCURRENCY, traceCount, lessonCount },
+      simulation: {
+        latency: LATENCY,
+        overload: { hiddenCapacityTokens: OVERLOAD.capacityTokens, gammas, speedGamma: OVERLOAD.gamma },
+        concurrencyCap: CONCURRENCY,
+        traceCount,
+        lessonCount,
+      },
       speed,
       controller,
       retention,
+      replay,
       targets: {
         controllerVsBestFixed: {
           value: controller.ratio,
@@ -225,23 +218,28 @@ export async function runLearnBench(argv: string[]): Promise<number> {
           target: '≤ 1.2× at 40, 200 and 1,000 sessions',
         },
         combeeVsNaiveWorst: {
-          value: worst((b) => at('combee', b).retained / Math.max(1, at('naive', b).retained)),
-          target: '≥ 1 at every batch size',
+          value: worst((b, g) => at('combee', b, g).retained / Math.max(1, at('naive', b, g).retained)),
+          target: '≥ 1 at every batch size and decay',
         },
         combeeVsSequentialWorst: {
-          value: worst((b) => at('combee', b).retained / sequentialKept),
-          target: '≥ 0.95 at every batch size',
+          value: worst((b, g) => at('combee', b, g).retained / sequentialKept(g)),
+          target: '≥ 0.95 at every batch size and decay',
         },
         tokensCombeeVsNaiveWorst: {
-          value: -worst((b) => -at('combee', b).tokens / at('naive', b).tokens),
-          target: '≤ 1.3× at every batch size',
+          value: -worst((b, g) => -at('combee', b, g).tokens / at('naive', b, g).tokens),
+          target: '≤ 1.3× at every batch size and decay',
+        },
+        capacityReplays: {
+          value: replay.samePlan && replay.samePlaybook ? 1 : 0,
+          target: '1 (the learned capacity replays to the same plan and playbook)',
         },
         tokensCombeeVsNaiveAt40: { value: combee40.tokens / naive40.tokens, target: '≤ 1.25×' },
       },
     };
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'learn.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    writeFileSync(join(out, 'retention.svg'), retentionSvg(retention, sequentialKept));
+    const plotted = retention.filter((r) => r.gamma === OVERLOAD.gamma);
+    writeFileSync(join(out, 'retention.svg'), retentionSvg(plotted, sequentialKept(OVERLOAD.gamma)));
     if (json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else
       for (const [name, t] of Object.entries(summary.targets))
@@ -250,6 +248,5 @@ export async function runLearnBench(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await server.close();
-    await instant.close();
   }
 }

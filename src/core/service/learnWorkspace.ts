@@ -8,6 +8,8 @@ import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/prop
 import type { ProposalStore } from '../store/proposals';
 import { estimateRun, type RunEstimate } from '../learn/estimate';
 import { LatencyProfiles } from '../learn/latencyProfiles';
+import { CapacityProfiles } from '../learn/capacityProfiles';
+import { describeDrops, dropSummary } from '../learn/callItems';
 import { DEFAULTS, learn, type Strategy } from '../learn/run';
 import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { RunRecord } from '../learn/record';
@@ -314,6 +316,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const profiles = new LatencyProfiles(options.store.dir);
   const latencyProfile =
     options.batchSize === 'auto' ? await profiles.load(options.provider.provider, options.provider.model) : undefined;
+  // what this model's aggregation calls kept before: the plan fits the capacity it showed (capacityLearning.ts)
+  const capacities = new CapacityProfiles(options.store.dir);
+  const capacityObservations = options.aggregator.capacity
+    ? await capacities.load(options.provider.provider, options.provider.model)
+    : [];
   // each session counted once per rule it had in play (see learn/ruleCounting.ts)
   const ruleLedger = await RuleLedger.load(state, options.workspace);
   const history = await assetHistory(options.workspace);
@@ -344,8 +351,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     limits: options.limits,
     embed: options.embed,
     latencyProfile,
+    capacityObservations,
   });
   result.record.warnings.unshift(...early);
+  const drops = describeDrops(dropSummary(result.record.nodes));
+  if (drops) result.record.warnings.push(drops);
   // counters earlier proposals hold that never reached the file: this proposal carries them (see pendingCounters.ts)
   const carried = await pendingCounters(options.proposals, options.workspace, playbookPath);
   if (carried.counts.length > 0) {
@@ -496,6 +506,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     // Delays measured under faults or a cancel say little about the model: only a clean run's profile is kept.
     if (result.record.status === 'completed' && result.measuredProfile.length >= 2)
       await profiles.save(options.provider.provider, options.provider.model, result.measuredProfile);
+    // what a call kept does not depend on how the run ended: every finished call is evidence of the capacity
+    await capacities.append(options.provider.provider, options.provider.model, result.capacityObservations);
   }
   return {
     traces,
