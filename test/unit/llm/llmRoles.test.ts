@@ -114,6 +114,52 @@ describe('LLM roles', () => {
     assert.match(result.warnings[0], /citing no known source was dropped/);
   });
 
+  it('aggregator: accounts for every item — kept alone, merged with others or as a repeat, rejected with a reason, dropped', async () => {
+    const aggregator = new LlmAggregator(
+      await client({
+        content: JSON.stringify({
+          operations: [
+            { type: 'ADD', section: 'Build', content: 'Run pnpm db:generate before pnpm test.', sources: ['L1'] },
+            { type: 'ADD', section: 'Test', content: 'Set TZ=UTC when running vitest here.', sources: ['L2', 'L3'] },
+          ],
+          rejected: [{ sources: ['L4'], reason: 'the playbook already says it as [bld-00001]' }],
+        }),
+      }),
+    );
+    const lesson = (traceId: string, content: string) => ({
+      section: 'Build',
+      content,
+      kind: 'procedure' as const,
+      evidence: { traceId, steps: [1] },
+    });
+    const result = await aggregator.aggregate(
+      {
+        level: 'local',
+        deltas: [],
+        reflections: [
+          { traceId: 'a', lessons: [lesson('a', 'db:generate first'), lesson('a', 'TZ=UTC for vitest')], tags: [] },
+          { traceId: 'b', lessons: [lesson('b', 'TZ must be UTC')], tags: [] },
+          { traceId: 'c', lessons: [lesson('c', 'pnpm build first'), lesson('c', 'docs need mkdocs')], tags: [] },
+          // the augmented shuffle's copy of a's first lesson, left uncited: a repeat of one that was kept
+          { traceId: 'a', lessons: [lesson('a', 'db:generate first')], tags: [] },
+        ],
+      },
+      emptyPlaybook(),
+    );
+    assert.deepEqual(
+      result.items?.map((i) => [i.label, i.fate, i.reason ?? '']),
+      [
+        ['L1', 'kept', ''],
+        ['L2', 'merged', ''],
+        ['L3', 'merged', ''],
+        ['L4', 'rejected', 'the playbook already says it as [bld-00001]'],
+        ['L5', 'dropped', ''],
+        ['L6', 'merged', ''],
+      ],
+    );
+    assert.deepEqual(result.items?.[4].ref, { reflection: 2, lesson: 1 }, 'a dropped item says where it came from');
+  });
+
   it("aggregator (global): labels the local deltas' operations and says they come from parallel curators", async () => {
     const aggregator = new LlmAggregator(await client(simulatedModel));
     const op = (traceId: string) => ({
