@@ -1,5 +1,7 @@
 import { join, resolve } from 'node:path';
 import { countBatchModes } from '../../core/learn/batchMode';
+import { describeDrops, dropSummary } from '../../core/learn/callItems';
+import type { RunRecord } from '../../core/learn/record';
 import { CallCache } from '../../core/llm/cache';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/store/proposals';
@@ -299,6 +301,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy} (${countBatchModes(record!.batches)}), seed ${record!.seed}:`,
       `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
       ...(result.proposal.targetReasons?.length ? [`  Rendered for ${result.proposal.targetReasons.join('; ')}.`] : []),
+      ...dropsSummary(record!),
       ...(result.failedTraces?.length
         ? [
             `  ${result.failedTraces.length} session(s) could not be learned this time (see the warnings); the next run tries them again.`,
@@ -374,6 +377,12 @@ function followUp(
   if (typeof values.store === 'string') args.push('--store', resolve(values.store));
   if (typeof values.playbook === 'string') args.push('--playbook', values.playbook);
   return args.map(shellQuote).join(' ');
+}
+
+/** One line on what the aggregation calls dropped, when they did (`combee tree` says which). */
+function dropsSummary(record: RunRecord): string[] {
+  const drops = describeDrops(dropSummary(record.nodes));
+  return drops ? [`  ${drops}; \`combee tree\` shows which.`] : [];
 }
 
 /** One line on the flagged rules, when there are any (the warnings above give each one's reasons). */

@@ -172,6 +172,7 @@ export class Levels {
     label: string,
     parents: string[],
     level: number,
+    /** A redo: the call it sends again what was dropped from, that call's drop share, and how many redos deep. */
     redoOf?: { id: string; share: number; depth: number },
   ): Promise<NodeDelta | undefined> {
     const { ledger, b } = this;
@@ -198,12 +199,9 @@ export class Levels {
     const outcomes = result.items;
     const load = outcomes && this.aggregator.capacity?.measure(input, this.frozen);
     const items = outcomes && tallyItems(outcomes, load);
-    const depth = (redoOf?.depth ?? 0) + 1;
+    const depth = redoOf?.depth ?? 0;
     const overloaded =
-      !!items &&
-      this.redo &&
-      redoOf?.depth !== MAX_REDO_DEPTH &&
-      isOverloaded(items, this.knowledge.judgment, redoOf?.share);
+      !!items && this.redo && depth < MAX_REDO_DEPTH && isOverloaded(items, this.knowledge.judgment, redoOf?.share);
     const parts = overloaded
       ? splitToFit(
           droppedInput(input, outcomes),
@@ -241,7 +239,11 @@ export class Levels {
     const redone = (
       await Promise.all(
         parts.map((part, p) =>
-          this.call(part, `${id}.r${p + 1}`, `${label}, redo ${p + 1}`, [id], level, { id, share, depth }),
+          this.call(part, `${id}.r${p + 1}`, `${label}, redo ${p + 1}`, [id], level, {
+            id,
+            share,
+            depth: depth + 1,
+          }),
         ),
       )
     ).filter(isDefined);

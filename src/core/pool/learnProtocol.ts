@@ -57,7 +57,15 @@ export interface LearnTaskResult {
   sessions: number;
   declined?: boolean;
   proposal?: { id: string; files: string[] };
-  run?: { id: string; status: string; calls: number; tokens: number; warnings: string[] };
+  run?: {
+    id: string;
+    status: string;
+    calls: number;
+    tokens: number;
+    warnings: string[];
+    /** What the aggregation calls dropped without a reason, and what became of it (callItems.ts), when they did. */
+    drops?: string;
+  };
   /** Sessions not learned this time (retried later), and sessions no longer retried after repeated failures. */
   failedSessions?: number;
   givenUpSessions?: number;

@@ -1,4 +1,5 @@
 import { threadId } from 'node:worker_threads';
+import { describeDrops, dropSummary } from '../learn/callItems';
 import { ProposalStore } from '../store/proposals';
 import type { RunEstimate } from '../learn/estimate';
 import { CachingLlmClient, CallCache } from '../llm/cache';
@@ -87,6 +88,7 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
             calls: record.totals.calls,
             tokens: record.totals.inputTokens + record.totals.outputTokens,
             warnings: record.warnings,
+            drops: describeDrops(dropSummary(record.nodes)),
           }
         : undefined,
       failedSessions: result.failedTraces?.length ?? 0,

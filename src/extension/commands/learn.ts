@@ -84,6 +84,7 @@ export async function runLearning(
           const failures: string[] = [];
           let outsideWindow = 0;
           let flaggedNote = '';
+          let dropsNote = '';
           for (const workspace of folders) {
             progress.report({ message: `learning for ${vscode.workspace.asRelativePath(workspace)}…` });
             const result = await learnInWorker(
@@ -124,6 +125,7 @@ export async function runLearning(
             }
             const run = result.run;
             for (const warning of run?.warnings ?? []) services.log.warn(warning);
+            if (run?.drops) dropsNote = ` ${run.drops} (Show Aggregation Tree for which).`;
             outsideWindow += result.outsideWindow ?? 0;
             if (run?.status === 'failed')
               failures.push(
@@ -169,7 +171,7 @@ export async function runLearning(
                 : 'Combee learned nothing new from the recent sessions.',
             );
           } else {
-            const message = `Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.${flaggedNote}`;
+            const message = `Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.${flaggedNote}${dropsNote}`;
             void (flaggedNote
               ? vscode.window.showWarningMessage(message)
               : vscode.window.showInformationMessage(message));
