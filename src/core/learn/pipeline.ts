@@ -36,7 +36,8 @@ export async function pipelinedScan(
   const plan = planScan(batch, settings.duplication, settings.seed);
   const capacity = settings.plan === 'sqrt' ? undefined : settings.aggregator.capacity;
   const planner = new Planner(capacity, frozen, settings.maxFanIn);
-  const levels = new Levels(b, frozen, settings.aggregator, ledger, true);
+  // the √n plan is Combee as published, the baseline: its calls are checked, not redone
+  const levels = new Levels(b, frozen, settings.aggregator, ledger, settings.plan !== 'sqrt');
   // what earlier batches (and runs) showed of the model, fixed for the batch's local calls
   learnFrom(tracker, planner, levels);
   const settle: Array<(mapped: MappedReflection | undefined) => void> = [];
