@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { learningCorpus, plantedLessons } from '../../../bench/learn/corpus';
 import { instantModel } from '../../../bench/learn/simulation';
+import { runCli } from '../../../src/cli/main';
 import { CapacityProfiles } from '../../../src/core/learn/capacityProfiles';
 import { openAiRoles } from '../../../src/core/llm/providers';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
@@ -55,5 +56,48 @@ describe("a model's capacity profile across learning runs", () => {
     const second = await learnOnce();
     const plan = second.record?.batches[0].plan;
     assert.ok(plan?.learnedTokens !== undefined && (plan.budgetTokens ?? 0) < 16_000, JSON.stringify(plan));
+  });
+});
+
+describe('the CLI says what the aggregation calls dropped', () => {
+  let server: ModelServer | undefined;
+  after(async () => server?.close());
+
+  it('its summary names the drops and what became of them, and points at the tree', async function () {
+    this.timeout(60_000);
+    server = await startModelServer({ responder: instantModel({ capacityTokens: 1_500, gamma: 0.7 }) });
+    const root = tempDir('combee-capacity-cli-');
+    const workspace = join(root, 'shop');
+    mkdirSync(workspace, { recursive: true });
+    const store = new TraceStore(join(root, 'store'));
+    for (const trace of learningCorpus(60, plantedLessons(30), 2, 8))
+      await store.saveTrace({ ...trace, cwd: workspace });
+    const out: string[] = [];
+    const sink = { result: (t: string) => out.push(t), info: () => {}, warn: (t: string) => out.push(`warning: ${t}`) };
+    const code = await runCli(
+      [
+        'learn',
+        '--store',
+        store.dir,
+        '--workspace',
+        workspace,
+        '--window-days',
+        '0',
+        '--provider',
+        'openai',
+        '--base-url',
+        server.url,
+        '--model',
+        'sim',
+        '--batch',
+        '60',
+        '--dry-run',
+      ],
+      sink,
+    );
+    assert.equal(code, 0, out.join('\n'));
+    const text = out.join('\n');
+    assert.match(text, /warning: \d+ aggregation call\(s\) dropped \d+ item\(s\) without a reason/);
+    assert.match(text, /^ {2}\d+ aggregation call\(s\) dropped .*; `combee tree` shows which\.$/m);
   });
 });
