@@ -191,6 +191,8 @@ function legend(): HTMLElement {
     ['skipped', 'skipped'],
     ['retried', 'sent again'],
     ['hedged', 'hedged'],
+    ['dropped', 'dropped items'],
+    ['redo', 'sends dropped items again'],
     ['flagged', 'holds flagged rules'],
   ];
   for (const [kind, text] of outlines) {
