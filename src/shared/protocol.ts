@@ -126,6 +126,8 @@ export interface RunView extends RunSummaryView {
   batchSize: number;
   batches: BatchView[];
   nodes: RunNodeView[];
+  /** How many of its calls dropped how many items, and what became of them; absent when none dropped any. */
+  drops?: string;
   /** As the learner laid the run out when it recorded it (absent in older records). */
   layout?: StoredLayout;
 }

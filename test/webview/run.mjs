@@ -517,6 +517,10 @@ const tests = [
         assert.notEqual(await stroke(redo.id), await stroke(plain.id));
         assert.notEqual(await stroke(redo.id), await stroke(call.id));
         assert.match(await page.locator('.legend').innerText(), /dropped items.*sends dropped items again/s);
+        assert.match(
+          await page.locator('.run-drops').innerText(),
+          /^\d+ aggregation call\(s\) dropped \d+ item\(s\) without a reason: .*1 from several sessions carried in code$/,
+        );
         // the run is shown whole, far out, where the pointer finds a node by where it is drawn
         const centre = (id) =>
           page.locator(`.node[data-id="${id}"]`).evaluate((n) => {

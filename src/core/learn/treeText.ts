@@ -58,8 +58,9 @@ export function renderRunTree(record: RunRecord): string {
     if (apply) walk(apply, 1);
     else lines.push('  (nothing to apply)');
   }
-  if (record.warnings.length)
-    lines.push('', `${record.warnings.length} warning(s):`, ...record.warnings.slice(0, 20).map((w) => `  ${w}`));
+  // the learner warns of the drops too: said once, under the header
+  const warnings = record.warnings.filter((w) => w !== drops);
+  if (warnings.length) lines.push('', `${warnings.length} warning(s):`, ...warnings.slice(0, 20).map((w) => `  ${w}`));
   return lines.join('\n');
 }
 

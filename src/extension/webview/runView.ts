@@ -1,4 +1,5 @@
 import { describeBatchMode } from '../../core/learn/batchMode';
+import { describeDrops, dropSummary } from '../../core/learn/callItems';
 import { callName } from '../../core/learn/callItemsText';
 import type { LiveRunSnapshot } from '../../core/learn/liveRun';
 import type { RunNode, RunRecord } from '../../core/learn/record';
@@ -39,12 +40,18 @@ export function runView(record: RunRecord, flaggedRules: RuleIds = new Set()): R
       description: describeBatchMode(b),
     })),
     nodes: record.nodes.map((n) => nodeView(n, nodeDetailView(n, nameOf), flaggedRules, nameOf)),
+    ...drops(record.nodes),
     layout: record.layout,
   };
 }
 
 /** Rule ids, as a set or the keys of a map. */
 type RuleIds = Pick<ReadonlySet<string>, 'has'>;
+
+function drops(nodes: readonly RunNode[]): Pick<RunView, 'drops'> {
+  const line = describeDrops(dropSummary(nodes));
+  return line ? { drops: line } : {};
+}
 
 /** The calls of a run named by their node ids (a redo names the call whose drops it sends again). */
 function callNames(nodes: readonly RunNode[]): CallNames {
@@ -114,6 +121,7 @@ export function liveRunView(live: LiveRunSnapshot): RunView {
       description: 'in progress: nodes appear as their calls finish',
     })),
     nodes: live.nodes.map((n) => nodeView(n, undefined, new Set(), nameOf)),
+    ...drops(live.nodes),
   };
 }
 

@@ -91,6 +91,14 @@ describe('`combee tree` on a run whose calls dropped items', () => {
     );
   });
 
+  it("says it once when the learner's warnings say it too", () => {
+    const summary = describeDrops(dropSummary(record.nodes));
+    assert.ok(summary);
+    const warned = renderRunTree({ ...record, warnings: [...record.warnings, summary, 'another warning'] });
+    assert.equal(warned.split(summary).length, 2, warned);
+    assert.match(warned, new RegExp(`${record.warnings.length + 1} warning\\(s\\):\n(  .*\n)*  another warning$`));
+  });
+
   it('a run whose calls dropped nothing has no line about drops', () => {
     const clean = {
       ...record,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { describeDrops, dropSummary } from '../../../src/core/learn/callItems';
 import type { CallItems, RunNode, RunRecord } from '../../../src/core/learn/record';
 import { nodeDetailView, nodeSummary, withReview } from '../../../src/extension/webview/nodeDetail';
-import { runView } from '../../../src/extension/webview/runView';
+import { liveRunView, runMessageView, runView } from '../../../src/extension/webview/runView';
 import type { RunNodeView } from '../../../src/shared/protocol';
 import { exampleRunRecord } from '../../support/exampleRun';
 import { overloadedRunRecord } from '../../support/overloadedRun';
@@ -111,6 +112,7 @@ describe('the run as the tree panel gets it', () => {
   it('marks nothing as dropped or redone in a run whose calls kept what they were given', async () => {
     const view = runView(await exampleRunRecord());
     assert.ok(view.nodes.every((n) => !n.marks?.includes('dropped') && !n.marks?.includes('redo')));
+    assert.equal(view.drops, undefined);
   });
 });
 
@@ -121,6 +123,15 @@ describe('a run whose calls dropped items, as the tree panel gets it', () => {
   before(async () => {
     record = await overloadedRunRecord();
     byId = new Map(runView(record).nodes.map((n) => [n.id, n]));
+  });
+
+  it('says with the run how many of its calls dropped how many items, as `combee tree` does, live or recorded', () => {
+    const line = describeDrops(dropSummary(record.nodes));
+    assert.ok(line);
+    assert.equal(runView(record).drops, line);
+    assert.equal(runMessageView(runView(record)).drops, line, 'sent with the run');
+    const live = liveRunView({ ...record, traces: 60, calls: 1, costUsd: 0, nodes: record.nodes });
+    assert.equal(live.drops, line);
   });
 
   it('marks every call that dropped items, and every redo, and no other node', () => {
