@@ -32,12 +32,42 @@ export interface OperationView {
   support: EvidenceView[];
 }
 
+/** An item a call was given, as its node lists it: its label in the prompt, its text, and its sessions. */
+export interface CallItemView {
+  label: string;
+  text: string;
+  sessions: number;
+  /** Why the call rejected it (rejected items only). */
+  reason?: string;
+}
+
+/** What an aggregation call did with the items it was given: each kept, merged, rejected with a reason, or dropped. */
+export interface CallItemsView {
+  in: number;
+  kept: number;
+  merged: number;
+  rejected: number;
+  dropped: number;
+  /** What became of the dropped items, in words ("sent again in 1 smaller call", "carried 2 in code, 1 lost"). */
+  dropFate?: string;
+  /** The call whose dropped items this one sends again. */
+  redoOf?: { id: string; name: string };
+  /** The first few of each fate; the counts above say how many there were. */
+  droppedItems: CallItemView[];
+  rejectedItems: CallItemView[];
+}
+
 /** What a node holds, by kind: the tree's details pane shows it as text. */
 export type NodeDetailView =
   | { kind: 'session'; traceId: string; agent: string; steps: number }
   | { kind: 'lessons'; lessons: Array<{ section: string; content: string; kind: string; evidence: EvidenceView }> }
   | { kind: 'members'; traceIds: string[] }
-  | { kind: 'operations'; operations: OperationView[] }
+  | {
+      kind: 'operations';
+      operations: OperationView[];
+      /** Absent for calls recorded before calls were checked for what they dropped. */
+      items?: CallItemsView;
+    }
   | {
       kind: 'applied';
       operations: Array<
@@ -55,8 +85,11 @@ export type NodeDetailView =
       reviewNote?: string;
     };
 
-/** What a node's outline says beside its status: its call was sent again, sent twice, or its rules are held back. */
-export type NodeMark = 'retried' | 'hedged' | 'flagged';
+/**
+ * What a node's outline says beside its status: its call was sent again, sent twice, or its rules are held back; its
+ * answer dropped items it was given, or it sends again what another call dropped.
+ */
+export type NodeMark = 'retried' | 'hedged' | 'flagged' | 'dropped' | 'redo';
 
 export interface RunNodeView {
   id: string;
@@ -93,6 +126,8 @@ export interface RunView extends RunSummaryView {
   batchSize: number;
   batches: BatchView[];
   nodes: RunNodeView[];
+  /** How many of its calls dropped how many items, and what became of them; absent when none dropped any. */
+  drops?: string;
   /** As the learner laid the run out when it recorded it (absent in older records). */
   layout?: StoredLayout;
 }

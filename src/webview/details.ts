@@ -1,4 +1,11 @@
-import type { EvidenceView, NodeDetailView, OperationView, RunNodeView } from '../shared/protocol';
+import type {
+  CallItemsView,
+  CallItemView,
+  EvidenceView,
+  NodeDetailView,
+  OperationView,
+  RunNodeView,
+} from '../shared/protocol';
 import { el } from './dom';
 
 /** Session titles by trace id (a trace node's label is its session's title), for evidence that names sessions. */
@@ -50,6 +57,35 @@ function operationItem(op: OperationView, ctx: Context, extra?: string): HTMLEle
   return item;
 }
 
+/** Items of one fate, the first few by name (label, text, sessions, the reason of a rejection), with how many more. */
+function itemList(title: string, className: string, items: CallItemView[], count: number): HTMLElement[] {
+  if (count === 0) return [];
+  const list = el('ol', undefined, `call-items ${className}`);
+  for (const item of items) {
+    const entry = el('li');
+    entry.append(el('span', item.label, 'item-label'), el('div', item.text, 'item-text'));
+    const meta = `${item.sessions} session(s)${item.reason ? ` · reason: ${item.reason}` : ''}`;
+    entry.append(el('div', meta, 'meta'));
+    list.append(entry);
+  }
+  const shown = [el('h3', `${title} (${count})`), list];
+  if (count > items.length) shown.push(el('p', `and ${count - items.length} more not listed`, 'empty'));
+  return shown;
+}
+
+/** What an aggregation call did with the items it was given, then the items it dropped and those it rejected. */
+function callItems(items: CallItemsView): HTMLElement {
+  const box = el('div', undefined, 'call-outcome');
+  const tally = `${items.in} item(s) given: ${items.kept} kept, ${items.merged} merged, ${items.rejected} rejected with a reason, ${items.dropped} dropped${items.dropFate ? ` (${items.dropFate})` : ''}`;
+  box.append(el('p', tally, items.dropped > 0 ? 'items-tally has-drops' : 'items-tally'));
+  if (items.redoOf) box.append(el('p', `Sends again what ${items.redoOf.name} dropped.`, 'redo-of'));
+  box.append(
+    ...itemList('Dropped without a reason', 'dropped-items', items.droppedItems, items.dropped),
+    ...itemList('Rejected', 'rejected-items', items.rejectedItems, items.rejected),
+  );
+  return box;
+}
+
 function body(detail: NodeDetailView, ctx: Context): HTMLElement {
   switch (detail.kind) {
     case 'session': {
@@ -91,10 +127,13 @@ function body(detail: NodeDetailView, ctx: Context): HTMLElement {
       return list;
     }
     case 'operations': {
-      if (detail.operations.length === 0) return el('p', 'No operation.', 'empty');
       const list = el('ol', undefined, 'ops');
       for (const op of detail.operations) list.append(operationItem(op, ctx));
-      return list;
+      const operations = detail.operations.length ? list : el('p', 'No operation.', 'empty');
+      if (!detail.items) return operations;
+      const box = el('div');
+      box.append(callItems(detail.items), el('h3', `Operations (${detail.operations.length})`), operations);
+      return box;
     }
     case 'applied': {
       if (detail.operations.length === 0) return el('p', 'Nothing to apply.', 'empty');

@@ -80,6 +80,8 @@ export class FarDrawing {
     const flagged = colour('--vscode-editorWarning-foreground', '#b80');
     const retried = colour('--vscode-charts-yellow', '#b90');
     const hedged = colour('--vscode-charts-purple', '#85c');
+    const dropped = colour('--vscode-charts-orange', '#d70');
+    const redo = colour('--vscode-charts-blue', '#38c');
     context.setTransform(1, 0, 0, 1, 0, 0);
     context.clearRect(0, 0, this.element.width, this.element.height);
     context.setTransform(this.resolution, 0, 0, this.resolution, 0, 0);
@@ -107,13 +109,17 @@ export class FarDrawing {
               ? failed
               : node.marks?.includes('flagged')
                 ? flagged
-                : node.marks?.includes('retried')
-                  ? retried
-                  : node.marks?.includes('hedged')
-                    ? hedged
-                    : node.kind === 'apply'
-                      ? applied
-                      : border;
+                : node.marks?.includes('dropped')
+                  ? dropped
+                  : node.marks?.includes('redo')
+                    ? redo
+                    : node.marks?.includes('retried')
+                      ? retried
+                      : node.marks?.includes('hedged')
+                        ? hedged
+                        : node.kind === 'apply'
+                          ? applied
+                          : border;
       context.strokeStyle = marked;
       // a mark must still show at a few pixels a node: drawn thicker than the SVG's
       context.lineWidth = (marked === border ? 1 : 3) / this.resolution;

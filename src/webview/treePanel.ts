@@ -72,6 +72,7 @@ export function renderTree(
       'meta',
     ),
   );
+  if (run.drops) root.append(el('p', run.drops, 'meta run-drops'));
   root.append(legend());
   // user timings, read by the render benchmark (bench/webview-render.mjs)
   const started = performance.now();
@@ -191,6 +192,8 @@ function legend(): HTMLElement {
     ['skipped', 'skipped'],
     ['retried', 'sent again'],
     ['hedged', 'hedged'],
+    ['dropped', 'dropped items'],
+    ['redo', 'sends dropped items again'],
     ['flagged', 'holds flagged rules'],
   ];
   for (const [kind, text] of outlines) {

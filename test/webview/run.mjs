@@ -20,6 +20,7 @@ for (const [file, build] of [
     process.exit(1);
   }
 const { exampleRunRecord } = require(join(REPO_ROOT, 'out/test/support/exampleRun.js'));
+const { overloadedRunRecord } = require(join(REPO_ROOT, 'out/test/support/overloadedRun.js'));
 const { runView, runSummaryView, runMessageView, liveRunView } = require(
   join(REPO_ROOT, 'out/src/extension/webview/runView.js'),
 );
@@ -475,6 +476,102 @@ const tests = [
       await page.screenshot({ path: join(ARTIFACTS, 'tree-marks-dark.png') });
       assert.deepEqual(errors, []);
       await page.close();
+    },
+  ],
+  [
+    'a call that dropped items is outlined, says how many on hover, and lists them and its rejected items in its details',
+    async (browser) => {
+      const record = await overloadedRunRecord();
+      const calls = record.nodes.filter((n) => n.items);
+      const call = calls.find((n) => n.items.overloaded && n.items.rejected > 0);
+      const redo = calls.find((n) => n.items.redoOf === call.id);
+      const carrying = calls.find((n) => n.items.carried);
+      assert.ok(call && redo && carrying, 'the run overloaded, redid, and carried an item in code');
+      // a dropped item's text is the model's input: shown as text, never run (the high-contrast pass shows one)
+      const hostile = structuredClone(record);
+      const payload = '<img src=x onerror="window.pwned = \'dropped\'">';
+      hostile.nodes.find((n) => n.id === call.id).items.droppedItems[0].text = payload;
+      for (const theme of ['light', 'dark', 'high-contrast']) {
+        const { page, errors } = await openPanel(browser, theme);
+        await showRun(page, theme === 'high-contrast' ? hostile : record);
+        const marked = (mark) => page.locator(`.node.mark-${mark}`).evaluateAll((n) => n.map((x) => x.dataset.id));
+        assert.deepEqual(
+          (await marked('dropped')).sort(),
+          calls
+            .filter((n) => n.items.dropped > 0)
+            .map((n) => n.id)
+            .sort(),
+        );
+        assert.deepEqual(
+          (await marked('redo')).sort(),
+          calls
+            .filter((n) => n.items.redoOf)
+            .map((n) => n.id)
+            .sort(),
+        );
+        // the outline is drawn in the theme's colour, unlike an unmarked call's
+        const stroke = (id) =>
+          page.locator(`.node[data-id="${id}"] .box`).evaluate((box) => getComputedStyle(box).stroke);
+        const plain = calls.find((n) => n.items.dropped === 0 && !n.items.redoOf);
+        assert.notEqual(await stroke(call.id), await stroke(plain.id));
+        assert.notEqual(await stroke(redo.id), await stroke(plain.id));
+        assert.notEqual(await stroke(redo.id), await stroke(call.id));
+        assert.match(await page.locator('.legend').innerText(), /dropped items.*sends dropped items again/s);
+        assert.match(
+          await page.locator('.run-drops').innerText(),
+          /^\d+ aggregation call\(s\) dropped \d+ item\(s\) without a reason: .*1 from several sessions carried in code$/,
+        );
+        // the run is shown whole, far out, where the pointer finds a node by where it is drawn
+        const centre = (id) =>
+          page.locator(`.node[data-id="${id}"]`).evaluate((n) => {
+            const r = n.getBoundingClientRect();
+            return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+          });
+        const { x, y } = await centre(call.id);
+        await page.mouse.move(x, y);
+        assert.match(
+          await page.locator('.tooltip').innerText(),
+          new RegExp(`dropped ${call.items.dropped} of ${call.items.in} \\(sent again in 1 smaller call\\)`),
+        );
+        await page.mouse.click(x, y);
+        await page.locator('.details .dropped-items').waitFor();
+        const tally = await page.locator('.details .items-tally').innerText();
+        assert.equal(
+          tally,
+          `${call.items.in} item(s) given: ${call.items.kept} kept, ${call.items.merged} merged, ${call.items.rejected} rejected with a reason, ${call.items.dropped} dropped (sent again in 1 smaller call)`,
+        );
+        const dropped = await page.locator('.details .dropped-items > li').allInnerTexts();
+        assert.equal(dropped.length, call.items.dropped);
+        for (const [i, item] of call.items.droppedItems.entries()) {
+          const text = theme === 'high-contrast' && i === 0 ? payload : item.text;
+          assert.ok(dropped[i].includes(item.label) && dropped[i].includes(text), dropped[i]);
+          assert.ok(dropped[i].includes(`${item.sessions} session(s)`), dropped[i]);
+        }
+        const rejected = await page.locator('.details .rejected-items > li').allInnerTexts();
+        assert.equal(rejected.length, call.items.rejected);
+        for (const text of rejected) assert.ok(text.includes('reason: the playbook already says it'), text);
+        assert.equal(await page.evaluate(() => window.pwned), undefined, 'no payload ran');
+        assert.equal(await page.locator('#root img').count(), 0);
+        if (theme === 'dark') {
+          await page.mouse.move(1, 1);
+          await page.screenshot({ path: join(ARTIFACTS, 'tree-dropped-dark.png') });
+        }
+        const redoAt = await centre(carrying.id);
+        await page.mouse.click(redoAt.x, redoAt.y);
+        await page.locator('.details .redo-of').waitFor();
+        const of = record.nodes.find((n) => n.id === carrying.items.redoOf);
+        assert.equal(
+          await page.locator('.details .redo-of').innerText(),
+          `Sends again what ${of.label.split(':')[0]} dropped.`,
+        );
+        assert.match(
+          await page.locator('.details .items-tally').innerText(),
+          new RegExp(`${carrying.items.dropped} dropped \\(carried ${carrying.items.carried} in code\\)$`),
+        );
+        await page.screenshot({ path: join(ARTIFACTS, `tree-redo-${theme}.png`) });
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
     },
   ],
   [

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { RunNode } from '../../core/learn/record';
+import { callItemFacts, dropFate, labelWithoutDrops } from '../../core/learn/callItemsText';
+import type { CallItems, RunNode } from '../../core/learn/record';
 import { Reflection } from '../../core/learn/types';
 import { Delta, type DeltaOp } from '../../core/playbook/delta';
-import type { NodeDetailView, OperationView } from '../../shared/protocol';
+import type { CallItemsView, NodeDetailView, OperationView } from '../../shared/protocol';
 
 // A run record is read back from disk: every node's payload is checked against its kind's shape before the webview
 // sees it, and one that does not fit is left out (the node still shows, without details).
@@ -35,8 +36,25 @@ export function operationView(op: DeltaOp): OperationView {
   return { op: op.op, target: target(op), content: op.op === 'REMOVE' ? op.reason : op.content, support: op.support };
 }
 
+/** Names a call by its node id (see core/learn/callItemsText.ts `callName`); `undefined` when it is not known. */
+export type CallNames = (id: string) => string | undefined;
+
+function callItemsView(items: CallItems, nameOf: CallNames): CallItemsView {
+  return {
+    in: items.in,
+    kept: items.kept,
+    merged: items.merged,
+    rejected: items.rejected,
+    dropped: items.dropped,
+    ...(items.dropped > 0 ? { dropFate: dropFate(items) } : {}),
+    ...(items.redoOf ? { redoOf: { id: items.redoOf, name: nameOf(items.redoOf) ?? items.redoOf } } : {}),
+    droppedItems: items.droppedItems ?? [],
+    rejectedItems: items.rejectedItems ?? [],
+  };
+}
+
 /** The node's payload for the details pane, or `undefined` when it has none or it does not fit its kind. */
-export function nodeDetailView(node: RunNode): NodeDetailView | undefined {
+export function nodeDetailView(node: RunNode, nameOf: CallNames = () => undefined): NodeDetailView | undefined {
   if (node.detail === undefined) return undefined;
   switch (node.kind) {
     case 'trace': {
@@ -64,7 +82,12 @@ export function nodeDetailView(node: RunNode): NodeDetailView | undefined {
     case 'local':
     case 'global': {
       const parsed = Delta.safeParse(node.detail);
-      return parsed.success ? { kind: 'operations', operations: parsed.data.ops.map(operationView) } : undefined;
+      if (!parsed.success) return undefined;
+      return {
+        kind: 'operations',
+        operations: parsed.data.ops.map(operationView),
+        ...(node.items ? { items: callItemsView(node.items, nameOf) } : {}),
+      };
     }
     case 'apply': {
       const parsed = AppliedDetail.safeParse(node.detail);
@@ -118,11 +141,12 @@ const KIND_NAMES: Record<RunNode['kind'], string> = {
   apply: 'Applied',
 };
 
-/** One line for the hover: kind, label and the node's numbers. */
-export function nodeSummary(node: RunNode, flagged = false): string {
+/** One line for the hover: kind, label, what a call did with its items, and the node's numbers. */
+export function nodeSummary(node: RunNode, flagged = false, nameOf: CallNames = () => undefined): string {
   const tokens = (node.inputTokens ?? 0) + (node.outputTokens ?? 0);
   const facts = [
     node.status !== 'ok' ? node.status : '',
+    ...(node.items ? callItemFacts(node.items, nameOf) : []),
     node.retries ? `sent again ${node.retries}×` : '',
     node.hedges ? `hedged ${node.hedges}×` : '',
     flagged ? 'holds flagged rules' : '',
@@ -130,5 +154,5 @@ export function nodeSummary(node: RunNode, flagged = false): string {
     tokens ? `${tokens.toLocaleString('en-US')} tokens` : '',
     node.costUsd ? `$${node.costUsd.toFixed(4)}` : '',
   ].filter(Boolean);
-  return `${KIND_NAMES[node.kind]}${node.level && node.level > 1 ? ` (level ${node.level})` : ''}: ${node.label}${facts.length ? ` — ${facts.join(', ')}` : ''}`;
+  return `${KIND_NAMES[node.kind]}${node.level && node.level > 1 ? ` (level ${node.level})` : ''}: ${labelWithoutDrops(node)}${facts.length ? ` — ${facts.join(', ')}` : ''}`;
 }

@@ -1,8 +1,10 @@
 import { describeBatchMode } from '../../core/learn/batchMode';
+import { describeDrops, dropSummary } from '../../core/learn/callItems';
+import { callName } from '../../core/learn/callItemsText';
 import type { LiveRunSnapshot } from '../../core/learn/liveRun';
 import type { RunNode, RunRecord } from '../../core/learn/record';
 import type { NodeDetailView, NodeMark, RunNodeView, RunSummaryView, RunView } from '../../shared/protocol';
-import { nodeDetailView, nodeSummary } from './nodeDetail';
+import { nodeDetailView, nodeSummary, type CallNames } from './nodeDetail';
 
 /** A run as the run picker lists it. */
 export function runSummaryView(record: RunRecord): RunSummaryView {
@@ -25,6 +27,7 @@ export function runSummaryView(record: RunRecord): RunSummaryView {
  * `flaggedRules`: the rules of the run's proposal the trust screen holds back (their apply node is marked).
  */
 export function runView(record: RunRecord, flaggedRules: RuleIds = new Set()): RunView {
+  const nameOf = callNames(record.nodes);
   return {
     ...runSummaryView(record),
     seed: record.seed,
@@ -36,7 +39,8 @@ export function runView(record: RunRecord, flaggedRules: RuleIds = new Set()): R
       mode: b.mode,
       description: describeBatchMode(b),
     })),
-    nodes: record.nodes.map((n) => nodeView(n, nodeDetailView(n), flaggedRules)),
+    nodes: record.nodes.map((n) => nodeView(n, nodeDetailView(n, nameOf), flaggedRules, nameOf)),
+    ...drops(record.nodes),
     layout: record.layout,
   };
 }
@@ -44,10 +48,31 @@ export function runView(record: RunRecord, flaggedRules: RuleIds = new Set()): R
 /** Rule ids, as a set or the keys of a map. */
 type RuleIds = Pick<ReadonlySet<string>, 'has'>;
 
-function nodeView(n: RunNode, detail: NodeDetailView | undefined, flaggedRules: RuleIds): RunNodeView {
+function drops(nodes: readonly RunNode[]): Pick<RunView, 'drops'> {
+  const line = describeDrops(dropSummary(nodes));
+  return line ? { drops: line } : {};
+}
+
+/** The calls of a run named by their node ids (a redo names the call whose drops it sends again). */
+function callNames(nodes: readonly RunNode[]): CallNames {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  return (id) => {
+    const node = byId.get(id);
+    return node && callName(node);
+  };
+}
+
+function nodeView(
+  n: RunNode,
+  detail: NodeDetailView | undefined,
+  flaggedRules: RuleIds,
+  nameOf: CallNames,
+): RunNodeView {
   const marks: NodeMark[] = [];
   if (n.retries) marks.push('retried');
   if (n.hedges) marks.push('hedged');
+  if (n.items?.dropped) marks.push('dropped');
+  if (n.items?.redoOf) marks.push('redo');
   if (detail?.kind === 'applied' && detail.operations.some((op) => op.ruleId && flaggedRules.has(op.ruleId)))
     marks.push('flagged');
   return {
@@ -56,7 +81,7 @@ function nodeView(n: RunNode, detail: NodeDetailView | undefined, flaggedRules: 
     batch: n.batch,
     level: n.level,
     label: n.label,
-    summary: nodeSummary(n, marks.includes('flagged')),
+    summary: nodeSummary(n, marks.includes('flagged'), nameOf),
     parents: n.parents,
     status: n.status,
     ...(marks.length ? { marks } : {}),
@@ -74,6 +99,7 @@ export const LIVE_RUN_ID = 'live';
 /** A run in progress as the panel draws it: the nodes of the calls finished so far, laid out in the panel. */
 export function liveRunView(live: LiveRunSnapshot): RunView {
   const batches = [...new Set(live.nodes.map((n) => n.batch))].sort((a, b) => a - b);
+  const nameOf = callNames(live.nodes);
   return {
     id: LIVE_RUN_ID,
     startedAt: live.startedAt,
@@ -94,7 +120,8 @@ export function liveRunView(live: LiveRunSnapshot): RunView {
       mode: 'in progress',
       description: 'in progress: nodes appear as their calls finish',
     })),
-    nodes: live.nodes.map((n) => nodeView(n, undefined, new Set())),
+    nodes: live.nodes.map((n) => nodeView(n, undefined, new Set(), nameOf)),
+    ...drops(live.nodes),
   };
 }
 

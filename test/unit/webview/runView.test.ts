@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import type { RunNode } from '../../../src/core/learn/record';
+import { describeDrops, dropSummary } from '../../../src/core/learn/callItems';
+import type { CallItems, RunNode, RunRecord } from '../../../src/core/learn/record';
 import { nodeDetailView, nodeSummary, withReview } from '../../../src/extension/webview/nodeDetail';
-import { runView } from '../../../src/extension/webview/runView';
+import { liveRunView, runMessageView, runView } from '../../../src/extension/webview/runView';
+import type { RunNodeView } from '../../../src/shared/protocol';
 import { exampleRunRecord } from '../../support/exampleRun';
+import { overloadedRunRecord } from '../../support/overloadedRun';
 
 const node = (kind: RunNode['kind'], detail: unknown): RunNode => ({
   id: `b0:${kind}`,
@@ -104,5 +107,114 @@ describe('the run as the tree panel gets it', () => {
     });
     assert.equal(summary, 'Local delta: a label — 1234 ms, 1,234 tokens');
     assert.equal(nodeSummary({ ...node('reflection', undefined), status: 'failed' }), 'Reflection: a label — failed');
+  });
+
+  it('marks nothing as dropped or redone in a run whose calls kept what they were given', async () => {
+    const view = runView(await exampleRunRecord());
+    assert.ok(view.nodes.every((n) => !n.marks?.includes('dropped') && !n.marks?.includes('redo')));
+    assert.equal(view.drops, undefined);
+  });
+});
+
+describe('a run whose calls dropped items, as the tree panel gets it', () => {
+  let record: RunRecord;
+  let byId: Map<string, RunNodeView>;
+  const calls = () => record.nodes.filter((n): n is RunNode & { items: CallItems } => !!n.items);
+  before(async () => {
+    record = await overloadedRunRecord();
+    byId = new Map(runView(record).nodes.map((n) => [n.id, n]));
+  });
+
+  it('says with the run how many of its calls dropped how many items, as `combee tree` does, live or recorded', () => {
+    const line = describeDrops(dropSummary(record.nodes));
+    assert.ok(line);
+    assert.equal(runView(record).drops, line);
+    assert.equal(runMessageView(runView(record)).drops, line, 'sent with the run');
+    const live = liveRunView({ ...record, traces: 60, calls: 1, costUsd: 0, nodes: record.nodes });
+    assert.equal(live.drops, line);
+  });
+
+  it('marks every call that dropped items, and every redo, and no other node', () => {
+    const dropped = calls().filter((n) => n.items.dropped > 0);
+    const redos = calls().filter((n) => n.items.redoOf);
+    assert.ok(dropped.length >= 3 && redos.length >= 3);
+    for (const n of record.nodes) {
+      const marks = byId.get(n.id)?.marks ?? [];
+      assert.equal(marks.includes('dropped'), dropped.includes(n as (typeof dropped)[number]), n.id);
+      assert.equal(marks.includes('redo'), redos.includes(n as (typeof redos)[number]), n.id);
+    }
+    const carrying = redos.find((n) => n.items.carried);
+    assert.deepEqual(carrying && byId.get(carrying.id)?.marks, ['dropped', 'redo'], 'a redo that dropped again');
+  });
+
+  it('says in the hover how many a call dropped of how many, and what became of them', () => {
+    const overloaded = calls().find((n) => n.items.overloaded && n.items.rejected === 0);
+    assert.ok(overloaded);
+    const summary = byId.get(overloaded.id)?.summary ?? '';
+    assert.ok(
+      summary.startsWith(
+        `${overloaded.kind === 'local' ? 'Local delta' : 'Global delta'}: ${overloaded.label.split(', dropped')[0]} — dropped ${overloaded.items.dropped} of ${overloaded.items.in} (sent again in 1 smaller call), `,
+      ),
+      summary,
+    );
+    const carrying = calls().find((n) => n.items.carried);
+    const of = record.nodes.find((n) => n.id === carrying?.items.redoOf);
+    assert.ok(carrying && of);
+    const redoSummary = byId.get(carrying.id)?.summary ?? '';
+    assert.ok(
+      redoSummary.includes(
+        ` — redo of ${of.label.split(':')[0]}, dropped ${carrying.items.dropped} of ${carrying.items.in} (carried ${carrying.items.carried} in code), `,
+      ),
+      redoSummary,
+    );
+    const lost = { ...overloaded, items: { ...overloaded.items, overloaded: undefined, redone: undefined } };
+    assert.ok(nodeSummary(lost).includes(` — dropped ${lost.items.dropped} of ${lost.items.in} (lost), `));
+  });
+
+  it("lists in a call's details the items it dropped and those it rejected, with the reason", () => {
+    const call = calls().find((n) => n.items.dropped > 0 && n.items.rejected > 0);
+    assert.ok(call);
+    const detail = byId.get(call.id)?.detail;
+    assert.equal(detail?.kind, 'operations');
+    if (detail?.kind !== 'operations') return;
+    const items = detail.items;
+    assert.ok(items);
+    assert.deepEqual(
+      [items.in, items.kept, items.merged, items.rejected, items.dropped],
+      [call.items.in, call.items.kept, call.items.merged, call.items.rejected, call.items.dropped],
+    );
+    assert.equal(items.in, items.kept + items.merged + items.rejected + items.dropped);
+    assert.equal(items.dropFate, 'sent again in 1 smaller call');
+    assert.equal(items.droppedItems.length, call.items.dropped);
+    for (const item of items.droppedItems) {
+      assert.match(item.label, /^L\d+$/);
+      assert.match(item.text, /LESSON-\d{3}: when touching /);
+      assert.ok(item.sessions >= 1);
+    }
+    assert.equal(items.rejectedItems.length, call.items.rejected);
+    for (const item of items.rejectedItems) {
+      assert.match(item.text, /LESSON-001: /, 'the lesson the playbook already holds');
+      assert.equal(item.reason, 'the playbook already says it');
+    }
+    assert.equal(items.redoOf, undefined);
+    assert.ok(detail.operations.length > 0, 'its operations as before');
+  });
+
+  it("names in a redo's details the call whose drops it sends again", () => {
+    const redo = calls().find((n) => n.items.redoOf);
+    const of = record.nodes.find((n) => n.id === redo?.items.redoOf);
+    assert.ok(redo && of);
+    const detail = byId.get(redo.id)?.detail;
+    assert.equal(detail?.kind, 'operations');
+    if (detail?.kind !== 'operations') return;
+    assert.deepEqual(detail.items?.redoOf, { id: of.id, name: of.label.split(':')[0] });
+  });
+
+  it('gives no item counts for a call recorded before calls were checked for drops', () => {
+    const call = calls()[0];
+    const { items: _items, ...older } = call;
+    const detail = nodeDetailView(older);
+    assert.equal(detail?.kind, 'operations');
+    assert.equal(detail?.kind === 'operations' ? detail.items : 'not operations', undefined);
   });
 });
