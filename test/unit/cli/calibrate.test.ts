@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { instantModel } from '../../../bench/learn/simulation';
 import { runCli } from '../../../src/cli/main';
-import { learnedCapacity } from '../../../src/core/learn/capacityLearning';
+import { CapacityTracker, learnedCapacity } from '../../../src/core/learn/capacityLearning';
 import { CapacityProfiles } from '../../../src/core/learn/capacityProfiles';
 import { capture } from '../../support/cliOutput';
 import { startModelServer, type ModelServer } from '../../support/modelServer';
@@ -55,6 +55,8 @@ describe('combee calibrate', () => {
       report.calls.map((c: { load: number }) => c.load),
     );
     assert.equal(report.profile.capacityTokens, learnedCapacity(saved));
+    // what the next run of this model plans its calls to: the calibrated capacity, under the setting
+    assert.equal(new CapacityTracker(16_000, saved).knowledge().budgetTokens, report.profile.capacityTokens);
 
     // a second calibration adds to the profile; --reset forgets the earlier calls first
     assert.equal(await runCli(calibrate(store, '--yes', '--json', '--max-tokens', '16000'), capture()), 0);
