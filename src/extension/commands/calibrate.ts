@@ -22,7 +22,7 @@ export async function calibrateCapacityCommand(
   const choice = await chooseProvider(services, true);
   if (choice.info.provider === 'offline') {
     void vscode.window.showInformationMessage(
-      'Combee: calibration needs a model. The offline learner has no capacity to measure: set combee.llm.provider (or an API key) first.',
+      'Combee: calibration needs a model. The offline learner has no capacity to measure: set combee.provider (or an API key with Combee: Set API Key) first.',
     );
     return undefined;
   }
