@@ -25,6 +25,17 @@ combee bench quality [--corpus main|heldout] [--learner offline|careful|sloppy|a
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>] [--json]
   The cache of completed model calls (content-addressed, size-capped).`;
 
+export const CALIBRATE_HELP = `combee calibrate [--provider auto|openai] [--base-url <url>] [--model <id>] [--max-tokens <n>] [--seed <n>]
+                 [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--allow-insecure-http] [--timeout <s>]
+                 [--store <folder>] [--yes] [--reset] [--json]
+  Measures the model's effective aggregation capacity before a large run: a few aggregation calls of distinct
+  synthetic lessons at growing sizes (2,000 tokens, doubling, up to --max-tokens, default 16000 as
+  --aggregation-tokens of learn), each counted as it is sent. The calls and their cost are shown first and asked
+  for on a terminal (--yes: send them without asking; without a terminal --yes is needed). What each call kept and
+  dropped goes into the model's capacity profile in the store (capacity-profiles.json), which the next learning run
+  plans with: never above its --aggregation-tokens. --reset: the model's earlier calls are forgotten first. Never
+  cached. The offline learner has no capacity to measure (exit 2). Exit 1 when no call was answered.`;
+
 export const EVAL_HELP = `combee eval [--workspace <folder>] [--store <folder>] [--split <date> | --ratio <r>] [--seed <n>] [--batch <n>]
             [--provider offline|auto|openai] [--base-url <url>] [--model <id>] [--playbook <path>] [--json]
   A backtest of learned rules: the workspace's sessions are split in time (by when they ended; default the first

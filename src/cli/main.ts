@@ -2,6 +2,7 @@ import {
   ACCEPT_HELP,
   BENCH_HELP,
   CACHE_HELP,
+  CALIBRATE_HELP,
   EVAL_HELP,
   EXPORT_HELP,
   IMPORT_HELP,
@@ -22,6 +23,8 @@ ${IMPORT_HELP}
 ${EXPORT_HELP}
 
 ${LEARN_HELP}
+
+${CALIBRATE_HELP}
 
 ${ACCEPT_HELP}
 
@@ -47,6 +50,7 @@ const COMMAND_HELP: Record<string, string> = {
   import: IMPORT_HELP,
   export: EXPORT_HELP,
   learn: LEARN_HELP,
+  calibrate: CALIBRATE_HELP,
   accept: ACCEPT_HELP,
   reject: ACCEPT_HELP,
   tree: TREE_HELP,
@@ -77,6 +81,8 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
         return await (await import('./commands/export.js')).exportCommand(rest, out);
       case 'learn':
         return await (await import('./commands/learn.js')).learnCommand(rest, out, signal);
+      case 'calibrate':
+        return await (await import('./commands/calibrate.js')).calibrateCommand(rest, out, signal);
       case 'accept':
         return await (await import('./commands/accept.js')).acceptCommand(rest, out);
       case 'reject':

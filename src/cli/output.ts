@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline/promises';
 import { redactText } from '../core/trace/redact';
 import { lineProgress, terminalProgress, type Progress } from './progress';
 
@@ -8,6 +9,8 @@ export interface Output {
   warn(text: string): void;
   /** A progress display; without one, progress is plain `info` lines. */
   progress?(title: string): Progress;
+  /** A question answered on a terminal; absent when there is none to answer it (a pipe, CI). */
+  ask?(question: string): Promise<string>;
 }
 
 export const consoleOutput: Output = {
@@ -16,7 +19,20 @@ export const consoleOutput: Output = {
   warn: (text) => process.stderr.write(`warning: ${text}\n`),
   progress: (title) =>
     process.stderr.isTTY ? terminalProgress(title) : lineProgress(title, (line) => process.stderr.write(`${line}\n`)),
+  // read when asked for: only a command that asks touches stdin
+  get ask() {
+    return process.stdin.isTTY ? askOnTerminal : undefined;
+  },
 };
+
+async function askOnTerminal(question: string): Promise<string> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await prompt.question(question);
+  } finally {
+    prompt.close();
+  }
+}
 
 /** Every line the CLI prints (results, `--json`, progress, warnings) through the built-in secret rules first. */
 export function redactingOutput(out: Output): Output {
@@ -26,6 +42,10 @@ export function redactingOutput(out: Output): Output {
     warn: (text) => out.warn(redactText(text)),
     // a progress display shows counts and the title it is given, no session text
     progress: out.progress?.bind(out),
+    get ask() {
+      const ask = out.ask;
+      return ask && ((question: string) => ask(redactText(question)));
+    },
   };
 }
 

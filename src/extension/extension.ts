@@ -5,6 +5,7 @@ import { startBackground } from './background';
 import { forgetLearningCommand } from './commands/forget';
 import { learnFromRecentSessions } from './commands/learn';
 import { backtestRules } from './commands/backtest';
+import { calibrateCapacityCommand } from './commands/calibrate';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
 import { importTeamBundlesCommand } from './commands/team';
 import {
@@ -73,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.learn', () => learnFromRecentSessions(s));
   command('combee.reviewProposals', () => reviewProposals(s));
   command('combee.backtest', () => backtestRules(s));
+  command('combee.calibrateCapacity', (confirmed) => calibrateCapacityCommand(s, confirmed));
   command('combee.acceptProposal', (id, includeFlagged, confirmed) =>
     acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed),
   );

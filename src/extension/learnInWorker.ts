@@ -1,5 +1,6 @@
 import type { LearnTaskOptions, LearnTaskResult } from '../core/pool/learnProtocol';
 import type { BacktestTask, BacktestTaskResult } from '../core/pool/backtestProtocol';
+import type { CalibrateTask, CalibrateTaskResult } from '../core/pool/calibrateProtocol';
 import type { ProviderChoice } from './llm/providerChoice';
 import type { Services } from './services';
 import { hostWorkerTask, type WorkerHandlers } from './workerHost';
@@ -57,5 +58,21 @@ export async function backtestInWorker(
       },
       hardStop,
     ),
+  );
+}
+
+/** A calibration's plan or run in the worker pool: its prompts are built and counted there, not on the host. */
+export async function calibrateInWorker(
+  services: Services,
+  choice: ProviderChoice,
+  stage: CalibrateTask['stage'],
+  options: CalibrateTask['options'],
+  handlers: WorkerHandlers,
+  signal: AbortSignal,
+): Promise<CalibrateTaskResult> {
+  return hostWorkerTask(choice, handlers, signal, (port, hardStop) =>
+    services
+      .workerPool()
+      .calibrate({ stage, storeDir: services.store.dir, provider: choice.spec, options, port }, hardStop),
   );
 }

@@ -15,3 +15,5 @@ export interface AggregationCapacity {
 export const DEFAULT_AGGREGATION_CAPACITY_TOKENS = 16_000;
 /** The least a user may set: below it a call holds too few items to merge anything. */
 export const MIN_AGGREGATION_CAPACITY_TOKENS = 1_000;
+/** The most an aggregation call's answer may hold: an item beyond what fits in it cannot be kept. */
+export const AGGREGATION_MAX_OUTPUT_TOKENS = 4_000;

@@ -3,7 +3,11 @@ import type { Playbook } from '../playbook/model';
 import { bullets } from '../playbook/model';
 import { condenseTrace, DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { Trace } from '../trace/model';
-import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, type AggregationCapacity } from '../learn/capacity';
+import {
+  AGGREGATION_MAX_OUTPUT_TOKENS,
+  DEFAULT_AGGREGATION_CAPACITY_TOKENS,
+  type AggregationCapacity,
+} from '../learn/capacity';
 import type {
   AggregationInput,
   AggregationResult,
@@ -151,7 +155,7 @@ export class LlmAggregator implements Aggregator {
       messages,
       schema: AggregationAnswer,
       schemaName: 'delta',
-      maxOutputTokens: 4000,
+      maxOutputTokens: AGGREGATION_MAX_OUTPUT_TOKENS,
       signal,
     });
     const warnings = [...response.warnings];

@@ -6,6 +6,7 @@ import type { BatchFailure, ImportTask, ImportTaskResult } from '../import/fileT
 import type { LearnTask, LearnTaskResult } from './learnProtocol';
 import type { BundleTask, BundleTaskResult } from './bundleProtocol';
 import type { BacktestTask, BacktestTaskResult } from './backtestProtocol';
+import type { CalibrateTask, CalibrateTaskResult } from './calibrateProtocol';
 
 /** Small by default: the extension host is shared with every other extension. */
 export function defaultPoolSize(): number {
@@ -23,6 +24,8 @@ export interface WorkerPool {
   learn(task: LearnTask, signal?: AbortSignal): Promise<LearnTaskResult>;
   /** A backtest in a worker; its port is transferred to the worker. */
   backtest(task: BacktestTask, signal?: AbortSignal): Promise<BacktestTaskResult>;
+  /** A calibration's plan or run in a worker; its port is transferred to the worker. */
+  calibrate(task: CalibrateTask, signal?: AbortSignal): Promise<CalibrateTaskResult>;
   readonly size: number;
   destroy(): Promise<void>;
 }
@@ -66,6 +69,13 @@ export function createWorkerPool(distDir: string, size = defaultPoolSize()): Wor
         signal,
         transferList: [task.port],
       }) as Promise<BacktestTaskResult>;
+    },
+    calibrate(task, signal) {
+      return piscina.run(task, {
+        name: 'calibrateTask',
+        signal,
+        transferList: [task.port],
+      }) as Promise<CalibrateTaskResult>;
     },
     destroy: () => piscina.destroy(),
   };

@@ -14,6 +14,8 @@ import type { BundleTask, BundleTaskResult } from './bundleProtocol';
 import { runLearnTask } from './learnTask';
 import type { BacktestTask, BacktestTaskResult } from './backtestProtocol';
 import { runBacktestTask } from './backtestTask';
+import type { CalibrateTask, CalibrateTaskResult } from './calibrateProtocol';
+import { runCalibrateTask } from './calibrateTask';
 
 /** Reads, normalizes and stores one file here; only counts go back to the main thread. */
 export async function importTask(task: ImportTask): Promise<ImportTaskResult> {
@@ -53,4 +55,9 @@ export async function bundleTask(task: BundleTask): Promise<BundleTaskResult> {
 /** A backtest (see backtestTask.ts): learning the earlier sessions and replaying the later ones, here. */
 export async function backtestTask(task: BacktestTask): Promise<BacktestTaskResult> {
   return runBacktestTask(task);
+}
+
+/** A calibration (see calibrateTask.ts): its prompts are built and counted here, its calls sent from here. */
+export async function calibrateTask(task: CalibrateTask): Promise<CalibrateTaskResult> {
+  return runCalibrateTask(task);
 }

@@ -11,7 +11,19 @@ import { capture } from '../../support/cliOutput';
 
 describe('combee CLI helps itself', () => {
   it("<command> --help prints that command's usage with exit 0, for every command", async () => {
-    for (const command of ['import', 'learn', 'accept', 'reject', 'tree', 'rules', 'eval', 'merge', 'cache', 'bench']) {
+    for (const command of [
+      'import',
+      'learn',
+      'calibrate',
+      'accept',
+      'reject',
+      'tree',
+      'rules',
+      'eval',
+      'merge',
+      'cache',
+      'bench',
+    ]) {
       for (const flag of ['--help', '-h']) {
         const out = capture();
         assert.equal(await runCli([command, flag], out), 0, `${command} ${flag}`);
