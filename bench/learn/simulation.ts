@@ -8,7 +8,8 @@ import type { ChatRequest, ScriptedReply } from '../../test/support/modelServer'
  * an aggregation call keeps each distinct item with probability r = min(1, (C / load)^γ), where load is the real
  * text of the request (system and user messages: instructions, the rules shown, every lesson or operation with its
  * label), counted with the o200k tokenizer — so a delta's rules weigh what their wording and support weigh. Which
- * items survive is a hash of (item, call), so runs are replayable. What it leaves out on purpose (a rule the
+ * items survive is a hash of (item, call), so runs are replayable. An answer holds the request's max_tokens at most: a
+ * model that must stop writes no more operations. What it leaves out on purpose (a rule the
  * playbook has) it names under `rejected`; what overload loses it does not mention, as a real model does not.
  * The planner is not told C or γ: it starts from the default setting and learns what the calls show.
  */
@@ -16,7 +17,7 @@ export interface Overload {
   capacityTokens: number;
   gamma: number;
 }
-export const OVERLOAD: Overload = { capacityTokens: 5000, gamma: 0.7 };
+export const OVERLOAD: Overload = { capacityTokens: 2500, gamma: 0.7 };
 /** The decays the retention table is measured at: gentle to steep. */
 export const DECAYS = [0.5, 0.7, 1, 1.5] as const;
 /** Latencies, scaled 1:10 from typical hosted-model figures (a reflection ~1.5 s, an aggregation ~1 s + output). */
@@ -82,8 +83,13 @@ function respond(request: ChatRequest, callIndex: number, overload: Overload): S
     .filter(([text]) => !known(text))
     .filter(([text]) => unit(`${callKey}:${text}`) < keep)
     .map(([content, sources]) => ({ type: 'ADD', section: 'Pitfalls', content, kind: 'pitfall', sources }));
+  // an answer holds max_tokens at most: a model that must stop writes no more operations (and says nothing of them)
+  const limit = request.max_tokens ?? request.max_completion_tokens ?? Number.POSITIVE_INFINITY;
+  let room = limit - countTokens(JSON.stringify({ operations: [], rejected }));
+  const written = operations.filter((op) => (room -= countTokens(JSON.stringify(op)) + 1) >= 0);
+  const content = JSON.stringify({ operations: written, rejected });
   return {
-    content: JSON.stringify({ operations, rejected }),
-    delayMs: LATENCY.aggregateBaseMs + LATENCY.aggregatePerOutputOpMs * operations.length,
+    content,
+    delayMs: LATENCY.aggregateBaseMs + LATENCY.aggregatePerOutputOpMs * written.length,
   };
 }

@@ -11,15 +11,15 @@ import type { AggregationInput, Aggregator, ItemFate } from './types';
  * run's (capacityLearning.ts), so the capacity they show plans the next run the same way.
  */
 
-/** The first call's size: some forty items, enough that what it drops is the model's judgment, not its load. */
-const FIRST_CALL_TOKENS = 2_000;
+/** The first call's size: a few dozen items, small enough to sit below any model's capacity. */
+const FIRST_CALL_TOKENS = 1_000;
 /** What an ADD operation adds to the answer beyond its lesson's text (keys, kind, section, the cited label). */
 const OPERATION_SYNTAX_TOKENS = 20;
 export const DEFAULT_CALIBRATION_SEED = 1;
 
 export interface CalibrationOptions {
   /** The aggregator's own count of a call's prompt (LlmAggregator.capacity): the loads are what it will send. */
-  capacity: Pick<AggregationCapacity, 'measure'>;
+  capacity: Pick<AggregationCapacity, 'measure' | 'answer'>;
   /** No call is larger (the user's `combee.llm.aggregationCapacityTokens`, or a flag). */
   upperBoundTokens: number;
   seed?: number;
@@ -49,6 +49,8 @@ export interface CalibrationEstimate {
 export interface CalibrationPlan {
   seed: number;
   upperBoundTokens: number;
+  /** The largest call whose distinct items' answer fits what one answer may hold, when it is below the bound. */
+  answerBoundTokens?: number;
   calls: CalibrationCall[];
   estimate: CalibrationEstimate;
 }
@@ -80,13 +82,15 @@ export interface CalibrationResult {
   usage: { inputTokens: number; outputTokens: number; costUsd?: number };
 }
 
-/** The sizes to fill, doubling from 2,000 tokens, the last one the upper bound itself. */
+/** The sizes to fill: 1,000, 1,500, 2,000, 3,000, 4,000… tokens (half steps of a doubling), the last one the bound. */
 export function calibrationSizes(upperBoundTokens: number): number[] {
   const sizes: number[] = [];
-  // a doubling that would land within half a step of the bound gives way to the bound
-  for (let size = FIRST_CALL_TOKENS; size * 1.5 <= upperBoundTokens; size *= 2) sizes.push(size);
-  sizes.push(upperBoundTokens);
-  return sizes;
+  for (let base = FIRST_CALL_TOKENS; ; base *= 2)
+    for (const size of [base, base * 1.5]) {
+      // a step that would land within a quarter of the bound gives way to the bound
+      if (size * 1.25 > upperBoundTokens) return [...sizes, upperBoundTokens];
+      sizes.push(size);
+    }
 }
 
 const input = (items: CalibrationItems, start: number, count: number): AggregationInput => ({
@@ -95,10 +99,15 @@ const input = (items: CalibrationItems, start: number, count: number): Aggregati
   deltas: [],
 });
 
-/** As many items from `start` on as fit in `target` tokens, counted with the aggregator's own measure. */
+/**
+ * As many items from `start` on as fit in `target` tokens, counted with the aggregator's own measure — and whose
+ * answer fits what one answer may hold (`answerBound`: the answer, not the target, stopped the call).
+ */
 function fill(items: CalibrationItems, start: number, target: number, capacity: CalibrationOptions['capacity']) {
   const playbook = emptyPlaybook();
   const measure = (count: number) => capacity.measure(input(items, start, count), playbook);
+  const answers = (count: number) =>
+    !capacity.answer || capacity.answer.estimate(input(items, start, count)) <= capacity.answer.limitTokens;
   const PROBE = 16;
   const one = measure(1);
   const perItem = Math.max(1, (measure(PROBE) - one) / (PROBE - 1));
@@ -112,7 +121,13 @@ function fill(items: CalibrationItems, start: number, target: number, capacity: 
     tokens = measure(count);
   }
   while (tokens > target && count > 1) tokens = measure(--count);
-  return { count, tokens, perItem };
+  let answerBound = false;
+  while (!answers(count) && count > 1) {
+    answerBound = true;
+    count--;
+  }
+  if (answerBound) tokens = measure(count);
+  return { count, tokens, perItem, answerBound };
 }
 
 /** The calls a calibration would make, each measured as it will be sent, and what they would cost. */
@@ -122,16 +137,23 @@ export function planCalibration(options: CalibrationOptions): CalibrationPlan {
   const calls: CalibrationCall[] = [];
   let start = 0;
   let outputTokens = 0;
+  let answerBoundTokens: number | undefined;
   for (const target of calibrationSizes(options.upperBoundTokens)) {
-    const { count, tokens, perItem } = fill(items, start, target, options.capacity);
+    const { count, tokens, perItem, answerBound } = fill(items, start, target, options.capacity);
     calls.push({ targetTokens: target, tokens, items: count, input: input(items, start, count) });
     outputTokens += Math.min(AGGREGATION_MAX_OUTPUT_TOKENS, Math.ceil(count * (perItem + OPERATION_SYNTAX_TOKENS)));
     start += count; // every call has items of its own: no call repeats another's
+    // a larger call of distinct items could not be answered whole: what it dropped would say nothing of the context
+    if (answerBound) {
+      answerBoundTokens = tokens;
+      break;
+    }
   }
   const inputTokens = calls.reduce((sum, c) => sum + c.tokens, 0);
   return {
     seed,
     upperBoundTokens: options.upperBoundTokens,
+    ...(answerBoundTokens !== undefined ? { answerBoundTokens } : {}),
     calls,
     estimate: {
       calls: calls.length,
@@ -221,6 +243,11 @@ export function describePlan(plan: CalibrationPlan, model: string): string {
   return [
     `Calibration of ${model}: ${estimate.calls} aggregation calls of ${estimate.items} synthetic lessons, at ${plan.calls.map((c) => tokens(c.tokens)).join(', ')} tokens (at most ${tokens(plan.upperBoundTokens)}).`,
     `  About ${tokens(estimate.inputTokens)} input and up to ${tokens(estimate.outputTokens)} output tokens${estimate.costUsd !== undefined ? ` (≈ $${estimate.costUsd.toFixed(2)})` : ''}.`,
+    ...(plan.answerBoundTokens !== undefined
+      ? [
+          `  No larger call is sent: one answer (${tokens(AGGREGATION_MAX_OUTPUT_TOKENS)} tokens) holds the operations of about ${tokens(plan.answerBoundTokens)} tokens of distinct lessons, and learning runs plan every call so that its answer fits too.`,
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -9,6 +9,22 @@ import type { AggregationInput } from './types';
 export interface AggregationCapacity {
   budgetTokens: number;
   measure(input: AggregationInput, playbook: Playbook): number;
+  /**
+   * The most one answer may hold, and what an input's answer takes when none of its items merge: a call of more
+   * distinct items than its answer holds is cut off however large the model's context.
+   */
+  answer?: { limitTokens: number; estimate(input: AggregationInput): number };
+}
+
+/** Whether a call of `input` (its prompt `tokens` long) fits `budget` and its answer fits the answer's limit. */
+export function fitsCall(
+  capacity: AggregationCapacity,
+  input: AggregationInput,
+  tokens: number,
+  budget: number,
+): boolean {
+  if (tokens > budget) return false;
+  return !capacity.answer || capacity.answer.estimate(input) <= capacity.answer.limitTokens;
 }
 
 /** The default effective capacity of one aggregation call (`combee.llm.aggregationCapacityTokens`). */

@@ -88,9 +88,32 @@ export function learnedCapacity(observations: readonly LoadObservation[]): numbe
   return Math.max(MIN_AGGREGATION_CAPACITY_TOKENS, clean, boundary);
 }
 
+/** The smallest load at which a call was overloaded (redo calls that dropped again left out), if any was. */
+export function overloadedFrom(observations: readonly LoadObservation[]): number | undefined {
+  const judgment = judgmentShare(observations);
+  const loads = observations.filter((o) => !o.redo && overloadedCall(o, judgment)).map((o) => o.load);
+  return loads.length ? Math.min(...loads) : undefined;
+}
+
+/** Between what the calls showed and the smallest load that overloaded, a gap wider than this is probed. */
+const PROBE_GAP = 1.15;
+
+/**
+ * The load to plan the next calls to: the capacity shown, or, while a wide gap lies between it and the smallest
+ * overloaded load, their geometric mean — the next calls either keep everything there (the capacity shown rises)
+ * or overload (their drops are sent again, and the gap closes from above). A bisection across batches, decided by
+ * the recorded calls alone.
+ */
+export function plannedCapacity(observations: readonly LoadObservation[]): number | undefined {
+  const shown = learnedCapacity(observations);
+  const over = overloadedFrom(observations);
+  if (shown === undefined || over === undefined || over <= shown * PROBE_GAP) return shown;
+  return Math.floor(Math.sqrt(shown * over));
+}
+
 /** What a plan knows of its model when a batch (or a batch's higher levels) is planned. */
 export interface ModelKnowledge {
-  /** Tokens every call is planned to fit: the user's setting, or less when the model showed less. */
+  /** Tokens every call is planned to fit: the user's setting, or less when the model showed less (see plannedCapacity). */
   budgetTokens?: number;
   /** The capacity the model showed, when it showed one below the setting. */
   learnedTokens?: number;
@@ -116,9 +139,10 @@ export class CapacityTracker {
 
   knowledge(): ModelKnowledge {
     const learned = learnedCapacity(this.observations);
+    const planned = plannedCapacity(this.observations);
     const judgment = judgmentShare(this.observations);
     const budget =
-      this.settingTokens === undefined ? undefined : Math.min(this.settingTokens, learned ?? this.settingTokens);
+      this.settingTokens === undefined ? undefined : Math.min(this.settingTokens, planned ?? this.settingTokens);
     return {
       ...(budget !== undefined ? { budgetTokens: budget } : {}),
       ...(learned !== undefined && this.settingTokens !== undefined && learned < this.settingTokens

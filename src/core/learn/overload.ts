@@ -1,7 +1,7 @@
 import type { DeltaOp } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import type { AggregationCapacity } from './capacity';
-import { MIN_AGGREGATION_CAPACITY_TOKENS } from './capacity';
+import { fitsCall, MIN_AGGREGATION_CAPACITY_TOKENS } from './capacity';
 import { dropShare } from './callItems';
 import type { CallItems } from './record';
 import type { AggregationInput, ItemOutcome, Reflection } from './types';
@@ -92,7 +92,10 @@ export function splitToFit(
         );
   if (!capacity || units.length <= 1) return [input];
   const merged = (part: AggregationInput[]) => part.reduce(join);
-  return packGreedy(units, (part) => capacity.measure(merged(part), playbook) <= target).map(merged);
+  return packGreedy(units, (part) => {
+    const candidate = merged(part);
+    return fitsCall(capacity, candidate, capacity.measure(candidate, playbook), target);
+  }).map(merged);
 }
 
 /**

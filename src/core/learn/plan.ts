@@ -1,6 +1,6 @@
 import type { Playbook } from '../playbook/model';
 import type { NodeDelta } from './aggregate';
-import type { AggregationCapacity } from './capacity';
+import { fitsCall, type AggregationCapacity } from './capacity';
 import type { ModelKnowledge } from './capacityLearning';
 import type { MappedReflection } from './map';
 import { mergeSameLessons } from './mergeOps';
@@ -56,10 +56,16 @@ export class Planner {
     this.localBudget ??= this.budget;
     if (!this.capacity || members.length === 0) return [members];
     const budget = this.budget;
-    const tokensOf = (part: MappedReflection[]) =>
-      this.measure({ level: 'local', reflections: part.map((m) => m.reflection), deltas: [] });
+    const capacity = this.capacity;
+    const inputOf = (part: MappedReflection[]): AggregationInput => ({
+      level: 'local',
+      reflections: part.map((m) => m.reflection),
+      deltas: [],
+    });
+    const fits = (part: MappedReflection[], tokens: number) => fitsCall(capacity, inputOf(part), tokens, budget);
+    const tokensOf = (part: MappedReflection[]) => this.measure(inputOf(part));
     const whole = tokensOf(members);
-    if (whole <= budget) {
+    if (fits(members, whole)) {
       this.note(whole);
       return [members];
     }
@@ -70,16 +76,16 @@ export class Planner {
     for (const member of members) {
       const tried = [...current, member];
       const tokens = tokensOf(tried);
-      if (current.length > 0 && tokens > budget) {
+      if (current.length > 0 && !fits(tried, tokens)) {
         parts.push(current);
         this.note(currentTokens);
         current = [member];
         currentTokens = tokensOf(current);
-        if (currentTokens > budget) this.oversized++;
+        if (!fits(current, currentTokens)) this.oversized++;
       } else {
         current = tried;
         currentTokens = tokens;
-        if (current.length === 1 && tokens > budget) this.oversized++;
+        if (current.length === 1 && !fits(current, tokens)) this.oversized++;
       }
     }
     parts.push(current);
@@ -106,7 +112,10 @@ export class Planner {
     for (const delta of deltas) {
       const tried = [...current, delta];
       const tokens = this.measure(globalInput(tried));
-      if (current.length > 0 && (tokens > this.budget || current.length >= this.maxFanIn)) {
+      if (
+        current.length > 0 &&
+        (!fitsCall(this.capacity, globalInput(tried), tokens, this.budget) || current.length >= this.maxFanIn)
+      ) {
         groups.push(current);
         this.note(currentTokens);
         current = [delta];

@@ -128,6 +128,20 @@ function describeOp(op: DeltaOp): string {
   }
 }
 
+/** What an operation's JSON adds to its text in an answer: its type, section, kind and the labels it cites. */
+const OPERATION_SYNTAX_TOKENS = 30;
+
+/** The tokens an answer takes when every distinct item of the input becomes an operation of its own. */
+function answerTokens(input: AggregationInput): number {
+  const texts = new Set([
+    ...input.reflections.flatMap((r) => r.lessons.map((l) => l.content)),
+    ...input.deltas.flatMap((d) => d.ops.map((op) => (op.op === 'REMOVE' ? op.reason : op.content))),
+  ]);
+  let tokens = 0;
+  for (const text of texts) tokens += countTokens(text) + OPERATION_SYNTAX_TOKENS;
+  return tokens;
+}
+
 /** Local and global aggregation through a model; support is resolved from the cited labels by our code. */
 export class LlmAggregator implements Aggregator {
   readonly capacity: AggregationCapacity;
@@ -143,6 +157,7 @@ export class LlmAggregator implements Aggregator {
         const { messages } = aggregationRequest(input, playbook);
         return messages.reduce((sum, m) => sum + countTokens(m.content), 0);
       },
+      answer: { limitTokens: AGGREGATION_MAX_OUTPUT_TOKENS, estimate: answerTokens },
     };
   }
 

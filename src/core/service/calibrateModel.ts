@@ -1,11 +1,11 @@
 import type { CalibrationResult } from '../learn/calibrate';
-import { learnedCapacity } from '../learn/capacityLearning';
+import { plannedCapacity } from '../learn/capacityLearning';
 import { CapacityProfiles } from '../learn/capacityProfiles';
 import type { ProviderInfo } from '../learn/types';
 
 /**
  * Keeps a calibration's calls in the model's capacity profile (after forgetting the old ones, with `reset`) and
- * says what capacity the profile now gives the next run's plan.
+ * says what the profile now gives the next run's plan (the capacity shown, or a probe above it: plannedCapacity).
  */
 export async function saveCalibration(
   storeDir: string,
@@ -17,7 +17,7 @@ export async function saveCalibration(
   if (reset) await profiles.clear(provider.provider, provider.model);
   await profiles.append(provider.provider, provider.model, result.observations);
   const calls = await profiles.load(provider.provider, provider.model);
-  const learned = learnedCapacity(calls);
+  const learned = plannedCapacity(calls);
   return {
     file: profiles.file,
     profileCalls: calls.length,

@@ -3,13 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { instantModel } from '../../../bench/learn/simulation';
 import { runCli } from '../../../src/cli/main';
-import { CapacityTracker, learnedCapacity } from '../../../src/core/learn/capacityLearning';
+import { CapacityTracker, plannedCapacity } from '../../../src/core/learn/capacityLearning';
 import { CapacityProfiles } from '../../../src/core/learn/capacityProfiles';
 import { capture } from '../../support/cliOutput';
 import { startModelServer, type ModelServer } from '../../support/modelServer';
 import { tempDir } from '../../support/tmp';
 
-const CAPACITY = 5_000;
+/** Below what one answer of distinct lessons holds (about 3,900 tokens of them), so calibration can see it. */
+const CAPACITY = 2_000;
 
 describe('combee calibrate', () => {
   let server: ModelServer;
@@ -42,11 +43,11 @@ describe('combee calibrate', () => {
     assert.equal(report.model, 'sim');
     assert.equal(report.upperBoundTokens, 16_000);
     assert.equal(server.requests.length, report.estimate.calls);
-    assert.equal(report.calls.length, 4);
+    assert.equal(report.calls.length, report.estimate.calls);
     assert.ok(report.calls.every((c: { load: number }) => c.load <= 16_000));
     assert.ok(report.learnedTokens >= CAPACITY / 1.5 && report.learnedTokens <= CAPACITY * 1.5, report.learnedTokens);
     // the plan and its cost went to stderr before any call, stdout is the JSON alone
-    assert.match(out.stderr.join('\n'), /Calibration of openai\/sim: 4 aggregation calls/);
+    assert.match(out.stderr.join('\n'), /Calibration of openai\/sim: \d+ aggregation calls/);
     const file = join(store, 'capacity-profiles.json');
     assert.equal(report.profile.file, file);
     const saved = await new CapacityProfiles(store).load('openai', 'sim');
@@ -54,13 +55,13 @@ describe('combee calibrate', () => {
       saved.map((o) => o.load),
       report.calls.map((c: { load: number }) => c.load),
     );
-    assert.equal(report.profile.capacityTokens, learnedCapacity(saved));
+    assert.equal(report.profile.capacityTokens, plannedCapacity(saved));
     // what the next run of this model plans its calls to: the calibrated capacity, under the setting
     assert.equal(new CapacityTracker(16_000, saved).knowledge().budgetTokens, report.profile.capacityTokens);
 
     // a second calibration adds to the profile; --reset forgets the earlier calls first
     assert.equal(await runCli(calibrate(store, '--yes', '--json', '--max-tokens', '16000'), capture()), 0);
-    assert.equal((await new CapacityProfiles(store).load('openai', 'sim')).length, 8);
+    assert.equal((await new CapacityProfiles(store).load('openai', 'sim')).length, 2 * report.calls.length);
     const reset = capture();
     assert.equal(await runCli(calibrate(store, '--yes', '--json', '--reset', '--max-tokens', '8000'), reset), 0);
     const afterReset = await new CapacityProfiles(store).load('openai', 'sim');
@@ -68,7 +69,7 @@ describe('combee calibrate', () => {
       afterReset.map((o) => o.load),
       JSON.parse(reset.stdout.join('\n')).calls.map((c: { load: number }) => c.load),
     );
-    assert.equal(afterReset.length, 3);
+    assert.equal(afterReset.length, JSON.parse(reset.stdout.join('\n')).calls.length);
     assert.ok(JSON.parse(readFileSync(file, 'utf8')).profiles['openai/sim']);
   });
 
@@ -83,9 +84,9 @@ describe('combee calibrate', () => {
     assert.ok(!existsSync(join(store, 'capacity-profiles.json')));
 
     const accepted = { ...capture(), ask: async () => 'y' };
-    assert.equal(await runCli(calibrate(store, '--max-tokens', '4000'), accepted), 0);
+    assert.equal(await runCli(calibrate(store, '--max-tokens', '1500'), accepted), 0);
     assert.equal(server.requests.length, 2);
-    assert.match(accepted.stdout.join('\n'), /^No overload seen up to 3,\d{3} tokens/);
+    assert.match(accepted.stdout.join('\n'), /^No overload seen up to 1,\d{3} tokens/);
     assert.match(accepted.stdout.join('\n'), /Saved 2 call\(s\) to /);
   });
 

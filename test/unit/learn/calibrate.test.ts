@@ -34,11 +34,10 @@ describe('calibration of a model’s aggregation capacity', () => {
   const measuring = (bound: number) =>
     new LlmAggregator(new OpenAiCompatibleClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'x' }), bound);
 
-  it('grows its calls from 2,000 tokens and never passes the upper bound', () => {
-    assert.deepEqual(calibrationSizes(16_000), [2_000, 4_000, 8_000, 16_000]);
-    assert.deepEqual(calibrationSizes(32_000), [2_000, 4_000, 8_000, 16_000, 32_000]);
-    assert.deepEqual(calibrationSizes(12_000), [2_000, 4_000, 8_000, 12_000]);
-    assert.deepEqual(calibrationSizes(10_000), [2_000, 4_000, 10_000]);
+  it('grows its calls from 1,000 tokens in half steps, never past the upper bound nor past what one answer holds', () => {
+    assert.deepEqual(calibrationSizes(16_000), [1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000, 12_000, 16_000]);
+    assert.deepEqual(calibrationSizes(10_000), [1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000, 10_000]);
+    assert.deepEqual(calibrationSizes(2_400), [1_000, 1_500, 2_400]);
     assert.deepEqual(calibrationSizes(1_000), [1_000]);
     for (const bound of [1_000, 5_000, 12_000, 16_000, 40_000]) {
       const plan = planCalibration({ capacity: measuring(bound).capacity, upperBoundTokens: bound, seed: 3 });
@@ -47,12 +46,17 @@ describe('calibration of a model’s aggregation capacity', () => {
         loads.every((load, i) => i === 0 || load > loads[i - 1]),
         `${bound}: ${loads.join(', ')}`,
       );
+      const { answer } = measuring(bound).capacity;
       for (const call of plan.calls) {
         assert.ok(call.tokens <= Math.min(bound, call.targetTokens), `${call.tokens} within ${call.targetTokens}`);
-        // filled to its size, within a few items
-        assert.ok(call.tokens >= call.targetTokens * 0.9, `${call.tokens} fills ${call.targetTokens}`);
+        // filled to its size within a few items, or to what one answer holds (the last call then)
+        if (call === plan.calls.at(-1) && plan.answerBoundTokens !== undefined)
+          assert.equal(call.tokens, plan.answerBoundTokens);
+        else assert.ok(call.tokens >= call.targetTokens * 0.9, `${call.tokens} fills ${call.targetTokens}`);
+        assert.ok(answer!.estimate(call.input) <= answer!.limitTokens, 'its answer fits');
         assert.equal(call.tokens, measuring(bound).capacity.measure(call.input, emptyPlaybook()));
       }
+      if (bound >= 12_000) assert.ok(plan.answerBoundTokens! < bound, 'distinct lessons past one answer are not sent');
     }
   });
 
@@ -95,13 +99,13 @@ describe('calibration of a model’s aggregation capacity', () => {
     assert.ok(result.observations.every((o) => o.dropped === 0));
     assert.equal(result.learnedTokens, undefined);
     assert.equal(result.largestAnsweredTokens, plan.calls.at(-1)!.tokens);
-    assert.match(describeCalibration(result), /^No overload seen up to 1\d,\d{3} tokens/);
+    assert.match(describeCalibration(result), /^No overload seen up to [\d,]+ tokens/);
   });
 
   for (const overload of [
-    { capacityTokens: 5_000, gamma: 0.7 },
-    { capacityTokens: 9_000, gamma: 1.5 },
-    { capacityTokens: 3_000, gamma: 0.5 },
+    { capacityTokens: 1_500, gamma: 0.7 },
+    { capacityTokens: 2_500, gamma: 1.5 },
+    { capacityTokens: 1_200, gamma: 0.5 },
   ] satisfies Overload[]) {
     it(`sees a model that overloads at ${overload.capacityTokens} tokens (decay ${overload.gamma}) drop above it, not below`, async () => {
       const bound = 32_000;
@@ -113,7 +117,8 @@ describe('calibration of a model’s aggregation capacity', () => {
       assert.equal(result.failedCalls, 0);
       for (const o of result.observations) {
         if (o.load <= overload.capacityTokens) assert.equal(o.dropped, 0, `${o.load} tokens`);
-        else assert.ok(o.dropped > 0, `${o.load} tokens drops`);
+        // just past the capacity a call of a few dozen items may keep them all by chance; well past it, never
+        else if (o.load >= overload.capacityTokens * 1.3) assert.ok(o.dropped > 0, `${o.load} tokens drops`);
       }
       for (const call of result.calls) {
         const answer = call.answer!;

