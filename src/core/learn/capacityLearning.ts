@@ -13,8 +13,11 @@ export interface LoadObservation {
   redo?: boolean;
 }
 
-/** A load class (calls within a factor of two of each other) says what the model drops once it holds this many items. */
-const JUDGMENT_ITEMS = 30;
+/**
+ * A load class (calls within a factor of two of each other) says what the model drops once it holds this many items.
+ * Few: of two errors, taking overload for judgment loses items, taking judgment for overload costs a smaller call.
+ */
+const JUDGMENT_ITEMS = 10;
 /** Of the calls at or below the learned capacity, at most this share may have been overloaded. */
 const OVERLOADED_SHARE = 0.1;
 
