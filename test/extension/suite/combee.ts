@@ -6,6 +6,7 @@ import type { LearnCommandResult } from '../../../src/extension/commands/learn';
 import type { CombeeApi } from '../../../src/extension/extension';
 import type { AcceptOutcome } from '../../../src/extension/review/accept';
 import type { TeamImportSummary } from '../../../src/extension/teamBundles';
+import type { CalibrationResult } from '../../../src/core/learn/calibrate';
 
 // The extension as the tests drive it: its API (what activate() returns) and its commands, typed.
 
@@ -61,6 +62,7 @@ interface CommandResults {
   'combee.pinRule': string | undefined;
   'combee.unpinRule': string | undefined;
   'combee.backtest': string | undefined;
+  'combee.calibrateCapacity': CalibrationResult | undefined;
 }
 
 /** Runs a Combee command as the palette would, its result typed. */
