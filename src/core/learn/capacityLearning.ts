@@ -157,7 +157,8 @@ export class CapacityTracker {
 
   /** The calls of finished work (a batch's local calls once all are in, then its higher levels). */
   observe(nodes: readonly RunNode[]): void {
-    const seen = observationsOf(nodes);
+    // in the order of their ids, not of which call finished first: the profile keeps the latest calls
+    const seen = observationsOf([...nodes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
     this.observations.push(...seen);
     this.fresh.push(...seen);
   }

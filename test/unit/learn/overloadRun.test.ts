@@ -89,6 +89,7 @@ describe('overload: every aggregation call checked for what it dropped, and what
     const planned = (r: typeof again) => r.record.batches.map(({ wallMs: _wall, ...batch }) => batch);
     assert.deepEqual(planned(replay), planned(again));
     assert.equal(replay.text, again.text);
+    assert.deepEqual(replay.capacityObservations, again.capacityObservations, 'the profile grows the same way');
     assert.equal(again.kept, lessons.length);
     assert.ok(
       dropSummary(again.record.nodes).dropped < dropSummary(first.record.nodes).dropped,
