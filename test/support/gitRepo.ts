@@ -64,3 +64,35 @@ export function hostileGitConfig(repo: string, outside: string, pagedCommands: r
   rmSync(marker);
   return marker;
 }
+
+/**
+ * A `--filter=blob:none` clone of `origin` whose promisor remote's upload-pack is a script that notes each run in the
+ * returned marker, proven live: reading a blob the clone lacks runs it once (the marker is then removed). `missing`
+ * is another blob the clone lacks. A reader of the clone that fetches nothing leaves no marker.
+ */
+export function partialCloneWithHostileRemote(
+  origin: string,
+  outside: string,
+): { clone: string; marker: string; missing: string } {
+  git(origin, ['config', 'uploadpack.allowFilter', 'true']);
+  const clone = join(outside, 'clone');
+  execFileSync('git', ['clone', '-q', '--filter=blob:none', '--no-checkout', `file://${origin}`, clone], {
+    env: ISOLATED,
+  });
+  const marker = join(outside, 'ran');
+  const script = join(outside, 'upload-pack.sh');
+  writeFileSync(script, `#!/bin/sh\necho ran >> '${marker}'\nexec git-upload-pack "$@"\n`, { mode: 0o755 });
+  git(clone, ['config', 'remote.origin.uploadpack', script]);
+  const first = git(clone, ['rev-list', '--max-parents=0', 'HEAD']).trim();
+  git(clone, ['cat-file', '-p', `${first}^{tree}`]);
+  const blobs = git(clone, ['rev-list', '--objects', '--missing=print', 'HEAD'])
+    .split('\n')
+    .filter((line) => line.startsWith('?'))
+    .map((line) => line.slice(1));
+  if (blobs.length < 2) throw new Error('the clone lacks no blobs: the check proves nothing');
+  git(clone, ['cat-file', '-p', blobs[0]]);
+  if (!existsSync(marker))
+    throw new Error('a lazy fetch did not run the configured upload-pack: the check proves nothing');
+  rmSync(marker);
+  return { clone, marker, missing: blobs[1] };
+}

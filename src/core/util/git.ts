@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 
 // Git as Combee runs it on a repository it reads (asset history, team bundles on a branch): read-only plumbing
 // commands with fixed arguments, and every setting through which a cloned repository's .git/config could make git
-// run a program turned off (fsmonitor, hooks, pager, signature checks). Paths given are literal, never pathspec magic.
+// run a program turned off (fsmonitor, hooks, pager, signature checks). Nothing is fetched: a partial clone's missing
+// blob is missing, not asked of its promisor remote (whose upload-pack command the repository names). Paths given
+// are literal, never pathspec magic.
 
 const run = promisify(execFile);
 
@@ -15,11 +17,19 @@ const SAFE = [
   ...['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat'],
   // a signature check would run the configured gpg program, and print its lines among the log's
   ...['-c', 'log.showSignature=false'],
+  // no transport at all: a lazy fetch of a partial clone would run the remote's configured upload-pack
+  ...['-c', 'protocol.allow=never'],
   '--no-pager',
   '--literal-pathspecs',
 ];
 
-const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' });
+const gitEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_OPTIONAL_LOCKS: '0',
+  // git 2.44 and later: never fetch a missing object of a partial clone (older ones: protocol.allow above)
+  GIT_NO_LAZY_FETCH: '1',
+});
 
 export interface GitOptions {
   /** Most bytes of output kept (default 64 MiB); more fails the call. */

@@ -3,7 +3,14 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { assetHistory, ruleIdsIn } from '../../../src/core/service/assetHistory';
-import { git, gitInstalled, hostileGitConfig, ISOLATED, writeIn as write } from '../../support/gitRepo';
+import {
+  git,
+  gitInstalled,
+  hostileGitConfig,
+  ISOLATED,
+  partialCloneWithHostileRemote,
+  writeIn as write,
+} from '../../support/gitRepo';
 import { tempDir } from '../../support/tmp';
 
 // A real git repository per test: the versions come from `git log` and `git cat-file`, the working tree's file last.
@@ -112,6 +119,12 @@ describe('asset history', function () {
         ['2025-03-05T12:00:00.000Z', 'bld-00002 env-00001 tst-00003'],
       ],
     );
+  });
+
+  it("fetches nothing: a partial clone's promisor remote is never asked for a missing blob (its upload-pack never runs)", async () => {
+    const { clone, marker } = partialCloneWithHostileRemote(repoWithHistory(), tempDir('combee-asset-lazy-'));
+    await assetHistory(clone);
+    assert.equal(existsSync(marker), false, 'assetHistory fetched a blob through the configured upload-pack');
   });
 
   it('checks no signature: a configured gpg program is not run, and its lines cannot break the history', async () => {
