@@ -118,10 +118,12 @@ export class TraceStore {
   /** Where traces were stored one file each, before packs; still read, and removed once a pack holds the trace. */
   private legacyTraceFile(id: string): string {
     const [agent] = id.split(':');
+    // an id comes from a session file or a teammate's bundle: its agent part names a folder only when it is a name
+    const folder = /^[a-z0-9-]+$/.test(agent) ? agent : '_';
     return join(
       this.dir,
       'traces',
-      agent,
+      folder,
       `${id.slice(agent.length + 1).replace(/[^A-Za-z0-9._-]/g, '_')}-${shortHash(id, 8)}.json`,
     );
   }

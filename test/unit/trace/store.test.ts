@@ -125,6 +125,20 @@ describe('trace store', () => {
     assert.equal(existsSync(legacyA), false, 'the superseded file is removed');
   });
 
+  it("an id's agent part never leads out of the store: a teammate's `../` id removes no file outside it", async () => {
+    const root = tempDir('combee-store-escape-');
+    const store = new TraceStore(join(root, 'store'));
+    mkdirSync(join(store.dir, 'traces', 'codex'), { recursive: true });
+    const id = '../../victim:notes';
+    // the file the old path would have named: <store>/traces/../../victim/notes-<hash>.json
+    const victim = join(root, 'victim', `notes-${shortHash(id, 8)}.json`);
+    mkdirSync(join(root, 'victim'), { recursive: true });
+    writeFileSync(victim, 'keep me');
+    await store.saveTrace(trace(id, 1));
+    assert.equal(readFileSync(victim, 'utf8'), 'keep me');
+    assert.equal((await store.loadTrace(id))?.steps.length, 1, 'the session itself is stored and read back');
+  });
+
   it('compaction rewrites packs that are mostly superseded copies and keeps every live trace', async () => {
     const store = new TraceStore(tempDir('combee-store-'));
     const big = (id: string, steps: number) => ({ ...trace(id, steps), title: 'x'.repeat(200_000) });
