@@ -19,6 +19,7 @@ import { acceptCommand } from './accept';
 import { parseShard, readReflectionSets, reportMapPhase } from './shards';
 import { resolveRoles } from './learnProvider';
 import { batchApiPhase, type BatchApiPhase } from './learnBatchApi';
+import { replayedFlags } from './resumeFlags';
 import { BatchRuns } from '../../core/store/batchRuns';
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
@@ -332,7 +333,7 @@ async function resumeBatchRun(
     out.warn(`no Batch API run ${String(values.resume)} for ${workspace} in ${store.dir}`);
     return 1;
   }
-  return learnCommand([...run.argv, ...argv, '--batch-api'], out, signal);
+  return learnCommand([...replayedFlags(run.argv, argv, run.batchId), ...argv, '--batch-api'], out, signal);
 }
 
 /** The command line to save with a submitted run (a later `--resume` adds its own). */

@@ -51,23 +51,16 @@ describe('learn --batch-api', () => {
     assert.equal(submitted.code, 0, submitted.stderr);
     assert.equal(submitted.json.status, 'submitted');
     const id: string = submitted.json.batchId;
-    // a fresh process: only the store and the id
+    // a fresh process: the store, the id, and the endpoint (never taken from the store)
+    const resume = (extra: string[]) => [
+      ...['learn', '--resume', id, '--workspace', where.workspace, '--store', where.store],
+      ...['--poll-seconds', '0.01', '--json', ...extra],
+    ];
+    const refused = capture();
+    assert.equal(await runCli(resume([]), refused), 2);
+    assert.match(refused.stderr.join('\n'), new RegExp(`submitted to ${server.url}: resume it with --base-url`));
     const out = capture();
-    const code = await runCli(
-      [
-        'learn',
-        '--resume',
-        id,
-        '--workspace',
-        where.workspace,
-        '--store',
-        where.store,
-        '--poll-seconds',
-        '0.01',
-        '--json',
-      ],
-      out,
-    );
+    const code = await runCli(resume(['--base-url', server.url]), out);
     assert.equal(code, 0, out.stderr.join('\n'));
     const resumed = JSON.parse(out.stdout.join('\n'));
     assert.deepEqual(
@@ -76,7 +69,10 @@ describe('learn --batch-api', () => {
     );
     const again = capture();
     assert.equal(
-      await runCli(['learn', '--resume', id, '--workspace', where.workspace, '--store', where.store], again),
+      await runCli(
+        ['learn', '--resume', id, '--workspace', where.workspace, '--store', where.store, '--base-url', server.url],
+        again,
+      ),
       0,
     );
     assert.match(
