@@ -97,7 +97,8 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
   batch after the first, are reflected there). Both default to --batch all: every session against one playbook.
   --batch-api: the reflections go through the provider's Batch API (one upload, half price, answered within 24 h);
   the command waits (polling every --poll-seconds, default 30) and then aggregates. Interrupted, or with --no-wait,
-  the batch keeps running: \`combee learn --resume <batch> --workspace … --store …\` picks it up with the same flags.
+  the batch keeps running: \`combee learn --resume <batch> --workspace … --store … [--base-url <url>]\` picks it
+  up with the same learning flags (the endpoint is given again, never taken from the store).
   Failed or invalid answers are reflected directly; a failed batch learns nothing (exit 1).`;
 
 export const MERGE_HELP = `combee merge <base> <ours> <theirs> [--json]

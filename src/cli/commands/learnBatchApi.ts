@@ -1,4 +1,5 @@
 import type { ReflectionSet } from '../../core/learn/reflectionSet';
+import { savedEndpoint } from './resumeFlags';
 import { BatchApiClient } from '../../core/llm/batchApi';
 import { emptyPlaybook, parsePlaybook } from '../../core/playbook/markdown';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
@@ -51,10 +52,14 @@ export async function batchApiPhase(
 ): Promise<BatchApiPhase | number> {
   const endpoint = batchEndpoint(input.endpoint);
   const runs = new BatchRuns(new WorkspaceState(input.store.dir), input.workspace);
-  const resumeHint = (id: string) =>
-    ['combee', 'learn', '--resume', id, '--workspace', input.workspace, '--store', input.store.dir]
+  // the endpoint is named again: a resume never takes it from the store
+  const resumeHint = (r: BatchRun) => {
+    const endpoint = savedEndpoint(r.argv);
+    return ['combee', 'learn', '--resume', r.batchId, '--workspace', input.workspace, '--store', input.store.dir]
+      .concat(endpoint ? ['--base-url', endpoint] : [])
       .map(shellQuote)
       .join(' ');
+  };
   let run: BatchRun;
   if (input.resume !== undefined) {
     const found = await runs.load(input.resume);
@@ -81,7 +86,7 @@ export async function batchApiPhase(
     }
     run = submitted.run;
     await runs.save(run);
-    const line = `Submitted ${submitted.sessions} reflection request(s) as batch ${run.batchId} (Batch API: half price, answered within 24 h). It keeps running if this command stops; resume with: ${resumeHint(run.batchId)}`;
+    const line = `Submitted ${submitted.sessions} reflection request(s) as batch ${run.batchId} (Batch API: half price, answered within 24 h). It keeps running if this command stops; resume with: ${resumeHint(run)}`;
     if (input.noWait) {
       out.result(
         input.json
@@ -103,7 +108,7 @@ export async function batchApiPhase(
     });
   } catch (error) {
     if (!signal?.aborted) throw error;
-    out.warn(`left batch ${run.batchId} running at the provider; resume with: ${resumeHint(run.batchId)}`);
+    out.warn(`left batch ${run.batchId} running at the provider; resume with: ${resumeHint(run)}`);
     return 1;
   }
   if (status.status === 'failed' || status.status === 'cancelled') {

@@ -39,13 +39,18 @@ function flagsOf(argv: readonly string[]): Flag[] {
   return flags;
 }
 
+/** The endpoint a saved command line submitted to, when it named one. */
+export function savedEndpoint(saved: readonly string[]): string | undefined {
+  return flagsOf(saved).find((f) => f.name === 'base-url')?.value;
+}
+
 /**
  * The saved command line's flags a resume replays. The endpoint is never taken from it: when the run was submitted
  * to one, the resuming command line must name the same (`--base-url`), or the resume is refused.
  */
 export function replayedFlags(saved: readonly string[], current: readonly string[], batchId: string): string[] {
   const savedFlags = flagsOf(saved);
-  const endpoint = savedFlags.find((f) => f.name === 'base-url')?.value;
+  const endpoint = savedEndpoint(saved);
   const given = flagsOf(current).find((f) => f.name === 'base-url')?.value;
   if (endpoint !== undefined && given !== endpoint)
     throw new UsageError(
