@@ -248,12 +248,14 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   );
   const timeOf = (t: TraceSummary) => Date.parse(t.endedAt ?? t.startedAt ?? '');
   // a reduce, not Math.max(...): a store of a hundred thousand sessions would overflow the argument list
-  const anchor =
-    options.now?.getTime() ??
-    mine.reduce((newest, t) => {
+  const newest = (sessions: readonly TraceSummary[]) =>
+    sessions.reduce((latest, t) => {
       const when = timeOf(t);
-      return Number.isFinite(when) && when > newest ? when : newest;
+      return Number.isFinite(when) && when > latest ? when : latest;
     }, -Infinity);
+  // anchored to this machine's sessions: a teammate's bundle session dated in the future moves no window
+  const local = newest(mine.filter((t) => t.contributor === undefined));
+  const anchor = options.now?.getTime() ?? (Number.isFinite(local) ? local : newest(mine));
   const since = options.windowDays && Number.isFinite(anchor) ? anchor - options.windowDays * 86_400_000 : undefined;
   const givenUp: LearnWorkspaceResult['givenUp'] = [];
   let outsideWindow = 0;
