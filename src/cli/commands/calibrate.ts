@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { describeCalibration, describePlan, planCalibration, runCalibration } from '../../core/learn/calibrate';
 import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../../core/learn/capacity';
-import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../../core/llm/providers';
+import { PROVIDER_CHOICES } from '../../core/llm/providers';
 import { saveCalibration } from '../../core/service/calibrateModel';
 import { defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError } from '../args';
 import { progressOf, type Output } from '../output';
-import { resolveRoles } from './learnProvider';
+import { endpointFromFlags, resolveRoles } from './learnProvider';
 
 /**
  * `combee calibrate`: a few synthetic aggregation calls at growing sizes, their cost shown first, and what the
@@ -42,15 +42,9 @@ export async function calibrateCommand(argv: string[], out: Output, signal?: Abo
   const roles = resolveRoles(
     provider,
     {
-      baseUrl:
-        typeof values['base-url'] === 'string'
-          ? values['base-url']
-          : (process.env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL),
-      model: typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL,
-      apiKey: process.env.OPENAI_API_KEY,
+      ...endpointFromFlags(values),
       // never the cache: a calibration measures the model as it answers now
       prices,
-      allowInsecureHttp: values['allow-insecure-http'] === true,
       timeoutMs: timeoutSeconds ? timeoutSeconds * 1000 : undefined,
       aggregationCapacityTokens: upperBoundTokens,
     },

@@ -3,11 +3,11 @@ import { backtest } from '../../core/eval/backtest';
 import { backtestText } from '../../core/eval/render';
 import type { SplitChoice } from '../../core/eval/split';
 import { CallCache } from '../../core/llm/cache';
-import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../../core/llm/providers';
+import { PROVIDER_CHOICES } from '../../core/llm/providers';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
 import { progressOf, type Output } from '../output';
-import { resolveRoles } from './learnProvider';
+import { endpointFromFlags, resolveRoles } from './learnProvider';
 
 /** `--split <date>` or `--ratio <r>` (not both); neither: the first half of the sessions teaches. */
 function splitChoice(values: Record<string, string | boolean | undefined>): SplitChoice | undefined {
@@ -55,14 +55,8 @@ export async function evalCommand(argv: string[], out: Output, signal?: AbortSig
   const roles = resolveRoles(
     provider,
     {
-      baseUrl:
-        typeof values['base-url'] === 'string'
-          ? values['base-url']
-          : (process.env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL),
-      model: typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL,
-      apiKey: process.env.OPENAI_API_KEY,
+      ...endpointFromFlags(values),
       cache: values['no-cache'] ? undefined : new CallCache(join(store.dir, 'cache')),
-      allowInsecureHttp: values['allow-insecure-http'] === true,
     },
     out,
   );

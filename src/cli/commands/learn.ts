@@ -5,7 +5,7 @@ import type { RunRecord } from '../../core/learn/record';
 import { CallCache } from '../../core/llm/cache';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/store/proposals';
-import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../../core/llm/providers';
+import { PROVIDER_CHOICES } from '../../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS, learnWorkspace, type LearnWorkspaceOptions } from '../../core/service/learnWorkspace';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
@@ -17,7 +17,7 @@ import { renderPrBody } from '../../core/team/prBody';
 import { atomicWrite } from '../../core/util/io';
 import { acceptCommand } from './accept';
 import { parseShard, readReflectionSets, reportMapPhase } from './shards';
-import { resolveRoles } from './learnProvider';
+import { endpointFromFlags, resolveRoles } from './learnProvider';
 import { batchApiPhase, type BatchApiPhase } from './learnBatchApi';
 import { replayedFlags } from './resumeFlags';
 import { BatchRuns } from '../../core/store/batchRuns';
@@ -112,23 +112,17 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const playbookPath = workspacePathFlag('playbook', workspace, values.playbook);
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
-  const baseUrl =
-    typeof values['base-url'] === 'string'
-      ? values['base-url']
-      : (process.env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL);
-  const model = typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL;
+  const endpoint = endpointFromFlags(values);
+  const { baseUrl, model } = endpoint;
   const cache = values['no-cache'] ? undefined : new CallCache(join(store.dir, 'cache'));
   const prices =
     priceIn !== undefined || priceOut !== undefined ? { input: priceIn ?? 0, output: priceOut ?? 0 } : undefined;
   const roles = resolveRoles(
     provider,
     {
-      baseUrl,
-      model,
-      apiKey: process.env.OPENAI_API_KEY,
+      ...endpoint,
       cache,
       prices,
-      allowInsecureHttp: values['allow-insecure-http'] === true,
       timeoutMs: timeoutSeconds ? timeoutSeconds * 1000 : undefined,
       aggregationCapacityTokens,
     },

@@ -2,6 +2,7 @@ import { CallCache } from '../../core/llm/cache';
 import { EndpointRefusedError, isLoopbackUrl } from '../../core/llm/endpoint';
 import {
   DEFAULT_OPENAI_BASE_URL,
+  DEFAULT_OPENAI_MODEL,
   offlineRoles,
   openAiRoles,
   type ProviderSetting,
@@ -9,6 +10,24 @@ import {
 } from '../../core/llm/providers';
 import { UsageError } from '../args';
 import type { Output } from '../output';
+
+/** The endpoint the flags and the environment name: `--base-url` or OPENAI_BASE_URL, `--model`, OPENAI_API_KEY. */
+export function endpointFromFlags(values: Record<string, string | boolean | string[] | undefined>): {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  allowInsecureHttp: boolean;
+} {
+  return {
+    baseUrl:
+      typeof values['base-url'] === 'string'
+        ? values['base-url']
+        : (process.env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL),
+    model: typeof values.model === 'string' ? values.model : DEFAULT_OPENAI_MODEL,
+    apiKey: process.env.OPENAI_API_KEY,
+    allowInsecureHttp: values['allow-insecure-http'] === true,
+  };
+}
 
 /** auto: an endpoint when a key (or a local endpoint) is given, else the offline learner. VS Code models exist only in VS Code. */
 export function resolveRoles(
