@@ -5,7 +5,7 @@ import type { Label, RepoSpec, SessionSpec } from './types';
 
 // The two scripted models of the benchmark (simulations, labelled as such) behind the loopback server. Both
 // recognize a session by the id in its reflection prompt's header. The careful one answers with exactly the lessons
-// planted in that session and its designed tags, and curates by merging items of the same text (a lesson that
+// planted in that session and its designed tags of the rules the prompt shows it, and curates by merging items of the same text (a lesson that
 // corrects a team rule becomes an UPDATE of that rule). The sloppy one paraphrases, repeats itself, adds a wrong
 // lesson and one that contradicts a team rule, tags nothing, and turns every item into an ADD.
 
@@ -72,13 +72,17 @@ function reflect(style: ModelStyle, prompt: string, repo: RepoSpec, spec: Sessio
   });
   if (style === 'sloppy')
     for (const extra of SLOPPY_EXTRAS[spec.key] ?? []) lessons.push({ ...extra, kind: 'rule', evidence_steps: [0] });
+  // a model tags only the rules its prompt shows it
+  const shown = new Set([...prompt.matchAll(/^\[([a-z]{2,5}-\d{5})\] helpful=/gm)].map((m) => m[1]));
   const bullet_tags =
     style === 'careful'
-      ? Object.entries(spec.tags).map(([id, tag]) => ({
-          id,
-          tag,
-          reason: `the session ${tag === 'violated' ? 'broke' : 'followed'} it`,
-        }))
+      ? Object.entries(spec.tags)
+          .filter(([id]) => shown.has(id))
+          .map(([id, tag]) => ({
+            id,
+            tag,
+            reason: `the session ${tag === 'violated' ? 'broke' : 'followed'} it`,
+          }))
       : [];
   return { content: JSON.stringify({ lessons, bullet_tags }) };
 }

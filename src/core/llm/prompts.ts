@@ -31,24 +31,48 @@ export function relevantRules(playbook: Playbook, texts: string[], limit = 30, t
 }
 
 /**
- * The rules a reflection needs: those the session cites by id, then those most contained in the session's text,
- * up to `limit`. The whole playbook in every one of n reflection prompts would grow the cost with every rule kept.
+ * The rules a reflection needs: those the session cites by id, then those whose words are in the session's text,
+ * up to `limit`. A word counts by how rare it is among the rules (its inverse document frequency), so a rule is
+ * related by what sets it apart — its command, file or subject — and not by the words every rule of a large playbook
+ * shares. The whole playbook in every one of n reflection prompts would grow the cost with every rule kept.
  */
 export function rulesForSession(playbook: Playbook, sessionText: string, limit = 40, threshold = 0.5): string {
   const sessionTokens = tokens(sessionText);
+  const sessionLower = sessionText.toLowerCase();
+  // a rule's command is in `backticks`; the session ran it without them
+  const inSession = (word: string) =>
+    word.startsWith('`') ? commandIn(sessionLower, word.slice(1, -1)) : sessionTokens.has(word);
   const cited = new Set([...sessionText.matchAll(/\[([a-z]{2,5}-\d{5})\]/g)].map((m) => m[1]));
-  const scored = playbook.sections.flatMap((section) =>
-    section.lines.flatMap((line) => {
-      if (line.kind !== 'bullet') return [];
-      const t = tokens(line.bullet.content);
-      let inside = 0;
-      for (const token of t) if (sessionTokens.has(token)) inside++;
-      const score = cited.has(line.bullet.id) ? 2 : t.size === 0 ? 0 : inside / t.size;
-      return score >= threshold ? [{ section: section.title, bullet: line.bullet, score }] : [];
-    }),
+  const rules = playbook.sections.flatMap((section) =>
+    section.lines.flatMap((line) =>
+      line.kind === 'bullet'
+        ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
+        : [],
+    ),
   );
+  const weight = rarityWeights(rules.map((r) => r.words));
+  const scored = rules.flatMap((rule) => {
+    let inside = 0;
+    let all = 0;
+    let commands = 0;
+    let commandsRun = 0;
+    for (const word of rule.words) {
+      const w = weight.get(word) ?? 0;
+      all += w;
+      const hit = inSession(word);
+      if (hit) inside += w;
+      if (word.startsWith('`')) {
+        commands++;
+        if (hit) commandsRun++;
+      }
+    }
+    const wordScore = all === 0 ? 0 : inside / all;
+    const commandScore = commands === 0 ? 0 : commandsRun / commands;
+    const score = cited.has(rule.bullet.id) ? 2 : Math.max(wordScore, commandScore);
+    return score >= threshold ? [{ ...rule, score }] : [];
+  });
   const chosen = scored.sort((a, b) => b.score - a.score).slice(0, limit);
-  const total = playbook.sections.reduce((n, s) => n + s.lines.filter((l) => l.kind === 'bullet').length, 0);
+  const total = rules.length;
   if (chosen.length === 0) return total === 0 ? '(empty)' : `(${total} rule(s), none related to this session)`;
   const bySection = new Map<string, string[]>();
   for (const c of chosen)
@@ -60,6 +84,46 @@ export function rulesForSession(playbook: Playbook, sessionText: string, limit =
   return chosen.length < total
     ? `${shown}\n(${total - chosen.length} other rule(s) not shown: unrelated to this session)`
     : shown;
+}
+
+/**
+ * Whether `text` holds the command, a `<placeholder>` in it standing for what the session wrote there (its literal
+ * parts in order, each at most a short gap after the one before). Plain string search: the rule is untrusted text.
+ */
+export function commandIn(text: string, command: string): boolean {
+  const parts = command
+    .split(/<[^<>]*>/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+  // a word of two letters is in every session
+  if (parts.join('').length < 3) return false;
+  // where each part was last found: later starts only move right, so each part's search never goes back (linear)
+  const found: number[] = [];
+  for (let start = text.indexOf(parts[0]); start >= 0; start = text.indexOf(parts[0], start + 1)) {
+    let end = start + parts[0].length;
+    let i = 1;
+    for (; i < parts.length; i++) {
+      const next = (found[i] ?? -1) >= end ? found[i] : text.indexOf(parts[i], end);
+      found[i] = next;
+      if (next < 0) return false;
+      if (next - end > PLACEHOLDER_GAP) break;
+      end = next + parts[i].length;
+    }
+    if (i === parts.length) return true;
+  }
+  return false;
+}
+
+/** The most characters a `<placeholder>` stands for (a path, a package, a URL). */
+const PLACEHOLDER_GAP = 80;
+
+/** ln(1 + N / df): every word weighs something; one in every rule of a large playbook weighs little. */
+function rarityWeights(documents: Set<string>[]): Map<string, number> {
+  const frequency = new Map<string, number>();
+  for (const words of documents) for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const weights = new Map<string, number>();
+  for (const [word, df] of frequency) weights.set(word, Math.log(1 + documents.length / df));
+  return weights;
 }
 
 /** Map step: one session, the frozen playbook, lessons grounded in step numbers. */
