@@ -146,6 +146,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     seed,
     windowDays,
     allWorkspaces: values['all-workspaces'] === true,
+    teamReview: typeof values['pr-body'] === 'string',
     assets:
       targets || budgetTokens !== undefined
         ? {

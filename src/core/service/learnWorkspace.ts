@@ -109,6 +109,8 @@ export interface LearnWorkspaceOptions {
    * against the playbook as it is, and hand the reflections back. Nothing is saved or marked learned.
    */
   mapOnly?: { shard?: { index: number; count: number } };
+  /** Reviewed by the team as a pull request (`learn --pr-body`): see screenProposal's `teamReview`. */
+  teamReview?: boolean;
   /** Reflections made elsewhere (shards, the Batch API): used for the sessions and playbook they were made for. */
   precomputed?: readonly ReflectionSet[];
 }
@@ -402,6 +404,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     isTrusted: ReviewMemory.trusts(remembered),
     before: base,
     overruledBy,
+    teamReview: options.teamReview,
   });
   result.record.warnings.push(...warnings);
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)

@@ -29,13 +29,23 @@ export function screenProposal(input: {
    * read from an operation's reason: a model's answer could write any reason.
    */
   overruledBy?: ReadonlyMap<string, string>;
+  /**
+   * The proposal is reviewed by the team as a pull request (CI, where no session is this machine's): evidence from
+   * team bundles alone is what it reviews, so it holds nothing back on that ground.
+   */
+  teamReview?: boolean;
 }): ScreenedProposal {
   const byId = new Map(input.traces.map((t) => [t.id, t] as const));
   const removedText = new Map(bullets(input.before ?? input.playbook).map((b) => [b.id, b.content]));
   const screened = rulesFromApplied(input.applied).map((rule) => {
     // the failing run of a removed rule's own command is an action that shows it, not text the agent read
     const weighed = rule.op === 'REMOVE' ? { ...rule, content: removedText.get(rule.id) } : rule;
-    const flags = screenRule(weighed, byId).filter((f) => rule.op !== 'REMOVE' || f.kind === 'untrusted-source');
+    // a removal's text is the rule it removes, already reviewed: only where its evidence comes from can flag it
+    const flags = screenRule(weighed, byId).filter(
+      (f) =>
+        (rule.op !== 'REMOVE' || f.kind === 'untrusted-source' || f.kind === 'team-only') &&
+        !(input.teamReview && f.kind === 'team-only'),
+    );
     return { ...rule, flags };
   });
   // a rule removed because a new one overrules it stands or falls with that rule: its evidence is that rule's

@@ -99,7 +99,7 @@ export function portableFor(workspace: string): (trace: Trace, options: ExportRe
 export interface ImportRewrite {
   /** The importing workspace folder (absolute). */
   workspace: string;
-  /** The bundle's exporter: the contributor of sessions that name none. */
+  /** The bundle's exporter: the contributor of every session in it. */
   contributor: string;
   /** The built-in rules, counted (a bundle is untrusted input). */
   redactor: Redactor;
@@ -132,7 +132,8 @@ export function fromPortable(trace: Trace, options: ImportRewrite): Trace {
     id: redacted.id,
     ...(redacted.parentId !== undefined ? { parentId: redacted.parentId } : {}),
     cwd: importedCwd(redacted, root, options.warn),
-    contributor: cleanName(redacted.contributor ?? options.contributor) || options.contributor,
+    // the exporter vouches for the whole bundle: a session's own contributor field is whatever its writer put there
+    contributor: options.contributor,
     redactions: trace.redactions + redactions,
   };
 }

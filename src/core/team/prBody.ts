@@ -24,7 +24,7 @@ export function renderPrBody(input: PrBodyInput): string {
   const lines = [
     '## Combee: what the team’s sessions taught',
     '',
-    `Learned from ${input.sessions} session(s) of ${input.people} ${input.people === 1 ? 'person' : 'people'} with ${codeSpan(proposal.provider)} (${codeSpan(proposal.model)}), strategy ${input.strategy}, seed ${input.seed}. Each rule says how many people’s and sessions’ evidence stands behind it.`,
+    `Learned from ${input.sessions} session(s) of ${input.people} ${input.people === 1 ? 'person' : 'people'} with ${codeSpan(proposal.provider)} (${codeSpan(proposal.model)}), strategy ${input.strategy}, seed ${input.seed}. Each rule says how many people’s and sessions’ evidence stands behind it; a person is a bundle’s exporter, named as the bundle names itself (self-declared, not verified).`,
     '',
     `### Rule changes in this branch (${clean.length})`,
     '',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * What a flag says about a rule. The risk kinds come from the rule's text; `untrusted-source` from its evidence.
+ * What a flag says about a rule. The risk kinds come from the rule's text; `untrusted-source` and `team-only` from its
+ * evidence.
  *
  * Decision table (see screenRule):
  * | kind             | from      | cleared by a user message in the evidence that states the same thing? |
@@ -15,6 +16,8 @@ import { z } from 'zod';
  * | destructive      | text      | yes (a user may ask to reset a branch or drop a test database)          |
  * | untrusted-source | evidence  | n/a: set when no cited step bearing on the rule is the user saying it  |
  * |                  |           | or an action that worked (provenance.ts)                               |
+ * | team-only        | evidence  | n/a: set when what shows the rule is only in sessions of team bundles  |
+ * |                  |           | (anyone can write a bundle); cleared when this machine's sessions do   |
  */
 export const RISK_KINDS = [
   'remote-code',
@@ -27,7 +30,7 @@ export const RISK_KINDS = [
 ] as const;
 export type RiskKind = (typeof RISK_KINDS)[number];
 
-export const FLAG_KINDS = [...RISK_KINDS, 'untrusted-source'] as const;
+export const FLAG_KINDS = [...RISK_KINDS, 'untrusted-source', 'team-only'] as const;
 export const FlagKind = z.enum(FLAG_KINDS);
 export type FlagKind = z.infer<typeof FlagKind>;
 

@@ -17,6 +17,12 @@ export interface EvidenceSummary {
   userTexts: string[];
   /** Those of them from this machine's sessions (not from a team bundle, whose every step anyone could have written). */
   ownUserTexts: string[];
+  /** Whether `acted` holds of a cited step of this machine's sessions. */
+  ownActed: boolean;
+  /** The exporters of the cited sessions that came from team bundles, each once, in the order first cited. */
+  teamExporters: string[];
+  /** Cited sessions that came from team bundles. */
+  teamSessions: number;
   /**
    * A cited action that is first-hand: a failing command followed by a passing run of it; or an action (not a read)
    * that succeeded, or any cited command the rule is about ("`pnpm test` fails without …", "check with `curl …`"),
@@ -98,18 +104,31 @@ export function summarizeEvidence(
   const summary: EvidenceSummary = {
     userTexts: [],
     ownUserTexts: [],
+    ownActed: false,
+    teamExporters: [],
+    teamSessions: 0,
     acted: false,
     readSteps: [],
     unrelated: 0,
     missing: 0,
     cited: 0,
   };
+  const teamTraces = new Set<string>();
   for (const evidence of support) {
     const trace = traces.get(evidence.traceId);
     if (!trace) {
       summary.missing += Math.max(1, evidence.steps.length);
       continue;
     }
+    const own = trace.contributor === undefined;
+    if (!own && !teamTraces.has(trace.id)) {
+      teamTraces.add(trace.id);
+      summary.teamSessions++;
+      if (!summary.teamExporters.includes(trace.contributor as string))
+        summary.teamExporters.push(trace.contributor as string);
+    }
+    const actedBefore = summary.acted;
+    summary.acted = false;
     const results = new Map<string, ToolResultStep>();
     for (const step of trace.steps) if (step.kind === 'tool_result') results.set(step.callId, step);
     const runs: Array<{ at: number; command: string; ok: boolean }> = [];
@@ -131,7 +150,7 @@ export function summarizeEvidence(
       if (role === 'user' && step.kind === 'user') {
         if (bearsOn(terms, step.text)) {
           summary.userTexts.push(step.text);
-          if (trace.contributor === undefined) summary.ownUserTexts.push(step.text);
+          if (own) summary.ownUserTexts.push(step.text);
         } else summary.unrelated++;
       } else if (step.kind === 'tool_call' && (role === 'action' || ruleIsAboutIt)) {
         const result = results.get(step.callId);
@@ -154,6 +173,8 @@ export function summarizeEvidence(
       )
     )
       summary.acted = true;
+    if (summary.acted && own) summary.ownActed = true;
+    summary.acted ||= actedBefore;
   }
   return summary;
 }

@@ -20,7 +20,8 @@ function stepList(steps: Array<{ traceId: string; step: number }>): string {
  * The flags of one proposed rule change: its text screened (see kinds.ts for the decision table), then its evidence.
  * A contextual flag is cleared only by a cited user message of this machine's sessions that itself says the same kind
  * of thing (a team bundle's can be forged); a rule whose cited steps are all text the agent read (or not in the
- * store) is flagged `untrusted-source`.
+ * store) is flagged `untrusted-source`; one that only team bundles' sessions show is flagged `team-only` (a bundle can be
+ * forged whole) until this machine's sessions show it too.
  */
 export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Trace>): RuleFlag[] {
   const summary = summarizeEvidence(rule.support, traces, rule.content);
@@ -51,8 +52,16 @@ export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Tra
       kind: 'untrusted-source',
       reason: 'its sessions are not in the store, so its evidence cannot be checked',
     });
+  } else if (summary.teamSessions > 0 && summary.ownUserTexts.length === 0 && !summary.ownActed) {
+    flags.push({ kind: 'team-only', reason: teamOnlyReason(summary.teamSessions, summary.teamExporters) });
   }
   return flags;
+}
+
+/** Whose sessions show it: bundle names are whatever the exporter wrote. */
+export function teamOnlyReason(sessions: number, exporters: readonly string[]): string {
+  const names = exporters.map((name) => JSON.stringify(name)).join(', ');
+  return `what shows it is only in ${sessions} session(s) of team bundles (exported as ${names}; the names are self-declared), and none of your own sessions shows it`;
 }
 
 /** Flags of an existing playbook rule: no evidence to weigh, so its text alone decides (a clone is untrusted input). */

@@ -68,10 +68,14 @@ describe('the team CLI', () => {
 
   it('accept --json names what it wrote and what is still pending', async () => {
     const where = await fixture();
-    const run = await learn(where, []);
-    const flagged = run.json.proposal.rules
-      .filter((r: { flags: unknown[] }) => r.flags.length > 0)
-      .map((r: { id: string }) => r.id);
+    type Rule = { id: string; flags: Array<{ kind: string }> };
+    // this store holds only the team's sessions (a CI runner's): every rule rests on bundles alone, one is also unsafe
+    const alone: Rule[] = (await learn(where, ['--dry-run'])).json.proposal.rules;
+    assert.ok(alone.length > 1 && alone.every((r) => r.flags.some((f) => f.kind === 'team-only')));
+    // reviewed as a pull request, the team's evidence is what is reviewed: only the unsafe rule stays pending
+    const run = await learn(where, ['--pr-body', join(tempDir('combee-pr-'), 'body.md')]);
+    const rules: Rule[] = run.json.proposal.rules;
+    const flagged = rules.filter((r) => r.flags.length > 0).map((r) => r.id);
     assert.equal(flagged.length, 1);
     const out = capture();
     const code = await runCli(

@@ -306,7 +306,7 @@ describe('team bundles', () => {
     assert.equal((await store.loadTrace('claude-code:planted'))?.redactions, result.redactions);
   });
 
-  it("a folder that leaves the workspace is clamped to its root; the exporter's name is cleaned", async () => {
+  it("a folder that leaves the workspace is clamped to its root; the exporter's name is cleaned and names every session", async () => {
     const dir = tempDir('combee-bundle-cwd-');
     const traces = [
       makeTrace('claude-code:climb', [user('a')], { cwd: '../../etc' }),
@@ -325,8 +325,9 @@ describe('team bundles', () => {
     const byId = new Map((await store.listTraces()).map((t) => [t.id, t]));
     for (const id of ['climb', 'absolute', 'home']) assert.equal(byId.get(`claude-code:${id}`)?.cwd, workspace, id);
     assert.equal(byId.get('claude-code:inside')?.cwd, join(workspace, 'b'));
-    assert.equal(byId.get('claude-code:inside')?.contributor, 'carol', 'a named contributor is kept');
     const exporter = byId.get('claude-code:climb')?.contributor ?? '';
+    // the exporter vouches for every session: a session naming its own contributor is not believed
+    assert.equal(byId.get('claude-code:inside')?.contributor, exporter);
     assert.equal(exporter, `[31mmallory${'x'.repeat(89)}`);
     assert.equal(result.bundle.exportedBy, exporter);
   });

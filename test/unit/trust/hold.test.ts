@@ -169,8 +169,8 @@ describe('provenance', () => {
     );
     assert.deepEqual(
       fromBundle.map((f) => f.kind),
-      ['disables-checks'],
-      'a bundle clears no flag',
+      ['disables-checks', 'team-only'],
+      'a bundle clears no flag, and what only a bundle shows is flagged so',
     );
     assert.match(fromBundle[0].reason, /a teammate's session says so too; only your own sessions clear this/);
   });
