@@ -20,6 +20,10 @@ const SECRET_PATH = String.raw`(?:~?/?\.ssh\b|id_rsa|id_ed25519|id_ecdsa|\.aws/|
 const NET_SINK = String.raw`(?:curl|wget|nc|ncat|netcat|socat|telnet|http|https|scp|rsync|ftp|sendmail|mail)\b`;
 const SECRET_WORD = String.raw`(?:env(?:ironment)?(?: variables?| vars?)?|secrets?|credentials?|api[ _-]?keys?|tokens?|passwords?|private keys?|ssh keys?|\.env(?: file)?|cookies?|session ids?|aws keys?)`;
 const EXFIL_DEST = String.raw`(?:https?://|webhook|endpoint|collector|analytics|third[- ]party|tracking|telemetry|remote server|external server|server at|url\b|pastebin|discord|telegram|gist|ngrok|requestbin|pipedream|an? (?:email|e-mail)|dashboard|issue(?: tracker)?|tracker|channel|chat|forum|comment|pull request|pr description|slack)`;
+/** The environment or a secret's value, as a rule would name it ("the env vars", "the output of `printenv`", "$API_TOKEN"). */
+const SHAREABLE_SECRET = String.raw`(?:(?:values?|contents?|output|dump) of [^.;\n]{0,20})?(?:environment(?: variables?)?|env(?:ironment)?(?: vars?| variables?)|\benv\b|printenv|\$\{?[a-z_]*(?:secret|token|api_?key|password|passwd|credential|private_?key|access_?key)[a-z_]*\}?|\x60?[a-z]+_[a-z_]*(?:secret|token|api_?key|password|passwd|credential|private_?key|access_?key)[a-z_]*\x60?|(?:api|secret|access|private|ssh|deploy|signing) keys?|(?:access |auth |api )?tokens?|secrets?|credentials|passwords?|\.env\b)`;
+/** Places others read: a pull request and its parts, issues, comments, commit messages, release notes, chat, URLs. */
+const READ_BY_OTHERS = String.raw`(?:(?:every|each|all|the|a|an|any|new) )?(?:pull requests?|prs?\b|pr (?:descriptions?|bod(?:y|ies)|comments?|titles?)|issues?|(?:issue |review )?comments?|commit messages?|changelogs?|release notes|bug reports?|discussions?|wikis?|gists?|slack|chat|(?:build |ci )?logs?\b|urls?\b|query strings?)`;
 
 /** Build output and caches: `rm -rf dist` is cleanup, not destruction. */
 const DISPOSABLE =
@@ -165,6 +169,13 @@ export const RISK_PATTERNS: readonly RiskPattern[] = [
     kind: 'exfiltration',
     re: /\b(?:ssh|private|api|deploy|access|secret|signing) keys?\b[^.;\n]{0,60}\b(?:include|put|paste|add|write|embed|post|append)\b[^.;\n]{0,20}\b(?:in|into|to)\b[^.;\n]{0,10}\b(?:the )?(?:commit messages?|pr descriptions?|pull requests?|issues?|readme|changelog|logs?|comments?|chat)\b/,
     reason: 'puts a key where others can read it',
+  },
+  {
+    kind: 'exfiltration',
+    re: new RegExp(
+      String.raw`\b(?:put|include|paste|add|write|append|attach|post|copy|dump|print|echo|embed|insert|share|mention|report|disclose|reveal|expose|leak)\b[^.;\n]{0,20}${SHAREABLE_SECRET}[^.;\n]{0,40}\b(?:in|into|to|on|as|with)\b[^.;\n]{0,20}${READ_BY_OTHERS}`,
+    ),
+    reason: 'puts the environment or a secret where others read it (a pull request, an issue, a comment, a commit)',
   },
   {
     kind: 'exfiltration',
