@@ -11,6 +11,8 @@ export interface ImportBundleOptions extends ReadBundleOptions {
   path: string;
   /** The importing workspace folder: the bundle's sessions are placed inside it. */
   workspace: string;
+  /** The time of the import (default: now): no session is dated after it or after the bundle's export. */
+  now?: Date;
 }
 
 export interface ImportBundleResult {
@@ -37,6 +39,10 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
   const known = new Set((await store.listSummaries()).map((s) => s.id));
   let imported = 0;
   let duplicates = 0;
+  const importedAt = (options.now ?? new Date()).getTime();
+  const exportedAt = Date.parse(contents.header.exportedAt);
+  const notAfter = Number.isNaN(exportedAt) ? importedAt : Math.min(exportedAt, importedAt);
+  let clamped = 0;
   // a bundle of many sessions from elsewhere would say the same thing per session: the first few, then a count
   let folderNotes = 0;
   const warn = (message: string) => {
@@ -50,7 +56,15 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
         duplicates++;
         continue;
       }
-      const local = fromPortable(trace, { workspace, contributor: contents.header.exportedBy, redactor, warn });
+      let late = false;
+      const local = fromPortable(trace, {
+        workspace,
+        contributor: contents.header.exportedBy,
+        redactor,
+        warn,
+        notAfter,
+        onClamped: () => (late = true),
+      });
       if (known.has(local.id)) {
         duplicates++;
         continue;
@@ -58,6 +72,7 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
       known.add(local.id);
       await writer.save(local);
       imported++;
+      if (late) clamped++;
     }
   } finally {
     await writer.close();
@@ -65,6 +80,10 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
   if (folderNotes > MAX_FOLDER_NOTES)
     warnings.push(
       `${folderNotes - MAX_FOLDER_NOTES} more session(s) had a folder outside the workspace, set to its root`,
+    );
+  if (clamped > 0)
+    warnings.push(
+      `${clamped} session(s) dated after the bundle was exported${notAfter === importedAt ? ' (or after now)' : ''}: their times were set to ${new Date(notAfter).toISOString()}`,
     );
   return {
     bundle: contents.header,

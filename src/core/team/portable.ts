@@ -104,6 +104,22 @@ export interface ImportRewrite {
   /** The built-in rules, counted (a bundle is untrusted input). */
   redactor: Redactor;
   warn(message: string): void;
+  /** The latest time a session of the bundle can have (ms): when it was exported, and no later than now. */
+  notAfter?: number;
+  /** Called for a session dated after `notAfter`, whose times were set to it. */
+  onClamped?(trace: Trace): void;
+}
+
+/** The session's times, none after `notAfter`: a bundle dated in the future would always be the newest. */
+function clampedTimes(trace: Trace, notAfter: number | undefined): Pick<Trace, 'startedAt' | 'endedAt'> | undefined {
+  if (notAfter === undefined) return undefined;
+  const late = (t: string | undefined) => t !== undefined && !(Date.parse(t) <= notAfter);
+  if (!late(trace.startedAt) && !late(trace.endedAt)) return undefined;
+  const bound = new Date(notAfter).toISOString();
+  return {
+    ...(trace.startedAt !== undefined ? { startedAt: late(trace.startedAt) ? bound : trace.startedAt } : {}),
+    ...(trace.endedAt !== undefined ? { endedAt: late(trace.endedAt) ? bound : trace.endedAt } : {}),
+  };
 }
 
 /** The session's folder inside the importing workspace; one that leaves it is the workspace itself, with a warning. */
@@ -127,8 +143,11 @@ export function fromPortable(trace: Trace, options: ImportRewrite): Trace {
   const redacted = redactDeep(trace, (text) => options.redactor.redact(text));
   const redactions = options.redactor.count - before;
   const placed = redactDeep(redacted, (text) => text.split(WORKSPACE_TOKEN).join(root));
+  const times = clampedTimes(placed, options.notAfter);
+  if (times) options.onClamped?.(trace);
   return {
     ...placed,
+    ...times,
     id: redacted.id,
     ...(redacted.parentId !== undefined ? { parentId: redacted.parentId } : {}),
     cwd: importedCwd(redacted, root, options.warn),

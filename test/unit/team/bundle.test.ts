@@ -59,7 +59,7 @@ function craft(
       format: 'combee-bundle',
       version: 1,
       exportedBy: 'mallory',
-      exportedAt: '2026-11-01T00:00:00.000Z',
+      exportedAt: '2026-11-20T00:00:00.000Z',
       workspaceName: 'acme-shop',
       traces: body.length,
       ...header,
@@ -304,6 +304,39 @@ describe('team bundles', () => {
     const stored = JSON.stringify(await store.loadTrace('claude-code:planted'));
     assert.ok(!stored.includes(AWS_KEY) && !stored.includes(GITHUB_TOKEN), stored);
     assert.equal((await store.loadTrace('claude-code:planted'))?.redactions, result.redactions);
+  });
+
+  it('dates no session after the bundle was exported, nor after the import', async () => {
+    const dir = tempDir('combee-bundle-time-');
+    const at = (id: string, startedAt: string, endedAt: string) =>
+      makeTrace(`claude-code:${id}`, [user(id)], { startedAt, endedAt });
+    const traces = [
+      at('honest', '2026-10-31T09:00:00.000Z', '2026-10-31T10:00:00.000Z'),
+      at('future', '2999-01-01T00:00:00.000Z', '2999-01-01T01:00:00.000Z'),
+      at('ends-late', '2026-10-31T23:00:00.000Z', '2026-11-02T00:00:00.000Z'),
+    ];
+    const workspace = join(dir, 'ws');
+    mkdirSync(workspace);
+    const store = new TraceStore(join(dir, 'store'));
+    const now = new Date('2026-12-01T00:00:00.000Z');
+    const path = craft(join(dir, 'b.gz'), traces, { exportedAt: '2026-11-01T00:00:00.000Z' });
+    const result = await importBundle({ store, path, workspace, now });
+    const byId = new Map((await store.listTraces()).map((t) => [t.id, t]));
+    assert.equal(byId.get('claude-code:honest')?.endedAt, '2026-10-31T10:00:00.000Z');
+    assert.equal(byId.get('claude-code:future')?.startedAt, '2026-11-01T00:00:00.000Z');
+    assert.equal(byId.get('claude-code:future')?.endedAt, '2026-11-01T00:00:00.000Z');
+    assert.equal(byId.get('claude-code:ends-late')?.startedAt, '2026-10-31T23:00:00.000Z');
+    assert.equal(byId.get('claude-code:ends-late')?.endedAt, '2026-11-01T00:00:00.000Z');
+    assert.match(
+      result.warnings.join('\n'),
+      /2 session\(s\) dated after the bundle was exported: their times were set/,
+    );
+    // a bundle that says it was exported in the future is bounded by the import
+    const store2 = new TraceStore(join(dir, 'store2'));
+    const ahead = craft(join(dir, 'ahead.gz'), traces, { exportedAt: '3000-01-01T00:00:00.000Z' });
+    const second = await importBundle({ store: store2, path: ahead, workspace, now });
+    assert.equal((await store2.loadTrace('claude-code:future'))?.endedAt, now.toISOString());
+    assert.match(second.warnings.join('\n'), /1 session\(s\) dated after the bundle was exported \(or after now\)/);
   });
 
   it("a folder that leaves the workspace is clamped to its root; the exporter's name is cleaned and names every session", async () => {
