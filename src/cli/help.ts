@@ -103,9 +103,11 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
 
 export const MERGE_HELP = `combee merge <base> <ours> <theirs> [--json]
   Git merge driver for the playbook (%O %A %B): merges by rule id, adds up helpful/harmful counters and writes the
-  result to <ours>. Exit 0 when merged; 1 when a rule was edited differently on both sides (markers left in <ours>).
-  Register it: .gitattributes ".combee/playbook.md merge=combee" and
-  git config merge.combee.driver "npx combee merge %O %A %B"`;
+  result to <ours>; a renumbered rule keeps its marks. Exit 0 when merged; 1 when a rule was edited differently on
+  both sides (markers left in <ours>) or a flag mark no longer sits above its rule.
+  Register the installed CLI (never npx of a package name, which resolves on the public registry):
+  .gitattributes ".combee/playbook.md merge=combee" and
+  git config merge.combee.driver "node /path/to/dist/cli.js merge %O %A %B"`;
 
 export const RULES_HELP = `combee rules [--workspace <folder>] [--playbook <path>] [--store <folder>] [--stale-after <runs>] [--json]
   Lists the playbook's rules with their helpful / harmful counts (the file's own: each session counted once), stage

@@ -26,11 +26,15 @@ export async function mergeCommand(argv: string[], out: Output): Promise<number>
       ),
     );
   for (const { from, to } of result.renumbered) out.info(`both sides added ${from}: theirs is now ${to}`);
-  if (result.conflicts.length > 0) {
+  const edited = result.conflicts.filter((id) => !result.detachedMarks.includes(id));
+  if (edited.length > 0)
     out.warn(
-      `${result.conflicts.length} rule(s) edited differently on both sides (${result.conflicts.join(', ')}): resolve the conflict markers`,
+      `${edited.length} rule(s) edited differently on both sides (${edited.join(', ')}): resolve the conflict markers`,
     );
-    return 1;
-  }
+  if (result.detachedMarks.length > 0)
+    out.warn(
+      `the flag mark of ${result.detachedMarks.join(', ')} no longer sits directly above its rule, so it holds nothing back: move it back above the rule (or delete the rule)`,
+    );
+  if (result.conflicts.length > 0) return 1;
   return 0;
 }

@@ -1,4 +1,5 @@
 import { diffArrays } from 'diff';
+import { detachedFlagMarks, marksStart } from './marks';
 import { withOneCorroborationMark } from './provenanceMark';
 import { formatBullet, parseBulletLine, parsePlaybook, serializePlaybook } from './markdown';
 import {
@@ -111,8 +112,10 @@ export function merge3<T>(base: T[], ours: T[], theirs: T[]): T[] {
 
 export interface MergeOutcome {
   text: string;
-  /** Ids of bullets left between conflict markers. */
+  /** Ids of bullets left between conflict markers, or of rules whose flag mark no longer sits above them. */
   conflicts: string[];
+  /** Rules named by a flag mark that does not sit above them in the result (it holds nothing back there). */
+  detachedMarks: string[];
   /** Theirs' new bullets that got the next free id because ours added a different bullet with the same one. */
   renumbered: Array<{ from: string; to: string }>;
 }
@@ -149,7 +152,17 @@ function tokenLines(playbook: Playbook): string[] {
   return out;
 }
 
-function rename(bullet: Bullet, id: string): void {
+/** Renames a bullet of `playbook` and the marks above it: a flag or pin left naming the old id would detach. */
+function rename(playbook: Playbook, bullet: Bullet, id: string): void {
+  for (const section of playbook.sections) {
+    const index = section.lines.findIndex((l) => l.kind === 'bullet' && l.bullet === bullet);
+    if (index < 0) continue;
+    for (let at = marksStart(section.lines, index); at < index; at++) {
+      const mark = section.lines[at];
+      if (mark.kind === 'text')
+        section.lines[at] = { kind: 'text', text: mark.text.replace(`[${bullet.id}]`, `[${id}]`) };
+    }
+  }
   bullet.raw = bullet.raw?.replace(`[${bullet.id}]`, `[${id}]`);
   bullet.id = id;
 }
@@ -169,7 +182,7 @@ function renumberClashes(
     if (base.has(bullet.id) || !clash || normalized(clash.content) === normalized(bullet.content)) continue;
     const to = formatId(bullet.id.replace(/-\d+$/, ''), next++);
     renumbered.push({ from: bullet.id, to });
-    rename(bullet, to);
+    rename(theirs, bullet, to);
   }
   return renumbered;
 }
@@ -184,7 +197,7 @@ function aliasSameAdds(theirs: Playbook, base: Map<string, Bullet>, ours: Map<st
     const id = oursAdded.get(normalized(bullet.content));
     if (base.has(bullet.id) || !id || id === bullet.id || theirsIds.has(id)) continue;
     theirsIds.add(id);
-    rename(bullet, id);
+    rename(theirs, bullet, id);
   }
 }
 
@@ -305,5 +318,8 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
   if (text.includes('<!-- combee:corroborated '))
     text = serializePlaybook(withOneCorroborationMark(parsePlaybook(text)));
   const conflicts = [...resolved].filter(([, r]) => r.kind === 'conflict').map(([id]) => id);
-  return { text: crlf ? text.replace(/\n/g, '\r\n') : text, conflicts, renumbered };
+  // a flag mark that no longer sits above its rule holds nothing back: a person decides, as with any conflict
+  const detachedMarks = detachedFlagMarks(parsePlaybook(text));
+  for (const id of detachedMarks) if (!conflicts.includes(id)) conflicts.push(id);
+  return { text: crlf ? text.replace(/\n/g, '\r\n') : text, conflicts, renumbered, detachedMarks };
 }
