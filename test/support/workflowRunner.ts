@@ -12,7 +12,7 @@ import { parse } from 'yaml';
  * so the test fails rather than running something else than GitHub would.
  */
 
-interface Step {
+export interface Step {
   id?: string;
   name?: string;
   uses?: string;
@@ -21,7 +21,7 @@ interface Step {
   env?: Record<string, string>;
 }
 
-interface Job {
+export interface Job {
   needs?: string | string[];
   strategy?: { matrix?: Record<string, Array<string | number>> };
   env?: Record<string, string>;

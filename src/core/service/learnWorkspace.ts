@@ -401,7 +401,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     playbook: result.playbook,
     traces,
     playbookPath,
-    isTrusted: ReviewMemory.trusts(remembered),
+    // a pull request's store comes from a cache others can write: a rule accepted by name there proves nothing
+    isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
     before: base,
     overruledBy,
     teamReview: options.teamReview,
