@@ -11,7 +11,7 @@ import {
   type ReviewedRule,
 } from '../../core/assets/review';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
-import { figuresForRule } from '../../core/eval/render';
+import { escapeMarkdown, figuresForRule } from '../../core/eval/render';
 import { workspaceFolderPaths, type Services } from '../services';
 
 /** Tree nodes double as command arguments: each carries the ids its inline actions need. */
@@ -60,7 +60,8 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
       }),
     );
     const flags = change.flags ?? [];
-    const why = flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n');
+    // reasons quote rule text anyone could write: shown as text, never as links or images
+    const why = flags.map((f) => `- **${f.kind}**: ${escapeMarkdown(f.reason)}`).join('\n');
     const tooltip = new vscode.MarkdownString();
     tooltip.appendText(`${change.content ?? ''}\n\n`);
     if (flags.length > 0)
@@ -142,7 +143,7 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
         const item = new vscode.TreeItem(`HELD ${node.held.id}`);
         item.description = `flagged in the playbook (${node.held.flags.map((f) => f.kind).join(', ')}): ${node.held.content}`;
         item.tooltip = new vscode.MarkdownString(
-          `${node.held.content}\n\nAlready in the playbook and **flagged**: kept out of AGENTS.md and the other files until accepted by name.\n${node.held.flags.map((f) => `- **${f.kind}**: ${f.reason}`).join('\n')}`,
+          `${escapeMarkdown(node.held.content)}\n\nAlready in the playbook and **flagged**: kept out of AGENTS.md and the other files until accepted by name.\n${node.held.flags.map((f) => `- **${f.kind}**: ${escapeMarkdown(f.reason)}`).join('\n')}`,
         );
         item.iconPath = new vscode.ThemeIcon('warning');
         item.contextValue = 'combee.proposalRule';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { LearningStatus } from '../../core/service/learningStatus';
 import { sessionPage, type SessionRow } from '../../core/service/sessionList';
+import { escapeMarkdown } from '../../core/eval/render';
 import { firstLine } from '../../core/util/text';
 import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
@@ -91,7 +92,7 @@ function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
         : new vscode.ThemeIcon(AGENT_ICONS[summary.agent] ?? 'history');
   item.tooltip = new vscode.MarkdownString(
     [
-      `**${summary.agent}** ${summary.agentVersion ?? ''}`,
+      `**${summary.agent}** ${escapeMarkdown(summary.agentVersion ?? '')}`,
       ...(summary.contributor ? [`from ${escapeMarkdown(summary.contributor)} (a team bundle)`] : []),
       `${summary.steps} steps, ${summary.toolErrors} tool errors, ${summary.userCorrections} corrections, ${summary.redactions} redactions`,
       `${(summary.bytes / 1024).toFixed(1)} KiB`,
@@ -108,8 +109,6 @@ function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
   }[status.kind];
   return item;
 }
-
-const escapeMarkdown = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 
 function statusNote(status: LearningStatus): string {
   switch (status.kind) {
