@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { ruleStats } from '../../../src/core/secrets/engine';
+import { redactDeep } from '../../../src/core/secrets/deep';
 import { createRedactor } from '../../../src/core/trace/redact';
 import { JsonStringClipper } from '../../../src/core/trace/jsonClip';
 import { clipMiddle } from '../../../src/core/util/text';
@@ -197,5 +198,24 @@ describe('secret redaction', () => {
     );
     const trace = await store.loadTrace('claude-code:7e2e7e2e-aaaa-4bbb-8ccc-000000000001');
     assert.ok(trace && !JSON.stringify(trace).includes('ACME-123456'));
+  });
+});
+
+describe('redacting a JSON value', () => {
+  const TOKEN = `ghp_${'A1b2C3d4E5f6G7h8I9j0'.repeat(2).slice(0, 36)}`;
+  it('redacts object keys as well as values, keeping two keys that redact alike', () => {
+    const redactor = createRedactor();
+    const value = { plain: 1, [TOKEN]: { nested: `token ${TOKEN}` }, [`${TOKEN}x`]: 2, list: [{ [TOKEN]: true }] };
+    const out = redactDeep(value, (text) => redactor.redact(text));
+    const text = JSON.stringify(out);
+    assert.ok(!text.includes(TOKEN), text);
+    assert.equal(Object.keys(out).length, 4, text);
+    assert.equal(out.plain, 1);
+    // nothing to redact: the very same object back
+    const clean = { a: { b: ['c'] } };
+    assert.equal(
+      redactDeep(clean, (t) => redactor.redact(t)),
+      clean,
+    );
   });
 });
