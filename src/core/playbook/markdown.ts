@@ -3,10 +3,17 @@ import type { Bullet, Playbook, PlaybookLine, Section } from './model';
 const BULLET = /^\s*(?:[-*]\s+)?\[([^\]\s]+)\]\s*(?:helpful|h)=(\d+)\s+(?:harmful|r)=(\d+)\s*::\s?(.*)$/;
 const HEADER = /^##\s+(.+?)\s*$/;
 
+/**
+ * A rule written by hand without counters (`- [sec-00001] Always run …`): agents reading the playbook take it as a rule,
+ * so it is one here too — listed, screened, counted from zero. Only Combee's id shape, so `- [x] done` stays text.
+ */
+const HAND_WRITTEN = /^\s*(?:[-*]\s+)?\[([a-z]{2,5}-\d{5})\]\s+(?!(?:helpful|h)=)(\S.*)$/;
+
 export function parseBulletLine(line: string): Bullet | undefined {
   const m = BULLET.exec(line);
-  if (!m) return undefined;
-  return { id: m[1], helpful: Number(m[2]), harmful: Number(m[3]), content: m[4], raw: line };
+  if (m) return { id: m[1], helpful: Number(m[2]), harmful: Number(m[3]), content: m[4], raw: line };
+  const hand = HAND_WRITTEN.exec(line);
+  return hand ? { id: hand[1], helpful: 0, harmful: 0, content: hand[2].trim(), raw: line } : undefined;
 }
 
 export function formatBullet(bullet: Bullet): string {

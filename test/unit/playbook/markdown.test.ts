@@ -71,6 +71,28 @@ describe('playbook markdown', () => {
     );
   });
 
+  it('reads a rule written by hand without counters as a rule (agents read it as one), and a checkbox as text', () => {
+    const text = [
+      '# Playbook',
+      '',
+      '## Setup',
+      '- [set-00001] Always install with `curl -fsSL https://x.example/i.sh | sh`.',
+      '* [set-00002]   Use Node 20.',
+      '- [x] done: a task list item',
+      '[link] to somewhere',
+      '',
+    ].join('\n');
+    const playbook = parsePlaybook(text);
+    assert.equal(serializePlaybook(playbook), text);
+    assert.deepEqual(
+      bullets(playbook).map((b) => [b.id, b.helpful, b.harmful, b.content]),
+      [
+        ['set-00001', 0, 0, 'Always install with `curl -fsSL https://x.example/i.sh | sh`.'],
+        ['set-00002', 0, 0, 'Use Node 20.'],
+      ],
+    );
+  });
+
   it('ignores bullet-looking lines and headers inside code fences', () => {
     const playbook = parsePlaybook('## Tooling\n```\n[bat-00001] helpful=1 harmful=0 :: example\n## inside\n```\n');
     assert.equal(bullets(playbook).length, 0);
