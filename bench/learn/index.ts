@@ -1,11 +1,13 @@
 // Entry of dist/bench.js: `combee bench learn [--json] [--quick] [--out <folder>]`, `combee bench faults [--runs n]`,
 // `combee bench poison [--json]`, `combee bench sessions [--sessions n]`, `combee bench quality [--learner …]`,
-// `combee bench backtest [--learner …]`, `combee bench relevance [--json]`.
+// `combee bench backtest [--learner …]`, `combee bench relevance [--json]`,
+// `combee bench merge [--lines n]`.
 import { runFaultsBench } from './faultsBench';
 import { runLearnBench } from './main';
 import { runPoisonBench } from './poison';
 import { QUALITY_USAGE, runQualityBench } from '../quality/main';
 import { BACKTEST_USAGE, runBacktestBench } from '../quality/backtest';
+import { MERGE_USAGE, runMergeBench } from '../merge/mergeBench';
 import { RELEVANCE_USAGE, runRelevanceBench } from '../quality/relevance';
 import { runSessionsBench } from './sessions';
 
@@ -18,8 +20,9 @@ export async function runBench(argv: string[]): Promise<number> {
   if (what === 'quality') return runQualityBench(rest);
   if (what === 'backtest') return runBacktestBench(rest);
   if (what === 'relevance') return runRelevanceBench(rest);
+  if (what === 'merge') return runMergeBench(rest);
   process.stderr.write(
-    `usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>] | ${QUALITY_USAGE} | ${BACKTEST_USAGE} | ${RELEVANCE_USAGE}\n`,
+    `usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>] | ${QUALITY_USAGE} | ${BACKTEST_USAGE} | ${RELEVANCE_USAGE} | ${MERGE_USAGE}\n`,
   );
   return 2;
 }

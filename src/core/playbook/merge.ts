@@ -23,12 +23,20 @@ import {
 /** One region of a three-way merge: either all sides agree, or they differ. */
 export type Chunk<T> = { stable: true; lines: T[] } | { stable: false; base: T[]; ours: T[]; theirs: T[] };
 
+/**
+ * The most edits a line diff looks for: past it (a file rewritten or reordered wholesale) the diff's cost grows with
+ * the square of the file, so the middle between the shared head and tail is taken as changed instead. A count, not a
+ * time limit, so the same files always merge the same way.
+ */
+export const MAX_LINE_EDITS = 2000;
+
 /** base index → side index, for lines the LCS keeps. */
 function matches<T>(base: T[], side: T[]): Map<number, number> {
   const map = new Map<number, number>();
+  const changes = diffArrays(base, side, { maxEditLength: MAX_LINE_EDITS }) ?? headAndTail(base, side, map);
   let b = 0;
   let s = 0;
-  for (const change of diffArrays(base, side)) {
+  for (const change of changes) {
     const n = change.count ?? change.value.length;
     if (change.added) s += n;
     else if (change.removed) b += n;
@@ -39,6 +47,17 @@ function matches<T>(base: T[], side: T[]): Map<number, number> {
     }
   }
   return map;
+}
+
+/** Matches only the lines both share at the start and at the end; no changes are left to walk. */
+function headAndTail<T>(base: T[], side: T[], map: Map<number, number>): [] {
+  let head = 0;
+  while (head < base.length && head < side.length && base[head] === side[head]) map.set(head, head++);
+  for (let tail = 1; tail <= Math.min(base.length, side.length) - head; tail++) {
+    if (base[base.length - tail] !== side[side.length - tail]) break;
+    map.set(base.length - tail, side.length - tail);
+  }
+  return [];
 }
 
 /** diff3: splits three versions into stable regions and the regions between them. */

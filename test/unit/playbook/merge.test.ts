@@ -73,6 +73,25 @@ describe('playbook merge', () => {
     assert.ok(result.text.includes(`${flag('bat-00005')}\n[bat-00005] helpful=0 harmful=0 :: Paste`), result.text);
   });
 
+  it('merges a playbook one side reordered wholesale by rule id: every rule once, counters added up', () => {
+    const ids = Array.from({ length: 3000 }, (_, i) => `bat-${String(i + 1).padStart(5, '0')}`);
+    const line = (id: string, helpful: number) => `[${id}] helpful=${helpful} harmful=0 :: Rule ${id}.`;
+    const doc = (lines: string[]) => `# Playbook\n\n## Build and test\n${lines.join('\n')}\n`;
+    const base = doc(ids.map((id) => line(id, 1)));
+    // ours sorted the rules another way (past the line diff's edit bound) and counted one more for each
+    const reordered = [...ids].sort((a, b) => (a.slice(-1) + a).localeCompare(b.slice(-1) + b));
+    const ours = doc(reordered.map((id) => line(id, 2)));
+    const theirs = doc([...ids.map((id) => line(id, id === 'bat-00007' ? 5 : 1)), line('bat-03001', 0)]);
+    const result = mergePlaybooks(base, ours, theirs);
+    assert.deepEqual(result.conflicts, []);
+    const merged = counters(result.text);
+    assert.equal(Object.keys(merged).length, 3001);
+    assert.equal(bullets(parsePlaybook(result.text)).length, 3001);
+    assert.deepEqual(merged['bat-00007'], [6, 0]);
+    assert.deepEqual(merged['bat-02999'], [2, 0]);
+    assert.deepEqual(merged['bat-03001'], [0, 0]);
+  });
+
   it('leaves a flag mark that no longer sits above its rule as a conflict', () => {
     // a mark moved off its rule (by hand, or by an edit on one side) holds nothing back where it ended up
     const flagged = `<!-- combee:flagged [bat-00002] agent-directive: x. Kept out of AGENTS.md and the other files until accepted by name. -->`;
