@@ -53,8 +53,10 @@ export class RunLedger {
   /** Counts a successful call; reaching a limit aborts the run's signal. */
   account(usage: CallUsage): void {
     const totals = this.totals;
-    totals.calls++;
-    this.calls.ok++;
+    if (!usage.notSent) {
+      totals.calls++;
+      this.calls.ok++;
+    }
     totals.inputTokens += usage.inputTokens;
     totals.outputTokens += usage.outputTokens;
     totals.costUsd += usage.costUsd ?? 0;

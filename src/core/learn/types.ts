@@ -30,6 +30,8 @@ export interface CallUsage {
   /** Requests sent again (errors, an invalid answer) and second copies sent while waiting (hedges). */
   retries?: number;
   hedges?: number;
+  /** Nothing to send (no lesson, no operation): no call was made, and none is counted. */
+  notSent?: true;
 }
 
 export interface RoleResult<T> {

@@ -165,7 +165,11 @@ export class LlmAggregator implements Aggregator {
     const { sources, messages } = aggregationRequest(input, playbook);
     const tags = [...input.reflections.flatMap((r) => r.tags), ...input.deltas.flatMap((d) => d.tags)];
     if (sources.size === 0)
-      return { value: { ops: [], tags }, usage: { inputTokens: 0, outputTokens: 0, latencyMs: 0 }, warnings: [] };
+      return {
+        value: { ops: [], tags },
+        usage: { inputTokens: 0, outputTokens: 0, latencyMs: 0, notSent: true },
+        warnings: [],
+      };
     const response = await this.client.completeJson({
       messages,
       schema: AggregationAnswer,

@@ -301,4 +301,23 @@ describe('LLM roles', () => {
     assert.equal(result.record.totals.reflections, 2, 'the other two sessions were learned');
     assert.ok(reflections >= 6);
   });
+
+  it('counts the calls the endpoint saw: an aggregation with nothing to send is no call', async () => {
+    // every session teaches nothing: the local and global aggregations have no item to send
+    const c = await client(() => ({ content: JSON.stringify({ lessons: [], bullet_tags: [] }) }));
+    const traces = ['a', 'b', 'c', 'd'].map((id) => makeTrace(`claude-code:${id}`, [user('hi'), ...shell('ls', 'x')]));
+    const result = await learn({
+      traces,
+      playbook: emptyPlaybook(),
+      reflector: new LlmReflector(c),
+      aggregator: new LlmAggregator(c),
+      provider: c.info,
+      workspace: '/ws',
+      concurrency: 1,
+      seed: 1,
+    });
+    assert.equal(result.record.status, 'completed');
+    assert.equal(server!.requests.length, 4);
+    assert.equal(result.record.totals.calls, server!.requests.length);
+  });
 });
