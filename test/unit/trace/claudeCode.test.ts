@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { importSessions } from '../../../src/core/import/importer';
+import { TraceStore } from '../../../src/core/store/traceStore';
 import { join } from 'node:path';
 import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import { writeClaudeSession } from '../../support/claudeSessions';
@@ -185,5 +188,40 @@ describe('Claude Code reader', () => {
     assert.ok(result.kind === 'tool_result' && result.exitCode === 1 && result.isError);
     assert.deepEqual(t.outcome.testRuns, { passed: 0, failed: 1 });
     assert.equal(t.unknown['brand-new-record'], 1);
+  });
+
+  it('reads subagent transcripts written beside the sessions as subagents of their parent, each stored', async () => {
+    const home = tempDir('combee-claude-beside-');
+    const parent = '33333333-aaaa-4bbb-8ccc-000000000003';
+    const path = writeClaudeSession(home, parent, '/home/dev/shop', [
+      { user: 'fix the cart test' },
+      { bash: { command: 'pnpm test', output: 'ok' } },
+    ]);
+    // an older layout: agent-<id>.jsonl in the project folder, every line a sidechain with the parent's sessionId
+    for (const agent of ['a1', 'b2', 'c3']) {
+      const lines = readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const record = JSON.parse(line) as Record<string, unknown>;
+          return JSON.stringify({
+            ...record,
+            isSidechain: true,
+            agentId: agent,
+            uuid: `${agent}-${String(record.uuid)}`,
+          });
+        });
+      writeFileSync(join(dirname(path), `agent-${agent}.jsonl`), `${lines.join('\n')}\n`);
+    }
+    const store = new TraceStore(tempDir('combee-claude-beside-store-'));
+    const result = await importSessions({ from: home, store });
+    const stored = await store.listTraces();
+    assert.equal(result.sessions, 4);
+    assert.equal(stored.length, 4, JSON.stringify(stored.map((t) => t.id)));
+    const subagents = stored.filter((t) => t.parentId !== undefined);
+    assert.deepEqual(
+      subagents.map((t) => [t.id, t.parentId]).sort(),
+      ['a1', 'b2', 'c3'].map((a) => [`claude-code:${parent}/agent-${a}`, `claude-code:${parent}`]),
+    );
   });
 });

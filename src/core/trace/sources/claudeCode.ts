@@ -149,14 +149,19 @@ export const claudeCodeReader: SourceReader = {
     // projects/<project>/<session uuid>.jsonl, and its subagents/agent-<id>.jsonl
     const up = segments(path);
     if (UUID_JSONL.test(up[0])) return up[2] === 'projects';
-    return /^agent-.+\.jsonl$/.test(up[0]) && up[1] === 'subagents' && up[4] === 'projects';
+    // subagent transcripts: in the session's subagents/ folder, or (older versions) beside the sessions
+    return /^agent-.+\.jsonl$/.test(up[0]) && (up[2] === 'projects' || (up[1] === 'subagents' && up[4] === 'projects'));
   },
 
   async read(file: SessionFile, ctx: ReadContext): Promise<TraceDraft[]> {
     const sessions = new Map<string, SessionAccumulator>();
     const fileSessionId = basename(file.path, '.jsonl');
-    const subagent = isSubagentFile(file.path);
-    const parentSessionId = subagent ? basename(dirname(dirname(file.path))) : undefined;
+    const nested = isSubagentFile(file.path);
+    // older versions write a subagent's transcript beside the sessions: its lines carry the parent's sessionId
+    const beside = !nested && /^agent-.+\.jsonl$/.test(basename(file.path));
+    const subagent = nested || beside;
+    const folderParent = nested ? basename(dirname(dirname(file.path))) : undefined;
+    const parents = new Map<string, string>();
     const warnings = lineWarnings(file, ctx, 'Claude Code');
 
     if (ctx.resume) seedSessions(sessions, ctx.resume, subagent);
@@ -178,14 +183,18 @@ export const claudeCodeReader: SourceReader = {
           warnings.malformed(lineNo);
           return;
         }
-        const sessionKey = subagent
-          ? `${parentSessionId ?? fileSessionId}/${basename(file.path, '.jsonl')}`
+        // beside the sessions, only a sidechain record is a subagent's: a session file may be named agent-… too
+        const parent = folderParent ?? (beside && parsed.isSidechain === true ? parsed.sessionId : undefined);
+        const ofSubagent = nested || parent !== undefined;
+        const sessionKey = ofSubagent
+          ? `${parent ?? fileSessionId}/${basename(file.path, '.jsonl')}`
           : (parsed.sessionId ?? fileSessionId);
         let acc = sessions.get(sessionKey);
         if (!acc) {
-          acc = newAccumulator(sessionKey, subagent);
+          acc = newAccumulator(sessionKey, ofSubagent);
           sessions.set(sessionKey, acc);
         }
+        if (parent) parents.set(sessionKey, parent);
         applyRecord(acc, parsed, ctx);
       },
       {
@@ -209,7 +218,10 @@ export const claudeCodeReader: SourceReader = {
         startedAt: acc.startedAt,
         endedAt: acc.endedAt,
         source: { path: file.path, bytes: file.bytes },
-        parentId: subagent && parentSessionId ? `claude-code:${parentSessionId}` : undefined,
+        parentId:
+          nested || parents.has(acc.sessionId) || (beside && acc.sessionId.includes('/'))
+            ? parentOf(acc.sessionId, parents, folderParent)
+            : undefined,
       });
       if (trace) traces.push(trace);
     }
@@ -276,6 +288,16 @@ function seedSessions(sessions: Map<string, SessionAccumulator>, resume: ResumeI
     }
     sessions.set(key, acc);
   }
+}
+
+/** The parent session of a subagent transcript: its folder's session, or the sessionId its lines carry. */
+function parentOf(
+  key: string,
+  parents: ReadonlyMap<string, string>,
+  folderParent: string | undefined,
+): string | undefined {
+  const parent = parents.get(key) ?? folderParent ?? (key.includes('/') ? key.split('/')[0] : undefined);
+  return parent ? `claude-code:${parent}` : undefined;
 }
 
 function isSubagentFile(path: string): boolean {
