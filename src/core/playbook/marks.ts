@@ -61,8 +61,8 @@ export function withPin(playbook: Playbook, id: string, pinned: boolean): Playbo
 }
 
 /**
- * Rules named by a `flagged` mark that is not in the run of marks directly above that rule's bullet (a merge or a hand
- * edit moved one without the other): the mark holds nothing back there.
+ * Rules named by a `flagged` mark that is not directly above that rule's bullet (a merge or a hand edit moved one
+ * without the other): the trust screen reads only that line, so the mark holds nothing back there.
  */
 export function detachedFlagMarks(playbook: Playbook): string[] {
   const detached: string[] = [];
@@ -71,13 +71,7 @@ export function detachedFlagMarks(playbook: Playbook): string[] {
       if (line.kind !== 'text') return;
       const m = MARK_LINE.exec(line.text.trim());
       if (!m || m[1] !== 'flagged') return;
-      let next = i + 1;
-      while (
-        section.lines[next]?.kind === 'text' &&
-        MARK_LINE.test((section.lines[next] as { text: string }).text.trim())
-      )
-        next++;
-      const below = section.lines[next];
+      const below = section.lines[i + 1];
       if (below?.kind !== 'bullet' || below.bullet.id !== m[2]) detached.push(m[2]);
     });
   return detached;
