@@ -333,12 +333,15 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
       missing.map(([id, r]) => ({ lines: emit(r), section: sectionOf(theirs, id) ?? sectionOf(ours, id) ?? 'Misc' })),
     );
   }
+  let merged = parsePlaybook(text);
   // each side may have marked a rule's provenance: one mark stays
-  if (text.includes('<!-- combee:corroborated '))
-    text = serializePlaybook(withOneCorroborationMark(parsePlaybook(text)));
+  if (text.includes('<!-- combee:corroborated ')) {
+    merged = withOneCorroborationMark(merged);
+    text = serializePlaybook(merged);
+  }
   const conflicts = [...resolved].filter(([, r]) => r.kind === 'conflict').map(([id]) => id);
   // a flag mark that no longer sits above its rule holds nothing back: a person decides, as with any conflict
-  const detachedMarks = detachedFlagMarks(parsePlaybook(text));
+  const detachedMarks = detachedFlagMarks(merged);
   for (const id of detachedMarks) if (!conflicts.includes(id)) conflicts.push(id);
   return { text: crlf ? text.replace(/\n/g, '\r\n') : text, conflicts, renumbered, detachedMarks };
 }

@@ -56,14 +56,12 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
         duplicates++;
         continue;
       }
-      let late = false;
       const local = fromPortable(trace, {
         workspace,
         contributor: contents.header.exportedBy,
         redactor,
         warn,
         notAfter,
-        onClamped: () => (late = true),
       });
       if (known.has(local.id)) {
         duplicates++;
@@ -72,7 +70,7 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
       known.add(local.id);
       await writer.save(local);
       imported++;
-      if (late) clamped++;
+      if (local.startedAt !== trace.startedAt || local.endedAt !== trace.endedAt) clamped++;
     }
   } finally {
     await writer.close();

@@ -106,8 +106,6 @@ export interface ImportRewrite {
   warn(message: string): void;
   /** The latest time a session of the bundle can have (ms): when it was exported, and no later than now. */
   notAfter?: number;
-  /** Called for a session dated after `notAfter`, whose times were set to it. */
-  onClamped?(trace: Trace): void;
 }
 
 /** The session's times, none after `notAfter`: a bundle dated in the future would always be the newest. */
@@ -143,11 +141,9 @@ export function fromPortable(trace: Trace, options: ImportRewrite): Trace {
   const redacted = redactDeep(trace, (text) => options.redactor.redact(text));
   const redactions = options.redactor.count - before;
   const placed = redactDeep(redacted, (text) => text.split(WORKSPACE_TOKEN).join(root));
-  const times = clampedTimes(placed, options.notAfter);
-  if (times) options.onClamped?.(trace);
   return {
     ...placed,
-    ...times,
+    ...clampedTimes(placed, options.notAfter),
     id: redacted.id,
     ...(redacted.parentId !== undefined ? { parentId: redacted.parentId } : {}),
     cwd: importedCwd(redacted, root, options.warn),

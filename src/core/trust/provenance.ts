@@ -121,9 +121,8 @@ export function summarizeEvidence(
       continue;
     }
     const own = trace.contributor === undefined;
-    if (!own && !teamTraces.has(trace.id)) {
+    if (!own) {
       teamTraces.add(trace.id);
-      summary.teamSessions++;
       if (!summary.teamExporters.includes(trace.contributor as string))
         summary.teamExporters.push(trace.contributor as string);
     }
@@ -176,6 +175,7 @@ export function summarizeEvidence(
     if (summary.acted && own) summary.ownActed = true;
     summary.acted ||= actedBefore;
   }
+  summary.teamSessions = teamTraces.size;
   return summary;
 }
 
