@@ -13,6 +13,7 @@ const workspace = () => workspaceFolder().uri.fsPath;
 const team = () => join(workspace(), '.combee', 'team');
 const config = () => vscode.workspace.getConfiguration('combee');
 
+const EVE = ['e0e00000-0000-4000-8000-0000000000e1'];
 const ALICE = ['a11ce000-0000-4000-8000-000000000001', 'a11ce000-0000-4000-8000-000000000002'];
 
 async function waitFor(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
@@ -106,6 +107,21 @@ describe('team bundles', () => {
       writeFileSync(settingsFile, '{}\n');
       await waitFor(() => config().inspect('team.bundles')?.workspaceValue === undefined, 'the settings to clear');
       rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("shows a bundle exporter's name as text in the Sessions view, never as a link or an image", async function () {
+    this.timeout(60_000);
+    // the exporter's name is whatever the bundle says: here Markdown that would render a link and fetch an image
+    const author = 'eve [docs](https://evil.example/x) ![p](https://evil.example/p.png)';
+    const ids = writeTeamBundle(join(team(), 'eve.combee-bundle'), 'eve', EVE, author);
+    await run('combee.importTeamBundles');
+    const nodes = await api.viewItems('sessions');
+    for (const id of ids) {
+      const tooltip = nodes.find((n) => n.id === id)?.tooltip ?? '';
+      assert.match(tooltip, /a team bundle/, `${id} is listed as a teammate's session`);
+      assert.doesNotMatch(tooltip, /(?<!\\)\]\(/, `no link or image markup in ${JSON.stringify(tooltip)}`);
+      assert.ok(tooltip.replace(/\\(.)/g, '$1').includes(`from ${author} (a team bundle)`), tooltip);
     }
   });
 });

@@ -20,10 +20,10 @@ function cli(args: string[]): string {
 }
 
 /**
- * Writes `dev`'s bundle of one session per task to `out`, made on their machine (a checkout elsewhere); returns the
- * session ids as the store names them.
+ * Writes `dev`'s bundle of one session per task to `out`, made on their machine (a checkout elsewhere) and exported
+ * under `author` (their name unless given); returns the session ids as the store names them.
  */
-export function writeTeamBundle(out: string, dev: string, sessionIds: string[]): string[] {
+export function writeTeamBundle(out: string, dev: string, sessionIds: string[], author = dev): string[] {
   const machine = mkdtempSync(join(tmpdir(), `combee-${dev}-`));
   const checkout = join(machine, 'src', 'acme-shop');
   mkdirSync(checkout, { recursive: true });
@@ -33,7 +33,7 @@ export function writeTeamBundle(out: string, dev: string, sessionIds: string[]):
   );
   const store = join(machine, 'store');
   cli(['import', '--from', home, '--store', store]);
-  cli(['export', '--bundle', out, '--workspace', checkout, '--store', store, '--author', dev]);
+  cli(['export', '--bundle', out, '--workspace', checkout, '--store', store, '--author', author]);
   return ids;
 }
 
