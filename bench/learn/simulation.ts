@@ -56,13 +56,17 @@ function respond(request: ChatRequest, callIndex: number, overload: Overload): S
   // The task is the first user message: a repair turn (the model's broken answer, "answer again") asks the same.
   const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
   if (system.includes('You review one coding-agent session')) {
-    // Reflector: every planted lesson the session states, grounded in its step.
-    const lessons = [...user.matchAll(/^#(\d+) USER: Note for the future — (LESSON-\d{3}: .*)$/gm)].map((m) => ({
-      section: 'Pitfalls',
-      content: m[2],
-      kind: 'pitfall',
-      evidence_steps: [Number(m[1])],
-    }));
+    // Reflector: every planted lesson the session states, grounded in its step, except those the rules it is shown
+    // already state ("nothing the playbook already says", as its prompt asks).
+    const shown = user.split('\n\nSession:\n')[0];
+    const lessons = [...user.matchAll(/^#(\d+) USER: Note for the future — (LESSON-\d{3}: .*)$/gm)]
+      .filter((m) => !shown.includes(m[2]))
+      .map((m) => ({
+        section: 'Pitfalls',
+        content: m[2],
+        kind: 'pitfall',
+        evidence_steps: [Number(m[1])],
+      }));
     const jitter = 1 + LATENCY.reflectJitter * (2 * unit(`latency:${callIndex}:${user.length}`) - 1);
     return { content: JSON.stringify({ lessons, bullet_tags: [] }), delayMs: LATENCY.reflectMs * jitter };
   }

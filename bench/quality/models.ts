@@ -73,7 +73,7 @@ function reflect(style: ModelStyle, prompt: string, repo: RepoSpec, spec: Sessio
   if (style === 'sloppy')
     for (const extra of SLOPPY_EXTRAS[spec.key] ?? []) lessons.push({ ...extra, kind: 'rule', evidence_steps: [0] });
   // a model tags only the rules its prompt shows it
-  const shown = new Set([...prompt.matchAll(/^\[([a-z]{2,5}-\d{5})\] helpful=/gm)].map((m) => m[1]));
+  const shown = new Set([...prompt.matchAll(/^\[([a-z]{2,5}-\d{5})\] /gm)].map((m) => m[1]));
   const bullet_tags =
     style === 'careful'
       ? Object.entries(spec.tags)

@@ -15,12 +15,25 @@ const SETTING_TOKENS = 16_000;
 /** The lesson the model leaves out of every merge of operations, however small: its judgment, not overload. */
 const IGNORED_LESSON = 'LESSON-007';
 
-/** The simulated model, which also never keeps one lesson when it merges operations (whatever the call's size). */
+/**
+ * The simulated model, which also never keeps one lesson when it merges operations (whatever the call's size), and
+ * whose reflections repeat what the playbook already says (so the aggregation rejects it, with a reason).
+ */
 function stubbornModel(): Responder {
   const simulated = instantModel(SIMULATED_CAPACITY);
   return (request: ChatRequest, callIndex: number) => {
-    const reply = simulated(request, callIndex);
     const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
+    if (user.startsWith('Playbook rules related to this session')) {
+      const blind = user.replace(
+        /^[\s\S]*?\n\nSession:\n/,
+        'Playbook rules related to this session:\n(empty)\n\nSession:\n',
+      );
+      return simulated(
+        { ...request, messages: request.messages.map((m) => (m.content === user ? { ...m, content: blind } : m)) },
+        callIndex,
+      );
+    }
+    const reply = simulated(request, callIndex);
     if (!user.includes('Proposed operations:') || reply.content === undefined) return reply;
     const answer = JSON.parse(reply.content) as { operations: Array<{ content: string }> };
     answer.operations = answer.operations.filter((op) => !op.content.startsWith(`${IGNORED_LESSON}:`));

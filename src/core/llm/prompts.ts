@@ -1,4 +1,4 @@
-import type { Playbook } from '../playbook/model';
+import type { Bullet, Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
 import type { ChatMessage } from './client';
 
@@ -6,28 +6,48 @@ const SECTIONS =
   'Setup, Build, Test, Typecheck, Lint, Run, Conventions, Architecture, Pitfalls: what the rule does (or an existing section of the playbook)';
 
 /**
- * Only the rules an aggregation could touch: those lexically close to its items (at most `limit`). Showing the
- * whole playbook to every one of the k + 1 calls would cost tokens and add exactly the overload Combee avoids.
+ * Only the rules an aggregation could touch: for each item, the few rules lexically closest to it (at most `limit` in
+ * all). An item updates, merges with or repeats its nearest rules; the fortieth rule that shares its template words is
+ * no help, and showing the whole playbook to every one of the k + 1 calls would cost tokens and add exactly the
+ * overload Combee avoids.
  */
-export function relevantRules(playbook: Playbook, texts: string[], limit = 30, threshold = 0.2): string {
+export function relevantRules(playbook: Playbook, texts: string[], limit = 30, threshold = 0.2, perItem = 3): string {
   const itemTokens = texts.map(tokens);
-  const scored = playbook.sections.flatMap((section) =>
-    section.lines.flatMap((line) => {
-      if (line.kind !== 'bullet') return [];
-      const t = tokens(line.bullet.content);
-      const score = Math.max(0, ...itemTokens.map((i) => jaccard(i, t)));
-      return score >= threshold ? [{ section: section.title, bullet: line.bullet, score }] : [];
-    }),
+  const rules = playbook.sections.flatMap((section) =>
+    section.lines.flatMap((line) =>
+      line.kind === 'bullet'
+        ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
+        : [],
+    ),
   );
-  const chosen = scored.sort((a, b) => b.score - a.score).slice(0, limit);
+  const best = new Map<(typeof rules)[number], number>();
+  for (const item of itemTokens) {
+    const nearest = rules
+      .map((rule) => ({ rule, score: jaccard(item, rule.words) }))
+      .filter((c) => c.score >= threshold)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, perItem);
+    for (const { rule, score } of nearest) best.set(rule, Math.max(score, best.get(rule) ?? 0));
+  }
+  // the closest first; ties keep the playbook's order (a stable sort over the rules in order)
+  const chosen = rules
+    .filter((rule) => best.has(rule))
+    .sort((a, b) => best.get(b)! - best.get(a)!)
+    .slice(0, limit);
   if (chosen.length === 0) return '(no existing rule is close to these items)';
   const bySection = new Map<string, string[]>();
-  for (const c of chosen)
-    bySection.set(c.section, [
-      ...(bySection.get(c.section) ?? []),
-      `[${c.bullet.id}] helpful=${c.bullet.helpful} harmful=${c.bullet.harmful} :: ${c.bullet.content}`,
-    ]);
+  for (const c of chosen) bySection.set(c.section, [...(bySection.get(c.section) ?? []), promptRuleLine(c.bullet)]);
   return [...bySection].map(([section, lines]) => `## ${section}\n${lines.join('\n')}`).join('\n\n');
+}
+
+/**
+ * A rule as a prompt shows it: its id, its counters only when they say something (most rules have none yet, and the
+ * zeros cost a fifth of every line shown), and its text.
+ */
+export function promptRuleLine(bullet: Bullet): string {
+  return bullet.helpful === 0 && bullet.harmful === 0
+    ? `[${bullet.id}] ${bullet.content}`
+    : `[${bullet.id}] helpful=${bullet.helpful} harmful=${bullet.harmful} :: ${bullet.content}`;
 }
 
 /**
@@ -69,17 +89,15 @@ export function rulesForSession(playbook: Playbook, sessionText: string, limit =
     const wordScore = all === 0 ? 0 : inside / all;
     const commandScore = commands === 0 ? 0 : commandsRun / commands;
     const score = cited.has(rule.bullet.id) ? 2 : Math.max(wordScore, commandScore);
-    return score >= threshold ? [{ ...rule, score }] : [];
+    // of rules related as strongly, the one related both ways first: a rule whose command the session names and whose
+    // every word it says is the session's own lesson, before the rules that only share its command
+    return score >= threshold ? [{ ...rule, score, both: wordScore + commandScore }] : [];
   });
-  const chosen = scored.sort((a, b) => b.score - a.score).slice(0, limit);
+  const chosen = scored.sort((a, b) => b.score - a.score || b.both - a.both).slice(0, limit);
   const total = rules.length;
   if (chosen.length === 0) return total === 0 ? '(empty)' : `(${total} rule(s), none related to this session)`;
   const bySection = new Map<string, string[]>();
-  for (const c of chosen)
-    bySection.set(c.section, [
-      ...(bySection.get(c.section) ?? []),
-      `[${c.bullet.id}] helpful=${c.bullet.helpful} harmful=${c.bullet.harmful} :: ${c.bullet.content}`,
-    ]);
+  for (const c of chosen) bySection.set(c.section, [...(bySection.get(c.section) ?? []), promptRuleLine(c.bullet)]);
   const shown = [...bySection].map(([section, lines]) => `## ${section}\n${lines.join('\n')}`).join('\n\n');
   return chosen.length < total
     ? `${shown}\n(${total - chosen.length} other rule(s) not shown: unrelated to this session)`

@@ -67,7 +67,7 @@ describe('LLM roles', () => {
     );
     assert.match(result.warnings.join('\n'), /citing no real step was dropped/);
     const prompt = server!.requests[0].messages.map((m) => m.content).join('\n');
-    assert.match(prompt, /\[bat-00001\] helpful=0 harmful=0 :: Use pnpm\./, 'the frozen playbook is shown with ids');
+    assert.match(prompt, /^\[bat-00001\] Use pnpm\.$/m, 'the frozen playbook is shown with ids');
     assert.match(prompt, /#1 TOOL Bash: \$ pnpm test\n#2 RESULT FAILED exit 1/);
   });
 

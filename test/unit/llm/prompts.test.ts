@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { commandIn, rulesForSession } from '../../../src/core/llm/prompts';
+import {
+  commandIn,
+  globalAggregationPrompt,
+  localAggregationPrompt,
+  promptRuleLine,
+  rulesForSession,
+} from '../../../src/core/llm/prompts';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 
 const playbookOf = (rules: string[]) =>
@@ -56,6 +62,23 @@ describe('rules shown to a reflection', () => {
     assert.deepEqual(shownIds(block), ['rule-00002', 'rule-00001']);
   });
 
+  it("shows the session's own lessons before the rules that only share their command, when not all fit", () => {
+    // forty rules of the same command for other subjects, and the one the user stated in this session
+    const playbook = playbookOf([
+      ...Array.from(
+        { length: 40 },
+        (_, i) => `When touching the cart service (case ${i + 10}), run \`pnpm db:generate\` first.`,
+      ),
+      'When touching the auth middleware (case 42), run `pnpm db:generate` first.',
+    ]);
+    const session = [
+      '#1 USER: Please fix the bug in the auth middleware.',
+      '#2 TOOL Bash: $ pnpm vitest run src/auth',
+      '#3 USER: Note for the future: when touching the auth middleware (case 42), run `pnpm db:generate` first.',
+    ].join('\n');
+    assert.equal(shownIds(rulesForSession(playbook, session))[0], 'rule-00041');
+  });
+
   it('says so when no rule is related or the playbook is empty', () => {
     assert.equal(rulesForSession(playbookOf([]), 'anything'), '(empty)');
     assert.equal(
@@ -83,5 +106,46 @@ describe('commandIn', () => {
     const text = `${'cargo '.repeat(20000)}cargo test -p core`;
     assert.equal(commandIn(text, 'cargo <args> -p core'), true);
     assert.equal(commandIn(text, 'cargo <args> -p server'), false);
+  });
+});
+
+describe('a rule as a prompt shows it', () => {
+  it('leaves out counters that are both zero and keeps those that say something', () => {
+    const [fresh, proven] = [
+      ...parsePlaybook(
+        '## Rules\n[rule-00001] helpful=0 harmful=0 :: Use pnpm.\n[rule-00002] helpful=3 harmful=1 :: Use uv.\n',
+      ).sections[0].lines,
+    ].flatMap((line) => (line.kind === 'bullet' ? [line.bullet] : []));
+    assert.equal(promptRuleLine(fresh), '[rule-00001] Use pnpm.');
+    assert.equal(promptRuleLine(proven), '[rule-00002] helpful=3 harmful=1 :: Use uv.');
+  });
+});
+
+describe('rules shown to an aggregation', () => {
+  // sixty rules of one template, each a different case, and one rule of another subject
+  const playbook = playbookOf([
+    ...Array.from(
+      { length: 60 },
+      (_, i) => `When touching the search index (case ${i + 10}), seed with \`pnpm db:seed\` first.`,
+    ),
+    'Restart `pnpm dev:queue` after changing the email worker.',
+  ]);
+  const shownIn = (messages: { content: string }[]) => shownIds(messages[1].content.split('\n\nLessons:')[0]);
+
+  it("shows each item's nearest rules, not every rule that shares its template words", () => {
+    const items = [
+      { label: 'L1', text: 'When touching the search index (case 33), seed with `pnpm db:seed` first.', sessions: 1 },
+      { label: 'L2', text: 'Restart `pnpm dev:queue` after changing the email worker.', sessions: 2 },
+    ];
+    const shown = shownIn(localAggregationPrompt(items, playbook));
+    assert.equal(shown[0], 'rule-00024', 'the rule the first item repeats, first');
+    assert.ok(shown.includes('rule-00061'), 'the rule the second item repeats');
+    assert.ok(shown.length <= 6, `at most three rules an item, got ${shown.length}`);
+  });
+
+  it('shows no rule to items close to none', () => {
+    const items = [{ label: 'D1.1', text: 'ADD to "Build": Build the docs with `mkdocs build`.', sessions: 1 }];
+    assert.deepEqual(shownIn(globalAggregationPrompt(items, playbook)), []);
+    assert.match(globalAggregationPrompt(items, playbook)[1].content, /no existing rule is close to these items/);
   });
 });
