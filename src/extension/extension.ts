@@ -30,7 +30,8 @@ import { readSettings, type SettingProblem, type Settings } from './settings';
 import { createStatusBar } from './statusBar';
 import { ProposalsView } from './views/proposalsView';
 import { RulesView } from './views/rulesView';
-import { SessionsView } from './views/sessionsView';
+import { revealSessionSource } from './views/sessionSource';
+import { sessionIdOf, SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
 import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/sessionDocument';
 import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
@@ -93,11 +94,17 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
   command('combee.showTree', () => void showPanel(s, 'tree'));
   command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
-  command('combee.openSession', (traceId, step) =>
-    typeof traceId === 'string'
+  // from the Sessions view the argument is the tree node; from the tree panel and tests, a session id
+  command('combee.openSession', (a, step) => {
+    const traceId = typeof a === 'string' ? a : sessionIdOf(a);
+    return traceId
       ? openSession(s.store, traceId, typeof step === 'number' && Number.isInteger(step) ? step : undefined)
-      : false,
-  );
+      : false;
+  });
+  command('combee.revealSessionSource', (a) => {
+    const traceId = typeof a === 'string' ? a : sessionIdOf(a);
+    return traceId ? revealSessionSource(s.store, traceId) : undefined;
+  });
   // from the Proposals and Rules views the argument is the tree node; from tests, a rule id
   command('combee.showRuleInTree', (a) => {
     const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
@@ -130,6 +137,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   });
 
   const sessionsView = new SessionsView(s);
+  const sessionsTree = vscode.window.createTreeView('combee.sessions', { treeDataProvider: sessionsView });
+  sessionsView.attach(sessionsTree);
   command('combee.showMoreSessions', () => sessionsView.showMore());
   const statusBar = createStatusBar(s);
   const proposalsView = new ProposalsView(s);
@@ -150,7 +159,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     ),
     ...restrictedModeMessages(
       [
-        vscode.window.createTreeView('combee.sessions', { treeDataProvider: sessionsView }),
+        sessionsTree,
         vscode.window.createTreeView('combee.proposals', { treeDataProvider: proposalsView }),
         vscode.window.createTreeView('combee.rules', { treeDataProvider: new RulesView(s) }),
       ],

@@ -15,7 +15,14 @@ export interface SessionPage {
   rows: SessionRow[];
   /** All the sessions of these workspace folders. */
   total: number;
+  /** Of those, how many each teammate's bundles brought (by exporter); this machine's own are not counted here. */
+  byContributor: Array<{ contributor: string; sessions: number }>;
+  /** Sessions in the store that belong to other folders, the folders with the most first (at most `OTHER_FOLDERS`). */
+  elsewhere: { sessions: number; folders: Array<{ cwd: string; sessions: number }> };
 }
+
+/** The other folders an empty view names: enough to recognise the one meant, not a listing of the store. */
+export const OTHER_FOLDERS = 5;
 
 /** The first non-new status a workspace folder records for the session (learned wins, then given up). */
 export function statusIn(states: readonly LearnedState[], id: string): LearningStatus {
@@ -32,13 +39,26 @@ async function workspaceSessions(
   store: TraceStore,
   state: WorkspaceState,
   workspaces: string[],
-): Promise<{ mine: TraceSummary[]; states: LearnedState[] }> {
+): Promise<{ mine: TraceSummary[]; others: TraceSummary[]; states: LearnedState[] }> {
   const inWorkspace = createWorkspaceMatcher(workspaces);
   const [summaries, states] = await Promise.all([
     store.listSummaries(),
     Promise.all(workspaces.map((ws) => state.loadLearned(ws))),
   ]);
-  return { mine: summaries.filter((s) => inWorkspace(s.cwd)), states };
+  const mine: TraceSummary[] = [];
+  const others: TraceSummary[] = [];
+  for (const summary of summaries) (inWorkspace(summary.cwd) ? mine : others).push(summary);
+  return { mine, others, states };
+}
+
+/** Counts by a key, the largest first (ties by key, so the same store lists the same way). */
+function countsBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 }
 
 /** The sessions of the workspace folders, newest first, `limit` of them. */
@@ -48,11 +68,18 @@ export async function sessionPage(
   workspaces: string[],
   limit: number,
 ): Promise<SessionPage> {
-  const { mine, states } = await workspaceSessions(store, state, workspaces);
+  const { mine, others, states } = await workspaceSessions(store, state, workspaces);
   mine.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || (a.id < b.id ? -1 : 1));
   return {
     rows: mine.slice(0, limit).map((summary) => ({ summary, status: statusIn(states, summary.id) })),
     total: mine.length,
+    byContributor: countsBy(mine, (s) => s.contributor).map(([contributor, sessions]) => ({ contributor, sessions })),
+    elsewhere: {
+      sessions: others.length,
+      folders: countsBy(others, (s) => s.cwd ?? '(no folder recorded)')
+        .slice(0, OTHER_FOLDERS)
+        .map(([cwd, sessions]) => ({ cwd, sessions })),
+    },
   };
 }
 

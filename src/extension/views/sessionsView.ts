@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { LearningStatus } from '../../core/service/learningStatus';
-import { sessionPage, type SessionRow } from '../../core/service/sessionList';
+import { sessionPage, type SessionPage, type SessionRow } from '../../core/service/sessionList';
 import { escapeMarkdown } from '../../core/eval/render';
 import { firstLine } from '../../core/util/text';
 import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
+import { emptySessionsMessage } from '../../core/service/emptySessionsText';
+import { searchedFolders } from './emptySessions';
 import { skippedChildren, skippedItem, skippedRoot, type SkippedNode } from './skippedNodes';
 
 const AGENT_ICONS: Record<string, string> = {
@@ -21,7 +23,16 @@ const SESSIONS_PAGE = 200;
 
 type SessionNode = { kind: 'session' } & SessionRow;
 type MoreNode = { kind: 'more'; shown: number; total: number };
-export type SessionsViewNode = SkippedNode | SessionNode | MoreNode;
+/** Sessions from one source: this machine's own, or one teammate's bundles (shown when bundles brought any). */
+type ContributorNode = { kind: 'contributor'; contributor?: string; sessions: number; rows: SessionNode[] };
+export type SessionsViewNode = SkippedNode | SessionNode | MoreNode | ContributorNode;
+
+/** A Sessions view node that stands for one stored session (its context menu's commands get it). */
+export function sessionIdOf(node: unknown): string | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  const session = node as { kind?: unknown; summary?: { id?: unknown } };
+  return session.kind === 'session' && typeof session.summary?.id === 'string' ? session.summary.id : undefined;
+}
 
 /** What the last import left out, then this workspace's sessions: agent, title, time, size, learned, failed or given up. */
 export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
@@ -30,12 +41,19 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
 
   private captureStarted = false;
   private shown = SESSIONS_PAGE;
+  private view?: vscode.TreeView<SessionsViewNode>;
 
   constructor(private readonly services: Services) {
     services.onDidChange(() => this.emitter.fire());
   }
 
+  /** The view this provider fills: it says there why it is empty (Restricted Mode's own message comes first). */
+  attach(view: vscode.TreeView<SessionsViewNode>): void {
+    this.view = view;
+  }
+
   async getChildren(element?: SessionsViewNode): Promise<SessionsViewNode[]> {
+    if (element?.kind === 'contributor') return element.rows;
     if (element) return element.kind === 'session' || element.kind === 'more' ? [] : skippedChildren(element);
     if (!this.captureStarted) {
       // The first time the view is shown, bring in new sessions (incremental: unchanged files are skipped).
@@ -48,11 +66,14 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
         );
     }
     // summaries from the pack indexes: no trace body is read for the list
-    const page = await sessionPage(this.services.store, this.services.state, workspaceFolderPaths(), this.shown);
+    const workspaces = workspaceFolderPaths();
+    const page = await sessionPage(this.services.store, this.services.state, workspaces, this.shown);
+    if (this.view && vscode.workspace.isTrusted)
+      this.view.message = page.total === 0 ? emptySessionsMessage(workspaces, page, searchedFolders()) : undefined;
     const sessions = page.rows.map((row): SessionNode => ({ kind: 'session', ...row }));
     const more: MoreNode[] =
       page.total > sessions.length ? [{ kind: 'more', shown: sessions.length, total: page.total }] : [];
-    return [...skippedRoot(this.services.lastImportSkipped), ...sessions, ...more];
+    return [...skippedRoot(this.services.lastImportSkipped), ...byContributor(sessions, page), ...more];
   }
 
   /** One more page of older sessions (the "show more" node's command). */
@@ -64,8 +85,43 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
   getTreeItem(node: SessionsViewNode): vscode.TreeItem {
     if (node.kind === 'session') return sessionItem(node);
     if (node.kind === 'more') return moreItem(node);
+    if (node.kind === 'contributor') return contributorItem(node);
     return skippedItem(node);
   }
+}
+
+/** With teammates' sessions present, this machine's first, then each teammate's; otherwise the plain list. */
+function byContributor(sessions: SessionNode[], page: SessionPage): SessionsViewNode[] {
+  if (page.byContributor.length === 0) return sessions;
+  const teamSessions = page.byContributor.reduce((n, c) => n + c.sessions, 0);
+  const own = sessions.filter((s) => s.summary.contributor === undefined);
+  return [
+    ...(page.total > teamSessions
+      ? [{ kind: 'contributor' as const, sessions: page.total - teamSessions, rows: own }]
+      : []),
+    ...page.byContributor.map((c) => ({
+      kind: 'contributor' as const,
+      contributor: c.contributor,
+      sessions: c.sessions,
+      rows: sessions.filter((s) => s.summary.contributor === c.contributor),
+    })),
+  ];
+}
+
+function contributorItem(node: ContributorNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    node.contributor ?? 'This machine',
+    node.contributor === undefined
+      ? vscode.TreeItemCollapsibleState.Expanded
+      : vscode.TreeItemCollapsibleState.Collapsed,
+  );
+  item.id = `combee.sessions.contributor:${node.contributor ?? ''}`;
+  item.description =
+    node.contributor === undefined
+      ? `${node.sessions} session(s) recorded here`
+      : `${node.sessions} session(s) from team bundles (the name is the exporter's own)`;
+  item.iconPath = new vscode.ThemeIcon(node.contributor === undefined ? 'device-desktop' : 'person');
+  return item;
 }
 
 function moreItem({ shown, total }: MoreNode): vscode.TreeItem {
@@ -92,7 +148,8 @@ function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
         : new vscode.ThemeIcon(AGENT_ICONS[summary.agent] ?? 'history');
   item.tooltip = new vscode.MarkdownString(
     [
-      `**${summary.agent}** ${escapeMarkdown(summary.agentVersion ?? '')}`,
+      `**${escapeMarkdown(summary.title ?? summary.id)}**`,
+      `${summary.agent} ${escapeMarkdown(summary.agentVersion ?? '')} · ${when}`,
       ...(summary.contributor ? [`from ${escapeMarkdown(summary.contributor)} (a team bundle)`] : []),
       `${summary.steps} steps, ${summary.toolErrors} tool errors, ${summary.userCorrections} corrections, ${summary.redactions} redactions`,
       `${(summary.bytes / 1024).toFixed(1)} KiB`,
@@ -101,6 +158,8 @@ function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
       escapeMarkdown(statusLine(status)),
     ].join('\n\n'),
   );
+  // a click opens what the session said and did, as a read-only transcript
+  item.command = { command: 'combee.openSession', title: 'Open Transcript', arguments: [summary.id] };
   item.contextValue = {
     learned: 'combee.session.learned',
     new: 'combee.session',

@@ -9,6 +9,8 @@ export interface TreeSnapshot {
   contextValue?: string;
   /** The theme icon's id (`file` for ThemeIcon.File). */
   icon?: string;
+  /** What a click runs. */
+  command?: { command: string; arguments: unknown[] };
   children: TreeSnapshot[];
 }
 
@@ -37,6 +39,7 @@ export async function snapshotTree<T>(
       tooltip,
       contextValue: item.contextValue,
       icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
+      ...(item.command ? { command: { command: item.command.command, arguments: item.command.arguments ?? [] } } : {}),
       children: depth > 1 ? await snapshotTree(provider, depth - 1, node, resolved) : [],
     });
   }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { CombeeApi } from '../../../src/extension/extension';
-import { activate, run, workspaceFolder } from './combee';
+import { activate, run, sessionsViewItems, workspaceFolder } from './combee';
 import { writeTamperedCopy, writeTeamBundle } from './teamBundles';
 
 const workspace = () => workspaceFolder().uri.fsPath;
@@ -64,7 +64,7 @@ describe('team bundles', () => {
     assert.ok(!ids.some((id) => id.includes('ba11ad00-')), 'nothing of the tampered bundle is stored');
 
     // the Sessions view lists them, saying whose they are
-    const nodes = await api.viewItems('sessions');
+    const nodes = await sessionsViewItems();
     for (const id of aliceIds) {
       const node = nodes.find((n) => n.id === id);
       assert.ok(node, `${id} is in the Sessions view`);
@@ -116,7 +116,7 @@ describe('team bundles', () => {
     const author = 'eve [docs](https://evil.example/x) ![p](https://evil.example/p.png)';
     const ids = writeTeamBundle(join(team(), 'eve.combee-bundle'), 'eve', EVE, author);
     await run('combee.importTeamBundles');
-    const nodes = await api.viewItems('sessions');
+    const nodes = await sessionsViewItems();
     for (const id of ids) {
       const tooltip = nodes.find((n) => n.id === id)?.tooltip ?? '';
       assert.match(tooltip, /a team bundle/, `${id} is listed as a teammate's session`);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { useLoopbackEndpoint } from './loopbackModel';
 import { captureHome, run } from './combee';
 import { writeSession } from './sessions';
-import { activate, learn, api } from './combee';
+import { activate, learn, api, sessionsViewItems } from './combee';
 
 const countOf = (text: string) => Number(/Combee: (\d+) to review/.exec(text)?.[1] ?? 0);
 
@@ -130,7 +130,7 @@ describe('honest views: what was accepted, what failed, what was left out', () =
       );
       for (let run = 1; run <= 3; run++) {
         await learn();
-        const node = (await api().viewItems('sessions')).find((n) => n.id === id);
+        const node = (await sessionsViewItems()).find((n) => n.id === id);
         assert.ok(node, `run ${run}: ${id} is listed`);
         if (run < 3) {
           assert.equal(node.contextValue, 'combee.session.failed');

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { captureHome, run } from './combee';
 import { writeSession } from './sessions';
 import type { TreeSnapshot } from '../../../src/extension/views/treeSnapshot';
-import { activate, api } from './combee';
+import { activate, api, sessionsViewItems } from './combee';
 
 const isSession = (node: TreeSnapshot) => node.contextValue?.startsWith('combee.session');
 const PAGE = 200;
@@ -24,7 +24,7 @@ describe('Sessions view: the newest sessions first, the older ones on demand', (
     const total = (await api().sessionIds()).length;
     assert.ok(total >= PAGE + 7, `${total} sessions`);
 
-    const first = await api().viewItems('sessions');
+    const first = await sessionsViewItems();
     assert.equal(first.filter(isSession).length, PAGE);
     const more = first.at(-1);
     assert.equal(more!.id, 'combee.sessions.more');
@@ -37,7 +37,7 @@ describe('Sessions view: the newest sessions first, the older ones on demand', (
     );
 
     await vscode.commands.executeCommand('combee.showMoreSessions');
-    const all = await api().viewItems('sessions');
+    const all = await sessionsViewItems();
     assert.equal(all.filter(isSession).length, Math.min(total, 2 * PAGE));
     assert.equal(
       all.some((n) => n.id === 'combee.sessions.more'),

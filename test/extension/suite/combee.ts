@@ -7,6 +7,7 @@ import type { CombeeApi } from '../../../src/extension/extension';
 import type { AcceptOutcome } from '../../../src/extension/review/accept';
 import type { TeamImportSummary } from '../../../src/extension/teamBundles';
 import type { CalibrationResult } from '../../../src/core/learn/calibrate';
+import type { TreeSnapshot } from '../../../src/extension/views/treeSnapshot';
 
 // The extension as the tests drive it: its API (what activate() returns) and its commands, typed.
 
@@ -105,4 +106,13 @@ export async function pristineWorkspace(): Promise<void> {
   writeFileSync(fileUri('AGENTS.md').fsPath, readFileSync(join(template, 'AGENTS.md')));
   for (const rel of ['.combee', 'src/generated/AGENTS.md', 'CLAUDE.md'])
     rmSync(fileUri(rel).fsPath, { recursive: true, force: true });
+}
+
+/**
+ * The Sessions view's top level with its groups opened: with teammates' sessions in the store the sessions sit under a
+ * node per contributor (this machine's first), otherwise at the top.
+ */
+export async function sessionsViewItems(): Promise<TreeSnapshot[]> {
+  const nodes = await api().viewItems('sessions');
+  return nodes.flatMap((n) => (n.id?.startsWith('combee.sessions.contributor:') ? n.children : [n]));
 }

@@ -124,4 +124,39 @@ describe('trace summaries in the pack index', () => {
     assert.equal(waiting.length, mine.length - 2);
     assert.equal((await sessionPage(store, new WorkspaceState(store.dir), ['/nowhere'], 10)).total, 0);
   });
+
+  it('says, for a folder with no sessions, how many the store holds for which other folders', async () => {
+    const traces = sessions(50);
+    const store = await stored(traces);
+    const page = await sessionPage(store, new WorkspaceState(store.dir), ['/nowhere'], 10);
+    assert.deepEqual(page.rows, []);
+    const byFolder = new Map<string, number>();
+    for (const t of traces) byFolder.set(t.cwd ?? '', (byFolder.get(t.cwd ?? '') ?? 0) + 1);
+    assert.equal(page.elsewhere.sessions, traces.length);
+    assert.deepEqual(
+      page.elsewhere.folders,
+      [...byFolder]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 5)
+        .map(([cwd, sessions]) => ({ cwd, sessions })),
+    );
+    const shop = await sessionPage(store, new WorkspaceState(store.dir), ['/work/shop'], 10);
+    assert.equal(shop.elsewhere.sessions, traces.filter((t) => t.cwd !== '/work/shop').length);
+    assert.ok(!shop.elsewhere.folders.some((f) => f.cwd === '/work/shop'), 'its own folder is not elsewhere');
+  });
+
+  it("counts a folder's sessions by the teammate whose bundle brought them", async () => {
+    const traces = sessions(12).map((t, i) =>
+      i % 4 === 1 ? { ...t, contributor: 'alice' } : i % 4 === 2 ? { ...t, contributor: 'bob' } : t,
+    );
+    const store = await stored(traces);
+    const page = await sessionPage(store, new WorkspaceState(store.dir), ['/work/shop'], 100);
+    const mine = traces.filter((t) => t.cwd === '/work/shop');
+    const expected = ['alice', 'bob']
+      .map((contributor) => ({ contributor, sessions: mine.filter((t) => t.contributor === contributor).length }))
+      .filter((c) => c.sessions > 0)
+      .sort((a, b) => b.sessions - a.sessions || (a.contributor < b.contributor ? -1 : 1));
+    assert.ok(expected.length > 0, 'the fixture has teammates in this folder');
+    assert.deepEqual(page.byContributor, expected);
+  });
 });
