@@ -16,6 +16,8 @@ import { ReviewMemory } from '../store/reviewMemory';
 import type { RuleFlag } from '../trust/kinds';
 import { holdBack, markedIds, opsWithIds, playbookForOtherAssets, withoutMarks, type HeldRule } from '../trust/hold';
 import { WorkspaceState } from '../store/workspaceState';
+import type { LocalCounts } from '../learn/confirmedCounters';
+import { localRuleCounts } from './localRuleCounts';
 
 /** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
 export function readWorkspaceFile(workspace: string, rel: string): string | undefined {
@@ -76,6 +78,8 @@ export interface RenderTrust {
   isTrusted?: (content: string) => boolean;
   /** Mark the flagged rules in the playbook diff (a proposal to review; never for files being written). */
   mark: boolean;
+  /** This machine's counts: the playbook's counters rank rules only as far as they confirm them (none without). */
+  local?: LocalCounts;
 }
 
 const NO_TRUST: RenderTrust = { flags: new Map(), accepted: new Set(), mark: false };
@@ -119,6 +123,7 @@ export function renderOps(
     listDir: (rel) => listWorkspaceFolders(workspace, rel),
     settings: assets,
     warn,
+    ...(trust.local ? { local: trust.local } : {}),
     hold: {
       ids: hold.ids,
       marks: trust.mark ? hold.flagged : undefined,
@@ -159,6 +164,7 @@ export async function chooseRules(
   const isTrusted = ReviewMemory.trusts(
     await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load(),
   );
+  const local = await localRuleCounts(new WorkspaceState(store.dir), proposal.workspace);
   const flags = new Map(proposal.rules.map((r) => [r.id, r.flags ?? []] as const));
   // ADDs keep the ids they were proposed with, so the rest of the proposal reads the same after a partial accept.
   const withId = (o: Proposal['ops'][number]): DeltaOp => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op);
@@ -182,6 +188,7 @@ export async function chooseRules(
       accepted: new Set(ruleIds),
       isTrusted,
       mark: false,
+      local,
     },
     corroboration,
   );
@@ -203,6 +210,7 @@ export async function chooseRules(
           accepted: new Set(ruleIds),
           isTrusted,
           mark: true,
+          local,
         },
         corroboration,
       );
