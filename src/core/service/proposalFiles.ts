@@ -8,7 +8,7 @@ import { renderAssets, type AssetSettings } from '../assets/targets';
 import { loadRunRecords } from '../store/runs';
 import type { Lesson } from '../learn/types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
-import type { Delta, DeltaOp } from '../playbook/delta';
+import type { Delta, DeltaOp, RuleCount } from '../playbook/delta';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
 import { findBullet } from '../playbook/model';
 import type { TraceStore } from '../store/traceStore';
@@ -138,6 +138,15 @@ export function renderOps(
   return { files, rules, ops: applied.map((a) => ({ ruleId: a.id as string, op: a.op })), held: hold.existing };
 }
 
+/** This machine's counts with a proposal's own increments added. */
+function withCounts(local: LocalCounts, counts: readonly RuleCount[] = []): LocalCounts {
+  const by = new Map(counts.map((c) => [c.id, c]));
+  return (id) => {
+    const mine = local(id);
+    return { helpful: mine.helpful + (by.get(id)?.helpful ?? 0), harmful: mine.harmful + (by.get(id)?.harmful ?? 0) };
+  };
+}
+
 export async function proposalLessons(store: TraceStore, proposal: Proposal): Promise<Lesson[]> {
   const record = (await loadRunRecords(new WorkspaceState(store.dir), proposal.workspace)).find(
     (r) => r.id === proposal.runId,
@@ -164,7 +173,6 @@ export async function chooseRules(
   const isTrusted = ReviewMemory.trusts(
     await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load(),
   );
-  const local = await localRuleCounts(new WorkspaceState(store.dir), proposal.workspace);
   const flags = new Map(proposal.rules.map((r) => [r.id, r.flags ?? []] as const));
   // ADDs keep the ids they were proposed with, so the rest of the proposal reads the same after a partial accept.
   const withId = (o: Proposal['ops'][number]): DeltaOp => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op);
@@ -176,6 +184,8 @@ export async function chooseRules(
   // once its playbook file was written (Accept File, or an accept whose other files conflicted) they are in it
   const playbookPending = proposal.files.some((f) => f.path === assets.playbookPath);
   const counters = playbookPending ? { tags: proposal.tags, counts: proposal.counts } : { tags: [], counts: [] };
+  // the counters this proposal writes were counted by its run here (a dry run's are in no ledger): they confirm
+  const local = withCounts(await localRuleCounts(new WorkspaceState(store.dir), proposal.workspace), counters.counts);
   const chosen = renderOps(
     proposal.workspace,
     picked,
