@@ -1,3 +1,4 @@
+import { describeClaim } from '../core/learn/confirmedCounters';
 import { relative } from 'node:path';
 import * as vscode from 'vscode';
 import { parseBulletLine } from '../core/playbook/markdown';
@@ -63,7 +64,9 @@ export function ruleHoverMarkdown(rule: PlaybookRule): vscode.MarkdownString {
   md.appendText(`[${rule.id}] `);
   md.appendMarkdown(`**${rule.standing.chips.join(' · ')}** · helpful ${rule.helpful} · harmful ${rule.harmful}`);
   md.appendText(` · ${rule.section}\n\n`);
-  if (rule.helpful + rule.harmful === 0)
+  const claim = describeClaim(rule.standing.counters);
+  if (claim) md.appendText(`Counters ${claim}: only what was counted here decides its stage.\n\n`);
+  if (rule.helpful + rule.harmful === 0 && !claim)
     md.appendText(
       'No evidence yet: it is counted when a session had it in play (a file its agent loads held it, as CLAUDE.md for Claude Code, or the session cites this id) and did what it says or otherwise: helpful when doing what it says worked, harmful when it failed or was overruled, or when doing otherwise worked.\n\n',
     );

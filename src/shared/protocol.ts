@@ -133,17 +133,21 @@ export interface RunView extends RunSummaryView {
 }
 
 /** A rule's stage from its counters, or a mark beside it (see core/learn/ruleStanding.ts). */
-export type RuleChipView = 'new' | 'proven' | 'contested' | 'harmful' | 'stale' | 'violated' | 'flagged' | 'pinned';
+export type RuleChipView =
+  'new' | 'proven' | 'contested' | 'harmful' | 'unconfirmed' | 'stale' | 'violated' | 'flagged' | 'pinned';
 
 export interface RuleView {
   id: string;
   section: string;
   content: string;
+  /** Confirmed by this machine's own counting: what the stage and every bar count by. */
   helpful: number;
   harmful: number;
+  /** What the playbook line says, when it claims more than was counted here ("claimed by the repository's playbook…"). */
+  claim?: string;
   /** Cumulative counts after each run that tagged the rule, oldest first. */
   history: Array<{ at: string; helpful: number; harmful: number }>;
-  /** The stage first, then `stale`, `flagged` and `pinned` where they apply. */
+  /** The stage first, then `unconfirmed`, `stale`, `flagged` and `pinned` where they apply. */
   chips: RuleChipView[];
   /** Why the trust screen holds it out of the other assets; [] when it does not. */
   flags: Array<{ kind: string; reason: string }>;

@@ -22,13 +22,25 @@ export interface RulesHost {
   saveRulesState(state: RulesState): void;
 }
 
-const CHIPS: RuleChipView[] = ['new', 'proven', 'contested', 'harmful', 'stale', 'violated', 'flagged', 'pinned'];
+const CHIPS: RuleChipView[] = [
+  'new',
+  'proven',
+  'contested',
+  'harmful',
+  'unconfirmed',
+  'stale',
+  'violated',
+  'flagged',
+  'pinned',
+];
 const CHIP_HELP: Record<RuleChipView, string> = {
   new: 'not proven yet: fewer than 3 helpful sessions and no harmful one',
   proven: 'helpful in at least 3 sessions and more than twice as many as harmful',
   contested: 'harmful in some session, not yet harmful overall',
   harmful:
     'harmful in at least 2 more sessions than helpful: proposed for retiring, or for replacing by the correction that overruled it',
+  unconfirmed:
+    "the playbook line claims more than this machine counted (a clone's or teammate's file): only what was counted here decides its stage",
   stale: 'no run has tagged or changed it for a while',
   violated:
     'sessions did otherwise, failed, then passed with its own command (3 or more): a clearer wording is proposed',
@@ -135,6 +147,7 @@ function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: Ru
   const stats = el('div', undefined, 'rule-stats');
   stats.append(bars(rule, scale), sparkline(rule.history));
   card.append(stats);
+  if (rule.claim) card.append(el('p', `Counters ${rule.claim}.`, 'rule-note rule-claim'));
   const note = evidenceNote(rule, message);
   if (note) card.append(el('p', note, 'rule-note'));
   if (rule.flags.length) {
@@ -176,7 +189,7 @@ export function renderRules(message: RulesMessage, saved: RulesState, host: Rule
   panel.append(
     el(
       'p',
-      `${message.rules.length} rule(s) in ${message.playbookPath ?? 'the playbook'}, ${message.runs} run(s) recorded. The counts are the playbook's own; each run adds the tags its reflections gave the rules that sessions cited.`,
+      `${message.rules.length} rule(s) in ${message.playbookPath ?? 'the playbook'}, ${message.runs} run(s) recorded. The counts are those this machine counted (each session once); what a playbook line claims beyond them is shown as its claim and decides nothing.`,
       'meta',
     ),
   );

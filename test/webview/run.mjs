@@ -116,7 +116,15 @@ async function showRun(page, record, focus, flaggedRules) {
 function rulesMessage(records, rules, staleAfterRuns = 5) {
   const standings = ruleStandings(
     records,
-    rules.map((r) => ({ ...r, flagged: (r.flags ?? []).length > 0 })),
+    // counted on this machine as the rule's line says (confirmedCounters.ts)
+    rules.map((r) => ({
+      ...r,
+      counters: {
+        claimed: { helpful: r.helpful, harmful: r.harmful },
+        confirmed: { helpful: r.helpful, harmful: r.harmful },
+      },
+      flagged: (r.flags ?? []).length > 0,
+    })),
     staleAfterRuns,
   );
   return {

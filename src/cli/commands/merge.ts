@@ -20,12 +20,26 @@ export async function mergeCommand(argv: string[], out: Output): Promise<number>
   if (values.json)
     out.result(
       JSON.stringify(
-        { merged: result.conflicts.length === 0, conflicts: result.conflicts, renumbered: result.renumbered },
+        {
+          merged: result.conflicts.length === 0,
+          conflicts: result.conflicts,
+          renumbered: result.renumbered,
+          droppedCorroboration: result.droppedCorroboration,
+          restoredFlags: result.restoredFlags,
+        },
         null,
         2,
       ),
     );
   for (const { from, to } of result.renumbered) out.info(`both sides added ${from}: theirs is now ${to}`);
+  if (result.droppedCorroboration.length > 0)
+    out.info(
+      `the provenance mark of ${result.droppedCorroboration.join(', ')} was added or changed on one side and is not carried: a merge cannot count sessions (the next run that proposes the rule marks it again)`,
+    );
+  if (result.restoredFlags.length > 0)
+    out.info(
+      `the flag mark of ${result.restoredFlags.join(', ')} is kept above its rule: a merge never clears a flag (accept the rule by name to)`,
+    );
   const edited = result.conflicts.filter((id) => !result.detachedMarks.includes(id));
   if (edited.length > 0)
     out.warn(

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
-import { playbookRules } from '../../core/service/playbookRules';
+import { describeClaim } from '../../core/learn/confirmedCounters';
+import { playbookRules, type PlaybookRule } from '../../core/service/playbookRules';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
@@ -9,7 +10,15 @@ import { STALE_AFTER_RUNS } from '../../core/learn/ruleStanding';
 import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
 
-/** `combee rules`: the playbook's rules with the same counts, stage and flags as the Rules view and the panel. */
+function claimNote(rule: PlaybookRule): string {
+  const claim = describeClaim(rule.standing.counters);
+  return claim ? `\n    counters ${claim}` : '';
+}
+
+/**
+ * `combee rules`: the playbook's rules with the same counts, stage and flags as the Rules view and the panel; the
+ * counts are those this machine confirms, with what the file claims beyond them.
+ */
 export async function rulesCommand(argv: string[], out: Output): Promise<number> {
   const { values } = parse(argv, {
     workspace: { type: 'string' },
@@ -42,6 +51,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
             content: r.content,
             helpful: r.helpful,
             harmful: r.harmful,
+            claimed: r.claimed,
             stage: r.standing.stage,
             chips: r.standing.chips,
             runsWithoutEvidence: r.standing.runsWithoutEvidence,
@@ -60,7 +70,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
   const lines = [`${rules.length} rule(s) in ${playbookPath}, ${runs} run(s) recorded`];
   for (const r of rules)
     lines.push(
-      `[${r.id}] +${r.helpful} −${r.harmful} ${r.standing.chips.join(', ')} · ${r.section}: ${r.content}${r.flags.map((f) => `\n    flagged ${f.kind}: ${f.reason}`).join('')}`,
+      `[${r.id}] +${r.helpful} −${r.harmful} ${r.standing.chips.join(', ')} · ${r.section}: ${r.content}${claimNote(r)}${r.flags.map((f) => `\n    flagged ${f.kind}: ${f.reason}`).join('')}`,
     );
   out.result(lines.join('\n'));
   return 0;

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { confirmCounters, NO_COUNTS, type Counters, type LocalCounts } from '../learn/confirmedCounters';
 import type { Lesson } from '../learn/types';
 import { idNumber, type Bullet, type Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
@@ -16,6 +17,8 @@ export const DEFAULT_RULES_BUDGET_TOKENS = 1500;
 
 export interface SelectedRule {
   bullet: Bullet;
+  /** Its counters as this machine confirms them (confirmedCounters.ts); none when not given. */
+  counted?: Counters;
   section: string;
   /** A workspace-relative folder, for targets that list scoped rules beside root ones. */
   scope?: string;
@@ -32,27 +35,38 @@ export interface RulesBodyOptions {
   fresh?: ReadonlySet<string>;
 }
 
-/** The proposal's own rules first, then most helpful (helpful − harmful), then most recent (ids only grow). */
+const net = (rule: SelectedRule) => (rule.counted?.helpful ?? 0) - (rule.counted?.harmful ?? 0);
+
+/**
+ * The proposal's own rules first, then most helpful (confirmed helpful − harmful: a line's claim earns no place), then
+ * most recent (ids only grow).
+ */
 export function rankRules(rules: SelectedRule[], fresh: ReadonlySet<string> = new Set()): SelectedRule[] {
   return [...rules].sort(
     (a, b) =>
       Number(fresh.has(b.bullet.id)) - Number(fresh.has(a.bullet.id)) ||
-      b.bullet.helpful - b.bullet.harmful - (a.bullet.helpful - a.bullet.harmful) ||
+      net(b) - net(a) ||
       idNumber(b.bullet.id) - idNumber(a.bullet.id) ||
       a.bullet.id.localeCompare(b.bullet.id),
   );
 }
 
-/** Every bullet with its section, in playbook order; rules the team found more harmful than helpful are left out. */
+/**
+ * Every bullet with its section, in playbook order; rules this machine counted more harmful than helpful are left out.
+ * `local`: this machine's counts, confirming the lines' counters (without it, none are).
+ */
 export function playbookRules(
   playbook: Playbook,
   scopeOf: (id: string) => string | undefined = () => undefined,
+  local: LocalCounts = () => NO_COUNTS,
 ): SelectedRule[] {
   const out: SelectedRule[] = [];
   for (const section of playbook.sections) {
     for (const line of section.lines) {
-      if (line.kind !== 'bullet' || line.bullet.harmful > line.bullet.helpful) continue;
-      out.push({ bullet: line.bullet, section: section.title, scope: scopeOf(line.bullet.id) });
+      if (line.kind !== 'bullet') continue;
+      const counted = confirmCounters(line.bullet, local(line.bullet.id)).confirmed;
+      if (counted.harmful > counted.helpful) continue;
+      out.push({ bullet: line.bullet, counted, section: section.title, scope: scopeOf(line.bullet.id) });
     }
   }
   return out;
@@ -231,6 +245,8 @@ export interface AgentsMdInput {
   nestedFolders?: string[];
   budgetTokens?: number;
   fresh?: ReadonlySet<string>;
+  /** This machine's counts: what the playbook's counters rank by, as far as they confirm them. */
+  local?: LocalCounts;
   warn?: (message: string) => void;
 }
 
@@ -321,7 +337,7 @@ function reportLeaving(
 
 /** Root AGENTS.md for unscoped rules; `<folder>/AGENTS.md` for rules scoped to a folder. */
 export function renderAgentsMd(input: AgentsMdInput): FileChange[] {
-  const rules = playbookRules(input.playbook, (id) => input.scopes.get(id));
+  const rules = playbookRules(input.playbook, (id) => input.scopes.get(id), input.local);
   const folders = new Set<string>([
     '',
     ...(input.nestedFolders ?? []),

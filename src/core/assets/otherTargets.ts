@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import type { LocalCounts } from '../learn/confirmedCounters';
 import type { Playbook } from '../playbook/model';
 import { playbookLinkFrom, playbookRules, renderRulesBody, renderRulesFile, type SelectedRule } from './agentsMd';
 import { makeFileChange, type FileChange } from './proposal';
@@ -12,6 +13,8 @@ export interface RulesTargetInput {
   budgetTokens?: number;
   /** Rules the proposal adds or rewords: first in a full block (see rankRules). */
   fresh?: ReadonlySet<string>;
+  /** This machine's counts: what the playbook's counters rank by, as far as they confirm them. */
+  local?: LocalCounts;
   warn?: (message: string) => void;
 }
 
@@ -24,7 +27,7 @@ export const GEMINI_MD = 'GEMINI.md';
 const TITLE = 'Learned rules';
 
 function allRules(input: RulesTargetInput): SelectedRule[] {
-  return playbookRules(input.playbook, (id) => input.scopes.get(id));
+  return playbookRules(input.playbook, (id) => input.scopes.get(id), input.local);
 }
 
 function folderOf(path: string): string {

@@ -1,6 +1,7 @@
 import { withCorroborationMarks } from '../playbook/provenanceMark';
 import { basename } from 'node:path';
 import type { Lesson } from '../learn/types';
+import type { LocalCounts } from '../learn/confirmedCounters';
 import { bullets, type Playbook } from '../playbook/model';
 import type { RuleFlag } from '../trust/kinds';
 import { withMarks, withoutBullets, withRemovalMarks } from '../trust/hold';
@@ -155,6 +156,8 @@ export interface RenderAssetsInput {
   nestedAgentsFolders?: string[];
   settings?: Partial<AssetSettings>;
   warn?: (message: string) => void;
+  /** This machine's counts: the playbook's counters rank rules only as far as they confirm them (none without). */
+  local?: LocalCounts;
   /** Held-back rules (see trust/hold.ts): only in the playbook, marked when `marks` names them; nowhere else. */
   hold?: {
     ids: ReadonlySet<string>;
@@ -234,6 +237,7 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     readFile: input.readFile,
     budgetTokens: settings.budgetTokens,
     fresh: new Set(visible.rules.filter((r) => r.op === 'ADD' || r.op === 'UPDATE').map((r) => r.id)),
+    ...(input.local ? { local: input.local } : {}),
     warn,
   };
   if (on.has('agents-md'))

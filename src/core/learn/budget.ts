@@ -2,6 +2,7 @@ import type { DeltaOp } from '../playbook/delta';
 import { serializePlaybook } from '../playbook/markdown';
 import { bullets, findBullet, idNumber, type Playbook } from '../playbook/model';
 import { countTokens } from '../util/tokens';
+import { NO_COUNTS } from './confirmedCounters';
 import type { RuleStanding } from './ruleStanding';
 
 // The playbook has a token budget: past it, every agent's context pays for rules nobody uses (open ACE playbooks
@@ -20,7 +21,7 @@ export interface BudgetResult {
 }
 
 /**
- * Retirements that bring the playbook under `budgetTokens`: the least helpful first (helpful − harmful), then the
+ * Retirements that bring the playbook under `budgetTokens`: the least helpful first (confirmed helpful − harmful), then the
  * longest without evidence, then the oldest. `keep`: the rules this run adds and the pinned ones.
  */
 export function budgetOps(
@@ -32,11 +33,14 @@ export function budgetOps(
 ): BudgetResult {
   const before = countTokens(serializePlaybook(playbook));
   if (before <= budgetTokens) return { ops: [], before, after: before };
+  // by the counters this machine confirms: a line claiming `helpful=40` is kept over nothing (confirmedCounters.ts)
+  const counted = (id: string) => standings.get(id)?.counters.confirmed ?? NO_COUNTS;
+  const net = (id: string) => counted(id).helpful - counted(id).harmful;
   const candidates = bullets(playbook)
     .filter((b) => !keep.has(b.id))
     .sort(
       (a, b) =>
-        a.helpful - a.harmful - (b.helpful - b.harmful) ||
+        net(a.id) - net(b.id) ||
         (standings.get(b.id)?.runsWithoutEvidence ?? 0) - (standings.get(a.id)?.runsWithoutEvidence ?? 0) ||
         idNumber(a.id) - idNumber(b.id),
     );
@@ -53,7 +57,7 @@ export function budgetOps(
     ops.push({
       op: 'REMOVE',
       id: rule.id,
-      reason: `over the playbook's budget (${before} of ${budgetTokens} tokens): the least helpful rule (+${rule.helpful} −${rule.harmful}) ${room}`,
+      reason: `over the playbook's budget (${before} of ${budgetTokens} tokens): the least helpful rule (+${counted(rule.id).helpful} −${counted(rule.id).harmful}) ${room}`,
       support: [],
     });
   }

@@ -1,14 +1,15 @@
+import { isUnconfirmed, type RuleCounters } from './confirmedCounters';
 import { helpfulnessHistory, type HelpfulnessPoint } from './helpfulness';
 import { fixedViolations, VIOLATIONS_TO_REWRITE, wordsByRule } from './lifecycle';
 import type { RunRecord } from './record';
 
-/** Where a rule is in its life, from its counters (the thresholds of the *Rule helpfulness* issue). */
+/** Where a rule is in its life, from its confirmed counters (the thresholds of the *Rule helpfulness* issue). */
 export type RuleStage = 'new' | 'proven' | 'contested' | 'harmful';
 /**
  * A stage, or a mark beside it: no evidence for many runs, broken by session after session, flagged by the trust
- * screen, pinned by the team.
+ * screen, pinned by the team, counters the playbook line claims beyond what this machine counted.
  */
-export type RuleChip = RuleStage | 'stale' | 'violated' | 'flagged' | 'pinned';
+export type RuleChip = RuleStage | 'stale' | 'violated' | 'flagged' | 'pinned' | 'unconfirmed';
 
 /** Runs without a tag or a change for a rule after which it reads as stale. */
 export const STALE_AFTER_RUNS = 5;
@@ -22,8 +23,10 @@ export function ruleStage(helpful: number, harmful: number): RuleStage {
 }
 
 export interface RuleStanding {
+  /** From the confirmed counters only: a line's claim proves nothing. */
   stage: RuleStage;
-  /** The stage first, then `stale`, `flagged` and `pinned` where they apply. */
+  counters: RuleCounters;
+  /** The stage first, then `unconfirmed`, `stale`, `flagged` and `pinned` where they apply. */
   chips: RuleChip[];
   /** Cumulative helpful / harmful counts after each run that tagged the rule, oldest first. */
   history: HelpfulnessPoint[];
@@ -35,8 +38,8 @@ export interface RuleStanding {
 
 export interface StandingInput {
   id: string;
-  helpful: number;
-  harmful: number;
+  /** What the playbook line claims and what this machine confirms of it (confirmedCounters.ts). */
+  counters: RuleCounters;
   flagged: boolean;
   pinned?: boolean;
 }
@@ -58,7 +61,7 @@ function touchedBy(record: RunRecord): Set<string> {
 }
 
 /**
- * Each rule's standing: its stage from the playbook's counters (the file is the truth), the trend from the runs, and
+ * Each rule's standing: its stage from the counters this machine confirms of what the playbook claims, the trend from the runs, and
  * how many runs have passed without evidence for it. Only the order of the runs matters, never today's date.
  */
 export function ruleStandings(
@@ -79,11 +82,12 @@ export function ruleStandings(
   const anyLooked = looked.some(Boolean);
   const standings = new Map<string, RuleStanding>();
   for (const rule of rules) {
-    const stage = ruleStage(rule.helpful, rule.harmful);
+    const stage = ruleStage(rule.counters.confirmed.helpful, rule.counters.confirmed.harmful);
     const last = lastTouched.get(rule.id) ?? -1;
     let runsWithoutEvidence = 0;
     for (let i = last + 1; i < ordered.length; i++) if (!anyLooked || looked[i]) runsWithoutEvidence++;
     const chips: RuleChip[] = [stage];
+    if (isUnconfirmed(rule.counters)) chips.push('unconfirmed');
     if (runsWithoutEvidence > 0 && runsWithoutEvidence >= staleAfterRuns) chips.push('stale');
     const said = words.get(rule.id) ?? [];
     const violations = said.filter((w) => w.tag === 'violated').length;
@@ -91,7 +95,14 @@ export function ruleStandings(
     if (fixedViolations(said).length >= VIOLATIONS_TO_REWRITE) chips.push('violated');
     if (rule.flagged) chips.push('flagged');
     if (rule.pinned) chips.push('pinned');
-    standings.set(rule.id, { stage, chips, history: history.get(rule.id) ?? [], runsWithoutEvidence, violations });
+    standings.set(rule.id, {
+      stage,
+      counters: rule.counters,
+      chips,
+      history: history.get(rule.id) ?? [],
+      runsWithoutEvidence,
+      violations,
+    });
   }
   return standings;
 }

@@ -60,19 +60,38 @@ export function withPin(playbook: Playbook, id: string, pinned: boolean): Playbo
   return copy;
 }
 
+/** The trust screen's mark: it holds its rule back only from the line directly above the rule's bullet. */
+export const FLAG_KIND = 'flagged';
+
+export interface FlagMark {
+  /** The rule it names. */
+  id: string;
+  /** The mark line as written. */
+  text: string;
+  /** Whether it sits directly above that rule's bullet. */
+  attached: boolean;
+}
+
+/** Every flag mark line of the playbook, in order, with whether it holds its rule back. */
+export function flagMarks(playbook: Playbook): FlagMark[] {
+  const marks: FlagMark[] = [];
+  for (const section of playbook.sections)
+    section.lines.forEach((line, i) => {
+      if (line.kind !== 'text') return;
+      const m = MARK_LINE.exec(line.text.trim());
+      if (!m || m[1] !== FLAG_KIND) return;
+      const below = section.lines[i + 1];
+      marks.push({ id: m[2], text: line.text, attached: below?.kind === 'bullet' && below.bullet.id === m[2] });
+    });
+  return marks;
+}
+
 /**
  * Rules named by a `flagged` mark that is not directly above that rule's bullet (a merge or a hand edit moved one
  * without the other): the trust screen reads only that line, so the mark holds nothing back there.
  */
 export function detachedFlagMarks(playbook: Playbook): string[] {
-  const detached: string[] = [];
-  for (const section of playbook.sections)
-    section.lines.forEach((line, i) => {
-      if (line.kind !== 'text') return;
-      const m = MARK_LINE.exec(line.text.trim());
-      if (!m || m[1] !== 'flagged') return;
-      const below = section.lines[i + 1];
-      if (below?.kind !== 'bullet' || below.bullet.id !== m[2]) detached.push(m[2]);
-    });
-  return detached;
+  return flagMarks(playbook)
+    .filter((m) => !m.attached)
+    .map((m) => m.id);
 }

@@ -1,6 +1,6 @@
 import { diffArrays } from 'diff';
-import { detachedFlagMarks, marksStart } from './marks';
-import { withOneCorroborationMark } from './provenanceMark';
+import { detachedFlagMarks, flagMarks, marksStart } from './marks';
+import { withCorroborationMarksOfAll } from './provenanceMark';
 import { formatBullet, parseBulletLine, parsePlaybook, serializePlaybook } from './markdown';
 import {
   bullets,
@@ -137,6 +137,10 @@ export interface MergeOutcome {
   detachedMarks: string[];
   /** Theirs' new bullets that got the next free id because ours added a different bullet with the same one. */
   renumbered: Array<{ from: string; to: string }>;
+  /** Rules whose provenance mark one side added or changed: not carried (the merge sees no sessions to count). */
+  droppedCorroboration: string[];
+  /** Rules whose flag mark one side dropped: put back above them (only accepting a rule by name clears a flag). */
+  restoredFlags: string[];
 }
 
 /** Bullet lines become id tokens, so counter changes never make the line merge conflict. */
@@ -292,6 +296,43 @@ function placeMissing(text: string, missing: Array<{ lines: string[]; section: s
   return serializePlaybook(playbook);
 }
 
+/**
+ * The merged playbook with each flag mark either side had directly above a rule put back directly above it where the
+ * line merge lost it (one side accepted the rule by name, or moved the mark). Rules left in a conflict are left to the
+ * person resolving it.
+ */
+function withFlagsOfEitherSide(
+  merged: Playbook,
+  sides: readonly Playbook[],
+  conflicts: ReadonlySet<string>,
+): { playbook: Playbook; restored: string[] } {
+  const held = new Set(
+    flagMarks(merged)
+      .filter((m) => m.attached)
+      .map((m) => m.id),
+  );
+  const wanted = new Map<string, string>();
+  for (const side of sides)
+    for (const mark of flagMarks(side))
+      if (mark.attached && !held.has(mark.id) && !conflicts.has(mark.id) && !wanted.has(mark.id))
+        wanted.set(mark.id, mark.text);
+  const restored: string[] = [];
+  const playbook = {
+    ...merged,
+    sections: merged.sections.map((section) => ({
+      ...section,
+      lines: section.lines.flatMap((line) => {
+        const text = line.kind === 'bullet' ? wanted.get(line.bullet.id) : undefined;
+        if (text === undefined || line.kind !== 'bullet') return [line];
+        wanted.delete(line.bullet.id);
+        restored.push(line.bullet.id);
+        return [{ kind: 'text' as const, text }, line];
+      }),
+    })),
+  };
+  return { playbook, restored: restored.sort() };
+}
+
 /** Merges three versions of a playbook file; `conflicts` empty means a clean merge. */
 export function mergePlaybooks(baseText: string, oursText: string, theirsText: string): MergeOutcome {
   // The parser works on LF; a CRLF checkout (Windows) gets CRLF back.
@@ -333,15 +374,25 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
       missing.map(([id, r]) => ({ lines: emit(r), section: sectionOf(theirs, id) ?? sectionOf(ours, id) ?? 'Misc' })),
     );
   }
+  const conflicts = [...resolved].filter(([, r]) => r.kind === 'conflict').map(([id]) => id);
   let merged = parsePlaybook(text);
-  // each side may have marked a rule's provenance: one mark stays
-  if (text.includes('<!-- combee:corroborated ')) {
-    merged = withOneCorroborationMark(merged);
+  // a provenance mark is a count of sessions the merge cannot see: only one neither side touched stays
+  const corroboration = withCorroborationMarksOfAll(merged, [base, ours, theirs]);
+  // a flag either side holds its rule back with stays above that rule: a merge never lets a rule out
+  const flags = withFlagsOfEitherSide(corroboration.playbook, [ours, theirs], new Set(conflicts));
+  if (corroboration.dropped.length > 0 || flags.restored.length > 0) {
+    merged = flags.playbook;
     text = serializePlaybook(merged);
   }
-  const conflicts = [...resolved].filter(([, r]) => r.kind === 'conflict').map(([id]) => id);
   // a flag mark that no longer sits above its rule holds nothing back: a person decides, as with any conflict
   const detachedMarks = detachedFlagMarks(merged);
   for (const id of detachedMarks) if (!conflicts.includes(id)) conflicts.push(id);
-  return { text: crlf ? text.replace(/\n/g, '\r\n') : text, conflicts, renumbered, detachedMarks };
+  return {
+    text: crlf ? text.replace(/\n/g, '\r\n') : text,
+    conflicts,
+    renumbered,
+    detachedMarks,
+    droppedCorroboration: corroboration.dropped,
+    restoredFlags: flags.restored,
+  };
 }

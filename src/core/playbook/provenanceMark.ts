@@ -47,33 +47,42 @@ export function withCorroborationMarks(playbook: Playbook, byRule: ReadonlyMap<s
   };
 }
 
-const ANY_MARK = new RegExp(
-  `^<!-- combee:${KIND} \\[([^\\]\\s]+)\\] (\\d+) sessions? from (\\d+) (?:person|people) -->$`,
-);
+const ANY_MARK = new RegExp(`^<!-- combee:${KIND} \\[([^\\]\\s]+)\\]`);
+
+function corroborationLines(playbook: Playbook): Set<string> {
+  const lines = new Set<string>();
+  for (const section of playbook.sections)
+    for (const line of section.lines)
+      if (line.kind === 'text' && ANY_MARK.test(line.text.trim())) lines.add(line.text.trim());
+  return lines;
+}
 
 /**
- * One provenance mark per rule: a merge of two branches can bring a mark from each side. The one naming more people
- * (then more sessions) stays.
+ * The merged playbook with only the provenance marks every version of a merge carries word for word (the common
+ * ancestor's, which neither side touched). A merge has the files and none of the sessions a mark counts: a mark one
+ * side added or changed is that side's say-so, so it is dropped (by rule id in `dropped`) rather than kept or summed;
+ * the next run that proposes the rule marks it again from its own evidence.
  */
-export function withOneCorroborationMark(playbook: Playbook): Playbook {
-  return {
-    ...playbook,
-    sections: playbook.sections.map((section) => {
-      const lines = [...section.lines];
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i];
-        if (line.kind !== 'bullet') continue;
-        const start = marksStart(lines, i);
-        const marks = lines
-          .slice(start, i)
-          .map((l, at) => ({ at: start + at, m: l.kind === 'text' ? ANY_MARK.exec(l.text.trim()) : null }))
-          .filter((x) => x.m && x.m[1] === line.bullet.id);
-        if (marks.length < 2) continue;
-        const score = (x: (typeof marks)[number]) => Number(x.m?.[3]) * 1e9 + Number(x.m?.[2]);
-        const keep = marks.reduce((best, x) => (score(x) > score(best) ? x : best));
-        for (const x of marks.reverse()) if (x !== keep) lines.splice(x.at, 1);
-      }
-      return { ...section, lines };
-    }),
+export function withCorroborationMarksOfAll(
+  merged: Playbook,
+  versions: readonly Playbook[],
+): { playbook: Playbook; dropped: string[] } {
+  const [first, ...rest] = versions.map(corroborationLines);
+  const kept = new Set([...(first ?? [])].filter((line) => rest.every((lines) => lines.has(line))));
+  const dropped = new Set<string>();
+  const playbook = {
+    ...merged,
+    preamble: [...merged.preamble],
+    sections: merged.sections.map((section) => ({
+      ...section,
+      lines: section.lines.filter((line) => {
+        if (line.kind !== 'text') return true;
+        const m = ANY_MARK.exec(line.text.trim());
+        if (!m || kept.has(line.text.trim())) return true;
+        dropped.add(m[1]);
+        return false;
+      }),
+    })),
   };
+  return { playbook, dropped: [...dropped].sort() };
 }

@@ -38,6 +38,7 @@ import { budgetOps, DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../learn/budget';
 import { lifecycleOps, wordsByRule } from '../learn/lifecycle';
 import { lintRules } from '../learn/ruleLint';
 import { findManagedBlock } from '../assets/managedBlock';
+import { confirmCounters, localCounts, type LocalCounts } from '../learn/confirmedCounters';
 import { ruleStandings, STALE_AFTER_RUNS, type RuleStanding } from '../learn/ruleStanding';
 import { applyDelta } from '../playbook/apply';
 import type { DeltaOp } from '../playbook/delta';
@@ -146,29 +147,31 @@ function precomputedReflector(
  * says too little of staleness.
  */
 async function proposeUpkeep(
-  state: WorkspaceState,
-  workspace: string,
+  records: readonly RunRecord[],
+  local: LocalCounts,
   result: Awaited<ReturnType<typeof learn>>,
   veto: (op: DeltaOp) => string | undefined,
   budgetTokens: number,
   staleAfterRuns: number,
 ): Promise<void> {
-  const records = [...(await loadRunRecords(state, workspace)), result.record];
   const pinned = pinnedIds(result.playbook);
   const current = bullets(result.playbook);
+  // what the playbook lines claim beyond this machine's counting decides nothing (confirmedCounters.ts)
   const standings = ruleStandings(
     records,
     current.map((b) => ({
       id: b.id,
-      helpful: b.helpful,
-      harmful: b.harmful,
+      counters: confirmCounters(b, local(b.id)),
       flagged: false,
       pinned: pinned.has(b.id),
     })),
     staleAfterRuns,
   );
   const ops = lifecycleOps(
-    current.map((b) => ({ ...b, pinned: pinned.has(b.id), standing: standings.get(b.id) as RuleStanding })),
+    current.map((b) => {
+      const standing = standings.get(b.id) as RuleStanding;
+      return { ...b, ...standing.counters.confirmed, pinned: pinned.has(b.id), standing };
+    }),
     wordsByRule(records),
   ).filter((op) => veto(op) === undefined);
   const lifecycle = applyDelta(result.playbook, { ops, tags: [] });
@@ -376,10 +379,17 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     );
 
   // What the rules' standing asks for after this run (retire the harmful and the stale, reword the broken ones)
+  // this machine's own counting, this run's with it: what confirms the counters the playbook lines claim
+  const records = [...(await loadRunRecords(state, options.workspace)), result.record];
+  const counted = localCounts(
+    ruleLedger,
+    records,
+    result.record.batches.flatMap((b) => b.evidence ?? []),
+  );
   if (result.record.status === 'completed')
     await proposeUpkeep(
-      state,
-      options.workspace,
+      records,
+      counted,
       result,
       veto,
       options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
@@ -390,7 +400,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const team = teamTexts(options.workspace);
   const overruledBy = new Map<string, string>();
   if (result.record.status === 'completed') {
-    const conflicts = resolveConflicts(result, team);
+    const conflicts = resolveConflicts(result, team, counted);
     for (const w of conflicts.withdrawn) result.record.warnings.push(`rule ${w.id} left out: ${w.reason}`);
     for (const r of conflicts.removed) overruledBy.set(r.id, r.by);
   }
@@ -446,6 +456,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
           settings: { ...options.assets, targets: targets.targets, playbookPath },
           warn: (message) => result.record.warnings.push(message),
+          local: counted,
           hold: {
             ids: hold.ids,
             marks: hold.flagged,

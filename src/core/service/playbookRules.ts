@@ -1,19 +1,27 @@
+import { confirmCounters, localCounts, type Counters } from '../learn/confirmedCounters';
 import { ruleStandings, STALE_AFTER_RUNS, type RuleStanding } from '../learn/ruleStanding';
 import { parsePlaybook } from '../playbook/markdown';
 import { pinnedIds } from '../playbook/marks';
 import { ReviewMemory } from '../store/reviewMemory';
+import { RuleLedger } from '../store/ruleLedger';
 import { loadRunRecords } from '../store/runs';
 import type { WorkspaceState } from '../store/workspaceState';
 import { holdBack } from '../trust/hold';
 import type { RuleFlag } from '../trust/kinds';
 
-/** One rule of a workspace's playbook as every view shows it: the file's counters, its standing and its flags. */
+/**
+ * One rule of a workspace's playbook as every view shows it: its counters as this machine confirms them, what the file
+ * claims, its standing and its flags.
+ */
 export interface PlaybookRule {
   id: string;
   section: string;
   content: string;
+  /** Confirmed by this machine's ledger: what every view counts by. */
   helpful: number;
   harmful: number;
+  /** What the playbook line says (more than `helpful`/`harmful` when the repository claims what was not counted here). */
+  claimed: Counters;
   /** The trust screen's reasons when the rule is held out of the other assets (a cloned repository is untrusted). */
   flags: RuleFlag[];
   /** Kept by the team (a pin mark above it): Combee proposes neither retiring nor replacing it. */
@@ -39,18 +47,25 @@ export async function playbookRules(
   });
   const flagsOf = new Map(held.existing.map((h) => [h.id, h.flags]));
   const pinned = pinnedIds(playbook);
+  const records = await loadRunRecords(state, workspace);
+  const local = localCounts(await RuleLedger.load(state, workspace), records);
   const rules: Array<Omit<PlaybookRule, 'standing'>> = [];
   for (const section of playbook.sections)
     for (const entry of section.lines) {
       if (entry.kind !== 'bullet') continue;
       const { id, content, helpful, harmful } = entry.bullet;
       const flags = flagsOf.get(id) ?? [];
-      rules.push({ id, section: section.title, content, helpful, harmful, flags, pinned: pinned.has(id) });
+      const { confirmed } = confirmCounters({ helpful, harmful }, local(id));
+      const claimed = { helpful, harmful };
+      rules.push({ id, section: section.title, content, ...confirmed, claimed, flags, pinned: pinned.has(id) });
     }
-  const records = await loadRunRecords(state, workspace);
   const standings = ruleStandings(
     records,
-    rules.map((r) => ({ ...r, flagged: r.flags.length > 0 })),
+    rules.map((r) => ({
+      ...r,
+      counters: { claimed: r.claimed, confirmed: { helpful: r.helpful, harmful: r.harmful } },
+      flagged: r.flags.length > 0,
+    })),
     staleAfterRuns,
   );
   return { rules: rules.map((r) => ({ ...r, standing: standings.get(r.id) as RuleStanding })), runs: records.length };

@@ -8,7 +8,7 @@ import { renderAssets, type AssetSettings } from '../assets/targets';
 import { loadRunRecords } from '../store/runs';
 import type { Lesson } from '../learn/types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
-import type { Delta, DeltaOp } from '../playbook/delta';
+import type { Delta, DeltaOp, RuleCount } from '../playbook/delta';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
 import { findBullet } from '../playbook/model';
 import type { TraceStore } from '../store/traceStore';
@@ -16,6 +16,8 @@ import { ReviewMemory } from '../store/reviewMemory';
 import type { RuleFlag } from '../trust/kinds';
 import { holdBack, markedIds, opsWithIds, playbookForOtherAssets, withoutMarks, type HeldRule } from '../trust/hold';
 import { WorkspaceState } from '../store/workspaceState';
+import type { LocalCounts } from '../learn/confirmedCounters';
+import { localRuleCounts } from './localRuleCounts';
 
 /** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
 export function readWorkspaceFile(workspace: string, rel: string): string | undefined {
@@ -76,6 +78,8 @@ export interface RenderTrust {
   isTrusted?: (content: string) => boolean;
   /** Mark the flagged rules in the playbook diff (a proposal to review; never for files being written). */
   mark: boolean;
+  /** This machine's counts: the playbook's counters rank rules only as far as they confirm them (none without). */
+  local?: LocalCounts;
 }
 
 const NO_TRUST: RenderTrust = { flags: new Map(), accepted: new Set(), mark: false };
@@ -119,6 +123,7 @@ export function renderOps(
     listDir: (rel) => listWorkspaceFolders(workspace, rel),
     settings: assets,
     warn,
+    ...(trust.local ? { local: trust.local } : {}),
     hold: {
       ids: hold.ids,
       marks: trust.mark ? hold.flagged : undefined,
@@ -131,6 +136,15 @@ export function renderOps(
     },
   });
   return { files, rules, ops: applied.map((a) => ({ ruleId: a.id as string, op: a.op })), held: hold.existing };
+}
+
+/** This machine's counts with a proposal's own increments added. */
+function withCounts(local: LocalCounts, counts: readonly RuleCount[] = []): LocalCounts {
+  const by = new Map(counts.map((c) => [c.id, c]));
+  return (id) => {
+    const mine = local(id);
+    return { helpful: mine.helpful + (by.get(id)?.helpful ?? 0), harmful: mine.harmful + (by.get(id)?.harmful ?? 0) };
+  };
 }
 
 export async function proposalLessons(store: TraceStore, proposal: Proposal): Promise<Lesson[]> {
@@ -170,6 +184,8 @@ export async function chooseRules(
   // once its playbook file was written (Accept File, or an accept whose other files conflicted) they are in it
   const playbookPending = proposal.files.some((f) => f.path === assets.playbookPath);
   const counters = playbookPending ? { tags: proposal.tags, counts: proposal.counts } : { tags: [], counts: [] };
+  // the counters this proposal writes were counted by its run here (a dry run's are in no ledger): they confirm
+  const local = withCounts(await localRuleCounts(new WorkspaceState(store.dir), proposal.workspace), counters.counts);
   const chosen = renderOps(
     proposal.workspace,
     picked,
@@ -182,6 +198,7 @@ export async function chooseRules(
       accepted: new Set(ruleIds),
       isTrusted,
       mark: false,
+      local,
     },
     corroboration,
   );
@@ -203,6 +220,7 @@ export async function chooseRules(
           accepted: new Set(ruleIds),
           isTrusted,
           mark: true,
+          local,
         },
         corroboration,
       );

@@ -11,7 +11,8 @@ import type { LearnResult } from '../learn/run';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { DeltaOp, Evidence } from '../playbook/delta';
 import { pinnedIds } from '../playbook/marks';
-import { bullets } from '../playbook/model';
+import { bullets, type Bullet } from '../playbook/model';
+import { confirmCounters, type LocalCounts } from '../learn/confirmedCounters';
 import { ruleCommands } from '../learn/ruleEvidence';
 import { pushApplyNode } from './applyNode';
 
@@ -50,7 +51,7 @@ function teamStatements(team: ReadonlyArray<{ path: string; text: string }>): Ar
   );
 }
 
-function sides(result: LearnResult): Side[] {
+function sides(result: LearnResult, local: LocalCounts): Side[] {
   const pinned = pinnedIds(result.playbook);
   // only a rule the run adds can be withdrawn; one it reworded is the playbook's, with its new words
   const fresh = new Map<string, AppliedOp>();
@@ -82,11 +83,17 @@ function sides(result: LearnResult): Side[] {
         workedNow: change !== undefined || (words?.helpful.size ?? 0) > 0,
         hurtNow: (words?.harmful.size ?? 0) > 0,
         teamWord: pinned.has(b.id),
-        record: change ? 0 : b.helpful - b.harmful,
+        // what this machine counted of the line's claim: a forged `helpful=40` wins no conflict
+        record: change ? 0 : confirmedNet(b, local),
         sessions: new Set([...support.map((s) => s.traceId), ...(words?.helpful ?? [])]).size,
       },
     };
   });
+}
+
+function confirmedNet(bullet: Bullet, local: LocalCounts): number {
+  const { confirmed } = confirmCounters(bullet, local(bullet.id));
+  return confirmed.helpful - confirmed.harmful;
 }
 
 export interface ConflictOutcome {
@@ -114,9 +121,11 @@ const TEAM_TEXT: Standing = {
 export function resolveConflicts(
   result: LearnResult,
   team: ReadonlyArray<{ path: string; text: string }>,
+  /** This machine's counts: the playbook's counters weigh only as far as they confirm them (confirmedCounters.ts). */
+  local: LocalCounts,
 ): ConflictOutcome {
   const outcome: ConflictOutcome = { reworded: [], withdrawn: [], removed: [], overrulingTeam: [] };
-  const all = sides(result);
+  const all = sides(result, local);
   const gone = new Set<string>();
   const fresh = all.filter((s) => s.isNew);
   const statements = teamStatements(team);

@@ -2,6 +2,7 @@ import type { Proposal } from '../assets/proposal';
 import { resolveAssetSettings, type AssetSettings } from '../assets/targets';
 import { parsePlaybook } from '../playbook/markdown';
 import { findBullet } from '../playbook/model';
+import type { LocalCounts } from '../learn/confirmedCounters';
 import { readWorkspaceFile, renderOps } from './proposalFiles';
 import { userProposal } from './userProposal';
 
@@ -14,6 +15,8 @@ export interface RetireInput {
   /** When the user asked (the proposal's date; nothing learned depends on it). */
   now: Date;
   warn: (message: string) => void;
+  /** This machine's counts (localRuleCounts): a full rules block keeps what they confirm; none without. */
+  local?: LocalCounts;
 }
 
 /**
@@ -32,6 +35,7 @@ export function retireProposal(input: RetireInput): Proposal | undefined {
     [],
     input.assets,
     input.warn,
+    { flags: new Map(), accepted: new Set(), mark: false, ...(input.local ? { local: input.local } : {}) },
   );
   if (render.files.length === 0) return undefined;
   return userProposal('retire', input.ruleId, text, input.workspace, input.now, {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { Counters } from '../learn/confirmedCounters';
 import type { EvidenceEntry } from '../learn/ruleCounting';
 import { atomicWrite, readJsonFile } from '../util/io';
 import type { WorkspaceState } from './workspaceState';
@@ -43,6 +44,13 @@ export class RuleLedger {
   /** How many sessions were counted for the rule. */
   sessions(ruleId: string): number {
     return Object.keys(this.data.counted[ruleId] ?? {}).length;
+  }
+
+  /** The helpful and harmful sessions counted for the rule: what confirms the counters its playbook line claims. */
+  tally(ruleId: string): Counters {
+    const counts = { helpful: 0, harmful: 0 };
+    for (const entry of Object.values(this.data.counted[ruleId] ?? {})) counts[entry.tag]++;
+    return counts;
   }
 
   /** Records a run's counted words (each under its session's key) and saves the ledger. */

@@ -1,5 +1,6 @@
 import { applyDelta } from '../playbook/apply';
 import type { Delta, DeltaOp } from '../playbook/delta';
+import { flagMarks } from '../playbook/marks';
 import { endOfSectionBody, type Playbook, type PlaybookLine } from '../playbook/model';
 import type { RuleFlag } from './kinds';
 import { screenExistingRule } from './screenRule';
@@ -31,16 +32,11 @@ export function flagMarkLine(id: string, flags: readonly RuleFlag[]): string {
 
 /** Bullets the playbook itself marks as flagged (a mark line directly above the bullet, naming it). */
 export function markedIds(playbook: Playbook): Set<string> {
-  const ids = new Set<string>();
-  for (const section of playbook.sections) {
-    section.lines.forEach((line, i) => {
-      const previous = section.lines[i - 1];
-      if (line.kind !== 'bullet' || previous?.kind !== 'text') return;
-      const m = MARK_LINE.exec(previous.text.trim());
-      if (m && m[1] === line.bullet.id) ids.add(line.bullet.id);
-    });
-  }
-  return ids;
+  return new Set(
+    flagMarks(playbook)
+      .filter((m) => m.attached)
+      .map((m) => m.id),
+  );
 }
 
 function mapSections(playbook: Playbook, lines: (section: PlaybookLine[]) => PlaybookLine[]): Playbook {

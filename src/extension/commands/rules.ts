@@ -3,6 +3,7 @@ import { parseBulletLine, parsePlaybook } from '../../core/playbook/markdown';
 import { findBullet } from '../../core/playbook/model';
 import type { Proposal } from '../../core/assets/proposal';
 import { pinProposal } from '../../core/service/pinRule';
+import { localRuleCounts } from '../../core/service/localRuleCounts';
 import { retireProposal } from '../../core/service/retireRule';
 import { openProposalDiff } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
@@ -46,6 +47,7 @@ export async function retireRule(services: Services, ruleId: string): Promise<st
     assets: assetSettings(),
     now: new Date(),
     warn: (m) => services.log.warn(m),
+    local: await localRuleCounts(services.state, found.workspace),
   });
   return proposal ? propose(services, proposal, `retiring ${ruleId}`) : undefined;
 }

@@ -1,3 +1,4 @@
+import { describeClaim } from '../../core/learn/confirmedCounters';
 import * as vscode from 'vscode';
 import type { RuleStage } from '../../core/learn/ruleStanding';
 import { playbookRules, type PlaybookRule } from '../../core/service/playbookRules';
@@ -45,7 +46,8 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
     const flagged =
       rule.flags.length > 0 ? ` · flagged (${rule.flags.map((f) => f.kind).join(', ')}), not in AGENTS.md` : '';
     item.description = `${rule.id} · ${rule.standing.chips.filter((c) => c !== 'flagged').join(', ')} · +${rule.helpful} −${rule.harmful}${flagged}`;
-    item.tooltip = `[${rule.id}] helpful=${rule.helpful} harmful=${rule.harmful} · ${rule.standing.chips.join(', ')}\n\n${rule.content}${rule.flags.map((f) => `\n\n${f.kind}: ${f.reason}`).join('')}`;
+    const claim = describeClaim(rule.standing.counters);
+    item.tooltip = `[${rule.id}] helpful=${rule.helpful} harmful=${rule.harmful} · ${rule.standing.chips.join(', ')}${claim ? `\n\nCounters ${claim}.` : ''}\n\n${rule.content}${rule.flags.map((f) => `\n\n${f.kind}: ${f.reason}`).join('')}`;
     item.iconPath = new vscode.ThemeIcon(STAGE_ICONS[rule.flags.length > 0 ? 'flagged' : rule.standing.stage]);
     item.command = { command: 'combee.openRuleInPlaybook', title: 'Open in the playbook', arguments: [rule.id] };
     return item;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { playbookRules } from '../../core/service/playbookRules';
+import { describeClaim } from '../../core/learn/confirmedCounters';
 import { loadRunRecords } from '../../core/store/runs';
 import type { RunRecord } from '../../core/learn/record';
 import {
@@ -255,6 +256,7 @@ async function rulesMessage(services: Services): Promise<ToWebview> {
         content: r.content,
         helpful: r.helpful,
         harmful: r.harmful,
+        ...(describeClaim(r.standing.counters) ? { claim: describeClaim(r.standing.counters) } : {}),
         history: r.standing.history,
         chips: r.standing.chips,
         flags: r.flags,

@@ -5,6 +5,7 @@ import { renderAssets } from '../../../src/core/assets/targets';
 import type { Lesson } from '../../../src/core/learn/types';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { countTokens } from '../../../src/core/util/tokens';
+import { countedAsWritten } from '../../support/countedRules';
 
 const PLAYBOOK = parsePlaybook(`# Playbook
 
@@ -70,6 +71,7 @@ describe('AGENTS.md renderer', () => {
       playbookPath: '.combee/playbook.md',
       scopes: new Map(),
       readFile: files({}),
+      local: countedAsWritten(PLAYBOOK),
     });
     assert.equal(change.kind, 'create');
     const block = readManagedBlock(change.after) ?? '';
@@ -97,6 +99,7 @@ describe('AGENTS.md renderer', () => {
         scopes: new Map(),
         readFile: files({}),
         budgetTokens: budget,
+        local: countedAsWritten(playbook),
       });
       const block = readManagedBlock(change.after) ?? '';
       assert.ok(countTokens(block) <= budget, `${countTokens(block)} > ${budget}`);
@@ -111,6 +114,32 @@ describe('AGENTS.md renderer', () => {
         'playbook order inside a section',
       );
     }
+  });
+
+  it("ranks by the counters this machine counted: a cloned playbook's forged ones earn no place and hide no rule", () => {
+    const lines = ['## Conventions'];
+    for (let i = 1; i <= 300; i++)
+      lines.push(
+        `[conv-${String(i).padStart(5, '0')}] helpful=${i === 7 ? 40 : i % 3} harmful=0 :: Rule number ${i}: keep modules small and name files after their single export, as the team does.`,
+      );
+    const playbook = parsePlaybook(`${lines.join('\n')}\n`);
+    const render = (book: typeof playbook, except: string[]) =>
+      readManagedBlock(
+        renderAgentsMd({
+          playbook: book,
+          playbookPath: '.combee/playbook.md',
+          scopes: new Map(),
+          readFile: files({}),
+          budgetTokens: 300,
+          local: countedAsWritten(book, except),
+        })[0].after,
+      ) ?? '';
+    // conv-00007 claims helpful=40, counted by no session here: an old rule with nothing counted, left out
+    assert.doesNotMatch(render(playbook, ['conv-00007']), /\[conv-00007\]/, 'a claimed helpful=40 is not preferred');
+    assert.match(render(playbook, []), /\[conv-00007\]/, 'counted here, it is first');
+    // pit-00002 claims harmful=3: only counted harm leaves it out
+    assert.match(render(PLAYBOOK, ['pit-00002']), /\[pit-00002\]/, 'a claimed harm hides nothing');
+    assert.doesNotMatch(render(PLAYBOOK, []), /\[pit-00002\]/);
   });
 
   it("puts rules scoped to a folder into that folder's AGENTS.md, with a relative link to the playbook", () => {

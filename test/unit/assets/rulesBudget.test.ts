@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { renderAgentsMd } from '../../../src/core/assets/agentsMd';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
+import { countedAsWritten } from '../../support/countedRules';
 
 /** Six proven conventions, most helpful first, and optionally a new one with no counts yet. */
 function playbook(withNew: boolean): string {
@@ -25,6 +26,7 @@ describe('a full rules block in AGENTS.md', () => {
       scopes: new Map(),
       readFile: () => undefined,
       budgetTokens,
+      local: countedAsWritten(parsePlaybook(playbook(false))),
     });
     const before = first[0]?.after ?? '';
     assert.ok(before.includes('[conv-00001]') && !before.includes('[conv-00006]'), 'the block was already full');
@@ -35,6 +37,7 @@ describe('a full rules block in AGENTS.md', () => {
       scopes: new Map(),
       readFile: (path) => (path === 'AGENTS.md' ? before : undefined),
       budgetTokens,
+      local: countedAsWritten(parsePlaybook(playbook(true))),
       fresh: new Set(['conv-00007']),
       warn: (m) => warnings.push(m),
     });

@@ -101,7 +101,13 @@ describe('the team CLI', () => {
     writeFileSync(join(dir, 'theirs'), base.replace('helpful=1', 'helpful=3'));
     const out = capture();
     assert.equal(await runCli(['merge', join(dir, 'base'), join(dir, 'ours'), join(dir, 'theirs'), '--json'], out), 0);
-    assert.deepEqual(JSON.parse(out.stdout.join('\n')), { merged: true, conflicts: [], renumbered: [] });
+    assert.deepEqual(JSON.parse(out.stdout.join('\n')), {
+      merged: true,
+      conflicts: [],
+      renumbered: [],
+      droppedCorroboration: [],
+      restoredFlags: [],
+    });
     const stats = capture();
     assert.equal(await runCli(['cache', 'stats', '--store', tempDir('combee-cache-'), '--json'], stats), 0);
     assert.equal(JSON.parse(stats.stdout.join('\n')).entries, 0);

@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { budgetOps } from '../../../src/core/learn/budget';
+import { confirmCounters } from '../../../src/core/learn/confirmedCounters';
+import { ruleStandings } from '../../../src/core/learn/ruleStanding';
+import { bullets, type Playbook } from '../../../src/core/playbook/model';
+import { countedAsWritten, ledgerConfirming } from '../../support/countedRules';
 import { offlineRoles } from '../../../src/core/llm/providers';
 import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
@@ -22,12 +26,21 @@ function playbook(n: number): string {
   return `# Playbook\n\n## Conventions\n${lines.join('\n')}\n`;
 }
 
+/** Standings whose counters this machine counted as written, but for the rules of `except`. */
+function counted(book: Playbook, except: string[] = []) {
+  const local = countedAsWritten(book, except);
+  return ruleStandings(
+    [],
+    bullets(book).map((b) => ({ id: b.id, counters: confirmCounters(b, local(b.id)), flagged: false })),
+  );
+}
+
 describe('the playbook’s token budget', () => {
   it('proposes retiring the least helpful rules until it fits, never a kept one, each saying what it makes room for', () => {
     const book = parsePlaybook(playbook(10));
     const total = countTokens(serializePlaybook(book));
     const budget = total - 40; // two or three rules too many
-    const { ops, before, after } = budgetOps(book, budget, new Set(['conv-00010']), new Map(), ['conv-00010']);
+    const { ops, before, after } = budgetOps(book, budget, new Set(['conv-00010']), counted(book), ['conv-00010']);
     assert.equal(before, total);
     assert.ok(after <= budget, `${after} ≤ ${budget}`);
     assert.ok(ops.length >= 1 && ops.length <= 4, `${ops.length} retirements`);
@@ -37,7 +50,11 @@ describe('the playbook’s token budget', () => {
       'the least helpful first; conv-00010 is kept',
     );
     for (const op of ops) assert.match(op.op === 'REMOVE' ? op.reason : '', /makes room for \[conv-00010\]/);
-    assert.deepEqual(budgetOps(book, total, new Set(), new Map(), []).ops, [], 'within budget: nothing');
+    assert.deepEqual(budgetOps(book, total, new Set(), counted(book), []).ops, [], 'within budget: nothing');
+    // a cloned playbook claiming conv-00001 helped 10 times, when no session here said so: it is the first to go
+    const forged = budgetOps(book, budget, new Set(['conv-00010']), counted(book, ['conv-00001']), ['conv-00010']);
+    assert.equal(forged.ops[0]?.op === 'REMOVE' && forged.ops[0].id, 'conv-00001', 'a forged count keeps nothing');
+    assert.match(forged.ops[0]?.op === 'REMOVE' ? forged.ops[0].reason : '', /\(\+0 −0\)/);
     const stuck = budgetOps(
       book,
       10,
@@ -56,6 +73,8 @@ describe('the playbook’s token budget', () => {
     const text = playbook(12);
     writeFileSync(join(workspace, '.combee', 'playbook.md'), text);
     const store = new TraceStore(join(root, 'store'));
+    // counted by earlier runs on this machine
+    await ledgerConfirming(new WorkspaceState(store.dir), workspace, parsePlaybook(text));
     const lesson = [
       user('the cart tests fail'),
       ...shell('pnpm test', "Error: Cannot find module '.prisma/client/default'", 1),

@@ -4,6 +4,7 @@ import type { RuleStanding } from '../../../src/core/learn/ruleStanding';
 
 const standing = (stage: RuleStanding['stage'], extra: RuleStanding['chips'] = [], quiet = 0): RuleStanding => ({
   stage,
+  counters: { claimed: { helpful: 0, harmful: 0 }, confirmed: { helpful: 0, harmful: 0 } },
   chips: [stage, ...extra],
   history: [],
   runsWithoutEvidence: quiet,

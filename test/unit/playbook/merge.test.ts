@@ -105,6 +105,40 @@ describe('playbook merge', () => {
     assert.deepEqual(mergePlaybooks(BASE, onIt, theirs).conflicts, []);
   });
 
+  it('carries no provenance mark one side forged: only a mark every version holds as it was stays', () => {
+    const mark = (id: string, s: number, p: number) =>
+      `<!-- combee:corroborated [${id}] ${s} sessions from ${p} people -->`;
+    // the common ancestor already marked pit-00003; theirs forges a mark on bat-00001 and inflates pit-00003's
+    const base = BASE.replace('[pit-00003]', `${mark('pit-00003', 2, 2)}\n[pit-00003]`);
+    const ours = base.replace('[bat-00002] helpful=0', '[bat-00002] helpful=1');
+    const theirs = base
+      .replace('[bat-00001]', `${mark('bat-00001', 40, 9)}\n[bat-00001]`)
+      .replace('[bat-00002] helpful=0', '[bat-00002] helpful=2');
+    const forged = mergePlaybooks(base, ours, theirs);
+    assert.deepEqual(forged.conflicts, []);
+    assert.ok(!forged.text.includes('[bat-00001] 40 sessions'), forged.text);
+    assert.ok(forged.text.includes(`${mark('pit-00003', 2, 2)}\n[pit-00003]`), 'untouched by both: kept');
+    assert.deepEqual(forged.droppedCorroboration, ['bat-00001']);
+    const inflated = mergePlaybooks(base, ours, base.replace(mark('pit-00003', 2, 2), mark('pit-00003', 30, 12)));
+    assert.ok(!inflated.text.includes('combee:corroborated'), inflated.text);
+    assert.deepEqual(inflated.droppedCorroboration, ['pit-00003']);
+    assert.equal(mergePlaybooks(base, ours, base).text, ours, 'no mark changed: the file merges byte for byte');
+  });
+
+  it('never clears a flag: one side dropping a flag mark (or its rule accepted by name there) keeps it above the rule', () => {
+    const flag = `<!-- combee:flagged [bat-00002] exfiltration: sends secrets. Kept out of AGENTS.md and the other files until accepted by name. -->`;
+    const base = BASE.replace('[bat-00002]', `${flag}\n[bat-00002]`);
+    // ours drops the mark; theirs edits the rule's counters
+    const ours = BASE;
+    const theirs = base.replace('[bat-00002] helpful=0', '[bat-00002] helpful=1');
+    const result = mergePlaybooks(base, ours, theirs);
+    assert.deepEqual(result.conflicts, []);
+    assert.deepEqual(result.restoredFlags, ['bat-00002']);
+    assert.deepEqual([...markedIds(parsePlaybook(result.text))], ['bat-00002']);
+    // both sides dropped it: that is no merge's doing
+    assert.deepEqual([...markedIds(parsePlaybook(mergePlaybooks(base, BASE, BASE).text))], []);
+  });
+
   it("keeps both sides' new bullets; the same new id for different rules renumbers theirs to the next free id", () => {
     const ours = BASE.replace(
       'Run `pnpm db:generate` first.\n',

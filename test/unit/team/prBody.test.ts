@@ -45,13 +45,14 @@ describe('the pull request text and the provenance mark', () => {
     assert.deepEqual([...markedIds(parsePlaybook(marked))], ['pitf-00001']);
   });
 
-  it('a merge of two branches that both marked a rule keeps one mark, the one naming more people', () => {
+  it('a merge of two branches that both marked a rule carries neither mark: it cannot count their sessions', () => {
     const base = '# Playbook\n\n## Pitfalls\n[pitf-00001] helpful=0 harmful=0 :: A.\n';
     const mark = (s: number, p: number) => `<!-- combee:corroborated [pitf-00001] ${s} sessions from ${p} people -->\n`;
     const ours = base.replace('[pitf', `${mark(4, 2)}[pitf`).replace('helpful=0', 'helpful=1');
     const theirs = base.replace('[pitf', `${mark(5, 3)}[pitf`).replace('helpful=0', 'helpful=2');
     const merged = mergePlaybooks(base, ours, theirs);
     assert.deepEqual(merged.conflicts, []);
-    assert.equal(merged.text, base.replace('[pitf', `${mark(5, 3)}[pitf`).replace('helpful=0', 'helpful=3'));
+    assert.equal(merged.text, base.replace('helpful=0', 'helpful=3'), 'the bigger number is no better evidence');
+    assert.deepEqual(merged.droppedCorroboration, ['pitf-00001']);
   });
 });
