@@ -228,7 +228,8 @@ export async function streamBundle(
     const lines = lineNo - 1;
     if (lines > header.traces + 1)
       refuse(`its counts disagree (header ${header.traces}, more session lines than that)`);
-    const trailer = line.bytes <= MAX_TRAILER_BYTES && whole(line) ? parseTrailer(Buffer.concat(line.parts)) : undefined;
+    const trailer =
+      line.bytes <= MAX_TRAILER_BYTES && whole(line) ? parseTrailer(Buffer.concat(line.parts)) : undefined;
     if (trailer) candidate = { line, no: lineNo, trailer, hash: beforeLine! };
     else await takeTrace(line, lineNo);
   };

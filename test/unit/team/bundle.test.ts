@@ -262,7 +262,10 @@ describe('team bundles', () => {
     const big = makeTrace('claude-code:big', [user('a'.repeat(1_000_000))]);
     const path = craft(join(dir, 'bomb.gz'), [big]);
     assert.ok(readFileSync(path).length < 10_000);
-    await assert.rejects(readBundle(path, { maxBytes: 100_000 }), /decompresses to more than 0\.1 MiB \(100000 bytes\)/);
+    await assert.rejects(
+      readBundle(path, { maxBytes: 100_000 }),
+      /decompresses to more than 0\.1 MiB \(100000 bytes\)/,
+    );
     assert.equal((await readBundle(path)).traces.length, 1);
     const long = await readBundle(path, { maxSessionBytes: 1000 });
     assert.deepEqual([long.traces.length, long.invalid], [0, 1]);
