@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INDEX_SUFFIX, ORPHAN_AGE_MS, PACK_SUFFIX, packName, PackWriter } from './packs';
 
@@ -49,13 +49,19 @@ export class StagedPacks {
       await rename(join(this.folder, name), join(this.packsDir, name));
     for (const name of names.filter((n) => n.endsWith(INDEX_SUFFIX)))
       await rename(join(this.folder, name), join(this.packsDir, name));
-    await rm(this.folder, { recursive: true, force: true });
+    await this.removeFolder();
   }
 
   /** Removes everything staged: nothing of it was ever readable. */
   async discard(): Promise<void> {
     await this.writer.close().catch(() => undefined);
+    await this.removeFolder();
+  }
+
+  /** Its own folder, and the staging folder when nothing else is staged there. */
+  private async removeFolder(): Promise<void> {
     await rm(this.folder, { recursive: true, force: true });
+    await rmdir(this.stagingDir).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { TraceStore } from '../../../src/core/store/traceStore';
@@ -83,6 +83,23 @@ describe('team bundles, streamed', () => {
     assert.equal(result.imported, 6);
     assert.equal((await store.listSummaries()).length, 6);
     assert.deepEqual(files(store, 'staging'), []);
+  });
+
+  it('removes what a crashed import left staged, once it is old, and leaves no staging folder behind', async () => {
+    const { dir, workspace, store } = setup('combee-bundle-stale-');
+    const stale = join(store.dir, 'staging', 'crashed');
+    const live = join(store.dir, 'staging', 'another-import');
+    mkdirSync(stale, { recursive: true });
+    mkdirSync(live);
+    writeFileSync(join(stale, 'x.jsonl'), 'half a pack');
+    const hoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(stale, hoursAgo, hoursAgo);
+    const bundle = writeLargeBundle(join(dir, 'b.combee-bundle'), { small: 2, large: 0, textBytes: 0 });
+    await importBundle({ store, path: bundle.path, workspace });
+    assert.deepEqual(readdirSync(join(store.dir, 'staging')), ['another-import'], 'a recent one may be in progress');
+    rmSync(live, { recursive: true });
+    await importBundle({ store: new TraceStore(store.dir), path: bundle.path, workspace });
+    assert.equal(existsSync(join(store.dir, 'staging')), false);
   });
 
   it('a store write that fails midway is thrown as it is (not a refusal) and leaves nothing staged', async () => {
