@@ -7,9 +7,12 @@
 // newest --sessions (default 200) of the imported bundle against the loopback OpenAI-compatible server answering as
 // the simulated model with log-normal latency (median 800 ms): one machine (`learn --batch all`) next to --shards
 // (default 3) `learn --shard i/n` processes in parallel, each on its own copy of the imported store as CI runners
-// would, plus `learn --reduce`; the reduce's proposal diff must equal the one machine's (same seed).
+// would, plus `learn --reduce`; the reduce's proposal diff must equal the one machine's (same seed). Then bundles
+// far larger decompressed than on disk (test/support/largeBundles.ts): 96 sessions of 1 MiB (a 330 KB file) imported
+// by a process with a 64 MB heap, and a 264 MiB decompression bomb, with the peak RSS and what became of each.
 // Usage: node esbuild.mjs && node esbuild.mjs --tests && node bench/team.mjs [--runs n] [--size mixed|short|small|…]
 //        [--sessions n] [--shards n] [--latency-ms n] [--sigma s] [--cap n] [--seed n] [--cli <path>] [--out <file>]
+//        [--no-learn]
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -50,8 +53,10 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '7' },
     cli: { type: 'string' },
     out: { type: 'string' },
+    'no-learn': { type: 'boolean' },
   },
 });
+const learnToo = !values['no-learn'];
 const size = values.size;
 const runs = Math.max(1, Number(values.runs));
 const sessionsWanted = Math.max(1, Number(values.sessions));
@@ -65,11 +70,13 @@ const log = (m) => process.stderr.write(`${m}\n`);
 const cliSource = values.cli ? resolve(values.cli) : join(REPO, 'dist', 'cli.js');
 const serverModule = join(REPO, 'out', 'test', 'support', 'modelServer.js');
 const modelModule = join(REPO, 'out', 'test', 'support', 'simulatedModel.js');
-for (const file of [cliSource, serverModule, modelModule])
+const largeBundleModule = join(REPO, 'out', 'test', 'support', 'largeBundles.js');
+for (const file of [cliSource, serverModule, modelModule, largeBundleModule])
   if (!existsSync(file)) throw new Error(`${file} is missing: build first (${USAGE})`);
 const require = createRequire(import.meta.url);
 const { startModelServer } = require(serverModule);
 const { simulatedModel } = require(modelModule);
+const { writeLargeBundle } = require(largeBundleModule);
 
 const work = mkdtempSync(join(tmpdir(), 'combee-team-bench-'));
 const cliDir = join(work, 'cli');
@@ -81,9 +88,13 @@ const cli = join(cliDir, 'cli.js');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 if (!TIME) log('note: /usr/bin/time not found (apt-get install time); peak RSS is polled from /proc/<pid>/status');
 
-/** Runs the CLI, returns wall seconds, peak RSS (MB), CPU seconds and the parsed --json output. */
-async function combee(args) {
-  const full = TIME ? [TIME, ['-v', process.execPath, cli, ...args]] : [process.execPath, [cli, ...args]];
+/**
+ * Runs the CLI, returns wall seconds, peak RSS (MB), CPU seconds and the parsed --json output. `node`: options for
+ * Node itself; `mayFail`: a non-zero exit (or a crash) is returned as `code`, not thrown.
+ */
+async function combee(args, { node = [], mayFail = false } = {}) {
+  const argv = [...node, cli, ...args];
+  const full = TIME ? [TIME, ['-v', process.execPath, ...argv]] : [process.execPath, argv];
   const started = process.hrtime.bigint();
   const child = spawn(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   const out = [];
@@ -105,13 +116,20 @@ async function combee(args) {
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (poll) clearInterval(poll);
   const stderr = Buffer.concat(err).toString();
-  if (code !== 0) throw new Error(`combee ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`);
+  if (code !== 0 && !mayFail) throw new Error(`combee ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`);
   const rss = TIME ? Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? 0) / 1024 : polled;
   const cpu = TIME
     ? Number(/User time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] ?? NaN) +
       Number(/System time \(seconds\): ([\d.]+)/.exec(stderr)?.[1] ?? NaN)
     : undefined;
-  return { wall, rss, cpu, json: JSON.parse(Buffer.concat(out).toString()) };
+  const crashed = TIME ? /Command terminated by signal (\d+)/.exec(stderr)?.[1] : undefined;
+  let json;
+  try {
+    json = JSON.parse(Buffer.concat(out).toString());
+  } catch (error) {
+    if (!mayFail) throw error;
+  }
+  return { wall, rss, cpu, json, code: crashed ? `signal ${crashed}` : code, stderr };
 }
 
 const median = (xs) => {
@@ -185,6 +203,8 @@ const results = {
 
 let server;
 let exitCode = 0;
+/** What the learning phase takes from the export and import phases. */
+const phase = {};
 try {
   // ---- corpus and the team member's store ----
   const root = corpusDir(size, join(CACHE, 'corpus'));
@@ -284,6 +304,54 @@ try {
   };
   results.reimport = { ...summarize(again), duplicates: again[0].duplicates };
 
+  // ---- 2b. bundles far larger decompressed than on disk ----
+  const large = writeLargeBundle(join(work, 'large.combee-bundle'), { large: 96, textBytes: 1024 ** 2 });
+  const bomb = writeLargeBundle(join(work, 'bomb.combee-bundle'), { small: 3, large: 8, textBytes: 33 * 1024 ** 2 });
+  const outcomeOf = (run) => {
+    const b = run.json?.bundles?.[0];
+    if (b && 'imported' in b) return `${b.imported} imported`;
+    if (b?.error) return b.error.replace(/^bundle \S+ is refused: /, 'refused: ').slice(0, 80);
+    return /heap out of memory/i.test(run.stderr)
+      ? `crashed (${run.code}): JavaScript heap out of memory`
+      : `exit ${run.code}`;
+  };
+  const largeRuns = [];
+  for (const [name, file, node] of [
+    ['96 × 1 MiB sessions, 64 MB heap', large, ['--max-old-space-size=64']],
+    ['a decompression bomb', bomb, []],
+  ]) {
+    spawnSync('sync');
+    const store = fresh('large');
+    const r = await combee(['import', '--bundle', file.path, '--workspace', ws, '--store', store, '--json'], {
+      node,
+      mayFail: true,
+    });
+    const staged = existsSync(join(store, 'staging')) ? dirBytes(join(store, 'staging')) : 0;
+    largeRuns.push({
+      name,
+      fileBytes: file.bytes,
+      decompressedBytes: file.decompressedBytes,
+      node,
+      wall: r.wall,
+      cpu: r.cpu,
+      rss: r.rss,
+      outcome: outcomeOf(r),
+      stagedBytesLeft: staged,
+    });
+    log(`  ${name}: ${outcomeOf(r)}, peak RSS ${r.rss.toFixed(0)} MB`);
+    rmSync(store, { recursive: true, force: true });
+  }
+  results.largeBundles = largeRuns;
+
+  Object.assign(phase, { ws, lines, imported });
+  if (learnToo) await learnPhase();
+} finally {
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function learnPhase() {
+  const { ws, lines, imported } = phase;
   // ---- 3. the map phase: one machine against shards in parallel plus the reduce ----
   const ends = lines.ends
     .filter((t) => t && Number.isFinite(Date.parse(t)))
@@ -461,9 +529,6 @@ try {
     runs: learnRuns,
   };
   results.learn.endToEnd.speedup = results.learn.endToEnd.oneMachine / results.learn.endToEnd.sharded;
-} finally {
-  await server?.close();
-  rmSync(work, { recursive: true, force: true });
 }
 
 // ---- report ----
@@ -478,12 +543,22 @@ const table = [
   `| export --bundle (--all-workspaces) | ${e.sessions} | ${f(e.wall)} | ${f(e.cpu, 1)} | ${f(e.rss, 0)} | ${(e.bundleBytes / 1e6).toFixed(1)} MB bundle, ${(e.bytesPerSession / 1024).toFixed(1)} KiB/session, ${(e.ratioToStoredTraces * 100).toFixed(1)} % of the stored traces (${(e.decompressedBytes / 1e6).toFixed(0)} MB decompressed) |`,
   `| import --bundle into a fresh store | ${i.sessions} | ${f(i.wall)} | ${f(i.cpu, 1)} | ${f(i.rss, 0)} | ${f(i.sessionsPerSecond, 0)} sessions/s |`,
   `| import --bundle again (all duplicates) | ${results.reimport.duplicates} | ${f(results.reimport.wall)} | ${f(results.reimport.cpu, 1)} | ${f(results.reimport.rss, 0)} | ${f((results.reimport.wall / i.wall) * 100, 0)} % of the first import |`,
-  `| learn --batch all, one machine | ${L.sessions} | ${f(L.oneMachine.wall, 1)} | ${f(L.oneMachine.cpu, 1)} | ${f(L.oneMachine.rss, 0)} | ${L.oneMachine.calls} calls, ≤ ${L.oneMachine.maxInFlight} in flight; ${f(L.oneMachine.outsideRunSeconds, 1)} s outside the run |`,
-  `| learn --shard i/${shards}, ${shards} processes in parallel | ${L.shardSessions.join(' + ')} | ${f(L.map.wall, 1)} | ${f(L.map.cpu, 1)} | ${f(L.map.rss, 0)} | ${L.map.calls} calls, ≤ ${L.map.maxInFlight} in flight; CPU s: all shards |`,
-  `| learn --reduce | ${L.sessions} | ${f(L.reduce.wall, 1)} | ${f(L.reduce.cpu, 1)} | ${f(L.reduce.rss, 0)} | ${L.reduce.calls} calls; ${f(L.reduce.outsideRunSeconds, 1)} s outside the run |`,
-  `| shards + reduce | ${L.sessions} | ${f(L.shardedWall, 1)} | | | **${f(L.speedup)}×** the one machine; proposal diff equal: ${L.proposalDiffEqualEveryRun ? 'yes' : '**no**'} |`,
-  `| with each runner's bundle import (derived) | ${L.sessions} | ${f(L.endToEnd.sharded, 1)} | | | one machine ${f(L.endToEnd.oneMachine, 1)} s: ${f(L.endToEnd.speedup)}× |`,
+  ...(results.largeBundles ?? []).map(
+    (b) =>
+      `| import --bundle: ${b.name}${b.node.length ? ` (\`${b.node.join(' ')}\`)` : ''} | | ${f(b.wall)} | ${f(b.cpu, 1)} | ${f(b.rss, 0)} | ${(b.fileBytes / 1e3).toFixed(0)} KB file, ${(b.decompressedBytes / 1024 ** 2).toFixed(0)} MiB decompressed: ${b.outcome}${b.stagedBytesLeft ? `; ${b.stagedBytesLeft} bytes left staged` : ''} |`,
+  ),
+  ...(L ? learnRows(L) : []),
 ].join('\n');
+
+function learnRows(L) {
+  return [
+    `| learn --batch all, one machine | ${L.sessions} | ${f(L.oneMachine.wall, 1)} | ${f(L.oneMachine.cpu, 1)} | ${f(L.oneMachine.rss, 0)} | ${L.oneMachine.calls} calls, ≤ ${L.oneMachine.maxInFlight} in flight; ${f(L.oneMachine.outsideRunSeconds, 1)} s outside the run |`,
+    `| learn --shard i/${shards}, ${shards} processes in parallel | ${L.shardSessions.join(' + ')} | ${f(L.map.wall, 1)} | ${f(L.map.cpu, 1)} | ${f(L.map.rss, 0)} | ${L.map.calls} calls, ≤ ${L.map.maxInFlight} in flight; CPU s: all shards |`,
+    `| learn --reduce | ${L.sessions} | ${f(L.reduce.wall, 1)} | ${f(L.reduce.cpu, 1)} | ${f(L.reduce.rss, 0)} | ${L.reduce.calls} calls; ${f(L.reduce.outsideRunSeconds, 1)} s outside the run |`,
+    `| shards + reduce | ${L.sessions} | ${f(L.shardedWall, 1)} | | | **${f(L.speedup)}×** the one machine; proposal diff equal: ${L.proposalDiffEqualEveryRun ? 'yes' : '**no**'} |`,
+    `| with each runner's bundle import (derived) | ${L.sessions} | ${f(L.endToEnd.sharded, 1)} | | | one machine ${f(L.endToEnd.oneMachine, 1)} s: ${f(L.endToEnd.speedup)}× |`,
+  ];
+}
 results.loadAverageAfter = loadavg();
 results.table = table;
 const outFile = values.out ? resolve(values.out) : join(REPO, 'bench', 'results', 'team.json');
@@ -491,10 +566,10 @@ mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`${table}\n\n`);
 process.stdout.write(
-  `latency log-normal, median ${latency.medianMs} ms, σ ${latency.sigma}${cap ? `, concurrency cap ${cap}` : ''}; the ${L.sessions} newest sessions (ended at or after ${results.settings.since}); bundle bytes identical every run: ${e.sameBytesEveryRun}; planted secrets in the bundle: ${e.plantedSecretsInBundle ? 'FOUND' : 'none'}, in the imported store: ${i.plantedSecretsInStore}; import warnings: ${i.warnings}\n` +
+  `${L ? `latency log-normal, median ${latency.medianMs} ms, σ ${latency.sigma}${cap ? `, concurrency cap ${cap}` : ''}; the ${L.sessions} newest sessions (ended at or after ${results.settings.since}); ` : ''}bundle bytes identical every run: ${e.sameBytesEveryRun}; planted secrets in the bundle: ${e.plantedSecretsInBundle ? 'FOUND' : 'none'}, in the imported store: ${i.plantedSecretsInStore}; import warnings: ${i.warnings}\n` +
     `load average before ${results.machine.loadAverageBefore.map((l) => l.toFixed(2)).join(' ')}, after ${results.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')}\nwritten ${outFile}\n`,
 );
-if (!L.proposalDiffEqualEveryRun) log("FAIL: the reduce's proposal diff differs from the one machine's");
+if (L && !L.proposalDiffEqualEveryRun) log("FAIL: the reduce's proposal diff differs from the one machine's");
 if (e.plantedSecretsInBundle || i.plantedSecretsInStore > 0) {
   log('FAIL: a planted secret reached the bundle or the imported store');
   exitCode = 1;

@@ -28,6 +28,8 @@ export interface TeamImportRun {
 const MAX_LOGGED_WARNINGS = 20;
 
 let restrictedNoted = false;
+/** Remembered refusals and failures already logged as skipped: a capture every few minutes does not repeat them. */
+const notedSkips = new Set<string>();
 /** Problems already logged, per folder: a capture every few minutes does not repeat them. */
 const loggedProblems = new Map<string, string>();
 /** One import at a time: the capture and the command may overlap, and each dedupes against the store as it starts. */
@@ -67,6 +69,8 @@ async function importAll(services: Services, run: TeamImportRun): Promise<TeamIm
       workspace,
       entries: readSettings(folder.uri).teamBundles,
       signal: run.signal,
+      // run by the user: a bundle whose import failed is tried again (a refused one waits until it changes)
+      retryFailed: run.verbose,
       // decompressing, checking and redacting a bundle is CPU work: a worker thread does it
       importOne: async (path) => {
         const done = await services
@@ -107,15 +111,17 @@ function logOutcome(log: vscode.LogOutputChannel, name: string, outcome: TeamBun
       return;
     }
     case 'refused':
-      if (outcome.remembered && !verbose) log.debug(`team bundle ${name}: still refused, unchanged`);
-      else
-        log.warn(
-          `team bundle ${name} is refused${outcome.remembered ? ' (unchanged since it was read)' : ''}: ${outcome.why}; nothing of it is imported, the other bundles are`,
-        );
+    case 'failed': {
+      if (outcome.remembered) {
+        const key = `${name}\n${outcome.note}`;
+        if (verbose || !notedSkips.has(key)) log.warn(`team bundle ${name}: ${outcome.note}`);
+        else log.debug(`team bundle ${name}: still skipped, unchanged`);
+        notedSkips.add(key);
+      } else if (outcome.status === 'refused')
+        log.warn(`team bundle ${name} is refused: ${outcome.why}; nothing of it is imported, the other bundles are`);
+      else log.warn(`team bundle ${name} could not be read: ${outcome.why}; nothing of it is imported`);
       return;
-    case 'failed':
-      log.warn(`team bundle ${name} could not be read: ${outcome.why}`);
-      return;
+    }
     case 'unchanged':
       log.debug(`team bundle ${name}: unchanged since it was imported`);
   }

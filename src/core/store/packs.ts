@@ -33,10 +33,10 @@ type PackIndex = z.infer<typeof PackIndex>;
 // an index holds a summary per trace and the lists read every index: checked without zod's copy
 const checkIndex = fastParser(PackIndex);
 
-const INDEX_SUFFIX = '.idx.json';
+export const INDEX_SUFFIX = '.idx.json';
 /** Pack indexes read (and parsed) together: a batch of 128 summaries takes about a millisecond to check. */
 const INDEXES_AT_ONCE = 8;
-const PACK_SUFFIX = '.jsonl';
+export const PACK_SUFFIX = '.jsonl';
 let packCounter = 0;
 
 /** Sorts by creation time (a fixed-width base-36 clock first), then by process, thread and (fixed-width) count. */
@@ -56,6 +56,11 @@ export class PackWriter {
   private entries: PackIndex['traces'] = [];
 
   constructor(private readonly dir: string) {}
+
+  /** Bytes written to the open pack (0 when none is open). */
+  get openBytes(): number {
+    return this.bytes;
+  }
 
   /** Writes one trace's JSON (given in pieces, no newline inside) as a line; its summary goes into the index. */
   async add(id: string, parts: Iterable<string | Buffer>, summary?: TraceSummary): Promise<void> {
@@ -205,7 +210,7 @@ const MIN_FREED_BYTES = 256 * 1024;
 /** Past this share of dead text in the whole store, every pack holding dead copies is rewritten (a killed import). */
 const MAX_DEAD_SHARE = 0.05;
 /** A pack without an index this old was abandoned by a crash (a live writer publishes within seconds). */
-const ORPHAN_AGE_MS = 60 * 60 * 1000;
+export const ORPHAN_AGE_MS = 60 * 60 * 1000;
 
 /**
  * Rewrites the live traces of mostly-dead packs (and of small ones when there are many) into one new pack, then

@@ -3,16 +3,23 @@ import { atomicWrite, readJsonFile } from '../util/io';
 import type { TraceStore } from './traceStore';
 
 // The team bundles already read, per workspace folder, next to the import index: a capture every few minutes stats a
-// bundle (or lists its branch) and reads it again only when it changed.
+// bundle (or lists its branch) and reads it again only when its content changed — a bundle that was refused, or whose
+// import failed, included: it is not decompressed again at every capture.
 
 export interface SeenBundle {
   size: number;
-  /** A bundle file's modification time. */
+  /** A bundle file's modification time: while it and the size hold, the file is not even hashed. */
   mtimeMs?: number;
+  /** A bundle file's SHA-256: a file rewritten with the same bytes (a checkout) is the same bundle. */
+  sha256?: string;
   /** A bundle on a branch: its blob's object id. */
   sha?: string;
   /** Why the bundle was refused as a whole; absent: it was imported. */
   refused?: string;
+  /** Why its import failed (not the bundle's fault, as far as is known); read again when the user asks. */
+  failed?: string;
+  /** What read it (see BUNDLE_READER): a refusal or failure by an earlier Combee is not held against the bundle. */
+  reader?: string;
 }
 
 export interface TeamBundleIndex {
@@ -30,8 +37,11 @@ function isSeen(value: unknown): value is SeenBundle {
     e !== null &&
     typeof e.size === 'number' &&
     (e.mtimeMs === undefined || typeof e.mtimeMs === 'number') &&
+    (e.sha256 === undefined || typeof e.sha256 === 'string') &&
     (e.sha === undefined || typeof e.sha === 'string') &&
-    (e.refused === undefined || typeof e.refused === 'string')
+    (e.refused === undefined || typeof e.refused === 'string') &&
+    (e.failed === undefined || typeof e.failed === 'string') &&
+    (e.reader === undefined || typeof e.reader === 'string')
   );
 }
 
@@ -54,11 +64,10 @@ export async function saveTeamBundleIndex(store: TraceStore, index: TeamBundleIn
   await atomicWrite(join(store.dir, FILE), JSON.stringify(index));
 }
 
-/** Whether `now` is the bundle `before` described: same size, and same blob or modification time. */
+/** Whether `now` is the bundle `before` described: same size, and same blob, same content hash or same file time. */
 export function sameBundle(before: SeenBundle | undefined, now: SeenBundle): boolean {
-  return (
-    before !== undefined &&
-    before.size === now.size &&
-    (now.sha !== undefined ? before.sha === now.sha : before.mtimeMs === now.mtimeMs)
-  );
+  if (before === undefined || before.size !== now.size) return false;
+  if (now.sha !== undefined) return before.sha === now.sha;
+  if (now.sha256 !== undefined) return before.sha256 === now.sha256;
+  return before.mtimeMs === now.mtimeMs;
 }

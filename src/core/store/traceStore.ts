@@ -16,11 +16,23 @@ import {
   type PackEntry,
 } from './packs';
 import { summarize, type TraceSummary } from '../trace/summary';
+import { StagedPacks } from './stagedPack';
 
 /** Stores traces into one pack until closed (see packs.ts). */
 export interface TraceWriter {
   save(trace: Trace): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Stages traces in the store, unreadable until published (see stagedPack.ts). */
+export interface StagedTraces {
+  save(trace: Trace): Promise<void>;
+  /** Sessions and bytes staged so far. */
+  readonly staged: { sessions: number; bytes: number };
+  /** Makes every staged trace readable. */
+  publish(): Promise<void>;
+  /** Removes every staged trace. */
+  discard(): Promise<void>;
 }
 
 // thousands of stored traces are read for a learning run or the Sessions view: checked without zod's copy
@@ -142,6 +154,27 @@ export class TraceStore {
         if (legacy) await removeFile(this.legacyTraceFile(trace.id));
       },
       close: () => pack.close(),
+    };
+  }
+
+  /** A writer whose traces become readable only when published, all at once; discarded, they leave nothing. */
+  stageTraces(): StagedTraces {
+    const staged = new StagedPacks(join(this.dir, 'staging'), this.packsDir);
+    const ids: string[] = [];
+    return {
+      save: async (trace) => {
+        await staged.add(trace.id, traceJson(trace), summarize(trace));
+        ids.push(trace.id);
+      },
+      get staged() {
+        return staged.staged;
+      },
+      publish: async () => {
+        await staged.publish();
+        // a legacy copy goes only once a pack holds the trace
+        if (existsSync(join(this.dir, 'traces'))) for (const id of ids) await removeFile(this.legacyTraceFile(id));
+      },
+      discard: () => staged.discard(),
     };
   }
 

@@ -3,7 +3,8 @@ import type { TraceStore } from '../store/traceStore';
 import type { Trace } from '../trace/model';
 import { createRedactor } from '../trace/redact';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
-import { readBundle, writeBundle, type BundleHeader, type ReadBundleOptions } from './bundle';
+import { BundleError, writeBundle, type BundleHeader } from './bundle';
+import { streamBundle, type BundleReadSummary, type ReadBundleOptions } from './bundleReader';
 import { cleanName, fromPortable, portableFor } from './portable';
 
 export interface ImportBundleOptions extends ReadBundleOptions {
@@ -29,65 +30,71 @@ export interface ImportBundleResult {
 
 const MAX_FOLDER_NOTES = 5;
 
-/** Imports a team bundle's sessions not in the store yet. A refused bundle (BundleError) imports nothing. */
+/**
+ * Imports a team bundle's sessions not in the store yet, streamed: each session is rewritten and staged in the store
+ * as it is read, and published only once the bundle's trailer verifies. A refused bundle (BundleError) imports
+ * nothing and leaves nothing staged; so does any other failure.
+ */
 export async function importBundle(options: ImportBundleOptions): Promise<ImportBundleResult> {
   const { store, path, workspace } = options;
-  const contents = await readBundle(path, options);
-  const warnings = [...contents.warnings];
   // the built-in rules without home folders: the placeholder becomes this workspace's absolute folder
   const redactor = createRedactor({ homePaths: false });
   const known = new Set((await store.listSummaries()).map((s) => s.id));
   let imported = 0;
   let duplicates = 0;
   const importedAt = (options.now ?? new Date()).getTime();
-  const exportedAt = Date.parse(contents.header.exportedAt);
-  const notAfter = Number.isNaN(exportedAt) ? importedAt : Math.min(exportedAt, importedAt);
+  let notAfter: number | undefined;
   let clamped = 0;
   // a bundle of many sessions from elsewhere would say the same thing per session: the first few, then a count
   let folderNotes = 0;
+  const notes: string[] = [];
   const warn = (message: string) => {
-    if (++folderNotes <= MAX_FOLDER_NOTES) warnings.push(message);
+    if (++folderNotes <= MAX_FOLDER_NOTES) notes.push(message);
   };
-  const writer = store.openPack();
+  const staged = store.stageTraces();
+  let read: BundleReadSummary;
   try {
-    for (const trace of contents.traces) {
+    read = await streamBundle(path, options, async (trace, header) => {
       // already here under the id it has (an unredacted id): no need to redact it again to know
       if (known.has(trace.id)) {
         duplicates++;
-        continue;
+        return;
       }
-      const local = fromPortable(trace, {
-        workspace,
-        contributor: contents.header.exportedBy,
-        redactor,
-        warn,
-        notAfter,
-      });
+      if (notAfter === undefined) {
+        const exportedAt = Date.parse(header.exportedAt);
+        notAfter = Number.isNaN(exportedAt) ? importedAt : Math.min(exportedAt, importedAt);
+      }
+      const local = fromPortable(trace, { workspace, contributor: header.exportedBy, redactor, warn, notAfter });
       if (known.has(local.id)) {
         duplicates++;
-        continue;
+        return;
       }
       known.add(local.id);
-      await writer.save(local);
+      await staged.save(local);
       imported++;
       if (local.startedAt !== trace.startedAt || local.endedAt !== trace.endedAt) clamped++;
-    }
-  } finally {
-    await writer.close();
+    });
+    await staged.publish();
+  } catch (error) {
+    const { sessions } = staged.staged;
+    await staged.discard();
+    if (error instanceof BundleError) error.discardedSessions = sessions;
+    throw error;
   }
+  const warnings = [...read.warnings, ...notes];
   if (folderNotes > MAX_FOLDER_NOTES)
     warnings.push(
       `${folderNotes - MAX_FOLDER_NOTES} more session(s) had a folder outside the workspace, set to its root`,
     );
   if (clamped > 0)
     warnings.push(
-      `${clamped} session(s) dated after the bundle was exported${notAfter === importedAt ? ' (or after now)' : ''}: their times were set to ${new Date(notAfter).toISOString()}`,
+      `${clamped} session(s) dated after the bundle was exported${notAfter === importedAt ? ' (or after now)' : ''}: their times were set to ${new Date(notAfter!).toISOString()}`,
     );
   return {
-    bundle: contents.header,
+    bundle: read.header,
     imported,
     duplicates,
-    invalid: contents.invalid,
+    invalid: read.invalid,
     redactions: redactor.count,
     warnings,
   };

@@ -1,14 +1,23 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTeamBundleIndex, sameBundle, saveTeamBundleIndex, type SeenBundle } from '../store/teamBundleIndex';
 import type { TraceStore } from '../store/traceStore';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
-import { BundleError } from './bundle';
+import { BUNDLE_VERSION, BundleError } from './bundle';
 import { BranchSourceError, copyBranchBundle, listBranchBundles } from './branchBundles';
 import { importBundle, type ImportBundleResult } from './importBundle';
-import { BUNDLE_SUFFIX, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLES_PER_SOURCE } from './teamLimits';
+import {
+  BUNDLE_SUFFIX,
+  MAX_BUNDLE_DECOMPRESSED_BYTES,
+  MAX_BUNDLE_FILE_BYTES,
+  MAX_BUNDLE_SESSION_BYTES,
+  MAX_BUNDLE_SESSIONS,
+  MAX_BUNDLES_PER_SOURCE,
+} from './teamLimits';
 import { bundleLabel, resolveTeamSources, type TeamSource } from './teamSources';
 
 // The team's bundles of one workspace folder, as `combee.team.bundles` names them, imported into the store: each
@@ -18,12 +27,14 @@ import { bundleLabel, resolveTeamSources, type TeamSource } from './teamSources'
 export interface TeamBundleOutcome {
   /** The bundle: its workspace-relative path, or `git:<branch>:<path>`. */
   bundle: string;
-  /** `unchanged`: as when it was last read (and imported, or refused: then `why` says why, `remembered` is set). */
+  /** `unchanged`: as when it was last read and imported. */
   status: 'imported' | 'unchanged' | 'refused' | 'failed';
   result?: ImportBundleResult;
   why?: string;
-  /** A refusal from an earlier read: the bundle did not change since. */
+  /** A refusal or failure from an earlier read: the bundle did not change since, so it was not read (see `note`). */
   remembered?: boolean;
+  /** For a remembered one: that it was skipped, why, and how to have it read again. */
+  note?: string;
 }
 
 export interface TeamImportResult {
@@ -45,12 +56,22 @@ export interface TeamImportOptions {
   onBundle?: (outcome: TeamBundleOutcome) => void;
   /** Imports one bundle file (the extension runs it in a worker thread); default: here. Throws BundleError. */
   importOne?: (path: string) => Promise<ImportBundleResult>;
+  /** Reads again the bundles whose import failed last time (run by the user); refused ones wait for a change. */
+  retryFailed?: boolean;
 }
+
+/**
+ * What reads the bundles, with its limits: a refusal or failure remembered from another reader (an earlier or later
+ * Combee, other limits) is not held against the bundle: it is read again.
+ */
+export const BUNDLE_READER = `bundle-v${BUNDLE_VERSION}/${MAX_BUNDLE_DECOMPRESSED_BYTES}/${MAX_BUNDLE_SESSIONS}/${MAX_BUNDLE_SESSION_BYTES}`;
 
 /** A bundle found in a source, before it is read. */
 interface Found {
   label: string;
   seen: SeenBundle;
+  /** A bundle file's SHA-256 (read when its size or time changed); a branch's blob id is a content hash already. */
+  contentHash?: () => Promise<string>;
   /** Where it can be read: the file itself, or a copy of its blob made on demand. */
   read: (use: (path: string) => Promise<ImportBundleResult>) => Promise<ImportBundleResult>;
 }
@@ -76,25 +97,35 @@ export async function importTeamBundles(options: TeamImportOptions): Promise<Tea
           break;
         }
         const known = before[bundle.label];
-        if (sameBundle(known, bundle.seen)) {
-          after[bundle.label] = known!;
-          done(
-            known!.refused === undefined
-              ? { bundle: bundle.label, status: 'unchanged' }
-              : { bundle: bundle.label, status: 'refused', why: known!.refused, remembered: true },
-          );
+        let seen = bundle.seen;
+        try {
+          if (!sameBundle(known, seen) && bundle.contentHash) seen = { ...seen, sha256: await bundle.contentHash() };
+        } catch (error) {
+          // gone or unreadable since it was listed: nothing to remember
+          done({ bundle: bundle.label, status: 'failed', why: (error as Error).message });
           continue;
         }
+        if (known && sameBundle(known, seen) && !readAgain(known, options.retryFailed)) {
+          after[bundle.label] = { ...known, ...seen };
+          done(rememberedOutcome(bundle.label, known));
+          continue;
+        }
+        const record = { ...seen, reader: BUNDLE_READER };
         try {
           const result = await bundle.read(options.importOne ?? ((path) => importBundle({ store, path, workspace })));
-          after[bundle.label] = bundle.seen;
+          after[bundle.label] = record;
           done({ bundle: bundle.label, status: 'imported', result });
         } catch (error) {
           if (error instanceof BundleError) {
             const why = refusal(error);
-            after[bundle.label] = { ...bundle.seen, refused: why };
+            after[bundle.label] = { ...record, refused: why };
             done({ bundle: bundle.label, status: 'refused', why });
-          } else done({ bundle: bundle.label, status: 'failed', why: (error as Error).message });
+          } else {
+            const why = (error as Error).message;
+            // a cancelled import is no failure of the bundle's
+            if (!signal?.aborted) after[bundle.label] = { ...record, failed: why };
+            done({ bundle: bundle.label, status: 'failed', why });
+          }
         }
       }
     }
@@ -107,6 +138,32 @@ export async function importTeamBundles(options: TeamImportOptions): Promise<Tea
     }
   }
   return { bundles, problems, imported: bundles.reduce((n, b) => n + (b.result?.imported ?? 0), 0) };
+}
+
+/** Whether a bundle unchanged since `known` is read again: its refusal or failure was another reader's, or a retry. */
+function readAgain(known: SeenBundle, retryFailed: boolean | undefined): boolean {
+  if (known.refused === undefined && known.failed === undefined) return false;
+  return known.reader !== BUNDLE_READER || (known.failed !== undefined && retryFailed === true);
+}
+
+function rememberedOutcome(label: string, known: SeenBundle): TeamBundleOutcome {
+  if (known.refused !== undefined)
+    return {
+      bundle: label,
+      status: 'refused',
+      why: known.refused,
+      remembered: true,
+      note: `skipped: it was refused when it was read before (${known.refused}) and has not changed since; it is read again once it changes or Combee is updated (\`combee import --bundle <file>\` reads a file now)`,
+    };
+  if (known.failed !== undefined)
+    return {
+      bundle: label,
+      status: 'failed',
+      why: known.failed,
+      remembered: true,
+      note: `skipped: its import failed when it was read before (${known.failed}) and it has not changed since; run "Combee: Import Team Bundles" to read it again`,
+    };
+  return { bundle: label, status: 'unchanged' };
 }
 
 /** BundleError's reason without its path (a branch bundle is read from a temporary copy). */
@@ -167,7 +224,18 @@ async function folderBundles(
       problems.push(`${label}: ${info.size} bytes, more than ${MAX_BUNDLE_FILE_BYTES}: not read`);
       continue;
     }
-    found.push({ label, seen: { size: info.size, mtimeMs: info.mtimeMs }, read: (use) => use(path) });
+    found.push({
+      label,
+      seen: { size: info.size, mtimeMs: info.mtimeMs },
+      contentHash: () => fileSha256(path),
+      read: (use) => use(path),
+    });
   }
   return found;
+}
+
+async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
 }

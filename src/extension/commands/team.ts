@@ -37,7 +37,9 @@ function say(summary: TeamImportSummary): void {
   for (const refused of summary.bundles.filter((b) => b.status === 'refused' || b.status === 'failed'))
     void vscode.window
       .showWarningMessage(
-        `Combee: team bundle ${refused.bundle} ${refused.status === 'refused' ? 'is refused' : 'could not be read'}: ${refused.why}. Nothing of it was imported; the other bundles were.`,
+        refused.remembered
+          ? `Combee: team bundle ${refused.bundle} ${refused.note}`
+          : `Combee: team bundle ${refused.bundle} ${refused.status === 'refused' ? 'is refused' : 'could not be read'}: ${refused.why}. Nothing of it was imported; the other bundles were.`,
         'Show Log',
       )
       .then(showLog);

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { BundleError, readBundle } from '../../../src/core/team/bundle';
+import { BundleError } from '../../../src/core/team/bundle';
+import { readBundle } from '../../../src/core/team/bundleReader';
 import { exportBundle, importBundle } from '../../../src/core/team/importBundle';
 import { WORKSPACE_TOKEN } from '../../../src/core/team/portable';
 import type { Trace } from '../../../src/core/trace/model';
@@ -261,11 +262,14 @@ describe('team bundles', () => {
     const big = makeTrace('claude-code:big', [user('a'.repeat(1_000_000))]);
     const path = craft(join(dir, 'bomb.gz'), [big]);
     assert.ok(readFileSync(path).length < 10_000);
-    await assert.rejects(readBundle(path, { maxBytes: 100_000 }), /zip bomb/);
+    await assert.rejects(
+      readBundle(path, { maxBytes: 100_000 }),
+      /decompresses to more than 0\.1 MiB \(100000 bytes\)/,
+    );
     assert.equal((await readBundle(path)).traces.length, 1);
-    const long = await readBundle(path, { maxTraceChars: 1000 });
+    const long = await readBundle(path, { maxSessionBytes: 1000 });
     assert.deepEqual([long.traces.length, long.invalid], [0, 1]);
-    assert.match(long.warnings[0], /longer than 1000 characters/);
+    assert.match(long.warnings[0], /^line 2: a session of more than 1000 bytes: skipped$/);
   });
 
   it('an invalid trace line is counted and skipped, the others imported', async () => {
