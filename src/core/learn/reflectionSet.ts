@@ -156,7 +156,11 @@ export function indexReflectionSets(
       doubted += checked.unverified.length;
       index.set(entry.traceId, {
         playbookSha: set.playbookSha,
-        result: { value: checked.reflection, usage: entry.usage as CallUsage, warnings: entry.warnings.map(redactText) },
+        result: {
+          value: checked.reflection,
+          usage: entry.usage as CallUsage,
+          warnings: entry.warnings.map(redactText),
+        },
         unverified: checked.unverified,
       });
     }

@@ -101,7 +101,9 @@ function drawnFrom(
     }
     const unshown = unshownInSteps(rule.content, trace, steps);
     if (unshown.length > 0)
-      reasons.add(`step(s) ${steps.join(', ')} of session ${trace.id} as stored here do not show ${unshown.join(', ')}`);
+      reasons.add(
+        `step(s) ${steps.join(', ')} of session ${trace.id} as stored here do not show ${unshown.join(', ')}`,
+      );
   }
   if (reasons.size === 0) return undefined;
   return {
