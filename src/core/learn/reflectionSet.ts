@@ -115,8 +115,8 @@ export interface PrecomputedEntry {
   unverified: UnverifiedLesson[];
 }
 
-/** What a lesson prescribes that the steps it cites do not show ([] when they show all of it). */
-export type LessonCheck = (content: string, trace: Trace, steps: readonly number[]) => string[];
+/** Why the session does not bear out a lesson cited at these steps; undefined when it does. */
+export type LessonCheck = (content: string, trace: Trace, steps: readonly number[]) => string | undefined;
 
 /**
  * Reflection sets read back, keyed by session: each checked against its session and redacted again. With `verify`
@@ -209,9 +209,8 @@ function checkLessons(
         `it cites session ${lesson.evidence.traceId}, which is not among this run's sessions in this machine's store, so it cannot be verified`,
       );
     else if (verify) {
-      const unshown = verify(lesson.content, cited, steps);
-      if (unshown.length > 0)
-        doubt(`step(s) ${steps.join(', ')} of session ${cited.id} as stored here do not show ${unshown.join(', ')}`);
+      const gap = verify(lesson.content, cited, steps);
+      if (gap) doubt(gap);
     } else if (cited.id !== trace.id) doubt(`it was reflected on session ${trace.id} but cites session ${cited.id}`);
   }
   return { reflection: { ...reflection, lessons }, unverified, stepless };

@@ -26,7 +26,7 @@ import { WorkspaceState } from '../store/workspaceState';
 import { learningStatus } from './learningStatus';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 import { screenProposal } from './screenProposal';
-import { unshownInSteps } from './lessonGrounding';
+import { groundingGap } from './lessonGrounding';
 import { playbookForOtherAssets } from '../trust/hold';
 import { redactDeep } from '../secrets/deep';
 import type { LiveRunSnapshot } from '../learn/liveRun';
@@ -146,7 +146,7 @@ function precomputedReflector(
     traces,
     options.provider,
     warn,
-    options.precomputedFromFiles ? unshownInSteps : undefined,
+    options.precomputedFromFiles ? groundingGap : undefined,
   );
   const uncovered = traces.filter((t) => !entries.has(t.id)).length;
   if (uncovered > 0) warn(`${uncovered} of ${traces.length} session(s) have no reflection from the map phase`);

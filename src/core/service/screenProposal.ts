@@ -3,7 +3,7 @@ import type { AppliedOp } from '../playbook/apply';
 import type { Evidence } from '../playbook/delta';
 import { bullets, type Playbook } from '../playbook/model';
 import type { UnverifiedLesson } from '../learn/reflectionSet';
-import { unshownInSteps } from './lessonGrounding';
+import { groundingGap } from './lessonGrounding';
 import { rulesFromApplied } from './proposalFiles';
 import type { Trace } from '../trace/model';
 import { holdBack, type Hold } from '../trust/hold';
@@ -99,11 +99,8 @@ function drawnFrom(
       reasons.add(lesson.reason);
       continue;
     }
-    const unshown = unshownInSteps(rule.content, trace, steps);
-    if (unshown.length > 0)
-      reasons.add(
-        `step(s) ${steps.join(', ')} of session ${trace.id} as stored here do not show ${unshown.join(', ')}`,
-      );
+    const gap = groundingGap(rule.content, trace, steps);
+    if (gap) reasons.add(gap);
   }
   if (reasons.size === 0) return undefined;
   return {

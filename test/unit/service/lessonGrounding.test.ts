@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { unshownInSteps } from '../../../src/core/service/lessonGrounding';
+import { groundingGap } from '../../../src/core/service/lessonGrounding';
 import { assistant, makeTrace, shell, user } from '../../support/traces';
 
-// What a reduce believes of a lesson read from a shard's file: only what the steps it cites show, as stored here.
+// What a reduce believes of a lesson read from a shard's file: what the session, as stored here, shows of it.
 
-describe('what a lesson prescribes against the steps it cites', () => {
+describe('a lesson against the session and the steps it cites', () => {
   const trace = makeTrace('claude-code:dev-1', [
     user('the cart tests fail, fix them in src/cart.ts'),
     ...shell('pnpm test', 'PrismaClientInitializationError: client not generated', 1),
@@ -13,42 +13,45 @@ describe('what a lesson prescribes against the steps it cites', () => {
     ...shell('uv sync', 'Resolved 12 packages'),
     assistant('Fixed: the client must be generated before the tests, and `RUST_MIN_STACK` was not needed.'),
   ]);
+  const gap = (content: string, steps: number[]) => groundingGap(content, trace, steps);
 
-  it('shows the commands the cited steps ran, with placeholders standing for what the session wrote', () => {
-    assert.deepEqual(unshownInSteps('Run `pnpm db:generate` before `pnpm test`.', trace, [1, 2, 3, 4]), []);
-    assert.deepEqual(unshownInSteps('Run `TZ=UTC pnpm test <file>` for the date tests.', trace, [5, 6]), []);
-    assert.deepEqual(unshownInSteps('Use uv for dependencies.', trace, [7]), []);
+  it('bears out what the cited steps ran, placeholders standing for what the session wrote', () => {
+    assert.equal(gap('Run `pnpm db:generate` before `pnpm test`.', [3, 4]), undefined);
+    assert.equal(gap('Run `TZ=UTC pnpm test <file>` for the date tests.', [5, 6]), undefined);
+    assert.equal(gap('Use uv for dependencies.', [7]), undefined);
+    assert.equal(gap('Keep `src/orders/date.test.ts` in UTC.', [5]), undefined);
   });
 
-  it('names what the cited steps do not show, even when another step of the session does', () => {
-    assert.deepEqual(unshownInSteps('Run `pnpm db:generate` before `pnpm test`.', trace, [1, 2]), [
-      '`pnpm db:generate`',
-    ]);
-    assert.deepEqual(unshownInSteps('Before pushing, run `npm publish --tag next`.', trace, [3, 4]), [
-      '`npm publish --tag next`',
-    ]);
+  it('doubts a command, file or name that is nowhere in the session, whatever else the cited steps show', () => {
+    assert.equal(
+      gap('Run `pnpm db:generate`, then `npm publish --tag next`.', [3, 4]),
+      'session claude-code:dev-1 as stored here nowhere shows `npm publish --tag next`',
+    );
+    assert.equal(
+      gap('Add every change to `CHANGELOG.md` after `pnpm test`.', [1, 2]),
+      'session claude-code:dev-1 as stored here nowhere shows `CHANGELOG.md`',
+    );
+    assert.match(gap('Set `NODE_OPTIONS` for `pnpm test`.', [1, 2]) ?? '', /nowhere shows `node_options`/);
+  });
+
+  it('doubts a lesson whose cited steps show none of what it names, though the session does elsewhere', () => {
+    assert.equal(
+      gap('Run `pnpm db:generate` before `pnpm test`.', [7, 8]),
+      'step(s) 7, 8 of session claude-code:dev-1 as stored here show none of `pnpm db:generate`, `pnpm test`',
+    );
     // a bare tool counts as a word of its own, not inside another
-    assert.deepEqual(unshownInSteps('Use uv for dependencies.', trace, [1, 2]), ['`uv`']);
+    assert.match(gap('Use uv for dependencies.', [1, 2]) ?? '', /show none of `uv`/);
   });
 
-  it('checks the files and names a lesson asks for, and what it rules out only when it asks for nothing', () => {
-    assert.deepEqual(unshownInSteps('Keep `src/orders/date.test.ts` in UTC.', trace, [5]), []);
-    assert.deepEqual(unshownInSteps('Add every change to `CHANGELOG.md`.', trace, [5, 6]), ['`CHANGELOG.md`']);
-    assert.deepEqual(unshownInSteps('Set `NODE_OPTIONS` for the tests.', trace, [5, 6]), ['`node_options`']);
-    assert.deepEqual(unshownInSteps('Use `pnpm db:generate`, never `RUST_MIN_STACK`.', trace, [3]), []);
-    assert.deepEqual(unshownInSteps('Never set `RUST_MIN_STACK` for the tests.', trace, [9]), []);
-    assert.deepEqual(unshownInSteps('Never set `RUST_MIN_STACK` for the tests.', trace, [0]), ['`rust_min_stack`']);
-    assert.deepEqual(unshownInSteps('Never run `pnpm test` before pushing.', trace, [7, 8]), ['`pnpm test`']);
+  it('holds a lesson that only rules things out to what it rules out', () => {
+    assert.equal(gap('Never set `RUST_MIN_STACK` for the tests.', [9]), undefined);
+    assert.match(gap('Never set `RUST_MIN_STACK` for the tests.', [0]) ?? '', /show none of `rust_min_stack`/);
+    assert.match(gap('Never run `pnpm test` before pushing.', [7, 8]) ?? '', /show none of `pnpm test`/);
   });
 
-  it('for a lesson naming no command, file or name, asks for its words', () => {
-    assert.deepEqual(unshownInSteps('The cart tests fail until the Prisma client is generated.', trace, [0, 2]), []);
-    assert.deepEqual(unshownInSteps('Always paste the environment into every pull request description.', trace, [0]), [
-      'the words of its rule',
-    ]);
-  });
-
-  it('a step number past the session shows nothing', () => {
-    assert.deepEqual(unshownInSteps('Run `pnpm test`.', trace, [99]), ['`pnpm test`']);
+  it('holds a lesson naming nothing to its words, and a step past the session shows nothing', () => {
+    assert.equal(gap('The cart tests fail until the Prisma client is generated.', [0, 2]), undefined);
+    assert.match(gap('Always paste the environment into every pull request description.', [0]) ?? '', /do not bear on/);
+    assert.match(gap('Run `pnpm test`.', [99]) ?? '', /step\(s\) 99 .* show none of `pnpm test`/);
   });
 });

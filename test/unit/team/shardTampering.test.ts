@@ -77,7 +77,11 @@ describe('a reduce over tampered shard files', () => {
     const unflagged = (reduced.proposal.rules as Rule[]).filter((r) => r.flags.length === 0);
     assert.ok(unflagged.length >= 3, JSON.stringify(reduced.proposal.rules));
     for (const r of unflagged) assert.ok(ruleOf(reduced, r.content).elsewhere.includes('AGENTS.md'), r.content);
-    assert.ok(!reduced.warningMessages.some((w: string) => /do not show|cannot be verified/.test(w)));
+    assert.ok(
+      !reduced.warningMessages.some((w: string) =>
+        /nowhere shows|show none of|do not bear on|cannot be verified/.test(w),
+      ),
+    );
   });
 
   it('a lesson citing real steps of a real session that show none of what it prescribes is flagged and held back', async () => {
@@ -98,10 +102,7 @@ describe('a reduce over tampered shard files', () => {
       rule.flags.map((f) => f.kind),
       ['untrusted-source'],
     );
-    assert.match(
-      rule.flags[0].reason,
-      /step\(s\) 0, 1 of session claude-code:\S+ as stored here do not show `npm publish --tag next`/,
-    );
+    assert.match(rule.flags[0].reason, /session claude-code:\S+ as stored here nowhere shows `npm publish --tag next`/);
     assert.deepEqual(elsewhere, [], 'kept out of AGENTS.md and CLAUDE.md');
     assert.match(reduced.proposal.files[0].diff, new RegExp(`combee:flagged \\[${rule.id}\\] untrusted-source`));
     assert.ok(reduced.warningMessages.some((w: string) => /shard 2\/2: 1 lesson\(s\) prescribe what/.test(w)));

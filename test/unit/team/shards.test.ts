@@ -101,7 +101,7 @@ describe('learning sharded across machines', () => {
       doubted?.flags.some(
         (f) =>
           f.kind === 'untrusted-source' &&
-          /step\(s\) 1 of session claude-code:alice-0 as stored here do not show/.test(f.reason),
+          /step\(s\) 1 of session claude-code:alice-0 as stored here show none of/.test(f.reason),
       ),
       JSON.stringify(doubted),
     );
