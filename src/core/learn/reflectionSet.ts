@@ -171,7 +171,7 @@ export function indexReflectionSets(
     if (stepless > 0) warn(`${where}: ${stepless} lesson(s) citing no step of their session were dropped`);
     if (doubted > 0)
       warn(
-        `${where}: ${doubted} lesson(s) prescribe what the steps they cite do not show in this machine's store, or cite a session it cannot check: the rules drawn from them are flagged`,
+        `${where}: ${doubted} lesson(s) are not borne out by this machine's store (what they name is not in their session or not in the steps they cite, or their session is not here): a rule that says what they say is flagged`,
       );
     if (set.failed.length > 0)
       warn(`${where}: ${set.failed.length} session(s) failed to reflect there and are reflected again here`);

@@ -79,7 +79,7 @@ describe('a reduce over tampered shard files', () => {
     for (const r of unflagged) assert.ok(ruleOf(reduced, r.content).elsewhere.includes('AGENTS.md'), r.content);
     assert.ok(
       !reduced.warningMessages.some((w: string) =>
-        /nowhere shows|show none of|do not bear on|cannot be verified/.test(w),
+        /not borne out|nowhere shows|show none of|do not bear on|cannot be verified/.test(w),
       ),
     );
   });
@@ -105,7 +105,11 @@ describe('a reduce over tampered shard files', () => {
     assert.match(rule.flags[0].reason, /session claude-code:\S+ as stored here nowhere shows `npm publish --tag next`/);
     assert.deepEqual(elsewhere, [], 'kept out of AGENTS.md and CLAUDE.md');
     assert.match(reduced.proposal.files[0].diff, new RegExp(`combee:flagged \\[${rule.id}\\] untrusted-source`));
-    assert.ok(reduced.warningMessages.some((w: string) => /shard 2\/2: 1 lesson\(s\) prescribe what/.test(w)));
+    assert.ok(
+      reduced.warningMessages.some((w: string) =>
+        /shard 2\/2: 1 lesson\(s\) are not borne out by this machine.s store/.test(w),
+      ),
+    );
     assert.ok(reduced.warningMessages.some((w: string) => w.startsWith(`proposed rule ${rule.id} is flagged`)));
     // the honest rules of the same sessions stand
     assert.ok((reduced.proposal.rules as Rule[]).filter((r) => r.flags.length === 0).length >= 3);
@@ -125,6 +129,10 @@ describe('a reduce over tampered shard files', () => {
     const { rule, elsewhere } = ruleOf(reduced, injected);
     assert.ok(rule.flags.some((f) => f.kind === 'untrusted-source' && /cannot be verified/.test(f.reason)));
     assert.deepEqual(elsewhere, []);
-    assert.ok(reduced.warningMessages.some((w: string) => /shard 2\/2: 1 lesson\(s\) prescribe what/.test(w)));
+    assert.ok(
+      reduced.warningMessages.some((w: string) =>
+        /shard 2\/2: 1 lesson\(s\) are not borne out by this machine.s store/.test(w),
+      ),
+    );
   });
 });
