@@ -68,7 +68,7 @@ export function qualityTable(runs: readonly QualityRun[]): string {
     const reduce = Object.values(run.reduce);
     const doubted = reduce.flatMap((r) => r.doubted);
     out.push(
-      `Through the map phase's file and a reduce: ${reduce.filter((r) => r.sameProposal).length} / ${reduce.length} proposal(s) the live run's, byte for byte; ${doubted.length} of ${reduce.reduce((n, r) => n + r.lessons, 0)} honest lesson(s) doubted.`,
+      `Through the map phase's file and a reduce: ${reduce.filter((r) => r.sameProposal).length} / ${reduce.length} proposal(s) the live run's, byte for byte; ${doubted.length} of ${reduce.reduce((n, r) => n + r.lessons, 0)} lesson(s) doubted.`,
       ...doubted.map((d) => `- doubted: ${d}`),
       '',
     );
