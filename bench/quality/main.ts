@@ -65,6 +65,13 @@ export function qualityTable(runs: readonly QualityRun[]): string {
     );
     const missed = targetsMissed(run);
     out.push(missed.length === 0 ? 'Targets met.' : `Targets not met: ${missed.join('; ')}.`, '');
+    const reduce = Object.values(run.reduce);
+    const doubted = reduce.flatMap((r) => r.doubted);
+    out.push(
+      `Through the map phase's file and a reduce: ${reduce.filter((r) => r.sameProposal).length} / ${reduce.length} proposal(s) the live run's, byte for byte; ${doubted.length} of ${reduce.reduce((n, r) => n + r.lessons, 0)} lesson(s) doubted.`,
+      ...doubted.map((d) => `- doubted: ${d}`),
+      '',
+    );
     for (const r of run.repos) {
       const lines = [
         ...r.lessons.missed.map((id) => `missed lesson ${id}`),

@@ -14,6 +14,7 @@ import { startModelServer } from '../../test/support/modelServer';
 import { tempDir } from '../../test/support/tmp';
 import { CORPORA, writeQualityCorpus, type CorpusName, type WrittenCorpus } from './corpus';
 import { scriptedModel, type ModelStyle } from './models';
+import { reduceFigures, type ReduceFigures } from './reduce';
 import { AGENT_FILES, scoreRepo, totalsOf, type RepoFigures, type Totals } from './score';
 
 // One learner over the whole corpus, on a fresh copy: import, learn each repository (dry run, fixed seed), accept
@@ -36,6 +37,8 @@ export interface QualityRun {
   proposed: Record<string, Array<{ op: string; id: string; content?: string; flags: string[] }>>;
   /** What the run or the accept warned about, per repository. */
   warnings: Record<string, string[]>;
+  /** The same learning through the map phase's file and a reduce (as CI shards learn), per repository. */
+  reduce: Record<string, ReduceFigures>;
   corpus: { repos: number; sessions: number; byAgent: Record<string, number> };
 }
 
@@ -83,11 +86,14 @@ export async function runQualityCorpus(options: QualityRunOptions): Promise<Qual
   const accepted: QualityRun['accepted'] = {};
   const warnings: QualityRun['warnings'] = {};
   const proposed: QualityRun['proposed'] = {};
+  const reduce: QualityRun['reduce'] = {};
   try {
     for (const repo of repoSpecs) {
       const workspace = corpus.workspaces[repo.name];
       const warn = (m: string) => (warnings[repo.name] ??= []).push(m);
-      const result = await dryLearn(store, workspace, roles, { seed, assets: { targets: [...TARGETS] } });
+      const learnOptions = { seed, assets: { targets: [...TARGETS] } };
+      const result = await dryLearn(store, workspace, roles, learnOptions);
+      reduce[repo.name] = await reduceFigures(store, workspace, roles, learnOptions, result.proposal);
       for (const w of result.record?.warnings ?? []) warn(w);
       proposed[repo.name] = (result.proposal?.rules ?? []).map((r) => ({
         op: r.op,
@@ -114,6 +120,7 @@ export async function runQualityCorpus(options: QualityRunOptions): Promise<Qual
     accepted,
     proposed,
     warnings,
+    reduce,
     corpus: { repos: repoSpecs.length, sessions: imported.sessions, byAgent },
   };
 }

@@ -199,6 +199,8 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       reflector: roles.reflector,
       mapOnly: mapOut ? { shard } : undefined,
       precomputed,
+      // the Batch API's answers come from the endpoint itself; a reduce's come from files anyone could have edited
+      precomputedFromFiles: reduceFolders !== undefined,
     });
   } finally {
     progress?.stop();

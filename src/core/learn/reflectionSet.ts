@@ -6,7 +6,7 @@ import type { Trace } from '../trace/model';
 import { redactText } from '../trace/redact';
 import { sha256 } from '../util/hash';
 import { inLearningOrder } from './order';
-import { Reflection, type CallUsage, type Reflector, type RoleResult } from './types';
+import { Reflection, type CallUsage, type Lesson, type Reflector, type RoleResult } from './types';
 
 // The map phase done elsewhere (a CI runner's shard, the provider's Batch API): reflections made against one frozen
 // playbook, keyed by session. The learner takes one only for that playbook; any other call is made live.
@@ -99,20 +99,36 @@ export async function reflectAll(
   };
 }
 
+/** A lesson of a reflection set that this machine's store does not bear out: the rules drawn from it are flagged. */
+export interface UnverifiedLesson {
+  traceId: string;
+  steps: number[];
+  content: string;
+  /** Why, in a sentence: what its cited steps do not show, or that its session is not here to look at. */
+  reason: string;
+}
+
 export interface PrecomputedEntry {
   playbookSha: string;
   result: RoleResult<Reflection>;
+  /** Its lessons the store does not bear out (kept in the reflection, to be flagged once they become rules). */
+  unverified: UnverifiedLesson[];
 }
 
+/** Why the session does not bear out a lesson cited at these steps; undefined when it does. */
+export type LessonCheck = (content: string, trace: Trace, steps: readonly number[]) => string | undefined;
+
 /**
- * Reflection sets read back (from files anyone with the artifact could write): each checked against its session,
- * redacted again, then keyed by session. `warn` hears what was left out and why.
+ * Reflection sets read back, keyed by session: each checked against its session and redacted again. With `verify`
+ * (sets read from files, which anyone with the artifact could write), each lesson is also checked against the steps
+ * it cites, as this machine stored them. `warn` hears what was left out or doubted.
  */
 export function indexReflectionSets(
   sets: readonly ReflectionSet[],
   traces: readonly Trace[],
   expect: { provider: string; model: string },
   warn: (message: string) => void,
+  verify?: LessonCheck,
 ): Map<string, PrecomputedEntry> {
   const byId = new Map(traces.map((t) => [t.id, t]));
   const index = new Map<string, PrecomputedEntry>();
@@ -125,41 +141,87 @@ export function indexReflectionSets(
       continue;
     }
     let unknown = 0;
+    let unknownLessons = 0;
+    let stepless = 0;
+    let doubted = 0;
     for (const entry of set.reflections) {
       const trace = byId.get(entry.traceId);
       if (!trace || entry.reflection.traceId !== entry.traceId) {
         unknown++;
+        unknownLessons += entry.reflection.lessons.length;
         continue;
       }
-      const reflection = grounded(redactDeep(entry.reflection, redactText), trace);
+      const checked = checkLessons(redactDeep(entry.reflection, redactText), trace, byId, verify);
+      stepless += checked.stepless;
+      doubted += checked.unverified.length;
       index.set(entry.traceId, {
         playbookSha: set.playbookSha,
-        result: { value: reflection, usage: entry.usage as CallUsage, warnings: entry.warnings.map(redactText) },
+        result: {
+          value: checked.reflection,
+          usage: entry.usage as CallUsage,
+          warnings: entry.warnings.map(redactText),
+        },
+        unverified: checked.unverified,
       });
     }
-    if (unknown > 0) warn(`${where}: ${unknown} reflection(s) of sessions not in this run were ignored`);
+    if (unknown > 0)
+      warn(
+        `${where}: ${unknown} reflection(s) (${unknownLessons} lesson(s)) of sessions not among this run's sessions in this machine's store were ignored: nothing here can verify them`,
+      );
+    if (stepless > 0) warn(`${where}: ${stepless} lesson(s) citing no step of their session were dropped`);
+    if (doubted > 0)
+      warn(
+        `${where}: ${doubted} lesson(s) are not borne out by this machine's store (what they name is not in their session or not in the steps they cite, or their session is not here): a rule that says what they say is flagged`,
+      );
     if (set.failed.length > 0)
       warn(`${where}: ${set.failed.length} session(s) failed to reflect there and are reflected again here`);
   }
   return index;
 }
 
-/** Lessons whose evidence is this session's real steps (a set could name others'); the rest are dropped. */
-function grounded(reflection: Reflection, trace: Trace): Reflection {
-  const lessons = reflection.lessons
-    .filter((l) => l.evidence.traceId === trace.id)
-    .map((l) => ({
-      ...l,
-      evidence: { traceId: trace.id, steps: l.evidence.steps.filter((s) => s < trace.steps.length) },
-    }))
-    .filter((l) => l.evidence.steps.length > 0);
-  return { ...reflection, lessons };
+/**
+ * A reflection's lessons against its session: steps past its end are cut, a lesson left citing none is dropped (as a
+ * live reflection drops it). A lesson is doubted when the session it cites is not here to check, when `verify` finds
+ * its cited steps do not show what it prescribes, or (with nothing to verify it) when it cites another session than
+ * the one reflected on, which an honest map phase never does.
+ */
+function checkLessons(
+  reflection: Reflection,
+  trace: Trace,
+  byId: ReadonlyMap<string, Trace>,
+  verify: LessonCheck | undefined,
+): { reflection: Reflection; unverified: UnverifiedLesson[]; stepless: number } {
+  const lessons: Lesson[] = [];
+  const unverified: UnverifiedLesson[] = [];
+  let stepless = 0;
+  for (const lesson of reflection.lessons) {
+    const cited = byId.get(lesson.evidence.traceId);
+    const steps = cited ? lesson.evidence.steps.filter((s) => s < cited.steps.length) : lesson.evidence.steps;
+    if (steps.length === 0) {
+      stepless++;
+      continue;
+    }
+    const evidence = { traceId: lesson.evidence.traceId, steps };
+    lessons.push({ ...lesson, evidence });
+    const doubt = (reason: string) => unverified.push({ ...evidence, content: lesson.content, reason });
+    if (!cited)
+      doubt(
+        `it cites session ${lesson.evidence.traceId}, which is not among this run's sessions in this machine's store, so it cannot be verified`,
+      );
+    else if (verify) {
+      const gap = verify(lesson.content, cited, steps);
+      if (gap) doubt(gap);
+    } else if (cited.id !== trace.id) doubt(`it was reflected on session ${trace.id} but cites session ${cited.id}`);
+  }
+  return { reflection: { ...reflection, lessons }, unverified, stepless };
 }
 
 /** The precomputed reflection when it was made against this very playbook; else a live call. */
 export class PrecomputedReflector implements Reflector {
   hits = 0;
   misses = 0;
+  /** Doubted lessons of the reflections it handed out: only those can have become rules. */
+  readonly unverified: UnverifiedLesson[] = [];
   constructor(
     private readonly live: Reflector,
     private readonly entries: ReadonlyMap<string, PrecomputedEntry>,
@@ -177,6 +239,7 @@ export class PrecomputedReflector implements Reflector {
     const entry = this.entries.get(trace.id);
     if (entry && entry.playbookSha === this.shaOf(playbook)) {
       this.hits++;
+      for (const lesson of entry.unverified) if (!this.unverified.includes(lesson)) this.unverified.push(lesson);
       return entry.result;
     }
     this.misses++;

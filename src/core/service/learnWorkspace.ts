@@ -26,6 +26,7 @@ import { WorkspaceState } from '../store/workspaceState';
 import { learningStatus } from './learningStatus';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 import { screenProposal } from './screenProposal';
+import { groundingGap } from './lessonGrounding';
 import { playbookForOtherAssets } from '../trust/hold';
 import { redactDeep } from '../secrets/deep';
 import type { LiveRunSnapshot } from '../learn/liveRun';
@@ -114,6 +115,12 @@ export interface LearnWorkspaceOptions {
   teamReview?: boolean;
   /** Reflections made elsewhere (shards, the Batch API): used for the sessions and playbook they were made for. */
   precomputed?: readonly ReflectionSet[];
+  /**
+   * The precomputed sets were read from files (CI shards' artifacts, which anyone with them could write): each lesson
+   * is believed only as far as its cited steps in this machine's store show it, and the rules drawn from the rest are
+   * flagged.
+   */
+  precomputedFromFiles?: boolean;
 }
 
 /** The reflector that takes the map phase's reflections, after saying what they do not cover. */
@@ -135,7 +142,13 @@ function precomputedReflector(
     warn(
       'some reflections were made against another playbook than the one here (it changed between the map and this run): those sessions are reflected again here',
     );
-  const entries = indexReflectionSets(sets, traces, options.provider, warn);
+  const entries = indexReflectionSets(
+    sets,
+    traces,
+    options.provider,
+    warn,
+    options.precomputedFromFiles ? groundingGap : undefined,
+  );
   const uncovered = traces.filter((t) => !entries.has(t.id)).length;
   if (uncovered > 0) warn(`${uncovered} of ${traces.length} session(s) have no reflection from the map phase`);
   return new PrecomputedReflector(options.reflector, entries);
@@ -416,6 +429,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     before: base,
     overruledBy,
     teamReview: options.teamReview,
+    unverified: precomputed?.unverified,
   });
   result.record.warnings.push(...warnings);
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)

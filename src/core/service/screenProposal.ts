@@ -1,10 +1,13 @@
 import type { RuleWithScope } from '../assets/agentsMd';
 import type { AppliedOp } from '../playbook/apply';
+import type { Evidence } from '../playbook/delta';
 import { bullets, type Playbook } from '../playbook/model';
+import type { UnverifiedLesson } from '../learn/reflectionSet';
+import { groundingGap } from './lessonGrounding';
 import { rulesFromApplied } from './proposalFiles';
 import type { Trace } from '../trace/model';
 import { holdBack, type Hold } from '../trust/hold';
-import { describeFlags } from '../trust/kinds';
+import { describeFlags, type RuleFlag } from '../trust/kinds';
 import { screenRule } from '../trust/screenRule';
 
 export interface ScreenedProposal {
@@ -34,6 +37,8 @@ export function screenProposal(input: {
    * team bundles alone is what it reviews, so it holds nothing back on that ground.
    */
   teamReview?: boolean;
+  /** Lessons of reflection sets this machine's store does not bear out (see reflectionSet.ts): their rules are flagged. */
+  unverified?: readonly UnverifiedLesson[];
 }): ScreenedProposal {
   const byId = new Map(input.traces.map((t) => [t.id, t] as const));
   const removedText = new Map(bullets(input.before ?? input.playbook).map((b) => [b.id, b.content]));
@@ -46,7 +51,8 @@ export function screenProposal(input: {
         (rule.op !== 'REMOVE' || f.kind === 'untrusted-source' || f.kind === 'team-only') &&
         !(input.teamReview && f.kind === 'team-only'),
     );
-    return { ...rule, flags };
+    const doubted = drawnFrom(rule, input.unverified ?? [], byId);
+    return { ...rule, flags: doubted ? [...flags, doubted] : flags };
   });
   // a rule removed because a new one overrules it stands or falls with that rule: its evidence is that rule's
   const flagsOf = new Map(screened.map((r) => [r.id, r.flags]));
@@ -71,4 +77,34 @@ export function screenProposal(input: {
     ),
   ];
   return { rules, hold, warnings };
+}
+
+/**
+ * The flag of a rule drawn from a doubted lesson (its support holds the lesson's session and every step it cites)
+ * when those steps of the session, as stored here, do not show what the rule says either: a rule that only shares its
+ * evidence with a tampered lesson, and says what the session shows, stands. A removal, or a lesson whose session is
+ * not here, has nothing to compare: flagged.
+ */
+function drawnFrom(
+  rule: { op: string; content?: string; support: readonly Evidence[] },
+  unverified: readonly UnverifiedLesson[],
+  traces: ReadonlyMap<string, Trace>,
+): RuleFlag | undefined {
+  const reasons = new Set<string>();
+  for (const lesson of unverified) {
+    const steps = rule.support.find((e) => e.traceId === lesson.traceId)?.steps;
+    if (!steps || !lesson.steps.every((s) => steps.includes(s))) continue;
+    const trace = traces.get(lesson.traceId);
+    if (!trace || rule.op === 'REMOVE' || !rule.content) {
+      reasons.add(lesson.reason);
+      continue;
+    }
+    const gap = groundingGap(rule.content, trace, steps);
+    if (gap) reasons.add(gap);
+  }
+  if (reasons.size === 0) return undefined;
+  return {
+    kind: 'untrusted-source',
+    reason: `drawn from a lesson of the map phase's reflection files (anyone with the artifact could edit them) that this machine's sessions do not bear out: ${[...reasons].join('; ')}`,
+  };
 }

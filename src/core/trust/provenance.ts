@@ -75,7 +75,7 @@ const squash = (text: string) => text.toLowerCase().replace(/[`'"]/g, '').replac
  * Whether a step bears on the rule: it contains enough of the rule's words (paths and code included). A user asking
  * "fix the build", or a passing test run, says nothing for "always add this header".
  */
-function bearsOn(terms: readonly string[], text: string, enough = 3, pathAlone = false): boolean {
+export function bearsOn(terms: readonly string[], text: string, enough = 3, pathAlone = false): boolean {
   if (terms.length === 0) return true;
   const haystack = squash(text);
   const found = terms.filter((t) => haystack.includes(t));
@@ -89,7 +89,8 @@ const isPath = (term: string) => /[\w-]\/[\w.-]/.test(term) && /\.[a-z0-9]{1,8}$
 /** A command line is short: two of the rule's terms in it (`cp .env.example .env.test`) are enough. */
 const COMMAND_TERMS = 2;
 
-function termsOf(content: string): string[] {
+/** A rule's words of three letters or more, its code spans split into words. */
+export function termsOf(content: string): string[] {
   return [...tokens(content.replace(/`/g, ' '))].filter((t) => t.length >= 3);
 }
 

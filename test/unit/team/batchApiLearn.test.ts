@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { runCli } from '../../../src/cli/main';
+import { BatchRuns } from '../../../src/core/store/batchRuns';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { capture } from '../../support/cliOutput';
 import { startModelServer, type ModelServer, type ModelServerOptions } from '../../support/modelServer';
 import { simulatedModel } from '../../support/simulatedModel';
@@ -79,6 +81,36 @@ describe('learn --batch-api', () => {
       again.stdout.join('\n'),
       new RegExp(`Batch ${id} is already learned \\(proposal ${resumed.proposal.id}\\)`),
     );
+  });
+
+  it('a batch state edited to name another endpoint sends nothing there: the resume is refused', async () => {
+    const server = await serve({ batch: { pollsUntilDone: 3 } });
+    const elsewhere = await serve();
+    const where = await teamFixture();
+    const submitted = await learn(server, where, ['--batch-api', '--no-wait']);
+    assert.equal(submitted.code, 0, submitted.stderr);
+    const id: string = submitted.json.batchId;
+    // the store's record of the run, edited: its command line names no endpoint, its own field another one
+    const runs = new BatchRuns(new WorkspaceState(where.store), where.workspace);
+    const saved = await runs.load(id);
+    assert.ok(saved);
+    const at = saved.argv.indexOf('--base-url');
+    assert.ok(at >= 0, saved.argv.join(' '));
+    await runs.save({
+      ...saved,
+      baseUrl: elsewhere.url,
+      argv: saved.argv.filter((_, i) => i !== at && i !== at + 1),
+    });
+    const polls = server.batches.polls;
+    const out = capture();
+    const code = await runCli(
+      ['learn', '--resume', id, '--workspace', where.workspace, '--store', where.store, '--base-url', server.url],
+      out,
+    );
+    assert.equal(code, 2, out.stderr.join('\n'));
+    assert.match(out.stderr.join('\n'), new RegExp(`was sent to ${elsewhere.url}, not ${server.url}`));
+    assert.equal(elsewhere.requests.length + elsewhere.batches.polls + elsewhere.batches.created, 0);
+    assert.equal(server.batches.polls, polls, 'nothing was asked of the endpoint either');
   });
 
   it('a wait that is interrupted leaves the batch running and says how to resume', async () => {

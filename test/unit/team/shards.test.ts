@@ -83,13 +83,11 @@ describe('learning sharded across machines', () => {
     const one = await learnOnce(workspace, ['--batch', 'all', '--seed', '3']);
     const artifacts = tempDir('combee-artifacts-');
     for (const i of [1, 3]) await learnOn(workspace, ['--shard', `${i}/3`, '--out', artifacts]);
-    // shard 3 edited: a lesson moved onto another session is dropped, not believed
+    // shard 3 edited: a lesson copied onto a step of another session that does not show it is not believed
     const path = join(artifacts, 'reflections-3-of-3.json');
     const set = JSON.parse(readFileSync(path, 'utf8'));
-    set.reflections[0].reflection.lessons.push({
-      ...set.reflections[0].reflection.lessons[0],
-      evidence: { traceId: 'claude-code:alice-0', steps: [1] },
-    });
+    const moved = set.reflections[0].reflection.lessons[0];
+    set.reflections[0].reflection.lessons.push({ ...moved, evidence: { traceId: 'claude-code:alice-0', steps: [1] } });
     writeFileSync(path, JSON.stringify(set));
     mkdirSync(join(artifacts, 'junk'));
     writeFileSync(join(artifacts, 'junk', 'broken.json'), '{"format":"combee-reflections","version":1');
@@ -97,9 +95,24 @@ describe('learning sharded across machines', () => {
     const result = reduce.json;
     assert.match(reduce.stderr, /broken\.json: not JSON/);
     assert.ok(result.warningMessages.some((w: string) => /shard 2\/3 is missing/.test(w)));
+    type Rule = { content: string; flags: Array<{ kind: string; reason: string }> };
+    const doubted = (result.proposal.rules as Rule[]).find((r) => r.content === moved.content);
+    assert.ok(
+      doubted?.flags.some(
+        (f) =>
+          f.kind === 'untrusted-source' &&
+          /step\(s\) 1 of session claude-code:alice-0 as stored here show none of/.test(f.reason),
+      ),
+      JSON.stringify(doubted),
+    );
+    // the rest is what one machine proposes
     assert.deepEqual(
-      result.proposal.files.map((f: { diff: string }) => f.diff),
-      one.proposal.files.map((f: { diff: string }) => f.diff),
+      (result.proposal.rules as Rule[]).filter((r) => r !== doubted),
+      (one.proposal.rules as Rule[]).filter((r) => r.content !== moved.content),
+    );
+    assert.deepEqual(
+      result.proposal.files.filter((f: { path: string }) => !f.path.endsWith('playbook.md')),
+      one.proposal.files.filter((f: { path: string }) => !f.path.endsWith('playbook.md')),
     );
   });
 
