@@ -17,13 +17,18 @@ export async function treeCommand(argv: string[], out: Output): Promise<number> 
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const records = await loadRunRecords(new WorkspaceState(store.dir), workspace);
   const record = typeof values.run === 'string' ? records.find((r) => r.id === values.run) : records[0];
-  if (!record) {
-    out.warn(
-      typeof values.run === 'string'
-        ? `no run ${values.run} for ${workspace}`
-        : `no learning run recorded for ${workspace} yet`,
-    );
+  if (!record && typeof values.run === 'string') {
+    out.warn(`no run ${values.run} for ${workspace}`);
     return 1;
+  }
+  if (!record) {
+    // nothing learned yet is a state, not an error: a script reading --json gets null
+    const note = `no learning run recorded for ${workspace} yet (combee learn records one)`;
+    if (values.json) {
+      out.result('null');
+      out.info(note);
+    } else out.result(note);
+    return 0;
   }
   out.result(values.json ? JSON.stringify(record, null, 2) : renderRunTree(record));
   return 0;

@@ -151,7 +151,9 @@ describe('combee CLI', () => {
   it('tree shows the recorded aggregation tree of the last run, down to the sessions', async () => {
     const { home, store, workspace } = setup();
     await runCli(['import', '--from', home, '--store', store], capture());
-    assert.equal(await runCli(['tree', '--store', store, '--workspace', workspace], capture()), 1, 'no run yet');
+    const none = capture();
+    assert.equal(await runCli(['tree', '--store', store, '--workspace', workspace], none), 0, 'no run yet: a state');
+    assert.match(none.stdout.join('\n'), /no learning run recorded/);
     await runCli(['learn', '--store', store, '--workspace', workspace, '--seed', '4'], capture());
     const out = capture();
     assert.equal(await runCli(['tree', '--store', store, '--workspace', workspace], out), 0);
