@@ -4,6 +4,7 @@ import { parsePlaybook } from '../playbook/markdown';
 import { findBullet } from '../playbook/model';
 import { readWorkspaceFile, renderOps } from './proposalFiles';
 import { userProposal } from './userProposal';
+import { keptAssets } from './review/assets';
 
 export interface RetireInput {
   workspace: string;
@@ -44,5 +45,6 @@ export function retireProposal(input: RetireInput): Proposal | undefined {
     ops: render.ops,
     heldRules: render.held,
     targets: resolveAssetSettings(input.assets).targets,
+    assets: keptAssets(input.assets),
   });
 }
