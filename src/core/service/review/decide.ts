@@ -90,9 +90,15 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     next: () => proposal,
   };
   const refuse = (why: string): ReviewPlan => ({ ...base, refused: why });
-  if (!isOpen(proposal)) return refuse(`proposal ${proposal.id} is ${proposal.status} already`);
+  // a rule already in the playbook that the screen held back can be taken by name even once the rest is decided
+  const takesHeldOnly =
+    action.kind === 'accept-rules' && action.ids.every((id) => proposal.heldRules.some((h) => h.id === id));
+  if (!isOpen(proposal) && !takesHeldOnly) return refuse(`proposal ${proposal.id} is ${proposal.status} already`);
   const pending = pendingRules(proposal);
   const assets = proposalAssets(proposal, deps.fallbackAssets);
+  // only what waits is rendered again: a decided rule's operation is in the files already, or turned down
+  const decidedIds = new Set(proposal.reviewed.rules.map((r) => r.id));
+  const live: Proposal = { ...proposal, ops: proposal.ops.filter((o) => !decidedIds.has(o.ruleId)) };
 
   /** Accepting rules: their render against the files as they are now, the rest rendered again around them. */
   const accept = async (take: RuleChange[], held: HeldRule[]): Promise<ReviewPlan> => {
@@ -101,7 +107,7 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
       return { ...base, accepting: take, files: proposal.files, next: () => ({ ...proposal, files: [] }) };
     const split = await chooseRules(
       deps.store,
-      proposal,
+      live,
       [...take.map((r) => r.id), ...held.map((h) => h.id)],
       assets,
       deps.warn,
@@ -119,7 +125,7 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
   const reject = async (rules: RuleChange[]): Promise<ReviewPlan> => {
     const split = await chooseRules(
       deps.store,
-      proposal,
+      live,
       rules.map((r) => r.id),
       assets,
       deps.warn,
