@@ -16,6 +16,13 @@ combee reject <proposal-id> [--rule <id>]… [--file <path>]… [--workspace <fo
   --json: the proposal afterwards (files written or dropped, rules decided, rules still pending with their flags,
   what is left to review).`;
 
+export const RETIRE_HELP = `combee retire <rule-id> [--reason <text>] [--workspace <folder>] [--playbook <path>]
+              [--targets <list>] [--store <folder>] [--json]
+combee pin <rule-id> | combee unpin <rule-id> [--workspace <folder>] [--playbook <path>] [--store <folder>] [--json]
+  Proposes what the panel's Retire… and Pin… do: the rule taken out of the playbook and every file rendered from
+  it, or the pin mark above it (a pinned rule is never proposed for retiring). Prints the diffs and saves the
+  proposal; nothing is written until \`combee accept <proposal-id>\`.`;
+
 export const BENCH_HELP = `combee bench learn [--json] [--quick] | combee bench faults [--runs <n>]
 combee bench quality [--corpus main|heldout] [--learner offline|careful|sloppy|all] [--seed <n>] [--json] [--strict]
   [--out <folder>]

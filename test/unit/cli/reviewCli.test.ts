@@ -4,11 +4,16 @@ import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
+import type { Proposal } from '../../../src/core/assets/proposal';
+import { retireProposal } from '../../../src/core/service/retireRule';
+import { ReviewMemory } from '../../../src/core/store/reviewMemory';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { capture } from '../../support/cliOutput';
 import { FLAGGED_ID, RULE_OPS, reviewFixture } from '../../support/reviewProposal';
 
 // The CLI's accept and reject are flags and output over the review service: with targets other than the defaults
-// and a playbook elsewhere, a partial review renders with the proposal's own settings.
+// and a playbook elsewhere, a partial review renders with the proposal's own settings. Retire, pin and unpin propose
+// what the panel does.
 
 const [first, second] = RULE_OPS.map((op) => (op.op === 'ADD' ? (op.id as string) : ''));
 const AGENT_FILES = ['AGENTS.md', 'CLAUDE.md', '.cursor/rules/combee.mdc', 'GEMINI.md'];
@@ -81,5 +86,62 @@ describe('combee accept and reject over the review service', () => {
       await runCli(['accept', fx.proposal.id, '--rule', first, '--file', 'AGENTS.md', ...common], capture()),
       2,
     );
+  });
+});
+
+describe('combee retire, pin and unpin', () => {
+  it("propose the panel's diffs as proposals; combee accept writes them, and a retired rule leaves every file", async () => {
+    const fx = await reviewFixture({ targets: ['playbook', 'agents-md', 'claude-md'] });
+    const common = ['--workspace', fx.workspace, '--store', fx.storeDir];
+    const read = (path: string) => readFileSync(join(fx.workspace, path), 'utf8');
+    assert.equal(await runCli(['accept', fx.proposal.id, '--rule', first, ...common], capture()), 0);
+    assert.ok(read('CLAUDE.md').includes(`[${first}]`));
+
+    const retired = capture();
+    assert.equal(await runCli(['retire', first, ...common, '--json'], retired), 0, retired.stderr.join('\n'));
+    const proposal = JSON.parse(retired.stdout.join('\n')).proposal as Proposal;
+    // what the panel's Retire… proposes with the same settings
+    const panel = retireProposal({
+      workspace: fx.workspace,
+      ruleId: first,
+      reason: 'retired by the user',
+      assets: { playbookPath: '.combee/playbook.md' },
+      now: new Date(),
+      warn: () => undefined,
+    });
+    assert.deepEqual(
+      proposal.files.map((f) => [f.path, f.after]),
+      panel?.files.map((f) => [f.path, f.after]),
+    );
+    assert.deepEqual(
+      proposal.files.map((f) => f.path).sort(),
+      ['.combee/playbook.md', 'AGENTS.md', 'CLAUDE.md'],
+      'CLAUDE.md holds the rules already: it is rendered too',
+    );
+    assert.equal(await runCli(['accept', proposal.id, ...common], capture()), 0);
+    for (const path of ['.combee/playbook.md', 'AGENTS.md', 'CLAUDE.md'])
+      assert.ok(!read(path).includes(`[${first}]`), `${first} left ${path}`);
+    const memory = await new ReviewMemory(new WorkspaceState(fx.storeDir), fx.workspace).load();
+    assert.deepEqual(
+      memory.retired.map((r) => r.content),
+      ['Run `pnpm db:generate` before `pnpm test`.'],
+      'remembered as retired',
+    );
+    assert.equal(await runCli(['retire', first, ...common], capture()), 1, 'no such rule any more');
+
+    const pinned = capture();
+    assert.equal(await runCli(['pin', 'bui-00001', ...common], pinned), 0);
+    const id = /Proposal (\S+) saved/.exec(pinned.stdout.join('\n'))?.[1];
+    assert.ok(id, pinned.stdout.join('\n'));
+    assert.match(pinned.stdout.join('\n'), /^\+<!-- combee:pinned \[bui-00001\]/m);
+    assert.doesNotMatch(read('.combee/playbook.md'), /combee:pinned/, 'nothing written before the accept');
+    assert.equal(await runCli(['accept', id, ...common], capture()), 0);
+    assert.match(read('.combee/playbook.md'), /<!-- combee:pinned \[bui-00001\]/);
+    assert.equal(await runCli(['pin', 'bui-00001', ...common], capture()), 1, 'pinned already');
+    const unpinned = capture();
+    assert.equal(await runCli(['unpin', 'bui-00001', ...common], unpinned), 0);
+    const unpinId = /Proposal (\S+) saved/.exec(unpinned.stdout.join('\n'))?.[1];
+    assert.equal(await runCli(['accept', unpinId as string, ...common], capture()), 0);
+    assert.doesNotMatch(read('.combee/playbook.md'), /combee:pinned/);
   });
 });
