@@ -1,17 +1,10 @@
 import * as vscode from 'vscode';
-import { ReviewMemory } from '../../core/store/reviewMemory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { rebaseChange } from '../../core/assets/rebase';
 import { rulesAcceptedWith, withDecisions } from '../../core/assets/review';
-import {
-  commitReview,
-  planReview,
-  type ReviewDeps,
-  type ReviewPlan,
-  type ReviewResult,
-} from '../../core/service/review/decide';
-import type { WrittenFile } from '../../core/service/review/writer';
+import { planReview, type ReviewDeps, type ReviewPlan, type ReviewResult } from '../../core/service/review/decide';
+import { UndoStack } from '../../core/service/review/undo';
 import { describeFlags } from '../../core/trust/kinds';
 import { resolveInWorkspace, tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { evidenceUri } from '../review/evidenceDocument';
@@ -144,7 +137,6 @@ function announce(services: Services, what: string, result: ReviewResult): void 
     );
   if (!result.decided) return;
   if (outcome.written.length > 0) {
-    lastAccept = { before: plan.proposal, writes: outcome.writes, acceptedRuleIds: taken };
     void vscode.window
       .showInformationMessage(
         `Combee wrote ${outcome.written.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}${taken.length ? `, accepting ${ruleList(taken)}` : ''}.`,
@@ -160,7 +152,7 @@ function announce(services: Services, what: string, result: ReviewResult): void 
 
 /** Commits a planned decision, then brings the open diffs and views up to date and says what happened. */
 async function commit(services: Services, plan: ReviewPlan, what: string): Promise<ReviewResult> {
-  const result = await commitReview(reviewDeps(services, plan.proposal), plan);
+  const result = await undoStackOf(plan.proposal.workspace).commit(reviewDeps(services, plan.proposal), plan);
   await settleTabs(services, plan.proposal.id, plan.proposal.workspace);
   services.notifyChanged();
   announce(services, what, result);
@@ -307,7 +299,7 @@ export async function rejectProposal(services: Services, id?: unknown): Promise<
   const proposal = await resolveProposal(services, id);
   if (!proposal) return false;
   const plan = await planReview(reviewDeps(services, proposal), proposal, { kind: 'reject-all' });
-  const result = await commitReview(reviewDeps(services, proposal), plan);
+  const result = await undoStackOf(proposal.workspace).commit(reviewDeps(services, proposal), plan);
   if (!result.decided) return false;
   await closeProposalTabs(proposal.id);
   services.notifyChanged();
@@ -424,35 +416,53 @@ export async function openProposalFile(services: Services, id?: unknown, path?: 
   if (proposal && change) await openProposalDiff(proposal, change);
 }
 
-/** The last accept of this window, for Undo. */
-let lastAccept: { before: Proposal; writes: WrittenFile[]; acceptedRuleIds: string[] } | undefined;
+/** Each workspace's decisions, newest last, for Undo; and the workspace decided in last. */
+const undoStacks = new Map<string, UndoStack>();
+let lastDecidedIn: string | undefined;
+
+function undoStackOf(workspace: string): UndoStack {
+  lastDecidedIn = workspace;
+  let stack = undoStacks.get(workspace);
+  if (!stack) undoStacks.set(workspace, (stack = new UndoStack()));
+  return stack;
+}
 
 /**
- * Combee: Undo Last Accept — the written files as they were (unless changed since), the proposal as it was before.
- * Returns what was restored, or undefined when there is nothing to undo.
+ * Combee: Undo Last Accept — walks back the newest decision (accept or reject) of the workspace decided in last, and
+ * the one before on the next call: the files it wrote as they were, the proposal and review memory as before it.
+ * When a file it wrote changed since, nothing is walked back. Returns what was restored, or undefined when there is
+ * nothing to undo.
  */
 export async function undoLastAccept(
   services: Services,
 ): Promise<{ reverted: string[]; changedSince: string[] } | undefined> {
-  const last = lastAccept;
-  if (!last) {
-    void vscode.window.showInformationMessage('Combee has no accept to undo in this window.');
+  const workspace =
+    lastDecidedIn && undoStacks.get(lastDecidedIn)?.size
+      ? lastDecidedIn
+      : [...undoStacks.keys()].find((ws) => (undoStacks.get(ws)?.size ?? 0) > 0);
+  const stack = workspace === undefined ? undefined : undoStacks.get(workspace);
+  if (workspace === undefined || !stack) {
+    void vscode.window.showInformationMessage('Combee has no decision to undo in this window.');
     return undefined;
   }
-  lastAccept = undefined;
-  const { before, writes, acceptedRuleIds } = last;
-  const { reverted, changedSince } = await workspaceEditWriter(before.workspace).restore(writes);
-  await services.proposals.save(before);
-  await new ReviewMemory(services.state, before.workspace).forgetAccepted(acceptedRuleIds);
+  const undone = await stack.undo({
+    store: services.store,
+    proposals: services.proposals,
+    writer: workspaceEditWriter(workspace),
+  });
   services.notifyChanged();
-  services.log.info(
-    `undid the accept of ${before.id}: restored ${reverted.join(', ') || 'nothing'}${changedSince.length ? `; left alone (changed since): ${changedSince.join(', ')}` : ''}`,
-  );
-  if (changedSince.length > 0)
+  if (undone.kind === 'nothing') return undefined;
+  if (undone.kind === 'changed-since') {
+    services.log.info(`did not undo ${undone.entry.label}: changed since: ${undone.changedSince.join(', ')}`);
     void vscode.window.showWarningMessage(
-      `Combee restored ${reverted.join(', ') || 'nothing'}; ${changedSince.join(', ')} changed since the accept and was left as it is.`,
+      `Combee did not undo ${undone.entry.label}: ${undone.changedSince.join(', ')} changed since, and the files and the decisions must agree.`,
     );
-  else
-    void vscode.window.showInformationMessage(`Combee restored ${reverted.join(', ')}; the proposal is pending again.`);
-  return { reverted, changedSince };
+    return { reverted: [], changedSince: undone.changedSince };
+  }
+  await settleTabs(services, undone.entry.before.id, workspace);
+  services.log.info(`undid ${undone.entry.label}: restored ${undone.reverted.join(', ') || 'no file'}`);
+  void vscode.window.showInformationMessage(
+    `Combee undid ${undone.entry.label}${undone.reverted.length ? `, restoring ${undone.reverted.join(', ')}` : ''}; it is pending again.`,
+  );
+  return { reverted: undone.reverted, changedSince: [] };
 }

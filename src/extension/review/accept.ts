@@ -113,8 +113,8 @@ export async function acceptFiles(
 }
 
 /**
- * Puts back what an accept wrote: each file as it was before (a created one is deleted), unless it changed since the
- * accept, which is then left alone and reported.
+ * Puts back what an accept wrote: each file as it was before (a created one is deleted); when one changed since the
+ * accept, nothing is put back and it is reported.
  */
 export async function undoWrites(
   writes: AcceptOutcome['writes'],
@@ -140,6 +140,8 @@ export async function undoWrites(
     }
     reverted.push(write.path);
   }
+  // all or nothing: a file changed since the decision leaves every file as it is
+  if (changedSince.length > 0) return { reverted: [], changedSince };
   if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   for (const write of writes) {
     if (write.before !== undefined && reverted.includes(write.path))

@@ -6,7 +6,8 @@ import { rebaseChange } from '../../../src/core/assets/rebase';
 import { isOpen } from '../../../src/core/assets/review';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
-import { decide, type ReviewAction, type ReviewDeps } from '../../../src/core/service/review/decide';
+import { decide, planReview, type ReviewAction, type ReviewDeps } from '../../../src/core/service/review/decide';
+import { UndoStack } from '../../../src/core/service/review/undo';
 import { fileWriter } from '../../../src/core/service/review/fileWriter';
 import { describeStatus, proposalStatus } from '../../../src/core/service/review/status';
 import type { ReviewWriter } from '../../../src/core/service/review/writer';
@@ -312,5 +313,68 @@ describe('review decisions with files edited in between', () => {
     const states = new Map<string, State>(RULES.map((id) => [id, 'pending']));
     // the proposal's AGENTS.md is stale now (a later decision renders it again); the rest holds
     await checkInvariants(fx, states, 'race', true);
+  });
+});
+
+describe('undo walks back several decisions', () => {
+  it('each accept and reject in turn, files, proposal and review memory together; never over a file changed since', async () => {
+    const fx = await reviewFixture();
+    const deps: ReviewDeps = {
+      store: fx.store,
+      proposals: fx.proposals,
+      writer: fileWriter(fx.workspace),
+      warn: () => undefined,
+    };
+    const snapshot = async () => ({
+      files: FILES.map((f) => read(fx, f)),
+      proposal: await fx.proposals.load(fx.workspace, fx.proposal.id),
+      memory: await new ReviewMemory(new WorkspaceState(fx.store.dir), fx.workspace).load(),
+    });
+    const stack = new UndoStack();
+    const steps: ReviewAction[] = [
+      { kind: 'accept-rules', ids: [RULES[0]] },
+      { kind: 'reject-rules', ids: [FLAGGED_ID] },
+      { kind: 'accept-file', path: 'AGENTS.md' },
+    ];
+    const states = [await snapshot()];
+    for (const action of steps) {
+      const proposal = await fx.proposals.load(fx.workspace, fx.proposal.id);
+      const result = await stack.commit(deps, await planReview(deps, proposal!, action));
+      assert.ok(result.decided, action.kind);
+      states.push(await snapshot());
+    }
+    assert.equal(stack.size, 3);
+    assert.equal((await snapshot()).proposal?.status, 'accepted');
+
+    // a file the last decision wrote is edited: nothing is walked back
+    const edited = `${read(fx, 'AGENTS.md')}\nmine\n`;
+    writeFileSync(join(fx.workspace, 'AGENTS.md'), edited);
+    const refused = await stack.undo(deps);
+    assert.equal(refused.kind, 'changed-since');
+    assert.equal(read(fx, 'AGENTS.md'), edited);
+    assert.equal(read(fx, fx.playbookPath), states[3].files[0], 'the playbook is left as the decision wrote it too');
+    writeFileSync(join(fx.workspace, 'AGENTS.md'), states[3].files[1]);
+
+    for (let back = steps.length - 1; back >= 0; back--) {
+      const undone = await stack.undo(deps);
+      assert.equal(undone.kind, 'undone', `step ${back}`);
+      const now = await snapshot();
+      assert.deepEqual(now.files, states[back].files, `files after undoing step ${back}`);
+      assert.deepEqual(now.proposal, states[back].proposal, `proposal after undoing step ${back}`);
+      assert.deepEqual(now.memory, states[back].memory, `review memory after undoing step ${back}`);
+    }
+    assert.equal((await stack.undo(deps)).kind, 'nothing');
+    assert.ok(!existsSync(join(fx.workspace, 'CLAUDE.md')), 'a file a decision created is gone again');
+    // and the proposal decides as at first
+    const again = await decide(deps, (await fx.proposals.load(fx.workspace, fx.proposal.id))!, {
+      kind: 'accept-rules',
+      ids: [RULES[0]],
+    });
+    assert.ok(again.decided);
+    await checkInvariants(
+      fx,
+      new Map<string, State>(RULES.map((id) => [id, id === RULES[0] ? 'accepted' : 'pending'])),
+      'after undoing all',
+    );
   });
 });

@@ -37,20 +37,19 @@ export function fileWriter(workspace: string): ReviewWriter {
       return outcome;
     },
 
+    // all or nothing, as a write: a file changed since the decision leaves every file as it is
     async restore(writes: readonly WrittenFile[]) {
-      const reverted: string[] = [];
       const changedSince: string[] = [];
+      for (const write of writes)
+        if ((await readTextIfExists(resolveInWorkspace(workspace, write.path))) !== write.after)
+          changedSince.push(write.path);
+      if (changedSince.length > 0) return { reverted: [], changedSince };
       for (const write of writes) {
         const target = resolveInWorkspace(workspace, write.path);
-        if ((await readTextIfExists(target)) !== write.after) {
-          changedSince.push(write.path);
-          continue;
-        }
         if (write.before === undefined) await removeFile(target);
         else await atomicWrite(target, write.before);
-        reverted.push(write.path);
       }
-      return { reverted, changedSince };
+      return { reverted: writes.map((w) => w.path), changedSince };
     },
   };
 }

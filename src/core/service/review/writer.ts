@@ -28,7 +28,7 @@ export interface WriteOutcome {
  */
 export interface ReviewWriter {
   write(changes: readonly FileChange[]): Promise<WriteOutcome>;
-  /** Puts back what a decision wrote, except files changed since (left alone and named). */
+  /** Puts back what a decision wrote, all of it, or nothing when a file changed since (named). */
   restore(writes: readonly WrittenFile[]): Promise<{ reverted: string[]; changedSince: string[] }>;
 }
 
