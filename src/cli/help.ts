@@ -1,16 +1,27 @@
 // Usage text of every command, apart from the commands themselves: `combee --help` loads none of them.
 import { AGENTS } from '../core/trace/model';
 
-export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--include-flagged] [--workspace <folder>] [--playbook <path>]
-              [--store <folder>] [--json]
-  Writes a pending proposal (or only the given rules, rendered into every asset). A file changed since the proposal
-  was made is re-based; where the proposal's edits no longer fit it is reported (exit 1) and not overwritten. A file
-  whose path leads outside the workspace (.., a symbolic link out) is never written (exit 1).
+export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--file <path>]… [--include-flagged] [--workspace <folder>]
+              [--playbook <path>] [--store <folder>] [--json]
+  Writes a pending proposal, only the given rules (rendered into every file the proposal was made for, with its
+  settings), or the rules a file holds (--file: accepting a file accepts its rules, named in the output). The files
+  of one decision are written together or not at all: a file changed since the proposal was made is re-based; where
+  the proposal's edits no longer fit, or a path leads outside the workspace (.., a symbolic link out), nothing is
+  written (exit 1).
   Flagged rules (risky text, or evidence that is only text an agent read) are left out and stay pending unless
   named with --rule or all taken with --include-flagged; the command says which and why.
-combee reject <proposal-id> [--rule <id>]… [--workspace <folder>] [--playbook <path>] [--store <folder>] [--json]
-  Drops the proposal (or the given rules); rejected changes are remembered and not proposed again.
-  --json: the proposal afterwards (files written or dropped, rules decided, rules still pending with their flags).`;
+combee reject <proposal-id> [--rule <id>]… [--file <path>]… [--workspace <folder>] [--store <folder>] [--json]
+  Drops the proposal, the given rules, or the rules a file holds; rejected changes are remembered and not proposed
+  again. A rule already accepted is not rejected (retire it instead).
+  --json: the proposal afterwards (files written or dropped, rules decided, rules still pending with their flags,
+  what is left to review).`;
+
+export const RETIRE_HELP = `combee retire <rule-id> [--reason <text>] [--workspace <folder>] [--playbook <path>]
+              [--targets <list>] [--store <folder>] [--json]
+combee pin <rule-id> | combee unpin <rule-id> [--workspace <folder>] [--playbook <path>] [--store <folder>] [--json]
+  Proposes what the panel's Retire… and Pin… do: the rule taken out of the playbook and every file rendered from
+  it, or the pin mark above it (a pinned rule is never proposed for retiring). Prints the diffs and saves the
+  proposal; nothing is written until \`combee accept <proposal-id>\`.`;
 
 export const BENCH_HELP = `combee bench learn [--json] [--quick] | combee bench faults [--runs <n>]
 combee bench quality [--corpus main|heldout] [--learner offline|careful|sloppy|all] [--seed <n>] [--json] [--strict]

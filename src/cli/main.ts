@@ -8,6 +8,7 @@ import {
   IMPORT_HELP,
   LEARN_HELP,
   MERGE_HELP,
+  RETIRE_HELP,
   RULES_HELP,
   TREE_HELP,
 } from './help';
@@ -27,6 +28,8 @@ ${LEARN_HELP}
 ${CALIBRATE_HELP}
 
 ${ACCEPT_HELP}
+
+${RETIRE_HELP}
 
 ${TREE_HELP}
 
@@ -53,6 +56,9 @@ const COMMAND_HELP: Record<string, string> = {
   calibrate: CALIBRATE_HELP,
   accept: ACCEPT_HELP,
   reject: ACCEPT_HELP,
+  retire: RETIRE_HELP,
+  pin: RETIRE_HELP,
+  unpin: RETIRE_HELP,
   tree: TREE_HELP,
   rules: RULES_HELP,
   eval: EVAL_HELP,
@@ -87,6 +93,12 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
         return await (await import('./commands/accept.js')).acceptCommand(rest, out);
       case 'reject':
         return await (await import('./commands/accept.js')).rejectCommand(rest, out);
+      case 'retire':
+        return await (await import('./commands/ruleChange.js')).retireCommand(rest, out);
+      case 'pin':
+        return await (await import('./commands/ruleChange.js')).pinCommand(rest, out);
+      case 'unpin':
+        return await (await import('./commands/ruleChange.js')).unpinCommand(rest, out);
       case 'merge':
         return await (await import('./commands/merge.js')).mergeCommand(rest, out);
       case 'tree':

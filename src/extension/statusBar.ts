@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { isOpen, pendingCounts } from '../core/assets/review';
+import { isOpen } from '../core/assets/review';
+import { describeStatus, reviewStatus } from '../core/service/review/status';
 import { workspaceFolderPaths, type Services } from './services';
 
 export interface StatusBar extends vscode.Disposable {
@@ -25,19 +26,18 @@ export function createStatusBar(services: Services): StatusBar {
       show(true);
       return;
     }
-    // Only what still waits counts: files and rules accepted or rejected one by one do not.
+    // Only what still waits counts, from the same decisions the files were written from: a file holding pending
+    // rules is decided with them and is not counted again.
     const open = (await Promise.all(workspaceFolderPaths().map((ws) => services.proposals.list(ws))))
       .flat()
       .filter(isOpen);
-    const counts = open.map(pendingCounts);
-    const files = counts.reduce((n, c) => n + c.files, 0);
-    const rules = counts.reduce((n, c) => n + c.rules, 0);
-    if (files + rules === 0) {
+    const status = reviewStatus(open);
+    if (status.rules + status.files === 0) {
       show(false);
       return;
     }
-    item.text = `$(lightbulb) Combee: ${files + rules} to review`;
-    item.tooltip = `${files} file(s) and ${rules} rule(s) of ${open.length} proposal(s) wait for review`;
+    item.text = `$(lightbulb) Combee: ${describeStatus(status)}`;
+    item.tooltip = `${describeStatus(status)} in ${status.proposals} proposal(s)`;
     item.command = 'combee.reviewProposals';
     show(true);
   };

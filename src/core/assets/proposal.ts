@@ -78,6 +78,19 @@ export const Proposal = z.object({
   counts: z.array(RuleCount).default([]),
   /** The asset targets it was rendered for: a part accepted later (the CLI) is rendered for the same ones. */
   targets: z.array(z.string()).optional(),
+  /**
+   * The asset settings it was rendered with (targets, playbook path, budget, skill roots): every part of it decided
+   * later, from any front end, is rendered with the same ones. Absent in proposals made before they were kept.
+   */
+  assets: z
+    .object({
+      targets: z.array(z.string()),
+      playbookPath: z.string(),
+      budgetTokens: z.number().optional(),
+      skillRoots: z.array(z.string()).optional(),
+      skillMinSessions: z.number().optional(),
+    })
+    .optional(),
   /** Why each of those targets was rendered ("CLAUDE.md: 12 Claude Code sessions"). */
   targetReasons: z.array(z.string()).optional(),
   /** Rules already in the playbook whose text is flagged: kept out of every other asset, reported here. */

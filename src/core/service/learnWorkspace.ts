@@ -2,6 +2,7 @@ import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
 import { renderAssets, type AssetSettings } from '../assets/targets';
+import { keptAssets } from './review/assets';
 import { runTargets } from './runTargets';
 import { decisionNotes } from '../learn/priorDecisions';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../assets/proposal';
@@ -505,6 +506,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           counts: result.counts,
           heldRules: hold.existing,
           targets: targets.targets,
+          assets: keptAssets({ ...options.assets, targets: targets.targets, playbookPath }),
           targetReasons: targets.reasons,
           reviewed: { files: [], rules: [] },
         };

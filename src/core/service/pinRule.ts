@@ -3,6 +3,7 @@ import { withPin } from '../playbook/marks';
 import { parsePlaybook, serializePlaybook } from '../playbook/markdown';
 import { readWorkspaceFile } from './proposalFiles';
 import { userProposal } from './userProposal';
+import { keptAssets } from './review/assets';
 
 export interface PinInput {
   workspace: string;
@@ -31,5 +32,6 @@ export function pinProposal(input: PinInput): Proposal | undefined {
     rules: [],
     ops: [],
     heldRules: [],
+    assets: keptAssets({ playbookPath: input.playbookPath, targets: ['playbook'] }),
   });
 }

@@ -5,6 +5,7 @@ import { findBullet } from '../playbook/model';
 import type { LocalCounts } from '../learn/confirmedCounters';
 import { readWorkspaceFile, renderOps } from './proposalFiles';
 import { userProposal } from './userProposal';
+import { keptAssets } from './review/assets';
 
 export interface RetireInput {
   workspace: string;
@@ -48,5 +49,6 @@ export function retireProposal(input: RetireInput): Proposal | undefined {
     ops: render.ops,
     heldRules: render.held,
     targets: resolveAssetSettings(input.assets).targets,
+    assets: keptAssets(input.assets),
   });
 }

@@ -2,7 +2,7 @@ import { PROPOSAL_VERSION, type Proposal } from '../assets/proposal';
 import { sha256 } from '../util/hash';
 
 /** What a change the user asked for (retire, pin, unpin a rule) holds; the rest is the same for all of them. */
-export type UserChange = Pick<Proposal, 'files' | 'rules' | 'ops' | 'heldRules' | 'targets'>;
+export type UserChange = Pick<Proposal, 'files' | 'rules' | 'ops' | 'heldRules' | 'targets' | 'assets'>;
 
 /**
  * A change the user asked for, as a proposal to review like any other. The same action on the same playbook is the

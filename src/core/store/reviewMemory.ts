@@ -31,6 +31,7 @@ const Memory = z.object({
   trusted: z.array(z.object({ content: z.string(), at: z.string() })).default([]),
 });
 type Memory = z.infer<typeof Memory>;
+export type ReviewMemoryData = Memory;
 
 const empty = (): Memory => ({ version: 1, rejected: [], deleted: [], retired: [], accepted: [], trusted: [] });
 
@@ -132,6 +133,11 @@ export class ReviewMemory {
   }
 
   /** An accept was undone: its rules are gone from the playbook because of that, not deleted by the team. */
+  /** Puts back the memory as it was (an undone decision: what it remembered is forgotten, exactly). */
+  async restore(memory: Memory): Promise<void> {
+    await this.save(memory);
+  }
+
   async forgetAccepted(ids: string[]): Promise<void> {
     const memory = await this.load();
     memory.accepted = memory.accepted.filter((a) => !ids.includes(a.id));

@@ -1,16 +1,14 @@
 import * as vscode from 'vscode';
-import { ReviewMemory } from '../../core/store/reviewMemory';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { rebaseChange } from '../../core/assets/rebase';
-import { acceptedFiles, pendingRules, rulesAcceptedWith, withDecisions } from '../../core/assets/review';
-import { chooseRules } from '../../core/service/proposalFiles';
-import { rememberRetired } from '../../core/service/rememberRetired';
-import { textsToTrust } from '../../core/trust/hold';
+import { rulesAcceptedWith, withDecisions } from '../../core/assets/review';
+import { planReview, type ReviewDeps, type ReviewPlan, type ReviewResult } from '../../core/service/review/decide';
+import { UndoStack } from '../../core/service/review/undo';
 import { describeFlags } from '../../core/trust/kinds';
-import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
+import { resolveInWorkspace, tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { evidenceUri } from '../review/evidenceDocument';
-import { acceptFiles, undoWrites, type AcceptOutcome } from '../review/accept';
+import { workspaceEditWriter, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { isSetByUser, readSettings } from '../settings';
@@ -89,66 +87,82 @@ export function assetSettings(proposal?: Proposal) {
   };
 }
 
-/** Says what an accept wrote, with Undo; refusals and conflicts get their own message. */
-function report(
-  services: Services,
-  what: string,
-  proposal: Proposal,
-  outcome: AcceptOutcome,
-  acceptedRuleIds: string[] = proposal.rules.map((r) => r.id),
-): void {
+function reviewDeps(services: Services, proposal: Proposal): ReviewDeps {
+  return {
+    store: services.store,
+    proposals: services.proposals,
+    writer: workspaceEditWriter(proposal.workspace),
+    warn: (m) => services.log.warn(m),
+    // only a proposal made before it kept its own settings is rendered with the window's
+    fallbackAssets: assetSettings(proposal),
+  };
+}
+
+/** The command's answer, as the commands returned it before the review service (tests read it). */
+function outcomeOf(result: ReviewResult): AcceptOutcome {
+  const { outcome } = result;
+  return {
+    written: outcome.written,
+    refused: outcome.refused,
+    rebased: outcome.rebased,
+    conflicts: outcome.conflicts.map((c) => c.path),
+    conflictReasons: outcome.conflicts,
+    alreadyApplied: outcome.alreadyApplied,
+    writes: outcome.writes.map((w) => ({
+      ...w,
+      uri: vscode.Uri.file(resolveInWorkspace(result.proposal.workspace, w.path)),
+    })),
+  };
+}
+
+const ruleList = (ids: string[]) => (ids.length === 1 ? `rule ${ids[0]}` : `rules ${ids.join(', ')}`);
+
+/** Says what a decision did, with Undo for an accept; refusals and conflicts get their own message. */
+function announce(services: Services, what: string, result: ReviewResult): void {
+  const { plan, outcome, proposal } = result;
+  if (plan.refused) {
+    void vscode.window.showInformationMessage(`Combee: ${plan.refused}.`);
+    services.log.info(`${what} ${proposal.id}: ${plan.refused}`);
+    return;
+  }
+  const taken = [...plan.accepting.map((r) => r.id), ...plan.acceptingHeld.map((h) => h.id)];
+  services.log.info(
+    `${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${taken.length ? `; accepted ${taken.join(', ')}` : ''}${plan.rejecting.length ? `; rejected ${plan.rejecting.map((r) => r.id).join(', ')}` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.map((c) => c.path).join(', ')}` : ''}${outcome.refused.length ? `; refused (outside the workspace): ${outcome.refused.map((r) => r.path).join(', ')}` : ''}`,
+  );
+  for (const { reason } of outcome.refused)
+    void vscode.window.showErrorMessage(`Combee did not write a file of proposal ${proposal.id}: ${reason}.`);
+  if (outcome.conflicts.length > 0)
+    void vscode.window.showWarningMessage(
+      `Combee did not overwrite ${outcome.conflicts.map((c) => c.path).join(', ')}: changed where the proposal edits it since it was made, so nothing of this decision was written. Learn again for a fresh proposal.`,
+    );
+  if (!result.decided) return;
   if (outcome.written.length > 0) {
-    lastAccept = { proposal, outcome, acceptedRuleIds };
     void vscode.window
       .showInformationMessage(
-        `Combee wrote ${outcome.written.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}.`,
+        `Combee wrote ${outcome.written.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}${taken.length ? `, accepting ${ruleList(taken)}` : ''}.`,
         'Undo',
       )
       .then((choice) => {
         if (choice === 'Undo') void undoLastAccept(services);
       });
-  } else if (outcome.refused.length === 0 && outcome.conflicts.length === 0) {
+  } else if (plan.files.length > 0) {
     void vscode.window.showInformationMessage('Combee wrote nothing: the files already hold these changes.');
-  }
-  services.log.info(
-    `${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.join(', ')}` : ''}${outcome.refused.length ? `; refused (outside the workspace): ${outcome.refused.map((r) => r.path).join(', ')}` : ''}`,
-  );
-  for (const { reason } of outcome.refused)
-    void vscode.window.showErrorMessage(`Combee did not write a file of proposal ${proposal.id}: ${reason}.`);
-  if (outcome.conflicts.length > 0) {
-    void vscode.window.showWarningMessage(
-      `Combee did not overwrite ${outcome.conflicts.join(', ')}: changed where the proposal edits it since it was made. Learn again for a fresh proposal.`,
-    );
   }
 }
 
-/** After an accept: remember the rules as written, so a later deletion by the team is noticed and respected. */
-async function rememberAccepted(services: Services, proposal: Proposal): Promise<void> {
-  const path = tryResolveInWorkspace(proposal.workspace, readSettings().playbookPath);
-  if (path === undefined) return;
-  const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(path)).then(
-    (b) => new TextDecoder().decode(b),
-    () => undefined,
-  );
-  if (bytes === undefined) return;
-  const memory = new ReviewMemory(services.state, proposal.workspace);
-  await memory.rememberAccepted(bytes, new Map(proposal.rules.map((r) => [r.id, r.support.map((s) => s.traceId)])));
-  // a removal accepted (Retire…, the lifecycle's) is a decision: the rule does not come back on the same evidence
-  await rememberRetired(
-    services.state,
-    proposal,
-    proposal.rules.map((r) => r.id),
-    readSettings().playbookPath,
-    bytes,
-  );
-  // Accepted in review: their risky-looking text is the user's now, not held back as an existing rule next time.
-  await memory.rememberTrusted(textsToTrust(proposal.rules));
+/** Commits a planned decision, then brings the open diffs and views up to date and says what happened. */
+async function commit(services: Services, plan: ReviewPlan, what: string): Promise<ReviewResult> {
+  const result = await undoStackOf(plan.proposal.workspace).commit(reviewDeps(services, plan.proposal), plan);
+  await settleTabs(services, plan.proposal.id, plan.proposal.workspace);
+  services.notifyChanged();
+  announce(services, what, result);
+  return result;
 }
 
 /**
- * Accept all: every file of the proposal, except that flagged rules are left out (and stay pending) unless
- * `includeFlagged` is true; then the rest is rendered again without them. Writing several files asks first, naming
- * them; `confirmed === true` (tests, scripted use) stands for that answer.
+ * Accept all: every rule of the proposal, except that flagged rules are left out (and stay pending) unless
+ * `includeFlagged` is true. Writing several files asks first, naming them; `confirmed === true` (tests, scripted use)
+ * stands for that answer.
  */
 export async function acceptProposal(
   services: Services,
@@ -162,93 +176,51 @@ export async function acceptProposal(
     void vscode.window.showInformationMessage('Combee has no pending proposal to accept.');
     return undefined;
   }
-  if (proposal.files.length > 1 && confirmed !== true) {
-    const write = `Write ${proposal.files.length} Files`;
+  const plan = await planReview(reviewDeps(services, proposal), proposal, {
+    kind: 'accept-all',
+    includeFlagged: includeFlagged === true,
+  });
+  if (plan.files.length > 1 && !plan.refused && confirmed !== true) {
+    const write = `Write ${plan.files.length} Files`;
     const choice = await vscode.window.showInformationMessage(
       `Accept this Combee proposal?`,
       {
         modal: true,
-        detail: `It writes ${proposal.files.map((f) => f.path).join(', ')}${proposal.rules.some((r) => r.flags.length > 0) && includeFlagged !== true ? ' (flagged rules left out)' : ''}. Undo Last Accept puts them back.`,
+        detail: `It writes ${plan.files.map((f) => f.path).join(', ')}${plan.leftOutFlagged.length > 0 ? ' (flagged rules left out)' : ''}. Undo Last Accept puts them back.`,
       },
       write,
     );
     if (choice !== write) return undefined;
   }
-  const flagged = proposal.rules.filter((r) => r.flags.length > 0);
-  if (flagged.length > 0) {
-    const take =
-      includeFlagged === true
-        ? proposal.ops.map((o) => o.ruleId)
-        : proposal.ops.map((o) => o.ruleId).filter((ruleId) => !flagged.some((r) => r.id === ruleId));
-    const split = await chooseRules(services.store, proposal, take, assetSettings(proposal), (m) =>
-      services.log.warn(m),
+  const result = await commit(services, plan, 'accepted proposal');
+  for (const rule of plan.leftOutFlagged)
+    services.log.warn(`left out flagged rule ${rule.id} of ${proposal.id}: ${describeFlags(rule.flags)}`);
+  if (result.decided && plan.leftOutFlagged.length > 0)
+    void vscode.window.showWarningMessage(
+      `Combee left out ${plan.leftOutFlagged.length} flagged rule(s): ${plan.leftOutFlagged.map((r) => `${r.id} (${r.flags.map((f) => f.kind).join(', ')})`).join('; ')}. They stay pending: review their evidence in the Proposals view and accept them one by one.`,
     );
-    const outcome = await acceptFiles(proposal, split.chosen.files);
-    const written = acceptedFiles(split.chosen.files, outcome);
-    await services.proposals.save(
-      withDecisions(split.remaining(written.map((f) => f.path)), 'accepted', {
-        files: written,
-        rules: proposal.rules.filter((r) => take.includes(r.id)),
-      }),
-    );
-    await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => take.includes(r.id)) });
-    await settleTabs(services, proposal.id, proposal.workspace);
-    services.notifyChanged();
-    report(services, 'accepted proposal', proposal, outcome, take);
-    const left = flagged.filter((r) => !take.includes(r.id));
-    for (const rule of left)
-      services.log.warn(`left out flagged rule ${rule.id} of ${proposal.id}: ${describeFlags(rule.flags)}`);
-    if (left.length > 0)
-      void vscode.window.showWarningMessage(
-        `Combee left out ${left.length} flagged rule(s): ${left.map((r) => `${r.id} (${r.flags.map((f) => f.kind).join(', ')})`).join('; ')}. They stay pending: review their evidence in the Proposals view and accept them one by one.`,
-      );
-    return outcome;
-  }
-  const outcome = await acceptFiles(proposal, proposal.files);
-  const remaining = proposal.files.filter((f) => outcome.conflicts.includes(f.path));
-  const accepted = acceptedFiles(proposal.files, outcome);
-  await services.proposals.save(
-    withDecisions(
-      { ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' },
-      'accepted',
-      { files: accepted, rules: rulesAcceptedWith(proposal, accepted, readSettings().playbookPath) },
-    ),
-  );
-  await rememberAccepted(services, proposal);
-  await settleTabs(services, proposal.id, proposal.workspace);
-  services.notifyChanged();
-  report(services, 'accepted proposal', proposal, outcome);
-  return outcome;
+  return outcomeOf(result);
 }
 
-/** Accept file: only the file of the active diff (or the given path). */
+/**
+ * Accept file: the file of the active diff (or the given path), decided through the rules it holds — they are
+ * accepted, named in the message, and written into every file the proposal renders (an agent file never cites a rule
+ * its playbook lacks). A file holding no rule is written as proposed.
+ */
 export async function acceptFile(services: Services, id?: unknown, path?: unknown): Promise<AcceptOutcome | undefined> {
   if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const active = activeProposalFile();
   const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
   const filePath = typeof path === 'string' ? path : active?.path;
-  const change = proposal?.files.find((f) => f.path === filePath);
-  if (!proposal || !change) {
+  if (!proposal || !proposal.files.some((f) => f.path === filePath)) {
     void vscode.window.showInformationMessage('Open a file of a Combee proposal (its diff) to accept it alone.');
     return undefined;
   }
-  const outcome = await acceptFiles(proposal, [change]);
-  const remaining = proposal.files.filter((f) => f.path !== change.path || outcome.conflicts.includes(f.path));
-  const accepted = acceptedFiles([change], outcome);
-  await services.proposals.save(
-    withDecisions(
-      { ...proposal, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' },
-      'accepted',
-      { files: accepted, rules: rulesAcceptedWith(proposal, accepted, readSettings().playbookPath) },
-    ),
-  );
-  // A flagged rule written with its mark (this file as proposed) is not accepted by name: it stays held and untrusted.
-  if (change.path === readSettings().playbookPath)
-    await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.flags.length === 0) });
-  await settleTabs(services, proposal.id, proposal.workspace);
-  services.notifyChanged();
-  report(services, `accepted ${change.path} of`, proposal, outcome, []);
-  return outcome;
+  const plan = await planReview(reviewDeps(services, proposal), proposal, {
+    kind: 'accept-file',
+    path: filePath as string,
+  });
+  return outcomeOf(await commit(services, plan, `accepted ${filePath} of`));
 }
 
 /**
@@ -271,10 +243,9 @@ export async function acceptRule(
     );
     return undefined;
   }
-  const decided = proposal.reviewed.rules.find((r) => r.id === ruleId);
-  if (decided) {
-    // taken with the playbook file already: applying it again would add it twice
-    void vscode.window.showInformationMessage(`Rule ${ruleId} of this proposal is ${decided.decision} already.`);
+  const plan = await planReview(reviewDeps(services, proposal), proposal, { kind: 'accept-rules', ids: [ruleId] });
+  if (plan.refused) {
+    void vscode.window.showInformationMessage(`Combee: ${plan.refused}.`);
     return undefined;
   }
   const flags = held?.flags ?? proposal.rules.find((r) => r.id === ruleId)?.flags ?? [];
@@ -289,25 +260,10 @@ export async function acceptRule(
     );
     if (choice !== 'Accept Flagged Rule') return undefined;
   }
-  if (held) await new ReviewMemory(services.state, proposal.workspace).rememberTrusted([held.content]);
-  const warn = (m: string) => services.log.warn(m);
-  const split = await chooseRules(services.store, proposal, [ruleId], assetSettings(proposal), warn);
-  const outcome = await acceptFiles(proposal, split.chosen.files);
-  const written = acceptedFiles(split.chosen.files, outcome);
-  await services.proposals.save(
-    withDecisions(split.remaining(written.map((f) => f.path)), 'accepted', {
-      files: written,
-      rules: proposal.rules.filter((r) => r.id === ruleId),
-      held: held ? [held] : [],
-    }),
-  );
-  await rememberAccepted(services, { ...proposal, rules: proposal.rules.filter((r) => r.id === ruleId) });
-  await settleTabs(services, proposal.id, proposal.workspace);
-  services.notifyChanged();
-  if (flags.length > 0)
+  const result = await commit(services, plan, `accepted rule ${ruleId} of`);
+  if (result.decided && flags.length > 0)
     services.log.warn(`accepted flagged rule ${ruleId} of ${proposal.id} by name: ${describeFlags(flags)}`);
-  report(services, `accepted rule ${ruleId} of`, proposal, outcome, [ruleId]);
-  return outcome;
+  return outcomeOf(result);
 }
 
 /** Shows a rule's flags and the text of the steps behind it (from the stored sessions), read-only. Returns its text. */
@@ -323,39 +279,32 @@ export async function showRuleEvidence(
   return document.getText();
 }
 
-/** Reject rule: dropped from the proposal and remembered, so it is not proposed again. */
+/** Reject rule: dropped from the proposal and remembered, so it is not proposed again. A rule accepted is not. */
 export async function rejectRule(services: Services, id?: unknown, ruleId?: unknown): Promise<boolean> {
   const proposal = await resolveProposal(services, id);
-  const rule = proposal?.rules.find((r) => r.id === ruleId);
-  if (!proposal || !rule || proposal.reviewed.rules.some((r) => r.id === ruleId)) return false;
-  await new ReviewMemory(services.state, proposal.workspace).rememberRejected([rule]);
-  const split = await chooseRules(services.store, proposal, [rule.id], assetSettings(proposal), (m) =>
-    services.log.warn(m),
-  );
-  const rest = split.remaining();
-  await services.proposals.save(
-    withDecisions({ ...rest, status: rest.files.length === 0 ? 'rejected' : rest.status }, 'rejected', {
-      rules: [rule],
-    }),
-  );
-  await settleTabs(services, proposal.id, proposal.workspace);
-  services.notifyChanged();
-  services.log.info(`rejected rule ${rule.id} of proposal ${proposal.id}; it will not be proposed again`);
-  return true;
+  if (!proposal || typeof ruleId !== 'string') return false;
+  const plan = await planReview(reviewDeps(services, proposal), proposal, { kind: 'reject-rules', ids: [ruleId] });
+  if (plan.refused) {
+    services.log.info(`rule ${ruleId} of ${proposal.id} not rejected: ${plan.refused}`);
+    return false;
+  }
+  const result = await commit(services, plan, `rejected rule ${ruleId} of`);
+  if (result.decided)
+    services.log.info(`rejected rule ${ruleId} of proposal ${proposal.id}; it will not be proposed again`);
+  return result.decided;
 }
 
-/** Reject: the whole proposal; its rule changes are remembered and not proposed again. */
+/** Reject: the whole proposal; its rule changes still waiting are remembered and not proposed again. */
 export async function rejectProposal(services: Services, id?: unknown): Promise<boolean> {
   const proposal = await resolveProposal(services, id);
   if (!proposal) return false;
-  await new ReviewMemory(services.state, proposal.workspace).rememberRejected(proposal.rules);
-  await services.proposals.save(
-    withDecisions({ ...proposal, status: 'rejected' }, 'rejected', { rules: pendingRules(proposal) }),
-  );
+  const plan = await planReview(reviewDeps(services, proposal), proposal, { kind: 'reject-all' });
+  const result = await undoStackOf(proposal.workspace).commit(reviewDeps(services, proposal), plan);
+  if (!result.decided) return false;
   await closeProposalTabs(proposal.id);
   services.notifyChanged();
   services.log.info(
-    `rejected proposal ${proposal.id}; its ${proposal.rules.length} rule change(s) will not be proposed again`,
+    `rejected proposal ${proposal.id}; its ${plan.rejecting.length} rule change(s) will not be proposed again`,
   );
   return true;
 }
@@ -467,35 +416,53 @@ export async function openProposalFile(services: Services, id?: unknown, path?: 
   if (proposal && change) await openProposalDiff(proposal, change);
 }
 
-/** The last accept of this window, for Undo. */
-let lastAccept: { proposal: Proposal; outcome: AcceptOutcome; acceptedRuleIds: string[] } | undefined;
+/** Each workspace's decisions, newest last, for Undo; and the workspace decided in last. */
+const undoStacks = new Map<string, UndoStack>();
+let lastDecidedIn: string | undefined;
+
+function undoStackOf(workspace: string): UndoStack {
+  lastDecidedIn = workspace;
+  let stack = undoStacks.get(workspace);
+  if (!stack) undoStacks.set(workspace, (stack = new UndoStack()));
+  return stack;
+}
 
 /**
- * Combee: Undo Last Accept — the written files as they were (unless changed since), the proposal as it was before.
- * Returns what was restored, or undefined when there is nothing to undo.
+ * Combee: Undo Last Accept — walks back the newest decision (accept or reject) of the workspace decided in last, and
+ * the one before on the next call: the files it wrote as they were, the proposal and review memory as before it.
+ * When a file it wrote changed since, nothing is walked back. Returns what was restored, or undefined when there is
+ * nothing to undo.
  */
 export async function undoLastAccept(
   services: Services,
 ): Promise<{ reverted: string[]; changedSince: string[] } | undefined> {
-  const last = lastAccept;
-  if (!last) {
-    void vscode.window.showInformationMessage('Combee has no accept to undo in this window.');
+  const workspace =
+    lastDecidedIn && undoStacks.get(lastDecidedIn)?.size
+      ? lastDecidedIn
+      : [...undoStacks.keys()].find((ws) => (undoStacks.get(ws)?.size ?? 0) > 0);
+  const stack = workspace === undefined ? undefined : undoStacks.get(workspace);
+  if (workspace === undefined || !stack) {
+    void vscode.window.showInformationMessage('Combee has no decision to undo in this window.');
     return undefined;
   }
-  lastAccept = undefined;
-  const { proposal, outcome, acceptedRuleIds } = last;
-  const { reverted, changedSince } = await undoWrites(outcome.writes);
-  await services.proposals.save(proposal);
-  await new ReviewMemory(services.state, proposal.workspace).forgetAccepted(acceptedRuleIds);
+  const undone = await stack.undo({
+    store: services.store,
+    proposals: services.proposals,
+    writer: workspaceEditWriter(workspace),
+  });
   services.notifyChanged();
-  services.log.info(
-    `undid the accept of ${proposal.id}: restored ${reverted.join(', ') || 'nothing'}${changedSince.length ? `; left alone (changed since): ${changedSince.join(', ')}` : ''}`,
-  );
-  if (changedSince.length > 0)
+  if (undone.kind === 'nothing') return undefined;
+  if (undone.kind === 'changed-since') {
+    services.log.info(`did not undo ${undone.entry.label}: changed since: ${undone.changedSince.join(', ')}`);
     void vscode.window.showWarningMessage(
-      `Combee restored ${reverted.join(', ') || 'nothing'}; ${changedSince.join(', ')} changed since the accept and was left as it is.`,
+      `Combee did not undo ${undone.entry.label}: ${undone.changedSince.join(', ')} changed since, and the files and the decisions must agree.`,
     );
-  else
-    void vscode.window.showInformationMessage(`Combee restored ${reverted.join(', ')}; the proposal is pending again.`);
-  return { reverted, changedSince };
+    return { reverted: [], changedSince: undone.changedSince };
+  }
+  await settleTabs(services, undone.entry.before.id, workspace);
+  services.log.info(`undid ${undone.entry.label}: restored ${undone.reverted.join(', ') || 'no file'}`);
+  void vscode.window.showInformationMessage(
+    `Combee undid ${undone.entry.label}${undone.reverted.length ? `, restoring ${undone.reverted.join(', ')}` : ''}; it is pending again.`,
+  );
+  return { reverted: undone.reverted, changedSince: [] };
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import type { FileChange, Proposal } from '../../core/assets/proposal';
+import type { FileChange } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
+import type { ReviewWriter } from '../../core/service/review/writer';
 import { OutsideWorkspaceError, resolveInWorkspace } from '../../core/trust/workspacePath';
 
 export interface AcceptOutcome {
@@ -10,6 +11,10 @@ export interface AcceptOutcome {
   /** Files changed during review whose proposal was patched onto their new content. */
   rebased: string[];
   conflicts: string[];
+  /** Why each conflicting file was not written, by path. */
+  conflictReasons: Array<{ path: string; reason: string }>;
+  /** Files that already held the change. */
+  alreadyApplied: string[];
   /** What each written file held before (undefined: it did not exist) and after: what Undo puts back. */
   writes: Array<{ path: string; uri: vscode.Uri; before: string | undefined; after: string }>;
 }
@@ -32,28 +37,37 @@ async function currentState(
   return { text, document, stale: document !== undefined && document.getText() !== text };
 }
 
-/** The file a proposal's path names; throws OutsideWorkspaceError when it leads outside the workspace. */
-function workspaceUri(proposal: Proposal, path: string): vscode.Uri {
-  return vscode.Uri.file(resolveInWorkspace(proposal.workspace, path));
+/** The file a path names; throws OutsideWorkspaceError when it leads outside the workspace. */
+function workspaceUri(workspace: string, path: string): vscode.Uri {
+  return vscode.Uri.file(resolveInWorkspace(workspace, path));
 }
 
 /**
- * Applies accepted files through one WorkspaceEdit (undoable) and saves them. A file edited during review is re-based
- * (the proposal's hunks patched onto it); where they no longer fit it is left alone and reported as a conflict.
+ * Applies accepted files through one WorkspaceEdit (undoable) and saves them, all of them or none: with any conflict
+ * or refusal nothing is applied. A file with unsaved edits, or changed on disk since it was rendered, is re-based
+ * (the change's hunks patched onto it); where they no longer fit it is a conflict.
  */
 export async function acceptFiles(
-  proposal: Proposal,
-  files: FileChange[],
+  workspace: string,
+  files: readonly FileChange[],
   options: { save: boolean } = { save: true },
 ): Promise<AcceptOutcome> {
   const edit = new vscode.WorkspaceEdit();
-  const outcome: AcceptOutcome = { written: [], refused: [], rebased: [], conflicts: [], writes: [] };
+  const outcome: AcceptOutcome = {
+    written: [],
+    refused: [],
+    rebased: [],
+    conflicts: [],
+    conflictReasons: [],
+    alreadyApplied: [],
+    writes: [],
+  };
   const touched: vscode.Uri[] = [];
   const direct: Array<{ uri: vscode.Uri; text: string }> = [];
   for (const change of files) {
     let uri: vscode.Uri;
     try {
-      uri = workspaceUri(proposal, change.path);
+      uri = workspaceUri(workspace, change.path);
     } catch (error) {
       if (!(error instanceof OutsideWorkspaceError)) throw error;
       outcome.refused.push({ path: change.path, reason: error.message });
@@ -61,9 +75,13 @@ export async function acceptFiles(
     }
     const { text: current, stale } = await currentState(uri);
     const result = rebaseChange(change, current);
-    if (result.kind === 'already-applied') continue;
+    if (result.kind === 'already-applied') {
+      outcome.alreadyApplied.push(change.path);
+      continue;
+    }
     if (result.kind === 'conflict') {
       outcome.conflicts.push(change.path);
+      outcome.conflictReasons.push({ path: change.path, reason: result.reason });
       continue;
     }
     if (current === undefined) {
@@ -84,6 +102,8 @@ export async function acceptFiles(
     outcome.writes.push({ path: change.path, uri, before: current, after: result.change.after });
     if (result.kind === 'rebased') outcome.rebased.push(change.path);
   }
+  if (outcome.conflicts.length > 0 || outcome.refused.length > 0)
+    return { ...outcome, written: [], rebased: [], writes: [] };
   if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   for (const { uri, text } of direct) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   if (options.save)
@@ -93,8 +113,8 @@ export async function acceptFiles(
 }
 
 /**
- * Puts back what an accept wrote: each file as it was before (a created one is deleted), unless it changed since the
- * accept, which is then left alone and reported.
+ * Puts back what an accept wrote: each file as it was before (a created one is deleted); when one changed since the
+ * accept, nothing is put back and it is reported.
  */
 export async function undoWrites(
   writes: AcceptOutcome['writes'],
@@ -120,10 +140,30 @@ export async function undoWrites(
     }
     reverted.push(write.path);
   }
+  // all or nothing: a file changed since the decision leaves every file as it is
+  if (changedSince.length > 0) return { reverted: [], changedSince };
   if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   for (const write of writes) {
     if (write.before !== undefined && reverted.includes(write.path))
       await vscode.workspace.textDocuments.find((d) => d.uri.toString() === write.uri.toString())?.save();
   }
   return { reverted, changedSince };
+}
+
+/** The review service's writer in VS Code: the editor's buffers (unsaved edits re-based onto), undoable. */
+export function workspaceEditWriter(workspace: string): ReviewWriter {
+  return {
+    async write(changes) {
+      const outcome = await acceptFiles(workspace, changes);
+      return {
+        written: outcome.written,
+        alreadyApplied: outcome.alreadyApplied,
+        rebased: outcome.rebased,
+        conflicts: outcome.conflictReasons,
+        refused: outcome.refused,
+        writes: outcome.writes.map(({ path, before, after }) => ({ path, before, after })),
+      };
+    },
+    restore: (writes) => undoWrites(writes.map((w) => ({ ...w, uri: workspaceUri(workspace, w.path) }))),
+  };
 }

@@ -2,14 +2,8 @@ import * as vscode from 'vscode';
 import { sessionLabel } from '../../core/trace/transcript';
 import type { Proposal } from '../../core/assets/proposal';
 import { decisionNoteHead } from '../../core/learn/priorDecisions';
-import {
-  isOpen,
-  pendingCounts,
-  reviewItems,
-  type ItemState,
-  type ReviewedFile,
-  type ReviewedRule,
-} from '../../core/assets/review';
+import { describeStatus, proposalStatus } from '../../core/service/review/status';
+import { isOpen, reviewItems, type ItemState, type ReviewedFile, type ReviewedRule } from '../../core/assets/review';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { escapeMarkdown, figuresForRule } from '../../core/eval/render';
 import { workspaceFolderPaths, type Services } from '../services';
@@ -30,13 +24,16 @@ const STATE_ICONS: Record<Exclude<ItemState, 'pending'>, vscode.ThemeIcon> = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** "2 files · 3 rules to review", or "1 of 2 files · 3 of 4 rules pending" once some are decided. */
+/** "3 rules and 1 file to review", then what was decided ("· 2 rules accepted · 1 rejected"). */
 export function pendingSummary(proposal: Proposal): string {
-  const items = reviewItems(proposal);
-  const pending = pendingCounts(proposal);
-  if (pending.files === items.files.length && pending.rules === items.rules.length)
-    return `${plural(pending.files, 'file')} · ${plural(pending.rules, 'rule')} to review`;
-  return `${pending.files} of ${plural(items.files.length, 'file')} · ${pending.rules} of ${plural(items.rules.length, 'rule')} pending`;
+  const decided = proposal.reviewed.rules;
+  const accepted = decided.filter((r) => r.decision === 'accepted').length;
+  const rejected = decided.length - accepted;
+  return [
+    describeStatus(proposalStatus(proposal)),
+    ...(accepted > 0 ? [`${plural(accepted, 'rule')} accepted`] : []),
+    ...(rejected > 0 ? [`${plural(rejected, 'rule')} rejected`] : []),
+  ].join(' · ');
 }
 
 /** Open proposals → their files → the rule changes, each pending, accepted or rejected; provider, model and cost. */

@@ -1,5 +1,6 @@
-// Review in the real VS Code: accept or reject one rule, accept one file, edit before accepting, a file edited
-// during review re-based or reported, and rejected rules not proposed again. Runs after the skeleton (file order).
+// Review in the real VS Code: accept or reject one rule, accept one file (and the rules it holds), edit before
+// accepting, unsaved edits during review re-based or reported, and rejected rules not proposed again. Runs after the
+// skeleton (file order).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { writeSession } from './sessions';
@@ -71,24 +72,36 @@ describe('review: per rule, per file, edits and conflicts', () => {
     assert.ok(await run('combee.rejectRule', p!.id, back.id));
   });
 
-  it("re-bases a proposal onto AGENTS.md edited during review, keeping the team's edit", async () => {
+  it("re-bases onto AGENTS.md's unsaved edits during review, keeping them; the file takes the rule it holds", async () => {
     const [p] = await api().pendingProposals();
     assert.ok(p.files.some((f) => f.path === 'AGENTS.md'));
+    const i18n = p.rules.find((r) => /pnpm i18n:build/.test(r.content ?? ''));
+    assert.ok(i18n, JSON.stringify(p.rules.map((r) => r.content)));
     const doc = await vscode.workspace.openTextDocument(fileUri('AGENTS.md'));
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(0, 0), '<!-- reviewed by the team -->\n');
     await vscode.workspace.applyEdit(edit);
-    await doc.save();
+    assert.ok(doc.isDirty, 'the edit waits unsaved in the editor');
     const outcome = await run('combee.acceptFile', p.id, 'AGENTS.md');
     assert.deepEqual(outcome!.rebased, ['AGENTS.md']);
     const text = await read('AGENTS.md');
     assert.ok(text.startsWith('<!-- reviewed by the team -->\n# Acme Shop'), 'team edit kept');
     assert.match(text, /pnpm i18n:build/);
+    assert.match(await read('.combee/playbook.md'), /pnpm i18n:build/, 'the rule AGENTS.md cites is in the playbook');
+    const after = await proposal(p.id);
+    assert.equal(after!.reviewed.rules.find((r) => r.id === i18n.id)?.decision, 'accepted');
   });
 
-  it('reports a real conflict and writes nothing when the file changed where the proposal edits it', async () => {
-    const [p] = await api().pendingProposals();
-    const playbook = p.files.find((f) => f.path === '.combee/playbook.md');
+  it('reports a real conflict and writes nothing when an unsaved edit changed the file where the proposal edits it', async () => {
+    writeSession(
+      'No, never bump versions by hand; run the release script.',
+      ['pnpm lint:styles', 'Error: stylelint config missing'],
+      ['pnpm styles:init'],
+    );
+    const result = await learnAfresh();
+    assert.ok(result?.proposalId, 'a proposal');
+    const p = await proposal(result.proposalId);
+    const playbook = p!.files.find((f) => f.path === '.combee/playbook.md');
     assert.ok(playbook);
     // edit the context line right above the proposal's first added rule: its hunk no longer fits
     const lines = playbook.diff.split('\n');
@@ -98,12 +111,25 @@ describe('review: per rule, per file, edits and conflicts', () => {
       .reverse()
       .find((l) => l.startsWith(' '));
     assert.ok(context, playbook.diff);
-    const mine = playbook.before.replace(`${context.slice(1)}\n`, `${context.slice(1)} (reworded by the team)\n`);
-    assert.notEqual(mine, playbook.before);
-    await vscode.workspace.fs.writeFile(fileUri('.combee/playbook.md'), Buffer.from(mine));
-    const outcome = await run('combee.acceptFile', p.id, '.combee/playbook.md');
+    const onDisk = await read('.combee/playbook.md');
+    const agentsOnDisk = await read('AGENTS.md');
+    const doc = await vscode.workspace.openTextDocument(fileUri('.combee/playbook.md'));
+    const at = doc.getText().indexOf(`${context.slice(1)}\n`);
+    assert.ok(at >= 0, 'the context line is in the file');
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, doc.positionAt(at + context.length - 1), ' (reworded by the team)');
+    await vscode.workspace.applyEdit(edit);
+    const outcome = await run('combee.acceptFile', p!.id, '.combee/playbook.md');
     assert.deepEqual(outcome!.conflicts, ['.combee/playbook.md']);
-    assert.equal(await read('.combee/playbook.md'), mine, 'the conflicting file was not touched');
+    assert.deepEqual(outcome!.written, []);
+    assert.equal(await read('.combee/playbook.md'), onDisk, 'the conflicting file was not touched');
+    assert.equal(await read('AGENTS.md'), agentsOnDisk, 'nor AGENTS.md: a decision is written whole or not at all');
+    assert.ok(doc.getText().includes('(reworded by the team)'), 'the unsaved edit is kept');
+    assert.deepEqual((await proposal(p!.id))!.reviewed.rules, [], 'nothing decided');
+    // put the editor back as the disk has it, and drop the proposal, for the tests after this one
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.ok(await run('combee.rejectProposal', p!.id));
   });
 
   it('edit before accepting: the proposal is in the editor unsaved; saving is the accept', async () => {

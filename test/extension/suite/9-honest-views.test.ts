@@ -1,5 +1,6 @@
-// The views say what happened: a file accepted alone shows as accepted and leaves the status bar count, a session
-// whose learning failed three times shows as given up, and a file the import left out shows under its reason.
+// The views say what happened: a file accepted after partial decisions takes its rules, shows as accepted and leaves
+// the status bar count as they do, a session whose learning failed three times shows as given up, and a file the
+// import left out shows under its reason.
 // The views are read through the extension's viewItems hook (their own providers, item by item).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,9 +9,11 @@ import * as vscode from 'vscode';
 import { useLoopbackEndpoint } from './loopbackModel';
 import { captureHome, run } from './combee';
 import { writeSession } from './sessions';
-import { activate, learn, api, sessionsViewItems } from './combee';
+import { activate, learn, api, readText, sessionsViewItems } from './combee';
 
-const countOf = (text: string) => Number(/Combee: (\d+) to review/.exec(text)?.[1] ?? 0);
+/** What the status bar counts: "Combee: 3 rules and 1 file to review" → 4. */
+const countOf = (text: string) =>
+  Number(/(\d+) rules? (?:and|to review)/.exec(text)?.[1] ?? 0) + Number(/(\d+) files? to review/.exec(text)?.[1] ?? 0);
 
 async function proposalNode(id: string) {
   const proposal = await api().loadProposal(id);
@@ -29,7 +32,7 @@ describe('honest views: what was accepted, what failed, what was left out', () =
     await activate();
   });
 
-  it('Accept File of one file: that file shows as accepted, the others pending, and the status bar count drops by one', async () => {
+  it('Accept File after partial decisions takes the rules the file holds; a rejected rule is never on disk, and the views agree', async () => {
     writeSession(
       'No, never run the e2e suite against production; use the staging URL.',
       ['pnpm e2e:run', 'Error: browsers are not installed'],
@@ -39,63 +42,68 @@ describe('honest views: what was accepted, what failed, what was left out', () =
     const result = await learn();
     assert.ok(result?.proposalId, 'a proposal');
     const proposal = await api().loadProposal(result.proposalId);
+    const clean = proposal!.rules.filter((r) => r.flags.length === 0);
     assert.ok(
-      proposal!.files.length >= 2 && proposal!.files.some((f) => f.path === 'AGENTS.md'),
-      JSON.stringify(proposal!.files.map((f) => f.path)),
+      clean.length >= 2 && proposal!.files.some((f) => f.path === 'AGENTS.md'),
+      JSON.stringify({ rules: proposal!.rules.map((r) => r.id), files: proposal!.files.map((f) => f.path) }),
     );
     const before = await api().statusBar();
-    assert.ok(before.visible && countOf(before.text) > 0, before.text);
+    assert.ok(before.visible && countOf(before.text) >= clean.length, before.text);
     const fresh = await proposalNode(result.proposalId);
     assert.ok(
       fresh.children.every((c) => !/accepted|rejected/.test(c.contextValue ?? '')),
       'nothing decided yet',
     );
 
+    // a partial decision first: one rule turned down
+    const [turnedDown, ...rest] = clean;
+    assert.ok(await run('combee.rejectRule', result.proposalId, turnedDown.id));
+    const afterReject = await api().statusBar();
+    assert.equal(countOf(afterReject.text), countOf(before.text) - 1, `${before.text} → ${afterReject.text}`);
+
+    // Accept File on AGENTS.md: the rules it holds are accepted with it, and written where the playbook has them
     const outcome = await run('combee.acceptFile', result.proposalId, 'AGENTS.md');
     assert.deepEqual(outcome!.conflicts, []);
-    const node = await proposalNode(result.proposalId);
-    const files = node.children.filter((c) => c.contextValue!.startsWith('combee.proposalFile'));
-    const agents = files.find((c) => c.label === 'AGENTS.md');
-    assert.equal(
-      agents!.contextValue,
-      'combee.proposalFile.accepted',
-      'no Accept File action on it (package.json menus)',
-    );
-    assert.equal(agents!.icon, 'check');
-    assert.match(agents!.description ?? '', /^accepted/);
-    const others = files.filter((c) => c !== agents);
-    assert.equal(others.length, proposal!.files.length - 1);
-    for (const file of others) assert.equal(file.contextValue, 'combee.proposalFile', `${file.label} is still pending`);
-    const rules = node.children.filter(
-      (c) => c.contextValue!.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '),
-    );
-    assert.ok(
-      rules.length > 0 && rules.every((r) => r.contextValue === 'combee.proposalRule'),
-      'the rules are still pending: AGENTS.md alone takes none',
-    );
-    assert.match(
-      node.description ?? '',
-      new RegExp(
-        `${proposal!.files.length - 1} of ${proposal!.files.length} files · ${rules.length} of ${rules.length} rules? pending`,
-      ),
-    );
-    const after = await api().statusBar();
-    assert.equal(countOf(after.text), countOf(before.text) - 1, `${before.text} → ${after.text}`);
+    assert.ok(outcome!.written.includes('AGENTS.md') && outcome!.written.includes('.combee/playbook.md'));
+    const saved = await api().loadProposal(result.proposalId);
+    const decision = (id: string) => saved!.reviewed.rules.find((r) => r.id === id)?.decision;
+    assert.equal(decision(turnedDown.id), 'rejected');
+    for (const rule of rest) assert.equal(decision(rule.id), 'accepted', `${rule.id} went with AGENTS.md`);
 
-    // Accepting the playbook file takes its rules: they show as accepted too, and leave the count.
-    await run('combee.acceptFile', result.proposalId, '.combee/playbook.md');
-    const taken = await proposalNode(result.proposalId).catch(() => undefined);
-    if (taken) {
-      const decided = taken.children.filter(
-        (c) => c.contextValue!.startsWith('combee.proposalRule') && !c.label.startsWith('HELD '),
-      );
-      assert.ok(
-        decided.every((r) => r.contextValue === 'combee.proposalRule.accepted' && r.icon === 'check'),
-        JSON.stringify(decided),
-      );
+    const playbook = await readText('.combee/playbook.md');
+    const agents = await readText('AGENTS.md');
+    const inPlaybook = new Set([...playbook.matchAll(/^\[([a-z]+-\d{5})\] helpful=/gm)].map((m) => m[1]));
+    for (const m of agents.matchAll(/\[([a-z]+-\d{5})\]/g))
+      assert.ok(inPlaybook.has(m[1]), `AGENTS.md cites ${m[1]}, which the playbook does not hold`);
+    assert.ok(
+      !playbook.includes(`[${turnedDown.id}]`) && !agents.includes(`[${turnedDown.id}]`),
+      'rejected: not on disk',
+    );
+    for (const rule of rest) assert.ok(inPlaybook.has(rule.id) && agents.includes(`[${rule.id}]`), rule.id);
+
+    // the rows say the same: AGENTS.md and its rules accepted, the other rule rejected (when the proposal still shows)
+    const node = await proposalNode(result.proposalId).catch(() => undefined);
+    if (node) {
+      const row = (label: RegExp) => node.children.find((c) => label.test(c.label));
+      assert.equal(row(/^AGENTS\.md$/)?.contextValue, 'combee.proposalFile.accepted');
+      for (const rule of rest)
+        assert.equal(row(new RegExp(rule.id))?.contextValue, 'combee.proposalRule.accepted', rule.id);
+      assert.equal(row(new RegExp(turnedDown.id))?.contextValue, 'combee.proposalRule.rejected');
     }
-    const last = await api().statusBar();
-    assert.ok(countOf(last.text) <= countOf(after.text) - 1 - rules.length, `${after.text} → ${last.text}`);
+    const after = await api().statusBar();
+    assert.equal(
+      countOf(after.text),
+      countOf(afterReject.text) - rest.length,
+      `the status bar drops by the rules taken: ${afterReject.text} → ${after.text}`,
+    );
+
+    // a rule accepted with its file cannot then read "rejected" while it stays on disk
+    assert.equal(await run('combee.rejectRule', result.proposalId, rest[0].id), false);
+    assert.equal(
+      (await api().loadProposal(result.proposalId))!.reviewed.rules.find((r) => r.id === rest[0].id)?.decision,
+      'accepted',
+    );
+    assert.ok((await readText('AGENTS.md')).includes(`[${rest[0].id}]`));
   });
 
   it('a file the last import left out shows under its reason in the Sessions view', async () => {

@@ -17,6 +17,8 @@ describe('combee CLI helps itself', () => {
       'calibrate',
       'accept',
       'reject',
+      'retire',
+      'pin',
       'tree',
       'rules',
       'eval',
@@ -29,7 +31,7 @@ describe('combee CLI helps itself', () => {
         assert.equal(await runCli([command, flag], out), 0, `${command} ${flag}`);
         assert.match(
           out.stdout.join('\n'),
-          new RegExp(`^combee ${command === 'reject' ? 'accept' : command} `),
+          new RegExp(`^combee ${command === 'reject' ? 'accept' : command === 'pin' ? 'retire' : command} `),
           command,
         );
         assert.deepEqual(out.stderr, []);

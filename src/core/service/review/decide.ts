@@ -1,0 +1,270 @@
+import type { FileChange, Proposal, RuleChange } from '../../assets/proposal';
+import { isOpen, pendingRules, withDecisions } from '../../assets/review';
+import type { AssetSettings } from '../../assets/targets';
+import type { ProposalStore } from '../../store/proposals';
+import { ReviewMemory } from '../../store/reviewMemory';
+import type { TraceStore } from '../../store/traceStore';
+import { WorkspaceState } from '../../store/workspaceState';
+import { textsToTrust } from '../../trust/hold';
+import { chooseRules, readWorkspaceFile } from '../proposalFiles';
+import { rememberRetired } from '../rememberRetired';
+import { proposalAssets } from './assets';
+import { rulesInFile } from './ruleFiles';
+import { emptyOutcome, type ReviewWriter, type WriteOutcome } from './writer';
+
+// The one place review decisions are made. A file is decided through the rules it holds, so whatever the order of
+// decisions, a rejected rule is never written, and an agent file only cites rules its playbook holds.
+
+export type ReviewAction =
+  | { kind: 'accept-all'; includeFlagged?: boolean }
+  | { kind: 'accept-file'; path: string }
+  /** By name: flagged rules and held existing ones (the screen kept them out of the other files) included. */
+  | { kind: 'accept-rules'; ids: string[] }
+  | { kind: 'reject-all' }
+  | { kind: 'reject-file'; path: string }
+  | { kind: 'reject-rules'; ids: string[] };
+
+export interface ReviewDeps {
+  /** The run's lessons and the review memory live there. */
+  store: TraceStore;
+  proposals: ProposalStore;
+  writer: ReviewWriter;
+  warn: (message: string) => void;
+  /** Settings for a proposal made before it kept its own (the front end's). */
+  fallbackAssets?: Partial<AssetSettings>;
+}
+
+type HeldRule = Proposal['heldRules'][number];
+
+/** What a decision does, before anything is written: what a confirmation names. */
+export interface ReviewPlan {
+  action: ReviewAction;
+  proposal: Proposal;
+  /** Why nothing can be decided (decided already, nothing left, a file holding only flagged rules). */
+  refused?: string;
+  accepting: RuleChange[];
+  acceptingHeld: HeldRule[];
+  rejecting: RuleChange[];
+  /** Flagged rules an accept of everything leaves waiting for a decision by name. */
+  leftOutFlagged: RuleChange[];
+  /** What is written, all together or nothing. */
+  files: FileChange[];
+  /** Files decided themselves (they hold no pending rule), with the decision. */
+  filesDecided: Array<{ change: FileChange; decision: 'accepted' | 'rejected' }>;
+  /** The proposal once the files are written, before the decisions are recorded. */
+  next: () => Proposal;
+}
+
+export interface ReviewResult {
+  plan: ReviewPlan;
+  /** False when refused, or when a file could not be written (then nothing was). */
+  decided: boolean;
+  outcome: WriteOutcome;
+  /** The proposal as saved (the one before when nothing was decided). */
+  proposal: Proposal;
+}
+
+const isFlagged = (rule: RuleChange) => rule.flags.length > 0;
+
+/** The names that are no rule of this proposal (pending, decided, or held back), for a usage error. */
+export function unknownRuleNames(proposal: Proposal, ids: readonly string[]): string[] {
+  return ids.filter(
+    (id) =>
+      !proposal.rules.some((r) => r.id === id) &&
+      !proposal.heldRules.some((h) => h.id === id) &&
+      !proposal.reviewed.rules.some((r) => r.id === id),
+  );
+}
+
+/** What the action would decide and write, rendered against the workspace as it is now. */
+export async function planReview(deps: ReviewDeps, proposal: Proposal, action: ReviewAction): Promise<ReviewPlan> {
+  const base: ReviewPlan = {
+    action,
+    proposal,
+    accepting: [],
+    acceptingHeld: [],
+    rejecting: [],
+    leftOutFlagged: [],
+    files: [],
+    filesDecided: [],
+    next: () => proposal,
+  };
+  const refuse = (why: string): ReviewPlan => ({ ...base, refused: why });
+  // a rule already in the playbook that the screen held back can be taken by name even once the rest is decided
+  const takesHeldOnly =
+    action.kind === 'accept-rules' && action.ids.every((id) => proposal.heldRules.some((h) => h.id === id));
+  if (!isOpen(proposal) && !takesHeldOnly) return refuse(`proposal ${proposal.id} is ${proposal.status} already`);
+  const pending = pendingRules(proposal);
+  const assets = proposalAssets(proposal, deps.fallbackAssets);
+  // only what waits is rendered again: a decided rule's operation is in the files already, or turned down
+  const decidedIds = new Set(proposal.reviewed.rules.map((r) => r.id));
+  const live: Proposal = { ...proposal, ops: proposal.ops.filter((o) => !decidedIds.has(o.ruleId)) };
+
+  /** Accepting rules: their render against the files as they are now, the rest rendered again around them. */
+  const accept = async (take: RuleChange[], held: HeldRule[]): Promise<ReviewPlan> => {
+    // everything that waits, none flagged: the proposal's own files, as reviewed
+    if (take.length === pending.length && held.length === 0 && !pending.some(isFlagged))
+      return { ...base, accepting: take, files: proposal.files, next: () => ({ ...proposal, files: [] }) };
+    const split = await chooseRules(
+      deps.store,
+      live,
+      [...take.map((r) => r.id), ...held.map((h) => h.id)],
+      assets,
+      deps.warn,
+    );
+    if (split.chosen.files.length === 0 && take.length + held.length === 0)
+      return refuse(`nothing to accept in proposal ${proposal.id} but flagged rules (accept them by name)`);
+    return {
+      ...base,
+      accepting: take,
+      acceptingHeld: held,
+      files: split.chosen.files,
+      next: () => split.remaining(split.chosen.files.map((f) => f.path)),
+    };
+  };
+  const reject = async (rules: RuleChange[]): Promise<ReviewPlan> => {
+    const split = await chooseRules(
+      deps.store,
+      live,
+      rules.map((r) => r.id),
+      assets,
+      deps.warn,
+    );
+    return { ...base, rejecting: rules, next: () => split.remaining() };
+  };
+  const alone = (change: FileChange, decision: 'accepted' | 'rejected'): ReviewPlan => ({
+    ...base,
+    files: decision === 'accepted' ? [change] : [],
+    filesDecided: [{ change, decision }],
+    next: () => ({
+      ...proposal,
+      files: proposal.files.filter((f) => f.path !== change.path),
+      // the run's counters went with the playbook file
+      ...(decision === 'accepted' && change.path === assets.playbookPath ? { tags: [], counts: [] } : {}),
+    }),
+  });
+  const named = (ids: string[], held: boolean): string | undefined => {
+    if (ids.length === 0) return 'no rule named';
+    for (const id of ids) {
+      const decided = proposal.reviewed.rules.find((r) => r.id === id);
+      if (decided) return `rule ${id} of proposal ${proposal.id} is ${decided.decision} already`;
+    }
+    const missing = ids.filter(
+      (id) => !pending.some((r) => r.id === id) && !(held && proposal.heldRules.some((h) => h.id === id)),
+    );
+    return missing.length > 0 ? `proposal ${proposal.id} has no pending rule ${missing.join(', ')}` : undefined;
+  };
+
+  switch (action.kind) {
+    case 'accept-all': {
+      const flagged = pending.filter(isFlagged);
+      const plan = await accept(action.includeFlagged ? pending : pending.filter((r) => !isFlagged(r)), []);
+      return action.includeFlagged ? plan : { ...plan, leftOutFlagged: flagged };
+    }
+    case 'accept-rules': {
+      const problem = named(action.ids, true);
+      if (problem) return refuse(problem);
+      return accept(
+        pending.filter((r) => action.ids.includes(r.id)),
+        proposal.heldRules.filter((h) => action.ids.includes(h.id)),
+      );
+    }
+    case 'accept-file': {
+      const change = proposal.files.find((f) => f.path === action.path);
+      if (!change) return refuse(`proposal ${proposal.id} has no pending file ${action.path}`);
+      const cited = rulesInFile(change, pending);
+      const take = cited.filter((r) => !isFlagged(r));
+      if (take.length > 0) return accept(take, []);
+      if (cited.length > 0)
+        return refuse(
+          `${change.path} holds only flagged rules (${cited.map((r) => r.id).join(', ')}): accept them by name`,
+        );
+      return alone(change, 'accepted');
+    }
+    case 'reject-all':
+      return {
+        ...base,
+        rejecting: pending,
+        filesDecided: proposal.files.map((change) => ({ change, decision: 'rejected' as const })),
+        next: () => ({ ...proposal, files: [] }),
+      };
+    case 'reject-rules': {
+      const problem = named(action.ids, false);
+      if (problem) return refuse(problem);
+      return reject(pending.filter((r) => action.ids.includes(r.id)));
+    }
+    case 'reject-file': {
+      const change = proposal.files.find((f) => f.path === action.path);
+      if (!change) return refuse(`proposal ${proposal.id} has no pending file ${action.path}`);
+      const cited = rulesInFile(change, pending);
+      return cited.length > 0 ? reject(cited) : alone(change, 'rejected');
+    }
+  }
+}
+
+/** Open while a file waits; closed, it is accepted when anything of it was, else rejected. */
+function settled(proposal: Proposal, action: ReviewAction): Proposal {
+  const { rules, files } = proposal.reviewed;
+  if (action.kind === 'reject-all') return { ...proposal, status: 'rejected' };
+  if (proposal.files.length > 0)
+    return { ...proposal, status: rules.length + files.length > 0 ? 'partial' : 'pending' };
+  const any = [...rules, ...files].some((d) => d.decision === 'accepted');
+  return { ...proposal, status: any ? 'accepted' : 'rejected' };
+}
+
+/** Writes the plan's files (all or none), then records its decisions and what review memory keeps of them. */
+export async function commitReview(deps: ReviewDeps, plan: ReviewPlan): Promise<ReviewResult> {
+  const before = plan.proposal;
+  if (plan.refused) return { plan, decided: false, outcome: emptyOutcome(), proposal: before };
+  const outcome = plan.files.length > 0 ? await deps.writer.write(plan.files) : emptyOutcome();
+  if (outcome.conflicts.length > 0 || outcome.refused.length > 0)
+    return { plan, decided: false, outcome, proposal: before };
+  let next = plan.next();
+  const acceptedFiles = [
+    ...plan.files,
+    ...plan.filesDecided.filter((d) => d.decision === 'accepted').map((d) => d.change),
+  ].map((f) => ({ path: f.path, kind: f.kind }));
+  if (plan.accepting.length + plan.acceptingHeld.length + acceptedFiles.length > 0)
+    next = withDecisions(next, 'accepted', {
+      files: acceptedFiles,
+      rules: plan.accepting,
+      held: plan.acceptingHeld,
+    });
+  const rejectedFiles = plan.filesDecided
+    .filter((d) => d.decision === 'rejected')
+    .map((d) => ({ path: d.change.path, kind: d.change.kind }));
+  if (plan.rejecting.length + rejectedFiles.length > 0)
+    next = withDecisions(next, 'rejected', { files: rejectedFiles, rules: plan.rejecting });
+  next = settled(next, plan.action);
+  await remember(deps, plan);
+  await deps.proposals.save(next);
+  return { plan, decided: true, outcome, proposal: next };
+}
+
+/** Plans and commits one decision. */
+export async function decide(deps: ReviewDeps, proposal: Proposal, action: ReviewAction): Promise<ReviewResult> {
+  return commitReview(deps, await planReview(deps, proposal, action));
+}
+
+/** Review memory: rejected rules are not proposed again, accepted ones are known (a later deletion is noticed). */
+async function remember(deps: ReviewDeps, plan: ReviewPlan): Promise<void> {
+  const { proposal } = plan;
+  const state = new WorkspaceState(deps.store.dir);
+  const memory = new ReviewMemory(state, proposal.workspace);
+  if (plan.rejecting.length > 0) await memory.rememberRejected(plan.rejecting);
+  // taken by name: their risky-looking text is the user's now, not held back next time
+  await memory.rememberTrusted([...plan.acceptingHeld.map((h) => h.content), ...textsToTrust(plan.accepting)]);
+  const playbookPath = proposalAssets(proposal, deps.fallbackAssets).playbookPath;
+  if (!plan.files.some((f) => f.path === playbookPath)) return;
+  const text = readWorkspaceFile(proposal.workspace, playbookPath);
+  if (text === undefined) return;
+  await memory.rememberAccepted(text, new Map(plan.accepting.map((r) => [r.id, r.support.map((s) => s.traceId)])));
+  // a removal accepted is a decision: the rule does not come back on the same evidence
+  await rememberRetired(
+    state,
+    proposal,
+    plan.accepting.map((r) => r.id),
+    playbookPath,
+    text,
+  );
+}

@@ -1,0 +1,55 @@
+import { rebaseChange } from '../../assets/rebase';
+import type { FileChange } from '../../assets/proposal';
+import { OutsideWorkspaceError, resolveInWorkspace } from '../../trust/workspacePath';
+import { atomicWrite, readTextIfExists, removeFile } from '../../util/io';
+import { emptyOutcome, type ReviewWriter, type WriteOutcome, type WrittenFile } from './writer';
+
+/** The CLI's writer: each file written atomically, after every one of them was checked. */
+export function fileWriter(workspace: string): ReviewWriter {
+  return {
+    async write(changes: readonly FileChange[]): Promise<WriteOutcome> {
+      const outcome = emptyOutcome();
+      const planned: Array<{ target: string; write: WrittenFile }> = [];
+      for (const change of changes) {
+        let target: string;
+        try {
+          target = resolveInWorkspace(workspace, change.path);
+        } catch (error) {
+          if (!(error instanceof OutsideWorkspaceError)) throw error;
+          outcome.refused.push({ path: change.path, reason: error.message });
+          continue;
+        }
+        const current = await readTextIfExists(target);
+        const result = rebaseChange(change, current);
+        if (result.kind === 'already-applied') outcome.alreadyApplied.push(change.path);
+        else if (result.kind === 'conflict') outcome.conflicts.push({ path: change.path, reason: result.reason });
+        else {
+          if (result.kind === 'rebased') outcome.rebased.push(change.path);
+          planned.push({ target, write: { path: change.path, before: current, after: result.change.after } });
+        }
+      }
+      if (outcome.conflicts.length > 0 || outcome.refused.length > 0) return { ...outcome, rebased: [] };
+      for (const { target, write } of planned) {
+        await atomicWrite(target, write.after);
+        outcome.written.push(write.path);
+        outcome.writes.push(write);
+      }
+      return outcome;
+    },
+
+    // all or nothing, as a write: a file changed since the decision leaves every file as it is
+    async restore(writes: readonly WrittenFile[]) {
+      const changedSince: string[] = [];
+      for (const write of writes)
+        if ((await readTextIfExists(resolveInWorkspace(workspace, write.path))) !== write.after)
+          changedSince.push(write.path);
+      if (changedSince.length > 0) return { reverted: [], changedSince };
+      for (const write of writes) {
+        const target = resolveInWorkspace(workspace, write.path);
+        if (write.before === undefined) await removeFile(target);
+        else await atomicWrite(target, write.before);
+      }
+      return { reverted: writes.map((w) => w.path), changedSince };
+    },
+  };
+}
