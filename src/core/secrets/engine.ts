@@ -1,7 +1,9 @@
+import { CONFIG_FORM_RULES } from './configForms';
 import { CONTEXT_RULES } from './contextual';
 import { ENCODED_TAGS, encodedSpans } from './encoded';
 import { KeywordFilter, type TextScan } from './keywords';
 import { privateKeyRanges, PRIVATE_KEY_TAG } from './privateKeys';
+import { PROSE_RULES } from './prose';
 import { PROVIDER_RULES } from './providers';
 import { startsToken, tag, type SecretRule } from './rule';
 
@@ -20,12 +22,14 @@ const HOME_FOLDERS = [UNIX_HOMES, WINDOWS_HOMES];
 
 /**
  * Private keys, then provider shapes (a token inside a header or an assignment keeps its provider's name), then the
- * contexts. Earlier rules name a secret several rules find.
+ * contexts, tools' own forms and prose. Earlier rules name a secret several rules find.
  */
 export const BUILT_IN_RULES: readonly SecretRule[] = [
   PRIVATE_KEYS,
   ...PROVIDER_RULES,
   ...CONTEXT_RULES,
+  ...CONFIG_FORM_RULES,
+  ...PROSE_RULES,
   ...HOME_FOLDERS,
 ];
 const UNIX_HOMES_INDEX = BUILT_IN_RULES.indexOf(UNIX_HOMES);
