@@ -350,6 +350,8 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
   add('gh secret set --body', (p) => `gh secret set DEPLOY_KEY --body "${p[0]}"`, rnd(ALNUM, 30));
   add('NuGet.config password', (p) => `<add key="ClearTextPassword" value="${p[0]}" />`, rnd(ALNUM, 20));
   add('.npmrc _auth', (p) => `//npm.pkg.github.com/:_auth=${p[0]}==`, rnd(ALNUM, 30));
+  // a name the rules reject (`key:` alone) must not hide the assignment that follows it
+  add('assignment after a rejected name', (p) => `set the key: DB_PASSWORD=${p[0]}`, rnd(ALNUM, 16));
   add('Bundler credentials', (p) => `BUNDLE_GEMS__CONTRIBSYS__COM=${p[0]}:${p[1]}`, rnd(HEX, 8), rnd(HEX, 8));
   return shapes;
 }

@@ -81,8 +81,10 @@ function matchRule(
   if (m[0].length === 0) return start + 1;
   if (rule.boundary !== false && !startsToken(text, start)) return start + 1;
   const where = rule.locate ? rule.locate(m, text) : [0, m[0].length];
+  // a match that holds no secret (`the key: DB_PASSWORD=…`) must not hide what starts inside it
+  if (!where) return start + 1;
   // what an earlier redaction left is no secret (redacting twice changes nothing)
-  if (where && where[1] > where[0] && !text.startsWith('[REDACTED:', start + where[0]))
+  if (where[1] > where[0] && !text.startsWith('[REDACTED:', start + where[0]))
     found({
       start: start + where[0],
       end: start + where[1],

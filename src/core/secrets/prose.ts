@@ -35,33 +35,4 @@ const PROSE: SecretRule = {
   anchored: true,
 };
 
-/**
- * A secret's name followed by more of a name (`SECRET_KEY_BASE=`, `GITHUB_TOKEN_RO=`, `DB_PASSWORD_PROD:`): the
- * assignment rule wants the name to end at the word (`MAX_TOKENS`, `CACHE_KEY_PREFIX` are none), so here the value
- * must look random.
- */
-const SUFFIXED_WORDS = ['password', 'passwd', 'secret', 'token', 'key'];
-const SUFFIXED_NAME: SecretRule = {
-  id: 'secret-assignment',
-  provider: 'Assignments (.env, shell, JSON, YAML, TOML, connection strings, flags)',
-  keywords: SUFFIXED_WORDS,
-  pattern: new RegExp(
-    `((?:${SUFFIXED_WORDS.map(ci).join('|')})[_.-][A-Za-z0-9_.-]{1,24}(?:\\\\?["'])?[ \\t]{0,4}(?::=|=|:)[ \\t]{0,4}(?:\\\\{0,3}["'])?)([^\\s"'\`\\\\,;<>(){}\\[\\]|&]{8,300})`,
-    'g',
-  ),
-  locate: (m, text) => {
-    // `key_…` only after a word that makes it a secret's (`SECRET_KEY_BASE`, `API_KEY_2`), as the assignment rule asks
-    if (
-      /^key/i.test(m[1]) &&
-      !/(?:secret|api|private|access|signing|encryption|master|auth)[_.-]?$/i.test(
-        text.slice(Math.max(0, m.index - 16), m.index),
-      )
-    )
-      return undefined;
-    return looksRandom(m[2]) ? [m[1].length, m[1].length + m[2].length] : undefined;
-  },
-  boundary: false,
-  anchored: true,
-};
-
-export const PROSE_RULES: SecretRule[] = [PROSE, SUFFIXED_NAME];
+export const PROSE_RULES: SecretRule[] = [PROSE];
