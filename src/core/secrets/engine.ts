@@ -109,8 +109,10 @@ function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): v
     const sticky = STICKY[i];
     if (sticky) {
       let next = 0;
-      for (const at of scan.anchors.get(i) ?? []) {
-        if (at < next) continue;
+      const back = rule.back ?? 0;
+      for (const anchor of scan.anchors.get(i) ?? []) {
+        const at = anchor - back;
+        if (at < next || at < 0) continue;
         const end = matchRule(rule, sticky, text, at, found, TAGS[i]);
         if (end > 0) next = end;
       }

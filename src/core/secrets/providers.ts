@@ -244,7 +244,8 @@ export const PROVIDER_RULES: SecretRule[] = [
   named('twilio-auth-token', 'Twilio', ['twilio'], '[0-9a-f]{32}'),
   shape('sendgrid-key', 'SendGrid', ['sg.'], 'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}'),
   shape('mailgun-key', 'Mailgun', ['key-'], 'key-[0-9a-z]{32}'),
-  shape('mailchimp-key', 'Mailchimp', ['-us'], '[0-9a-f]{32}-us\\d{1,2}', false),
+  // tried 32 characters before each `-us`, not over the whole text
+  { ...shape('mailchimp-key', 'Mailchimp', ['-us'], '[0-9a-f]{32}-us\\d{1,2}'), back: 32 },
   named('postmark-token', 'Postmark', ['postmark'], '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'),
   shape(
     'brevo-key',
@@ -257,7 +258,6 @@ export const PROVIDER_RULES: SecretRule[] = [
     'Microsoft Teams',
     ['webhook.office.com'],
     'webhook\\.office\\.com/webhookb2/[A-Za-z0-9@/-]{40,400}',
-    false,
   ),
   named('mattermost-token', 'Mattermost', ['mattermost'], '[a-z0-9]{26}'),
   named(
@@ -318,7 +318,7 @@ export const PROVIDER_RULES: SecretRule[] = [
   named('ngrok-token', 'ngrok', ['ngrok'], '[0-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}'),
   named('snyk-token', 'Snyk', ['snyk'], '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'),
   shape('adobe-secret', 'Adobe', ['p8e-'], 'p8e-[A-Za-z0-9]{32}'),
-  shape('maxmind-key', 'MaxMind', ['_mmk'], '[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk', false),
+  { ...shape('maxmind-key', 'MaxMind', ['_mmk'], '[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk'), back: 36 },
   shape('settlemint-token', 'SettleMint', ['sm_aat_', 'sm_pat_', 'sm_sat_'], 'sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}'),
   shape('intra42-secret', '42 Intra', ['s-s4t2'], 's-s4t2(?:ud|af)-[a-f0-9]{64}'),
   named(
