@@ -1,7 +1,7 @@
 // Entry of dist/bench.js: `combee bench learn [--json] [--quick] [--out <folder>]`, `combee bench faults [--runs n]`,
 // `combee bench poison [--json]`, `combee bench sessions [--sessions n]`, `combee bench quality [--learner …]`,
 // `combee bench backtest [--learner …]`, `combee bench relevance [--json]`,
-// `combee bench merge [--lines n]`.
+// `combee bench merge [--lines n]`, `combee bench secrets [--json]`.
 import { runFaultsBench } from './faultsBench';
 import { runLearnBench } from './main';
 import { runPoisonBench } from './poison';
@@ -10,6 +10,7 @@ import { BACKTEST_USAGE, runBacktestBench } from '../quality/backtest';
 import { MERGE_USAGE, runMergeBench } from '../merge/mergeBench';
 import { RELEVANCE_USAGE, runRelevanceBench } from '../quality/relevance';
 import { runSessionsBench } from './sessions';
+import { runSecretsBench, SECRETS_USAGE } from '../secrets/secretsBench';
 
 export async function runBench(argv: string[]): Promise<number> {
   const [what, ...rest] = argv;
@@ -21,8 +22,9 @@ export async function runBench(argv: string[]): Promise<number> {
   if (what === 'backtest') return runBacktestBench(rest);
   if (what === 'relevance') return runRelevanceBench(rest);
   if (what === 'merge') return runMergeBench(rest);
+  if (what === 'secrets') return runSecretsBench(rest);
   process.stderr.write(
-    `usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>] | ${QUALITY_USAGE} | ${BACKTEST_USAGE} | ${RELEVANCE_USAGE} | ${MERGE_USAGE}\n`,
+    `usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>] | ${QUALITY_USAGE} | ${BACKTEST_USAGE} | ${RELEVANCE_USAGE} | ${MERGE_USAGE} | ${SECRETS_USAGE}\n`,
   );
   return 2;
 }

@@ -257,6 +257,102 @@ export function buildCorpus(seed = 20261201): SecretShape[] {
     rnd(ALNUM, 16),
   );
   add('mysql -p', (p) => `mysql -u root -p${p[0]} shop`, rnd(ALNUM, 14));
+  // The wider set: provider shapes added after comparing with gitleaks' rule set one by one
+  token('Amazon Bedrock long-lived key', 'AWS_BEARER_TOKEN_BEDROCK=', 'ABSK', rnd(BASE64, 132));
+  token(
+    'Amazon Bedrock short-lived key',
+    'bedrock ',
+    'bedrock-api-key-' + 'YmVkcm9jay5hbWF6b25hd3MuY29t',
+    rnd(BASE64, 300),
+  );
+  token('Pinecone key', 'pinecone ', 'pcsk' + '_', rnd(ALNUM, 6) + '_' + rnd(ALNUM, 60));
+  add(
+    'GitLab routable PAT',
+    (p) => `glab auth login --token glpat-${p[0]}.01${p[1]}`,
+    rnd(URLSAFE, 27),
+    rnd(LOWER_ALNUM, 7),
+  );
+  token('GitLab session cookie', 'Cookie: _gitlab_session=', '', rnd(HEX, 32));
+  token('Sourcegraph token', 'SRC ', 'sgp' + '_', rnd(HEX, 16) + '_' + rnd(HEX, 40));
+  token('Clojars token', 'clojars deploy ', 'CLOJARS' + '_', rnd(LOWER_ALNUM, 60));
+  token('Octopus Deploy key', 'octo push --apiKey ', 'API' + '-', rnd(UPPER_ALNUM, 26));
+  add('Harness token', (p) => `harness pat.${p[0]}.${p[1]}.${p[2]}`, rnd(URLSAFE, 22), rnd(ALNUM, 24), rnd(ALNUM, 20));
+  token('Scalingo token', 'scalingo login --api-token ', 'tk-us' + '-', rnd(URLSAFE, 48));
+  token('Infracost token', 'infracost ', 'ico' + '-', rnd(ALNUM, 32));
+  add('Dynatrace token', (p) => `dynatrace dt0c01.${p[0]}.${p[1]}`, rnd(UPPER_ALNUM, 24), rnd(ALNUM, 64));
+  token('OpenShift token', 'oc login --server https://api.c1 ', 'sha256' + '~', rnd(URLSAFE, 43));
+  token('ClickHouse Cloud key', 'clickhouse ', '4b1d', rnd(ALNUM, 38));
+  add(
+    '1Password secret key',
+    (p) => `1password A3-${p[0]}-${p[1]}-${p[2]}-${p[3]}-${p[4]}`,
+    rnd(UPPER_ALNUM, 6),
+    rnd(UPPER_ALNUM, 11),
+    rnd(UPPER_ALNUM, 5),
+    rnd(UPPER_ALNUM, 5),
+    rnd(UPPER_ALNUM, 5),
+  );
+  token('1Password service account token', 'OP_SERVICE_ACCOUNT_TOKEN=', 'ops' + '_eyJ', rnd(BASE64, 300));
+  token('Yandex Cloud API key', 'yc ', 'AQVN', rnd(URLSAFE, 36));
+  token('Yandex Cloud access key', 'yandex_access_key: ', 'YC', rnd(URLSAFE, 38));
+  token('Netlify token', 'netlify_auth: ', '', rnd(URLSAFE, 43));
+  token('Fastly token', 'fastly_key: ', '', rnd(URLSAFE, 32));
+  add(
+    'Braintree access token',
+    (p) => `BT=access_token$production$${p[0]}$${p[1]}`,
+    rnd(LOWER_ALNUM, 16),
+    rnd(HEX, 32),
+  );
+  add('Flutterwave secret key', (p) => `flw FLWSECK_TEST-${p[0]}-X`, rnd('abcdef0123456789', 32));
+  token('Duffel token', 'duffel ', 'duffel' + '_live_', rnd(URLSAFE, 43));
+  token('EasyPost key', 'easypost ', 'EZAK', rnd(ALNUM, 54));
+  token('Coinbase key', 'coinbase_api: ', '', rnd(URLSAFE, 64));
+  token('GoCardless token', 'gocardless: ', 'live' + '_', rnd(URLSAFE, 40));
+  add('Brevo key', (p) => `brevo xkeysib-${p[0]}-${p[1]}`, rnd(HEX, 64), rnd(ALNUM, 16));
+  add(
+    'Microsoft Teams webhook',
+    (p) => `curl https://acme.webhook.office.com/webhookb2/${p[0]}@${p[1]}/IncomingWebhook/${p[2]}/${p[3]}`,
+    rnd(HEX, 8) + '-1111-2222-3333-' + rnd(HEX, 12),
+    rnd(HEX, 8) + '-4444-5555-6666-' + rnd(HEX, 12),
+    rnd(HEX, 32),
+    rnd(HEX, 8) + '-7777-8888-9999-' + rnd(HEX, 12),
+  );
+  token('Mattermost token', 'mattermost_token_id: ', '', rnd(LOWER_ALNUM, 26));
+  token('Twitter bearer token', 'twitter_bearer: ', 'AAAAAAAAAAAAAAAAAAAAA' + 'A', rnd(ALNUM, 90));
+  token('Zendesk token', 'zendesk_api: ', '', rnd(ALNUM, 40));
+  token('Intercom token', 'intercom_access: ', '', rnd(URLSAFE, 60));
+  token('Adobe client secret', 'adobe ', 'p8e' + '-', rnd(ALNUM, 32));
+  add('MaxMind license key', (p) => `maxmind ${p[0]}_${p[1]}_mmk`, rnd(ALNUM, 6), rnd(ALNUM, 29));
+  token('SettleMint token', 'settlemint ', 'sm' + '_pat_', rnd(ALNUM, 16));
+  token('42 Intra secret', 'intra ', 's-s4t2ud' + '-', rnd(HEX, 64));
+  token(
+    'HubSpot key',
+    'hubspot_api: ',
+    '',
+    rnd(HEX, 8) + '-' + rnd(HEX, 4) + '-4' + rnd(HEX, 3) + '-a' + rnd(HEX, 3) + '-' + rnd(HEX, 12),
+  );
+  token(
+    'LaunchDarkly token',
+    'launchdarkly: ',
+    'api' + '-',
+    rnd(HEX, 8) + '-' + rnd(HEX, 4) + '-' + rnd(HEX, 4) + '-' + rnd(HEX, 4) + '-' + rnd(HEX, 12),
+  );
+  token('SonarQube token', 'sonar-scanner -Dsonar.token=', 'squ' + '_', rnd(HEX, 40));
+  // Context forms: prose, names that go on past the word, tools' own forms
+  add('prose: password is', (p) => `the staging db password is ${p[0]} (rotate it after the demo)`, rnd(ALNUM, 14));
+  add('prose: token, no verb', (p) => `use the token ${p[0]}9x for the deploy`, rnd(ALNUM, 24));
+  add('prose: API key for … is', (p) => `The API key for prod is \`${p[0]}\`.`, rnd(HEX, 32));
+  add('suffixed name SECRET_KEY_BASE', (p) => `+SECRET_KEY_BASE=${p[0]}`, rnd(HEX, 64));
+  add('suffixed name _TOKEN_RO', (p) => `export GITHUB_TOKEN_RO=${p[0]}`, rnd(ALNUM, 30));
+  add('Dockerfile ENV', (p) => `ENV NPM_TOKEN ${p[0]}`, rnd(ALNUM, 30));
+  add('fish set -x', (p) => `set -gx OPENAI_API_KEY ${p[0]}`, rnd(ALNUM, 30));
+  add('.netrc line', (p) => `machine api.heroku.com login me@example.com password ${p[0]}`, rnd(ALNUM, 20));
+  add('curl -u', (p) => `curl -u admin:${p[0]} https://ci.example.com/api/json`, rnd(ALNUM, 18));
+  add('gh secret set --body', (p) => `gh secret set DEPLOY_KEY --body "${p[0]}"`, rnd(ALNUM, 30));
+  add('NuGet.config password', (p) => `<add key="ClearTextPassword" value="${p[0]}" />`, rnd(ALNUM, 20));
+  add('.npmrc _auth', (p) => `//npm.pkg.github.com/:_auth=${p[0]}==`, rnd(ALNUM, 30));
+  // a name the rules reject (`key:` alone) must not hide the assignment that follows it
+  add('assignment after a rejected name', (p) => `set the key: DB_PASSWORD=${p[0]}`, rnd(ALNUM, 16));
+  add('Bundler credentials', (p) => `BUNDLE_GEMS__CONTRIBSYS__COM=${p[0]}:${p[1]}`, rnd(HEX, 8), rnd(HEX, 8));
   return shapes;
 }
 
@@ -286,4 +382,28 @@ export const LOOK_ALIKES: string[] = [
   'max_tokens: 1024, input_tokens: 12, token_count: 5',
   'https://github.com/acme/shop/pull/42',
   'cd /srv/app && npm run build -- --watch',
+  // look-alikes of the wider set's shapes and forms
+  'API-VERSION-2026-01 header, see api-docs',
+  'oc get sha256~short',
+  'commit 4b1d' + '9fceb02d0ae598e95dc970b74767f19372d6',
+  'see pat.md and sat.json',
+  'ico-home.svg, tk-us-east-1, sm_pat_short',
+  'a t1.micro instance',
+  'A3-battery pack',
+  'the password is required',
+  'the token is expired, refresh it',
+  'Password reset flow is broken in Safari',
+  'the API key is in .env.local',
+  'the token count is 4096',
+  'a secret key rotation job runs nightly',
+  'The token TokenKind.Identifier is emitted by the lexer',
+  'password for the admin user is set by the installer',
+  'ENV NODE_ENV production',
+  'set -x PATH /usr/local/bin',
+  'curl -u admin:$PASSWORD https://ci.example.com',
+  'gh secret set DEPLOY_KEY --body "$VALUE"',
+  'login with password reset link',
+  'SECRET_KEY_BASE=changeme',
+  'PASSWORD_MIN_LENGTH=12',
+  'TOKEN_URL=https://auth.example.com/token',
 ];

@@ -1,3 +1,4 @@
+import { looksRandom } from './entropy';
 import { afterGroup, ci, isPlaceholder, type SecretRule } from './rule';
 
 /**
@@ -8,8 +9,8 @@ import { afterGroup, ci, isPlaceholder, type SecretRule } from './rule';
 
 /**
  * Words that end a name whose value is a secret (`DB_PASSWORD`, `apiToken`, `client_secret`, `AccountKey`); the name
- * must end there (`MAX_TOKENS`, `TOKENIZER`, `CACHE_KEY_PREFIX` do not). The match starts at the word, so the rule is
- * tried only where the keyword scan found one.
+ * ends there (`MAX_TOKENS`, `TOKENIZER` do not), or goes on after `_`, `.` or `-` and the value must look random (see
+ * `assignedValue`). The match starts at the word, so the rule is tried only where the keyword scan found one.
  */
 const NAME_WORDS = [
   'password',
@@ -35,18 +36,24 @@ const BARE = `[^\\s"'\`\\\\,;<>(){}\\[\\]|&]{3,300}`;
 const QUOTED_DOUBLE = `[^"\\\\\\r\\n]{1,300}`;
 const QUOTED_SINGLE = `[^'\\\\\\r\\n]{1,300}`;
 
-/** Secret of an assignment: group 1 is the context, then a double-quoted (2), single-quoted (3) or bare (4) value. */
+/**
+ * Secret of an assignment: group 1 is the context, 2 what follows the word in a longer name (`SECRET_KEY_BASE`,
+ * `GITHUB_TOKEN_RO`), then a double-quoted (3), single-quoted (4) or bare (5) value. After a longer name the value
+ * must look random (`TOKEN_URL=https://…`, `CACHE_KEY_PREFIX=myapp`, `MAX_TOKENS=4096` are none).
+ */
 function assignedValue(m: RegExpExecArray, text: string): [number, number] | undefined {
   if (m[1].length >= 3 && /^key/i.test(m[1])) {
     const before = text.slice(Math.max(0, m.index - 16), m.index);
     if (!(m[1].startsWith('KEY') && UPPER_KEY_PREFIX.test(before)) && !KEY_PREFIX.test(before)) return undefined;
   }
-  const value = m[2] ?? m[3] ?? m[4];
+  const value = m[3] ?? m[4] ?? m[5];
   if (value === undefined) return undefined;
   const end = m.index + m[0].length;
-  // a bare value followed by `(` or `[` is code (`token = getToken()`), not a literal
-  if (m[4] !== undefined && (text[end] === '(' || text[end] === '[')) return undefined;
+  // a bare value followed by `(` or `[` is code (`token = getToken()`), not a literal; a cut's marker (`[... `) is no code
+  if (m[5] !== undefined && (text[end] === '(' || (text[end] === '[' && !text.startsWith('[... ', end))))
+    return undefined;
   if (isPlaceholder(value.trim())) return undefined;
+  if (m[2] !== undefined && !looksRandom(value)) return undefined;
   // the value ends the match (a closing quote is not part of it)
   return [m[0].length - value.length, m[0].length];
 }
@@ -56,7 +63,7 @@ const ASSIGNMENT: SecretRule = {
   provider: 'Assignments (.env, shell, JSON, YAML, TOML, connection strings, flags)',
   keywords: NAME_WORDS,
   pattern: new RegExp(
-    `((?:${NAME_WORDS.map(ci).join('|')})(?![A-Za-z0-9_])${QUOTE}?[ \\t]{0,8}(?::=|=>|=|:)[ \\t]{0,8})(?:\\\\{0,3}"(${QUOTED_DOUBLE})|'(${QUOTED_SINGLE})|(${BARE}))`,
+    `((?:${NAME_WORDS.map(ci).join('|')})(?:([_.-][A-Za-z0-9_.-]{1,24})|(?![A-Za-z0-9_]))${QUOTE}?[ \\t]{0,8}(?::=|=>|=|:)[ \\t]{0,8})(?:\\\\{0,3}"(${QUOTED_DOUBLE})|'(${QUOTED_SINGLE})|(${BARE}))`,
     'g',
   ),
   locate: assignedValue,

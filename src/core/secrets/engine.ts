@@ -1,7 +1,9 @@
+import { CONFIG_FORM_RULES } from './configForms';
 import { CONTEXT_RULES } from './contextual';
 import { ENCODED_TAGS, encodedSpans } from './encoded';
 import { KeywordFilter, type TextScan } from './keywords';
 import { privateKeyRanges, PRIVATE_KEY_TAG } from './privateKeys';
+import { PROSE_RULES } from './prose';
 import { PROVIDER_RULES } from './providers';
 import { startsToken, tag, type SecretRule } from './rule';
 
@@ -20,12 +22,14 @@ const HOME_FOLDERS = [UNIX_HOMES, WINDOWS_HOMES];
 
 /**
  * Private keys, then provider shapes (a token inside a header or an assignment keeps its provider's name), then the
- * contexts. Earlier rules name a secret several rules find.
+ * contexts, tools' own forms and prose. Earlier rules name a secret several rules find.
  */
 export const BUILT_IN_RULES: readonly SecretRule[] = [
   PRIVATE_KEYS,
   ...PROVIDER_RULES,
   ...CONTEXT_RULES,
+  ...CONFIG_FORM_RULES,
+  ...PROSE_RULES,
   ...HOME_FOLDERS,
 ];
 const UNIX_HOMES_INDEX = BUILT_IN_RULES.indexOf(UNIX_HOMES);
@@ -77,8 +81,10 @@ function matchRule(
   if (m[0].length === 0) return start + 1;
   if (rule.boundary !== false && !startsToken(text, start)) return start + 1;
   const where = rule.locate ? rule.locate(m, text) : [0, m[0].length];
+  // a match that holds no secret (`the key: DB_PASSWORD=…`) must not hide what starts inside it
+  if (!where) return start + 1;
   // what an earlier redaction left is no secret (redacting twice changes nothing)
-  if (where && where[1] > where[0] && !text.startsWith('[REDACTED:', start + where[0]))
+  if (where[1] > where[0] && !text.startsWith('[REDACTED:', start + where[0]))
     found({
       start: start + where[0],
       end: start + where[1],
@@ -103,8 +109,10 @@ function findBuiltIn(text: string, scan: TextScan, found: (f: Found) => void): v
     const sticky = STICKY[i];
     if (sticky) {
       let next = 0;
-      for (const at of scan.anchors.get(i) ?? []) {
-        if (at < next) continue;
+      const back = rule.back ?? 0;
+      for (const anchor of scan.anchors.get(i) ?? []) {
+        const at = anchor - back;
+        if (at < next || at < 0) continue;
         const end = matchRule(rule, sticky, text, at, found, TAGS[i]);
         if (end > 0) next = end;
       }

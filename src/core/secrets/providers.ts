@@ -52,6 +52,14 @@ export const PROVIDER_RULES: SecretRule[] = [
   shape('elevenlabs-key', 'ElevenLabs', ['sk_'], 'sk_[a-f0-9]{48}'),
   named('cohere-key', 'Cohere', ['cohere', 'co_api_key'], '[A-Za-z0-9]{40}'),
   named('mistral-key', 'Mistral', ['mistral'], '[A-Za-z0-9]{32}'),
+  // Amazon Bedrock API keys: long-lived (ABSK + base64) and short-lived (a presigned URL, base64, behind its prefix)
+  shape(
+    'aws-bedrock-key',
+    'Amazon Bedrock',
+    ['absk', 'bedrock-api-key-'],
+    'ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}',
+  ),
+  shape('pinecone-key', 'Pinecone', ['pcsk_'], 'pcsk_[A-Za-z0-9_]{40,}'),
   // Source hosting and package registries
   shape(
     'github-token',
@@ -76,7 +84,8 @@ export const PROVIDER_RULES: SecretRule[] = [
       'glagent-',
       'gr1348941',
     ],
-    'gl(?:pat|dt|rt|ptt|cbt|imt|soat|ft|ffct|oas|agent)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,}',
+    // routable tokens end in `.<2 + 7 base36>`
+    'gl(?:pat|dt|rt|ptt|cbt|imt|soat|ft|ffct|oas|agent)-[A-Za-z0-9_-]{20,}(?:\\.[0-9a-z]{9})?|GR1348941[A-Za-z0-9_-]{20,}',
   ),
   shape(
     'bitbucket-token',
@@ -92,6 +101,20 @@ export const PROVIDER_RULES: SecretRule[] = [
   shape('jfrog-key', 'JFrog', ['akcp', 'cmvmdgtu'], 'AKCp[A-Za-z0-9]{60,}|cmVmdGtu[A-Za-z0-9]{56,}'),
   shape('buildkite-token', 'Buildkite', ['bkua_'], 'bkua_[a-f0-9]{40}'),
   shape('circleci-token', 'CircleCI', ['ccipat_'], 'CCIPAT_[A-Za-z0-9]{20,}_[a-f0-9]{40}'),
+  {
+    id: 'gitlab-session-cookie',
+    provider: 'GitLab',
+    keywords: ['_gitlab_session='],
+    pattern: /(_gitlab_session=)([0-9a-f]{32})(?![A-Za-z0-9_-])/g,
+    locate: afterGroup,
+    anchored: true,
+  },
+  shape('sourcegraph-token', 'Sourcegraph', ['sgp_'], 'sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}'),
+  shape('clojars-token', 'Clojars', ['clojars_'], 'CLOJARS_[A-Za-z0-9]{60}'),
+  shape('octopus-key', 'Octopus Deploy', ['api-'], 'API-[A-Z0-9]{26}'),
+  shape('harness-token', 'Harness', ['pat.', 'sat.'], '[ps]at\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}'),
+  shape('scalingo-token', 'Scalingo', ['tk-us-'], 'tk-us-[A-Za-z0-9_-]{48}'),
+  shape('infracost-token', 'Infracost', ['ico-'], 'ico-[A-Za-z0-9]{32}'),
   // Cloud
   shape(
     'aws-access-key',
@@ -148,6 +171,24 @@ export const PROVIDER_RULES: SecretRule[] = [
     'dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9_.-]{40,}',
   ),
   shape('databricks-token', 'Databricks', ['dapi'], 'dapi[a-f0-9]{32}(?:-\\d)?'),
+  shape('dynatrace-token', 'Dynatrace', ['dt0c01.'], 'dt0c01\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}'),
+  shape('openshift-token', 'OpenShift', ['sha256~'], 'sha256~[A-Za-z0-9_-]{43}'),
+  shape('clickhouse-key', 'ClickHouse Cloud', ['4b1d'], '4b1d[A-Za-z0-9]{38}'),
+  shape(
+    'onepassword-key',
+    '1Password',
+    ['a3-', 'ops_eyj'],
+    'A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}|ops_eyJ[A-Za-z0-9+/]{250,}={0,3}',
+  ),
+  shape(
+    'yandex-key',
+    'Yandex Cloud',
+    ['aqvn', 't1.'],
+    'AQVN[A-Za-z0-9_-]{35,38}|t1\\.[A-Za-z0-9_-]{10,100}={0,2}\\.[A-Za-z0-9_-]{86}={0,2}',
+  ),
+  named('yandex-access-key', 'Yandex Cloud', ['yandex'], 'YC[A-Za-z0-9_-]{38}'),
+  named('netlify-token', 'Netlify', ['netlify'], '[A-Za-z0-9_-]{40,46}'),
+  named('fastly-token', 'Fastly', ['fastly'], '[A-Za-z0-9_-]{32}'),
   // Payments and commerce
   shape('stripe-key', 'Stripe', ['sk_live', 'sk_test', 'rk_live', 'rk_test'], '[sr]k_(?:live|test)_[A-Za-z0-9]{10,}'),
   shape('stripe-webhook-secret', 'Stripe', ['whsec_'], 'whsec_[A-Za-z0-9_]{16,}'),
@@ -165,6 +206,17 @@ export const PROVIDER_RULES: SecretRule[] = [
     ['access-sandbox-', 'access-development-', 'access-production-'],
     'access-(?:sandbox|development|production)-[a-f0-9-]{36}',
   ),
+  shape(
+    'braintree-token',
+    'Braintree',
+    ['access_token$'],
+    'access_token\\$(?:production|sandbox)\\$[a-z0-9]{16}\\$[a-f0-9]{32}',
+  ),
+  shape('flutterwave-key', 'Flutterwave', ['flwseck'], 'FLWSECK(?:_TEST)?-[a-hA-H0-9]{12}(?:[a-hA-H0-9]{20}-X)?'),
+  shape('duffel-token', 'Duffel', ['duffel_'], 'duffel_(?:test|live)_[A-Za-z0-9_=-]{43}'),
+  shape('easypost-key', 'EasyPost', ['ezak', 'eztk'], 'EZ[AT]K[A-Za-z0-9]{54}'),
+  named('coinbase-key', 'Coinbase', ['coinbase'], '[A-Za-z0-9_-]{64}'),
+  named('gocardless-token', 'GoCardless', ['gocardless'], 'live_[A-Za-z0-9_=-]{40}'),
   // Messaging and mail
   shape(
     'slack-token',
@@ -192,8 +244,30 @@ export const PROVIDER_RULES: SecretRule[] = [
   named('twilio-auth-token', 'Twilio', ['twilio'], '[0-9a-f]{32}'),
   shape('sendgrid-key', 'SendGrid', ['sg.'], 'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}'),
   shape('mailgun-key', 'Mailgun', ['key-'], 'key-[0-9a-z]{32}'),
-  shape('mailchimp-key', 'Mailchimp', ['-us'], '[0-9a-f]{32}-us\\d{1,2}', false),
+  // tried 32 characters before each `-us`, not over the whole text
+  { ...shape('mailchimp-key', 'Mailchimp', ['-us'], '[0-9a-f]{32}-us\\d{1,2}'), back: 32 },
   named('postmark-token', 'Postmark', ['postmark'], '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'),
+  shape(
+    'brevo-key',
+    'Brevo (Sendinblue)',
+    ['xkeysib-', 'xsmtpsib-'],
+    'x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}',
+  ),
+  shape(
+    'teams-webhook',
+    'Microsoft Teams',
+    ['webhook.office.com'],
+    'webhook\\.office\\.com/webhookb2/[A-Za-z0-9@/-]{40,400}',
+  ),
+  named('mattermost-token', 'Mattermost', ['mattermost'], '[a-z0-9]{26}'),
+  named(
+    'twitter-token',
+    'Twitter/X',
+    ['twitter'],
+    '[0-9]{15,25}-[A-Za-z0-9]{20,40}|A{22}[A-Za-z0-9%]{80,100}|[A-Za-z0-9]{45,50}',
+  ),
+  named('zendesk-token', 'Zendesk', ['zendesk'], '[A-Za-z0-9]{40}'),
+  named('intercom-token', 'Intercom', ['intercom'], '[A-Za-z0-9=_-]{60}'),
   // Productivity, observability, developer tools
   shape('linear-key', 'Linear', ['lin_api_', 'lin_oauth_'], 'lin_(?:api|oauth)_[A-Za-z0-9]{32,}'),
   shape('notion-token', 'Notion', ['ntn_', 'secret_'], 'ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}'),
@@ -243,6 +317,18 @@ export const PROVIDER_RULES: SecretRule[] = [
   named('algolia-key', 'Algolia', ['algolia'], '[a-f0-9]{32}'),
   named('ngrok-token', 'ngrok', ['ngrok'], '[0-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}'),
   named('snyk-token', 'Snyk', ['snyk'], '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'),
+  shape('adobe-secret', 'Adobe', ['p8e-'], 'p8e-[A-Za-z0-9]{32}'),
+  { ...shape('maxmind-key', 'MaxMind', ['_mmk'], '[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk'), back: 36 },
+  shape('settlemint-token', 'SettleMint', ['sm_aat_', 'sm_pat_', 'sm_sat_'], 'sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}'),
+  shape('intra42-secret', '42 Intra', ['s-s4t2'], 's-s4t2(?:ud|af)-[a-f0-9]{64}'),
+  named(
+    'hubspot-key',
+    'HubSpot',
+    ['hubspot'],
+    '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}',
+  ),
+  named('launchdarkly-token', 'LaunchDarkly', ['launchdarkly'], '(?:api|sdk|mob)-[0-9a-f-]{36}|[A-Za-z0-9=_-]{40}'),
+  shape('sonar-token', 'SonarQube', ['squ_', 'sqp_', 'sqa_'], 'sq[upa]_[a-f0-9]{40}'),
   // Key material
   shape('age-secret-key', 'age', ['age-secret-key-1'], 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'),
   shape('jwt', 'JWT', ['eyj'], 'eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}'),

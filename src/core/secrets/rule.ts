@@ -22,6 +22,8 @@ export interface SecretRule {
    * over the whole text. Otherwise it runs over the whole text, and only when a keyword occurs.
    */
   anchored?: boolean;
+  /** For an anchored rule whose keyword ends a fixed-length start (`<32 hex>-us1`): that length, tried before the keyword. */
+  back?: number;
 }
 
 export const tag = (id: string): string => `[REDACTED:${id}]`;

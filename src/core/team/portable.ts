@@ -3,6 +3,7 @@ import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { redactDeep } from '../secrets/deep';
 import type { Trace } from '../trace/model';
 import { createRedactor, type Redactor } from '../trace/redact';
+import { redactSecretFileSteps } from '../trace/secretFileSteps';
 
 /**
  * A session made portable for a team bundle and back: the exporter's workspace folder becomes a placeholder (it names
@@ -138,7 +139,9 @@ function importedCwd(trace: Trace, root: string, warn: (message: string) => void
 export function fromPortable(trace: Trace, options: ImportRewrite): Trace {
   const root = resolve(options.workspace);
   const before = options.redactor.count;
-  const redacted = redactDeep(trace, (text) => options.redactor.redact(text));
+  const asText = redactDeep(trace, (text) => options.redactor.redact(text));
+  // a bundle is untrusted: its secret-bearing files' values are redacted here too, whatever the exporter did
+  const redacted = { ...asText, steps: redactSecretFileSteps(asText.steps, options.redactor) };
   const redactions = options.redactor.count - before;
   const placed = redactDeep(redacted, (text) => text.split(WORKSPACE_TOKEN).join(root));
   return {

@@ -1,6 +1,8 @@
 import { computeOutcome } from './outcome';
 import { Step, Trace, TRACE_SCHEMA_VERSION, type TraceDraft } from './model';
 import type { Redactor } from './redact';
+import { callSecretFile, redactToolInput } from './secretFileSteps';
+import type { SecretFileKind } from '../secrets/secretFiles';
 import { fastParser } from '../util/fastParse';
 
 // every step and every trace goes through them: checked without zod's per-parse copy (see fastParse)
@@ -15,8 +17,9 @@ const parseTraceFields = fastParser(Trace.omit({ steps: true }));
 export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   const before = redactor.count;
   const steps: Step[] = draft.steps;
+  const secretFileCalls = new Map<string, SecretFileKind>();
   for (let i = 0; i < steps.length; i++) {
-    redactStep(steps[i], redactor);
+    redactStep(steps[i], redactor, secretFileCalls);
     const checked = parseStep(steps[i]);
     if (!checked.success)
       throw new Error(
@@ -41,21 +44,30 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   return trace;
 }
 
-/** Redacts a step's free text in place (the draft is the normalizer's to change). */
-function redactStep(step: Step, redactor: Redactor): void {
+/**
+ * Redacts a step's free text in place (the draft is the normalizer's to change). A call that writes or reads a
+ * secret-bearing file is remembered in `secretFileCalls`, so that its result is redacted as that file's text too.
+ */
+function redactStep(step: Step, redactor: Redactor, secretFileCalls: Map<string, SecretFileKind>): void {
   switch (step.kind) {
     case 'user':
     case 'assistant':
     case 'error':
       step.text = redactor.redact(step.text);
       break;
-    case 'tool_call':
-      step.input = redactor.redact(step.input);
-      if (step.command !== undefined) step.command = redactor.redact(step.command);
+    case 'tool_call': {
+      const kind = callSecretFile(step.tool, step.input, step.command);
+      if (kind) secretFileCalls.set(step.callId, kind);
+      step.input = redactToolInput(step.input, kind, redactor);
+      if (step.command !== undefined)
+        step.command = kind ? redactor.redactSecretFile(step.command, kind) : redactor.redact(step.command);
       break;
-    case 'tool_result':
-      step.output = redactor.redact(step.output);
+    }
+    case 'tool_result': {
+      const kind = secretFileCalls.get(step.callId);
+      step.output = kind ? redactor.redactSecretFile(step.output, kind) : redactor.redact(step.output);
       break;
+    }
     case 'subagent':
       if (step.description !== undefined) step.description = redactor.redact(step.description);
       break;

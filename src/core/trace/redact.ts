@@ -1,5 +1,6 @@
 import { applyFinds, findSecrets, type ExtraFinder } from '../secrets/engine';
 import { tag } from '../secrets/rule';
+import { SECRET_FILE_TAG, secretFileSpans, type SecretFileKind } from '../secrets/secretFiles';
 import { compileUserPatterns, findUserPatterns } from '../secrets/userPatterns';
 
 /**
@@ -19,6 +20,8 @@ const MAX_DEPTH = 2;
 export interface Redactor {
   /** Returns the redacted text; `count` grows by the number of secrets removed. */
   redact(text: string): string;
+  /** Text written to or read from a secret-bearing file: also every value in it that looks random, whole. */
+  redactSecretFile(text: string, kind: SecretFileKind): string;
   readonly count: number;
 }
 
@@ -45,19 +48,34 @@ export function createRedactor(
       findSecrets(decoded, extra, depth < MAX_DEPTH ? holdsSecret(depth + 1) : undefined).finds.length > 0;
   const decodedHoldsSecret = holdsSecret(1);
   let count = 0;
+  const redact = (text: string): string => {
+    if (!text) return text;
+    const { finds, homeFolders } = findSecrets(text, extra, decodedHoldsSecret);
+    count += finds.length;
+    let out = applyFinds(text, finds);
+    // the keyword scan also tells which kinds of home folder are mentioned
+    if (homePaths && homeFolders.unix) out = out.replace(UNIX_HOME_PATH, '~');
+    if (homePaths && homeFolders.windows) out = out.replace(WINDOWS_HOME_PATH, '~');
+    return out;
+  };
   return {
     get count() {
       return count;
     },
-    redact(text: string): string {
-      if (!text) return text;
-      const { finds, homeFolders } = findSecrets(text, extra, decodedHoldsSecret);
-      count += finds.length;
-      let out = applyFinds(text, finds);
-      // the keyword scan also tells which kinds of home folder are mentioned
-      if (homePaths && homeFolders.unix) out = out.replace(UNIX_HOME_PATH, '~');
-      if (homePaths && homeFolders.windows) out = out.replace(WINDOWS_HOME_PATH, '~');
-      return out;
+    redact,
+    redactSecretFile(text: string, kind: SecretFileKind): string {
+      const ruled = redact(text);
+      const spans = secretFileSpans(ruled, kind);
+      count += spans.length;
+      if (spans.length === 0) return ruled;
+      const parts: string[] = [];
+      let at = 0;
+      for (const [start, end] of spans) {
+        parts.push(ruled.slice(at, start), SECRET_FILE_TAG);
+        at = end;
+      }
+      parts.push(ruled.slice(at));
+      return parts.join('');
     },
   };
 }

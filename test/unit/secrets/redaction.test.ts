@@ -67,6 +67,17 @@ describe('secret redaction', () => {
     assert.equal(redactor.count, 0);
   });
 
+  it('a match that holds no secret does not hide one that starts inside it', () => {
+    for (const text of [
+      'set the key: DB_PASSWORD=Xk29fLq8ZpW3',
+      'the key: +SECRET_KEY_BASE=78e60f005338982bb9af5c81090623f2a03abda430776e5e087b1f212fc98394',
+      '"key": "export API_TOKEN=Xk29fLq8ZpW3vRt7"',
+    ]) {
+      const out = createRedactor({ homePaths: false }).redact(text);
+      assert.ok(!out.includes('Xk29fLq8') && !out.includes('78e60f00'), out);
+    }
+  });
+
   it('is idempotent: redacted text has nothing left to find, and the same input gives the same output', () => {
     const text = corpus.map((s) => s.text).join('\n');
     const first = createRedactor();
