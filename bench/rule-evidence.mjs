@@ -27,7 +27,11 @@ const rules = Array.from(
 );
 const playbook = parsePlaybook(`## Build and test\n${rules.join('\n')}\n`);
 const history = [
-  { path: 'AGENTS.md', at: '2020-01-01T00:00:00.000Z', ruleIds: rules.map((r) => /\[(.*?)\]/.exec(r)[1]) },
+  {
+    path: 'AGENTS.md',
+    at: '2020-01-01T00:00:00.000Z',
+    ruleIds: rules.map((r) => /** @type {RegExpExecArray} */ (/\[(.*?)\]/.exec(r))[1]),
+  },
 ];
 const reflections = traces.map((t) => ({ traceId: t.id, lessons: [], tags: [] }));
 const steps = traces.reduce((n, t) => n + t.steps.length, 0);

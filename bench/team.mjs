@@ -83,6 +83,7 @@ if (!TIME) log('note: /usr/bin/time not found (apt-get install time); peak RSS i
 
 /** Runs the CLI, returns wall seconds, peak RSS (MB), CPU seconds and the parsed --json output. */
 async function combee(args) {
+  /** @type {[string, string[]]} */
   const full = TIME ? [TIME, ['-v', process.execPath, cli, ...args]] : [process.execPath, [cli, ...args]];
   const started = process.hrtime.bigint();
   const child = spawn(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });

@@ -103,7 +103,11 @@ async function measure(browser, run, shot) {
   const far = await gestureFrames(page, 40, 0);
   if (shot) await page.screenshot({ path: join(ARTIFACTS, shot) });
   const scale = await page.evaluate(() =>
-    Number(/scale\(([\d.]+)\)/.exec(document.querySelector('.stage').style.transform)[1]),
+    Number(
+      /** @type {RegExpExecArray} */ (
+        /scale\(([\d.]+)\)/.exec(/** @type {HTMLElement} */ (document.querySelector('.stage')).style.transform)
+      )[1],
+    ),
   );
   const near = await gestureFrames(page, 18, scale);
   await page.close();
@@ -137,7 +141,7 @@ async function gestureFrames(page, wheelStep, scale) {
     ? await page.evaluate(
         (scale) =>
           new Promise((resolve) => {
-            const canvas = document.querySelector('.canvas');
+            const canvas = /** @type {HTMLElement} */ (document.querySelector('.canvas'));
             const box = canvas.getBoundingClientRect();
             const deltaY = -400 * Math.log(1 / scale);
             const gaps = [];
@@ -165,7 +169,7 @@ async function gestureFrames(page, wheelStep, scale) {
   const gaps = await page.evaluate(
     (step) =>
       new Promise((resolve) => {
-        const canvas = document.querySelector('.canvas');
+        const canvas = /** @type {HTMLElement} */ (document.querySelector('.canvas'));
         const box = canvas.getBoundingClientRect();
         const gaps = [];
         let last = performance.now();

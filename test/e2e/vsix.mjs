@@ -42,7 +42,7 @@ let server,
   browser,
   page,
   current = 'install the .vsix';
-const timer = setTimeout(() => finish(new Error('timed out after 4 min')), 4 * 60_000);
+const timer = setTimeout(() => void finish(new Error('timed out after 4 min')), 4 * 60_000);
 
 async function finish(error) {
   clearTimeout(timer);

@@ -24,6 +24,7 @@ const RECORDED_CWD = '/home/dev/acme-shop';
 /** Claude Code's project folder name for a cwd (every non-alphanumeric character becomes '-'). */
 const projectSlug = (cwd) => cwd.replace(/[^a-zA-Z0-9]/g, '-');
 
+/** @param {{ sessions?: string }} [options] `sessions`: a Claude Code sessions folder other than the examples */
 export function makeFixtureWorkspace({ sessions } = {}) {
   // realpath: /tmp may be a symlink, and the extension compares session cwds with the workspace path
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'combee-ws-')));
