@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { layoutRun, storeLayout, type StoredLayout } from '../../shared/layout';
+import { layoutRun, storeLayout, type StoredLayout } from './layout';
 import { liveSnapshots, type LiveRunSnapshot } from './liveRun';
 import type { EmbedFn } from './types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
