@@ -70,6 +70,8 @@ const testTranspile = {
     'src/extension/webview/nodeDetail.ts',
     'src/extension/webview/nodeSearch.ts',
     'src/extension/webview/rulePath.ts',
+    // the commands' ids, checked against the manifest
+    'src/extension/commandIds.ts',
     ...listTs('test/unit'),
     ...listTs('test/support'),
     ...listTs('bench'),

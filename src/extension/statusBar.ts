@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isOpen, pendingCounts } from '../core/assets/review';
 import { workspaceFolderPaths, type Services } from './services';
+import { COMMANDS } from './commandIds';
 
 export interface StatusBar extends vscode.Disposable {
   /** The item as shown once the updates asked for so far have run (tests; no peeking at the window). */
@@ -21,7 +22,7 @@ export function createStatusBar(services: Services): StatusBar {
     if (services.running) {
       item.text = '$(sync~spin) Combee: learning';
       item.tooltip = 'Combee is learning from recent agent sessions';
-      item.command = 'combee.showTree';
+      item.command = COMMANDS.showTree;
       show(true);
       return;
     }
@@ -38,7 +39,7 @@ export function createStatusBar(services: Services): StatusBar {
     }
     item.text = `$(lightbulb) Combee: ${files + rules} to review`;
     item.tooltip = `${files} file(s) and ${rules} rule(s) of ${open.length} proposal(s) wait for review`;
-    item.command = 'combee.reviewProposals';
+    item.command = COMMANDS.reviewProposals;
     show(true);
   };
   // one update at a time, in order: a slow older one must not overwrite a newer count

@@ -6,6 +6,7 @@ import { firstLine } from '../../core/util/text';
 import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
 import { skippedChildren, skippedItem, skippedRoot, type SkippedNode } from './skippedNodes';
+import { COMMANDS } from '../commandIds';
 
 const AGENT_ICONS: Record<string, string> = {
   'claude-code': 'sparkle',
@@ -73,7 +74,7 @@ function moreItem({ shown, total }: MoreNode): vscode.TreeItem {
   item.id = 'combee.sessions.more';
   item.description = `${shown} of ${total} shown`;
   item.iconPath = new vscode.ThemeIcon('ellipsis');
-  item.command = { command: 'combee.showMoreSessions', title: 'Show older sessions' };
+  item.command = { command: COMMANDS.showMoreSessions, title: 'Show older sessions' };
   return item;
 }
 
