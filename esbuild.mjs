@@ -74,6 +74,7 @@ const testTranspile = {
     'src/extension/commandIds.ts',
     ...listTs('test/unit'),
     ...listTs('test/support'),
+    ...listTs('testing'),
     ...listTs('bench'),
   ],
   ...TRANSPILE_OPTIONS,

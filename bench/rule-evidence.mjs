@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../test/support/fixtureWorkspace.mjs';
+import { REPO_ROOT } from '../testing/fixtureWorkspace.mjs';
 
 const require = createRequire(import.meta.url);
 const out = (path) => require(join(REPO_ROOT, 'out', path));

@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { rngFrom, SECRET_MARKER } from './corpus.mjs';
 import { corpusDir, generate } from './generate-corpus.mjs';
-import { REPO_ROOT as REPO } from '../test/support/fixtureWorkspace.mjs';
+import { REPO_ROOT as REPO } from '../testing/fixtureWorkspace.mjs';
 
 const CACHE = process.env.COMBEE_BENCH_DIR
   ? resolve(process.env.COMBEE_BENCH_DIR)
@@ -177,7 +177,7 @@ const results = {
     sessionsWanted,
     latency: { distribution: 'log-normal', ...latency },
     concurrencyCap: cap ?? null,
-    model: 'test/support/simulatedModel.ts (deterministic stand-in) via test/support/modelServer.ts on 127.0.0.1',
+    model: 'testing/simulatedModel.ts (deterministic stand-in) via testing/modelServer.ts on 127.0.0.1',
     learnFlags:
       '--provider openai --base-url <loopback> --window-days 0 --all-workspaces --workspace <ws> --seed <seed> --since <the newest sessions> --json',
     cli: cliSource,

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { launchBrowser } from '../test/support/codeServer.mjs';
-import { REPO_ROOT } from '../test/support/fixtureWorkspace.mjs';
+import { launchBrowser } from '../testing/codeServer.mjs';
+import { REPO_ROOT } from '../testing/fixtureWorkspace.mjs';
 
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const out = (path) => require(join(REPO_ROOT, 'out', path));
-const { startModelServer } = out('test/support/modelServer.js');
+const { startModelServer } = out('testing/modelServer.js');
 const { instantResponder } = out('bench/learn/simulation.js');
 const { learnSimulated } = out('bench/learn/simulatedRun.js');
 const { learningCorpus, plantedLessons } = out('bench/learn/corpus.js');

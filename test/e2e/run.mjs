@@ -12,8 +12,8 @@ import {
   waitForSideBarContent,
   waitForWorkbench,
   workbenchUrl,
-} from '../support/codeServer.mjs';
-import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+} from '../../testing/codeServer.mjs';
+import { makeFixtureWorkspace, REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'e2e');
 const TEST_TIMEOUT_MS = Number(process.env.COMBEE_TEST_TIMEOUT_MS) || 3 * 60_000;

@@ -14,8 +14,8 @@ import {
   waitForDiffShowing,
   waitForWorkbench,
   workbenchUrl,
-} from '../support/codeServer.mjs';
-import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+} from '../../testing/codeServer.mjs';
+import { makeFixtureWorkspace, REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'vsix');
 const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));

@@ -3,8 +3,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { format } from 'node:util';
-import { launchBrowser, remoteUri, startCodeServer, workbenchUrl } from '../support/codeServer.mjs';
-import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+import { launchBrowser, remoteUri, startCodeServer, workbenchUrl } from '../../testing/codeServer.mjs';
+import { makeFixtureWorkspace, REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 import { compileExtensionTests } from './compile.mjs';
 
 const TIMEOUT_MS = Number(process.env.COMBEE_TEST_TIMEOUT_MS) || 5 * 60_000;

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { launchBrowser } from '../support/codeServer.mjs';
-import { REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+import { launchBrowser } from '../../testing/codeServer.mjs';
+import { REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 
 const require = createRequire(import.meta.url);
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'webview');

@@ -5,7 +5,7 @@ import { loadTeamBundleIndex } from '../../../src/core/store/teamBundleIndex';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { importTeamBundles } from '../../../src/core/team/teamImport';
 import { writeTamperedCopy, writeTeamBundle } from '../../support/teamBundleFiles';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // The bundles of a workspace's .combee/team: each imported on its own, a refused one reported, unchanged ones not read.
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATE = join(REPO_ROOT, 'test', 'fixtures', 'workspace-template');
 const EXAMPLE_SESSIONS = join(REPO_ROOT, 'examples', 'sessions', 'claude-code');
 const DEV_SESSIONS = join(REPO_ROOT, 'test', 'fixtures', 'sessions-dev', 'claude-code');

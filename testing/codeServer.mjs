@@ -38,7 +38,7 @@ export async function startCodeServer({
   // code-server is a remote window: VS Code reads `machine`-scoped settings from the remote's machine settings.
   const machineDir = join(data, 'user-data', 'Machine');
   mkdirSync(machineDir, { recursive: true });
-  const scopes = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).contributes
+  const scopes = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).contributes
     .configuration.properties;
   const machine = Object.fromEntries(Object.entries(userSettings).filter(([key]) => scopes[key]?.scope === 'machine'));
   writeFileSync(join(machineDir, 'settings.json'), JSON.stringify(machine, null, 2));
