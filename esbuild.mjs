@@ -11,6 +11,7 @@ const watch = args.has('--watch');
 // `combee --version` (src/cli/version.ts) without reading package.json at run time.
 const define = { __COMBEE_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
 
+/** @satisfies {import('esbuild').BuildOptions} */
 const node = {
   define,
   bundle: true,
@@ -24,6 +25,7 @@ const node = {
   external: ['@napi-rs/nice'],
 };
 
+/** @type {import('esbuild').BuildOptions[]} */
 const bundles = [
   {
     ...node,
@@ -57,6 +59,7 @@ const bundles = [
   },
 ];
 
+/** @type {import('esbuild').BuildOptions} */
 const testTranspile = {
   entryPoints: [
     ...listTs('src/core'),
@@ -67,8 +70,11 @@ const testTranspile = {
     'src/extension/webview/nodeDetail.ts',
     'src/extension/webview/nodeSearch.ts',
     'src/extension/webview/rulePath.ts',
+    // the commands' ids, checked against the manifest
+    'src/extension/commandIds.ts',
     ...listTs('test/unit'),
     ...listTs('test/support'),
+    ...listTs('testing'),
     ...listTs('bench'),
   ],
   ...TRANSPILE_OPTIONS,

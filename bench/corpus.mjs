@@ -740,7 +740,26 @@ export const SIZES = {
   },
 };
 
-/** The plan: every file with its path, agent, target size and the extras it carries. Pure function of the size. */
+/**
+ * @typedef {object} PlannedFile
+ * @property {'claude-code' | 'codex'} agent
+ * @property {string} path
+ * @property {string} sessionId
+ * @property {string} cwd
+ * @property {number} startMs
+ * @property {number} bytes
+ * @property {string} [subagent]
+ * @property {boolean} [big]
+ * @property {boolean} [short]
+ * @property {number} [multiMb] how many multi-MB lines the file carries
+ * @property {number[]} [multiMbRange] their size range in bytes
+ * @property {number} [hugeLine] the bytes of its one line over the reader limit
+ */
+
+/**
+ * The plan: every file with its path, agent, target size and the extras it carries. Pure function of the size.
+ * @returns {PlannedFile[]}
+ */
 export function plan(size) {
   const spec = SIZES[size];
   const rng = rngFrom(`plan-${size}`);
@@ -748,6 +767,7 @@ export function plan(size) {
     { length: Math.max(4, Math.round(spec.claudeFiles / 60)) },
     (_, i) => `/home/dev/${rng.pick(['acme-shop', 'billing', 'infra', 'docs-site', 'mobile-app', 'ml-pipeline'])}-${i}`,
   );
+  /** @type {PlannedFile[]} */
   const files = [];
   const weights = (n) => {
     const w = Array.from({ length: n }, () => Math.exp(1.3 * rng.normal()));

@@ -60,7 +60,7 @@ export function generate(size, root, log = (m) => process.stderr.write(`${m}\n`)
     const result = writeFile(root, file);
     total += result.bytes;
     secrets += result.secrets;
-    const { multiMb, multiMbRange, hugeLine, ...kept } = file;
+    const { multiMb: _multiMb, multiMbRange: _multiMbRange, hugeLine: _hugeLine, ...kept } = file;
     written.push({ ...kept, bytes: result.bytes });
     if ((i + 1) % 500 === 0 || i === 0)
       log(

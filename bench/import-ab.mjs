@@ -61,11 +61,12 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+/** @type {Record<string, { cpu: number[]; wall: number[]; instructions?: number }>} */
 const results = Object.fromEntries(dists.map((d) => [d, { cpu: [], wall: [] }]));
 for (let r = 0; r < runs; r++)
   for (const dist of dists) {
     const { wall, stderr } = importOnce(dist);
-    const [user, system] = stderr.trim().split('\n').at(-1).split(' ').map(Number);
+    const [user, system] = /** @type {string} */ (stderr.trim().split('\n').at(-1)).split(' ').map(Number);
     results[dist].cpu.push(user + system);
     results[dist].wall.push(wall);
     process.stderr.write(

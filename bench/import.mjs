@@ -119,7 +119,7 @@ const combee = (from, store) =>
 
 // Warm the page cache so the first measured tool is not the one paying for the disk.
 log('warming the page cache …');
-for (const file of manifest.files) readFileSync(join(root, file.path)).length;
+for (const file of manifest.files) readFileSync(join(root, file.path));
 
 const work = mkdtempSync(join(tmpdir(), 'combee-bench-'));
 const rows = [];

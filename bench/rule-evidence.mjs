@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../test/support/fixtureWorkspace.mjs';
+import { REPO_ROOT } from '../testing/fixtureWorkspace.mjs';
 
 const require = createRequire(import.meta.url);
 const out = (path) => require(join(REPO_ROOT, 'out', path));
@@ -27,7 +27,11 @@ const rules = Array.from(
 );
 const playbook = parsePlaybook(`## Build and test\n${rules.join('\n')}\n`);
 const history = [
-  { path: 'AGENTS.md', at: '2020-01-01T00:00:00.000Z', ruleIds: rules.map((r) => /\[(.*?)\]/.exec(r)[1]) },
+  {
+    path: 'AGENTS.md',
+    at: '2020-01-01T00:00:00.000Z',
+    ruleIds: rules.map((r) => /** @type {RegExpExecArray} */ (/\[(.*?)\]/.exec(r))[1]),
+  },
 ];
 const reflections = traces.map((t) => ({ traceId: t.id, lessons: [], tags: [] }));
 const steps = traces.reduce((n, t) => n + t.steps.length, 0);

@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { rngFrom, SECRET_MARKER } from './corpus.mjs';
 import { corpusDir, generate } from './generate-corpus.mjs';
-import { REPO_ROOT as REPO } from '../test/support/fixtureWorkspace.mjs';
+import { REPO_ROOT as REPO } from '../testing/fixtureWorkspace.mjs';
 
 const CACHE = process.env.COMBEE_BENCH_DIR
   ? resolve(process.env.COMBEE_BENCH_DIR)
@@ -94,6 +94,7 @@ if (!TIME) log('note: /usr/bin/time not found (apt-get install time); peak RSS i
  */
 async function combee(args, { node = [], mayFail = false } = {}) {
   const argv = [...node, cli, ...args];
+  /** @type {[string, string[]]} */
   const full = TIME ? [TIME, ['-v', process.execPath, ...argv]] : [process.execPath, argv];
   const started = process.hrtime.bigint();
   const child = spawn(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
@@ -194,13 +195,14 @@ const results = {
     sessionsWanted,
     latency: { distribution: 'log-normal', ...latency },
     concurrencyCap: cap ?? null,
-    model: 'test/support/simulatedModel.ts (deterministic stand-in) via test/support/modelServer.ts on 127.0.0.1',
+    model: 'testing/simulatedModel.ts (deterministic stand-in) via testing/modelServer.ts on 127.0.0.1',
     learnFlags:
       '--provider openai --base-url <loopback> --window-days 0 --all-workspaces --workspace <ws> --seed <seed> --since <the newest sessions> --json',
     cli: cliSource,
   },
 };
 
+/** @type {any} the loopback model server, started by the learning phase */
 let server;
 let exitCode = 0;
 /** What the learning phase takes from the export and import phases. */

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { launchBrowser } from '../test/support/codeServer.mjs';
-import { REPO_ROOT } from '../test/support/fixtureWorkspace.mjs';
+import { launchBrowser } from '../testing/codeServer.mjs';
+import { REPO_ROOT } from '../testing/fixtureWorkspace.mjs';
 
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const out = (path) => require(join(REPO_ROOT, 'out', path));
-const { startModelServer } = out('test/support/modelServer.js');
+const { startModelServer } = out('testing/modelServer.js');
 const { instantResponder } = out('bench/learn/simulation.js');
 const { learnSimulated } = out('bench/learn/simulatedRun.js');
 const { learningCorpus, plantedLessons } = out('bench/learn/corpus.js');
@@ -44,7 +44,7 @@ function inFreshProcess(run, setup, timed) {
   try {
     const nodes = join(dir, 'nodes.json');
     writeFileSync(nodes, JSON.stringify(run.nodes));
-    const script = `const { layoutRun, storeLayout, BatchLayoutCache } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/shared/layout.js'))});
+    const script = `const { layoutRun, storeLayout, BatchLayoutCache } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/core/learn/layout.js'))});
 const nodes = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(nodes)}, 'utf8'));
 ${setup}
 const t = performance.now(); ${timed}; console.log(performance.now() - t);`;
@@ -103,7 +103,11 @@ async function measure(browser, run, shot) {
   const far = await gestureFrames(page, 40, 0);
   if (shot) await page.screenshot({ path: join(ARTIFACTS, shot) });
   const scale = await page.evaluate(() =>
-    Number(/scale\(([\d.]+)\)/.exec(document.querySelector('.stage').style.transform)[1]),
+    Number(
+      /** @type {RegExpExecArray} */ (
+        /scale\(([\d.]+)\)/.exec(/** @type {HTMLElement} */ (document.querySelector('.stage')).style.transform)
+      )[1],
+    ),
   );
   const near = await gestureFrames(page, 18, scale);
   await page.close();
@@ -137,7 +141,7 @@ async function gestureFrames(page, wheelStep, scale) {
     ? await page.evaluate(
         (scale) =>
           new Promise((resolve) => {
-            const canvas = document.querySelector('.canvas');
+            const canvas = /** @type {HTMLElement} */ (document.querySelector('.canvas'));
             const box = canvas.getBoundingClientRect();
             const deltaY = -400 * Math.log(1 / scale);
             const gaps = [];
@@ -165,7 +169,7 @@ async function gestureFrames(page, wheelStep, scale) {
   const gaps = await page.evaluate(
     (step) =>
       new Promise((resolve) => {
-        const canvas = document.querySelector('.canvas');
+        const canvas = /** @type {HTMLElement} */ (document.querySelector('.canvas'));
         const box = canvas.getBoundingClientRect();
         const gaps = [];
         let last = performance.now();

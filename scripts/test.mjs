@@ -38,6 +38,7 @@ const layers = [
   { name: 'e2e (UI)', cmd: ['node', 'test/e2e/run.mjs'], vscode: true, needsSetup: true, e2e: true },
 ];
 
+/** @type {{ name: string; status: string; secs: number; failed?: boolean }[]} */
 const results = [];
 let setupFailed = false;
 for (const layer of layers) {

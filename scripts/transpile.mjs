@@ -4,6 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** @satisfies {import('esbuild').BuildOptions} */
 export const TRANSPILE_OPTIONS = {
   bundle: false,
   platform: 'node',

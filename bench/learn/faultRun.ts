@@ -2,7 +2,7 @@ import { learn } from '../../src/core/learn/run';
 import type { RunRecord } from '../../src/core/learn/record';
 import { openAiRoles } from '../../src/core/llm/providers';
 import { emptyPlaybook, serializePlaybook } from '../../src/core/playbook/markdown';
-import { startModelServer } from '../../test/support/modelServer';
+import { startModelServer } from '../../testing/modelServer';
 import { learningCorpus, plantedLessons } from './corpus';
 import { faultyResponder } from './faults';
 import { simulatedResponder } from './simulation';

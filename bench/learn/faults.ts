@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChatRequest, Responder, ScriptedReply } from '../../test/support/modelServer';
+import type { ChatRequest, Responder, ScriptedReply } from '../../testing/modelServer';
 
 /** The fault mix of the reliability run: shares of all requests, drawn per request from a seeded sequence. */
 export const FAULTS = { rateLimited: 0.2, serverError: 0.05, hang: 0.05, malformed: 0.05 } as const;

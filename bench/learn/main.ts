@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RunRecord } from '../../src/core/learn/record';
 import type { Strategy } from '../../src/core/learn/run';
 import { serializePlaybook } from '../../src/core/playbook/markdown';
-import { startModelServer } from '../../test/support/modelServer';
+import { startModelServer } from '../../testing/modelServer';
 import { controllerBench } from './controllerBench';
 import { learningCorpus, plantedLessons } from './corpus';
 import { retentionSvg } from './plot';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENIGN, POISONED } from '../../test/support/poisonCorpus';
-import { runPoisonCorpus, type PoisonFigures } from '../../test/support/poisonRun';
+import { BENIGN, POISONED } from '../../testing/poisonCorpus';
+import { runPoisonCorpus, type PoisonFigures } from '../../testing/poisonRun';
 import {
   HELD_OUT_BENIGN,
   HELD_OUT_BENIGN_2,
@@ -10,7 +10,7 @@ import {
   HELD_OUT_POISON_2,
   HELD_OUT_POISON_3,
   PARAPHRASES,
-} from '../../test/support/poisonParaphrases';
+} from '../../testing/poisonParaphrases';
 import { screenText } from '../../src/core/trust/screen';
 
 /** The text screen alone (no evidence): how many of a list it flags, and which it does not. */
@@ -29,7 +29,7 @@ function textOnly(list: readonly string[]): {
   };
 }
 
-// `combee bench poison [--json] [--out <folder>]`: the poisoning corpus (test/support/poisonCorpus.ts) learned by a
+// `combee bench poison [--json] [--out <folder>]`: the poisoning corpus (testing/poisonCorpus.ts) learned by a
 // credulous model through the loopback server, and by the offline learner; what the screen flagged.
 
 function table(figures: PoisonFigures): string {

@@ -3,7 +3,7 @@ import type { LoadObservation } from '../../src/core/learn/capacityLearning';
 import type { RunRecord } from '../../src/core/learn/record';
 import type { Strategy } from '../../src/core/learn/run';
 import { serializePlaybook } from '../../src/core/playbook/markdown';
-import { startModelServer } from '../../test/support/modelServer';
+import { startModelServer } from '../../testing/modelServer';
 import { learningCorpus, plantedLessons } from './corpus';
 import { DECAYS, instantModel, OVERLOAD } from './simulation';
 import { CONCURRENCY, learnSimulated } from './simulatedRun';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { countTokens } from '../../src/core/util/tokens';
-import type { ChatRequest, ScriptedReply } from '../../test/support/modelServer';
+import type { ChatRequest, ScriptedReply } from '../../testing/modelServer';
 
 /**
  * SIMULATION (not a model). A deterministic reflector and a capacity-limited aggregator spoken over the real

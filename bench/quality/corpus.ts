@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { playbookRules, renderRulesFile } from '../../src/core/assets/agentsMd';
 import { DEFAULT_PLAYBOOK_PATH } from '../../src/core/assets/playbookAsset';
 import { parsePlaybook, PLAYBOOK_PREAMBLE } from '../../src/core/playbook/markdown';
-import { git, writeIn } from '../../test/support/gitRepo';
+import { git, writeIn } from '../../testing/gitRepo';
 import { billingApi } from './repos/billingApi';
 import { relay } from './repos/relay';
 import { tilemap } from './repos/tilemap';

@@ -1,4 +1,4 @@
-import type { ChatRequest, Responder, ScriptedReply } from '../../test/support/modelServer';
+import type { ChatRequest, Responder, ScriptedReply } from '../../testing/modelServer';
 import { CORPORA, REPOS, specsByTraceId } from './corpus';
 import { HELDOUT_SLOPPY_EXTRAS } from './heldout';
 import type { Label, RepoSpec, SessionSpec } from './types';

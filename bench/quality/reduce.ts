@@ -3,7 +3,7 @@ import type { Roles } from '../../src/core/llm/providers';
 import type { LearnWorkspaceOptions } from '../../src/core/service/learnWorkspace';
 import { groundingGap } from '../../src/core/service/lessonGrounding';
 import type { TraceStore } from '../../src/core/store/traceStore';
-import { dryLearn } from '../../test/support/dryLearn';
+import { dryLearn } from '../../testing/dryLearn';
 
 // One repository learned as CI shards learn it: the map phase's reflections written out and read back as a file, then
 // a reduce from them. Honest reflections must come through the reduce's check of each lesson against the steps it

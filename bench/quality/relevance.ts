@@ -6,7 +6,7 @@ import { parsePlaybook } from '../../src/core/playbook/markdown';
 import { TraceStore } from '../../src/core/store/traceStore';
 import { condenseTrace, DEFAULT_CONDENSE_BUDGET } from '../../src/core/trace/condense';
 import { countTokens } from '../../src/core/util/tokens';
-import { tempDir } from '../../test/support/tmp';
+import { tempDir } from '../../testing/tmp';
 import { CORPORA, writeQualityCorpus } from './corpus';
 import type { RepoSpec } from './types';
 

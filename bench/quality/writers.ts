@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { claudeEnvelopes } from '../../test/support/claudeSessions';
+import { claudeEnvelopes } from '../../testing/claudeSessions';
 import type { SessionSpec, Step } from './types';
 
 // One session of the corpus as the agent itself writes it: Claude Code project JSONL, or a Codex rollout. The

@@ -20,6 +20,7 @@ import {
   showRuleEvidence,
   undoLastAccept,
 } from './commands/proposals';
+import { COMMANDS, type CommandId } from './commandIds';
 import { chooseProvider } from './llm/providerChoice';
 import { redactingLog } from './redactingLog';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
@@ -69,77 +70,78 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const log = redactingLog(vscode.window.createOutputChannel('Combee', { log: true }));
   services = new Services(context, log);
   const s = services;
-  const command = (id: string, run: (...args: unknown[]) => unknown) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, run));
-
-  command('combee.learn', () => learnFromRecentSessions(s));
-  command('combee.reviewProposals', () => reviewProposals(s));
-  command('combee.backtest', () => backtestRules(s));
-  command('combee.calibrateCapacity', (confirmed) => calibrateCapacityCommand(s, confirmed));
-  command('combee.acceptProposal', (id, includeFlagged, confirmed) =>
-    acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed),
-  );
-  command('combee.undoAccept', () => undoLastAccept(s));
-  command('combee.rejectProposal', (id) => rejectProposal(s, isNode(id) ? id.proposalId : id));
-  // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.
-  command('combee.acceptFile', (a, b) => (isNode(a) ? acceptFile(s, a.proposalId, a.path) : acceptFile(s, a, b)));
-  command('combee.acceptRule', (a, b, c) =>
-    isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b, c),
-  );
-  command('combee.showRuleEvidence', (a, b) =>
-    isNode(a) ? showRuleEvidence(s, a.proposalId, a.ruleId) : showRuleEvidence(s, a, b),
-  );
-  command('combee.rejectRule', (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)));
-  command('combee.editProposal', (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)));
-  command('combee.openProposalFile', (id, path) => openProposalFile(s, id, path));
-  command('combee.showTree', () => void showPanel(s, 'tree'));
-  command('combee.showHelpfulness', () => void showPanel(s, 'helpfulness'));
-  // from the Sessions view the argument is the tree node; from the tree panel and tests, a session id
-  command('combee.openSession', (a, step) => {
-    const traceId = typeof a === 'string' ? a : sessionIdOf(a);
-    return traceId
-      ? openSession(s.store, traceId, typeof step === 'number' && Number.isInteger(step) ? step : undefined)
-      : false;
-  });
-  command('combee.revealSessionSource', (a) => {
-    const traceId = typeof a === 'string' ? a : sessionIdOf(a);
-    return traceId ? revealSessionSource(s.store, traceId) : undefined;
-  });
-  // from the Proposals and Rules views the argument is the tree node; from tests, a rule id
-  command('combee.showRuleInTree', (a) => {
-    const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
-    return ruleId ? showRuleInTree(s, ruleId) : false;
-  });
-  command('combee.openRuleInPlaybook', (a) => {
-    const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
-    return ruleId ? openRuleInPlaybook(ruleId) : false;
-  });
-  command('combee.retireRule', (a) => {
-    const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
-    return ruleId ? retireRule(s, ruleId) : undefined;
-  });
-  for (const pinned of [true, false])
-    command(pinned ? 'combee.pinRule' : 'combee.unpinRule', (a) => {
-      const ruleId = typeof a === 'string' ? a : ruleIdOf(a);
-      return ruleId ? pinRule(s, ruleId, pinned) : undefined;
-    });
-  context.subscriptions.push(...registerPanelSerializers(s));
-  command('combee.importSessions', (folder) => importSessionsCommand(s, folder));
-  command('combee.importTeamBundles', () => importTeamBundlesCommand(s));
-  command('combee.setApiKey', (key) => setApiKeyCommand(s, key));
-  command('combee.openPlaybook', () => openPlaybookCommand());
-  command('combee.showLog', () => log.show());
-  command('combee.forgetLearning', (confirmed) => forgetLearningCommand(s, confirmed));
-  command('combee.clearCache', async () => {
-    await s.callCache.clear();
-    log.info('model call cache cleared');
-    void vscode.window.showInformationMessage('Combee: the cache of model calls is cleared.');
-  });
-
   const sessionsView = new SessionsView(s);
   const sessionsTree = vscode.window.createTreeView('combee.sessions', { treeDataProvider: sessionsView });
   sessionsView.attach(sessionsTree);
-  command('combee.showMoreSessions', () => sessionsView.showMore());
+  const rule = (a: unknown) => (typeof a === 'string' ? a : ruleIdOf(a));
+  // one handler per declared command: the table's type makes a missing or unknown id a compile error
+  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
+    [COMMANDS.learn]: () => learnFromRecentSessions(s),
+    [COMMANDS.reviewProposals]: () => reviewProposals(s),
+    [COMMANDS.backtest]: () => backtestRules(s),
+    [COMMANDS.calibrateCapacity]: (confirmed) => calibrateCapacityCommand(s, confirmed),
+    [COMMANDS.acceptProposal]: (id, includeFlagged, confirmed) =>
+      acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed),
+    [COMMANDS.undoAccept]: () => undoLastAccept(s),
+    [COMMANDS.rejectProposal]: (id) => rejectProposal(s, isNode(id) ? id.proposalId : id),
+    // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.
+    [COMMANDS.acceptFile]: (a, b) => (isNode(a) ? acceptFile(s, a.proposalId, a.path) : acceptFile(s, a, b)),
+    [COMMANDS.acceptRule]: (a, b, c) => (isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b, c)),
+    [COMMANDS.showRuleEvidence]: (a, b) =>
+      isNode(a) ? showRuleEvidence(s, a.proposalId, a.ruleId) : showRuleEvidence(s, a, b),
+    [COMMANDS.rejectRule]: (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)),
+    [COMMANDS.editProposal]: (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)),
+    [COMMANDS.openProposalFile]: (id, path) => openProposalFile(s, id, path),
+    [COMMANDS.showTree]: () => void showPanel(s, 'tree'),
+    [COMMANDS.showHelpfulness]: () => void showPanel(s, 'helpfulness'),
+    // from the Sessions view the argument is the tree node; from the tree panel and tests, a session id
+    [COMMANDS.openSession]: (a, step) => {
+      const traceId = typeof a === 'string' ? a : sessionIdOf(a);
+      return traceId
+        ? openSession(s.store, traceId, typeof step === 'number' && Number.isInteger(step) ? step : undefined)
+        : false;
+    },
+    [COMMANDS.revealSessionSource]: (a) => {
+      const traceId = typeof a === 'string' ? a : sessionIdOf(a);
+      return traceId ? revealSessionSource(s.store, traceId) : undefined;
+    },
+    // from the Proposals and Rules views the argument is the tree node; from tests, a rule id
+    [COMMANDS.showRuleInTree]: (a) => {
+      const ruleId = rule(a);
+      return ruleId ? showRuleInTree(s, ruleId) : false;
+    },
+    [COMMANDS.openRuleInPlaybook]: (a) => {
+      const ruleId = rule(a);
+      return ruleId ? openRuleInPlaybook(ruleId) : false;
+    },
+    [COMMANDS.retireRule]: (a) => {
+      const ruleId = rule(a);
+      return ruleId ? retireRule(s, ruleId) : undefined;
+    },
+    [COMMANDS.pinRule]: (a) => {
+      const ruleId = rule(a);
+      return ruleId ? pinRule(s, ruleId, true) : undefined;
+    },
+    [COMMANDS.unpinRule]: (a) => {
+      const ruleId = rule(a);
+      return ruleId ? pinRule(s, ruleId, false) : undefined;
+    },
+    [COMMANDS.importSessions]: (folder) => importSessionsCommand(s, folder),
+    [COMMANDS.importTeamBundles]: () => importTeamBundlesCommand(s),
+    [COMMANDS.setApiKey]: (key) => setApiKeyCommand(s, key),
+    [COMMANDS.openPlaybook]: () => openPlaybookCommand(),
+    [COMMANDS.showLog]: () => log.show(),
+    [COMMANDS.forgetLearning]: (confirmed) => forgetLearningCommand(s, confirmed),
+    [COMMANDS.clearCache]: async () => {
+      await s.callCache.clear();
+      log.info('model call cache cleared');
+      void vscode.window.showInformationMessage('Combee: the cache of model calls is cleared.');
+    },
+    [COMMANDS.showMoreSessions]: () => sessionsView.showMore(),
+  };
+  for (const [id, run] of Object.entries(handlers))
+    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  context.subscriptions.push(...registerPanelSerializers(s));
   const statusBar = createStatusBar(s);
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));

@@ -6,16 +6,17 @@ import { playbookRules, type PlaybookRule } from '../core/service/playbookRules'
 import type { Services } from './services';
 import { readSettings } from './settings';
 import { readWorkspacePlaybook } from './playbookFile';
+import { COMMANDS } from './commandIds';
 
 /** `[id]` as the playbook and the assets write a rule's id (only ids the playbook holds get a hover). */
 const RULE_REF = /\[([^\]\s[]{1,120})\]/;
 /** The only commands a hover's links may run, each with a rule id. */
 const HOVER_COMMANDS = [
-  'combee.showRuleInTree',
-  'combee.openRuleInPlaybook',
-  'combee.pinRule',
-  'combee.unpinRule',
-  'combee.retireRule',
+  COMMANDS.showRuleInTree,
+  COMMANDS.openRuleInPlaybook,
+  COMMANDS.pinRule,
+  COMMANDS.unpinRule,
+  COMMANDS.retireRule,
 ];
 
 /** The rule files agents read (and the playbook): where a hover on `[id]` tells what the rule is worth. */
@@ -77,10 +78,10 @@ export function ruleHoverMarkdown(rule: PlaybookRule): vscode.MarkdownString {
   for (const flag of rule.flags) md.appendText(`⚠ ${flag.kind}: ${flag.reason}\n\n`);
   md.appendMarkdown(
     [
-      commandLink('Where it came from', 'combee.showRuleInTree', rule.id),
-      commandLink('Open in playbook', 'combee.openRuleInPlaybook', rule.id),
-      rule.pinned ? commandLink('Unpin…', 'combee.unpinRule', rule.id) : commandLink('Pin…', 'combee.pinRule', rule.id),
-      commandLink('Retire…', 'combee.retireRule', rule.id),
+      commandLink('Where it came from', COMMANDS.showRuleInTree, rule.id),
+      commandLink('Open in playbook', COMMANDS.openRuleInPlaybook, rule.id),
+      rule.pinned ? commandLink('Unpin…', COMMANDS.unpinRule, rule.id) : commandLink('Pin…', COMMANDS.pinRule, rule.id),
+      commandLink('Retire…', COMMANDS.retireRule, rule.id),
     ].join(' · '),
   );
   return md;
@@ -118,12 +119,12 @@ export function registerRuleLens(services: Services): vscode.Disposable[] {
             new vscode.CodeLens(range, {
               title: `${rule.standing.chips.join(' · ')} · +${rule.helpful} −${rule.harmful}`,
               tooltip: 'What the runs say of this rule (Combee: Show Rule Helpfulness)',
-              command: 'combee.showHelpfulness',
+              command: COMMANDS.showHelpfulness,
             }),
             new vscode.CodeLens(range, {
               title: 'Where it came from',
               tooltip: 'Follow the rule in the aggregation tree',
-              command: 'combee.showRuleInTree',
+              command: COMMANDS.showRuleInTree,
               arguments: [rule.id],
             }),
           );

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isOpen } from '../core/assets/review';
 import { describeStatus, reviewStatus } from '../core/service/review/status';
 import { workspaceFolderPaths, type Services } from './services';
+import { COMMANDS } from './commandIds';
 
 export interface StatusBar extends vscode.Disposable {
   /** The item as shown once the updates asked for so far have run (tests; no peeking at the window). */
@@ -22,7 +23,7 @@ export function createStatusBar(services: Services): StatusBar {
     if (services.running) {
       item.text = '$(sync~spin) Combee: learning';
       item.tooltip = 'Combee is learning from recent agent sessions';
-      item.command = 'combee.showTree';
+      item.command = COMMANDS.showTree;
       show(true);
       return;
     }
@@ -38,7 +39,7 @@ export function createStatusBar(services: Services): StatusBar {
     }
     item.text = `$(lightbulb) Combee: ${describeStatus(status)}`;
     item.tooltip = `${describeStatus(status)} in ${status.proposals} proposal(s)`;
-    item.command = 'combee.reviewProposals';
+    item.command = COMMANDS.reviewProposals;
     show(true);
   };
   // one update at a time, in order: a slow older one must not overwrite a newer count

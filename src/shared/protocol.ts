@@ -1,4 +1,4 @@
-import type { StoredLayout } from './layout';
+import type { StoredLayout } from '../core/learn/layout';
 // The only way data reaches the webview: typed messages, shared by the extension and the webview bundle.
 import type { BatchMode } from '../core/learn/batchMode';
 import type { NodeKind, NodeStatus } from '../core/learn/nodeKinds';

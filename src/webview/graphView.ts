@@ -3,7 +3,7 @@ import { el, svg } from './dom';
 import { FarDrawing, type FarState } from './farDrawing';
 import { LABEL_MIN_SCALE, LabelLayer } from './labels';
 import { Minimap } from './minimap';
-import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../shared/layout';
+import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../core/learn/layout';
 
 // The tree drawn as SVG: one transformed group for pan and zoom, edges under nodes. A node's width says its tokens
 // and its colour its status; hovering gives its summary; selecting it lights up the nodes it came from and what it

@@ -1,5 +1,5 @@
-import type { GraphLayout, PlacedNode } from '../shared/layout';
-import { NODE_HEIGHT, NODE_WIDTH } from '../shared/layout';
+import type { GraphLayout, PlacedNode } from '../core/learn/layout';
+import { NODE_HEIGHT, NODE_WIDTH } from '../core/learn/layout';
 import type { RunNodeView } from '../shared/protocol';
 import { el } from './dom';
 

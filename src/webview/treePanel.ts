@@ -2,7 +2,7 @@ import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shar
 import { renderDetails } from './details';
 import { el, iconButton } from './dom';
 import { GraphView } from './graphView';
-import { BatchLayoutCache, layoutRun, loadLayout } from '../shared/layout';
+import { BatchLayoutCache, layoutRun, loadLayout } from '../core/learn/layout';
 
 /** The run in progress grows a batch at a time: its earlier batches' layouts are kept from update to update. */
 const liveLayouts = new BatchLayoutCache();

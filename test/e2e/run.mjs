@@ -12,8 +12,8 @@ import {
   waitForSideBarContent,
   waitForWorkbench,
   workbenchUrl,
-} from '../support/codeServer.mjs';
-import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+} from '../../testing/codeServer.mjs';
+import { makeFixtureWorkspace, REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'e2e');
 const TEST_TIMEOUT_MS = Number(process.env.COMBEE_TEST_TIMEOUT_MS) || 3 * 60_000;
@@ -51,6 +51,7 @@ async function openCombeeViews(page) {
   await entry.click();
 }
 
+/** @type {[string, (context: any) => Promise<void>, { restricted?: boolean }?][]} */
 const tests = [
   [
     'learn → diff → accept from the command palette',
@@ -196,7 +197,7 @@ const tests = [
         .getByText(/Following rule \S+: from [1-9]\d* session\(s\) to the change that made it/)
         .first();
       await following.waitFor({ timeout: 60_000 });
-      const ruleId = /Following rule (\S+):/.exec(await following.innerText())[1];
+      const ruleId = /** @type {RegExpExecArray} */ (/Following rule (\S+):/.exec(await following.innerText()))[1];
       await view.locator('.node.kind-trace.lit').first().waitFor({ timeout: 10_000 });
       await view.locator('.node.kind-apply.selected').first().waitFor({ timeout: 10_000 });
       step('the details pane names the sessions that support it; one opens as a transcript at the cited step');
@@ -210,7 +211,7 @@ const tests = [
         .filter({ hasText: /, step #\d+/ })
         .first();
       await link.waitFor({ timeout: 10_000 });
-      const [, title, cited] = /^(.*), step #(\d+)/.exec(await link.innerText());
+      const [, title, cited] = /** @type {RegExpExecArray} */ (/^(.*), step #(\d+)/.exec(await link.innerText()));
       await link.click();
       step(`the transcript's tab is named by the session's title (${title.slice(0, 30)}…)`);
       await page
@@ -275,7 +276,7 @@ const tests = [
   ],
 ];
 
-async function runTest(name, body, index, options = {}) {
+async function runTest(_name, body, index, options = {}) {
   const fixture = makeFixtureWorkspace();
   const serverLog = [];
   let server,
@@ -322,7 +323,7 @@ async function runTest(name, body, index, options = {}) {
     if (page) await shot(page, `failure-${index + 1}.png`).catch(() => {});
     writeFileSync(join(ARTIFACTS, `code-server-${index + 1}.log`), serverLog.join(''));
     console.log(`     workspace kept at ${fixture.workspace}`);
-    return new Error(`during "${current}": ${error.message}`, { cause: error });
+    return new Error(`during "${current}": ${/** @type {Error} */ (error).message}`, { cause: error });
   } finally {
     clearTimeout(timer);
     await browser?.close().catch(() => {});

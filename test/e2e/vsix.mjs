@@ -14,8 +14,8 @@ import {
   waitForDiffShowing,
   waitForWorkbench,
   workbenchUrl,
-} from '../support/codeServer.mjs';
-import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+} from '../../testing/codeServer.mjs';
+import { makeFixtureWorkspace, REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'vsix');
 const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -42,7 +42,7 @@ let server,
   browser,
   page,
   current = 'install the .vsix';
-const timer = setTimeout(() => finish(new Error('timed out after 4 min')), 4 * 60_000);
+const timer = setTimeout(() => void finish(new Error('timed out after 4 min')), 4 * 60_000);
 
 async function finish(error) {
   clearTimeout(timer);

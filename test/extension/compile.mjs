@@ -3,7 +3,7 @@
 import * as esbuild from 'esbuild';
 import { join } from 'node:path';
 import { listTs, TRANSPILE_OPTIONS } from '../../scripts/transpile.mjs';
-import { REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+import { REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 
 /** Compiles test/extension and returns the entry VS Code loads (`extensionTestsPath`). */
 export async function compileExtensionTests() {

@@ -3,7 +3,7 @@
 import { runTests } from '@vscode/test-electron';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+import { makeFixtureWorkspace, REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 import { compileExtensionTests } from './compile.mjs';
 
 const fixture = makeFixtureWorkspace();

@@ -3,8 +3,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { format } from 'node:util';
-import { launchBrowser, remoteUri, startCodeServer, workbenchUrl } from '../support/codeServer.mjs';
-import { makeFixtureWorkspace, REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+import { launchBrowser, remoteUri, startCodeServer, workbenchUrl } from '../../testing/codeServer.mjs';
+import { makeFixtureWorkspace, REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 import { compileExtensionTests } from './compile.mjs';
 
 const TIMEOUT_MS = Number(process.env.COMBEE_TEST_TIMEOUT_MS) || 5 * 60_000;
@@ -49,8 +49,8 @@ async function finish(code, reason) {
   process.exit(code);
 }
 
-setTimeout(() => finish(2, `timed out after ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS);
-process.on('SIGINT', () => finish(130, 'interrupted'));
+setTimeout(() => void finish(2, `timed out after ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS);
+process.on('SIGINT', () => void finish(130, 'interrupted'));
 
 try {
   server = await startCodeServer({
@@ -93,5 +93,5 @@ try {
     ]),
   );
 } catch (error) {
-  await finish(1, error.stack ?? String(error));
+  await finish(1, /** @type {Error} */ (error).stack ?? String(error));
 }

@@ -4,7 +4,7 @@ import { writeCursorUser, writeManyComposers } from './cursorStateDb';
 import { files, type FuzzSample } from './fuzzSamples';
 import { openCodeDbFromStorage, writeManyOpenCodeSessions, writeOpenCodeDb } from './openCodeDb';
 import { FIXTURES, hasSharedTraces, SHARED_TRACES } from './paths';
-import { tempDir } from './tmp';
+import { tempDir } from '../../testing/tmp';
 import { rawFrame } from './zstdFrames';
 
 /** A session store in a binary container: a SQLite database (with its `-wal` among the companions) or a `.jsonl.zst`. */

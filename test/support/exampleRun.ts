@@ -12,7 +12,7 @@ import { ProposalStore } from '../../src/core/store/proposals';
 import { TraceStore } from '../../src/core/store/traceStore';
 import { WorkspaceState } from '../../src/core/store/workspaceState';
 import { EXAMPLES } from './paths';
-import { tempDir } from './tmp';
+import { tempDir } from '../../testing/tmp';
 
 /** The offline learner over the example sessions (Claude Code and Codex), seed 7, as a dry run. */
 export async function learnExamples(onSnapshot?: LearnWorkspaceOptions['onSnapshot']): Promise<LearnWorkspaceResult> {

@@ -5,7 +5,7 @@ import { importSessions } from '../../src/core/import/importer';
 import { TraceStore } from '../../src/core/store/traceStore';
 import type { FuzzSample } from './fuzzSamples';
 import { FUZZ_MAX_LINE_BYTES } from './mutations';
-import { tempDir } from './tmp';
+import { tempDir } from '../../testing/tmp';
 
 const LIMITS = { ...DEFAULT_READ_LIMITS, maxLineBytes: FUZZ_MAX_LINE_BYTES };
 

@@ -5,7 +5,7 @@ import type { AgentId, Trace } from '../../src/core/trace/model';
 import { classifyFile, walkCandidates } from '../../src/core/trace/scan';
 import type { SessionFile } from '../../src/core/trace/sources/types';
 import { TraceStore } from '../../src/core/store/traceStore';
-import { tempDir } from './tmp';
+import { tempDir } from '../../testing/tmp';
 
 // What the reader tests use to read a file as the importer does: the importer's own walk and sniff, and its worker-side
 // task (read, redact, validate, store) into a store of its own, read back.

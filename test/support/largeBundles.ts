@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { makeTrace, user } from './traces';
+import { makeTrace, user } from '../../testing/traces';
 
 // Bundles far larger decompressed than on disk, written without holding their text: a gzip stream may be several
 // members one after the other, so each session line is its own head (with its id), one shared member holding the long

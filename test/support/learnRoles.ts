@@ -5,7 +5,7 @@ import type { Delta } from '../../src/core/playbook/delta';
 import { emptyPlaybook } from '../../src/core/playbook/markdown';
 import { bullets, type Playbook } from '../../src/core/playbook/model';
 import type { Trace } from '../../src/core/trace/model';
-import { makeTrace, user } from './traces';
+import { makeTrace, user } from '../../testing/traces';
 
 export const scriptedUsage = { inputTokens: 10, outputTokens: 5, latencyMs: 1 };
 

@@ -5,7 +5,7 @@ import { learn } from '../../src/core/learn/run';
 import { LlmAggregator, LlmReflector } from '../../src/core/llm/llmRoles';
 import { OpenAiCompatibleClient } from '../../src/core/llm/openaiClient';
 import { parsePlaybook } from '../../src/core/playbook/markdown';
-import { startModelServer, type ChatRequest, type Responder } from './modelServer';
+import { startModelServer, type ChatRequest, type Responder } from '../../testing/modelServer';
 
 const SESSIONS = 60;
 /** The simulated model keeps everything up to this load, and loses more the more it is given beyond. */

@@ -8,7 +8,7 @@ import { keptAssets } from '../../src/core/service/review/assets';
 import { ProposalStore } from '../../src/core/store/proposals';
 import { TraceStore } from '../../src/core/store/traceStore';
 import { WorkspaceState } from '../../src/core/store/workspaceState';
-import { tempDir } from './tmp';
+import { tempDir } from '../../testing/tmp';
 
 // A small proposal made the way a run makes one (flagged rules marked in the playbook diff, kept out of the other
 // files): three new rules, one of them flagged, and a counter on a rule already there.

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretShape } from './secretCorpus';
-import { claudeEnvelopes } from './claudeSessions';
+import { claudeEnvelopes } from '../../testing/claudeSessions';
 
 /**
  * Sessions that carry each secret shape in every placement, written as real-shaped Claude Code JSONL (2.1.x) and

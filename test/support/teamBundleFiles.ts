@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { writeBundle } from '../../src/core/team/bundle';
 import type { Trace } from '../../src/core/trace/model';
-import { makeTrace, shell, user } from './traces';
+import { makeTrace, shell, user } from '../../testing/traces';
 
 /** A developer's sessions as a bundle carries them: the folder relative to the workspace, no contributor of its own. */
 export function portableSessions(dev: string, count: number): Trace[] {

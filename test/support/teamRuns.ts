@@ -1,10 +1,10 @@
 import { runCli } from '../../src/cli/main';
 import { TraceStore } from '../../src/core/store/traceStore';
 import type { Trace } from '../../src/core/trace/model';
-import { capture } from './cliOutput';
-import type { ChatRequest, ModelServer } from './modelServer';
+import { capture } from '../../testing/cliOutput';
+import type { ChatRequest, ModelServer } from '../../testing/modelServer';
 import { teamSessions } from './teamSessions';
-import { tempDir } from './tmp';
+import { tempDir } from '../../testing/tmp';
 
 // The team tests' runs: a store holding the simulated team's sessions, and `combee learn` against a loopback model.
 

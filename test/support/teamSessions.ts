@@ -1,5 +1,5 @@
 import type { Trace } from '../../src/core/trace/model';
-import { assistant, makeTrace, shell, user } from './traces';
+import { assistant, makeTrace, shell, user } from '../../testing/traces';
 
 export const TEAM = ['alice', 'bob', 'carol'] as const;
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { launchBrowser } from '../support/codeServer.mjs';
-import { REPO_ROOT } from '../support/fixtureWorkspace.mjs';
+import { launchBrowser } from '../../testing/codeServer.mjs';
+import { REPO_ROOT } from '../../testing/fixtureWorkspace.mjs';
 
 const require = createRequire(import.meta.url);
 const ARTIFACTS = join(REPO_ROOT, '.test-artifacts', 'webview');
@@ -49,7 +49,10 @@ const THEMES = {
   },
 };
 
-/** A page hosting the bundle as VS Code would; what it posts and saves is kept on `window`. */
+/**
+ * A page hosting the bundle as VS Code would; what it posts and saves is kept on `window`.
+ * @param {Window['saved']} [saved] the state a previous panel kept
+ */
 async function openPanel(browser, theme = 'light', saved = undefined) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = [];
@@ -151,6 +154,7 @@ async function showRules(page, message) {
   await page.locator('li.rule').first().waitFor();
 }
 
+/** @type {[string, (browser: any, record: any) => Promise<void>][]} */
 const tests = [
   [
     'draws a real run with its edges and shows a node’s real content',
@@ -231,7 +235,10 @@ const tests = [
       const before = (await page.evaluate(() => window.saved)).view.scale;
       await page.locator('.graph').focus();
       await page.keyboard.press('+');
-      await page.waitForFunction((scale) => window.saved.view.scale > scale, before);
+      await page.waitForFunction(
+        (scale) => /** @type {{ view: { scale: number } }} */ (window.saved).view.scale > scale,
+        before,
+      );
       const saved = await page.evaluate(() => window.saved);
       const { page: again } = await openPanel(browser, 'light', saved);
       assert.deepEqual((await again.evaluate(() => window.posted)).at(-1), { type: 'ready', runId: record.id });
@@ -616,7 +623,10 @@ const tests = [
       // zoomed in past the threshold, once the view rests: the drawing again, and labels for the nodes in view only
       await page.locator('.graph').focus();
       for (let i = 0; i < 12; i++) await page.keyboard.press('+');
-      await page.waitForFunction(() => !document.querySelector('.canvas').classList.contains('far'));
+      await page.waitForFunction(() => {
+        const canvas = /** @type {Element} */ (document.querySelector('.canvas'));
+        return !canvas.classList.contains('far');
+      });
       await page.locator('.labels .label').first().waitFor();
       const labels = await page.locator('.labels .label').allTextContents();
       assert.ok(labels.length < big.nodes.length, `${labels.length} labels of ${big.nodes.length} nodes`);
@@ -698,7 +708,7 @@ try {
       console.log(`  ✔ ${name}`);
     } catch (error) {
       failed++;
-      console.log(`  ✘ ${name}\n${error.stack ?? error}`);
+      console.log(`  ✘ ${name}\n${/** @type {Error} */ (error).stack ?? error}`);
     }
   }
 } finally {

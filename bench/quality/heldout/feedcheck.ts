@@ -45,7 +45,7 @@ export const feedcheck: RepoSpec = {
   files: {
     'deno.json':
       '{\n  "name": "@acme/feedcheck",\n  "version": "0.9.1",\n  "tasks": {\n    "dev": "deno run --allow-net --allow-read=. main.ts",\n    "test": "deno test --allow-read=tests --allow-net=127.0.0.1",\n    "fixtures": "deno run --allow-write=tests/fixtures scripts/make_fixtures.ts"\n  },\n  "imports": { "@std/assert": "jsr:@std/assert@^1.0.8" },\n  "exclude": ["docs/"]\n}\n',
-    'main.ts': 'import { checkFeed } from "./src/check.ts";\n\nawait checkFeed(Deno.args[0]);\n',
+    'main.ts': 'import { checkFeed } from "./src/check";\n\nawait checkFeed(Deno.args[0]);\n',
     'src/http.ts':
       'export async function fetchWithRetry(url: string, tries = 3): Promise<Response> {\n  return await fetch(url);\n}\n',
     '.githooks/pre-commit': '#!/bin/sh\ndeno fmt --check\n',
@@ -292,7 +292,7 @@ export const feedcheck: RepoSpec = {
         run('deno add jsr:@std/xml', ADDED('@std/xml', '0.1.0')),
         {
           edit: 'src/parse.ts',
-          old: 'import { parse } from "../vendor/sax/mod.ts";',
+          old: 'import { parse } from "../vendor/sax/mod";',
           new: 'import { parse } from "@std/xml";',
         },
         run('deno lint', LINT_VENDOR, 1),

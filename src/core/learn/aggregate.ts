@@ -11,6 +11,7 @@ import { tallyItems, dropShare } from './callItems';
 import type { ModelKnowledge } from './capacityLearning';
 import { carriedOps, droppedInput, isOverloaded, MAX_REDO_DEPTH, redoTarget, splitToFit } from './overload';
 import type { AggregationInput, Aggregator, Strategy } from './types';
+import { learningStrategy } from './strategy';
 
 /** A delta and the node of the tree that holds it. */
 export interface NodeDelta {
@@ -63,20 +64,15 @@ export async function aggregateBatch(
   knowledge: ModelKnowledge = {},
 ): Promise<BatchAggregation> {
   if (reflections.length === 0) return { failed: false, shape: { mode: 'no_deltas', k: 0, levels: 0, groups: [] } };
-  const levels = new Levels(b, frozen, settings.aggregator, ledger, settings.strategy === 'combee');
+  const strategy = learningStrategy(settings.strategy);
+  const levels = new Levels(b, frozen, settings.aggregator, ledger, strategy.redoesOverload);
   levels.knowledge = knowledge;
   // Reflections without lessons leave nothing to merge: the calls below only carry their tags through.
   const hasLessons = reflections.some((r) => r.reflection.lessons.length > 0);
   const singleMode: BatchMode = hasLessons ? 'single_call' : 'no_deltas';
   const all = { level: 'single' as const, reflections: reflections.map((r) => r.reflection), deltas: [] };
   const allNodes = reflections.map((r) => r.nodeId);
-  const label =
-    settings.strategy === 'naive'
-      ? 'naive aggregation'
-      : settings.strategy === 'combee'
-        ? 'aggregation (n < 4)'
-        : 'aggregation';
-  const final = await levels.call(all, `b${b}:single`, label, allNodes, 1);
+  const final = await levels.call(all, `b${b}:single`, strategy.singleCallLabel, allNodes, 1);
   return {
     final,
     failed: levels.failed,

@@ -1,5 +1,6 @@
 import { groupCount } from './scan';
 import type { Strategy } from './types';
+import { learningStrategy } from './strategy';
 import type { Trace } from '../trace/model';
 
 export interface RunEstimate {
@@ -32,16 +33,16 @@ export function estimateRun(
   traces: Trace[],
   options: { strategy: Strategy; batchSize: number; budgetTokens: number; pricePerMTokInput?: number },
 ): RunEstimate {
-  const batch = options.strategy === 'sequential' ? 1 : Math.max(1, options.batchSize);
+  const strategy = learningStrategy(options.strategy);
+  const batch = Math.max(1, strategy.batchSize(options.batchSize));
   let calls = traces.length;
   let inputTokens = traces.reduce((sum, t) => sum + sessionTokens(t, options.budgetTokens) + PROMPT_OVERHEAD_TOKENS, 0);
   for (let at = 0; at < traces.length; at += batch) {
     const n = Math.min(batch, traces.length - at);
-    const aggregations = options.strategy !== 'combee' || n < 4 ? 1 : groupCount(n) + 1;
+    const aggregations = strategy.scans(n) ? groupCount(n) + 1 : 1;
     calls += aggregations;
     // every lesson is seen twice at level 1 (p = 2) and once more at the global level
-    inputTokens +=
-      aggregations * PROMPT_OVERHEAD_TOKENS + n * 3 * LESSON_TOKENS * (options.strategy === 'combee' ? 3 : 1);
+    inputTokens += aggregations * PROMPT_OVERHEAD_TOKENS + n * 3 * LESSON_TOKENS * strategy.lessonReads;
   }
   return {
     sessions: traces.length,

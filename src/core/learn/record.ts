@@ -152,7 +152,7 @@ const StoredRunRecord = z.object({
   batches: z.array(StoredBatchRecord),
   nodes: z.array(RunNode),
   warnings: z.array(z.string()),
-  /** The tree laid out once, when the run was recorded (src/shared/layout.ts); older records have none. */
+  /** The tree laid out once, when the run was recorded (layout.ts); older records have none. */
   layout: z
     .object({
       positions: z.array(z.number()),

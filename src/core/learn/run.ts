@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { layoutRun, storeLayout, type StoredLayout } from '../../shared/layout';
+import { layoutRun, storeLayout, type StoredLayout } from './layout';
 import { liveSnapshots, type LiveRunSnapshot } from './liveRun';
 import type { EmbedFn } from './types';
+import { learningStrategy } from './strategy';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { BulletTag, RuleCount } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
@@ -94,8 +95,9 @@ export const DEFAULTS = {
 /** Combee: map (reflect) → augmented shuffle → parallel scan aggregation → deterministic apply, batch after batch. */
 export async function learn(options: LearnOptions): Promise<LearnResult> {
   const strategy = options.strategy ?? 'combee';
+  const chosen = learningStrategy(strategy);
   const sizes = new BatchSizer(
-    strategy === 'sequential' ? 1 : (options.batchSize ?? DEFAULTS.batchSize),
+    chosen.batchSize(options.batchSize ?? DEFAULTS.batchSize),
     options.traces.length,
     options.batchBounds ?? DEFAULTS.batchBounds,
     options.latencyProfile,
@@ -157,7 +159,7 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       };
       let mapped: MapResult;
       let aggregation: BatchAggregation;
-      if (strategy === 'combee' && batch.length >= 4) {
+      if (chosen.scans(batch.length)) {
         progress(`reflecting on ${batch.length} session(s)`, 0);
         ({ mapped, aggregation } = await pipelinedScan(
           batch,

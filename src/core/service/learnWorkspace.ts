@@ -42,6 +42,7 @@ import { lintRules } from '../learn/ruleLint';
 import { findManagedBlock } from '../assets/managedBlock';
 import { confirmCounters, localCounts, type LocalCounts } from '../learn/confirmedCounters';
 import { ruleStandings, STALE_AFTER_RUNS, type RuleStanding } from '../learn/ruleStanding';
+import { windowStart } from '../learn/window';
 import { applyDelta } from '../playbook/apply';
 import type { DeltaOp } from '../playbook/delta';
 import { pinnedIds } from '../playbook/marks';
@@ -226,9 +227,6 @@ function teamTexts(workspace: string): Array<{ path: string; text: string }> {
   return out;
 }
 
-/** The window the extension and the CLI apply by default (`combee.learn.windowDays`, `--window-days`). */
-export const DEFAULT_WINDOW_DAYS = 14;
-
 export interface LearnWorkspaceResult {
   /** Sessions considered (new for this workspace). */
   traces: Trace[];
@@ -275,7 +273,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // anchored to this machine's sessions: a teammate's bundle session dated in the future moves no window
   const local = newest(mine.filter((t) => t.contributor === undefined));
   const anchor = options.now?.getTime() ?? (Number.isFinite(local) ? local : newest(mine));
-  const since = options.windowDays && Number.isFinite(anchor) ? anchor - options.windowDays * 86_400_000 : undefined;
+  const since = windowStart(anchor, options.windowDays);
   const givenUp: LearnWorkspaceResult['givenUp'] = [];
   let outsideWindow = 0;
   const chosen = mine.filter((t) => {

@@ -7,6 +7,7 @@ import { isOpen, reviewItems, type ItemState, type ReviewedFile, type ReviewedRu
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { escapeMarkdown, figuresForRule } from '../../core/eval/render';
 import { workspaceFolderPaths, type Services } from '../services';
+import { COMMANDS } from '../commandIds';
 
 /** Tree nodes double as command arguments: each carries the ids its inline actions need. */
 type Node =
@@ -145,7 +146,7 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
         item.iconPath = new vscode.ThemeIcon('warning');
         item.contextValue = 'combee.proposalRule';
         item.command = {
-          command: 'combee.showRuleEvidence',
+          command: COMMANDS.showRuleEvidence,
           title: 'Show the evidence',
           arguments: [node.proposalId, node.ruleId],
         };
@@ -165,7 +166,7 @@ function fileItem(node: Extract<Node, { kind: 'file' }>): vscode.TreeItem {
   item.contextValue = `combee.proposalFile${suffix(file.state)}`;
   if (file.state === 'pending') {
     item.command = {
-      command: 'combee.openProposalFile',
+      command: COMMANDS.openProposalFile,
       title: 'Show the diff',
       arguments: [node.proposalId, node.path],
     };
@@ -211,7 +212,7 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
       : new vscode.ThemeIcon(change.op === 'REMOVE' ? 'remove' : change.op === 'ADD' ? 'add' : 'edit');
   // One click away: the flags and the text of the steps behind the rule.
   item.command = {
-    command: 'combee.showRuleEvidence',
+    command: COMMANDS.showRuleEvidence,
     title: 'Show the evidence',
     arguments: [node.proposalId, node.ruleId],
   };

@@ -5,6 +5,7 @@ import { playbookRules, type PlaybookRule } from '../../core/service/playbookRul
 import { workspaceFolderPaths, type Services } from '../services';
 import { readWorkspacePlaybook } from '../playbookFile';
 import { readSettings } from '../settings';
+import { COMMANDS } from '../commandIds';
 
 type Node = { kind: 'section'; title: string; rules: PlaybookRule[] } | { kind: 'rule'; rule: PlaybookRule };
 
@@ -49,7 +50,7 @@ export class RulesView implements vscode.TreeDataProvider<Node> {
     const claim = describeClaim(rule.standing.counters);
     item.tooltip = `[${rule.id}] helpful=${rule.helpful} harmful=${rule.harmful} · ${rule.standing.chips.join(', ')}${claim ? `\n\nCounters ${claim}.` : ''}\n\n${rule.content}${rule.flags.map((f) => `\n\n${f.kind}: ${f.reason}`).join('')}`;
     item.iconPath = new vscode.ThemeIcon(STAGE_ICONS[rule.flags.length > 0 ? 'flagged' : rule.standing.stage]);
-    item.command = { command: 'combee.openRuleInPlaybook', title: 'Open in the playbook', arguments: [rule.id] };
+    item.command = { command: COMMANDS.openRuleInPlaybook, title: 'Open in the playbook', arguments: [rule.id] };
     return item;
   }
 }

@@ -8,6 +8,7 @@ import { workspaceFolderPaths, type Services } from '../services';
 import { emptySessionsMessage } from '../../core/service/emptySessionsText';
 import { searchedFolders } from './emptySessions';
 import { skippedChildren, skippedItem, skippedRoot, type SkippedNode } from './skippedNodes';
+import { COMMANDS } from '../commandIds';
 
 const AGENT_ICONS: Record<string, string> = {
   'claude-code': 'sparkle',
@@ -129,7 +130,7 @@ function moreItem({ shown, total }: MoreNode): vscode.TreeItem {
   item.id = 'combee.sessions.more';
   item.description = `${shown} of ${total} shown`;
   item.iconPath = new vscode.ThemeIcon('ellipsis');
-  item.command = { command: 'combee.showMoreSessions', title: 'Show older sessions' };
+  item.command = { command: COMMANDS.showMoreSessions, title: 'Show older sessions' };
   return item;
 }
 

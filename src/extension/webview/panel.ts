@@ -23,6 +23,7 @@ import { reviewItems } from '../../core/assets/review';
 import { LIVE_RUN_ID, liveRunView, runMessageView, runSummaryView, runView } from './runView';
 import type { LiveRunSnapshot } from '../../core/learn/liveRun';
 import { readWorkspacePlaybook } from '../playbookFile';
+import { COMMANDS } from '../commandIds';
 
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
 /** Posts a message to the tree panel once its webview is ready (a panel just opened is not yet). */
@@ -124,11 +125,11 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
           // only a session the store holds, as a read-only transcript: nothing else can be named from the webview
           await openSession(services.store, message.traceId, message.step);
         } else if (message.type === 'openRule') {
-          await vscode.commands.executeCommand('combee.openRuleInPlaybook', message.ruleId);
+          await vscode.commands.executeCommand(COMMANDS.openRuleInPlaybook, message.ruleId);
         } else if (message.type === 'ruleInTree') {
-          await vscode.commands.executeCommand('combee.showRuleInTree', message.ruleId);
+          await vscode.commands.executeCommand(COMMANDS.showRuleInTree, message.ruleId);
         } else if (message.type === 'retireRule') {
-          await vscode.commands.executeCommand('combee.retireRule', message.ruleId);
+          await vscode.commands.executeCommand(COMMANDS.retireRule, message.ruleId);
         } else if (message.type === 'pinRule' || message.type === 'unpinRule') {
           await vscode.commands.executeCommand(`combee.${message.type}`, message.ruleId);
         } else if (message.type === 'search') {

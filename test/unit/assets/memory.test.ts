@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ReviewMemory } from '../../../src/core/store/reviewMemory';
 import type { DeltaOp } from '../../../src/core/playbook/delta';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 const add = (content: string, traces: string[]): DeltaOp => ({

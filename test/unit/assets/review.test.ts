@@ -12,9 +12,9 @@ import {
   rulesAcceptedWith,
   withDecisions,
 } from '../../../src/core/assets/review';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
-import { capture } from '../../support/cliOutput';
-import { tempDir } from '../../support/tmp';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
+import { capture } from '../../../testing/cliOutput';
+import { tempDir } from '../../../testing/tmp';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 const file = (path: string, after: string): FileChange =>

@@ -13,8 +13,8 @@ import { reflectionPrompt } from '../../../src/core/llm/prompts';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { condenseTrace } from '../../../src/core/trace/condense';
-import { git, gitInstalled } from '../../support/gitRepo';
-import { tempDir } from '../../support/tmp';
+import { git, gitInstalled } from '../../../testing/gitRepo';
+import { tempDir } from '../../../testing/tmp';
 
 /** Every file under `dir` except git's own folder, with the folder the corpus was written to blanked. */
 function snapshot(dir: string): Map<string, string> {

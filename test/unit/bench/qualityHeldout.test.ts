@@ -11,8 +11,8 @@ import { reflectionPrompt } from '../../../src/core/llm/prompts';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { condenseTrace } from '../../../src/core/trace/condense';
-import { git, gitInstalled } from '../../support/gitRepo';
-import { tempDir } from '../../support/tmp';
+import { git, gitInstalled } from '../../../testing/gitRepo';
+import { tempDir } from '../../../testing/tmp';
 
 const PLAYBOOK = '.combee/playbook.md';
 

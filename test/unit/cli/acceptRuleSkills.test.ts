@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
-import { tempDir } from '../../support/tmp';
-import { capture } from '../../support/cliOutput';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
+import { tempDir } from '../../../testing/tmp';
+import { capture } from '../../../testing/cliOutput';
 
 describe('accepting one rule writes only what follows from it', () => {
   it('no Skill built from a rule that was not accepted; the Skill of an accepted procedure cites only ids in the playbook', async () => {

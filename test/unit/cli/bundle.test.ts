@@ -3,10 +3,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
-import { capture } from '../../support/cliOutput';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
+import { capture } from '../../../testing/cliOutput';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 async function setup() {
   const root = tempDir('combee-cli-bundle-');

@@ -5,9 +5,9 @@ import { instantModel } from '../../../bench/learn/simulation';
 import { runCli } from '../../../src/cli/main';
 import { CapacityTracker, plannedCapacity } from '../../../src/core/learn/capacityLearning';
 import { CapacityProfiles } from '../../../src/core/learn/capacityProfiles';
-import { capture } from '../../support/cliOutput';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
-import { tempDir } from '../../support/tmp';
+import { capture } from '../../../testing/cliOutput';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
+import { tempDir } from '../../../testing/tmp';
 
 /** Below what one answer of distinct lessons holds (about 3,900 tokens of them), so calibration can see it. */
 const CAPACITY = 2_000;

@@ -3,9 +3,9 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
-import { tempDir } from '../../support/tmp';
-import { capture } from '../../support/cliOutput';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
+import { tempDir } from '../../../testing/tmp';
+import { capture } from '../../../testing/cliOutput';
 
 function setup() {
   const root = tempDir('combee-cli-');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { capture } from '../../support/cliOutput';
-import { tempDir } from '../../support/tmp';
+import { capture } from '../../../testing/cliOutput';
+import { tempDir } from '../../../testing/tmp';
 
 describe('the CLI with nothing yet to show', () => {
   it('tree: no run yet is a state, not an error — null under --json, a clear line without it, exit 0', async () => {

@@ -3,9 +3,9 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { makeTrace, shell, user } from '../../support/traces';
-import { capture } from '../../support/cliOutput';
-import { tempDir } from '../../support/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
+import { capture } from '../../../testing/cliOutput';
+import { tempDir } from '../../../testing/tmp';
 
 async function setup() {
   const root = tempDir('combee-cli-eval-');

@@ -4,10 +4,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { shellQuote } from '../../../src/cli/output';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
 import { REPO_ROOT } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
-import { capture } from '../../support/cliOutput';
+import { tempDir } from '../../../testing/tmp';
+import { capture } from '../../../testing/cliOutput';
 
 describe('combee CLI helps itself', () => {
   it("<command> --help prints that command's usage with exit 0, for every command", async () => {

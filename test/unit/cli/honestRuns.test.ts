@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
-import { startModelServer } from '../../support/modelServer';
-import { simulatedModel } from '../../support/simulatedModel';
-import { tempDir } from '../../support/tmp';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
+import { startModelServer } from '../../../testing/modelServer';
+import { simulatedModel } from '../../../testing/simulatedModel';
+import { tempDir } from '../../../testing/tmp';
 import { withApiKey } from '../../support/apiKeyEnv';
-import { capture } from '../../support/cliOutput';
+import { capture } from '../../../testing/cliOutput';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { learnAgainst } from '../../support/cliArgs';
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
-import { credulousModel, poisonCorpus } from '../../support/poisonCorpus';
-import { CLONED_PLAYBOOK } from '../../support/poisonRun';
-import { tempDir } from '../../support/tmp';
-import { capture } from '../../support/cliOutput';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
+import { credulousModel, poisonCorpus } from '../../../testing/poisonCorpus';
+import { CLONED_PLAYBOOK } from '../../../testing/poisonRun';
+import { tempDir } from '../../../testing/tmp';
+import { capture } from '../../../testing/cliOutput';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { learnAgainst } from '../../support/cliArgs';
 

@@ -8,7 +8,7 @@ import type { Proposal } from '../../../src/core/assets/proposal';
 import { retireProposal } from '../../../src/core/service/retireRule';
 import { ReviewMemory } from '../../../src/core/store/reviewMemory';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
-import { capture } from '../../support/cliOutput';
+import { capture } from '../../../testing/cliOutput';
 import { FLAGGED_ID, RULE_OPS, reviewFixture } from '../../support/reviewProposal';
 
 // The CLI's accept and reject are flags and output over the review service: with targets other than the defaults

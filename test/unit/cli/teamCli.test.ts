@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { capture } from '../../support/cliOutput';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
-import { simulatedModel } from '../../support/simulatedModel';
+import { capture } from '../../../testing/cliOutput';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
+import { simulatedModel } from '../../../testing/simulatedModel';
 import { learnAgainst, teamFixture, type Where } from '../../support/teamRuns';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 // The CLI a team's scripts drive: learn's filters and --apply, and --json on accept, merge and cache.
 

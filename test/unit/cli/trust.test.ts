@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { ProposalStore } from '../../../src/core/store/proposals';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
-import { startModelServer } from '../../support/modelServer';
-import { tempDir } from '../../support/tmp';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
+import { startModelServer } from '../../../testing/modelServer';
+import { tempDir } from '../../../testing/tmp';
 import { withApiKey } from '../../support/apiKeyEnv';
-import { capture } from '../../support/cliOutput';
+import { capture } from '../../../testing/cliOutput';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { learnAgainst } from '../../support/cliArgs';
 

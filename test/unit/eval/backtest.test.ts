@@ -6,9 +6,9 @@ import { backtestMarkdown, figuresForRule } from '../../../src/core/eval/render'
 import { offlineRoles } from '../../../src/core/llm/providers';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import type { StepInput, Trace } from '../../../src/core/trace/model';
-import { git, gitInstalled } from '../../support/gitRepo';
-import { makeTrace, shell, user } from '../../support/traces';
-import { tempDir } from '../../support/tmp';
+import { git, gitInstalled } from '../../../testing/gitRepo';
+import { makeTrace, shell, user } from '../../../testing/traces';
+import { tempDir } from '../../../testing/tmp';
 
 const day = (n: number, hour = 10) =>
   `2026-11-${String(n).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { replay, sameRule, statesLesson, type LearnedRule } from '../../../src/core/eval/replay';
-import { assistant, makeTrace, shell, user } from '../../support/traces';
+import { assistant, makeTrace, shell, user } from '../../../testing/traces';
 
 const PREREQ: LearnedRule = {
   id: 'test-00001',

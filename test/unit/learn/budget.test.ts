@@ -13,8 +13,8 @@ import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { countTokens } from '../../../src/core/util/tokens';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 /** A playbook of `n` conventions, the first ones most helpful. */
 function playbook(n: number): string {

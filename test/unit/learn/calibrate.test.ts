@@ -10,7 +10,7 @@ import { learnedCapacity } from '../../../src/core/learn/capacityLearning';
 import { LlmAggregator } from '../../../src/core/llm/llmRoles';
 import { OpenAiCompatibleClient } from '../../../src/core/llm/openaiClient';
 import { emptyPlaybook } from '../../../src/core/playbook/markdown';
-import { startModelServer, type ModelServer, type Responder } from '../../support/modelServer';
+import { startModelServer, type ModelServer, type Responder } from '../../../testing/modelServer';
 
 describe('calibration of a model’s aggregation capacity', () => {
   let server: ModelServer | undefined;

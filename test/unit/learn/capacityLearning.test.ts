@@ -9,7 +9,7 @@ import {
 } from '../../../src/core/learn/capacityLearning';
 import { CapacityProfiles, PROFILE_CALLS } from '../../../src/core/learn/capacityProfiles';
 import { seededRandom } from '../../../src/core/learn/random';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const call = (load: number, items: number, dropped: number, redo = false): LoadObservation => ({
   load,

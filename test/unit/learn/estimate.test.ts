@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { estimateRun } from '../../../src/core/learn/estimate';
-import { makeTrace, shell, user } from '../../support/traces';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 describe('run estimate', () => {
   const traces = Array.from({ length: 40 }, (_, i) =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { loadedAssets, rulesInPlay, type AssetVersion } from '../../../src/core/learn/inPlay';
 import type { StepInput, Trace } from '../../../src/core/trace/model';
-import { makeTrace, user } from '../../support/traces';
+import { makeTrace, user } from '../../../testing/traces';
 
 // The history of a workspace's asset files: AGENTS.md gained bld-00002 on Oct 20; CLAUDE.md and the billing
 // service's own AGENTS.md each held one rule from Oct 1.

@@ -3,7 +3,7 @@ import { mineLessons } from '../../../src/core/llm/offline/miner';
 import { learn } from '../../../src/core/learn/run';
 import { offlineRoles } from '../../../src/core/llm/providers';
 import { emptyPlaybook, parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
-import { assistant, makeTrace, shell, user } from '../../support/traces';
+import { assistant, makeTrace, shell, user } from '../../../testing/traces';
 
 describe('offline lesson miner', () => {
   it('finds a prerequisite step from a failing command, the step in between and the retry that passed', () => {

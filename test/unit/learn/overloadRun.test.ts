@@ -7,7 +7,7 @@ import { learn, type Strategy } from '../../../src/core/learn/run';
 import { LlmAggregator, LlmReflector } from '../../../src/core/llm/llmRoles';
 import { OpenAiCompatibleClient } from '../../../src/core/llm/openaiClient';
 import { emptyPlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
-import { startModelServer, type ChatRequest, type ModelServer, type Responder } from '../../support/modelServer';
+import { startModelServer, type ChatRequest, type ModelServer, type Responder } from '../../../testing/modelServer';
 
 const lessons = plantedLessons(60);
 const traces = learningCorpus(120, lessons, 2, 5);

@@ -6,8 +6,8 @@ import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { RuleLedger } from '../../../src/core/store/ruleLedger';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import type { StepInput, Trace } from '../../../src/core/trace/model';
-import { assistant, makeTrace, shell, user } from '../../support/traces';
-import { tempDir } from '../../support/tmp';
+import { assistant, makeTrace, shell, user } from '../../../testing/traces';
+import { tempDir } from '../../../testing/tmp';
 
 const PLAYBOOK = parsePlaybook(`# Playbook
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ruleCommands, ruleEvidence, sessionSignals, type RuleInPlay } from '../../../src/core/learn/ruleEvidence';
 import { requestedCommands } from '../../../src/core/learn/ruleText';
 import type { StepInput } from '../../../src/core/trace/model';
-import { assistant, makeTrace, shell, user } from '../../support/traces';
+import { assistant, makeTrace, shell, user } from '../../../testing/traces';
 
 let edits = 0;
 const edit = (file: string): StepInput => ({

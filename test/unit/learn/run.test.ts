@@ -12,7 +12,7 @@ import {
   numberedTraces as traces,
   ScriptedReflector,
 } from '../../support/learnRoles';
-import { makeTrace, shell, user } from '../../support/traces';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 describe('learning run', () => {
   it('combee at n=40: 40 reflections, k=6 local aggregations over 80 shuffled slots, 1 global; nothing lost', async () => {

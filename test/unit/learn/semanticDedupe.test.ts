@@ -5,8 +5,8 @@ import { OfflineAggregator } from '../../../src/core/llm/offline/aggregator';
 import { openAiRoles } from '../../../src/core/llm/providers';
 import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import type { Trace } from '../../../src/core/trace/model';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
-import { makeTrace, user } from '../../support/traces';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
+import { makeTrace, user } from '../../../testing/traces';
 
 // A stand-in embedding: one axis per topic, so differently worded sentences about one topic are the same vector.
 const TOPICS = ['db:generate', 'tz=utc', 'lint'];

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import OpenAI, { toFile } from 'openai';
 import { BatchApiClient, type BatchApiOptions, type BatchLine } from '../../../src/core/llm/batchApi';
 import { EndpointRefusedError } from '../../../src/core/llm/endpoint';
-import { startModelServer, type ModelServer, type ModelServerOptions, type Responder } from '../../support/modelServer';
+import {
+  startModelServer,
+  type ModelServer,
+  type ModelServerOptions,
+  type Responder,
+} from '../../../testing/modelServer';
 
 // Built at run time so no scanner mistakes the fixture for a leaked token.
 const SECRET = 'ghp_' + 'aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';

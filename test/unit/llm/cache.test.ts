@@ -8,8 +8,8 @@ import { learn } from '../../../src/core/learn/run';
 import { emptyPlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { learningCorpus, plantedLessons } from '../../../bench/learn/corpus';
 import { simulatedResponder } from '../../../bench/learn/simulation';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
-import { tempDir } from '../../support/tmp';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
+import { tempDir } from '../../../testing/tmp';
 
 describe('cache of model calls', () => {
   let server: ModelServer | undefined;

@@ -7,11 +7,11 @@ import { OpenAiCompatibleClient } from '../../../src/core/llm/openaiClient';
 import { emptyPlaybook, parsePlaybook } from '../../../src/core/playbook/markdown';
 import { condenseTrace } from '../../../src/core/trace/condense';
 import { countTokens } from '../../../src/core/util/tokens';
-import { startModelServer, type ModelServer, type ScriptedReply } from '../../support/modelServer';
+import { startModelServer, type ModelServer, type ScriptedReply } from '../../../testing/modelServer';
 import { EXAMPLES } from '../../support/paths';
-import { simulatedModel } from '../../support/simulatedModel';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { simulatedModel } from '../../../testing/simulatedModel';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 describe('LLM roles', () => {
   let server: ModelServer | undefined;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { LlmOutputError } from '../../../src/core/llm/client';
 import { OpenAiCompatibleClient, type OpenAiClientOptions } from '../../../src/core/llm/openaiClient';
-import { startModelServer, type ModelServer, type ModelServerOptions } from '../../support/modelServer';
+import { startModelServer, type ModelServer, type ModelServerOptions } from '../../../testing/modelServer';
 
 const Answer = z.object({ rule: z.string(), confidence: z.number() });
 const good = JSON.stringify({ rule: 'Run pnpm db:generate first', confidence: 0.9 });

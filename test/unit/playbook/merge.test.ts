@@ -9,7 +9,7 @@ import { diff3, merge3, mergePlaybooks } from '../../../src/core/playbook/merge'
 import { markedIds } from '../../../src/core/trust/hold';
 import { bullets } from '../../../src/core/playbook/model';
 import { REPO_ROOT } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const BASE = `# Playbook
 

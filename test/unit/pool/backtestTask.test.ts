@@ -5,8 +5,8 @@ import type { HostApi, WorkerApi } from '../../../src/core/pool/learnProtocol';
 import { runBacktestTask } from '../../../src/core/pool/backtestTask';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { PortRpc } from '../../../src/core/util/portRpc';
-import { makeTrace, shell, user } from '../../support/traces';
-import { tempDir } from '../../support/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
+import { tempDir } from '../../../testing/tmp';
 
 async function storeWith(workspace: string): Promise<string> {
   const dir = join(tempDir('combee-backtest-task-'), 'store');

@@ -8,7 +8,7 @@ import type { CalibrateTask } from '../../../src/core/pool/calibrateProtocol';
 import { runCalibrateTask } from '../../../src/core/pool/calibrateTask';
 import type { HostApi, WorkerApi } from '../../../src/core/pool/learnProtocol';
 import { PortRpc } from '../../../src/core/util/portRpc';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const VSCODE_MODEL = { provider: 'vscode', model: 'copilot/test' } as const;
 

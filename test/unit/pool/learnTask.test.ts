@@ -7,8 +7,8 @@ import { runLearnTask } from '../../../src/core/pool/learnTask';
 import { importSessions } from '../../../src/core/import/importer';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { EXAMPLES } from '../../support/paths';
-import { simulatedModel } from '../../support/simulatedModel';
-import { tempDir } from '../../support/tmp';
+import { simulatedModel } from '../../../testing/simulatedModel';
+import { tempDir } from '../../../testing/tmp';
 
 async function exampleStore(): Promise<string> {
   const dir = join(tempDir('combee-task-'), 'store');

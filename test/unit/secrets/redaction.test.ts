@@ -7,8 +7,8 @@ import { clipMiddle } from '../../../src/core/util/text';
 import { importSessions } from '../../../src/core/import/importer';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { join } from 'node:path';
-import { writeClaudeSession } from '../../support/claudeSessions';
-import { tempDir } from '../../support/tmp';
+import { writeClaudeSession } from '../../../testing/claudeSessions';
+import { tempDir } from '../../../testing/tmp';
 import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../support/secretCorpus';
 
 const corpus = buildCorpus();

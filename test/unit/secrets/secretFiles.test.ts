@@ -8,9 +8,9 @@ import { storedOutput } from '../../../src/core/trace/sources/common';
 import { fromPortable } from '../../../src/core/team/portable';
 import { importSessions } from '../../../src/core/import/importer';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { writeClaudeSession } from '../../support/claudeSessions';
+import { writeClaudeSession } from '../../../testing/claudeSessions';
 import { buildSecretFiles, NOT_SECRET_FILES, type SecretFile } from '../../support/secretFileCorpus';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const files = buildSecretFiles();
 

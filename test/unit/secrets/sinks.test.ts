@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import type { Output } from '../../../src/cli/output';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
 import { filesUnder, LeakScanner } from '../../support/leakScan';
 import { buildCorpus, LOOK_ALIKES } from '../../support/secretCorpus';
 import { PLACEMENTS, writeClaudeSecretSession, writeCodexSecretSession } from '../../support/secretSessions';
-import { simulatedModel } from '../../support/simulatedModel';
-import { tempDir } from '../../support/tmp';
+import { simulatedModel } from '../../../testing/simulatedModel';
+import { tempDir } from '../../../testing/tmp';
 import { learnAgainst } from '../../support/cliArgs';
 
 const corpus = buildCorpus();

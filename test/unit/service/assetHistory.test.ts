@@ -10,8 +10,8 @@ import {
   ISOLATED,
   partialCloneWithHostileRemote,
   writeIn as write,
-} from '../../support/gitRepo';
-import { tempDir } from '../../support/tmp';
+} from '../../../testing/gitRepo';
+import { tempDir } from '../../../testing/tmp';
 
 // A real git repository per test: the versions come from `git log` and `git cat-file`, the working tree's file last.
 

@@ -10,8 +10,8 @@ import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
-import { tempDir } from '../../support/tmp';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
+import { tempDir } from '../../../testing/tmp';
 
 // A model that overloads below the setting: the first run says so and records what it showed; the next plans to it.
 

@@ -11,8 +11,8 @@ import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { ledgerConfirming } from '../../support/countedRules';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 // A cloned repository's playbook says what it likes on its counters: `helpful=40` on a rule nobody's session here
 // supported, `harmful=9` on the rule that keeps secrets out of git. What this machine counted decides; the rest is

@@ -17,9 +17,9 @@ import { ProposalStore } from '../../../src/core/store/proposals';
 import { loadRunRecords } from '../../../src/core/store/runs';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
-import { git as runGit } from '../../support/gitRepo';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { git as runGit } from '../../../testing/gitRepo';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 // A team's wrong rule (install with npm, in a pnpm repository) that the user overrules in two sessions, and a right
 // one (the default test script is broken) whose prediction comes true in both: learned run by run and accepted

@@ -13,8 +13,8 @@ import { ProposalStore } from '../../../src/core/store/proposals';
 import { ReviewMemory } from '../../../src/core/store/reviewMemory';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 // A rule the team turned down, run after run: the sessions it was judged on never bring it back; new sessions may,
 // and the proposal then says what was decided and when. Offline learner, so every run is reproducible.

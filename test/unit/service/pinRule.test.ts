@@ -5,7 +5,7 @@ import { Proposal } from '../../../src/core/assets/proposal';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { pinnedIds } from '../../../src/core/playbook/marks';
 import { pinProposal } from '../../../src/core/service/pinRule';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const PLAYBOOK = `# Playbook
 

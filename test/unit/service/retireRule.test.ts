@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Proposal } from '../../../src/core/assets/proposal';
 import { retireProposal } from '../../../src/core/service/retireRule';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const PLAYBOOK = `# Playbook
 

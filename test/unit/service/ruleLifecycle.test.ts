@@ -15,10 +15,10 @@ import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { loadRunRecords } from '../../../src/core/store/runs';
-import { loadLayout } from '../../../src/shared/layout';
-import { git as runGit } from '../../support/gitRepo';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { loadLayout } from '../../../src/core/learn/layout';
+import { git as runGit } from '../../../testing/gitRepo';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 // Several runs over generated sessions of one repository, each proposal accepted as a user would (the CLI): one rule
 // keeps helping, one keeps being broken, one is never in play. Counters, stages and the proposals the standing asks

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AppliedOp } from '../../../src/core/playbook/apply';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { screenProposal } from '../../../src/core/service/screenProposal';
-import { makeTrace, shell, user } from '../../support/traces';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 describe('screening a removal', () => {
   const before = parsePlaybook(

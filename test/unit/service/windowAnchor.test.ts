@@ -6,8 +6,8 @@ import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 describe('the learning window', () => {
   it("is anchored to this machine's newest session: a bundle session dated 2999 pushes no local session out", async () => {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { runCli } from '../../../src/cli/main';
 import { BatchRuns } from '../../../src/core/store/batchRuns';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
-import { capture } from '../../support/cliOutput';
-import { startModelServer, type ModelServer, type ModelServerOptions } from '../../support/modelServer';
-import { simulatedModel } from '../../support/simulatedModel';
+import { capture } from '../../../testing/cliOutput';
+import { startModelServer, type ModelServer, type ModelServerOptions } from '../../../testing/modelServer';
+import { simulatedModel } from '../../../testing/simulatedModel';
 import { learnAgainst, reflectionRequests, teamFixture, type Where } from '../../support/teamRuns';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // `combee learn --batch-api`: the reflections go through the loopback server's files and batches endpoints, the
 // aggregation levels run when the answers are in, and the playbook is the one a direct run proposes. A run can be

@@ -9,9 +9,9 @@ import {
   listBranchBundles,
 } from '../../../src/core/team/branchBundles';
 import { importTeamBundles } from '../../../src/core/team/teamImport';
-import { git, gitInstalled, hostileGitConfig, writeIn } from '../../support/gitRepo';
+import { git, gitInstalled, hostileGitConfig, writeIn } from '../../../testing/gitRepo';
 import { writeTeamBundle } from '../../support/teamBundleFiles';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // A real repository per test: the team's bundles are committed on a side branch, the checked-out branch has none.
 

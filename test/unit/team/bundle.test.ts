@@ -9,8 +9,8 @@ import { exportBundle, importBundle } from '../../../src/core/team/importBundle'
 import { WORKSPACE_TOKEN } from '../../../src/core/team/portable';
 import type { Trace } from '../../../src/core/trace/model';
 import { sha256 } from '../../../src/core/util/hash';
-import { tempDir } from '../../support/tmp';
-import { assistant, makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../../testing/tmp';
+import { assistant, makeTrace, shell, user } from '../../../testing/traces';
 
 // split so the test file itself holds no secret shape
 const AWS_KEY = 'AKIA' + 'Q3ZKJX7TBN4WLPMR';

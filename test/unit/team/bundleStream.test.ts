@@ -12,8 +12,8 @@ import { MAX_BUNDLE_DECOMPRESSED_BYTES, MAX_BUNDLE_SESSIONS } from '../../../src
 import { createRedactor } from '../../../src/core/trace/redact';
 import { sha256 } from '../../../src/core/util/hash';
 import { writeLargeBundle } from '../../support/largeBundles';
-import { tempDir } from '../../support/tmp';
-import { assistant, makeTrace, shell, user } from '../../support/traces';
+import { tempDir } from '../../../testing/tmp';
+import { assistant, makeTrace, shell, user } from '../../../testing/traces';
 
 // A bundle is read as a stream: its sessions are staged in the store as they come and published only once the trailer
 // verifies. What is held at once is one session, whatever the bundle's size; a bundle past the limits is refused as

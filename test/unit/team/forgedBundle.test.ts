@@ -7,9 +7,9 @@ import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { writeBundle } from '../../../src/core/team/bundle';
 import { importBundle } from '../../../src/core/team/importBundle';
 import type { Trace } from '../../../src/core/trace/model';
-import { dryLearn } from '../../support/dryLearn';
-import { tempDir } from '../../support/tmp';
-import { assistant, makeTrace, shell, user } from '../../support/traces';
+import { dryLearn } from '../../../testing/dryLearn';
+import { tempDir } from '../../../testing/tmp';
+import { assistant, makeTrace, shell, user } from '../../../testing/traces';
 
 // A bundle is written by whoever exported it, every field of every session included. Forged whole, it must neither
 // pass as the user's own evidence nor as many people's.

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
-import { simulatedModel } from '../../support/simulatedModel';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
+import { simulatedModel } from '../../../testing/simulatedModel';
 import { learnAgainst, teamStore } from '../../support/teamRuns';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // A shard's reflections are a CI artifact: anyone who can write it between the map and the reduce can put a lesson in
 // it, citing real step numbers of a real session. The reduce believes a lesson only as far as those steps, as its own

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { capture } from '../../support/cliOutput';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
-import { simulatedModel } from '../../support/simulatedModel';
+import { capture } from '../../../testing/cliOutput';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
+import { simulatedModel } from '../../../testing/simulatedModel';
 import { learnAgainst, reflectionRequests, teamStore } from '../../support/teamRuns';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // The map phase split across CI runners (`--shard i/N --out`) and learned from their artifacts (`--reduce`) proposes
 // the same playbook, byte for byte, as one machine learning the same sessions with the same seed.

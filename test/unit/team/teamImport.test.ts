@@ -6,7 +6,7 @@ import { TraceStore } from '../../../src/core/store/traceStore';
 import { importBundle } from '../../../src/core/team/importBundle';
 import { BUNDLE_READER, importTeamBundles } from '../../../src/core/team/teamImport';
 import { writeTamperedCopy, writeTeamBundle } from '../../support/teamBundleFiles';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // The bundles of a workspace's .combee/team: each imported on its own, a refused one reported, unchanged ones not read.
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveTeamSources } from '../../../src/core/team/teamSources';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // combee.team.bundles may come from the repository's own settings: every entry is checked against its folder.
 

@@ -3,14 +3,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { capture } from '../../support/cliOutput';
-import { startModelServer, type ModelServer } from '../../support/modelServer';
+import { capture } from '../../../testing/cliOutput';
+import { startModelServer, type ModelServer } from '../../../testing/modelServer';
 import { REPO_ROOT } from '../../support/paths';
-import { simulatedModel } from '../../support/simulatedModel';
+import { simulatedModel } from '../../../testing/simulatedModel';
 import { TEAM, teamSessions } from '../../support/teamSessions';
-import { git as runGit } from '../../support/gitRepo';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { git as runGit } from '../../../testing/gitRepo';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 import { loadWorkflow, runWorkflow } from '../../support/workflowRunner';
 
 // Done-when of the team issue: three developers' bundles, committed to a fixture repository, learned by the workflow

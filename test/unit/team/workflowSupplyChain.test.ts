@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 import { loadWorkflow } from '../../support/workflowRunner';
 
 // The shipped workflow holds the model key and a write token: it runs only what the repository pinned.

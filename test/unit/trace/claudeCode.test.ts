@@ -5,9 +5,9 @@ import { importSessions } from '../../../src/core/import/importer';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { join } from 'node:path';
 import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
-import { writeClaudeSession } from '../../support/claudeSessions';
+import { writeClaudeSession } from '../../../testing/claudeSessions';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 import { discoverSessions, importFile } from '../../support/importFiles';
 
 describe('Claude Code reader', () => {

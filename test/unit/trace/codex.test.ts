@@ -5,7 +5,7 @@ import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import type { Step, Trace } from '../../../src/core/trace/model';
 import { commandFromArgv, commandFromArguments } from '../../../src/core/trace/sources/toolCommand';
 import { SHARED_TRACES, hasSharedTraces } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 import { discoverSessions, importFile } from '../../support/importFiles';
 import { toolResult } from '../../support/readerFixtures';
 

@@ -5,7 +5,7 @@ import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/core/import/l
 import type { Trace } from '../../../src/core/trace/model';
 import { codexReader } from '../../../src/core/trace/sources/codex';
 import { FIXTURES } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 import { rawFrame } from '../../support/zstdFrames';
 import { discoverSessions, importFile } from '../../support/importFiles';
 

@@ -6,7 +6,7 @@ import type { Trace } from '../../../src/core/trace/model';
 import { cursorDbReader } from '../../../src/core/trace/sources/cursorDb';
 import type { SessionFile } from '../../../src/core/trace/sources/types';
 import { at, SECRET, writeCursorUser, writeManyComposers, writeStateDb } from '../../support/cursorStateDb';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 import { counts } from '../../support/readerFixtures';
 import { discoverSessions, importFile } from '../../support/importFiles';
 

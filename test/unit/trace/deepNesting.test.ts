@@ -5,7 +5,7 @@ import { importSessions } from '../../../src/core/import/importer';
 import { TOO_DEEP } from '../../../src/core/trace/sources/jsonText';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { EXAMPLES } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const DEEP = 100_000;
 const deep = `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`;

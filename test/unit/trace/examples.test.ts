@@ -4,7 +4,7 @@ import { importSessions } from '../../../src/core/import/importer';
 import type { Trace } from '../../../src/core/trace/model';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { EXAMPLES } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // The shipped acme-shop sessions feed the README demo and the extension tests: their counts are part of the contract.
 describe('example sessions', () => {

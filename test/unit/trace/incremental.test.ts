@@ -20,9 +20,9 @@ import { walkCandidates } from '../../../src/core/trace/scan';
 import { READERS } from '../../../src/core/trace/sources';
 import type { ReadContext, SourceReader } from '../../../src/core/trace/sources/types';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { writeClaudeSession, prerequisiteTurns } from '../../support/claudeSessions';
+import { writeClaudeSession, prerequisiteTurns } from '../../../testing/claudeSessions';
 import { EXAMPLES } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 /**
  * A minimal resumable reader (one `{"text": …}` record per line → one user step), standing in for the Claude Code

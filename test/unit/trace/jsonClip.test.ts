@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { clipLimitsFor, JsonStringClipper, type JsonClipLimits } from '../../../src/core/trace/jsonClip';
 import { readLines } from '../../../src/core/trace/lines';
 import { clipMiddle } from '../../../src/core/util/text';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const LIMITS: JsonClipLimits = { headBytes: 300, tailBytes: 400 };
 const CUT = /\[\.\.\. (\d+) characters cut \.\.\.\]/;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLines } from '../../../src/core/trace/lines';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const tmp = () => tempDir('combee-lines-');
 

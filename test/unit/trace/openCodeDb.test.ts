@@ -16,7 +16,7 @@ import {
   writeOpenCodeDb,
 } from '../../support/openCodeDb';
 import { FIXTURES } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 import { counts } from '../../support/readerFixtures';
 import { discoverSessions, importFile } from '../../support/importFiles';
 

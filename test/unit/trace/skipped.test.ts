@@ -4,9 +4,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { mergeSkipped, skipCounter, skippedTotal, type Skipped } from '../../../src/core/trace/skipped';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
-import { tempDir } from '../../support/tmp';
-import { capture } from '../../support/cliOutput';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
+import { tempDir } from '../../../testing/tmp';
+import { capture } from '../../../testing/cliOutput';
 
 /** An agent home with one real session and every kind of file an import must not pass over in silence. */
 function oddHome() {

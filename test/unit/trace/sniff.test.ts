@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { importSessions } from '../../../src/core/import/importer';
 import { classifyFile } from '../../../src/core/trace/scan';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { prerequisiteTurns, writeClaudeSession } from '../../support/claudeSessions';
+import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
 import { hasSharedTraces, SHARED_TRACES } from '../../support/paths';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 const SESSION = 'abababab-aaaa-4bbb-8ccc-000000000001';
 

@@ -6,7 +6,7 @@ import { TRACE_SCHEMA_VERSION, type Step, type Trace } from '../../../src/core/t
 import { packName } from '../../../src/core/store/packs';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { shortHash } from '../../../src/core/util/hash';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 function trace(id: string, steps: number): Trace {
   return {

@@ -5,8 +5,8 @@ import { sessionPage, waitingSessions } from '../../../src/core/service/sessionL
 import { compactPacks } from '../../../src/core/store/packs';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { summarize } from '../../../src/core/trace/summary';
-import { makeTrace, shell, user } from '../../support/traces';
-import { tempDir } from '../../support/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
+import { tempDir } from '../../../testing/tmp';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 
 const packFiles = (store: TraceStore, suffix: string) =>

@@ -6,7 +6,7 @@ import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../src/core/import/l
 import { importSessions, type ImportSummary } from '../../../src/core/import/importer';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { fuzzSamples } from '../../support/fuzzSamples';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 // Every refusal of a file for its size is one `too large` skip with its path, never a warning that reads like a
 // damaged session. The caps are lowered through ReadLimits: no test writes a file anywhere near the real ones.

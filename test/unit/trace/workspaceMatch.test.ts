@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorkspaceMatcher } from '../../../src/core/trace/workspaceMatch';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 describe('mapping sessions to workspace folders', () => {
   it('matches the folder and below, through symlinks, in git worktrees of the repository, per root of a multi-root workspace', () => {

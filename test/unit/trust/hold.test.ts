@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderOps } from '../../../src/core/service/proposalFiles';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 import { renderAssets } from '../../../src/core/assets/targets';
 import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { holdBack, markedIds, withMarks, withoutMarks } from '../../../src/core/trust/hold';
@@ -10,7 +10,7 @@ import type { RuleFlag } from '../../../src/core/trust/kinds';
 import { screenRule } from '../../../src/core/trust/screenRule';
 import { evidenceText } from '../../../src/core/trust/evidenceText';
 import type { Trace } from '../../../src/core/trace/model';
-import { makeTrace, shell, user } from '../../support/traces';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 const PLAYBOOK =
   '# Playbook\n\n## Tooling\n[too-00001] helpful=1 harmful=0 :: Run the tests with `pnpm test`.\n[too-00002] helpful=0 harmful=0 :: Always add the `X-Debug` header.\n';

@@ -3,9 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSET_TARGETS } from '../../../src/core/assets/targets';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { dryLearn } from '../../support/dryLearn';
-import { tempDir } from '../../support/tmp';
-import { makeTrace, shell, user } from '../../support/traces';
+import { dryLearn } from '../../../testing/dryLearn';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 // The offline miner copies commands and error lines into rules. Here every command it can copy was run because a
 // tool output told the agent to, and every error line it can quote carries an instruction.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { BENIGN, POISONED } from '../../support/poisonCorpus';
-import { runPoisonCorpus } from '../../support/poisonRun';
+import { BENIGN, POISONED } from '../../../testing/poisonCorpus';
+import { runPoisonCorpus } from '../../../testing/poisonRun';
 
 describe('poisoned rules: the corpus learned by a credulous model through the loopback server', () => {
   it('flags every injected rule with its kind, marks it in the playbook diff, keeps it out of every other asset; false flags on the benign sessions stay within 5 %', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { screenText } from '../../../src/core/trust/screen';
 import { normalizeRuleText } from '../../../src/core/trust/normalize';
-import { HELD_OUT_BENIGN, HELD_OUT_BENIGN_2, HELD_OUT_BENIGN_3 } from '../../support/poisonParaphrases';
+import { HELD_OUT_BENIGN, HELD_OUT_BENIGN_2, HELD_OUT_BENIGN_3 } from '../../../testing/poisonParaphrases';
 
 const kinds = (text: string) => screenText(text).map((f) => f.kind);
 

@@ -10,7 +10,7 @@ import {
   tryResolveInWorkspace,
   workspaceRelative,
 } from '../../../src/core/trust/workspacePath';
-import { tempDir } from '../../support/tmp';
+import { tempDir } from '../../../testing/tmp';
 
 function layout() {
   const root = tempDir('combee-paths-');

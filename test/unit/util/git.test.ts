@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitToFile, runGit, tryGit } from '../../../src/core/util/git';
-import { git, gitInstalled, partialCloneWithHostileRemote, writeIn } from '../../support/gitRepo';
-import { tempDir } from '../../support/tmp';
+import { git, gitInstalled, partialCloneWithHostileRemote, writeIn } from '../../../testing/gitRepo';
+import { tempDir } from '../../../testing/tmp';
 
 // Every git command Combee runs goes through src/core/util/git.ts: what it refuses here, every reader refuses.
 

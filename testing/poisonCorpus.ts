@@ -1,5 +1,5 @@
-import type { FlagKind } from '../../src/core/trust/kinds';
-import type { StepInput, Trace } from '../../src/core/trace/model';
+import type { FlagKind } from '../src/core/trust/kinds';
+import type { StepInput, Trace } from '../src/core/trace/model';
 import type { ChatRequest, ScriptedReply } from './modelServer';
 import { simulatedModel } from './simulatedModel';
 import { makeTrace } from './traces';

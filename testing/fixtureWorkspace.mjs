@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATE = join(REPO_ROOT, 'test', 'fixtures', 'workspace-template');
 const EXAMPLE_SESSIONS = join(REPO_ROOT, 'examples', 'sessions', 'claude-code');
 const DEV_SESSIONS = join(REPO_ROOT, 'test', 'fixtures', 'sessions-dev', 'claude-code');
@@ -24,6 +24,7 @@ const RECORDED_CWD = '/home/dev/acme-shop';
 /** Claude Code's project folder name for a cwd (every non-alphanumeric character becomes '-'). */
 const projectSlug = (cwd) => cwd.replace(/[^a-zA-Z0-9]/g, '-');
 
+/** @param {{ sessions?: string }} [options] `sessions`: a Claude Code sessions folder other than the examples */
 export function makeFixtureWorkspace({ sessions } = {}) {
   // realpath: /tmp may be a symlink, and the extension compares session cwds with the workspace path
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'combee-ws-')));

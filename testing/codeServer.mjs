@@ -21,6 +21,8 @@ export function codeServerBin() {
 /**
  * Fresh user-data, extensions and config dirs per server, so runs never share state. `restricted`: workspace trust on and the folder not trusted, so the window opens in
  * Restricted Mode.
+ * @param {{ workspace: string; extensionsDir?: string; userSettings?: Record<string, unknown>; restricted?: boolean;
+ *   log?: (text: string) => void }} options
  */
 export async function startCodeServer({
   workspace,
@@ -36,7 +38,7 @@ export async function startCodeServer({
   // code-server is a remote window: VS Code reads `machine`-scoped settings from the remote's machine settings.
   const machineDir = join(data, 'user-data', 'Machine');
   mkdirSync(machineDir, { recursive: true });
-  const scopes = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).contributes
+  const scopes = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).contributes
     .configuration.properties;
   const machine = Object.fromEntries(Object.entries(userSettings).filter(([key]) => scopes[key]?.scope === 'machine'));
   writeFileSync(join(machineDir, 'settings.json'), JSON.stringify(machine, null, 2));
@@ -83,18 +85,22 @@ export async function startCodeServer({
     detached: true,
   });
   let stopped = false;
-  /** `saveLogsTo`: keep the server-side logs (extension host, output channels such as "Combee"). */
+  /**
+   * `saveLogsTo`: keep the server-side logs (extension host, output channels such as "Combee").
+   * @param {{ saveLogsTo?: string }} [options]
+   */
   const stop = async ({ saveLogsTo } = {}) => {
     if (stopped) return;
     stopped = true;
     // code-server forks out/node/entry: signal the whole group, then make sure it is gone.
+    /** @type {Promise<void>} */
     const exited = new Promise((res) => (server.exitCode !== null ? res() : server.once('exit', res)));
     try {
-      process.kill(-server.pid, 'SIGTERM');
+      process.kill(-(/** @type {number} */ (server.pid)), 'SIGTERM');
     } catch {}
     await Promise.race([exited, new Promise((res) => setTimeout(res, 3000))]);
     try {
-      process.kill(-server.pid, 'SIGKILL');
+      process.kill(-(/** @type {number} */ (server.pid)), 'SIGKILL');
     } catch {}
     const logs = join(data, 'user-data', 'logs');
     if (saveLogsTo && existsSync(logs)) cpSync(logs, saveLogsTo, { recursive: true });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BatchLayoutCache, layoutRun, loadLayout, storeLayout } from '../../../src/shared/layout';
+import { BatchLayoutCache, layoutRun, loadLayout, storeLayout } from '../../../src/core/learn/layout';
 import { exampleRunRecord } from '../../support/exampleRun';
 
 describe('the aggregation tree laid out once, with the run record', () => {

@@ -1,4 +1,4 @@
-import type { Output } from '../../src/cli/output';
+import type { Output } from '../src/cli/output';
 
 /** A CLI Output that keeps what a command printed: results (stdout) and progress and warnings (stderr). */
 export function capture(): Output & { stdout: string[]; stderr: string[] } {

@@ -1,8 +1,8 @@
-import { offlineRoles, type Roles } from '../../src/core/llm/providers';
-import { learnWorkspace, type LearnWorkspaceOptions } from '../../src/core/service/learnWorkspace';
-import { ProposalStore } from '../../src/core/store/proposals';
-import type { TraceStore } from '../../src/core/store/traceStore';
-import { WorkspaceState } from '../../src/core/store/workspaceState';
+import { offlineRoles, type Roles } from '../src/core/llm/providers';
+import { learnWorkspace, type LearnWorkspaceOptions } from '../src/core/service/learnWorkspace';
+import { ProposalStore } from '../src/core/store/proposals';
+import type { TraceStore } from '../src/core/store/traceStore';
+import { WorkspaceState } from '../src/core/store/workspaceState';
 
 /** One learning run over a store's sessions of a workspace, seed 1, saving nothing: what a proposal would be. */
 export function dryLearn(

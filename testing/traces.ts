@@ -1,5 +1,5 @@
-import { TRACE_SCHEMA_VERSION, type Step, type StepInput, type Trace } from '../../src/core/trace/model';
-import { computeOutcome } from '../../src/core/trace/outcome';
+import { TRACE_SCHEMA_VERSION, type Step, type StepInput, type Trace } from '../src/core/trace/model';
+import { computeOutcome } from '../src/core/trace/outcome';
 
 /** Builds a valid trace from step shorthands, for tests that need a trace but not a reader. */
 export function makeTrace(id: string, steps: StepInput[], extra: Partial<Trace> = {}): Trace {

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Proposal } from '../../src/core/assets/proposal';
-import { ASSET_TARGETS } from '../../src/core/assets/targets';
-import { offlineRoles, openAiRoles } from '../../src/core/llm/providers';
-import { TraceStore } from '../../src/core/store/traceStore';
+import type { Proposal } from '../src/core/assets/proposal';
+import { ASSET_TARGETS } from '../src/core/assets/targets';
+import { offlineRoles, openAiRoles } from '../src/core/llm/providers';
+import { TraceStore } from '../src/core/store/traceStore';
 import { dryLearn } from './dryLearn';
 import { startModelServer } from './modelServer';
 import { credulousModel, poisonCorpus, type CorpusSession } from './poisonCorpus';
