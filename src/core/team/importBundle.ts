@@ -4,6 +4,8 @@ import type { Trace } from '../trace/model';
 import { createRedactor } from '../trace/redact';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { readBundle, writeBundle, type BundleHeader, type ReadBundleOptions } from './bundle';
+import type { AllowedSigners } from './allowedSigners';
+import { checkBundleSignature, signatureWarning, signedContributor, type BundleSignature } from './bundleSignature';
 import { cleanName, fromPortable, portableFor } from './portable';
 
 export interface ImportBundleOptions extends ReadBundleOptions {
@@ -13,10 +15,14 @@ export interface ImportBundleOptions extends ReadBundleOptions {
   workspace: string;
   /** The time of the import (default: now): no session is dated after it or after the bundle's export. */
   now?: Date;
+  /** The user's allowed signers: a bundle signed by one of their keys counts its signer as verified. */
+  allowedSigners?: AllowedSigners;
 }
 
 export interface ImportBundleResult {
   bundle: BundleHeader;
+  /** Its `.sig`: verified (the signer is the contributor), unverified, unreadable, or none. */
+  signature: BundleSignature;
   imported: number;
   /** Sessions the store already holds (by id): kept as they are. */
   duplicates: number;
@@ -32,8 +38,13 @@ const MAX_FOLDER_NOTES = 5;
 /** Imports a team bundle's sessions not in the store yet. A refused bundle (BundleError) imports nothing. */
 export async function importBundle(options: ImportBundleOptions): Promise<ImportBundleResult> {
   const { store, path, workspace } = options;
+  // before any session is read: a signature that does not verify refuses the bundle (see bundleSignature.ts)
+  const signature = await checkBundleSignature(path, {
+    allowedSigners: options.allowedSigners,
+    now: (options.now ?? new Date()).getTime(),
+  });
   const contents = await readBundle(path, options);
-  const warnings = [...contents.warnings];
+  const warnings = [...contents.warnings, ...[signatureWarning(signature) ?? []].flat()];
   // the built-in rules without home folders: the placeholder becomes this workspace's absolute folder
   const redactor = createRedactor({ homePaths: false });
   const known = new Set((await store.listSummaries()).map((s) => s.id));
@@ -58,7 +69,7 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
       }
       const local = fromPortable(trace, {
         workspace,
-        contributor: contents.header.exportedBy,
+        ...signedContributor(signature, contents.header.exportedBy),
         redactor,
         warn,
         notAfter,
@@ -85,6 +96,7 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
     );
   return {
     bundle: contents.header,
+    signature,
     imported,
     duplicates,
     invalid: contents.invalid,
