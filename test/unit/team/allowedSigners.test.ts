@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import {
   lookUpSigner,
+  MAX_ALLOWED_SIGNERS_BYTES,
   matchesPatternList,
   parseAllowedSigners,
   signerName,
 } from '../../../src/core/team/allowedSigners';
+import { chooseAllowedSigners, loadAllowedSigners } from '../../../src/core/team/allowedSignersSource';
 import { nodeSshKey } from '../../support/sshSigning';
+import { tempDir } from '../../support/tmp';
 
 const NS = 'combee-bundle';
 const alice = nodeSshKey('ssh-ed25519');
@@ -90,5 +97,61 @@ describe('allowed-signers files', () => {
     assert.equal(matchesPatternList('*,!combee-bundle', 'combee-bundle'), false);
     assert.equal(matchesPatternList('combee', 'combee-bundle'), false);
     assert.equal(matchesPatternList('a.c', 'abc'), false);
+  });
+});
+
+describe('which allowed-signers file is read', () => {
+  const withGlobal = async <T>(file: string, run: () => Promise<T>): Promise<T> => {
+    const saved = { g: process.env.GIT_CONFIG_GLOBAL, s: process.env.GIT_CONFIG_NOSYSTEM };
+    process.env.GIT_CONFIG_GLOBAL = file;
+    process.env.GIT_CONFIG_NOSYSTEM = '1';
+    try {
+      return await run();
+    } finally {
+      if (saved.g === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = saved.g;
+      if (saved.s === undefined) delete process.env.GIT_CONFIG_NOSYSTEM;
+      else process.env.GIT_CONFIG_NOSYSTEM = saved.s;
+    }
+  };
+
+  it("never the repository's own .git/config: only the user's setting or global git config", async () => {
+    const root = tempDir('combee-signers-');
+    const workspace = join(root, 'repo');
+    mkdirSync(workspace);
+    execFileSync('git', ['init', '-q', workspace]);
+    writeFileSync(join(workspace, 'keys'), `mallory ${alice.publicLine}\n`);
+    execFileSync('git', ['-C', workspace, 'config', 'gpg.ssh.allowedSignersFile', join(workspace, 'keys')]);
+    const none = join(root, 'empty.gitconfig');
+    writeFileSync(none, '');
+    assert.equal(await withGlobal(none, () => chooseAllowedSigners(workspace)), undefined);
+
+    const global = join(root, 'user.gitconfig');
+    writeFileSync(global, '[gpg "ssh"]\n\tallowedSignersFile = .github/allowed_signers\n');
+    mkdirSync(join(workspace, '.github'));
+    assert.deepEqual(await withGlobal(global, () => chooseAllowedSigners(workspace)), {
+      path: join(workspace, '.github', 'allowed_signers'),
+      from: 'git config global gpg.ssh.allowedSignersFile',
+    });
+    // the user's setting comes first; a relative path that leaves the workspace is refused
+    const setting = { value: '../elsewhere/allowed', from: 'combee.team.allowedSigners' };
+    assert.match(
+      String(await withGlobal(global, () => chooseAllowedSigners(workspace, setting))),
+      /combee\.team\.allowedSigners: "\.\.\/elsewhere\/allowed" leads outside the workspace folder/,
+    );
+    const home = await chooseAllowedSigners(workspace, { value: '~/.ssh/allowed_signers', from: 'setting' });
+    assert.deepEqual(home, { path: join(homedir(), '.ssh', 'allowed_signers'), from: 'setting' });
+  });
+
+  it('a missing or oversized file is a reason, not a throw', async () => {
+    const root = tempDir('combee-signers-');
+    assert.match(String(await loadAllowedSigners({ path: join(root, 'nope'), from: 'x' })), /no such file/);
+    const big = join(root, 'big');
+    writeFileSync(big, Buffer.alloc(MAX_ALLOWED_SIGNERS_BYTES + 1, 0x20));
+    assert.match(String(await loadAllowedSigners({ path: big, from: 'x' })), /larger than/);
+    const ok = join(root, 'ok');
+    writeFileSync(ok, `alice ${alice.publicLine}\n`);
+    const loaded = await loadAllowedSigners({ path: ok, from: 'x' });
+    assert.equal(typeof loaded === 'string' ? loaded : loaded.signers.length, 1);
   });
 });
