@@ -63,18 +63,23 @@ export const EXPORT_HELP = `combee export --bundle <file> [--workspace <folder>]
   imports with combee import --bundle. Each session's folder is made relative to the workspace, the workspace's
   absolute path is replaced by <workspace>, home folders are shown as ~ and secrets are redacted again.
   --since: only sessions that ended at or after that date. --author: who the bundle is from (default
-  $COMBEE_AUTHOR, else the login name). The same sessions always give the same bytes.`;
+  $COMBEE_AUTHOR, else the login name; self-declared). The same sessions always give the same bytes.
+  To sign it (optional), run ssh-keygen -Y sign -n combee-bundle -f <your key> <file>: it writes <file>.sig, kept
+  beside the bundle. Combee never reads a private key. A signature beside the file it replaces is removed.`;
 
 export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>]
               [--max-output-chars <n>] [--json]
-combee import --bundle <file>… [--workspace <folder>] [--store <folder>] [--json]
+combee import --bundle <file>… [--workspace <folder>] [--store <folder>] [--allowed-signers <file>] [--json]
   Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, or any folder of
   session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
   read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).
   --max-output-chars: tool outputs longer than this are stored cut in the middle (default 8000).
   --bundle (repeatable, with or without --from): a teammate's bundle from combee export, its sessions placed in
   --workspace (default: the current folder) and redacted again; sessions already in the store are kept as they
-  are. A truncated, tampered or unknown bundle is refused (exit 1) and the others are still imported.`;
+  are. A truncated, tampered or unknown bundle is refused (exit 1) and the others are still imported.
+  A bundle with <file>.sig beside it (an SSH signature in namespace combee-bundle) whose key is in the allowed
+  signers (--allowed-signers, else your git config's gpg.ssh.allowedSignersFile) counts its signer as verified;
+  a signature that does not match its bundle refuses it; any other bundle's name is self-declared.`;
 
 export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>] [--provider auto|offline|openai|vscode]
              [--base-url <url>] [--model <id>] [--strategy combee|naive|sequential] [--batch <n>|auto]

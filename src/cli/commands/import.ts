@@ -10,6 +10,9 @@ import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { createWorkerPool } from '../../core/pool/pool';
 import { BundleError } from '../../core/team/bundle';
 import { importBundle, type ImportBundleResult } from '../../core/team/importBundle';
+import type { AllowedSigners } from '../../core/team/allowedSigners';
+import { chooseAllowedSigners, loadAllowedSigners } from '../../core/team/allowedSignersSource';
+import { describeSigner } from '../../core/team/bundleSignature';
 import { integer, oneOf, parse, UsageError } from '../args';
 import { progressOf, type Output } from '../output';
 
@@ -18,6 +21,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     from: { type: 'string' },
     bundle: { type: 'string', multiple: true },
     workspace: { type: 'string' },
+    'allowed-signers': { type: 'string' },
     agent: { type: 'string' },
     store: { type: 'string' },
     workers: { type: 'string' },
@@ -37,7 +41,9 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     if (json) out.result(JSON.stringify(sessions, null, 2));
     return 0;
   }
-  const { results, failed } = await importBundles(bundles, store, workspace, out, json);
+  if (values['allowed-signers'] === '') throw new UsageError('--allowed-signers needs a file');
+  const allowedSigners = await allowedSignersFor(values['allowed-signers'], workspace, out, json);
+  const { results, failed } = await importBundles(bundles, store, workspace, out, json, allowedSigners);
   if (json) out.result(JSON.stringify({ ...sessions, store: store.dir, bundles: results }, null, 2));
   return failed ? 1 : 0;
 }
@@ -54,18 +60,19 @@ async function importBundles(
   workspace: string,
   out: Output,
   json: boolean,
+  allowedSigners: AllowedSigners | undefined,
 ): Promise<{ results: BundleOutcome[]; failed: boolean }> {
   const results: BundleOutcome[] = [];
   let failed = false;
   for (const path of paths) {
     try {
-      const result = await importBundle({ store, path, workspace });
+      const result = await importBundle({ store, path, workspace, allowedSigners });
       results.push({ path, ...result, warnings: result.warnings.length, warningMessages: result.warnings });
       if (json) continue;
       for (const message of result.warnings) out.warn(`${basename(path)}: ${message}`);
       const { bundle } = result;
       out.result(
-        `Imported ${result.imported} session(s) from ${path} (exported by ${bundle.exportedBy} at ${bundle.exportedAt || 'an unknown time'} from ${bundle.workspaceName || 'a workspace'}), ${result.duplicates} already in the store, ${result.invalid} invalid; ${result.redactions} secret(s) redacted; ${result.warnings.length} warning(s). Workspace: ${workspace}; store: ${store.dir}`,
+        `Imported ${result.imported} session(s) from ${path} (${describeSigner(result.signature, bundle.exportedBy)}; exported at ${bundle.exportedAt || 'an unknown time'} from ${bundle.workspaceName || 'a workspace'}), ${result.duplicates} already in the store, ${result.invalid} invalid; ${result.redactions} secret(s) redacted; ${result.warnings.length} warning(s). Workspace: ${workspace}; store: ${store.dir}`,
       );
     } catch (error) {
       // unreadable (permissions, a folder) is refused like a damaged bundle: the others are still imported
@@ -76,6 +83,31 @@ async function importBundles(
     }
   }
   return { results, failed };
+}
+
+/**
+ * The allowed signers a signed bundle is checked against: --allowed-signers, else the user's git config
+ * (gpg.ssh.allowedSignersFile); none set: signatures are checked but verify nobody. A file that cannot be read is a
+ * warning, and the bundles are still imported (their names self-declared).
+ */
+async function allowedSignersFor(
+  flag: string | boolean | undefined,
+  workspace: string,
+  out: Output,
+  json: boolean,
+): Promise<AllowedSigners | undefined> {
+  const choice = await chooseAllowedSigners(
+    workspace,
+    typeof flag === 'string' ? { value: resolve(flag), from: '--allowed-signers' } : undefined,
+  );
+  if (choice === undefined) return undefined;
+  const loaded = typeof choice === 'string' ? choice : await loadAllowedSigners(choice);
+  if (typeof loaded === 'string') {
+    out.warn(`${loaded}: no signer is verified`);
+    return undefined;
+  }
+  if (!json) for (const warning of loaded.warnings) out.warn(warning);
+  return loaded;
 }
 
 /** `--from`: the sessions of every agent under a folder. Returns the --json summary (printed by the caller). */

@@ -5,6 +5,8 @@ import { createRedactor } from '../trace/redact';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
 import { BundleError, writeBundle, type BundleHeader } from './bundle';
 import { streamBundle, type BundleReadSummary, type ReadBundleOptions } from './bundleReader';
+import type { AllowedSigners } from './allowedSigners';
+import { checkBundleSignature, signatureWarning, signedContributor, type BundleSignature } from './bundleSignature';
 import { cleanName, fromPortable, portableFor } from './portable';
 
 export interface ImportBundleOptions extends ReadBundleOptions {
@@ -14,10 +16,14 @@ export interface ImportBundleOptions extends ReadBundleOptions {
   workspace: string;
   /** The time of the import (default: now): no session is dated after it or after the bundle's export. */
   now?: Date;
+  /** The user's allowed signers: a bundle signed by one of their keys counts its signer as verified. */
+  allowedSigners?: AllowedSigners;
 }
 
 export interface ImportBundleResult {
   bundle: BundleHeader;
+  /** Its `.sig`: verified (the signer is the contributor), unverified, unreadable, or none. */
+  signature: BundleSignature;
   imported: number;
   /** Sessions the store already holds (by id): kept as they are. */
   duplicates: number;
@@ -37,6 +43,11 @@ const MAX_FOLDER_NOTES = 5;
  */
 export async function importBundle(options: ImportBundleOptions): Promise<ImportBundleResult> {
   const { store, path, workspace } = options;
+  // before any session is read: a signature that does not verify refuses the bundle (see bundleSignature.ts)
+  const signature = await checkBundleSignature(path, {
+    allowedSigners: options.allowedSigners,
+    now: (options.now ?? new Date()).getTime(),
+  });
   // the built-in rules without home folders: the placeholder becomes this workspace's absolute folder
   const redactor = createRedactor({ homePaths: false });
   const known = new Set((await store.listSummaries()).map((s) => s.id));
@@ -64,7 +75,13 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
         const exportedAt = Date.parse(header.exportedAt);
         notAfter = Number.isNaN(exportedAt) ? importedAt : Math.min(exportedAt, importedAt);
       }
-      const local = fromPortable(trace, { workspace, contributor: header.exportedBy, redactor, warn, notAfter });
+      const local = fromPortable(trace, {
+        workspace,
+        ...signedContributor(signature, header.exportedBy),
+        redactor,
+        warn,
+        notAfter,
+      });
       if (known.has(local.id)) {
         duplicates++;
         return;
@@ -81,7 +98,7 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
     if (error instanceof BundleError) error.discardedSessions = sessions;
     throw error;
   }
-  const warnings = [...read.warnings, ...notes];
+  const warnings = [...read.warnings, ...[signatureWarning(signature) ?? []].flat(), ...notes];
   if (folderNotes > MAX_FOLDER_NOTES)
     warnings.push(
       `${folderNotes - MAX_FOLDER_NOTES} more session(s) had a folder outside the workspace, set to its root`,
@@ -92,6 +109,7 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
     );
   return {
     bundle: read.header,
+    signature,
     imported,
     duplicates,
     invalid: read.invalid,

@@ -80,7 +80,8 @@ export function portableFor(workspace: string): (trace: Trace, options: ExportRe
   return (trace, options) => {
     const before = options.redactor.count;
     const placed = redactDeep(trace, (text) => text.replace(pattern, WORKSPACE_TOKEN));
-    const redacted = redactDeep(placed, (text) => options.redactor.redact(text));
+    // a signature checked here was of another bundle: the new one is signed (or not) on its own
+    const { signedBy: _checked, ...redacted } = redactDeep(placed, (text) => options.redactor.redact(text));
     return {
       ...redacted,
       // ids are keys (dedupe, parent links), never rewritten
@@ -102,6 +103,8 @@ export interface ImportRewrite {
   workspace: string;
   /** The bundle's exporter: the contributor of every session in it. */
   contributor: string;
+  /** The bundle's verified signer (then also `contributor`); absent: the name is self-declared. */
+  signedBy?: string;
   /** The built-in rules, counted (a bundle is untrusted input). */
   redactor: Redactor;
   warn(message: string): void;
@@ -143,7 +146,8 @@ export function fromPortable(trace: Trace, options: ImportRewrite): Trace {
   // a bundle is untrusted: its secret-bearing files' values are redacted here too, whatever the exporter did
   const redacted = { ...asText, steps: redactSecretFileSteps(asText.steps, options.redactor) };
   const redactions = options.redactor.count - before;
-  const placed = redactDeep(redacted, (text) => text.split(WORKSPACE_TOKEN).join(root));
+  // a bundle's line cannot say it is signed: only this import's check does (options.signedBy)
+  const { signedBy: _claimed, ...placed } = redactDeep(redacted, (text) => text.split(WORKSPACE_TOKEN).join(root));
   return {
     ...placed,
     ...clampedTimes(placed, options.notAfter),
@@ -152,6 +156,8 @@ export function fromPortable(trace: Trace, options: ImportRewrite): Trace {
     cwd: importedCwd(redacted, root, options.warn),
     // the exporter vouches for the whole bundle: a session's own contributor field is whatever its writer put there
     contributor: options.contributor,
+    // only this import's signature check says a session is signed, never the bundle's own lines
+    ...(options.signedBy !== undefined ? { signedBy: options.signedBy } : {}),
     redactions: trace.redactions + redactions,
   };
 }

@@ -101,6 +101,8 @@ export const Trace = z.object({
   parentId: z.string().optional(),
   /** Who the session came from, for a session imported from a team bundle (its exporter); absent: this machine's. */
   contributor: z.string().optional(),
+  /** Set when the bundle's SSH signature verified with a key of the user's allowed signers: its principal (= contributor). */
+  signedBy: z.string().optional(),
   steps: z.array(Step),
   outcome: Outcome,
   /** Record types / fields the reader did not understand, counted rather than failed on. */

@@ -15,6 +15,7 @@ export const TraceSummary = Trace.pick({
   endedAt: true,
   parentId: true,
   contributor: true,
+  signedBy: true,
 }).extend({
   steps: z.number().int().nonnegative(),
   toolErrors: z.number().int().nonnegative(),
@@ -45,5 +46,6 @@ export function summarize(trace: Trace): TraceSummary {
   if (trace.endedAt !== undefined) summary.endedAt = trace.endedAt;
   if (trace.parentId !== undefined) summary.parentId = trace.parentId;
   if (trace.contributor !== undefined) summary.contributor = trace.contributor;
+  if (trace.signedBy !== undefined) summary.signedBy = trace.signedBy;
   return summary;
 }

@@ -40,7 +40,16 @@ describe('combee export --bundle / import --bundle', () => {
     assert.equal(await runCli([...argv, '--author', 'alice', '--json'], exported), 0, exported.stderr.join('\n'));
     assert.deepEqual(
       { ...json(exported), bytes: 0 },
-      { traces: 2, bytes: 0, path: file, redactions: 0, workspace: s.workspace, store: s.store },
+      {
+        traces: 2,
+        bytes: 0,
+        path: file,
+        redactions: 0,
+        workspace: s.workspace,
+        store: s.store,
+        removedSignature: false,
+        signWith: `ssh-keygen -Y sign -n combee-bundle -f <your key> ${file}`,
+      },
     );
 
     const imported = capture();
@@ -86,7 +95,10 @@ describe('combee export --bundle / import --bundle', () => {
     assert.deepEqual(readFileSync(one), readFileSync(two));
     const imported = capture();
     await runCli(['import', '--bundle', one, '--workspace', s.bobWorkspace, '--store', s.bobStore], imported);
-    assert.match(imported.stdout.join('\n'), /^Imported 2 session\(s\) from .* \(exported by alice@team at 2026-11-04/);
+    assert.match(
+      imported.stdout.join('\n'),
+      /^Imported 2 session\(s\) from .* \(exported by alice@team \(self-declared\); exported at 2026-11-04/,
+    );
   });
 
   it('a refused bundle is exit 1 with its reason; the other bundles and --from are still imported', async () => {
