@@ -1,7 +1,7 @@
 import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shared/protocol';
 import { renderDetails } from './details';
 import { el, iconButton } from './dom';
-import { GraphView } from './graphView';
+import { GraphView, ZOOM_STEP } from './graphView';
 import { BatchLayoutCache, layoutRun, loadLayout } from '../shared/layout';
 
 /** The run in progress grows a batch at a time: its earlier batches' layouts are kept from update to update. */
@@ -143,12 +143,8 @@ export function renderTree(
     search,
     found,
     button('screen-full', 'Fit the whole tree', () => graph.fit()),
-    button('zoom-in', 'Zoom in', () =>
-      graph.zoomAt(1.25, graph.element.clientWidth / 2, graph.element.clientHeight / 2),
-    ),
-    button('zoom-out', 'Zoom out', () =>
-      graph.zoomAt(0.8, graph.element.clientWidth / 2, graph.element.clientHeight / 2),
-    ),
+    button('zoom-in', 'Zoom in', () => graph.zoomBy(ZOOM_STEP)),
+    button('zoom-out', 'Zoom out', () => graph.zoomBy(1 / ZOOM_STEP)),
   );
   if (focus) {
     const sessions = run.nodes.filter((n) => n.kind === 'trace' && focus.nodeIds.includes(n.id)).length;
@@ -162,7 +158,7 @@ export function renderTree(
   // laid out once the panel is in the page (fit needs its size)
   requestAnimationFrame(() => {
     if (state.runId === run.id && state.view && !focus) graph.restoreView(state.view);
-    else graph.fit();
+    else graph.home();
     if (focus) graph.select(focus.applyNodeId, true, new Set(focus.nodeIds));
     else if (current.nodeId) graph.select(current.nodeId, !state.view);
   });

@@ -143,7 +143,150 @@ async function showRules(page, message) {
   await page.locator('li.rule').first().waitFor();
 }
 
+/** The view's zoom, read from the stage's transform. */
+function scaleOf(page) {
+  return page.locator('.stage').evaluate((stage) => Number(/scale\(([\d.]+)\)/.exec(stage.style.transform)[1]));
+}
+
+/** A node's box on the page, and its middle. */
+async function boxOf(page, id) {
+  return page.locator(`.node[data-id="${id}"] .box`).evaluate((n) => {
+    const r = n.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+}
+
+/** Once the view rests: the labels drawn, each with its node's id and its rendered font size. */
+async function restingLabels(page) {
+  await page.waitForFunction(() => {
+    const labels = document.querySelector('.labels');
+    const stage = document.querySelector('.stage');
+    const label = labels?.querySelector('.label');
+    // built for the current zoom: its font follows the zoom, its height is the node's at this zoom
+    const scale = Number(/scale\(([\d.]+)\)/.exec(stage.style.transform)?.[1]);
+    return !labels.hidden && label && Math.abs(parseFloat(label.style.height) - 30 * scale) < 0.5;
+  });
+  return page.locator('.labels .label').evaluateAll((labels) =>
+    labels.map((l) => {
+      const text = l.querySelector('.label-text');
+      return {
+        id: l.dataset.id,
+        text: text.textContent,
+        fontSize: parseFloat(getComputedStyle(text).fontSize),
+        cut: text.scrollWidth > text.clientWidth + 1 || text.scrollHeight > text.clientHeight + 1,
+      };
+    }),
+  );
+}
+
+/** `copies` copies of the example run, `perBatch` to a batch, recorded before layouts were kept. */
+function copiesOf(record, copies, perBatch = 1) {
+  const big = structuredClone(record);
+  big.layout = undefined;
+  big.nodes = Array.from({ length: copies }, (_, copy) =>
+    record.nodes.map((n) => ({
+      ...structuredClone(n),
+      id: `c${copy}:${n.id}`,
+      batch: n.batch + Math.floor(copy / perBatch) * 10,
+      parents: n.parents.map((p) => `c${copy}:${p}`),
+    })),
+  ).flat();
+  return big;
+}
+
+const HEADINGS = ['sessions', 'reflections', 'groups', 'local deltas', 'global', 'applied'];
+const MIN_LABEL_FONT_PX = 11;
+
 const tests = [
+  [
+    'a five-session run opens whole at a readable zoom: every node labelled in a legible font, its columns headed',
+    async (browser, record) => {
+      const { page, errors } = await openPanel(browser);
+      await showRun(page, record);
+      const labels = await restingLabels(page);
+      assert.deepEqual(labels.map((l) => l.id).sort(), record.nodes.map((n) => n.id).sort(), 'every node labelled');
+      for (const label of labels)
+        assert.ok(label.fontSize >= MIN_LABEL_FONT_PX, `"${label.text}" at ${label.fontSize}px`);
+      const graph = await page.locator('.canvas').boundingBox();
+      for (const node of record.nodes) {
+        const box = await boxOf(page, node.id);
+        assert.ok(
+          box.left >= graph.x && box.right <= graph.x + graph.width && box.bottom <= graph.y + graph.height,
+          `${node.id} is in view`,
+        );
+      }
+      assert.ok((await scaleOf(page)) >= 0.6, 'not shrunk past legibility');
+      const headings = await page.locator('.column-heading').allTextContents();
+      assert.deepEqual(headings, HEADINGS, 'a heading for each column, in order');
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'a 1,000-session run opens on its first batch at a readable zoom, the overview showing the rest',
+    async (browser, record) => {
+      const big = copiesOf(record, 200, 8);
+      const { page, errors } = await openPanel(browser, 'dark');
+      await showRun(page, big);
+      const labels = await restingLabels(page);
+      assert.ok(labels.length > 20 && labels.length < big.nodes.length / 10, `${labels.length} labels in view`);
+      for (const label of labels) {
+        assert.ok(label.fontSize >= MIN_LABEL_FONT_PX, `"${label.text}" at ${label.fontSize}px`);
+        assert.ok(Number(label.id.split(':')[0].slice(1)) < 8, `${label.id} is of the first batch`);
+      }
+      assert.deepEqual(await page.locator('.column-heading').allTextContents(), HEADINGS);
+      assert.equal(await page.locator('.canvas.far').count(), 0, 'drawn, not the far-out bitmap');
+      await page.locator('.minimap canvas').waitFor();
+      const frame = await page.locator('.minimap-frame').boundingBox();
+      const map = await page.locator('.minimap canvas').boundingBox();
+      assert.ok(frame.width * frame.height < (map.width * map.height) / 10, 'the overview outlines a small part');
+      await page.mouse.move(1, 1);
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-open-1000-dark.png') });
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'the wheel zooms about the pointer by a steady step within limits; the keys about the selection; labels grow',
+    async (browser, record) => {
+      const { page, errors } = await openPanel(browser);
+      await showRun(page, record);
+      const session = record.nodes.find((n) => n.kind === 'trace' && n.label.length > 40);
+      const before = await restingLabels(page);
+      assert.ok(before.find((l) => l.id === session.id).cut, 'a long title is cut at the opening zoom');
+      const at = await boxOf(page, session.id);
+      await page.mouse.move(at.x, at.y);
+      const opening = await scaleOf(page);
+      // a notch is a notch, however big the device says it is
+      await page.mouse.wheel(0, -100);
+      await page.mouse.wheel(0, -1000);
+      await page.mouse.wheel(0, -5);
+      const zoomed = await scaleOf(page);
+      assert.ok(Math.abs(zoomed / opening - 1.2 ** 3) < 0.01, `three notches: ×${zoomed / opening}`);
+      const after = await boxOf(page, session.id);
+      assert.ok(Math.abs(after.x - at.x) < 1 && Math.abs(after.y - at.y) < 1, 'the node stays under the pointer');
+      for (let i = 0; i < 30; i++) await page.mouse.wheel(0, -100);
+      assert.equal(await scaleOf(page), 3, 'zoom in stops at its limit');
+      const near = await restingLabels(page);
+      const label = near.find((l) => l.id === session.id);
+      assert.ok(!label.cut && label.text === session.label, `the whole title shows zoomed in: "${label.text}"`);
+      // keys and buttons zoom about the selected node
+      await page.locator('.graph').focus();
+      await page.keyboard.press('0');
+      const reflection = record.nodes.find((n) => n.kind === 'reflection');
+      await page.locator(`.node[data-id="${reflection.id}"]`).click();
+      const selected = await boxOf(page, reflection.id);
+      await page.keyboard.press('+');
+      await page.locator('button[aria-label="Zoom in"]').click();
+      const kept = await boxOf(page, reflection.id);
+      assert.ok(Math.abs(kept.x - selected.x) < 1 && Math.abs(kept.y - selected.y) < 1, 'the selection stays put');
+      await page.mouse.move(kept.x, kept.y);
+      for (let i = 0; i < 60; i++) await page.mouse.wheel(0, 100);
+      assert.equal(await scaleOf(page), 0.02, 'zoom out stops at its limit');
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
   [
     'draws a real run with its edges and shows a node’s real content',
     async (browser, record) => {
@@ -494,6 +637,8 @@ const tests = [
       for (const theme of ['light', 'dark', 'high-contrast']) {
         const { page, errors } = await openPanel(browser, theme);
         await showRun(page, theme === 'high-contrast' ? hostile : record);
+        await page.locator('.graph').focus();
+        await page.keyboard.press('0');
         const marked = (mark) => page.locator(`.node.mark-${mark}`).evaluateAll((n) => n.map((x) => x.dataset.id));
         assert.deepEqual(
           (await marked('dropped')).sort(),
@@ -590,6 +735,9 @@ const tests = [
       ).flat();
       const { page, errors } = await openPanel(browser, 'dark');
       await showRun(page, big);
+      // it opens on its first batch, legible; 0 fits the whole run
+      await page.locator('.graph').focus();
+      await page.keyboard.press('0');
       await page.locator('.canvas.far').waitFor({ timeout: 5000 });
       assert.ok(await page.locator('.far-drawing').isVisible(), 'the bitmap is shown');
       assert.equal(await page.locator('.drawing').evaluate((d) => getComputedStyle(d).visibility), 'hidden');
