@@ -148,8 +148,9 @@ export function renderTree(
   );
   if (focus) {
     const sessions = run.nodes.filter((n) => n.kind === 'trace' && focus.nodeIds.includes(n.id)).length;
-    toolbar.append(
-      el('span', `Following rule ${focus.ruleId}: from ${sessions} session(s) to the change that made it`, 'following'),
+    // on a line of its own: the toolbar stays one line
+    toolbar.after(
+      el('p', `Following rule ${focus.ruleId}: from ${sessions} session(s) to the change that made it`, 'following'),
     );
   }
   const body = el('div', undefined, 'tree-body');

@@ -331,6 +331,62 @@ const tests = [
     },
   ],
   [
+    'keyboard focus stays in the panel, a redraw keeps it on its control, and the tree toolbar keeps to one line',
+    async (browser, record) => {
+      const message = rulesMessage(
+        [record],
+        [
+          { id: 'build-00001', helpful: 7, harmful: 1, content: 'Run `pnpm test`.' },
+          { id: 'build-00002', helpful: 0, harmful: 4, content: 'Use npm.' },
+        ],
+        1,
+      );
+      const { page, errors } = await openPanel(browser);
+      await showRules(page, message);
+      const active = (on) =>
+        on.evaluate(() => {
+          const a = document.activeElement;
+          return { inRoot: document.getElementById('root').contains(a), name: a.getAttribute('aria-label') ?? a.id };
+        });
+      const retire = page.getByRole('button', { name: 'Retire rule build-00002…', exact: true });
+      await retire.focus();
+      await page.keyboard.press('Tab');
+      assert.deepEqual(
+        await active(page),
+        { inRoot: true, name: 'Search rules' },
+        'Tab from the last control: the first',
+      );
+      await page.keyboard.press('Shift+Tab');
+      assert.deepEqual(await active(page), { inRoot: true, name: 'Retire rule build-00002…' }, 'and back');
+      // the extension sends the rules again after an action: the focus stays on the same rule's button
+      await page.getByRole('button', { name: 'Pin rule build-00001…', exact: true }).focus();
+      await page.evaluate((m) => window.postMessage(m, '*'), message);
+      await page.waitForFunction(() => document.activeElement !== document.body);
+      assert.deepEqual(await active(page), { inRoot: true, name: 'Pin rule build-00001…' });
+      await page.close();
+
+      const { page: tree } = await openPanel(browser);
+      await tree.setViewportSize({ width: 900, height: 700 });
+      await showRun(tree, record);
+      const search = tree.locator('input[type="search"]');
+      await search.fill('no-node-holds-this-text');
+      await tree.locator('.toolbar .meta').getByText('0 match(es)').waitFor();
+      const rows = await tree
+        .locator('.toolbar > *')
+        .evaluateAll((items) =>
+          items.map((item) => Math.round(item.getBoundingClientRect().top + item.getBoundingClientRect().height / 2)),
+        );
+      assert.ok(Math.max(...rows) - Math.min(...rows) <= 2, `the toolbar is one line: ${rows}`);
+      const toolbar = await tree.locator('.toolbar').evaluate((t) => [t.scrollWidth, t.clientWidth]);
+      assert.ok(toolbar[0] <= toolbar[1] + 1, `nothing cut off: ${toolbar}`);
+      await tree.locator('button[aria-label="Zoom out"]').focus();
+      await tree.keyboard.press('Tab');
+      assert.equal((await active(tree)).inRoot, true, 'Tab from the tree’s last control stays in the panel');
+      assert.deepEqual(errors, []);
+      await tree.close();
+    },
+  ],
+  [
     'draws a real run with its edges and shows a node’s real content',
     async (browser, record) => {
       const { page, errors } = await openPanel(browser);
@@ -472,7 +528,7 @@ const tests = [
       assert.equal(await page.locator('.node.selected').getAttribute('data-id'), apply.id);
       const lit = await page.locator('.node.lit').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id')));
       assert.deepEqual(lit.sort(), [...focus.nodeIds].sort(), 'exactly the path is lit');
-      assert.ok((await page.locator('.toolbar').innerText()).includes(`Following rule ${ruleId}`));
+      assert.ok((await page.locator('.following').innerText()).includes(`Following rule ${ruleId}`));
       await page.locator('.details').getByText(ruleId).first().waitFor();
       await page.screenshot({ path: join(ARTIFACTS, 'tree-rule-path.png') });
       await page.close();
@@ -509,7 +565,10 @@ const tests = [
       assert.deepEqual(await chipsOf(applied.id), ['new'], 'the run that made it is its evidence: not stale');
       assert.deepEqual(await chipsOf('build-00005'), ['new', 'stale', 'flagged']);
       // a pinned rule offers to unpin
-      await page.locator('li.rule[data-rule-id="build-00003"]').getByRole('button', { name: 'Unpin…' }).click();
+      await page
+        .locator('li.rule[data-rule-id="build-00003"]')
+        .getByRole('button', { name: 'Unpin rule build-00003…', exact: true })
+        .click();
       assert.deepEqual((await page.evaluate(() => window.posted)).at(-1), { type: 'unpinRule', ruleId: 'build-00003' });
       // the default order: most helpful overall first
       const order = () => page.locator('li.rule').evaluateAll((r) => r.map((x) => x.dataset.ruleId));
@@ -542,9 +601,9 @@ const tests = [
       // the actions post typed messages; the extension checks the id against the playbook
       const card = page.locator('li.rule[data-rule-id="build-00001"]');
       await card.locator('.rule-id').click();
-      await card.getByRole('button', { name: 'Where it came from' }).click();
-      await card.getByRole('button', { name: 'Pin…' }).click();
-      await card.getByRole('button', { name: 'Retire…' }).click();
+      await card.getByRole('button', { name: 'Where it came from, rule build-00001', exact: true }).click();
+      await card.getByRole('button', { name: 'Pin rule build-00001…', exact: true }).click();
+      await card.getByRole('button', { name: 'Retire rule build-00001…', exact: true }).click();
       assert.deepEqual((await page.evaluate(() => window.posted)).slice(-4), [
         { type: 'openRule', ruleId: 'build-00001' },
         { type: 'ruleInTree', ruleId: 'build-00001' },
