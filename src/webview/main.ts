@@ -51,7 +51,7 @@ function showRuns(message: Extract<ToWebview, { type: 'runs' }>): void {
 
 const host = {
   selectRun(runId: string) {
-    state = { runId };
+    state = { runId, detailsWidth: state.detailsWidth };
     vscode.setState(state);
     newest.runs = ++requests;
     vscode.postMessage({ type: 'selectRun', runId, requestId: newest.runs });

@@ -2,6 +2,7 @@ import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shar
 import { renderDetails } from './details';
 import { el, iconButton } from './dom';
 import { GraphView, ZOOM_STEP } from './graphView';
+import { splitter } from './splitter';
 import { BatchLayoutCache, layoutRun, loadLayout } from '../shared/layout';
 
 /** The run in progress grows a batch at a time: its earlier batches' layouts are kept from update to update. */
@@ -12,6 +13,8 @@ export interface TreeState {
   runId?: string;
   nodeId?: string;
   view?: { scale: number; tx: number; ty: number };
+  /** The details pane's width in CSS pixels, once the user set it. */
+  detailsWidth?: number;
 }
 
 export interface TreeHost {
@@ -85,7 +88,12 @@ export function renderTree(
   const details = el('aside', undefined, 'details');
   details.setAttribute('aria-label', 'Details of the selected node');
   details.append(el('p', 'Select a node to see what it holds.', 'empty'));
-  let current: TreeState = { runId: run.id, nodeId: state.runId === run.id ? state.nodeId : undefined };
+  let current: TreeState = {
+    runId: run.id,
+    nodeId: state.runId === run.id ? state.nodeId : undefined,
+    detailsWidth: state.detailsWidth,
+  };
+  if (state.detailsWidth) details.style.width = `${state.detailsWidth}px`;
   const save = () => host.saveState({ ...current, view: graph.view });
   const graph = new GraphView(
     layout,
@@ -154,7 +162,14 @@ export function renderTree(
     );
   }
   const body = el('div', undefined, 'tree-body');
-  body.append(graph.element, details);
+  body.append(
+    graph.element,
+    splitter(details, (width) => {
+      current = { ...current, detailsWidth: width };
+      save();
+    }),
+    details,
+  );
   root.append(body);
   // laid out once the panel is in the page (fit needs its size)
   requestAnimationFrame(() => {

@@ -387,6 +387,35 @@ const tests = [
     },
   ],
   [
+    'the details pane is resized by its handle (dragged or with the arrow keys), within bounds, and kept after a reload',
+    async (browser, record) => {
+      const { page, errors } = await openPanel(browser);
+      await showRun(page, record);
+      const width = (on) => on.locator('.details').evaluate((d) => d.getBoundingClientRect().width);
+      const before = await width(page);
+      const handle = await page.locator('.splitter').boundingBox();
+      await page.mouse.move(handle.x + 3, handle.y + 100);
+      await page.mouse.down();
+      await page.mouse.move(handle.x + 3 + 150, handle.y + 100, { steps: 5 });
+      await page.mouse.up();
+      assert.ok(Math.abs((await width(page)) - (before - 150)) <= 1, 'dragged right, the pane narrows');
+      await page.locator('.splitter').focus();
+      await page.keyboard.press('ArrowLeft');
+      assert.ok(Math.abs((await width(page)) - (before - 126)) <= 1, '← widens it a step');
+      for (let i = 0; i < 60; i++) await page.keyboard.press('ArrowLeft');
+      const graph = await page.locator('.graph').evaluate((g) => g.getBoundingClientRect().width);
+      assert.ok(graph >= 0.35 * 1400, `the graph keeps a usable width: ${graph}px`);
+      const saved = await page.evaluate(() => window.saved);
+      assert.equal(saved.detailsWidth, Math.round(await width(page)));
+      const { page: again } = await openPanel(browser, 'light', saved);
+      await showRun(again, record);
+      assert.equal(Math.round(await width(again)), saved.detailsWidth);
+      assert.deepEqual(errors, []);
+      await page.close();
+      await again.close();
+    },
+  ],
+  [
     'draws a real run with its edges and shows a node’s real content',
     async (browser, record) => {
       const { page, errors } = await openPanel(browser);
