@@ -407,6 +407,10 @@ const tests = [
       assert.ok(graph >= 0.35 * 1400, `the graph keeps a usable width: ${graph}px`);
       const saved = await page.evaluate(() => window.saved);
       assert.equal(saved.detailsWidth, Math.round(await width(page)));
+      // a panel squeezed by a transcript beside it: the details go under the graph, which keeps the whole width
+      await page.setViewportSize({ width: 600, height: 900 });
+      const squeezed = await page.locator('.graph').evaluate((g) => g.getBoundingClientRect().width);
+      assert.ok(squeezed >= 540, `the graph keeps the panel's width: ${squeezed}px`);
       const { page: again } = await openPanel(browser, 'light', saved);
       await showRun(again, record);
       assert.equal(Math.round(await width(again)), saved.detailsWidth);
