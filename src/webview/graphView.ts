@@ -364,11 +364,12 @@ export class GraphView {
   fit(): void {
     const box = this.canvas.getBoundingClientRect();
     const width = Math.max(1, box.width);
-    const height = Math.max(1, box.height);
+    // below the column headings' strip
+    const height = Math.max(1, box.height - HEADINGS_HEIGHT);
     // a small tree is not blown up past 1.5×
-    this.scale = clamp(Math.min(1.5, width / (this.layout.width + 40), height / (this.layout.height + 40)));
+    this.scale = clamp(Math.min(OPEN_MAX_SCALE, width / (this.layout.width + 40), height / (this.layout.height + 40)));
     this.tx = (width - this.layout.width * this.scale) / 2;
-    this.ty = (height - this.layout.height * this.scale) / 2;
+    this.ty = HEADINGS_HEIGHT + (height - this.layout.height * this.scale) / 2;
     this.apply();
   }
 
@@ -380,7 +381,11 @@ export class GraphView {
   home(): void {
     const width = Math.max(1, this.canvas.clientWidth - 2 * MARGIN);
     const height = Math.max(1, this.canvas.clientHeight - HEADINGS_HEIGHT - 2 * MARGIN);
-    const whole = Math.min(width / (this.layout.width + 40), height / (this.layout.height + 40));
+    // as fit() would show it
+    const whole = Math.min(
+      (this.canvas.clientWidth || 1) / (this.layout.width + 40),
+      Math.max(1, this.canvas.clientHeight - HEADINGS_HEIGHT) / (this.layout.height + 40),
+    );
     if (whole >= READABLE_SCALE) return this.fit();
     const first = this.layout.bands[0] ? this.bandExtents.get(this.layout.bands[0].batch) : undefined;
     if (!first) return this.fit();
