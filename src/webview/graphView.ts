@@ -361,7 +361,8 @@ export class GraphView {
     return this.layout.nodes.filter((p) => ids.has(p.node.id)).map((p) => p.node.id);
   }
 
-  fit(): void {
+  /** The whole run in view, centred; `atTop` puts it just under the headings (the opening view, nearer its headings). */
+  fit(atTop = false): void {
     const box = this.canvas.getBoundingClientRect();
     const width = Math.max(1, box.width);
     // below the column headings' strip
@@ -369,7 +370,7 @@ export class GraphView {
     // a small tree is not blown up past 1.5×
     this.scale = clamp(Math.min(OPEN_MAX_SCALE, width / (this.layout.width + 40), height / (this.layout.height + 40)));
     this.tx = (width - this.layout.width * this.scale) / 2;
-    this.ty = HEADINGS_HEIGHT + (height - this.layout.height * this.scale) / 2;
+    this.ty = HEADINGS_HEIGHT + (atTop ? MARGIN : (height - this.layout.height * this.scale) / 2);
     this.apply();
   }
 
@@ -386,7 +387,7 @@ export class GraphView {
       (this.canvas.clientWidth || 1) / (this.layout.width + 40),
       Math.max(1, this.canvas.clientHeight - HEADINGS_HEIGHT) / (this.layout.height + 40),
     );
-    if (whole >= READABLE_SCALE) return this.fit();
+    if (whole >= READABLE_SCALE) return this.fit(true);
     const first = this.layout.bands[0] ? this.bandExtents.get(this.layout.bands[0].batch) : undefined;
     if (!first) return this.fit();
     const bandWidth = first.right - first.left;
