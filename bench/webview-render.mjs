@@ -98,9 +98,11 @@ async function measure(browser, run, shot) {
   }));
   const nodes = await page.locator('.node').count();
   const edges = ((await page.locator('path.edge:not(.lit)').getAttribute('d')).match(/M/g) ?? []).length;
-  // far out (the whole run in view, as it opens: zoomed in 20× and out) and from 100 % (in to 400 % and out): 60 frames
-  // of zooming then 60 of panning each
-  const far = await gestureFrames(page, 40, 0);
+  // far out (the whole run in view, fitted with 0: 16 notches in, 18×, and out) and from 100 % (6 notches in, to the
+  // 300 % limit, and out), then 60 frames of panning each
+  await page.locator('.graph').focus();
+  await page.keyboard.press('0');
+  const far = await gestureFrames(page, 16, 0);
   if (shot) await page.screenshot({ path: join(ARTIFACTS, shot) });
   const scale = await page.evaluate(() =>
     Number(
@@ -109,7 +111,7 @@ async function measure(browser, run, shot) {
       )[1],
     ),
   );
-  const near = await gestureFrames(page, 18, scale);
+  const near = await gestureFrames(page, 6, scale);
   await page.close();
   return {
     nodes,
@@ -132,10 +134,11 @@ function percentile(values, p) {
 }
 
 /**
- * The gaps between animation frames while the wheel zooms in and out (one input a frame, `wheelStep` a frame) and a
- * drag pans: what the user sees. Given the current `scale`, the view first zooms to 100 % in one step and rests.
+ * The gaps between animation frames while the wheel zooms in and out (one notch a frame, `notches` each way; a notch
+ * is a steady 1.2×) and a drag pans: what the user sees. Given the current `scale`, the view first zooms to about
+ * 100 % at once (as many notches as that takes, in one task) and rests.
  */
-async function gestureFrames(page, wheelStep, scale) {
+async function gestureFrames(page, notches, scale) {
   // the longest frame while the view rests after that jump: labels made, the drawing shown again and rastered
   const restMs = scale
     ? await page.evaluate(
@@ -143,7 +146,7 @@ async function gestureFrames(page, wheelStep, scale) {
           new Promise((resolve) => {
             const canvas = /** @type {HTMLElement} */ (document.querySelector('.canvas'));
             const box = canvas.getBoundingClientRect();
-            const deltaY = -400 * Math.log(1 / scale);
+            const steps = Math.round(Math.log(1 / scale) / Math.log(1.2));
             const gaps = [];
             let last = performance.now();
             const frame = (now) => {
@@ -153,21 +156,22 @@ async function gestureFrames(page, wheelStep, scale) {
               else resolve(Math.max(...gaps.slice(2)));
             };
             requestAnimationFrame(frame);
-            canvas.dispatchEvent(
-              new WheelEvent('wheel', {
-                deltaY,
-                clientX: box.width / 2,
-                clientY: box.height / 2,
-                bubbles: true,
-                cancelable: true,
-              }),
-            );
+            for (let i = 0; i < Math.abs(steps); i++)
+              canvas.dispatchEvent(
+                new WheelEvent('wheel', {
+                  deltaY: steps > 0 ? -100 : 100,
+                  clientX: box.width / 2,
+                  clientY: box.height / 2,
+                  bubbles: true,
+                  cancelable: true,
+                }),
+              );
           }),
         scale,
       )
     : undefined;
   const gaps = await page.evaluate(
-    (step) =>
+    (notches) =>
       new Promise((resolve) => {
         const canvas = /** @type {HTMLElement} */ (document.querySelector('.canvas'));
         const box = canvas.getBoundingClientRect();
@@ -177,19 +181,20 @@ async function gestureFrames(page, wheelStep, scale) {
         const frame = (now) => {
           gaps.push(now - last);
           last = now;
-          if (i < 60) {
+          const zoom = 2 * notches;
+          if (i < zoom) {
             canvas.dispatchEvent(
               new WheelEvent('wheel', {
-                deltaY: i < 30 ? -step : step,
+                deltaY: i < notches ? -100 : 100,
                 clientX: box.width / 2,
                 clientY: box.height / 2,
                 bubbles: true,
                 cancelable: true,
               }),
             );
-          } else if (i < 120) {
-            const x = box.left + 200 + (i - 60) * 5;
-            const type = i === 60 ? 'pointerdown' : i === 119 ? 'pointerup' : 'pointermove';
+          } else if (i < zoom + 60) {
+            const x = box.left + 200 + (i - zoom) * 5;
+            const type = i === zoom ? 'pointerdown' : i === zoom + 59 ? 'pointerup' : 'pointermove';
             canvas.dispatchEvent(
               new PointerEvent(type, { clientX: x, clientY: box.top + 300, pointerId: 1, bubbles: true }),
             );
@@ -199,7 +204,7 @@ async function gestureFrames(page, wheelStep, scale) {
         };
         requestAnimationFrame(frame);
       }),
-    wheelStep,
+    notches,
   );
   return { gaps, restMs };
 }

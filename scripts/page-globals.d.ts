@@ -12,6 +12,13 @@ interface VsCodeApiStandIn {
   setState(state: Window['saved']): unknown;
 }
 
+/** What the webview tests read of an axe-core violation. */
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
 interface Window {
   acquireVsCodeApi(): VsCodeApiStandIn;
   posted: PostedMessage[];
@@ -21,4 +28,6 @@ interface Window {
   receivedAt: number;
   startedAt: number;
   pwned: unknown;
+  /** axe-core, added to the page by test/webview/axe.mjs */
+  axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> };
 }

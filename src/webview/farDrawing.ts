@@ -70,9 +70,9 @@ export class FarDrawing {
     // the theme's colours, as the SVG drawing's stylesheet uses them
     const style = getComputedStyle(this.element);
     const colour = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
-    const edge = colour('--vscode-editorWidget-border', '#888');
+    const edge = colour('--vscode-descriptionForeground', '#888');
     const fill = colour('--vscode-editorWidget-background', '#eee');
-    const border = colour('--vscode-panel-border', '#888');
+    const border = colour('--vscode-contrastBorder', colour('--vscode-descriptionForeground', '#888'));
     const focus = colour('--vscode-focusBorder', '#08f');
     const failed = colour('--vscode-errorForeground', '#c33');
     const applied = colour('--vscode-charts-green', '#3a3');

@@ -1,4 +1,5 @@
 import type { RunNodeView } from '../shared/protocol';
+import { bandColumns, ColumnHeadings, HEADINGS_HEIGHT } from './columnHeadings';
 import { el, svg } from './dom';
 import { FarDrawing, type FarState } from './farDrawing';
 import { LABEL_MIN_SCALE, LabelLayer } from './labels';
@@ -8,7 +9,8 @@ import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../c
 // The tree drawn as SVG: one transformed group for pan and zoom, edges under nodes. A node's width says its tokens
 // and its colour its status; hovering gives its summary; selecting it lights up the nodes it came from and what it
 // led to. Keyboard: arrows move along edges (← to what it came from, → to what it led to) and within a column
-// (↑ ↓), Enter opens the details, + − 0 zoom and fit.
+// (↑ ↓), Enter opens the details, + − zoom about the selection, 0 fits the whole tree. The wheel zooms about the
+// pointer by a steady step a notch.
 
 export interface GraphCallbacks {
   onSelect(node: RunNodeView | undefined): void;
@@ -23,7 +25,15 @@ const VIEW_SETTLE_MS = 250;
 const REST_MS = 120;
 
 const MIN_SCALE = 0.02;
-const MAX_SCALE = 4;
+const MAX_SCALE = 3;
+/** The view a run opens on is never smaller than this: a bigger run is scrolled, not shrunk past legibility. */
+const READABLE_SCALE = 0.6;
+/** The opening view does not blow a small run up past this. */
+const OPEN_MAX_SCALE = 1.5;
+/** A wheel notch, a zoom button or key: the same factor whatever the device reports as the notch's size. */
+export const ZOOM_STEP = 1.2;
+/** Room around what the opening view shows, in CSS pixels. */
+const MARGIN = 16;
 /** Below this zoom no label can be read, and the whole tree is shown as one bitmap (see FarDrawing). */
 const FAR_SCALE = LABEL_MIN_SCALE;
 /** Runs with this many nodes or more get an overview. */
@@ -60,6 +70,9 @@ export class GraphView {
   private readonly columns = new Map<number, Array<PlacedNode<RunNodeView>>>();
   /** The whole run in miniature (large runs only), with the visible part outlined. */
   private readonly minimap?: Minimap;
+  private readonly headings: ColumnHeadings;
+  /** Each batch's extent: the opening view shows the first. */
+  private readonly bandExtents: ReturnType<typeof bandColumns>;
 
   constructor(
     private readonly layout: GraphLayout<RunNodeView>,
@@ -71,7 +84,7 @@ export class GraphView {
     this.element.setAttribute('role', 'application');
     this.element.setAttribute(
       'aria-label',
-      'Aggregation tree. Arrow keys move along its edges, Enter shows details, plus and minus zoom, 0 fits.',
+      'Aggregation tree. Arrow keys move along its edges, Enter shows details, plus and minus zoom about the selection, 0 fits the whole tree.',
     );
     this.canvas = el('div', undefined, 'canvas');
     this.stage = el('div', undefined, 'stage');
@@ -87,7 +100,9 @@ export class GraphView {
     this.tooltip.setAttribute('role', 'tooltip');
     this.announcer = el('div', undefined, 'visually-hidden');
     this.announcer.setAttribute('aria-live', 'polite');
-    this.element.append(this.canvas, this.tooltip, this.announcer);
+    this.bandExtents = bandColumns(layout);
+    this.headings = new ColumnHeadings(this.bandExtents);
+    this.element.append(this.canvas, this.headings.element, this.tooltip, this.announcer);
     if (layout.nodes.length >= MINIMAP_NODES) {
       this.minimap = new Minimap(layout, { centerOn: (x, y) => this.centerOn(x, y) });
       this.element.append(this.minimap.element);
@@ -186,6 +201,7 @@ export class GraphView {
     if (far === this.far) return;
     this.far = far;
     this.canvas.classList.toggle('far', far);
+    if (far) this.labels.clear();
   }
 
   private wire(): void {
@@ -218,8 +234,10 @@ export class GraphView {
       'wheel',
       (event) => {
         event.preventDefault();
+        if (event.deltaY === 0) return;
         const box = this.canvas.getBoundingClientRect();
-        this.zoomAt(Math.exp(-event.deltaY / 400), event.clientX - box.left, event.clientY - box.top);
+        const factor = event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
+        this.zoomAt(factor, event.clientX - box.left, event.clientY - box.top);
       },
       { passive: false },
     );
@@ -227,14 +245,13 @@ export class GraphView {
   }
 
   private onKey(event: KeyboardEvent): void {
-    const box = this.canvas.getBoundingClientRect();
     switch (event.key) {
       case '+':
       case '=':
-        this.zoomAt(1.25, box.width / 2, box.height / 2);
+        this.zoomBy(ZOOM_STEP);
         break;
       case '-':
-        this.zoomAt(0.8, box.width / 2, box.height / 2);
+        this.zoomBy(1 / ZOOM_STEP);
         break;
       case '0':
         this.fit();
@@ -344,14 +361,41 @@ export class GraphView {
     return this.layout.nodes.filter((p) => ids.has(p.node.id)).map((p) => p.node.id);
   }
 
-  fit(): void {
+  /** The whole run in view, centred; `atTop` puts it just under the headings (the opening view, nearer its headings). */
+  fit(atTop = false): void {
     const box = this.canvas.getBoundingClientRect();
     const width = Math.max(1, box.width);
-    const height = Math.max(1, box.height);
+    // below the column headings' strip
+    const height = Math.max(1, box.height - HEADINGS_HEIGHT);
     // a small tree is not blown up past 1.5×
-    this.scale = clamp(Math.min(1.5, width / (this.layout.width + 40), height / (this.layout.height + 40)));
+    this.scale = clamp(Math.min(OPEN_MAX_SCALE, width / (this.layout.width + 40), height / (this.layout.height + 40)));
     this.tx = (width - this.layout.width * this.scale) / 2;
-    this.ty = (height - this.layout.height * this.scale) / 2;
+    this.ty = HEADINGS_HEIGHT + (atTop ? MARGIN : (height - this.layout.height * this.scale) / 2);
+    this.apply();
+  }
+
+  /**
+   * The view a run opens on: the whole run when it fits at a readable zoom; otherwise its first batch at the biggest
+   * readable zoom that shows it (a batch too big for that is shown from its top left, to be scrolled), the overview
+   * showing the rest.
+   */
+  home(): void {
+    const width = Math.max(1, this.canvas.clientWidth - 2 * MARGIN);
+    const height = Math.max(1, this.canvas.clientHeight - HEADINGS_HEIGHT - 2 * MARGIN);
+    // as fit() would show it
+    const whole = Math.min(
+      (this.canvas.clientWidth || 1) / (this.layout.width + 40),
+      Math.max(1, this.canvas.clientHeight - HEADINGS_HEIGHT) / (this.layout.height + 40),
+    );
+    if (whole >= READABLE_SCALE) return this.fit(true);
+    const first = this.layout.bands[0] ? this.bandExtents.get(this.layout.bands[0].batch) : undefined;
+    if (!first) return this.fit();
+    const bandWidth = first.right - first.left;
+    const bandHeight = first.bottom + NODE_HEIGHT - first.top;
+    this.scale = clamp(Math.max(READABLE_SCALE, Math.min(OPEN_MAX_SCALE, width / bandWidth, height / bandHeight)));
+    const spare = width - bandWidth * this.scale;
+    this.tx = MARGIN + Math.max(0, spare / 2) - first.left * this.scale;
+    this.ty = HEADINGS_HEIGHT + MARGIN - first.top * this.scale;
     this.apply();
   }
 
@@ -362,6 +406,20 @@ export class GraphView {
     this.apply();
   }
 
+  /** Zooms about the selected node when it is in view, else about the middle of the view. */
+  zoomBy(factor: number): void {
+    const width = this.canvas.clientWidth;
+    const height = this.canvas.clientHeight;
+    const placed = this.selected ? this.layout.byId.get(this.selected) : undefined;
+    if (placed) {
+      const x = (placed.x + (this.widths.get(placed.node.id) ?? NODE_WIDTH) / 2) * this.scale + this.tx;
+      const y = (placed.y + NODE_HEIGHT / 2) * this.scale + this.ty;
+      if (x >= 0 && y >= 0 && x <= width && y <= height) return this.zoomAt(factor, x, y);
+    }
+    this.zoomAt(factor, width / 2, height / 2);
+  }
+
+  /** Zooms keeping the point (x, y) of the view, in CSS pixels from its top left, where it is. */
   zoomAt(factor: number, x: number, y: number): void {
     const scale = clamp(this.scale * factor);
     this.tx = x - ((x - this.tx) * scale) / this.scale;
@@ -376,7 +434,7 @@ export class GraphView {
     const y = placed.y * this.scale + this.ty;
     const margin = 40;
     if (x < margin || y < margin || x > box.width - margin || y > box.height - margin) {
-      this.scale = Math.max(this.scale, 0.6);
+      this.scale = Math.max(this.scale, READABLE_SCALE);
       this.tx = box.width / 2 - (placed.x + NODE_WIDTH / 2) * this.scale;
       this.ty = box.height / 2 - (placed.y + NODE_HEIGHT / 2) * this.scale;
       this.apply();
@@ -395,6 +453,7 @@ export class GraphView {
       this.paintFar(true);
     }, REST_MS);
     this.minimap?.show(this.view, this.canvas.clientWidth, this.canvas.clientHeight);
+    this.headings.show(this.view, this.canvas.clientWidth);
     clearTimeout(this.settle);
     this.settle = setTimeout(() => this.callbacks.onView(), VIEW_SETTLE_MS);
   }
@@ -443,10 +502,10 @@ function clamp(scale: number): number {
   return Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
 }
 
-/** Wider with more tokens (log scale), from 60 % of the column to all of it. */
+/** Wider with more tokens (log scale), from 80 % of the column (room for a short label) to all of it. */
 function nodeWidth(tokens: number, maxTokens: number): number {
   const share = tokens > 0 ? Math.log1p(tokens) / Math.log1p(maxTokens) : 0;
-  return Math.round(NODE_WIDTH * (0.6 + 0.4 * share));
+  return Math.round(NODE_WIDTH * (0.8 + 0.2 * share));
 }
 
 /** A smooth path through the layout's points (a cubic curve between each two). */

@@ -8,8 +8,12 @@ import { el } from './dom';
 // the nodes in view are made, in screen space, once the view rests; a pan moves them with the drawing (the compositor
 // moves a layer, nothing is repainted) and a zoom hides them until it rests.
 
-/** Below this zoom a label is under 6 px tall: not drawn. */
+/** Below this zoom a node is under 15 px tall, too short for a label in the smallest legible font: not drawn. */
 export const LABEL_MIN_SCALE = 0.5;
+/** The labels' font in CSS pixels: it follows the zoom within these bounds, so zooming in shows more of the text. */
+export const LABEL_MIN_FONT = 11;
+const LABEL_MAX_FONT = 14;
+const LINE_HEIGHT = 1.25;
 /** More labels than this in view are too dense to read; none are drawn until the view narrows. */
 const MAX_LABELS = 600;
 
@@ -56,16 +60,24 @@ export class LabelLayer {
     if (view.scale < LABEL_MIN_SCALE) return;
     const visible = this.inView(view, width, height);
     if (visible.length > MAX_LABELS) return;
-    const fontSize = 12 * view.scale;
+    const fontSize = Math.min(LABEL_MAX_FONT, Math.max(LABEL_MIN_FONT, 12 * view.scale));
+    const boxHeight = NODE_HEIGHT * view.scale;
+    // as many lines as the node's height holds once it is tall enough: the rest of the text is cut with an ellipsis
+    const lines = Math.max(1, Math.floor((boxHeight - 4) / (fontSize * LINE_HEIGHT)));
     for (const placed of visible) {
       const nodeWidth = this.widthOf(placed.node.id);
-      const label = el('div', fit(placed.node.label, nodeWidth - 12), 'label');
+      const label = el('div', undefined, 'label');
+      label.dataset.id = placed.node.id;
+      const text = el('span', placed.node.label, lines > 1 ? 'label-text wrapped' : 'label-text');
+      if (lines > 1) text.style.webkitLineClamp = String(lines);
+      label.append(text);
       if (dimmed(placed.node.id)) label.classList.add('dimmed');
-      label.style.left = `${(placed.x + 6) * view.scale + view.tx}px`;
+      label.style.left = `${(placed.x + 4) * view.scale + view.tx}px`;
       label.style.top = `${placed.y * view.scale + view.ty}px`;
-      label.style.width = `${(nodeWidth - 12) * view.scale}px`;
-      label.style.height = label.style.lineHeight = `${NODE_HEIGHT * view.scale}px`;
+      label.style.width = `${(nodeWidth - 8) * view.scale}px`;
+      label.style.height = `${boxHeight}px`;
       label.style.fontSize = `${fontSize.toFixed(2)}px`;
+      label.style.lineHeight = String(LINE_HEIGHT);
       this.element.append(label);
     }
     this.builtFor = { ...view };
@@ -78,10 +90,4 @@ export class LabelLayer {
     const bottom = (height - view.ty) / view.scale;
     return this.layout.nodes.filter((p) => p.x >= left && p.x <= right && p.y >= top && p.y <= bottom);
   }
-}
-
-/** The label cut to what fits (about 7 px a character at the node's font size). */
-function fit(label: string, width: number): string {
-  const chars = Math.max(4, Math.floor(width / 7));
-  return label.length > chars ? `${label.slice(0, chars - 1)}…` : label;
 }

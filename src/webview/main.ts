@@ -1,5 +1,6 @@
 import { isStaleReply, type FromWebview, type ToWebview } from '../shared/protocol';
 import { el } from './dom';
+import { focusKey, keepTabIn, restoreFocus } from './focus';
 import { renderRules, type RulesState } from './rules';
 import { renderTree, type TreePanel, type TreeState } from './treePanel';
 
@@ -38,8 +39,10 @@ function showRuns(message: Extract<ToWebview, { type: 'runs' }>): void {
     return;
   }
   const started = performance.now();
+  const focused = focusKey(root);
   tree = renderTree(message.runs, message.selected, state, host, message.focus);
   root.replaceChildren(el('h1', 'Aggregation tree'), tree.element);
+  restoreFocus(root, focused);
   if (inProgress) {
     live.drawnAt = performance.now();
     live.drawMs = live.drawnAt - started;
@@ -48,7 +51,7 @@ function showRuns(message: Extract<ToWebview, { type: 'runs' }>): void {
 
 const host = {
   selectRun(runId: string) {
-    state = { runId };
+    state = { runId, detailsWidth: state.detailsWidth };
     vscode.setState(state);
     newest.runs = ++requests;
     vscode.postMessage({ type: 'selectRun', runId, requestId: newest.runs });
@@ -105,7 +108,8 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
     case 'searchResult':
       tree?.showMatches(message.nodeIds);
       break;
-    case 'rules':
+    case 'rules': {
+      const focused = focusKey(root);
       root.replaceChildren(
         el('h1', 'Rule helpfulness'),
         message.rules.length
@@ -116,7 +120,9 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
               'empty',
             ),
       );
+      restoreFocus(root, focused);
       break;
+    }
     case 'error':
       root.replaceChildren(el('p', message.message, 'error'));
       break;
@@ -128,5 +134,7 @@ new MutationObserver(() => tree?.themeChanged()).observe(document.body, {
   attributes: true,
   attributeFilter: ['class', 'style'],
 });
+
+keepTabIn(root);
 
 vscode.postMessage(state.runId ? { type: 'ready', runId: state.runId } : { type: 'ready' });

@@ -161,12 +161,14 @@ function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: Ru
     'Where it came from',
     'Follow the rule in the aggregation tree: the sessions and the run that made it',
   );
+  provenance.setAttribute('aria-label', `Where it came from, rule ${rule.id}`);
   provenance.addEventListener('click', () => host.ruleInTree(rule.id));
   const retire = iconButton(
     'archive',
     'Retire…',
     'Propose removing it from the playbook and every file made from it (a diff to review)',
   );
+  retire.setAttribute('aria-label', `Retire rule ${rule.id}…`);
   retire.addEventListener('click', () => host.retireRule(rule.id));
   const pinned = rule.chips.includes('pinned');
   const pin = iconButton(
@@ -176,6 +178,7 @@ function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: Ru
       ? 'Propose removing the pin: Combee may then propose retiring or replacing it (a diff to review)'
       : 'Propose keeping it: Combee will propose neither retiring nor replacing it (a diff to review)',
   );
+  pin.setAttribute('aria-label', `${pinned ? 'Unpin' : 'Pin'} rule ${rule.id}…`);
   pin.addEventListener('click', () => host.pinRule(rule.id, !pinned));
   actions.append(provenance, pin, retire);
   card.append(actions);

@@ -1,7 +1,8 @@
 import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shared/protocol';
 import { renderDetails } from './details';
 import { el, iconButton } from './dom';
-import { GraphView } from './graphView';
+import { GraphView, ZOOM_STEP } from './graphView';
+import { splitter } from './splitter';
 import { BatchLayoutCache, layoutRun, loadLayout } from '../core/learn/layout';
 
 /** The run in progress grows a batch at a time: its earlier batches' layouts are kept from update to update. */
@@ -12,6 +13,8 @@ export interface TreeState {
   runId?: string;
   nodeId?: string;
   view?: { scale: number; tx: number; ty: number };
+  /** The details pane's width in CSS pixels, once the user set it. */
+  detailsWidth?: number;
 }
 
 export interface TreeHost {
@@ -85,7 +88,12 @@ export function renderTree(
   const details = el('aside', undefined, 'details');
   details.setAttribute('aria-label', 'Details of the selected node');
   details.append(el('p', 'Select a node to see what it holds.', 'empty'));
-  let current: TreeState = { runId: run.id, nodeId: state.runId === run.id ? state.nodeId : undefined };
+  let current: TreeState = {
+    runId: run.id,
+    nodeId: state.runId === run.id ? state.nodeId : undefined,
+    detailsWidth: state.detailsWidth,
+  };
+  if (state.detailsWidth) details.style.width = `${state.detailsWidth}px`;
   const save = () => host.saveState({ ...current, view: graph.view });
   const graph = new GraphView(
     layout,
@@ -143,26 +151,30 @@ export function renderTree(
     search,
     found,
     button('screen-full', 'Fit the whole tree', () => graph.fit()),
-    button('zoom-in', 'Zoom in', () =>
-      graph.zoomAt(1.25, graph.element.clientWidth / 2, graph.element.clientHeight / 2),
-    ),
-    button('zoom-out', 'Zoom out', () =>
-      graph.zoomAt(0.8, graph.element.clientWidth / 2, graph.element.clientHeight / 2),
-    ),
+    button('zoom-in', 'Zoom in', () => graph.zoomBy(ZOOM_STEP)),
+    button('zoom-out', 'Zoom out', () => graph.zoomBy(1 / ZOOM_STEP)),
   );
   if (focus) {
     const sessions = run.nodes.filter((n) => n.kind === 'trace' && focus.nodeIds.includes(n.id)).length;
-    toolbar.append(
-      el('span', `Following rule ${focus.ruleId}: from ${sessions} session(s) to the change that made it`, 'following'),
+    // on a line of its own: the toolbar stays one line
+    toolbar.after(
+      el('p', `Following rule ${focus.ruleId}: from ${sessions} session(s) to the change that made it`, 'following'),
     );
   }
   const body = el('div', undefined, 'tree-body');
-  body.append(graph.element, details);
+  body.append(
+    graph.element,
+    splitter(details, (width) => {
+      current = { ...current, detailsWidth: width };
+      save();
+    }),
+    details,
+  );
   root.append(body);
   // laid out once the panel is in the page (fit needs its size)
   requestAnimationFrame(() => {
     if (state.runId === run.id && state.view && !focus) graph.restoreView(state.view);
-    else graph.fit();
+    else graph.home();
     if (focus) graph.select(focus.applyNodeId, true, new Set(focus.nodeIds));
     else if (current.nodeId) graph.select(current.nodeId, !state.view);
   });

@@ -258,7 +258,7 @@ const tests = [
       const ruleId = await card.getAttribute('data-rule-id');
       await shot(page, '07-helpfulness.png');
       step(`retire [${ruleId}]: a proposal removing it opens as a diff, and nothing is written`);
-      await card.getByRole('button', { name: 'Retire…' }).click();
+      await card.getByRole('button', { name: `Retire rule ${ruleId}…`, exact: true }).click();
       await page.waitForFunction(
         (id) =>
           [...document.querySelectorAll('.monaco-diff-editor')].some((diff) => {
