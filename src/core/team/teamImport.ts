@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadTeamBundleIndex, sameBundle, saveTeamBundleIndex, type SeenBundle } from '../store/teamBundleIndex';
 import type { TraceStore } from '../store/traceStore';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
+import type { AllowedSigners } from './allowedSigners';
 import { BundleError } from './bundle';
 import { BranchSourceError, copyBranchBundle, listBranchBundles } from './branchBundles';
 import { importBundle, type ImportBundleResult } from './importBundle';
@@ -45,6 +46,8 @@ export interface TeamImportOptions {
   onBundle?: (outcome: TeamBundleOutcome) => void;
   /** Imports one bundle file (the extension runs it in a worker thread); default: here. Throws BundleError. */
   importOne?: (path: string) => Promise<ImportBundleResult>;
+  /** The user's allowed signers, for the default importOne (a signed bundle's signer is verified against them). */
+  allowedSigners?: AllowedSigners;
 }
 
 /** A bundle found in a source, before it is read. */
@@ -86,7 +89,10 @@ export async function importTeamBundles(options: TeamImportOptions): Promise<Tea
           continue;
         }
         try {
-          const result = await bundle.read(options.importOne ?? ((path) => importBundle({ store, path, workspace })));
+          const result = await bundle.read(
+            options.importOne ??
+              ((path) => importBundle({ store, path, workspace, allowedSigners: options.allowedSigners })),
+          );
           after[bundle.label] = bundle.seen;
           done({ bundle: bundle.label, status: 'imported', result });
         } catch (error) {
