@@ -1,6 +1,9 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import type { AllowedSigners } from '../core/team/allowedSigners';
+import { chooseAllowedSigners, loadAllowedSigners } from '../core/team/allowedSignersSource';
 import { BundleError } from '../core/team/bundle';
+import { describeSigner } from '../core/team/bundleSignature';
 import { importTeamBundles, type TeamBundleOutcome } from '../core/team/teamImport';
 import type { Services } from './services';
 import { readSettings } from './settings';
@@ -64,10 +67,12 @@ async function importAll(services: Services, run: TeamImportRun): Promise<TeamIm
     const workspace = folder.uri.fsPath;
     const where = folders.length > 1 ? `${basename(workspace)}: ` : '';
     run.report?.(`team bundles of ${basename(workspace)}`);
+    const settings = readSettings(folder.uri);
+    const allowedSigners = await allowedSignersOf(services.log, workspace, settings.teamAllowedSigners, run.verbose);
     const result = await importTeamBundles({
       store: services.store,
       workspace,
-      entries: readSettings(folder.uri).teamBundles,
+      entries: settings.teamBundles,
       signal: run.signal,
       // run by the user: a bundle whose import failed is tried again (a refused one waits until it changes)
       retryFailed: run.verbose,
@@ -75,7 +80,7 @@ async function importAll(services: Services, run: TeamImportRun): Promise<TeamIm
       importOne: async (path) => {
         const done = await services
           .workerPool()
-          .runBundleImport({ storeDir: services.store.dir, path, workspace }, run.signal);
+          .runBundleImport({ storeDir: services.store.dir, path, workspace, allowedSigners }, run.signal);
         if ('refused' in done) throw new BundleError(path, done.refused.replace(`bundle ${path} is refused: `, ''));
         return done.result;
       },
@@ -97,13 +102,32 @@ async function importAll(services: Services, run: TeamImportRun): Promise<TeamIm
   return summary;
 }
 
+/** Problems with the allowed-signers file already logged, per folder (a capture runs every few minutes). */
+const loggedSigners = new Map<string, string>();
+
+/** The user's allowed signers for a folder (combee.team.allowedSigners, else their global git config); none: undefined. */
+async function allowedSignersOf(
+  log: vscode.LogOutputChannel,
+  workspace: string,
+  setting: string,
+  verbose?: boolean,
+): Promise<AllowedSigners | undefined> {
+  const choice = await chooseAllowedSigners(workspace, { value: setting, from: 'combee.team.allowedSigners' });
+  const loaded = choice === undefined || typeof choice === 'string' ? choice : await loadAllowedSigners(choice);
+  const problems = typeof loaded === 'string' ? [`${loaded}: no bundle signer is verified`] : (loaded?.warnings ?? []);
+  const said = problems.join('\n');
+  if (verbose || loggedSigners.get(workspace) !== said) for (const p of problems) log.warn(p);
+  loggedSigners.set(workspace, said);
+  return typeof loaded === 'string' ? undefined : loaded;
+}
+
 function logOutcome(log: vscode.LogOutputChannel, name: string, outcome: TeamBundleOutcome, verbose?: boolean): void {
   const { result } = outcome;
   switch (outcome.status) {
     case 'imported': {
       if (!result) return;
       log.info(
-        `team bundle ${name} (from ${result.bundle.exportedBy}, ${result.bundle.traces} session(s)): ${result.imported} imported, ${result.duplicates} duplicate(s), ${result.invalid} invalid, ${result.redactions} redaction(s)`,
+        `team bundle ${name} (${describeSigner(result.signature, result.bundle.exportedBy)}, ${result.bundle.traces} session(s)): ${result.imported} imported, ${result.duplicates} duplicate(s), ${result.invalid} invalid, ${result.redactions} redaction(s)`,
       );
       for (const warning of result.warnings.slice(0, MAX_LOGGED_WARNINGS)) log.warn(`team bundle ${name}: ${warning}`);
       if (result.warnings.length > MAX_LOGGED_WARNINGS)

@@ -13,6 +13,7 @@ export const SETTINGS = {
   extraFolders: { id: 'sources.extraFolders', who: 'user' },
   // folders of the workspace, or folders on a branch of its repository: confined and validated where they are read
   teamBundles: { id: 'team.bundles', who: 'workspace' },
+  teamAllowedSigners: { id: 'team.allowedSigners', who: 'user' },
   playbookPath: { id: 'playbook.path', who: 'workspace' },
   playbookBudget: { id: 'playbook.budgetTokens', who: 'workspace' },
   staleAfterRuns: { id: 'playbook.staleAfterRuns', who: 'workspace' },

@@ -23,6 +23,7 @@ export const Settings = z.object({
   defaultLocations: z.boolean().catch(true),
   extraFolders: z.array(z.string()).catch([]),
   teamBundles: z.array(z.string()).catch([...DEFAULT_TEAM_BUNDLE_SOURCES]),
+  teamAllowedSigners: z.string().catch(''),
   playbookPath: z.string().min(1).catch(DEFAULT_PLAYBOOK_PATH),
   playbookBudget: z.number().int().min(500).catch(DEFAULT_PLAYBOOK_BUDGET_TOKENS),
   staleAfterRuns: z.number().int().min(1).catch(STALE_AFTER_RUNS),

@@ -44,7 +44,12 @@ export async function learnTask(task: LearnTask): Promise<LearnTaskResult> {
 export async function bundleTask(task: BundleTask): Promise<BundleTaskResult> {
   try {
     return {
-      result: await importBundle({ store: new TraceStore(task.storeDir), path: task.path, workspace: task.workspace }),
+      result: await importBundle({
+        store: new TraceStore(task.storeDir),
+        path: task.path,
+        workspace: task.workspace,
+        allowedSigners: task.allowedSigners,
+      }),
     };
   } catch (error) {
     if (error instanceof BundleError) return { refused: error.message };

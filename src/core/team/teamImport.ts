@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { loadTeamBundleIndex, sameBundle, saveTeamBundleIndex, type SeenBundle } from '../store/teamBundleIndex';
 import type { TraceStore } from '../store/traceStore';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
+import type { AllowedSigners } from './allowedSigners';
 import { BUNDLE_VERSION, BundleError } from './bundle';
 import { BranchSourceError, copyBranchBundle, listBranchBundles } from './branchBundles';
 import { importBundle, type ImportBundleResult } from './importBundle';
@@ -58,6 +59,8 @@ export interface TeamImportOptions {
   importOne?: (path: string) => Promise<ImportBundleResult>;
   /** Reads again the bundles whose import failed last time (run by the user); refused ones wait for a change. */
   retryFailed?: boolean;
+  /** The user's allowed signers, for the default importOne (a signed bundle's signer is verified against them). */
+  allowedSigners?: AllowedSigners;
 }
 
 /**
@@ -112,7 +115,10 @@ export async function importTeamBundles(options: TeamImportOptions): Promise<Tea
         }
         const record = { ...seen, reader: BUNDLE_READER };
         try {
-          const result = await bundle.read(options.importOne ?? ((path) => importBundle({ store, path, workspace })));
+          const result = await bundle.read(
+            options.importOne ??
+              ((path) => importBundle({ store, path, workspace, allowedSigners: options.allowedSigners })),
+          );
           after[bundle.label] = record;
           done({ bundle: bundle.label, status: 'imported', result });
         } catch (error) {

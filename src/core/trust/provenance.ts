@@ -19,8 +19,10 @@ export interface EvidenceSummary {
   ownUserTexts: string[];
   /** Whether `acted` holds of a cited step of this machine's sessions. */
   ownActed: boolean;
-  /** The exporters of the cited sessions that came from team bundles, each once, in the order first cited. */
+  /** The self-declared exporters of the cited sessions from unsigned team bundles, each once, in the order first cited. */
   teamExporters: string[];
+  /** The verified signers of the cited sessions from signed team bundles (signedBy), each once. */
+  teamSigners: string[];
   /** Cited sessions that came from team bundles. */
   teamSessions: number;
   /**
@@ -107,6 +109,7 @@ export function summarizeEvidence(
     ownUserTexts: [],
     ownActed: false,
     teamExporters: [],
+    teamSigners: [],
     teamSessions: 0,
     acted: false,
     readSteps: [],
@@ -124,7 +127,9 @@ export function summarizeEvidence(
     const own = trace.contributor === undefined;
     if (!own) {
       teamTraces.add(trace.id);
-      if (!summary.teamExporters.includes(trace.contributor as string))
+      if (trace.signedBy !== undefined) {
+        if (!summary.teamSigners.includes(trace.signedBy)) summary.teamSigners.push(trace.signedBy);
+      } else if (!summary.teamExporters.includes(trace.contributor as string))
         summary.teamExporters.push(trace.contributor as string);
     }
     const actedBefore = summary.acted;

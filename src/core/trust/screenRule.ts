@@ -53,15 +53,27 @@ export function screenRule(rule: ScreenableRule, traces: ReadonlyMap<string, Tra
       reason: 'its sessions are not in the store, so its evidence cannot be checked',
     });
   } else if (summary.teamSessions > 0 && summary.ownUserTexts.length === 0 && !summary.ownActed) {
-    flags.push({ kind: 'team-only', reason: teamOnlyReason(summary.teamSessions, summary.teamExporters) });
+    flags.push({
+      kind: 'team-only',
+      reason: teamOnlyReason(summary.teamSessions, summary.teamExporters, summary.teamSigners),
+    });
   }
   return flags;
 }
 
-/** Whose sessions show it: bundle names are whatever the exporter wrote. */
-export function teamOnlyReason(sessions: number, exporters: readonly string[]): string {
-  const names = exporters.map((name) => JSON.stringify(name)).join(', ');
-  return `what shows it is only in ${sessions} session(s) of team bundles (exported as ${names}; the names are self-declared), and none of your own sessions shows it`;
+/** Whose sessions show it: a bundle's name is whatever its exporter wrote, unless its signature verified. */
+export function teamOnlyReason(
+  sessions: number,
+  exporters: readonly string[],
+  signers: readonly string[] = [],
+): string {
+  const declared = exporters.map((name) => JSON.stringify(name));
+  const signed = signers.map((name) => `${JSON.stringify(name)} (verified)`);
+  const who = [
+    ...(signed.length > 0 ? [`signed by ${signed.join(', ')}`] : []),
+    ...(declared.length > 0 ? [`exported as ${declared.join(', ')}; the names are self-declared`] : []),
+  ].join('; ');
+  return `what shows it is only in ${sessions} session(s) of team bundles (${who}), and none of your own sessions shows it`;
 }
 
 /** Flags of an existing playbook rule: no evidence to weigh, so its text alone decides (a clone is untrusted input). */

@@ -139,7 +139,7 @@ function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
   item.id = summary.id;
   const when = summary.startedAt ? new Date(summary.startedAt).toLocaleString() : 'unknown time';
   // a teammate's session (from a team bundle) says whose it is
-  const who = summary.contributor ? ` · ${summary.contributor}` : '';
+  const who = summary.contributor ? ` · ${summary.contributor}${summary.signedBy ? ' (verified)' : ''}` : '';
   item.description = `${summary.agent}${who} · ${when} · ${summary.steps} steps${statusNote(status)}`;
   item.iconPath =
     status.kind === 'given up'
@@ -151,7 +151,13 @@ function sessionItem({ summary, status }: SessionNode): vscode.TreeItem {
     [
       `**${escapeMarkdown(summary.title ?? summary.id)}**`,
       `${summary.agent} ${escapeMarkdown(summary.agentVersion ?? '')} · ${when}`,
-      ...(summary.contributor ? [`from ${escapeMarkdown(summary.contributor)} (a team bundle)`] : []),
+      ...(summary.contributor
+        ? [
+            summary.signedBy
+              ? `signed by ${escapeMarkdown(summary.signedBy)} (verified: a team bundle signed with a key of your allowed signers)`
+              : `from ${escapeMarkdown(summary.contributor)} (a team bundle; the name is self-declared)`,
+          ]
+        : []),
       `${summary.steps} steps, ${summary.toolErrors} tool errors, ${summary.userCorrections} corrections, ${summary.redactions} redactions`,
       `${(summary.bytes / 1024).toFixed(1)} KiB`,
       ...(summary.warnings ? [`⚠ ${summary.warnings} warning(s)`] : []),

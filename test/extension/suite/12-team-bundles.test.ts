@@ -69,7 +69,7 @@ describe('team bundles', () => {
       const node = nodes.find((n) => n.id === id);
       assert.ok(node, `${id} is in the Sessions view`);
       assert.match(node.description ?? '', /^claude-code · alice · /);
-      assert.match(node.tooltip ?? '', /from alice \(a team bundle\)/);
+      assert.match(node.tooltip ?? '', /from alice \(a team bundle; the name is self-declared\)/);
     }
   });
 
@@ -121,7 +121,7 @@ describe('team bundles', () => {
       const tooltip = nodes.find((n) => n.id === id)?.tooltip ?? '';
       assert.match(tooltip, /a team bundle/, `${id} is listed as a teammate's session`);
       assert.doesNotMatch(tooltip, /(?<!\\)\]\(/, `no link or image markup in ${JSON.stringify(tooltip)}`);
-      assert.ok(tooltip.replace(/\\(.)/g, '$1').includes(`from ${author} (a team bundle)`), tooltip);
+      assert.ok(tooltip.replace(/\\(.)/g, '$1').includes(`from ${author} (a team bundle; the name is self-declared)`), tooltip);
     }
   });
 });

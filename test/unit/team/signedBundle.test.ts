@@ -11,6 +11,7 @@ import type { Trace } from '../../../src/core/trace/model';
 import { keygenKey, keygenSign, nodeSshKey, nodeSshsig, sshKeygen, type NodeSshKey } from '../../support/sshSigning';
 import { tempDir } from '../../../testing/tmp';
 import { makeTrace, user } from '../../../testing/traces';
+import { screenRule } from '../../../src/core/trust/screenRule';
 
 // A signed bundle: `<bundle>.sig` beside it, checked against the user's allowed signers before anything is read.
 
@@ -179,6 +180,30 @@ describe('signed team bundles', () => {
     assert.deepEqual(
       corroborationOf(support, (id) => contributors.get(id)),
       { people: 1, sessions: 2 },
+    );
+  });
+
+  it('a verified signer is named as such, yet the rule its sessions alone show stays flagged team-only', async () => {
+    const { root, workspace, store } = setup();
+    const signed = await bundleOf(root, 'a', 'Alice', [session('claude-code:v1')]);
+    signWithNode(alice, signed);
+    const unsigned = await bundleOf(root, 'b', 'bob', [session('claude-code:v2')]);
+    for (const path of [signed, unsigned])
+      await importBundle({ store, path, workspace, now: NOW, allowedSigners: allowed });
+    const traces = new Map((await store.listTraces()).map((t) => [t.id, t]));
+    const flags = screenRule(
+      {
+        op: 'ADD',
+        content: 'Run the tests before you push.',
+        support: [...traces.keys()].map((traceId) => ({ traceId, steps: [0] })),
+      },
+      traces,
+    );
+    const teamOnly = flags.find((f) => f.kind === 'team-only');
+    assert.ok(teamOnly, JSON.stringify(flags));
+    assert.match(
+      teamOnly.reason,
+      /team bundles \(signed by "alice@example\.com" \(verified\); exported as "bob"; the names are self-declared\)/,
     );
   });
 
