@@ -121,7 +121,10 @@ describe('team bundles', () => {
       const tooltip = nodes.find((n) => n.id === id)?.tooltip ?? '';
       assert.match(tooltip, /a team bundle/, `${id} is listed as a teammate's session`);
       assert.doesNotMatch(tooltip, /(?<!\\)\]\(/, `no link or image markup in ${JSON.stringify(tooltip)}`);
-      assert.ok(tooltip.replace(/\\(.)/g, '$1').includes(`from ${author} (a team bundle; the name is self-declared)`), tooltip);
+      assert.ok(
+        tooltip.replace(/\\(.)/g, '$1').includes(`from ${author} (a team bundle; the name is self-declared)`),
+        tooltip,
+      );
     }
   });
 });
