@@ -6,8 +6,8 @@ import { performance } from 'node:perf_hooks';
 import type { Step, TraceDraft } from '../../src/core/trace/model';
 import { normalizeTrace } from '../../src/core/trace/normalize';
 import { createRedactor } from '../../src/core/trace/redact';
-import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../test/support/secretCorpus';
-import { buildSecretFiles, NOT_SECRET_FILES, type SecretFile } from '../../test/support/secretFileCorpus';
+import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../testing/secretCorpus';
+import { buildSecretFiles, NOT_SECRET_FILES, type SecretFile } from '../../testing/secretFileCorpus';
 
 export const SECRETS_USAGE = 'combee bench secrets [--json] [--out <folder>]';
 /** Shapes of the corpus before the wider set was added (they come first). */

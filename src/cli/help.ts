@@ -23,15 +23,29 @@ combee pin <rule-id> | combee unpin <rule-id> [--workspace <folder>] [--playbook
   it, or the pin mark above it (a pinned rule is never proposed for retiring). Prints the diffs and saves the
   proposal; nothing is written until \`combee accept <proposal-id>\`.`;
 
-export const BENCH_HELP = `combee bench learn [--json] [--quick] | combee bench faults [--runs <n>]
+export const BENCH_HELP = `combee bench learn [--json] [--quick] [--out <folder>]
+combee bench faults [--runs <n>] [--out <folder>]
+combee bench poison [--json] [--out <folder>]
+combee bench sessions [--sessions <n>] [--runs <n>] [--json] [--out <folder>]
 combee bench quality [--corpus main|heldout] [--learner offline|careful|sloppy|all] [--seed <n>] [--json] [--strict]
   [--out <folder>]
-  (from a source checkout) speed, retention and cost benchmarks of the learning engine, and a run through
-  429s, 500s, hangs and malformed answers next to the same run without them (simulations).
+combee bench backtest [--learner offline|careful|sloppy|all] [--seed <n>] [--json] [--out <folder>]
+combee bench relevance [--json] [--out <folder>]
+combee bench merge [--lines <n>] [--out <folder>]
+combee bench secrets [--json] [--out <folder>]
+  (from a source checkout; results in bench/results/) simulations and corpora, never a real model:
+  learn: speed, retention and cost of sequential, naive and combee under a capacity-limited model.
+  faults: a run through 429s, 500s, hangs and malformed answers next to the same run without them.
+  poison: rules drawn from injected text, paraphrased and held out, and what the screen flags.
+  sessions: the Sessions view over a store of 10,000 sessions.
   quality: four repositories' sessions with planted lessons, noise and team rules, learned and accepted by the
   offline learner and two scripted models; lessons found, precision, duplicates, noise, contradictions left and
-  each team rule's evidence (bench/results/quality.json). --corpus heldout: four other repositories the learner was
-  not improved against (quality-heldout.json). --strict: exit 1 when a target is missed.`;
+  each team rule's evidence. --corpus heldout: four other repositories the learner was not improved against.
+  --strict: exit 1 when a target is missed.
+  backtest: the same corpus split in time; what each learned rule would have prevented or misled.
+  relevance: which rules a reflection prompt shows, from a playbook pooling eight repositories.
+  merge: the playbook merge driver on large and reordered playbooks.
+  secrets: recall and false positives of redaction on the secret corpus.`;
 
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>] [--json]
   The cache of completed model calls (content-addressed, size-capped).`;

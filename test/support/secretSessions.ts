@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SecretShape } from './secretCorpus';
+import type { SecretShape } from '../../testing/secretCorpus';
 import { claudeEnvelopes } from '../../testing/claudeSessions';
 
 /**

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
+import { BENCH_HELP } from '../../../src/cli/help';
 import { shellQuote } from '../../../src/cli/output';
 import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
 import { REPO_ROOT } from '../../support/paths';
@@ -93,5 +94,12 @@ describe('combee CLI helps itself', () => {
   it('shell quoting leaves plain words alone and quotes the rest', () => {
     assert.equal(shellQuote('/home/dev/repo'), '/home/dev/repo');
     assert.equal(shellQuote("it's here"), "'it'\\''s here'");
+  });
+
+  it('bench --help names every benchmark the bench bundle runs', () => {
+    const dispatch = readFileSync(join(REPO_ROOT, 'bench', 'learn', 'index.ts'), 'utf8');
+    const names = [...dispatch.matchAll(/what === '(\w+)'/g)].map((m) => m[1]);
+    assert.ok(names.length >= 9, `found ${names.join(', ')}`);
+    for (const name of names) assert.match(BENCH_HELP, new RegExp(`^combee bench ${name} `, 'm'), name);
   });
 });

@@ -9,7 +9,7 @@ import { TraceStore } from '../../../src/core/store/traceStore';
 import { join } from 'node:path';
 import { writeClaudeSession } from '../../../testing/claudeSessions';
 import { tempDir } from '../../../testing/tmp';
-import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../support/secretCorpus';
+import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../../testing/secretCorpus';
 
 const corpus = buildCorpus();
 

@@ -9,7 +9,7 @@ import { fromPortable } from '../../../src/core/team/portable';
 import { importSessions } from '../../../src/core/import/importer';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { writeClaudeSession } from '../../../testing/claudeSessions';
-import { buildSecretFiles, NOT_SECRET_FILES, type SecretFile } from '../../support/secretFileCorpus';
+import { buildSecretFiles, NOT_SECRET_FILES, type SecretFile } from '../../../testing/secretFileCorpus';
 import { tempDir } from '../../../testing/tmp';
 
 const files = buildSecretFiles();

@@ -6,7 +6,7 @@ import type { Output } from '../../../src/cli/output';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { startModelServer, type ModelServer } from '../../../testing/modelServer';
 import { filesUnder, LeakScanner } from '../../support/leakScan';
-import { buildCorpus, LOOK_ALIKES } from '../../support/secretCorpus';
+import { buildCorpus, LOOK_ALIKES } from '../../../testing/secretCorpus';
 import { PLACEMENTS, writeClaudeSecretSession, writeCodexSecretSession } from '../../support/secretSessions';
 import { simulatedModel } from '../../../testing/simulatedModel';
 import { tempDir } from '../../../testing/tmp';

@@ -1,4 +1,4 @@
-import { seededRandom } from '../../src/core/learn/random';
+import { seededRandom } from '../src/core/learn/random';
 /**
  * The project's own secret corpus: one line per secret shape, as it would appear in a session (with its context:
  * `export X=`, a header, a URL). Every random part is generated here from a seeded generator, at run time, by

@@ -1,4 +1,4 @@
-import { seededRandom } from '../../src/core/learn/random';
+import { seededRandom } from '../src/core/learn/random';
 
 /**
  * Secret-bearing files for the redaction tests and the secret benchmark: bare values with no secret-sounding name
