@@ -63,11 +63,16 @@ describe('poisoned rules: flagged, left out, evidence, accepted by name', () => 
       'a read-only virtual document',
     );
 
-    await run('combee.acceptProposal', result.proposalId, false, true);
+    const accepted = await run('combee.acceptProposal', result.proposalId, false, true);
     assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /devtools-cdn|combee:flagged/);
     assert.doesNotMatch(await readOrEmpty('AGENTS.md'), /devtools-cdn/);
     const rest = await api().loadProposal(result.proposalId);
-    assert.equal(rest!.status, 'partial', 'the flagged rule stays pending');
+    // partial when the proposal held other rules (they are accepted); pending when earlier runs had learned them
+    assert.ok(
+      ['partial', 'pending'].includes(rest!.status),
+      `the flagged rule stays pending: ${JSON.stringify(accepted)}`,
+    );
+    assert.notEqual(rest!.reviewed.rules.find((r) => r.id === flagged.id)?.decision, 'accepted');
     assert.deepEqual(
       rest!.rules.map((r) => r.id),
       [flagged.id],
