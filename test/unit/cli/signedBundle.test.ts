@@ -7,6 +7,7 @@ import { capture } from '../../../testing/cliOutput';
 import { keygenKey, keygenSign, nodeSshKey, nodeSshsig, sshKeygen } from '../../support/sshSigning';
 import { tempDir } from '../../../testing/tmp';
 import { makeTrace, user } from '../../../testing/traces';
+import { withGitConfig } from '../../support/gitConfig';
 
 // `combee export` then `ssh-keygen -Y sign -n combee-bundle` then `combee import --bundle`: the documented flow.
 
@@ -23,21 +24,6 @@ async function exported(author: string) {
   const argv = ['export', '--bundle', bundle, '--workspace', workspace, '--store', store, '--author', author];
   assert.equal(await runCli(argv, out), 0, out.stderr.join('\n'));
   return { root, bundle, argv, out, bobWorkspace: workspace, bobStore: join(root, 'bob-store') };
-}
-
-/** Runs with a global git config of its own (and no system one): the developer's is never read. */
-async function withGitConfig<T>(file: string, run: () => Promise<T>): Promise<T> {
-  const saved = { g: process.env.GIT_CONFIG_GLOBAL, s: process.env.GIT_CONFIG_NOSYSTEM };
-  process.env.GIT_CONFIG_GLOBAL = file;
-  process.env.GIT_CONFIG_NOSYSTEM = '1';
-  try {
-    return await run();
-  } finally {
-    if (saved.g === undefined) delete process.env.GIT_CONFIG_GLOBAL;
-    else process.env.GIT_CONFIG_GLOBAL = saved.g;
-    if (saved.s === undefined) delete process.env.GIT_CONFIG_NOSYSTEM;
-    else process.env.GIT_CONFIG_NOSYSTEM = saved.s;
-  }
 }
 
 describe('combee export / import --bundle with a signature', () => {

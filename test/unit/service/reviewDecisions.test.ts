@@ -141,14 +141,14 @@ async function checkInvariants(
   }
 }
 
+/** The service as the CLI runs it: plain file writes into the fixture's workspace. */
+function depsOf(fx: ReviewFixture): ReviewDeps {
+  return { store: fx.store, proposals: fx.proposals, writer: fileWriter(fx.workspace), warn: () => undefined };
+}
+
 async function run(steps: Step[], before?: (fx: ReviewFixture, index: number) => void): Promise<ReviewFixture> {
   const fx = await reviewFixture();
-  const deps: ReviewDeps = {
-    store: fx.store,
-    proposals: fx.proposals,
-    writer: fileWriter(fx.workspace),
-    warn: () => undefined,
-  };
+  const deps = depsOf(fx);
   const states = new Map<string, State>(RULES.map((id) => [id, 'pending']));
   const done: string[] = [];
   for (const [index, step] of steps.entries()) {
@@ -319,12 +319,7 @@ describe('review decisions with files edited in between', () => {
 describe('undo walks back several decisions', () => {
   it('each accept and reject in turn, files, proposal and review memory together; never over a file changed since', async () => {
     const fx = await reviewFixture();
-    const deps: ReviewDeps = {
-      store: fx.store,
-      proposals: fx.proposals,
-      writer: fileWriter(fx.workspace),
-      warn: () => undefined,
-    };
+    const deps = depsOf(fx);
     const snapshot = async () => ({
       files: FILES.map((f) => read(fx, f)),
       proposal: await fx.proposals.load(fx.workspace, fx.proposal.id),

@@ -13,6 +13,7 @@ import {
 import { chooseAllowedSigners, loadAllowedSigners } from '../../../src/core/team/allowedSignersSource';
 import { nodeSshKey } from '../../support/sshSigning';
 import { tempDir } from '../../../testing/tmp';
+import { withGitConfig } from '../../support/gitConfig';
 
 const NS = 'combee-bundle';
 const alice = nodeSshKey('ssh-ed25519');
@@ -101,20 +102,6 @@ describe('allowed-signers files', () => {
 });
 
 describe('which allowed-signers file is read', () => {
-  const withGlobal = async <T>(file: string, run: () => Promise<T>): Promise<T> => {
-    const saved = { g: process.env.GIT_CONFIG_GLOBAL, s: process.env.GIT_CONFIG_NOSYSTEM };
-    process.env.GIT_CONFIG_GLOBAL = file;
-    process.env.GIT_CONFIG_NOSYSTEM = '1';
-    try {
-      return await run();
-    } finally {
-      if (saved.g === undefined) delete process.env.GIT_CONFIG_GLOBAL;
-      else process.env.GIT_CONFIG_GLOBAL = saved.g;
-      if (saved.s === undefined) delete process.env.GIT_CONFIG_NOSYSTEM;
-      else process.env.GIT_CONFIG_NOSYSTEM = saved.s;
-    }
-  };
-
   it("never the repository's own .git/config: only the user's setting or global git config", async () => {
     const root = tempDir('combee-signers-');
     const workspace = join(root, 'repo');
@@ -124,19 +111,19 @@ describe('which allowed-signers file is read', () => {
     execFileSync('git', ['-C', workspace, 'config', 'gpg.ssh.allowedSignersFile', join(workspace, 'keys')]);
     const none = join(root, 'empty.gitconfig');
     writeFileSync(none, '');
-    assert.equal(await withGlobal(none, () => chooseAllowedSigners(workspace)), undefined);
+    assert.equal(await withGitConfig(none, () => chooseAllowedSigners(workspace)), undefined);
 
     const global = join(root, 'user.gitconfig');
     writeFileSync(global, '[gpg "ssh"]\n\tallowedSignersFile = .github/allowed_signers\n');
     mkdirSync(join(workspace, '.github'));
-    assert.deepEqual(await withGlobal(global, () => chooseAllowedSigners(workspace)), {
+    assert.deepEqual(await withGitConfig(global, () => chooseAllowedSigners(workspace)), {
       path: join(workspace, '.github', 'allowed_signers'),
       from: 'git config global gpg.ssh.allowedSignersFile',
     });
     // the user's setting comes first; a relative path that leaves the workspace is refused
     const setting = { value: '../elsewhere/allowed', from: 'combee.team.allowedSigners' };
     assert.match(
-      String(await withGlobal(global, () => chooseAllowedSigners(workspace, setting))),
+      String(await withGitConfig(global, () => chooseAllowedSigners(workspace, setting))),
       /combee\.team\.allowedSigners: "\.\.\/elsewhere\/allowed" leads outside the workspace folder/,
     );
     const home = await chooseAllowedSigners(workspace, { value: '~/.ssh/allowed_signers', from: 'setting' });
