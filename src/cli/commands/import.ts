@@ -17,7 +17,7 @@ import { integer, oneOf, parse, UsageError } from '../args';
 import { progressOf, type Output } from '../output';
 
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
-  const { values } = parse(argv, {
+  const { values, positionals } = parse(argv, {
     from: { type: 'string' },
     bundle: { type: 'string', multiple: true },
     workspace: { type: 'string' },
@@ -28,7 +28,11 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     'max-output-chars': { type: 'string' },
     json: { type: 'boolean' },
   });
-  const bundles = ((values.bundle as unknown as string[] | undefined) ?? []).map((b) => resolve(b));
+  const named = (values.bundle as unknown as string[] | undefined) ?? [];
+  // `--bundle a b c` as the help writes it: the words after it are bundles too (a shell glob gives that form)
+  if (positionals.length > 0 && named.length === 0)
+    throw new UsageError(`unexpected argument(s): ${positionals.join(' ')} (bundles go after --bundle)`);
+  const bundles = [...named, ...positionals].map((b) => resolve(b));
   if (typeof values.from !== 'string' && bundles.length === 0)
     throw new UsageError('--from <folder> or --bundle <file> is required');
   for (const bundle of bundles) if (!existsSync(bundle)) throw new UsageError(`--bundle: no such file: ${bundle}`);

@@ -32,6 +32,33 @@ async function setup() {
 const json = (out: { stdout: string[] }) => JSON.parse(out.stdout.join('\n'));
 
 describe('combee export --bundle / import --bundle', () => {
+  it('imports every file after --bundle (a shell glob), and refuses files given without it', async () => {
+    const s = await setup();
+    const [a, b] = ['a.combee.gz', 'b.combee.gz'].map((name) => join(s.root, name));
+    for (const [file, since] of [
+      [a, '2026-11-04T00:00:00Z'],
+      [b, '2026-01-01T00:00:00Z'],
+    ])
+      assert.equal(
+        await runCli(
+          ['export', '--bundle', file, '--workspace', s.workspace, '--store', s.store, '--since', since],
+          capture(),
+        ),
+        0,
+      );
+    const imported = capture();
+    const args = ['--workspace', s.bobWorkspace, '--store', s.bobStore, '--json'];
+    assert.equal(await runCli(['import', '--bundle', a, b, ...args], imported), 0, imported.stderr.join('\n'));
+    assert.deepEqual(
+      json(imported).bundles.map((e: { path: string }) => e.path),
+      [a, b],
+      'both bundles are read, in the order given',
+    );
+    const loose = capture();
+    assert.equal(await runCli(['import', a, ...args], loose), 2, 'bad usage');
+    assert.match(loose.stderr.join('\n'), /unexpected argument\(s\): .*a\.combee\.gz \(bundles go after --bundle\)/);
+  });
+
   it("exports the workspace's sessions and imports them into another store and workspace (--json)", async () => {
     const s = await setup();
     const file = join(s.root, 'team.combee.gz');
