@@ -17,14 +17,22 @@ export interface CaptureResult {
   team?: TeamImportSummary;
 }
 
-/** The folders to import from: the agents' default locations (a setting) plus user-configured extra folders. */
-export function captureFolders(): Array<{ path: string; agent: AgentId | 'auto' }> {
+/**
+ * The folders sessions are looked for in, whether they exist or not: the agents' default locations (a setting) plus
+ * user-configured extra folders (agent `auto`).
+ */
+export function configuredFolders(): Array<{ path: string; agent: AgentId | 'auto' }> {
   const settings = readSettings();
   const folders: Array<{ path: string; agent: AgentId | 'auto' }> = settings.defaultLocations
     ? defaultSourceFolders().map((f) => ({ path: f.path, agent: f.agent }))
     : [];
   for (const extra of settings.extraFolders) folders.push({ path: extra, agent: 'auto' });
-  return folders.filter((f) => existsSync(f.path));
+  return folders;
+}
+
+/** The folders to import from: the configured ones that exist. */
+export function captureFolders(): Array<{ path: string; agent: AgentId | 'auto' }> {
+  return configuredFolders().filter((f) => existsSync(f.path));
 }
 
 /**

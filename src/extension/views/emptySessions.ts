@@ -1,23 +1,25 @@
 import { existsSync } from 'node:fs';
 import { AGENT_LABELS } from '../../core/assets/agentTargets';
 import { shortPath } from '../../core/service/emptySessionsText';
-import { defaultSourceFolders } from '../../core/trace/locations';
 import type { AgentId } from '../../core/trace/model';
+import { configuredFolders } from '../capture';
 import { readSettings } from '../settings';
 
-/** Where sessions were looked for: each agent's folders (found or not), then the folders the settings add. */
+/** Where sessions were looked for (the folders a capture reads): each agent's (found or not), then the extra ones. */
 export function searchedFolders(): string[] {
-  const settings = readSettings();
   const byAgent = new Map<AgentId, string[]>();
-  if (settings.defaultLocations)
-    for (const folder of defaultSourceFolders())
+  const extras: string[] = [];
+  for (const folder of configuredFolders()) {
+    const found = existsSync(folder.path);
+    if (folder.agent === 'auto')
+      extras.push(`combee.sources.extraFolders: ${shortPath(folder.path)}${found ? '' : ' (not found)'}`);
+    else
       byAgent.set(folder.agent, [
         ...(byAgent.get(folder.agent) ?? []),
-        `${shortPath(folder.path)}${existsSync(folder.path) ? '' : ' (not on this machine)'}`,
+        `${shortPath(folder.path)}${found ? '' : ' (not on this machine)'}`,
       ]);
-  const lines = [...byAgent].map(([agent, paths]) => `${AGENT_LABELS[agent]}: ${paths.join(', ')}`);
-  for (const extra of settings.extraFolders)
-    lines.push(`combee.sources.extraFolders: ${shortPath(extra)}${existsSync(extra) ? '' : ' (not found)'}`);
-  if (!settings.defaultLocations) lines.push("the agents' own folders are off (combee.sources.defaultLocations)");
+  }
+  const lines = [...[...byAgent].map(([agent, paths]) => `${AGENT_LABELS[agent]}: ${paths.join(', ')}`), ...extras];
+  if (!readSettings().defaultLocations) lines.push("the agents' own folders are off (combee.sources.defaultLocations)");
   return lines;
 }
