@@ -70,8 +70,9 @@ const testTranspile = {
     'src/extension/webview/nodeDetail.ts',
     'src/extension/webview/nodeSearch.ts',
     'src/extension/webview/rulePath.ts',
-    // the commands' ids, checked against the manifest
+    // the commands' and views' ids, checked against the manifest
     'src/extension/commandIds.ts',
+    'src/extension/viewIds.ts',
     ...listTs('test/unit'),
     ...listTs('test/support'),
     ...listTs('testing'),

@@ -38,6 +38,7 @@ import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/se
 import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
 import { openRuleInPlaybook, pinRule, retireRule } from './commands/rules';
 import { registerRuleLens } from './ruleLens';
+import { VIEWS } from './viewIds';
 
 let services: Services | undefined;
 
@@ -71,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   services = new Services(context, log);
   const s = services;
   const sessionsView = new SessionsView(s);
-  const sessionsTree = vscode.window.createTreeView('combee.sessions', { treeDataProvider: sessionsView });
+  const sessionsTree = vscode.window.createTreeView(VIEWS.sessions, { treeDataProvider: sessionsView });
   sessionsView.attach(sessionsTree);
   const rule = (a: unknown) => (typeof a === 'string' ? a : ruleIdOf(a));
   // one handler per declared command: the table's type makes a missing or unknown id a compile error
@@ -162,8 +163,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     ...restrictedModeMessages(
       [
         sessionsTree,
-        vscode.window.createTreeView('combee.proposals', { treeDataProvider: proposalsView }),
-        vscode.window.createTreeView('combee.rules', { treeDataProvider: new RulesView(s) }),
+        vscode.window.createTreeView(VIEWS.proposals, { treeDataProvider: proposalsView }),
+        vscode.window.createTreeView(VIEWS.rules, { treeDataProvider: new RulesView(s) }),
       ],
       s,
     ),

@@ -9,6 +9,7 @@ import { emptySessionsMessage } from '../../core/service/emptySessionsText';
 import { searchedFolders } from './emptySessions';
 import { skippedChildren, skippedItem, skippedRoot, type SkippedNode } from './skippedNodes';
 import { COMMANDS } from '../commandIds';
+import { VIEWS } from '../viewIds';
 
 const AGENT_ICONS: Record<string, string> = {
   'claude-code': 'sparkle',
@@ -60,7 +61,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
       // The first time the view is shown, bring in new sessions (incremental: unchanged files are skipped).
       this.captureStarted = true;
       void vscode.window
-        .withProgress({ location: { viewId: 'combee.sessions' } }, () => captureSessions(this.services))
+        .withProgress({ location: { viewId: VIEWS.sessions } }, () => captureSessions(this.services))
         .then(
           () => this.emitter.fire(),
           (error: Error) => this.services.log.warn(`could not import sessions: ${error.message}`),
