@@ -55,7 +55,27 @@ function assignedValue(m: RegExpExecArray, text: string): [number, number] | und
   if (isPlaceholder(value.trim())) return undefined;
   if (m[2] !== undefined && !looksRandom(value)) return undefined;
   // the value ends the match (a closing quote is not part of it)
-  return [m[0].length - value.length, m[0].length];
+  const tail = m[5] === undefined ? 0 : semicolonTail(text, end);
+  return [m[0].length - value.length, m[0].length + tail];
+}
+
+const ENDS_BARE_SEGMENT = /[\s"'`\\,;<>(){}[\]|&=]/;
+
+/**
+ * How far a bare value goes on past `;` (`PASSWORD=ab;cd`): each `;segment` that ends at a space, a quote or the end
+ * of the text is part of it. A segment that ends in `=` starts the next key of a connection string
+ * (`Password=x;Database=y`) and one that ends in `(` is code, so neither is.
+ */
+function semicolonTail(text: string, end: number): number {
+  let at = end;
+  while (text[at] === ';') {
+    let q = at + 1;
+    while (q < text.length && !ENDS_BARE_SEGMENT.test(text[q])) q++;
+    const stop = text[q];
+    if (q === at + 1 || (stop !== undefined && !/[\s"'`;]/.test(stop))) break;
+    at = q;
+  }
+  return at - end;
 }
 
 const ASSIGNMENT: SecretRule = {

@@ -78,6 +78,21 @@ describe('secret redaction', () => {
     }
   });
 
+  it('a bare value goes on past a semicolon, but not into the next command of a shell line', () => {
+    const redact = (text: string) => createRedactor({ homePaths: false }).redact(text);
+    for (const text of [
+      'DB_PASSWORD=Xk29;fLq8ZpW3',
+      'password: Xk29fLq8;ZpW3;vRt7 and more',
+      'SECRET=k9z;Xk29fLq8ZpW3"',
+    ])
+      assert.ok(!/Xk29|fLq8|ZpW3|vRt7/.test(redact(text)), redact(text));
+    assert.equal(
+      redact('export TOKEN=Xk29fLq8ZpW3; make test'),
+      'export TOKEN=[REDACTED:secret-assignment]; make test',
+    );
+    assert.equal(redact('TOKEN=Xk29fLq8ZpW3;'), 'TOKEN=[REDACTED:secret-assignment];');
+  });
+
   it('is idempotent: redacted text has nothing left to find, and the same input gives the same output', () => {
     const text = corpus.map((s) => s.text).join('\n');
     const first = createRedactor();
