@@ -14,6 +14,8 @@ export interface SeenBundle {
   sha256?: string;
   /** A bundle on a branch: its blob's object id. */
   sha?: string;
+  /** Its `.sig` as seen (a branch blob's id, a file's SHA-256); a signature added or changed has the bundle read again. */
+  signature?: string;
   /** Why the bundle was refused as a whole; absent: it was imported. */
   refused?: string;
   /** Why its import failed (not the bundle's fault, as far as is known); read again when the user asks. */
@@ -39,6 +41,7 @@ function isSeen(value: unknown): value is SeenBundle {
     (e.mtimeMs === undefined || typeof e.mtimeMs === 'number') &&
     (e.sha256 === undefined || typeof e.sha256 === 'string') &&
     (e.sha === undefined || typeof e.sha === 'string') &&
+    (e.signature === undefined || typeof e.signature === 'string') &&
     (e.refused === undefined || typeof e.refused === 'string') &&
     (e.failed === undefined || typeof e.failed === 'string') &&
     (e.reader === undefined || typeof e.reader === 'string')
@@ -66,7 +69,7 @@ export async function saveTeamBundleIndex(store: TraceStore, index: TeamBundleIn
 
 /** Whether `now` is the bundle `before` described: same size, and same blob, same content hash or same file time. */
 export function sameBundle(before: SeenBundle | undefined, now: SeenBundle): boolean {
-  if (before === undefined || before.size !== now.size) return false;
+  if (before === undefined || before.size !== now.size || before.signature !== now.signature) return false;
   if (now.sha !== undefined) return before.sha === now.sha;
   if (now.sha256 !== undefined) return before.sha256 === now.sha256;
   return before.mtimeMs === now.mtimeMs;

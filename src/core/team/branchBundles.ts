@@ -1,4 +1,5 @@
 import { runGit, gitToFile } from '../util/git';
+import { MAX_SIGNATURE_BYTES, SIGNATURE_SUFFIX } from './bundleSignature';
 import { BUNDLE_SUFFIX, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLES_PER_SOURCE } from './teamLimits';
 
 // Team bundles committed on another branch of the workspace's repository, read without checking it out: the branch
@@ -13,6 +14,8 @@ export interface BranchBundle {
   /** The blob's object id: an unchanged bundle has the same one. */
   sha: string;
   size: number;
+  /** Its `<bundle>.sig` committed beside it, read with it so the signer can be verified as for a folder bundle. */
+  signature?: { sha: string; size: number };
 }
 
 export interface BranchListing {
@@ -96,13 +99,24 @@ export async function listBranchBundles(workspace: string, branch: string, folde
   }
   const bundles: BranchBundle[] = [];
   const skipped: string[] = [];
+  const signatures = new Map<string, { sha: string; size: number }>();
   for (const record of out.split('\0')) {
     const m = ENTRY.exec(record);
     // regular files only: no symbolic link (its target is a path), no submodule, no folder
-    if (!m || m[2] !== 'blob' || !/^100(644|755)$/.test(m[1]) || !m[5].endsWith(BUNDLE_SUFFIX)) continue;
+    if (!m || m[2] !== 'blob' || !/^100(644|755)$/.test(m[1])) continue;
     const size = Number(m[4]);
+    if (m[5].endsWith(BUNDLE_SUFFIX + SIGNATURE_SUFFIX)) {
+      // one too large is left behind: its bundle is then read as unsigned, as the folder reader says of such a file
+      if (size <= MAX_SIGNATURE_BYTES) signatures.set(m[5].slice(0, -SIGNATURE_SUFFIX.length), { sha: m[3], size });
+      continue;
+    }
+    if (!m[5].endsWith(BUNDLE_SUFFIX)) continue;
     if (size > MAX_BUNDLE_FILE_BYTES) skipped.push(`${m[5]}: ${size} bytes, more than ${MAX_BUNDLE_FILE_BYTES}`);
     else bundles.push({ path: m[5], sha: m[3], size });
+  }
+  for (const bundle of bundles) {
+    const signature = signatures.get(bundle.path);
+    if (signature) bundle.signature = signature;
   }
   bundles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const extra of bundles.splice(MAX_BUNDLES_PER_SOURCE))
@@ -110,10 +124,31 @@ export async function listBranchBundles(workspace: string, branch: string, folde
   return { commit, ref, bundles, skipped };
 }
 
-/** Copies a listed bundle's blob to the file `to` (by its object id: what was listed is what is read). */
+/**
+ * Copies a listed bundle's blob to the file `to`, and its signature's to `<to>.sig` (by object id: what was listed is
+ * what is read).
+ */
 export async function copyBranchBundle(workspace: string, bundle: BranchBundle, to: string): Promise<void> {
-  if (!/^[0-9a-f]{40,64}$/.test(bundle.sha)) throw new BranchSourceError(`not an object id: ${bundle.sha}`);
-  const bytes = await gitToFile(workspace, ['cat-file', 'blob', bundle.sha], to, MAX_BUNDLE_FILE_BYTES);
-  if (bytes !== bundle.size)
-    throw new BranchSourceError(`${bundle.path}: read ${bytes} bytes of its blob, listed as ${bundle.size}`);
+  await copyBlob(workspace, bundle.path, bundle, to, MAX_BUNDLE_FILE_BYTES);
+  if (bundle.signature)
+    await copyBlob(
+      workspace,
+      bundle.path + SIGNATURE_SUFFIX,
+      bundle.signature,
+      to + SIGNATURE_SUFFIX,
+      MAX_SIGNATURE_BYTES,
+    );
+}
+
+async function copyBlob(
+  workspace: string,
+  path: string,
+  blob: { sha: string; size: number },
+  to: string,
+  limit: number,
+): Promise<void> {
+  if (!/^[0-9a-f]{40,64}$/.test(blob.sha)) throw new BranchSourceError(`not an object id: ${blob.sha}`);
+  const bytes = await gitToFile(workspace, ['cat-file', 'blob', blob.sha], to, limit);
+  if (bytes !== blob.size)
+    throw new BranchSourceError(`${path}: read ${bytes} bytes of its blob, listed as ${blob.size}`);
 }

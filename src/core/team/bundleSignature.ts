@@ -20,7 +20,7 @@ import { SshFormatError } from './ssh/wire';
 export const BUNDLE_SIGNATURE_NAMESPACE = 'combee-bundle';
 export const SIGNATURE_SUFFIX = '.sig';
 /** An armored signature is a few hundred bytes (RSA-16384: about 5 KB). */
-const MAX_SIGNATURE_BYTES = 64 * 1024;
+export const MAX_SIGNATURE_BYTES = 64 * 1024;
 
 export type BundleSignature =
   | { status: 'unsigned' }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTeamBundleIndex, sameBundle, saveTeamBundleIndex, type SeenBundle } from '../store/teamBundleIndex';
@@ -9,6 +9,7 @@ import type { TraceStore } from '../store/traceStore';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
 import type { AllowedSigners } from './allowedSigners';
 import { BUNDLE_VERSION, BundleError } from './bundle';
+import { MAX_SIGNATURE_BYTES, SIGNATURE_SUFFIX } from './bundleSignature';
 import { BranchSourceError, copyBranchBundle, listBranchBundles } from './branchBundles';
 import { importBundle, type ImportBundleResult } from './importBundle';
 import {
@@ -185,7 +186,7 @@ async function findBundles(source: TeamSource, workspace: string, problems: stri
     for (const why of listing.skipped) problems.push(`${source.entry}: ${why}: not read`);
     return listing.bundles.map((bundle) => ({
       label: bundleLabel(source, bundle.path),
-      seen: { size: bundle.size, sha: bundle.sha },
+      seen: { size: bundle.size, sha: bundle.sha, ...(bundle.signature && { signature: bundle.signature.sha }) },
       read: async (use) => {
         const dir = await mkdtemp(join(tmpdir(), 'combee-team-'));
         try {
@@ -230,14 +231,24 @@ async function folderBundles(
       problems.push(`${label}: ${info.size} bytes, more than ${MAX_BUNDLE_FILE_BYTES}: not read`);
       continue;
     }
+    const signature = await signatureSeen(path);
     found.push({
       label,
-      seen: { size: info.size, mtimeMs: info.mtimeMs },
+      seen: { size: info.size, mtimeMs: info.mtimeMs, ...(signature && { signature }) },
       contentHash: () => fileSha256(path),
       read: (use) => use(path),
     });
   }
   return found;
+}
+
+/** A bundle's `.sig` as seen: its SHA-256 (it is small), its size when too large to be read; none when absent. */
+async function signatureSeen(bundlePath: string): Promise<string | undefined> {
+  const path = bundlePath + SIGNATURE_SUFFIX;
+  const info = await lstat(path).catch(() => undefined);
+  if (!info) return undefined;
+  if (!info.isFile() || info.size > MAX_SIGNATURE_BYTES) return `unreadable:${info.size}`;
+  return fileSha256(path).catch(() => 'unreadable');
 }
 
 async function fileSha256(path: string): Promise<string> {

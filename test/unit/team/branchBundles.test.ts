@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import {
@@ -12,6 +12,8 @@ import { importTeamBundles } from '../../../src/core/team/teamImport';
 import { git, gitInstalled, hostileGitConfig, writeIn } from '../../../testing/gitRepo';
 import { writeTeamBundle } from '../../support/teamBundleFiles';
 import { tempDir } from '../../../testing/tmp';
+import { parseAllowedSigners } from '../../../src/core/team/allowedSigners';
+import { nodeSshKey, nodeSshsig } from '../../support/sshSigning';
 
 // A real repository per test: the team's bundles are committed on a side branch, the checked-out branch has none.
 
@@ -109,6 +111,43 @@ describe('team bundles on a branch', function () {
       [
         ['git:combee-team:.combee/team/alice.combee-bundle', 'unchanged', undefined, undefined],
         ['git:combee-team:.combee/team/bob.combee-bundle', 'imported', 1, 3],
+      ],
+    );
+  });
+
+  it("reads a bundle's .sig committed beside it, so its signer is verified as for a folder bundle; a signature added later has it read again", async () => {
+    const { repo } = await repoWithTeamBranch();
+    const alice = nodeSshKey('ssh-ed25519');
+    const allowedSigners = parseAllowedSigners(`alice@example.com ${alice.publicLine}`, 'allowed_signers');
+    const store = new TraceStore(tempDir('combee-branch-store-'));
+    const entries = ['git:combee-team:.combee/team'];
+    const unsigned = await importTeamBundles({ store, workspace: repo, entries, allowedSigners });
+    assert.deepEqual(
+      unsigned.bundles.map((b) => b.result?.signature.status),
+      ['unsigned', 'unsigned'],
+    );
+
+    git(repo, ['checkout', '-q', 'combee-team']);
+    const bundle = join(repo, '.combee', 'team', 'alice.combee-bundle');
+    writeFileSync(`${bundle}.sig`, nodeSshsig(alice, readFileSync(bundle), 'combee-bundle'));
+    git(repo, ['add', '.']);
+    git(repo, ['commit', '-q', '-m', 'alice signs']);
+    git(repo, ['checkout', '-q', 'main']);
+    const listing = await listBranchBundles(repo, 'combee-team', '.combee/team');
+    assert.deepEqual(
+      listing.bundles.map((b) => [b.path, b.signature !== undefined]),
+      [
+        ['.combee/team/alice.combee-bundle', true],
+        ['.combee/team/bob.combee-bundle', false],
+      ],
+    );
+
+    const signed = await importTeamBundles({ store, workspace: repo, entries, allowedSigners });
+    assert.deepEqual(
+      signed.bundles.map((b) => [b.status, b.result?.signature.status]),
+      [
+        ['imported', 'verified'],
+        ['unchanged', undefined],
       ],
     );
   });
