@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serializePlaybook } from '../playbook/markdown';
-import type { Playbook } from '../playbook/model';
+import { bullets, type Playbook } from '../playbook/model';
+import type { BulletTag } from '../playbook/delta';
 import { redactDeep } from '../secrets/deep';
 import type { Trace } from '../trace/model';
 import { redactText } from '../trace/redact';
@@ -129,9 +130,11 @@ export function indexReflectionSets(
   expect: { provider: string; model: string },
   warn: (message: string) => void,
   verify?: LessonCheck,
+  base?: Playbook,
 ): Map<string, PrecomputedEntry> {
   const byId = new Map(traces.map((t) => [t.id, t]));
   const index = new Map<string, PrecomputedEntry>();
+  const rules = new Map(base ? bullets(base).map((b) => [b.id, b.content]) : []);
   for (const set of sets) {
     const where = set.shard ? `shard ${set.shard.index}/${set.shard.count}` : 'reflection set';
     if (set.provider !== expect.provider || set.model !== expect.model) {
@@ -144,6 +147,7 @@ export function indexReflectionSets(
     let unknownLessons = 0;
     let stepless = 0;
     let doubted = 0;
+    let doubtedTags = 0;
     for (const entry of set.reflections) {
       const trace = byId.get(entry.traceId);
       if (!trace || entry.reflection.traceId !== entry.traceId) {
@@ -154,10 +158,12 @@ export function indexReflectionSets(
       const checked = checkLessons(redactDeep(entry.reflection, redactText), trace, byId, verify);
       stepless += checked.stepless;
       doubted += checked.unverified.length;
+      const tags = verify ? checkTags(checked.reflection.tags, trace, rules, verify) : undefined;
+      doubtedTags += tags?.doubted ?? 0;
       index.set(entry.traceId, {
         playbookSha: set.playbookSha,
         result: {
-          value: checked.reflection,
+          value: tags ? { ...checked.reflection, tags: tags.tags } : checked.reflection,
           usage: entry.usage as CallUsage,
           warnings: entry.warnings.map(redactText),
         },
@@ -172,6 +178,10 @@ export function indexReflectionSets(
     if (doubted > 0)
       warn(
         `${where}: ${doubted} lesson(s) are not borne out by this machine's store (what they name is not in their session or not in the steps they cite, or their session is not here): a rule that says what they say is flagged`,
+      );
+    if (doubtedTags > 0)
+      warn(
+        `${where}: ${doubtedTags} helpful or harmful tag(s) of rules on sessions that, as this machine stored them, show nothing the rule names were read as neutral: they add nothing to the counters`,
       );
     if (set.failed.length > 0)
       warn(`${where}: ${set.failed.length} session(s) failed to reflect there and are reflected again here`);
@@ -214,6 +224,34 @@ function checkLessons(
     } else if (cited.id !== trace.id) doubt(`it was reflected on session ${trace.id} but cites session ${cited.id}`);
   }
   return { reflection: { ...reflection, lessons }, unverified, stepless };
+}
+
+/**
+ * A file's word that a session found a rule helpful or harmful counts only where that session, as stored here, shows
+ * what the rule names (its commands, files, names): a tag costs nothing to write, a session's steps cannot be edited in
+ * someone else's store. Any other tag stays, read as neutral.
+ */
+function checkTags(
+  tags: readonly BulletTag[],
+  trace: Trace,
+  rules: ReadonlyMap<string, string>,
+  verify: LessonCheck,
+): { tags: BulletTag[]; doubted: number } {
+  const everyStep = trace.steps.map((_, i) => i);
+  let doubted = 0;
+  const kept = tags.map((tag) => {
+    const content = rules.get(tag.id);
+    if ((tag.tag !== 'helpful' && tag.tag !== 'harmful') || content === undefined) return tag;
+    const gap = verify(content, trace, everyStep);
+    if (!gap) return tag;
+    doubted++;
+    return {
+      id: tag.id,
+      tag: 'neutral' as const,
+      reason: 'read as neutral: the session, as stored here, shows nothing the rule names',
+    };
+  });
+  return { tags: kept, doubted };
 }
 
 /** The precomputed reflection when it was made against this very playbook; else a live call. */

@@ -150,6 +150,7 @@ function precomputedReflector(
     options.provider,
     warn,
     options.precomputedFromFiles ? groundingGap : undefined,
+    base,
   );
   const uncovered = traces.filter((t) => !entries.has(t.id)).length;
   if (uncovered > 0) warn(`${uncovered} of ${traces.length} session(s) have no reflection from the map phase`);

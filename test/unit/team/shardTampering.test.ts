@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startModelServer, type ModelServer } from '../../../testing/modelServer';
 import { simulatedModel } from '../../../testing/simulatedModel';
@@ -53,7 +53,10 @@ describe('a reduce over tampered shard files', () => {
   type ShardFile = {
     reflections: Array<{
       traceId: string;
-      reflection: { lessons: Array<{ section: string; content: string; kind: string; evidence: unknown }> };
+      reflection: {
+        lessons: Array<{ section: string; content: string; kind: string; evidence: unknown }>;
+        tags: Array<{ id: string; tag: string; reason?: string }>;
+      };
     }>;
   };
 
@@ -133,6 +136,34 @@ describe('a reduce over tampered shard files', () => {
       reduced.warningMessages.some((w: string) =>
         /shard 2\/2: 1 lesson\(s\) are not borne out by this machine.s store/.test(w),
       ),
+    );
+  });
+
+  it('a tag the shard file adds to a rule its session shows nothing of moves no counter (it is read as neutral)', async () => {
+    const workspace = tempDir('combee-shard-ws-');
+    mkdirSync(join(workspace, '.combee'), { recursive: true });
+    writeFileSync(
+      join(workspace, '.combee', 'playbook.md'),
+      '# Playbook\n\n## Deploy\n[dep-00001] helpful=0 harmful=0 :: Run `terraform plan` before `terraform apply`.\n',
+    );
+    const counters = (result: { proposal: { files: FileChange[] } }) =>
+      result.proposal.files
+        .find((f) => f.path.endsWith('playbook.md'))
+        ?.diff.split('\n')
+        .filter((line) => line.includes('[dep-00001]')) ?? [];
+    const honest = await reduce(workspace);
+    const tampered = await reduce(workspace, (set) => {
+      for (const entry of set.reflections)
+        entry.reflection.tags.push({ id: 'dep-00001', tag: 'helpful', reason: 'it helped' });
+    });
+    assert.deepEqual(counters(tampered), counters(honest));
+    assert.ok(
+      tampered.warningMessages.some((w: string) =>
+        /shard 2\/2: \d+ helpful or harmful tag\(s\) of rules on sessions that, as this machine stored them, show nothing the rule names were read as neutral/.test(
+          w,
+        ),
+      ),
+      JSON.stringify(tampered.warningMessages),
     );
   });
 });
