@@ -54,8 +54,8 @@ export const CALIBRATE_HELP = `combee calibrate [--provider auto|openai] [--base
                  [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--allow-insecure-http] [--timeout <s>]
                  [--store <folder>] [--yes] [--reset] [--json]
   Measures the model's effective aggregation capacity before a large run: a few aggregation calls of distinct
-  synthetic lessons at growing sizes (2,000 tokens, doubling, up to --max-tokens, default 16000 as
-  --aggregation-tokens of learn), each counted as it is sent. The calls and their cost are shown first and asked
+  synthetic lessons at growing sizes (1,000 tokens, then 1,500, 2,000, 3,000, 4,000…, up to --max-tokens, default
+  16000 as --aggregation-tokens of learn), each counted as it is sent. The calls and their cost are shown first and asked
   for on a terminal (--yes: send them without asking; without a terminal --yes is needed). What each call kept and
   dropped goes into the model's capacity profile in the store (capacity-profiles.json), which the next learning run
   plans with: never above its --aggregation-tokens. --reset: the model's earlier calls are forgotten first. Never

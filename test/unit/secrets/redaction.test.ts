@@ -7,6 +7,8 @@ import { clipMiddle } from '../../../src/core/util/text';
 import { importSessions } from '../../../src/core/import/importer';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { REPO_ROOT } from '../../support/paths';
 import { writeClaudeSession } from '../../../testing/claudeSessions';
 import { tempDir } from '../../../testing/tmp';
 import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../../testing/secretCorpus';
@@ -36,6 +38,18 @@ describe('secret redaction', () => {
     const stats = ruleStats();
     assert.ok(stats.providers >= 60, `${stats.providers} providers and categories`);
     assert.ok(stats.keywords > 100);
+  });
+
+  it("the reliability page's counts of rules, providers and keywords are the engine's", () => {
+    const page = readFileSync(join(REPO_ROOT, 'docs', 'reliability.md'), 'utf8');
+    const shapes = /\*\*Shapes: (\d+) rules for (\d+) providers and (\d+) categories\*\*/.exec(page);
+    const keywords = /rules' keywords \((\d+):/.exec(page);
+    assert.ok(shapes && keywords, 'the page states the counts');
+    const stats = ruleStats();
+    assert.deepEqual(
+      { rules: Number(shapes[1]), providers: Number(shapes[2]) + Number(shapes[3]), keywords: Number(keywords[1]) },
+      stats,
+    );
   });
 
   it('removes every shape as written, inside JSON-escaped text, base64-encoded and URL-encoded, and counts each', () => {
