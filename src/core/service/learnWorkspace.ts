@@ -27,6 +27,7 @@ import { WorkspaceState } from '../store/workspaceState';
 import { learningStatus } from './learningStatus';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 import { screenProposal } from './screenProposal';
+import { proposeEnforcement } from './proposeEnforcement';
 import { groundingGap } from './lessonGrounding';
 import { playbookForOtherAssets } from '../trust/hold';
 import { redactDeep } from '../secrets/deep';
@@ -431,6 +432,20 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     unverified: precomputed?.unverified,
   });
   result.record.warnings.push(...warnings);
+  // rules sessions kept breaking: an enforcement beside them, its marks in the playbook (enforce/escalate.ts)
+  const enforcement =
+    result.record.status === 'completed'
+      ? await proposeEnforcement({
+          playbook: result.playbook,
+          records: records.filter((r) => r !== result.record),
+          run: result.record,
+          traces,
+          store: options.store,
+          held: hold.ids,
+          readFile: (rel) => readWorkspaceFile(options.workspace, rel),
+        })
+      : { playbook: result.playbook, enforcements: [] };
+  result.playbook = enforcement.playbook;
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)
   const contributors = new Map(all.map((t) => [t.id, t.contributor]));
   const corroborated = rules.map((r) => ({
@@ -503,6 +518,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           tags: result.tags,
           counts: result.counts,
           heldRules: hold.existing,
+          ...(enforcement.enforcements.length > 0 ? { enforcements: enforcement.enforcements } : {}),
           targets: targets.targets,
           assets: keptAssets({ ...options.assets, targets: targets.targets, playbookPath }),
           targetReasons: targets.reasons,
