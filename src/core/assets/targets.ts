@@ -26,7 +26,7 @@ import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
 import { DEFAULT_SKILL_ROOT, renderSkills } from './skills';
 import { targetsHoldingRules } from './syncedTargets';
-import { renderEnforcement } from '../enforce/render';
+import { renderEnforcement } from './enforce/render';
 
 export const ASSET_TARGETS = [
   'playbook',

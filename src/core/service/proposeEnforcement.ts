@@ -1,7 +1,7 @@
 import type { Proposal } from '../assets/proposal';
-import { describeEscalation, escalations, VIOLATIONS_TO_ENFORCE, type Escalation } from '../enforce/escalate';
-import { withEnforcedMark } from '../enforce/mark';
-import { preCommitHost } from '../enforce/preCommit';
+import { describeEscalation, escalations, VIOLATIONS_TO_ENFORCE, type Escalation } from '../assets/enforce/escalate';
+import { withEnforcedMark } from '../assets/enforce/mark';
+import { preCommitHost } from '../assets/enforce/preCommit';
 import { wordsByRule } from '../learn/lifecycle';
 import type { RunRecord } from '../learn/record';
 import type { Playbook } from '../playbook/model';

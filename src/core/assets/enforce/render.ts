@@ -1,5 +1,5 @@
-import { makeFileChange, type FileChange } from '../assets/proposal';
-import type { Playbook } from '../playbook/model';
+import { makeFileChange, type FileChange } from '../proposal';
+import type { Playbook } from '../../playbook/model';
 import { withEnforceHook } from './claudeSettings';
 import { HOOK_DATA_PATH, HOOK_SCRIPT, HOOK_SCRIPT_PATH } from './hookScript';
 import { enforcedRules } from './mark';

@@ -1,5 +1,5 @@
-import { keyWords } from '../learn/commandMatch';
-import { COUNTERPARTS, ruleCommands, SAME_SUBCOMMAND } from '../learn/ruleText';
+import { keyWords } from '../../learn/commandMatch';
+import { COUNTERPARTS, ruleCommands, SAME_SUBCOMMAND } from '../../learn/ruleText';
 
 // What an enforcement stops: a command whose leading words are a forbidden command's words. The words come from the
 // rule's own commands (never a pattern taken from its text), each checked against a closed alphabet, and are compared

@@ -1,5 +1,5 @@
-import { marksStart } from '../playbook/marks';
-import type { Playbook, PlaybookLine } from '../playbook/model';
+import { marksStart } from '../../playbook/marks';
+import type { Playbook, PlaybookLine } from '../../playbook/model';
 import { isSafeMatcher, type CommandMatcher } from './matcher';
 
 // The playbook's record of an enforcement, a mark above its rule like the others (marks.ts):

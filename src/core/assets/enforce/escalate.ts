@@ -1,7 +1,7 @@
-import type { Word } from '../learn/lifecycle';
-import { bullets, type Playbook } from '../playbook/model';
-import type { AgentId, Trace } from '../trace/model';
-import { screenText } from '../trust/screen';
+import type { Word } from '../../learn/lifecycle';
+import { bullets, type Playbook } from '../../playbook/model';
+import type { AgentId, Trace } from '../../trace/model';
+import { screenText } from '../../trust/screen';
 import { enforcedMarkLine, enforcedRules, type EnforcementSpec } from './mark';
 import { forbiddenMatchers, stops, type CommandMatcher } from './matcher';
 import { commitsPath, committedPaths } from './preCommit';
@@ -49,26 +49,34 @@ function commandsOf(trace: Trace): string[] {
 }
 
 /**
- * The checks that hold for every session tried: each kept only if it stops no following session, and the set kept
- * only if it stops enough of the breaking ones.
+ * The checks that hold for every session tried: none that would have stopped a following session, and of the rest the
+ * narrowest that stop the breaking ones (`npm install` before `npm`, which stops `npm view` too): the most specific
+ * first, a broader one only for a breaking session the ones before it let through.
  */
 function verified<T>(
   candidates: readonly T[],
+  specificity: (check: T) => number,
   broke: readonly Trace[],
   followed: readonly Trace[],
   stopsSession: (check: T, commands: readonly string[]) => boolean,
 ): { kept: T[]; stopped: Trace[]; followedStopped: number } {
   const brokeCommands = broke.map((t) => ({ trace: t, commands: commandsOf(t) }));
   const followedCommands = followed.map(commandsOf);
-  const kept = candidates.filter(
-    (c) => brokeCommands.some((b) => stopsSession(c, b.commands)) && !followedCommands.some((f) => stopsSession(c, f)),
-  );
-  const stopped = brokeCommands.filter((b) => kept.some((c) => stopsSession(c, b.commands))).map((b) => b.trace);
-  return {
-    kept,
-    stopped,
-    followedStopped: followedCommands.filter((f) => kept.some((c) => stopsSession(c, f))).length,
-  };
+  const safe = candidates
+    .filter((c) => !followedCommands.some((f) => stopsSession(c, f)))
+    .map((check, order) => ({ check, order }))
+    .sort((a, b) => specificity(b.check) - specificity(a.check) || a.order - b.order);
+  const kept: T[] = [];
+  const stopped = new Set<Trace>();
+  for (const { check } of safe) {
+    const more = brokeCommands.filter((b) => !stopped.has(b.trace) && stopsSession(check, b.commands));
+    if (more.length === 0) continue;
+    kept.push(check);
+    for (const b of more) stopped.add(b.trace);
+  }
+  // zero by construction, counted all the same: the proposal says what the checks kept do on the sessions
+  const followedStopped = followedCommands.filter((f) => kept.some((c) => stopsSession(c, f))).length;
+  return { kept, stopped: [...stopped], followedStopped };
 }
 
 /** The enforcements the playbook's broken prohibitions earn, rule by rule in its order. */
@@ -86,10 +94,14 @@ export function escalations(input: EscalationInput): Escalation[] {
     const followed = said.filter((w) => w.tag === 'helpful' || w.tag === 'neutral').flatMap((w) => traceOf(w) ?? []);
 
     const spec: EnforcementSpec = {};
-    const stoppedBy = new Set<Trace>();
     let followedStopped = 0;
-    const hook = verified<CommandMatcher>(forbiddenMatchers(rule.content), broke, followed, (m, commands) =>
-      commands.some((c) => stops(c, m)),
+    const stoppedBy = new Set<Trace>();
+    const hook = verified<CommandMatcher>(
+      forbiddenMatchers(rule.content),
+      (m) => m.length,
+      broke,
+      followed,
+      (m, commands) => commands.some((c) => stops(c, m)),
     );
     if (hook.stopped.length >= VIOLATIONS_TO_ENFORCE && hook.stopped.some((t) => t.agent === 'claude-code')) {
       spec['claude-code'] = hook.kept;
@@ -97,8 +109,12 @@ export function escalations(input: EscalationInput): Escalation[] {
       followedStopped = Math.max(followedStopped, hook.followedStopped);
     }
     if (input.preCommit) {
-      const commit = verified(committedPaths(rule.content), broke, followed, (p, commands) =>
-        commands.some((c) => commitsPath(c, p)),
+      const commit = verified(
+        committedPaths(rule.content),
+        (p) => p.length,
+        broke,
+        followed,
+        (p, commands) => commands.some((c) => commitsPath(c, p)),
       );
       if (commit.stopped.length >= VIOLATIONS_TO_ENFORCE) {
         spec['pre-commit'] = commit.kept;
