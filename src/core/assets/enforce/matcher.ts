@@ -19,7 +19,13 @@ const ASSIGNMENT = /^[a-z_][a-z0-9_]*=/;
 export const MAX_COMMAND_CHARS = 100_000;
 
 export function isSafeMatcher(words: readonly string[]): boolean {
-  return words.length > 0 && words.length <= 4 && words.every((w) => w.length <= 64 && SAFE_WORD.test(w));
+  return (
+    words.length > 0 &&
+    words.length <= 4 &&
+    words.every((w) => w.length <= 64 && SAFE_WORD.test(w)) &&
+    // a program is compared by its name (`/usr/bin/npm` runs `npm`): a path there would name nothing
+    !words[0].includes('/')
+  );
 }
 
 /** The words of each command in a command line, as the hook reads them: lower case, no quotes, no `sudo X=1`. */
