@@ -101,6 +101,8 @@ export const Proposal = z.object({
     .array(
       z.object({
         ruleId: z.string(),
+        /** The rule's text it was offered for. */
+        content: z.string(),
         agents: z.array(z.string()),
         claudeCode: z.array(z.array(z.string())).optional(),
         preCommit: z.array(z.string()).optional(),

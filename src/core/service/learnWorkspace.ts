@@ -442,6 +442,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           traces,
           store: options.store,
           held: hold.ids,
+          earlier: () => options.proposals.list(options.workspace),
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
         })
       : { playbook: result.playbook, enforcements: [] };
@@ -470,6 +471,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // a rule back after a rejection or retirement says so first (decided on other sessions than these)
   for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
     notes.set(id, [note, ...(notes.get(id) ?? [])]);
+  // a rule reworded beside its enforcement says so where it is reviewed
+  for (const e of enforcement.enforcements) notes.set(e.ruleId, [...(notes.get(e.ruleId) ?? []), e.explanation]);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.

@@ -23,6 +23,8 @@ export async function proposeEnforcement(input: {
   traces: readonly Trace[];
   store: TraceStore;
   held: ReadonlySet<string>;
+  /** Earlier proposals of the workspace: an enforcement still waiting in one, or turned down, is not offered again. */
+  earlier: () => Promise<readonly Proposal[]>;
   readFile: (rel: string) => string | undefined;
 }): Promise<{ playbook: Playbook; enforcements: NonNullable<Proposal['enforcements']> }> {
   const words = wordsByRule([...input.records, { ...input.run, nodes: [] }]);
@@ -34,13 +36,19 @@ export async function proposeEnforcement(input: {
   const traces = new Map(input.traces.filter((t) => wanted.has(t.id)).map((t) => [t.id, t]));
   const missing = [...wanted].filter((id) => !traces.has(id)).sort();
   if (missing.length > 0) for (const t of await input.store.loadTraces(missing)) traces.set(t.id, t);
+  // the same rule, worded the same: what its review said (or has yet to say) stands
+  const offered = new Set(
+    (await input.earlier())
+      .filter((p) => p.status === 'pending' || p.status === 'rejected')
+      .flatMap((p) => (p.enforcements ?? []).map((e) => `${e.ruleId}\n${e.content}`)),
+  );
   const found = escalations({
     playbook: input.playbook,
     words,
     traces,
     held: input.held,
     preCommit: preCommitHost(input.readFile) !== undefined,
-  });
+  }).filter((e) => !offered.has(`${e.ruleId}\n${e.content}`));
   let playbook = input.playbook;
   for (const e of found) playbook = withEnforcedMark(playbook, e.ruleId, e.mark);
   return { playbook, enforcements: found.map(entry) };
@@ -49,6 +57,7 @@ export async function proposeEnforcement(input: {
 function entry(e: Escalation): NonNullable<Proposal['enforcements']>[number] {
   return {
     ruleId: e.ruleId,
+    content: e.content,
     agents: e.agents,
     ...(e.spec['claude-code'] ? { claudeCode: e.spec['claude-code'].map((m) => [...m]) } : {}),
     ...(e.spec['pre-commit'] ? { preCommit: e.spec['pre-commit'] } : {}),

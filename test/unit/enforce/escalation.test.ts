@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acceptCommand } from '../../../src/cli/commands/accept';
+import { acceptCommand, rejectCommand } from '../../../src/cli/commands/accept';
 import { retireCommand } from '../../../src/cli/commands/ruleChange';
 import type { Output } from '../../../src/cli/output';
 import { Proposal } from '../../../src/core/assets/proposal';
@@ -20,15 +20,10 @@ import { makeTrace, shell, user } from '../../../testing/traces';
 // hook runs as Claude Code would run it; retired with its rule, it goes.
 
 const RULE = 'Use pnpm for packages, never `npm install`.';
-const PLAYBOOK = `# Playbook
-
-## Setup
-[setu-00001] helpful=0 harmful=0 :: ${RULE}
-`;
-const CLAUDE_MD = `# Claude
-
-- [setu-00001] ${RULE}
-`;
+/** Worded already as a rewording would word it: sessions that break it leave it as it is. */
+const PLAIN_RULE = 'Always run `pnpm add` to add packages, never `npm install`.';
+const playbookWith = (rule: string) => `# Playbook\n\n## Setup\n[setu-00001] helpful=0 harmful=0 :: ${rule}\n`;
+const claudeMdWith = (rule: string) => `# Claude\n\n- [setu-00001] ${rule}\n`;
 /** The team's own settings: a permission and another PreToolUse hook, which the enforcement leaves as they are. */
 const SETTINGS = `{
     "permissions": { "allow": ["Bash(pnpm test:*)"] },
@@ -81,52 +76,67 @@ function runHook(workspace: string, command: string) {
   });
 }
 
+function hasGit(): boolean {
+  try {
+    execFileSync('git', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A repository whose Claude Code sessions break the rule once a run, learned `runs` times (all but the last accepted). */
+async function learnRuns(runs: number, rule = RULE) {
+  const root = tempDir('combee-enforce-');
+  const workspace = join(root, 'acme-shop');
+  mkdirSync(join(workspace, '.combee'), { recursive: true });
+  mkdirSync(join(workspace, '.claude'), { recursive: true });
+  writeFileSync(join(workspace, '.combee', 'playbook.md'), playbookWith(rule));
+  writeFileSync(join(workspace, 'CLAUDE.md'), claudeMdWith(rule));
+  writeFileSync(join(workspace, '.claude', 'settings.json'), SETTINGS);
+  git(workspace, 'init', '-q');
+  git(workspace, 'add', '.');
+  git(workspace, 'commit', '-q', '-m', 'rules');
+  const storeDir = join(root, 'store');
+  const store = new TraceStore(storeDir);
+  const proposals = new ProposalStore(new WorkspaceState(store.dir));
+  const roles = offlineRoles();
+  const flags = ['--workspace', workspace, '--store', storeDir];
+
+  const made: Proposal[] = [];
+  const learnRun = async (run: number) => {
+    for (const trace of sessions(workspace, run)) await store.saveTrace(trace);
+    const { proposal } = await learnWorkspace({
+      store,
+      proposals,
+      workspace,
+      ...roles,
+      provider: roles.info,
+      seed: 3,
+      assets: { targets: ['claude-md'] },
+    });
+    return proposal;
+  };
+  for (let run = 0; run < runs; run++) {
+    const proposal = await learnRun(run);
+    assert.ok(proposal, `run ${run} proposes something`);
+    made.push(proposal);
+    if (run < runs - 1) {
+      // one or two broken sessions: nothing enforced yet
+      assert.equal(proposal.enforcements, undefined, `run ${run}`);
+      assert.ok(!proposal.files.some((f) => f.path.startsWith('.claude/')), `run ${run}: no hook file`);
+      assert.equal(await acceptCommand([proposal.id, ...flags], quiet), 0);
+    }
+  }
+
+  return { workspace, store, proposals, flags, made, learn: learnRun };
+}
+
 describe('enforcing a prohibition sessions keep breaking', () => {
   it('offers a Claude Code hook after the third broken session, writes it on accept, and takes it out with the rule', async function () {
     this.timeout(120_000);
-    try {
-      execFileSync('git', ['--version'], { stdio: 'ignore' });
-    } catch {
-      this.skip();
-    }
-    const root = tempDir('combee-enforce-');
-    const workspace = join(root, 'acme-shop');
-    mkdirSync(join(workspace, '.combee'), { recursive: true });
-    mkdirSync(join(workspace, '.claude'), { recursive: true });
-    writeFileSync(join(workspace, '.combee', 'playbook.md'), PLAYBOOK);
-    writeFileSync(join(workspace, 'CLAUDE.md'), CLAUDE_MD);
-    writeFileSync(join(workspace, '.claude', 'settings.json'), SETTINGS);
-    git(workspace, 'init', '-q');
-    git(workspace, 'add', '.');
-    git(workspace, 'commit', '-q', '-m', 'rules');
-    const storeDir = join(root, 'store');
-    const store = new TraceStore(storeDir);
-    const proposals = new ProposalStore(new WorkspaceState(store.dir));
-    const roles = offlineRoles();
-    const flags = ['--workspace', workspace, '--store', storeDir];
-
-    const made: Proposal[] = [];
-    for (let run = 0; run < 3; run++) {
-      for (const trace of sessions(workspace, run)) await store.saveTrace(trace);
-      const { proposal } = await learnWorkspace({
-        store,
-        proposals,
-        workspace,
-        ...roles,
-        provider: roles.info,
-        seed: 3,
-        assets: { targets: ['claude-md'] },
-      });
-      assert.ok(proposal, `run ${run} proposes something`);
-      made.push(proposal);
-      if (run < 2) {
-        // one or two broken sessions: nothing enforced yet
-        assert.equal(proposal.enforcements, undefined, `run ${run}`);
-        assert.ok(!proposal.files.some((f) => f.path.startsWith('.claude/')), `run ${run}: no hook file`);
-        assert.equal(await acceptCommand([proposal.id, ...flags], quiet), 0);
-      }
-    }
-
+    if (!hasGit()) this.skip();
+    const { workspace, flags, made } = await learnRuns(3);
     const offered = made[2];
     assert.ok(Proposal.safeParse(offered).success);
     assert.equal(offered.enforcements?.length, 1, JSON.stringify(offered.enforcements));
@@ -137,6 +147,10 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     assert.deepEqual(enforcement.broke, { stopped: 3, of: 3 });
     assert.deepEqual(enforcement.followed, { stopped: 0, of: 3 });
     assert.match(enforcement.explanation, /stops 3 of the 3 sessions that broke it .* and 0 of the 3 that followed it/);
+    // reworded in the same proposal: the rewording says so where it is reviewed
+    const reworded = offered.rules.find((r) => r.id === 'setu-00001');
+    assert.equal(reworded?.op, 'UPDATE');
+    assert.ok(reworded?.notes?.includes(enforcement.explanation), JSON.stringify(reworded?.notes));
     // only the commands the sessions ran that the rule forbids: `npm install`, not `npm i` nor `npm add`
     assert.ok(enforcement.claudeCode?.some((m) => m.join(' ') === 'npm install'));
     assert.ok(!enforcement.claudeCode?.some((m) => m.join(' ') === 'npm i'));
@@ -202,5 +216,17 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     const after = JSON.parse(readFileSync(join(workspace, '.claude', 'settings.json'), 'utf8'));
     assert.deepEqual(after, mine, 'back to the team settings alone');
     assert.equal(runHook(workspace, 'npm install lodash').status, 0, 'the command is no longer stopped');
+  });
+
+  it('offers it once: turned down, the next run does not offer it again', async function () {
+    this.timeout(120_000);
+    if (!hasGit()) this.skip();
+    const { flags, made, learn } = await learnRuns(3, PLAIN_RULE);
+    assert.equal(made[2].enforcements?.length, 1);
+    assert.ok(!made[2].ops.some((o) => o.ruleId === 'setu-00001'), 'no rewording: the rule stays worded as it was');
+    assert.equal(await rejectCommand([made[2].id, ...flags], quiet), 0);
+    const next = await learn(3);
+    assert.equal(next?.enforcements, undefined);
+    assert.ok(!next?.files.some((f) => f.path.startsWith('.claude/')));
   });
 });
