@@ -109,6 +109,8 @@ export const Proposal = z.object({
         broke: z.object({ stopped: z.number().int(), of: z.number().int() }),
         followed: z.object({ stopped: z.number().int(), of: z.number().int() }),
         explanation: z.string(),
+        /** The playbook mark that records it (re-applied when part of the proposal is rendered again). */
+        mark: z.string().optional(),
       }),
     )
     .optional(),

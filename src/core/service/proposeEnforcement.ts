@@ -64,5 +64,6 @@ function entry(e: Escalation): NonNullable<Proposal['enforcements']>[number] {
     broke: e.broke,
     followed: e.followed,
     explanation: describeEscalation(e),
+    mark: e.mark,
   };
 }

@@ -229,4 +229,22 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     assert.equal(next?.enforcements, undefined);
     assert.ok(!next?.files.some((f) => f.path.startsWith('.claude/')));
   });
+
+  it('stays offered when the rewording beside it is turned down by name, and is written with what is left', async function () {
+    this.timeout(120_000);
+    if (!hasGit()) this.skip();
+    const { workspace, flags, made, proposals } = await learnRuns(3);
+    const offered = made[2];
+    assert.equal(await rejectCommand([offered.id, '--rule', 'setu-00001', ...flags], quiet), 0);
+    const left = await proposals.load(workspace, offered.id);
+    assert.ok(
+      left?.files.some((f) => f.path === '.claude/hooks/combee-enforce.mjs'),
+      JSON.stringify(left?.files.map((f) => f.path)),
+    );
+    assert.equal(await acceptCommand([offered.id, ...flags], quiet), 0);
+    const playbook = readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8');
+    assert.match(playbook, /combee:enforced \[setu-00001\]/);
+    assert.ok(playbook.includes(`:: ${RULE}`), 'the rule as it was worded');
+    assert.equal(runHook(workspace, 'npm install lodash').status, 2);
+  });
 });
