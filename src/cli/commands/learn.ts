@@ -245,6 +245,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
                 heldRules: result.proposal.heldRules,
                 targets: result.proposal.targets,
                 targetReasons: result.proposal.targetReasons,
+                ...(result.proposal.enforcements ? { enforcements: result.proposal.enforcements } : {}),
               }
             : null,
           run: record
@@ -300,6 +301,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
       `Learned from ${result.traces.length} session(s) with ${roles.info.provider} (${roles.info.model}), strategy ${record!.strategy} (${countBatchModes(record!.batches)}), seed ${record!.seed}:`,
       `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
       ...(result.proposal.targetReasons?.length ? [`  Rendered for ${result.proposal.targetReasons.join('; ')}.`] : []),
+      ...(result.proposal.enforcements ?? []).map((e) => `  Enforcement: ${e.explanation}.`),
       ...dropsSummary(record!),
       ...(result.failedTraces?.length
         ? [

@@ -93,6 +93,27 @@ export const Proposal = z.object({
     .optional(),
   /** Why each of those targets was rendered ("CLAUDE.md: 12 Claude Code sessions"). */
   targetReasons: z.array(z.string()).optional(),
+  /**
+   * Enforcements offered for rules sessions kept breaking (src/core/enforce): their hook files are among `files`,
+   * their marks in the playbook's diff, and how their matchers did on the sessions is said here.
+   */
+  enforcements: z
+    .array(
+      z.object({
+        ruleId: z.string(),
+        /** The rule's text it was offered for. */
+        content: z.string(),
+        agents: z.array(z.string()),
+        claudeCode: z.array(z.array(z.string())).optional(),
+        preCommit: z.array(z.string()).optional(),
+        broke: z.object({ stopped: z.number().int(), of: z.number().int() }),
+        followed: z.object({ stopped: z.number().int(), of: z.number().int() }),
+        explanation: z.string(),
+        /** The playbook mark that records it (re-applied when part of the proposal is rendered again). */
+        mark: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** Rules already in the playbook whose text is flagged: kept out of every other asset, reported here. */
   heldRules: z.array(z.object({ id: z.string(), content: z.string(), flags: z.array(RuleFlag) })).default([]),
   /** Absent in proposals made before review was recorded per item: everything in them reads as pending. */

@@ -26,6 +26,7 @@ import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
 import { DEFAULT_SKILL_ROOT, renderSkills } from './skills';
 import { targetsHoldingRules } from './syncedTargets';
+import { renderEnforcement } from './enforce/render';
 
 export const ASSET_TARGETS = [
   'playbook',
@@ -264,5 +265,13 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     ['gemini-md', renderGeminiMd],
   ];
   for (const [target, render] of single) if (on.has(target)) push(render(common));
+  // the hooks that enforce marked rules follow the playbook's marks, whatever the targets
+  for (const change of renderEnforcement({
+    playbook: input.playbook,
+    readFile: input.readFile,
+    held: input.hold?.ids,
+    warn,
+  }))
+    push(change);
   return files;
 }

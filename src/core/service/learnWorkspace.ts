@@ -27,6 +27,7 @@ import { WorkspaceState } from '../store/workspaceState';
 import { learningStatus } from './learningStatus';
 import { listWorkspaceFolders, readWorkspaceFile } from './proposalFiles';
 import { screenProposal } from './screenProposal';
+import { proposeEnforcement } from './proposeEnforcement';
 import { groundingGap } from './lessonGrounding';
 import { playbookForOtherAssets } from '../trust/hold';
 import { redactDeep } from '../secrets/deep';
@@ -432,6 +433,21 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     unverified: precomputed?.unverified,
   });
   result.record.warnings.push(...warnings);
+  // rules sessions kept breaking: an enforcement beside them, its marks in the playbook (enforce/escalate.ts)
+  const enforcement =
+    result.record.status === 'completed'
+      ? await proposeEnforcement({
+          playbook: result.playbook,
+          records: records.filter((r) => r !== result.record),
+          run: result.record,
+          traces,
+          store: options.store,
+          held: hold.ids,
+          earlier: () => options.proposals.list(options.workspace),
+          readFile: (rel) => readWorkspaceFile(options.workspace, rel),
+        })
+      : { playbook: result.playbook, enforcements: [] };
+  result.playbook = enforcement.playbook;
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)
   const contributors = new Map(all.map((t) => [t.id, t.contributor]));
   const corroborated = rules.map((r) => ({
@@ -456,6 +472,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // a rule back after a rejection or retirement says so first (decided on other sessions than these)
   for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
     notes.set(id, [note, ...(notes.get(id) ?? [])]);
+  // a rule reworded beside its enforcement says so where it is reviewed
+  for (const e of enforcement.enforcements) notes.set(e.ruleId, [...(notes.get(e.ruleId) ?? []), e.explanation]);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
@@ -504,6 +522,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           tags: result.tags,
           counts: result.counts,
           heldRules: hold.existing,
+          ...(enforcement.enforcements.length > 0 ? { enforcements: enforcement.enforcements } : {}),
           targets: targets.targets,
           assets: keptAssets({ ...options.assets, targets: targets.targets, playbookPath }),
           targetReasons: targets.reasons,

@@ -18,6 +18,13 @@ import { holdBack, markedIds, opsWithIds, playbookForOtherAssets, withoutMarks, 
 import { WorkspaceState } from '../store/workspaceState';
 import type { LocalCounts } from '../learn/confirmedCounters';
 import { localRuleCounts } from './localRuleCounts';
+import { withEnforcedMark } from '../assets/enforce/mark';
+
+/** An enforcement mark a proposal offers, for the rule it names. */
+export interface EnforcedMark {
+  ruleId: string;
+  mark: string;
+}
 
 /** Renderers read the workspace synchronously (a handful of small files); a folder or a missing file is undefined. */
 export function readWorkspaceFile(workspace: string, rel: string): string | undefined {
@@ -88,7 +95,8 @@ const NO_TRUST: RenderTrust = { flags: new Map(), accepted: new Set(), mark: fal
 export function renderOps(
   workspace: string,
   ops: DeltaOp[],
-  counters: Pick<Delta, 'tags' | 'counts'>,
+  /** Counters, and the enforcement marks a proposal offers (they go with its playbook file, like the counters). */
+  counters: Pick<Delta, 'tags' | 'counts'> & { enforced?: readonly EnforcedMark[] },
   lessons: Lesson[],
   assets: Partial<AssetSettings> & { playbookPath: string },
   warn: (m: string) => void,
@@ -103,7 +111,9 @@ export function renderOps(
   // An existing rule accepted by name (one the screen held back) now goes into the other assets.
   const takesExisting = [...trust.accepted].some((id) => findBullet(stored, id) !== undefined);
   const base = withoutMarks(stored, trust.accepted);
-  const result = applyDelta(base, { ...counters, ops });
+  const result = applyDelta(base, { tags: counters.tags, counts: counters.counts, ops });
+  const enforced = (counters.enforced ?? []).filter((e) => findBullet(result.playbook, e.ruleId));
+  for (const e of enforced) result.playbook = withEnforcedMark(result.playbook, e.ruleId, e.mark);
   const applied = result.applied.filter((a) => a.status === 'applied' && a.id);
   const rules = rulesFromApplied(result.applied).map((r) => ({
     ...r,
@@ -111,7 +121,7 @@ export function renderOps(
     ...(corroboration?.get(r.id) ? { corroboration: corroboration.get(r.id) } : {}),
   }));
   const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
-  const countersMove = counters.tags.length > 0 || (counters.counts ?? []).length > 0;
+  const countersMove = counters.tags.length > 0 || (counters.counts ?? []).length > 0 || enforced.length > 0;
   if (applied.length === 0 && !countersMove && !unmarks && !takesExisting)
     return { files: [], rules, ops: [], held: hold.existing };
   const files = renderAssets({
@@ -183,7 +193,10 @@ export async function chooseRules(
   const corroboration = new Map(proposal.rules.map((r) => [r.id, r.corroboration] as const));
   // once its playbook file was written (Accept File, or an accept whose other files conflicted) they are in it
   const playbookPending = proposal.files.some((f) => f.path === assets.playbookPath);
-  const counters = playbookPending ? { tags: proposal.tags, counts: proposal.counts } : { tags: [], counts: [] };
+  const enforced = (proposal.enforcements ?? []).flatMap((e) => (e.mark ? [{ ruleId: e.ruleId, mark: e.mark }] : []));
+  const counters = playbookPending
+    ? { tags: proposal.tags, counts: proposal.counts, enforced }
+    : { tags: [], counts: [] };
   // the counters this proposal writes were counted by its run here (a dry run's are in no ledger): they confirm
   const local = withCounts(await localRuleCounts(new WorkspaceState(store.dir), proposal.workspace), counters.counts);
   const chosen = renderOps(
@@ -226,7 +239,10 @@ export async function chooseRules(
       );
       return {
         ...proposal,
-        ...left,
+        tags: left.tags,
+        counts: left.counts,
+        // written with the playbook file, or still to write with it
+        enforcements: countersWritten ? undefined : proposal.enforcements,
         files: again.files,
         rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => ({ ...r, flags: r.flags ?? [] })),
         ops: again.ops,

@@ -142,6 +142,7 @@ export async function runLearning(
             const proposal = result.proposal ? await services.proposals.load(workspace, result.proposal.id) : undefined;
             if (proposal?.targetReasons?.length)
               services.log.info(`${proposal.id} is rendered for ${proposal.targetReasons.join('; ')}`);
+            for (const e of proposal?.enforcements ?? []) services.log.info(`${proposal?.id}: ${e.explanation}`);
             if (!proposal || first) continue;
             const flagged = proposal.rules.filter((r) => r.flags.length > 0).length;
             if (flagged + proposal.heldRules.length > 0)

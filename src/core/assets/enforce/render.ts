@@ -1,0 +1,72 @@
+import { makeFileChange, type FileChange } from '../proposal';
+import type { Playbook } from '../../playbook/model';
+import { withEnforceHook } from './claudeSettings';
+import { HOOK_DATA_PATH, HOOK_SCRIPT, HOOK_SCRIPT_PATH } from './hookScript';
+import { enforcedRules } from './mark';
+import {
+  PRE_COMMIT_DATA_PATH,
+  PRE_COMMIT_SCRIPT,
+  PRE_COMMIT_SCRIPT_PATH,
+  preCommitHost,
+  withPreCommitLine,
+} from './preCommit';
+
+// The enforcement files, rendered from the playbook's enforcement marks like any other asset: a mark added gives the
+// hook its rule, a rule retired (its marks go with it) takes it out, the last one out unhooks the script.
+
+export const CLAUDE_SETTINGS_PATH = '.claude/settings.json';
+
+/** The rule's text as the hooks print it: one line, no control characters, cut. */
+function shownText(content: string): string {
+  const line = content.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line;
+}
+
+function dataFile(rules: object[]): string {
+  return `${JSON.stringify({ version: 1, rules }, null, 2)}\n`;
+}
+
+export interface RenderEnforcementInput {
+  playbook: Playbook;
+  readFile: (rel: string) => string | undefined;
+  /** Rules held back by the trust screen: enforced by nothing until accepted by name. */
+  held?: ReadonlySet<string>;
+  warn?: (message: string) => void;
+}
+
+export function renderEnforcement(input: RenderEnforcementInput): FileChange[] {
+  const rules = [...enforcedRules(input.playbook)].filter(([id]) => !input.held?.has(id));
+  const files: FileChange[] = [];
+  const push = (path: string, after: string) => {
+    const change = makeFileChange(path, input.readFile(path), after);
+    if (change) files.push(change);
+  };
+
+  const claude = rules.flatMap(([id, { content, spec }]) =>
+    spec['claude-code'] ? [{ id, text: shownText(content), commands: spec['claude-code'] }] : [],
+  );
+  if (claude.length > 0 || input.readFile(HOOK_DATA_PATH) !== undefined) {
+    const settings = withEnforceHook(input.readFile(CLAUDE_SETTINGS_PATH), claude.length > 0);
+    if (settings === undefined)
+      input.warn?.(`${CLAUDE_SETTINGS_PATH} is not a JSON object: the Claude Code enforcement is left out`);
+    else {
+      push(HOOK_DATA_PATH, dataFile(claude));
+      if (claude.length > 0) push(HOOK_SCRIPT_PATH, HOOK_SCRIPT);
+      push(CLAUDE_SETTINGS_PATH, settings);
+    }
+  }
+
+  const commits = rules.flatMap(([id, { content, spec }]) =>
+    spec['pre-commit'] ? [{ id, text: shownText(content), paths: spec['pre-commit'] }] : [],
+  );
+  const host = preCommitHost(input.readFile);
+  if (host && (commits.length > 0 || input.readFile(PRE_COMMIT_DATA_PATH) !== undefined)) {
+    push(PRE_COMMIT_DATA_PATH, dataFile(commits));
+    if (commits.length > 0) push(PRE_COMMIT_SCRIPT_PATH, PRE_COMMIT_SCRIPT);
+    push(host, withPreCommitLine(input.readFile(host) ?? '', commits.length > 0));
+  } else if (commits.length > 0)
+    input.warn?.(
+      'a pre-commit enforcement is marked, but the repository has no .husky/pre-commit or .githooks/pre-commit',
+    );
+  return files;
+}
