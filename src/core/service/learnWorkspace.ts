@@ -54,6 +54,7 @@ import { giveUpCounters, pendingCounters, sumCounts } from './pendingCounters';
 import type { AgentId } from '../trace/model';
 import type { TraceSummary } from '../trace/summary';
 import { corroborationOf } from '../team/corroboration';
+import { runAuthor, withAuthors } from './ruleAuthors';
 import type { Playbook } from '../playbook/model';
 import {
   indexReflectionSets,
@@ -398,6 +399,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     records,
     result.record.batches.flatMap((b) => b.evidence ?? []),
   );
+  // the operations so far are the model's; what upkeep adds after them is Combee's own
+  const byModel = result.applied.length;
   if (result.record.status === 'completed')
     await proposeUpkeep(
       records,
@@ -433,7 +436,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   result.record.warnings.push(...warnings);
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)
   const contributors = new Map(all.map((t) => [t.id, t.contributor]));
-  const corroborated = rules.map((r) => ({
+  const corroborated = withAuthors(rules, result.applied, byModel, runAuthor(options.provider)).map((r) => ({
     ...r,
     corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
   }));

@@ -1,3 +1,4 @@
+import type { RuleAuthor } from '../playbook/authorMark';
 import type { Corroboration } from '../playbook/provenanceMark';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
@@ -95,6 +96,8 @@ export function renderOps(
   trust: RenderTrust = NO_TRUST,
   /** The people and sessions behind each rule, as the proposal says (its provenance mark). */
   corroboration?: ReadonlyMap<string, Corroboration | undefined>,
+  /** Who wrote each rule change, as the proposal says (its model mark). */
+  authors?: ReadonlyMap<string, RuleAuthor | undefined>,
 ): OpsRender {
   const current = readWorkspaceFile(workspace, assets.playbookPath);
   const stored = current === undefined ? emptyPlaybook() : parsePlaybook(current);
@@ -109,6 +112,7 @@ export function renderOps(
     ...r,
     flags: trust.accepted.has(r.id) ? [] : [...(trust.flags.get(r.id) ?? [])],
     ...(corroboration?.get(r.id) ? { corroboration: corroboration.get(r.id) } : {}),
+    ...(authors?.get(r.id) ? { author: authors.get(r.id) } : {}),
   }));
   const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
   const countersMove = counters.tags.length > 0 || (counters.counts ?? []).length > 0;
@@ -181,6 +185,7 @@ export async function chooseRules(
   // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
   const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
   const corroboration = new Map(proposal.rules.map((r) => [r.id, r.corroboration] as const));
+  const authors = new Map(proposal.rules.map((r) => [r.id, r.author] as const));
   // once its playbook file was written (Accept File, or an accept whose other files conflicted) they are in it
   const playbookPending = proposal.files.some((f) => f.path === assets.playbookPath);
   const counters = playbookPending ? { tags: proposal.tags, counts: proposal.counts } : { tags: [], counts: [] };
@@ -201,6 +206,7 @@ export async function chooseRules(
       local,
     },
     corroboration,
+    authors,
   );
   return {
     chosen,
@@ -223,6 +229,7 @@ export async function chooseRules(
           local,
         },
         corroboration,
+        authors,
       );
       return {
         ...proposal,
