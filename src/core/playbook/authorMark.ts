@@ -137,8 +137,9 @@ export function withAuthorMarks(playbook: Playbook, changes: ReadonlyMap<string,
         if (!change) continue;
         const id = line.bullet.id;
         const old = before.get(id);
+        // an ADD is a new rule (a mark its id had is stale); writing the same change again gives the same mark
         const authorship: Authorship =
-          change.op === 'ADD' && !old
+          change.op === 'ADD'
             ? { written: change.author }
             : { written: old?.written ?? UNKNOWN_AUTHOR, changed: change.author };
         const mark: PlaybookLine = { kind: 'text', text: authorLine(id, authorship) };

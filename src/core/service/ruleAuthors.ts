@@ -1,4 +1,10 @@
-import { cleanAuthor, UPKEEP_AUTHOR, type RuleAuthor } from '../playbook/authorMark';
+import {
+  authoredChanges,
+  cleanAuthor,
+  UPKEEP_AUTHOR,
+  type AuthoredChange,
+  type RuleAuthor,
+} from '../playbook/authorMark';
 import type { AppliedOp } from '../playbook/apply';
 import type { ProviderInfo } from '../learn/types';
 import { PROMPT_VERSION } from '../llm/prompts';
@@ -35,4 +41,16 @@ export function withAuthors<R extends { id: string; op: string }>(
     if (model.has(r.id)) return { ...r, author };
     return upkeep.has(r.id) ? { ...r, author: UPKEEP_AUTHOR } : r;
   });
+}
+
+/** The rules a run's operations changed, by id, with the run's author (an ADD stays an ADD when later ops edit it). */
+export function modelChanges(applied: readonly AppliedOp[], author: RuleAuthor): Map<string, AuthoredChange> {
+  const rules: Array<{ id: string; op: string; author: RuleAuthor }> = [];
+  const seen = new Set<string>();
+  for (const a of applied)
+    if (a.status === 'applied' && a.id && !seen.has(a.id)) {
+      seen.add(a.id);
+      rules.push({ id: a.id, op: a.op.op, author });
+    }
+  return authoredChanges(rules);
 }
