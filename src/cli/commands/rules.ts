@@ -12,6 +12,14 @@ import { STAGES, stagesByModel, type ModelStages } from '../../shared/stagesByMo
 import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
 
+/** Which model wrote the rule, when its model mark says (nothing for a rule without one). */
+function authorNote(rule: PlaybookRule): string {
+  const { written, changed } = rule.authorship;
+  const said = (a: typeof written) => `${modelLabel(a)} (prompt ${a.promptVersion})`;
+  if (modelLabel(written) === 'unknown' && !changed) return '';
+  return `\n    written by ${said(written)}${changed ? `, last changed by ${said(changed)}` : ''}`;
+}
+
 function claimNote(rule: PlaybookRule): string {
   const claim = describeClaim(rule.standing.counters);
   return claim ? `\n    counters ${claim}` : '';
@@ -99,7 +107,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
   const lines = [`${rules.length} rule(s) in ${playbookPath}, ${runs} run(s) recorded`];
   for (const r of rules)
     lines.push(
-      `[${r.id}] +${r.helpful} −${r.harmful} ${r.standing.chips.join(', ')} · ${r.section}: ${r.content}${claimNote(r)}${r.flags.map((f) => `\n    flagged ${f.kind}: ${f.reason}`).join('')}`,
+      `[${r.id}] +${r.helpful} −${r.harmful} ${r.standing.chips.join(', ')} · ${r.section}: ${r.content}${claimNote(r)}${authorNote(r)}${r.flags.map((f) => `\n    flagged ${f.kind}: ${f.reason}`).join('')}`,
     );
   out.result(lines.join('\n'));
   return 0;

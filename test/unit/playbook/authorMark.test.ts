@@ -35,8 +35,8 @@ describe('the model mark of a rule', () => {
     const updated = applyDelta(parsePlaybook(BASE), {
       tags: [],
       ops: [
-        { op: 'UPDATE', id: 'buil-00001', content: 'Run `pnpm db:generate` first.' },
-        { op: 'UPDATE', id: 'buil-00002', content: 'Build with `pnpm build --filter web`.' },
+        { op: 'UPDATE', id: 'buil-00001', content: 'Run `pnpm db:generate` first.', support: [] },
+        { op: 'UPDATE', id: 'buil-00002', content: 'Build with `pnpm build --filter web`.', support: [] },
       ],
     }).playbook;
     const changes = new Map([
@@ -113,14 +113,14 @@ describe('the model mark of a rule', () => {
       withAuthorMarks(
         applyDelta(parsePlaybook(BASE), {
           tags: [],
-          ops: [{ op: 'UPDATE', id: 'buil-00001', content: 'Run `pnpm db:generate` first.' }],
+          ops: [{ op: 'UPDATE', id: 'buil-00001', content: 'Run `pnpm db:generate` first.', support: [] }],
         }).playbook,
         new Map([['buil-00001', { op: 'UPDATE' as const, author: B }]]),
       ),
     );
     const added = applyDelta(parsePlaybook(BASE), {
       tags: [],
-      ops: [{ op: 'ADD', section: 'Build', content: 'Lint with `pnpm lint:src`.' }],
+      ops: [{ op: 'ADD', section: 'Build', content: 'Lint with `pnpm lint:src`.', support: [] }],
     });
     const newId = added.applied[0].id as string;
     const theirs = serializePlaybook(

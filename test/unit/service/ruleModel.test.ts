@@ -111,6 +111,12 @@ describe('the model that wrote each rule', () => {
       assert.equal(rule.model, 'team-model-7');
       assert.equal(rule.promptVersion, PROMPT_VERSION);
     }
+    const plain = capture();
+    assert.equal(await runCli(['rules', '--store', where.store, '--workspace', where.workspace], plain), 0);
+    assert.match(
+      plain.stdout.join('\n'),
+      new RegExp(`^    written by openai/team-model-7 \\(prompt ${PROMPT_VERSION}\\)$`, 'm'),
+    );
     const table = capture();
     assert.equal(
       await runCli(['rules', '--store', where.store, '--workspace', where.workspace, '--by-model'], table),
