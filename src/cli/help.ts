@@ -139,10 +139,12 @@ export const MERGE_HELP = `combee merge <base> <ours> <theirs> [--json]
   .gitattributes ".combee/playbook.md merge=combee" and
   git config merge.combee.driver "node /path/to/dist/cli.js merge %O %A %B"`;
 
-export const RULES_HELP = `combee rules [--workspace <folder>] [--playbook <path>] [--store <folder>] [--stale-after <runs>] [--json]
+export const RULES_HELP = `combee rules [--workspace <folder>] [--playbook <path>] [--store <folder>] [--stale-after <runs>] [--by-model] [--json]
   Lists the playbook's rules with their helpful / harmful counts (the file's own: each session counted once), stage
   (new, proven, contested, harmful), stale, violated, flagged and pinned marks, and trend over the runs: the numbers
-  the Rules view and the panel show. --stale-after: runs without a session that had a rule in play (5).`;
+  the Rules view and the panel show. --stale-after: runs without a session that had a rule in play (5).
+  --by-model: how many rules of each stage each model wrote (provider/model from the rule's model mark; unknown
+  without one). --json gives each rule's provider, model and promptVersion (and lastChangedBy once reworded).`;
 
 export const TREE_HELP = `combee tree [--workspace <folder>] [--store <folder>] [--run <id>] [--json]
   Shows the aggregation tree of the latest (or the given) learning run: sessions → reflections → groups → deltas → changes.`;

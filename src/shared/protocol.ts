@@ -153,6 +153,11 @@ export interface RuleView {
   flags: Array<{ kind: string; reason: string }>;
   /** Runs since the last one that tagged or changed it. */
   runsWithoutEvidence: number;
+  /** The model that wrote it, `provider/model` as its model mark claims (`unknown` without one), and its prompt. */
+  model?: string;
+  promptVersion?: string;
+  /** The model that last reworded it, when one did. */
+  changedBy?: string;
 }
 
 /** Rule ids as the playbook writes them: `[id]`, no spaces or brackets. */

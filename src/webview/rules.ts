@@ -1,10 +1,12 @@
 import type { RuleChipView, RuleView, ToWebview } from '../shared/protocol';
+import { STAGES, stagesByModel, type ModelStages, type Stage } from '../shared/stagesByModel';
 import { el, iconButton, svg } from './dom';
 import { inlineMarkdown } from './markdown';
 
 type RulesMessage = Extract<ToWebview, { type: 'rules' }>;
 
 export type RuleSort = 'net' | 'helpful' | 'harmful' | 'quiet' | 'playbook';
+export type RuleGroup = 'none' | 'model';
 
 /** What the panel keeps across a reload (see main.ts: saved with the webview's state). */
 export interface RulesState {
@@ -12,6 +14,8 @@ export interface RulesState {
   ruleSort?: RuleSort;
   /** Chips shown; none chosen shows every rule. */
   ruleChips?: RuleChipView[];
+  /** Rules listed under the model that wrote each, with a table of their stages per model. */
+  ruleGroup?: RuleGroup;
 }
 
 export interface RulesHost {
@@ -54,6 +58,45 @@ const SORTS: Array<[RuleSort, string]> = [
   ['quiet', 'Longest without evidence'],
   ['playbook', 'Playbook order'],
 ];
+
+const GROUPS: Array<[RuleGroup, string]> = [
+  ['none', 'No grouping'],
+  ['model', 'Model that wrote it'],
+];
+
+const modelOf = (rule: RuleView) => rule.model ?? 'unknown';
+const stageOf = (rule: RuleView): Stage => STAGES.find((s) => rule.chips[0] === s) ?? 'new';
+
+/** Who wrote the rule (and last reworded it), as its model mark claims. */
+function authorNote(rule: RuleView): HTMLElement {
+  const prompt = rule.promptVersion && rule.promptVersion !== 'unknown' ? ` (prompt ${rule.promptVersion})` : '';
+  const changed = rule.changedBy ? `; last changed by ${rule.changedBy}` : '';
+  const note = el('span', `by ${modelOf(rule)}`, 'rule-model');
+  note.title = `Written by ${modelOf(rule)}${prompt}${changed}. Said by the rule's model mark in the playbook: anyone with the file can write it, so it decides nothing.`;
+  return note;
+}
+
+/** Rules of each stage per model, for the rules shown. */
+function modelTable(rows: readonly ModelStages[]): HTMLTableElement {
+  const table = el('table', undefined, 'model-stages');
+  table.append(el('caption', 'Rules shown, by the model that wrote them and their stage'));
+  const head = el('tr');
+  for (const label of ['Model', ...STAGES, 'Total']) {
+    const th = el('th', label);
+    th.scope = 'col';
+    head.append(th);
+  }
+  table.append(el('thead'), el('tbody'));
+  table.tHead?.append(head);
+  for (const row of rows) {
+    const tr = el('tr');
+    const name = el('th', row.model);
+    name.scope = 'row';
+    tr.append(name, ...STAGES.map((s) => el('td', String(row.counts[s]))), el('td', String(row.total)));
+    table.tBodies[0].append(tr);
+  }
+  return table;
+}
 
 function compare(sort: RuleSort): (a: RuleView, b: RuleView) => number {
   switch (sort) {
@@ -143,6 +186,7 @@ function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: Ru
   open.addEventListener('click', () => host.openRule(rule.id));
   head.append(open, el('span', rule.section, 'rule-section'));
   for (const c of rule.chips) head.append(chip(c));
+  head.append(authorNote(rule));
   card.append(head, inlineMarkdown(rule.content, 'rule-content'));
   const stats = el('div', undefined, 'rule-stats');
   stats.append(bars(rule, scale), sparkline(rule.history));
@@ -185,7 +229,10 @@ function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: Ru
   return card;
 }
 
-/** The helpfulness panel: every rule with its counts, trend and stage; searched, filtered by chip and sorted. */
+/**
+ * The helpfulness panel: every rule with its counts, trend and stage; searched, filtered by chip and sorted, and
+ * grouped by the model that wrote it when asked.
+ */
 export function renderRules(message: RulesMessage, saved: RulesState, host: RulesHost): HTMLElement {
   let state: RulesState = { ...saved };
   const panel = el('div', undefined, 'rules-panel');
@@ -210,6 +257,14 @@ export function renderRules(message: RulesMessage, saved: RulesState, host: Rule
     sort.append(option);
   }
   sort.value = state.ruleSort ?? 'net';
+  const group = el('select');
+  group.setAttribute('aria-label', 'Group rules by');
+  for (const [value, label] of GROUPS) {
+    const option = el('option', label);
+    option.value = value;
+    group.append(option);
+  }
+  group.value = state.ruleGroup ?? 'none';
   const filters = el('div', undefined, 'chip-filters');
   filters.setAttribute('role', 'group');
   filters.setAttribute('aria-label', 'Show rules that are');
@@ -230,11 +285,11 @@ export function renderRules(message: RulesMessage, saved: RulesState, host: Rule
     toggles.set(kind, toggle);
     filters.append(toggle);
   }
-  toolbar.append(search, sort, filters);
+  toolbar.append(search, sort, group, filters);
   const shown = el('p', undefined, 'meta');
   shown.setAttribute('aria-live', 'polite');
-  const list = el('ul', undefined, 'rule-list');
-  panel.append(toolbar, shown, list);
+  const body = el('div', undefined, 'rules-body');
+  panel.append(toolbar, shown, body);
 
   const scale = Math.max(0, ...message.rules.map((r) => Math.max(r.helpful, r.harmful)));
   const draw = () => {
@@ -249,7 +304,27 @@ export function renderRules(message: RulesMessage, saved: RulesState, host: Rule
       rules.length === message.rules.length
         ? `Showing all ${rules.length} rule(s).`
         : `Showing ${rules.length} of ${message.rules.length} rule(s).`;
-    list.replaceChildren(...rules.map((r) => ruleCard(r, message, scale, host)));
+    const listOf = (some: RuleView[]) => {
+      const list = el('ul', undefined, 'rule-list');
+      list.append(...some.map((r) => ruleCard(r, message, scale, host)));
+      return list;
+    };
+    if ((state.ruleGroup ?? 'none') === 'none') {
+      body.replaceChildren(listOf(rules));
+      return;
+    }
+    const rows = stagesByModel(rules.map((r) => ({ model: modelOf(r), stage: stageOf(r) })));
+    body.replaceChildren(
+      modelTable(rows),
+      ...rows.map((row) => {
+        const part = el('section', undefined, 'model-group');
+        part.append(
+          el('h3', `${row.model}: ${row.total} rule(s)`),
+          listOf(rules.filter((r) => modelOf(r) === row.model)),
+        );
+        return part;
+      }),
+    );
   };
   const update = (next: RulesState) => {
     state = { ...state, ...next };
@@ -258,6 +333,7 @@ export function renderRules(message: RulesMessage, saved: RulesState, host: Rule
   };
   search.addEventListener('input', () => update({ ruleQuery: search.value }));
   sort.addEventListener('change', () => update({ ruleSort: sort.value as RuleSort }));
+  group.addEventListener('change', () => update({ ruleGroup: group.value === 'model' ? 'model' : 'none' }));
   draw();
   return panel;
 }

@@ -295,7 +295,14 @@ const tests = [
       const message = rulesMessage(
         [record],
         [
-          { id: 'build-00001', helpful: 7, harmful: 1, content: 'Run `pnpm db:generate` before `pnpm test`.' },
+          {
+            id: 'build-00001',
+            helpful: 7,
+            harmful: 1,
+            content: 'Run `pnpm db:generate` before `pnpm test`.',
+            model: 'openai/gpt-4o-mini',
+            promptVersion: '1',
+          },
           { id: 'build-00002', helpful: 0, harmful: 4, content: 'Use **npm** for installs, never `yarn`.' },
           { id: 'build-00003', helpful: 2, harmful: 1, content: 'Keep *one* test per file.', pinned: true },
         ],
@@ -341,6 +348,10 @@ const tests = [
         }
         assert.deepEqual(await seriousViolations(rules), [], `${theme}: the helpfulness panel`);
         await rules.screenshot({ path: join(ARTIFACTS, `helpfulness-${theme}.png`) });
+        await rules.getByRole('combobox', { name: 'Group rules by' }).selectOption('model');
+        await rules.locator('table.model-stages').waitFor();
+        assert.deepEqual(await seriousViolations(rules), [], `${theme}: the helpfulness panel grouped by model`);
+        await rules.screenshot({ path: join(ARTIFACTS, `helpfulness-by-model-${theme}.png`) });
         assert.deepEqual(rulesErrors, []);
         await rules.close();
       }
@@ -673,6 +684,72 @@ const tests = [
       ]);
       await again.close();
       await page.getByRole('searchbox', { name: 'Search rules' }).fill('');
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'the helpfulness panel groups its rules by the model that wrote them, with their stages per model',
+    async (browser, record) => {
+      const byMini = { model: 'openai/gpt-4o-mini', promptVersion: '1' };
+      const message = rulesMessage(
+        [record],
+        [
+          { id: 'build-00001', helpful: 7, harmful: 1, content: 'Run the codegen first.', ...byMini },
+          {
+            id: 'build-00002',
+            helpful: 0,
+            harmful: 4,
+            content: 'Use npm for installs.',
+            ...byMini,
+            changedBy: 'offline/combee-offline-miner',
+          },
+          { id: 'build-00003', helpful: 0, harmful: 0, content: 'Keep one test per file.' },
+        ],
+        1,
+      );
+      const { page, errors } = await openPanel(browser, 'light');
+      await showRules(page, message);
+      assert.equal(await page.locator('table.model-stages').count(), 0, 'not grouped until asked');
+      assert.equal(await page.locator('li.rule[data-rule-id="build-00003"] .rule-model').innerText(), 'by unknown');
+      assert.match(
+        await page.locator('li.rule[data-rule-id="build-00002"] .rule-model').getAttribute('title'),
+        /^Written by openai\/gpt-4o-mini \(prompt 1\); last changed by offline\/combee-offline-miner\./,
+      );
+      await page.getByRole('combobox', { name: 'Group rules by' }).selectOption('model');
+      const table = () =>
+        page
+          .locator('table.model-stages tbody tr')
+          .evaluateAll((rows) => rows.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+      const groups = () =>
+        page
+          .locator('.model-group')
+          .evaluateAll((parts) =>
+            parts.map((part) => [
+              part.querySelector('h3')?.textContent,
+              [...part.querySelectorAll('li.rule')].map((li) => li.dataset.ruleId),
+            ]),
+          );
+      // columns: model, new, proven, contested, harmful, total
+      assert.deepEqual(await table(), [
+        ['openai/gpt-4o-mini', '0', '1', '0', '1', '2'],
+        ['unknown', '1', '0', '0', '0', '1'],
+      ]);
+      assert.deepEqual(await groups(), [
+        ['openai/gpt-4o-mini: 2 rule(s)', ['build-00001', 'build-00002']],
+        ['unknown: 1 rule(s)', ['build-00003']],
+      ]);
+      // the table counts the rules shown: a chip filter narrows it
+      await page.getByRole('button', { name: /^harmful 1$/ }).click();
+      assert.deepEqual(await table(), [['openai/gpt-4o-mini', '0', '0', '0', '1', '1']]);
+      await page.getByRole('button', { name: /^harmful 1$/ }).click();
+      const saved = await page.evaluate(() => window.saved);
+      assert.equal(saved.ruleGroup, 'model');
+      const { page: again } = await openPanel(browser, 'light', saved);
+      await showRules(again, message);
+      assert.equal(await again.getByRole('combobox', { name: 'Group rules by' }).inputValue(), 'model');
+      assert.equal(await again.locator('.model-group').count(), 2, 'grouped again after a reload');
+      await again.close();
       assert.deepEqual(errors, []);
       await page.close();
     },

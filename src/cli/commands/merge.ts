@@ -40,6 +40,10 @@ export async function mergeCommand(argv: string[], out: Output): Promise<number>
     out.info(
       `the flag mark of ${result.restoredFlags.join(', ')} is kept above its rule: a merge never clears a flag (accept the rule by name to)`,
     );
+  if (result.droppedModelMarks.length > 0)
+    out.info(
+      `a second or misplaced model mark of ${result.droppedModelMarks.join(', ')} is dropped: each rule keeps the one above it`,
+    );
   const edited = result.conflicts.filter((id) => !result.detachedMarks.includes(id));
   if (edited.length > 0)
     out.warn(

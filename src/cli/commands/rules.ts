@@ -7,12 +7,35 @@ import { WorkspaceState } from '../../core/store/workspaceState';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
 import { STALE_AFTER_RUNS } from '../../core/learn/ruleStanding';
+import { modelLabel } from '../../core/playbook/authorMark';
+import { STAGES, stagesByModel, type ModelStages } from '../../shared/stagesByModel';
 import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
+
+/** Which model wrote the rule, when its model mark says (nothing for a rule without one). */
+function authorNote(rule: PlaybookRule): string {
+  const { written, changed } = rule.authorship;
+  const said = (a: typeof written) => `${modelLabel(a)} (prompt ${a.promptVersion})`;
+  if (modelLabel(written) === 'unknown' && !changed) return '';
+  return `\n    written by ${said(written)}${changed ? `, last changed by ${said(changed)}` : ''}`;
+}
 
 function claimNote(rule: PlaybookRule): string {
   const claim = describeClaim(rule.standing.counters);
   return claim ? `\n    counters ${claim}` : '';
+}
+
+/** Rules per model and stage, as a plain-text table (the model that first wrote each rule). */
+function modelTable(rows: readonly ModelStages[]): string {
+  const head = ['model', ...STAGES, 'total'];
+  const body = rows.map((r) => [r.model, ...STAGES.map((s) => String(r.counts[s])), String(r.total)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(head), ...body.map(line)].join('\n');
 }
 
 /**
@@ -26,6 +49,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
     playbook: { type: 'string' },
     json: { type: 'boolean' },
     'stale-after': { type: 'string' },
+    'by-model': { type: 'boolean' },
   });
   // as the extension's combee.playbook.staleAfterRuns: runs without a session that had the rule in play
   const staleAfter = values['stale-after'] === undefined ? STALE_AFTER_RUNS : Number(values['stale-after']);
@@ -39,6 +63,15 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
   }
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const { rules, runs } = await playbookRules(new WorkspaceState(store.dir), workspace, text, staleAfter);
+  if (values['by-model']) {
+    const rows = stagesByModel(
+      rules.map((r) => ({ model: modelLabel(r.authorship.written), stage: r.standing.stage })),
+    );
+    out.result(
+      values.json ? JSON.stringify({ playbook: playbookPath, runs, models: rows }, null, 2) : modelTable(rows),
+    );
+    return 0;
+  }
   if (values.json) {
     out.result(
       JSON.stringify(
@@ -59,6 +92,10 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
             trend: r.standing.history,
             flags: r.flags,
             pinned: r.pinned,
+            provider: r.authorship.written.provider,
+            model: r.authorship.written.model,
+            promptVersion: r.authorship.written.promptVersion,
+            ...(r.authorship.changed ? { lastChangedBy: r.authorship.changed } : {}),
           })),
         },
         null,
@@ -70,7 +107,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
   const lines = [`${rules.length} rule(s) in ${playbookPath}, ${runs} run(s) recorded`];
   for (const r of rules)
     lines.push(
-      `[${r.id}] +${r.helpful} −${r.harmful} ${r.standing.chips.join(', ')} · ${r.section}: ${r.content}${claimNote(r)}${r.flags.map((f) => `\n    flagged ${f.kind}: ${f.reason}`).join('')}`,
+      `[${r.id}] +${r.helpful} −${r.harmful} ${r.standing.chips.join(', ')} · ${r.section}: ${r.content}${claimNote(r)}${authorNote(r)}${r.flags.map((f) => `\n    flagged ${f.kind}: ${f.reason}`).join('')}`,
     );
   out.result(lines.join('\n'));
   return 0;

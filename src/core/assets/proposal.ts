@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
+import { RuleAuthor } from '../playbook/authorMark';
 import { BulletTag, DeltaOp, Evidence, RuleCount } from '../playbook/delta';
 import { RuleFlag } from '../trust/kinds';
 import { sha256 } from '../util/hash';
@@ -28,6 +29,8 @@ export const RuleChange = z.object({
   notes: z.array(z.string()).optional(),
   /** How many people's and sessions' evidence supports it (people: team bundles' exporters, this machine as one). */
   corroboration: z.object({ people: z.number().int().min(0), sessions: z.number().int().min(0) }).optional(),
+  /** Who wrote this change (the run's provider and model and the prompt version; Combee's own for upkeep). */
+  author: RuleAuthor.optional(),
 });
 export type RuleChange = z.infer<typeof RuleChange>;
 

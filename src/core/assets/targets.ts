@@ -1,3 +1,4 @@
+import { authoredChanges, withAuthorMarks } from '../playbook/authorMark';
 import { withCorroborationMarks } from '../playbook/provenanceMark';
 import { basename } from 'node:path';
 import type { Lesson } from '../learn/types';
@@ -217,9 +218,12 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
   const marks = input.hold?.marks;
   const marked = marks ? withMarks(input.playbook, marks) : input.playbook;
   const unmarked = marks && input.hold?.others ? withRemovalMarks(marked, input.hold.others, marks) : marked;
-  const shownPlaybook = withCorroborationMarks(
-    unmarked,
-    new Map(input.rules.flatMap((r) => (r.corroboration && r.op !== 'REMOVE' ? [[r.id, r.corroboration]] : []))),
+  const shownPlaybook = withAuthorMarks(
+    withCorroborationMarks(
+      unmarked,
+      new Map(input.rules.flatMap((r) => (r.corroboration && r.op !== 'REMOVE' ? [[r.id, r.corroboration]] : []))),
+    ),
+    authoredChanges(input.rules),
   );
   if (currentPlaybook !== undefined || bullets(input.playbook).length > 0)
     push(renderPlaybookChange(settings.playbookPath, currentPlaybook, shownPlaybook));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cleanName } from '../playbook/authorMark';
 import { serializePlaybook } from '../playbook/markdown';
 import { bullets, type Playbook } from '../playbook/model';
 import type { BulletTag } from '../playbook/delta';
@@ -138,8 +139,9 @@ export function indexReflectionSets(
   for (const set of sets) {
     const where = set.shard ? `shard ${set.shard.index}/${set.shard.count}` : 'reflection set';
     if (set.provider !== expect.provider || set.model !== expect.model) {
+      // the set's provider and model are its file's claim: compared, and shown cleaned, never taken as the author
       warn(
-        `${where} was reflected by ${set.provider} (${set.model}), not ${expect.provider} (${expect.model}): its sessions are reflected again here`,
+        `${where} was reflected by ${cleanName(set.provider)} (${cleanName(set.model)}), not ${expect.provider} (${expect.model}): its sessions are reflected again here`,
       );
       continue;
     }

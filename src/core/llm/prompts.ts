@@ -2,6 +2,12 @@ import type { Bullet, Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
 import type { ChatMessage } from './client';
 
+/**
+ * The version of the learning prompts below (the reflection and both curator prompts): each rule records the one it
+ * was written with. It changes whenever their text changes; a unit test pins a hash of the text to it.
+ */
+export const PROMPT_VERSION = '1';
+
 const SECTIONS =
   'Setup, Build, Test, Typecheck, Lint, Run, Conventions, Architecture, Pitfalls: what the rule does (or an existing section of the playbook)';
 

@@ -1,6 +1,7 @@
 import { diffArrays } from 'diff';
 import { detachedFlagMarks, flagMarks, marksStart } from './marks';
 import { withCorroborationMarksOfAll } from './provenanceMark';
+import { withOneAuthorMarkEach } from './authorMark';
 import { formatBullet, parseBulletLine, parsePlaybook, serializePlaybook } from './markdown';
 import {
   bullets,
@@ -141,6 +142,8 @@ export interface MergeOutcome {
   droppedCorroboration: string[];
   /** Rules whose flag mark one side dropped: put back above them (only accepting a rule by name clears a flag). */
   restoredFlags: string[];
+  /** Rules with a second model mark (both sides marked them) or a model mark no longer above them: dropped. */
+  droppedModelMarks: string[];
 }
 
 /** Bullet lines become id tokens, so counter changes never make the line merge conflict. */
@@ -380,8 +383,10 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
   const corroboration = withCorroborationMarksOfAll(merged, [base, ours, theirs]);
   // a flag either side holds its rule back with stays above that rule: a merge never lets a rule out
   const flags = withFlagsOfEitherSide(corroboration.playbook, [ours, theirs], new Set(conflicts));
-  if (corroboration.dropped.length > 0 || flags.restored.length > 0) {
-    merged = flags.playbook;
+  // one model mark per rule, above it: which model wrote a rule is said once (a claim either way, see authorMark.ts)
+  const authors = withOneAuthorMarkEach(flags.playbook, new Set(conflicts));
+  if (corroboration.dropped.length > 0 || flags.restored.length > 0 || authors.dropped.length > 0) {
+    merged = authors.playbook;
     text = serializePlaybook(merged);
   }
   // a flag mark that no longer sits above its rule holds nothing back: a person decides, as with any conflict
@@ -394,5 +399,6 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
     detachedMarks,
     droppedCorroboration: corroboration.dropped,
     restoredFlags: flags.restored,
+    droppedModelMarks: authors.dropped,
   };
 }

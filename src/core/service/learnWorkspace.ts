@@ -55,6 +55,8 @@ import { giveUpCounters, pendingCounters, sumCounts } from './pendingCounters';
 import type { AgentId } from '../trace/model';
 import type { TraceSummary } from '../trace/summary';
 import { corroborationOf } from '../team/corroboration';
+import { modelChanges, runAuthor, withAuthors } from './ruleAuthors';
+import { withAuthorMarks } from '../playbook/authorMark';
 import type { Playbook } from '../playbook/model';
 import {
   indexReflectionSets,
@@ -400,6 +402,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     records,
     result.record.batches.flatMap((b) => b.evidence ?? []),
   );
+  // the operations so far are the model's; what upkeep adds after them is Combee's own. Their marks go in now, so
+  // the playbook's budget counts them.
+  const byModel = result.applied.length;
+  const author = runAuthor(options.provider);
+  result.playbook = withAuthorMarks(result.playbook, modelChanges(result.applied, author));
   if (result.record.status === 'completed')
     await proposeUpkeep(
       records,
@@ -450,7 +457,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   result.playbook = enforcement.playbook;
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)
   const contributors = new Map(all.map((t) => [t.id, t.contributor]));
-  const corroborated = rules.map((r) => ({
+  const corroborated = withAuthors(rules, result.applied, byModel, author).map((r) => ({
     ...r,
     corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
   }));

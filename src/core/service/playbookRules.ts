@@ -1,5 +1,6 @@
 import { confirmCounters, localCounts, type Counters } from '../learn/confirmedCounters';
 import { ruleStandings, STALE_AFTER_RUNS, type RuleStanding } from '../learn/ruleStanding';
+import { ruleAuthorships, UNKNOWN_AUTHOR, type Authorship } from '../playbook/authorMark';
 import { parsePlaybook } from '../playbook/markdown';
 import { pinnedIds } from '../playbook/marks';
 import { ReviewMemory } from '../store/reviewMemory';
@@ -27,6 +28,8 @@ export interface PlaybookRule {
   /** Kept by the team (a pin mark above it): Combee proposes neither retiring nor replacing it. */
   pinned: boolean;
   standing: RuleStanding;
+  /** Which model wrote it and last changed it, as its model mark claims (unknown without one). */
+  authorship: Authorship;
 }
 
 /**
@@ -47,6 +50,7 @@ export async function playbookRules(
   });
   const flagsOf = new Map(held.existing.map((h) => [h.id, h.flags]));
   const pinned = pinnedIds(playbook);
+  const authorships = ruleAuthorships(playbook);
   const records = await loadRunRecords(state, workspace);
   const local = localCounts(await RuleLedger.load(state, workspace), records);
   const rules: Array<Omit<PlaybookRule, 'standing'>> = [];
@@ -57,7 +61,17 @@ export async function playbookRules(
       const flags = flagsOf.get(id) ?? [];
       const { confirmed } = confirmCounters({ helpful, harmful }, local(id));
       const claimed = { helpful, harmful };
-      rules.push({ id, section: section.title, content, ...confirmed, claimed, flags, pinned: pinned.has(id) });
+      const authorship = authorships.get(id) ?? { written: UNKNOWN_AUTHOR };
+      rules.push({
+        id,
+        section: section.title,
+        content,
+        ...confirmed,
+        claimed,
+        flags,
+        pinned: pinned.has(id),
+        authorship,
+      });
     }
   const standings = ruleStandings(
     records,

@@ -1,3 +1,4 @@
+import type { RuleAuthor } from '../playbook/authorMark';
 import type { Corroboration } from '../playbook/provenanceMark';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
@@ -103,6 +104,8 @@ export function renderOps(
   trust: RenderTrust = NO_TRUST,
   /** The people and sessions behind each rule, as the proposal says (its provenance mark). */
   corroboration?: ReadonlyMap<string, Corroboration | undefined>,
+  /** Who wrote each rule change, as the proposal says (its model mark). */
+  authors?: ReadonlyMap<string, RuleAuthor | undefined>,
 ): OpsRender {
   const current = readWorkspaceFile(workspace, assets.playbookPath);
   const stored = current === undefined ? emptyPlaybook() : parsePlaybook(current);
@@ -119,6 +122,7 @@ export function renderOps(
     ...r,
     flags: trust.accepted.has(r.id) ? [] : [...(trust.flags.get(r.id) ?? [])],
     ...(corroboration?.get(r.id) ? { corroboration: corroboration.get(r.id) } : {}),
+    ...(authors?.get(r.id) ? { author: authors.get(r.id) } : {}),
   }));
   const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
   const countersMove = counters.tags.length > 0 || (counters.counts ?? []).length > 0 || enforced.length > 0;
@@ -191,6 +195,7 @@ export async function chooseRules(
   // The accepted part is rendered from the lessons behind its own rules: no Skill comes from a rule left out.
   const chosenRules = proposal.rules.filter((r) => ruleIds.includes(r.id));
   const corroboration = new Map(proposal.rules.map((r) => [r.id, r.corroboration] as const));
+  const authors = new Map(proposal.rules.map((r) => [r.id, r.author] as const));
   // once its playbook file was written (Accept File, or an accept whose other files conflicted) they are in it
   const playbookPending = proposal.files.some((f) => f.path === assets.playbookPath);
   const enforced = (proposal.enforcements ?? []).flatMap((e) => (e.mark ? [{ ruleId: e.ruleId, mark: e.mark }] : []));
@@ -214,6 +219,7 @@ export async function chooseRules(
       local,
     },
     corroboration,
+    authors,
   );
   return {
     chosen,
@@ -236,6 +242,7 @@ export async function chooseRules(
           local,
         },
         corroboration,
+        authors,
       );
       return {
         ...proposal,

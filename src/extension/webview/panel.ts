@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { playbookRules } from '../../core/service/playbookRules';
 import { describeClaim } from '../../core/learn/confirmedCounters';
+import { modelLabel } from '../../core/playbook/authorMark';
 import { loadRunRecords } from '../../core/store/runs';
 import type { RunRecord } from '../../core/learn/record';
 import {
@@ -262,6 +263,9 @@ async function rulesMessage(services: Services): Promise<ToWebview> {
         chips: r.standing.chips,
         flags: r.flags,
         runsWithoutEvidence: r.standing.runsWithoutEvidence,
+        model: modelLabel(r.authorship.written),
+        promptVersion: r.authorship.written.promptVersion,
+        ...(r.authorship.changed ? { changedBy: modelLabel(r.authorship.changed) } : {}),
       });
   }
   return { type: 'rules', rules, runs, staleAfterRuns, playbookPath };
