@@ -1,4 +1,5 @@
 import type { DeltaOp } from '../playbook/delta';
+import { withoutAuthorMarks } from '../playbook/authorMark';
 import { serializePlaybook } from '../playbook/markdown';
 import { bullets, findBullet, idNumber, type Playbook } from '../playbook/model';
 import { countTokens } from '../util/tokens';
@@ -10,6 +11,10 @@ import type { RuleStanding } from './ruleStanding';
 // naming what it makes room for — never dropped silently, and never a rule this run adds or the team pinned.
 
 export const DEFAULT_PLAYBOOK_BUDGET_TOKENS = 8000;
+
+/** What the budget counts: the playbook's rules and text, not the model marks above its rules (see authorMark.ts). */
+export const budgetedTokens = (playbook: Playbook): number =>
+  countTokens(serializePlaybook(withoutAuthorMarks(playbook)));
 
 export interface BudgetResult {
   ops: DeltaOp[];
@@ -31,7 +36,7 @@ export function budgetOps(
   standings: ReadonlyMap<string, RuleStanding>,
   added: readonly string[],
 ): BudgetResult {
-  const before = countTokens(serializePlaybook(playbook));
+  const before = budgetedTokens(playbook);
   if (before <= budgetTokens) return { ops: [], before, after: before };
   // by the counters this machine confirms: a line claiming `helpful=40` is kept over nothing (confirmedCounters.ts)
   const counted = (id: string) => standings.get(id)?.counters.confirmed ?? NO_COUNTS;
@@ -53,7 +58,7 @@ export function budgetOps(
     const found = findBullet(left, rule.id);
     if (!found) continue;
     found.section.lines.splice(found.index, 1);
-    after = countTokens(serializePlaybook(left));
+    after = budgetedTokens(left);
     ops.push({
       op: 'REMOVE',
       id: rule.id,

@@ -1,4 +1,4 @@
-import { serializePlaybook } from '../playbook/markdown';
+import { budgetedTokens } from './budget';
 import { bullets, type Playbook } from '../playbook/model';
 import { jaccard, NEAR_DUPLICATE, tokens } from '../playbook/similarity';
 import { countTokens } from '../util/tokens';
@@ -42,7 +42,7 @@ export function lintRules(
       .filter((c) => c.prescribed.length + c.forbidden.length > 0),
   );
   const rules = bullets(playbook);
-  const total = countTokens(serializePlaybook(playbook));
+  const total = budgetedTokens(playbook);
   const notes = new Map<string, string[]>();
   for (const change of changes) {
     if ((change.op !== 'ADD' && change.op !== 'UPDATE') || !change.content) continue;

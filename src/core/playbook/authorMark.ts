@@ -182,3 +182,18 @@ export function withOneAuthorMarkEach(
   if (dropped.size === 0) return { playbook, dropped: [] };
   return { playbook: { ...playbook, preamble: [...playbook.preamble], sections }, dropped: [...dropped].sort() };
 }
+
+/**
+ * The playbook without its model marks, as a token budget measures it: a mark is one line per rule that no agent loads
+ * (AGENTS.md and the other files carry the rules, not the marks), and counting it would retire rules to make room for
+ * metadata.
+ */
+export function withoutAuthorMarks(playbook: Playbook): Playbook {
+  return {
+    ...playbook,
+    sections: playbook.sections.map((section) => ({
+      ...section,
+      lines: section.lines.filter((line) => line.kind !== 'text' || !ANY_MARK.test(line.text.trim())),
+    })),
+  };
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { budgetOps } from '../../../src/core/learn/budget';
+import { budgetedTokens, budgetOps } from '../../../src/core/learn/budget';
 import { confirmCounters } from '../../../src/core/learn/confirmedCounters';
 import { ruleStandings } from '../../../src/core/learn/ruleStanding';
 import { bullets, type Playbook } from '../../../src/core/playbook/model';
@@ -66,6 +66,23 @@ describe('the playbook’s token budget', () => {
     assert.match(stuck.warning ?? '', /over its budget/);
   });
 
+  it('counts the rules, not the model marks above them: marking every rule retires nothing more', () => {
+    const book = parsePlaybook(playbook(10));
+    const marked = parsePlaybook(
+      playbook(10).replace(
+        /^\[(conv-\d+)\]/gm,
+        '<!-- combee:model [$1] written by openai gpt-4o-mini (prompt 1) -->\n[$1]',
+      ),
+    );
+    assert.ok(countTokens(serializePlaybook(marked)) > countTokens(serializePlaybook(book)) + 100, 'the marks weigh');
+    const budget = countTokens(serializePlaybook(book)) - 40;
+    const keep = new Set(['conv-00010']);
+    const plain = budgetOps(book, budget, keep, counted(book), ['conv-00010']);
+    const withMarks = budgetOps(marked, budget, keep, counted(marked), ['conv-00010']);
+    assert.deepEqual(withMarks.ops, plain.ops);
+    assert.equal(withMarks.before, plain.before);
+  });
+
   it('a run whose new lesson overflows the budget proposes it with a replacement, not a silent drop', async () => {
     const root = tempDir('combee-budget-');
     const workspace = join(root, 'ws');
@@ -111,7 +128,9 @@ describe('the playbook’s token budget', () => {
       notes.join('\n'),
     );
     const after = proposal.files.find((f) => f.path === '.combee/playbook.md')?.after ?? '';
-    assert.ok(countTokens(after) <= budget, `${countTokens(after)} ≤ ${budget}`);
+    // what the budget counts: the rules, not the model mark above each new one
+    const measured = budgetedTokens(parsePlaybook(after));
+    assert.ok(measured <= budget && measured < countTokens(after), `${measured} ≤ ${budget}`);
     assert.equal(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), text, 'nothing written');
   });
 });
