@@ -44,7 +44,8 @@ describe('retiring a rule of the playbook', () => {
       'vscode.executeCodeLensProvider',
       playbookDocument.uri,
     );
-    const ruleLine = playbook.split('\n').findIndex((l) => l.includes(`[${ruleId}]`));
+    // the rule's own line (a model mark above it names the rule too)
+    const ruleLine = playbook.split('\n').findIndex((l) => l.startsWith(`[${ruleId}]`));
     const here = lenses.filter((l) => l.range.start.line === ruleLine).map((l) => l.command?.title);
     assert.deepEqual(here, ['new · +0 −0', 'Where it came from']);
 
