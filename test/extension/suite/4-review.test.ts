@@ -127,7 +127,7 @@ describe('review: per rule, per file, edits and conflicts', () => {
     // put the editor back as the disk has it, and drop what is left of the proposal, for the tests after this one
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
-    await run('combee.rejectProposal', p!.id);
+    await run('combee.rejectProposal', p!.id, true);
   });
 
   it('edit before accepting: the proposal is in the editor unsaved; saving is the accept', async () => {
@@ -181,7 +181,7 @@ describe('review: per rule, per file, edits and conflicts', () => {
       const file = left!.files.find((f) => tab.input.modified.path.endsWith(`/${f.path}`));
       assert.equal(shown.getText(), file!.after, `${file!.path}: the open diff shows what is left of the proposal`);
     }
-    const undone = await run('combee.undoAccept');
+    const undone = await run('combee.undoDecision');
     assert.ok(undone && undone.reverted.length > 0, JSON.stringify(undone));
     assert.deepEqual(undone.changedSince, []);
     assert.equal(
@@ -194,6 +194,6 @@ describe('review: per rule, per file, edits and conflicts', () => {
       restored!.rules.some((r) => r.id === bundleRule.id),
       'the rule is pending again',
     );
-    await run('combee.rejectProposal', result.proposalId);
+    await run('combee.rejectProposal', result.proposalId, true);
   });
 });

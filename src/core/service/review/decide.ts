@@ -1,5 +1,5 @@
-import type { FileChange, Proposal, RuleChange } from '../../assets/proposal';
-import { isOpen, pendingRules, withDecisions } from '../../assets/review';
+import { makeFileChange, type FileChange, type Proposal, type RuleChange } from '../../assets/proposal';
+import { isOpen, pendingRules, proposalOrder, withDecisions } from '../../assets/review';
 import type { AssetSettings } from '../../assets/targets';
 import type { ProposalStore } from '../../store/proposals';
 import { ReviewMemory } from '../../store/reviewMemory';
@@ -10,7 +10,7 @@ import { chooseRules, readWorkspaceFile } from '../proposalFiles';
 import { rememberRetired } from '../rememberRetired';
 import { proposalAssets } from './assets';
 import { rulesInFile } from './ruleFiles';
-import { emptyOutcome, type ReviewWriter, type WriteOutcome } from './writer';
+import { emptyOutcome, type ReviewWriter, type WriteOutcome, type WrittenFile } from './writer';
 
 // The one place review decisions are made. A file is decided through the rules it holds, so whatever the order of
 // decisions, a rejected rule is never written, and an agent file only cites rules its playbook holds.
@@ -22,7 +22,13 @@ export type ReviewAction =
   | { kind: 'accept-rules'; ids: string[] }
   | { kind: 'reject-all' }
   | { kind: 'reject-file'; path: string }
-  | { kind: 'reject-rules'; ids: string[] };
+  | { kind: 'reject-rules'; ids: string[] }
+  /**
+   * A file of the proposal the user edited and saved themselves (Edit Before Accepting): nothing is written, the text
+   * is recorded as accepted. In the playbook, the proposal's rules the text holds are accepted, those taken out of it
+   * rejected; `before` is what the file held before the edit (undefined: it did not exist), for undo.
+   */
+  | { kind: 'accept-edited'; path: string; before: string | undefined; text: string };
 
 export interface ReviewDeps {
   /** The run's lessons and the review memory live there. */
@@ -49,8 +55,10 @@ export interface ReviewPlan {
   leftOutFlagged: RuleChange[];
   /** What is written, all together or nothing. */
   files: FileChange[];
-  /** Files decided themselves (they hold no pending rule), with the decision. */
+  /** Files decided themselves (they hold no pending rule, or the user wrote them), with the decision. */
   filesDecided: Array<{ change: FileChange; decision: 'accepted' | 'rejected' }>;
+  /** Files the user wrote themselves: recorded as written (for undo), not written again. */
+  recorded: WrittenFile[];
   /** The proposal once the files are written, before the decisions are recorded. */
   next: () => Proposal;
 }
@@ -87,6 +95,7 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     leftOutFlagged: [],
     files: [],
     filesDecided: [],
+    recorded: [],
     next: () => proposal,
   };
   const refuse = (why: string): ReviewPlan => ({ ...base, refused: why });
@@ -132,9 +141,9 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     );
     return { ...base, rejecting: rules, next: () => split.remaining() };
   };
-  const alone = (change: FileChange, decision: 'accepted' | 'rejected'): ReviewPlan => ({
+  const alone = (change: FileChange, decision: 'accepted' | 'rejected', written = false): ReviewPlan => ({
     ...base,
-    files: decision === 'accepted' ? [change] : [],
+    files: decision === 'accepted' && !written ? [change] : [],
     filesDecided: [{ change, decision }],
     next: () => ({
       ...proposal,
@@ -199,6 +208,45 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
       const cited = rulesInFile(change, pending);
       return cited.length > 0 ? reject(cited) : alone(change, 'rejected');
     }
+    case 'accept-edited': {
+      const change = proposal.files.find((f) => f.path === action.path);
+      if (!change) return refuse(`proposal ${proposal.id} has no pending file ${action.path}`);
+      const recorded = [{ path: change.path, before: action.before, after: action.text }];
+      const edited = { ...change, after: action.text };
+      // rules live in the playbook: another file edited decides none (they are rendered into it when accepted)
+      const cited = change.path === assets.playbookPath ? rulesInFile(change, pending) : [];
+      if (cited.length === 0) {
+        if (change.path === assets.playbookPath || rulesInFile(change, pending).length === 0)
+          return { ...alone(edited, 'accepted', true), recorded };
+        const split = await chooseRules(deps.store, live, [], assets, deps.warn);
+        return {
+          ...base,
+          recorded,
+          filesDecided: [{ change: edited, decision: 'accepted' }],
+          next: () => split.remaining([change.path]),
+        };
+      }
+      const own = makeFileChange(change.path, change.kind === 'create' ? undefined : change.before, action.text);
+      const kept = own ? rulesInFile(own, cited) : [];
+      // a rule the user took out of the proposed text is turned down
+      const dropped = cited.filter((r) => !kept.includes(r));
+      const rest: Proposal = { ...live, ops: live.ops.filter((o) => !dropped.some((r) => r.id === o.ruleId)) };
+      const split = await chooseRules(
+        deps.store,
+        rest,
+        kept.map((r) => r.id),
+        assets,
+        deps.warn,
+      );
+      return {
+        ...base,
+        accepting: kept,
+        rejecting: dropped,
+        recorded,
+        filesDecided: [{ change: edited, decision: 'accepted' }],
+        next: () => split.remaining([change.path]),
+      };
+    }
   }
 }
 
@@ -216,9 +264,14 @@ function settled(proposal: Proposal, action: ReviewAction): Proposal {
 export async function commitReview(deps: ReviewDeps, plan: ReviewPlan): Promise<ReviewResult> {
   const before = plan.proposal;
   if (plan.refused) return { plan, decided: false, outcome: emptyOutcome(), proposal: before };
-  const outcome = plan.files.length > 0 ? await deps.writer.write(plan.files) : emptyOutcome();
-  if (outcome.conflicts.length > 0 || outcome.refused.length > 0)
-    return { plan, decided: false, outcome, proposal: before };
+  const written = plan.files.length > 0 ? await deps.writer.write(plan.files) : emptyOutcome();
+  if (written.conflicts.length > 0 || written.refused.length > 0)
+    return { plan, decided: false, outcome: written, proposal: before };
+  const outcome = {
+    ...written,
+    written: [...written.written, ...plan.recorded.map((w) => w.path)],
+    writes: [...written.writes, ...plan.recorded],
+  };
   let next = plan.next();
   const acceptedFiles = [
     ...plan.files,
@@ -235,7 +288,7 @@ export async function commitReview(deps: ReviewDeps, plan: ReviewPlan): Promise<
     .map((d) => ({ path: d.change.path, kind: d.change.kind }));
   if (plan.rejecting.length + rejectedFiles.length > 0)
     next = withDecisions(next, 'rejected', { files: rejectedFiles, rules: plan.rejecting });
-  next = settled(next, plan.action);
+  next = { ...settled(next, plan.action), order: proposalOrder(next, proposalOrder(before)) };
   await remember(deps, plan);
   await deps.proposals.save(next);
   return { plan, decided: true, outcome, proposal: next };
