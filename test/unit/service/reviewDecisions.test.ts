@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import type { FileChange, Proposal } from '../../../src/core/assets/proposal';
 import { rebaseChange } from '../../../src/core/assets/rebase';
-import { isOpen } from '../../../src/core/assets/review';
+import { isOpen, reviewItems } from '../../../src/core/assets/review';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
 import { decide, planReview, type ReviewAction, type ReviewDeps } from '../../../src/core/service/review/decide';
@@ -119,6 +119,16 @@ async function checkInvariants(
   // the run's counter reaches the playbook once, with the first accept that writes it
   const counter = /\[bui-00001\] helpful=(\d+)/.exec(playbookText)?.[1];
   assert.ok(counter === '1' || counter === '2', `${story}: counter ${counter}`);
+  // the rows keep the place they were first proposed in, whatever was decided
+  for (const [rows, first] of [
+    [reviewItems(proposal).rules.map((r) => r.id), fx.proposal.rules.map((r) => r.id)],
+    [reviewItems(proposal).files.map((f) => f.path), fx.proposal.files.map((f) => f.path)],
+  ] as const)
+    assert.deepEqual(
+      rows.filter((k) => first.includes(k)),
+      first.filter((k) => rows.includes(k)),
+      `${story}: rows in their first order`,
+    );
   // the status is computed from the same decisions
   const waiting = RULES.filter((id) => states.get(id) === 'pending');
   const status = proposalStatus(proposal);

@@ -1,4 +1,5 @@
-import { makeFileChange, type FileChange, type Proposal, type RuleChange } from '../../assets/proposal';
+import type { FileChange, Proposal, RuleChange } from '../../assets/proposal';
+import { parseBulletLine } from '../../playbook/markdown';
 import { isOpen, pendingRules, proposalOrder, withDecisions } from '../../assets/review';
 import type { AssetSettings } from '../../assets/targets';
 import type { ProposalStore } from '../../store/proposals';
@@ -213,21 +214,15 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
       if (!change) return refuse(`proposal ${proposal.id} has no pending file ${action.path}`);
       const recorded = [{ path: change.path, before: action.before, after: action.text }];
       const edited = { ...change, after: action.text };
-      // rules live in the playbook: another file edited decides none (they are rendered into it when accepted)
-      const cited = change.path === assets.playbookPath ? rulesInFile(change, pending) : [];
-      if (cited.length === 0) {
-        if (change.path === assets.playbookPath || rulesInFile(change, pending).length === 0)
-          return { ...alone(edited, 'accepted', true), recorded };
-        const split = await chooseRules(deps.store, live, [], assets, deps.warn);
-        return {
-          ...base,
-          recorded,
-          filesDecided: [{ change: edited, decision: 'accepted' }],
-          next: () => split.remaining([change.path]),
-        };
-      }
-      const own = makeFileChange(change.path, change.kind === 'create' ? undefined : change.before, action.text);
-      const kept = own ? rulesInFile(own, cited) : [];
+      const cited = rulesInFile(change, pending);
+      if (cited.length === 0) return { ...alone(edited, 'accepted', true), recorded };
+      const isPlaybook = change.path === assets.playbookPath;
+      // the user's text makes the proposal's change of a rule when its line there is not the one before it (in the
+      // playbook its bullet: a flagged rule's marker comment left behind is no rule)
+      const bulletOf = (text: string, id: string) => text.split('\n').find((l) => parseBulletLine(l)?.id === id);
+      const kept = isPlaybook
+        ? cited.filter((r) => bulletOf(action.text, r.id) !== bulletOf(change.before, r.id))
+        : rulesInFile(edited, cited);
       // a rule the user took out of the proposed text is turned down
       const dropped = cited.filter((r) => !kept.includes(r));
       const rest: Proposal = { ...live, ops: live.ops.filter((o) => !dropped.some((r) => r.id === o.ruleId)) };
@@ -238,13 +233,17 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
         assets,
         deps.warn,
       );
+      // the saved playbook holds its rules; rules kept in another file go into the playbook and the other files, as
+      // Accept File does (the saved file itself stays as the user wrote it)
+      const files = isPlaybook || kept.length === 0 ? [] : split.chosen.files.filter((f) => f.path !== change.path);
       return {
         ...base,
         accepting: kept,
         rejecting: dropped,
+        files,
         recorded,
         filesDecided: [{ change: edited, decision: 'accepted' }],
-        next: () => split.remaining([change.path]),
+        next: () => split.remaining([change.path, ...files.map((f) => f.path)]),
       };
     }
   }
@@ -276,7 +275,10 @@ export async function commitReview(deps: ReviewDeps, plan: ReviewPlan): Promise<
   const acceptedFiles = [
     ...plan.files,
     ...plan.filesDecided.filter((d) => d.decision === 'accepted').map((d) => d.change),
-  ].map((f) => ({ path: f.path, kind: f.kind }));
+  ]
+    // a file decided alone is also the file written: recorded once
+    .filter((f, i, all) => all.findIndex((o) => o.path === f.path) === i)
+    .map((f) => ({ path: f.path, kind: f.kind }));
   if (plan.accepting.length + plan.acceptingHeld.length + acceptedFiles.length > 0)
     next = withDecisions(next, 'accepted', {
       files: acceptedFiles,
