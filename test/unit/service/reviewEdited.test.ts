@@ -82,6 +82,11 @@ describe('Edit Before Accepting through the review service', () => {
         .map((o) => (o.op === 'ADD' ? o.content : ''))
         .sort(),
     );
+    // the saved playbook is known as written, so a later deletion of the rule is noticed
+    assert.ok(
+      memory.accepted.some((a) => a.id === kept),
+      JSON.stringify(memory.accepted),
+    );
     // the rows keep the order first proposed
     assert.deepEqual(
       reviewItems(saved).rules.map((r) => r.id),

@@ -310,7 +310,8 @@ async function remember(deps: ReviewDeps, plan: ReviewPlan): Promise<void> {
   // taken by name: their risky-looking text is the user's now, not held back next time
   await memory.rememberTrusted([...plan.acceptingHeld.map((h) => h.content), ...textsToTrust(plan.accepting)]);
   const playbookPath = proposalAssets(proposal, deps.fallbackAssets).playbookPath;
-  if (!plan.files.some((f) => f.path === playbookPath)) return;
+  // written by the accept, or saved by the user (an edited proposal)
+  if (![...plan.files, ...plan.recorded].some((f) => f.path === playbookPath)) return;
   const text = readWorkspaceFile(proposal.workspace, playbookPath);
   if (text === undefined) return;
   await memory.rememberAccepted(text, new Map(plan.accepting.map((r) => [r.id, r.support.map((s) => s.traceId)])));
