@@ -10,11 +10,24 @@ export const ACCEPT_HELP = `combee accept <proposal-id> [--rule <id>]… [--file
   written (exit 1).
   Flagged rules (risky text, or evidence that is only text an agent read) are left out and stay pending unless
   named with --rule or all taken with --include-flagged; the command says which and why.
-combee reject <proposal-id> [--rule <id>]… [--file <path>]… [--workspace <folder>] [--store <folder>] [--json]
-  Drops the proposal, the given rules, or the rules a file holds; rejected changes are remembered and not proposed
-  again. A rule already accepted is not rejected (retire it instead).
   --json: the proposal afterwards (files written or dropped, rules decided, rules still pending with their flags,
-  what is left to review).`;
+  what is left to review).
+  Accepting a proposal accepted already prints "already accepted" (exit 0; --json says \`"already": true\`).
+  Every decision can be walked back with \`combee undo\`.`;
+
+export const REJECT_HELP = `combee reject <proposal-id> [--rule <id>]… [--file <path>]… [--workspace <folder>] [--store <folder>] [--json]
+  Drops the proposal, the given rules, or the rules a file holds; rejected changes are remembered and not proposed
+  again. A rule already accepted is not rejected (retire it instead). Rejecting a proposal rejected already prints
+  "already rejected" (exit 0; --json says \`"already": true\`). \`combee undo\` walks a reject back.
+  --json: the proposal afterwards (files dropped, rules decided, rules still pending with their flags, what is left
+  to review).`;
+
+export const UNDO_HELP = `combee undo [--steps <n>] [--workspace <folder>] [--store <folder>] [--json]
+  Walks back the workspace's newest review decisions (accept, reject, retire, pin; from the CLI or the extension —
+  the same stack, kept in the store, the last 50), one by default or --steps n, newest first: the files each wrote go
+  back as they were, the proposal and what review remembers too. A file edited since keeps the edits where the
+  decision did not write; where it did, nothing of that decision is walked back and it says why (exit 1).
+  --json: the decisions undone, the files restored, the one refused, and how many are left.`;
 
 export const RETIRE_HELP = `combee retire <rule-id> [--reason <text>] [--workspace <folder>] [--playbook <path>]
               [--targets <list>] [--store <folder>] [--json]

@@ -8,9 +8,11 @@ import {
   IMPORT_HELP,
   LEARN_HELP,
   MERGE_HELP,
+  REJECT_HELP,
   RETIRE_HELP,
   RULES_HELP,
   TREE_HELP,
+  UNDO_HELP,
 } from './help';
 import { UsageError } from './args';
 import { consoleOutput, redactingOutput, type Output } from './output';
@@ -28,6 +30,10 @@ ${LEARN_HELP}
 ${CALIBRATE_HELP}
 
 ${ACCEPT_HELP}
+
+${REJECT_HELP}
+
+${UNDO_HELP}
 
 ${RETIRE_HELP}
 
@@ -55,7 +61,8 @@ const COMMAND_HELP: Record<string, string> = {
   learn: LEARN_HELP,
   calibrate: CALIBRATE_HELP,
   accept: ACCEPT_HELP,
-  reject: ACCEPT_HELP,
+  reject: REJECT_HELP,
+  undo: UNDO_HELP,
   retire: RETIRE_HELP,
   pin: RETIRE_HELP,
   unpin: RETIRE_HELP,
@@ -93,6 +100,8 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
         return await (await import('./commands/accept.js')).acceptCommand(rest, out);
       case 'reject':
         return await (await import('./commands/accept.js')).rejectCommand(rest, out);
+      case 'undo':
+        return await (await import('./commands/undo.js')).undoCommand(rest, out);
       case 'retire':
         return await (await import('./commands/ruleChange.js')).retireCommand(rest, out);
       case 'pin':

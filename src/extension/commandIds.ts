@@ -16,7 +16,7 @@ export const COMMANDS = {
   openPlaybook: 'combee.openPlaybook',
   acceptProposal: 'combee.acceptProposal',
   rejectProposal: 'combee.rejectProposal',
-  undoAccept: 'combee.undoAccept',
+  undoDecision: 'combee.undoDecision',
   forgetLearning: 'combee.forgetLearning',
   clearCache: 'combee.clearCache',
   acceptFile: 'combee.acceptFile',

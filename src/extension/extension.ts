@@ -18,7 +18,7 @@ import {
   rejectRule,
   reviewProposals,
   showRuleEvidence,
-  undoLastAccept,
+  undoLastDecision,
 } from './commands/proposals';
 import { COMMANDS, type CommandId } from './commandIds';
 import { chooseProvider } from './llm/providerChoice';
@@ -83,8 +83,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     [COMMANDS.calibrateCapacity]: (confirmed) => calibrateCapacityCommand(s, confirmed),
     [COMMANDS.acceptProposal]: (id, includeFlagged, confirmed) =>
       acceptProposal(s, isNode(id) ? id.proposalId : id, includeFlagged, confirmed),
-    [COMMANDS.undoAccept]: () => undoLastAccept(s),
-    [COMMANDS.rejectProposal]: (id) => rejectProposal(s, isNode(id) ? id.proposalId : id),
+    [COMMANDS.undoDecision]: () => undoLastDecision(s),
+    [COMMANDS.rejectProposal]: (id, confirmed) => rejectProposal(s, isNode(id) ? id.proposalId : id, confirmed),
     // From the Proposals view the argument is the tree node; from tests and the palette, plain ids.
     [COMMANDS.acceptFile]: (a, b) => (isNode(a) ? acceptFile(s, a.proposalId, a.path) : acceptFile(s, a, b)),
     [COMMANDS.acceptRule]: (a, b, c) => (isNode(a) ? acceptRule(s, a.proposalId, a.ruleId) : acceptRule(s, a, b, c)),

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Proposal } from '../../core/assets/proposal';
 import { pendingRules } from '../../core/assets/review';
 import {
-  decide,
+  planReview,
   unknownRuleNames,
   type ReviewAction,
   type ReviewDeps,
@@ -10,6 +10,7 @@ import {
 } from '../../core/service/review/decide';
 import { fileWriter } from '../../core/service/review/fileWriter';
 import { describeStatus, proposalStatus } from '../../core/service/review/status';
+import { UndoStack } from '../../core/service/review/undo';
 import { ProposalStore } from '../../core/store/proposals';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
@@ -32,6 +33,7 @@ const OPTIONS = {
 type Decision = 'accepted' | 'rejected';
 
 interface Command {
+  workspace: string;
   deps: ReviewDeps;
   proposal: Proposal;
   actions: ReviewAction[];
@@ -71,6 +73,7 @@ async function command(argv: string[], decision: Decision, out: Output): Promise
               : { kind: 'reject-all' },
           ];
   return {
+    workspace,
     deps: {
       store,
       proposals,
@@ -123,17 +126,43 @@ function heldNotNamed(proposal: Proposal, actions: ReviewAction[], out: Output):
     );
 }
 
+/** Asked for what was decided so already (the proposal, every named rule or file, the same way): nothing to do. */
+function decidedAlready(proposal: Proposal, actions: ReviewAction[], decision: Decision): boolean {
+  const rule = (id: string) => proposal.reviewed.rules.some((r) => r.id === id && r.decision === decision);
+  const file = (path: string) =>
+    !proposal.files.some((f) => f.path === path) &&
+    proposal.reviewed.files.some((f) => f.path === path && f.decision === decision);
+  return actions.every((a) =>
+    a.kind === 'accept-all' || a.kind === 'reject-all'
+      ? proposal.status === decision
+      : 'ids' in a
+        ? a.ids.every(rule)
+        : 'path' in a && file(a.path),
+  );
+}
+
 async function run(argv: string[], decision: Decision, out: Output): Promise<number> {
   const cmd = await command(argv, decision, out);
   if (!cmd) return 1;
   // --json: the lines go to stderr, the proposal's state after the command to stdout
   const lines: Output = cmd.json ? { ...out, result: (text) => out.info(text) } : out;
+  if (decidedAlready(cmd.proposal, cmd.actions, decision)) {
+    const what = cmd.actions.flatMap((a) => ('ids' in a ? a.ids : 'path' in a ? [a.path] : []));
+    lines.result(
+      `${what.length > 0 ? `${what.join(', ')} of proposal` : 'proposal'} ${cmd.proposal.id}: already ${decision}`,
+    );
+    if (cmd.json) out.result(JSON.stringify({ ...jsonOf(cmd.proposal, decision, [], 0), already: true }, null, 2));
+    return 0;
+  }
+  const stack = new UndoStack(cmd.deps.store.dir, cmd.workspace);
   if (decision === 'accepted') heldNotNamed(cmd.proposal, cmd.actions, lines);
   let proposal = cmd.proposal;
   let exitCode = 0;
   const results: ReviewResult[] = [];
   for (const action of cmd.actions) {
-    const result = await decide({ ...cmd.deps, warn: (m) => lines.warn(m) }, proposal, action);
+    const deps = { ...cmd.deps, warn: (m: string) => lines.warn(m) };
+    // each decision goes on the workspace's undo stack, the one the extension walks back too
+    const result = await stack.commit(deps, await planReview(deps, proposal, action));
     report(result, lines);
     results.push(result);
     proposal = result.proposal;
@@ -161,6 +190,7 @@ function jsonOf(proposal: Proposal, decision: Decision, results: ReviewResult[],
     pendingRules: pendingRules(proposal).map((r) => ({ id: r.id, flags: r.flags })),
     toReview: { rules: status.rules, files: status.files, text: describeStatus(status) },
     exitCode,
+    already: false,
   };
 }
 

@@ -121,6 +121,8 @@ export const Proposal = z.object({
   heldRules: z.array(z.object({ id: z.string(), content: z.string(), flags: z.array(RuleFlag) })).default([]),
   /** Absent in proposals made before review was recorded per item: everything in them reads as pending. */
   reviewed: Reviewed.default({ files: [], rules: [] }),
+  /** Its files and rule ids in the order first proposed: the review keeps them there, whatever is decided. */
+  order: z.object({ files: z.array(z.string()), rules: z.array(z.string()) }).optional(),
 });
 export type Proposal = z.infer<typeof Proposal>;
 

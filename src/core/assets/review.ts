@@ -27,46 +27,65 @@ export function isOpen(proposal: Proposal): boolean {
 }
 
 /**
- * Every file and rule of a proposal with its state: the pending ones as proposed now, then the ones decided. A file
- * still proposed is pending even if an earlier accept wrote part of it (what is left of it waits).
+ * Every file and rule of a proposal with its state, in the order they were first proposed (a decision never moves a
+ * row). A file still proposed is pending even if an earlier accept wrote part of it (what is left of it waits).
  */
 export function reviewItems(proposal: Proposal): { files: ReviewedFile[]; rules: ReviewedRule[] } {
   const pendingPaths = new Set(proposal.files.map((f) => f.path));
   const decidedRules = new Set(proposal.reviewed.rules.map((r) => r.id));
+  const files = [
+    ...proposal.files.map((change): ReviewedFile => ({
+      path: change.path,
+      kind: change.kind,
+      state: 'pending',
+      change,
+    })),
+    ...proposal.reviewed.files
+      .filter((f) => !pendingPaths.has(f.path))
+      .map((f): ReviewedFile => ({ path: f.path, kind: f.kind, state: f.decision })),
+  ];
+  const rules = [
+    ...proposal.rules
+      .filter((r) => !decidedRules.has(r.id))
+      .map((rule): ReviewedRule => ({ id: rule.id, op: rule.op, content: rule.content, state: 'pending', rule })),
+    ...proposal.reviewed.rules.map((r): ReviewedRule => ({
+      id: r.id,
+      op: r.op,
+      content: r.content,
+      held: r.held,
+      state: r.decision,
+    })),
+  ];
   return {
-    files: [
-      ...proposal.files.map((change): ReviewedFile => ({
-        path: change.path,
-        kind: change.kind,
-        state: 'pending',
-        change,
-      })),
-      ...proposal.reviewed.files
-        .filter((f) => !pendingPaths.has(f.path))
-        .map((f): ReviewedFile => ({ path: f.path, kind: f.kind, state: f.decision })),
-    ],
-    rules: [
-      ...proposal.rules
-        .filter((r) => !decidedRules.has(r.id))
-        .map((rule): ReviewedRule => ({ id: rule.id, op: rule.op, content: rule.content, state: 'pending', rule })),
-      ...proposal.reviewed.rules.map((r): ReviewedRule => ({
-        id: r.id,
-        op: r.op,
-        content: r.content,
-        held: r.held,
-        state: r.decision,
-      })),
-    ],
+    files: inOrder(files, proposal.order?.files ?? [], (f) => f.path),
+    rules: inOrder(rules, proposal.order?.rules ?? [], (r) => r.id),
   };
 }
 
-/** Files and rules still waiting for a decision (held rules are reported, not counted). */
-export function pendingCounts(proposal: Proposal): { files: number; rules: number } {
-  if (!isOpen(proposal)) return { files: 0, rules: 0 };
-  const items = reviewItems(proposal);
+/** Items sorted by their place in `order`; those it does not name keep their own order, after it. */
+function inOrder<T>(items: T[], order: readonly string[], key: (item: T) => string): T[] {
+  const place = new Map(order.map((k, i) => [k, i] as const));
+  const at = (item: T) => place.get(key(item)) ?? order.length;
+  // Array.prototype.sort is stable: equal places keep the order given
+  return [...items].sort((a, b) => at(a) - at(b));
+}
+
+/** A proposal's files and rules in the order first proposed: the one kept, extended by what a re-render added. */
+export function proposalOrder(proposal: Proposal, kept = proposal.order): NonNullable<Proposal['order']> {
+  const extend = (known: readonly string[], seen: readonly string[]) => [
+    ...known,
+    ...seen.filter((k, i) => !known.includes(k) && seen.indexOf(k) === i),
+  ];
   return {
-    files: items.files.filter((f) => f.state === 'pending').length,
-    rules: items.rules.filter((r) => r.state === 'pending').length,
+    files: extend(kept?.files ?? [], [
+      ...proposal.files.map((f) => f.path),
+      ...proposal.reviewed.files.map((f) => f.path),
+    ]),
+    rules: extend(kept?.rules ?? [], [
+      ...proposal.rules.map((r) => r.id),
+      ...proposal.heldRules.map((h) => h.id),
+      ...proposal.reviewed.rules.map((r) => r.id),
+    ]),
   };
 }
 
@@ -94,21 +113,6 @@ export function withDecisions(
       rules: [...proposal.reviewed.rules.filter((r) => !rules.some((d) => d.id === r.id)), ...rules],
     },
   };
-}
-
-/** The files of an accept that it wrote or found already written: not the conflicts, nor those refused. */
-export function acceptedFiles(
-  files: FileChange[],
-  outcome: { conflicts: string[]; refused: Array<{ path: string }> },
-): AcceptedFile[] {
-  return files
-    .filter((f) => !outcome.conflicts.includes(f.path) && !outcome.refused.some((r) => r.path === f.path))
-    .map((f) => ({ path: f.path, kind: f.kind }));
-}
-
-/** Rules live in the playbook: accepting its file accepts them, except flagged ones (written marked, not taken by name). */
-export function rulesAcceptedWith(proposal: Proposal, accepted: AcceptedFile[], playbookPath: string): RuleChange[] {
-  return accepted.some((f) => f.path === playbookPath) ? proposal.rules.filter((r) => r.flags.length === 0) : [];
 }
 
 /** The rules still waiting in a proposal, as proposed. */

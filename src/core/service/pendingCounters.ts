@@ -5,6 +5,7 @@ import type { RuleCount } from '../playbook/delta';
 import type { ProposalStore } from '../store/proposals';
 import type { TraceStore } from '../store/traceStore';
 import { chooseRules } from './proposalFiles';
+import { proposalAssets } from './review/assets';
 
 // A run's counters reach the playbook file only with an accept, but the evidence ledger counts each (rule, session)
 // pair when the run is made: counters left in a proposal that waits (a newer one accepted instead) or was rejected
@@ -59,10 +60,11 @@ export async function giveUpCounters(
       await proposals.save({ ...proposal, tags: [], counts: [] });
       continue;
     }
-    const targets = (proposal.targets as AssetSettings['targets'] | undefined) ?? assets.targets;
-    const split = await chooseRules(store, proposal, [], { ...assets, ...(targets ? { targets } : {}) }, warn);
+    // rendered again with the settings it was made with, as every decision on it is
+    const own = proposalAssets(proposal, assets);
+    const split = await chooseRules(store, proposal, [], own, warn);
     // told that the playbook was written: the rest is rendered without the counters
-    const rest = split.remaining([assets.playbookPath]);
+    const rest = split.remaining([own.playbookPath]);
     await proposals.save({ ...rest, status: rest.files.length === 0 ? 'accepted' : proposal.status });
   }
 }

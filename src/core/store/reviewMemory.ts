@@ -32,6 +32,7 @@ const Memory = z.object({
 });
 type Memory = z.infer<typeof Memory>;
 export type ReviewMemoryData = Memory;
+export const ReviewMemoryData = Memory;
 
 const empty = (): Memory => ({ version: 1, rejected: [], deleted: [], retired: [], accepted: [], trusted: [] });
 

@@ -70,4 +70,9 @@ export class WorkspaceState {
   reviewMemoryFile(workspace: string): string {
     return join(this.dir(workspace), 'review-memory.json');
   }
+
+  /** The review decisions that can be walked back, newest last (every front end's). */
+  undoFile(workspace: string): string {
+    return join(this.dir(workspace), 'undo.json');
+  }
 }

@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { rebaseChange } from '../../core/assets/rebase';
-import { rulesAcceptedWith, withDecisions } from '../../core/assets/review';
 import { planReview, type ReviewDeps, type ReviewPlan, type ReviewResult } from '../../core/service/review/decide';
-import { UndoStack } from '../../core/service/review/undo';
+import { describeAction, UndoStack } from '../../core/service/review/undo';
 import { describeFlags } from '../../core/trust/kinds';
 import { resolveInWorkspace, tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { evidenceUri } from '../review/evidenceDocument';
@@ -117,45 +116,64 @@ function outcomeOf(result: ReviewResult): AcceptOutcome {
 
 const ruleList = (ids: string[]) => (ids.length === 1 ? `rule ${ids[0]}` : `rules ${ids.join(', ')}`);
 
-/** Says what a decision did, with Undo for an accept; refusals and conflicts get their own message. */
-function announce(services: Services, what: string, result: ReviewResult): void {
+/** What a decision did, in one sentence: the files it wrote or dropped and the rules it accepted or turned down. */
+function decisionMessage(result: ReviewResult): string {
+  const { plan, outcome } = result;
+  // a file the user saved themselves is not written by Combee
+  const wrote = outcome.written.filter((path) => !plan.recorded.some((r) => r.path === path));
+  const taken = [...plan.accepting.map((r) => r.id), ...plan.acceptingHeld.map((h) => h.id)];
+  const dropped = plan.filesDecided.filter((d) => d.decision === 'rejected').map((d) => d.change.path);
+  const parts = [
+    ...(wrote.length > 0
+      ? [
+          `wrote ${wrote.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}`,
+        ]
+      : plan.files.length > 0
+        ? ['the files already held these changes']
+        : []),
+    ...(taken.length > 0 ? [`accepted ${ruleList(taken)}`] : []),
+    ...(plan.rejecting.length > 0
+      ? [`turned down ${ruleList(plan.rejecting.map((r) => r.id))} (not proposed again)`]
+      : []),
+    ...(dropped.length > 0 ? [`dropped ${dropped.join(', ')}`] : []),
+  ];
+  return `Combee ${describeAction(plan.action, plan.proposal)}${parts.length ? `: ${parts.join('; ')}` : ''}.`;
+}
+
+/** Says what a decision did, with Undo; refusals and conflicts get their own message. */
+function announce(services: Services, result: ReviewResult): void {
   const { plan, outcome, proposal } = result;
+  const what = describeAction(plan.action, plan.proposal);
   if (plan.refused) {
     void vscode.window.showInformationMessage(`Combee: ${plan.refused}.`);
-    services.log.info(`${what} ${proposal.id}: ${plan.refused}`);
+    services.log.info(`${what}: refused: ${plan.refused}`);
     return;
   }
-  const taken = [...plan.accepting.map((r) => r.id), ...plan.acceptingHeld.map((h) => h.id)];
-  services.log.info(
-    `${what} ${proposal.id}: wrote ${outcome.written.join(', ') || 'nothing'}${outcome.rebased.length ? ` (re-based: ${outcome.rebased.join(', ')})` : ''}${taken.length ? `; accepted ${taken.join(', ')}` : ''}${plan.rejecting.length ? `; rejected ${plan.rejecting.map((r) => r.id).join(', ')}` : ''}${outcome.conflicts.length ? `; conflicts: ${outcome.conflicts.map((c) => c.path).join(', ')}` : ''}${outcome.refused.length ? `; refused (outside the workspace): ${outcome.refused.map((r) => r.path).join(', ')}` : ''}`,
-  );
   for (const { reason } of outcome.refused)
     void vscode.window.showErrorMessage(`Combee did not write a file of proposal ${proposal.id}: ${reason}.`);
   if (outcome.conflicts.length > 0)
     void vscode.window.showWarningMessage(
       `Combee did not overwrite ${outcome.conflicts.map((c) => c.path).join(', ')}: changed where the proposal edits it since it was made, so nothing of this decision was written. Learn again for a fresh proposal.`,
     );
-  if (!result.decided) return;
-  if (outcome.written.length > 0) {
-    void vscode.window
-      .showInformationMessage(
-        `Combee wrote ${outcome.written.join(', ')}${outcome.rebased.length ? ` (re-based onto your edits: ${outcome.rebased.join(', ')})` : ''}${taken.length ? `, accepting ${ruleList(taken)}` : ''}.`,
-        'Undo',
-      )
-      .then((choice) => {
-        if (choice === 'Undo') void undoLastAccept(services);
-      });
-  } else if (plan.files.length > 0) {
-    void vscode.window.showInformationMessage('Combee wrote nothing: the files already hold these changes.');
+  if (!result.decided) {
+    services.log.info(
+      `not ${what}: ${[...outcome.conflicts.map((c) => c.reason), ...outcome.refused.map((r) => r.reason)].join('; ')}`,
+    );
+    return;
   }
+  const message = decisionMessage(result);
+  services.log.info(message.replace(/^Combee /, ''));
+  void vscode.window.showInformationMessage(message, 'Undo').then((choice) => {
+    if (choice === 'Undo') void undoLastDecision(services);
+  });
 }
 
 /** Commits a planned decision, then brings the open diffs and views up to date and says what happened. */
-async function commit(services: Services, plan: ReviewPlan, what: string): Promise<ReviewResult> {
-  const result = await undoStackOf(plan.proposal.workspace).commit(reviewDeps(services, plan.proposal), plan);
+async function commit(services: Services, plan: ReviewPlan): Promise<ReviewResult> {
+  const result = await undoStackOf(services, plan.proposal.workspace).commit(reviewDeps(services, plan.proposal), plan);
   await settleTabs(services, plan.proposal.id, plan.proposal.workspace);
   services.notifyChanged();
-  announce(services, what, result);
+  announce(services, result);
   return result;
 }
 
@@ -186,13 +204,13 @@ export async function acceptProposal(
       `Accept this Combee proposal?`,
       {
         modal: true,
-        detail: `It writes ${plan.files.map((f) => f.path).join(', ')}${plan.leftOutFlagged.length > 0 ? ' (flagged rules left out)' : ''}. Undo Last Accept puts them back.`,
+        detail: `It writes ${plan.files.map((f) => f.path).join(', ')}${plan.leftOutFlagged.length > 0 ? ' (flagged rules left out)' : ''}. Undo Last Decision puts them back.`,
       },
       write,
     );
     if (choice !== write) return undefined;
   }
-  const result = await commit(services, plan, 'accepted proposal');
+  const result = await commit(services, plan);
   for (const rule of plan.leftOutFlagged)
     services.log.warn(`left out flagged rule ${rule.id} of ${proposal.id}: ${describeFlags(rule.flags)}`);
   if (result.decided && plan.leftOutFlagged.length > 0)
@@ -220,7 +238,7 @@ export async function acceptFile(services: Services, id?: unknown, path?: unknow
     kind: 'accept-file',
     path: filePath as string,
   });
-  return outcomeOf(await commit(services, plan, `accepted ${filePath} of`));
+  return outcomeOf(await commit(services, plan));
 }
 
 /**
@@ -260,7 +278,7 @@ export async function acceptRule(
     );
     if (choice !== 'Accept Flagged Rule') return undefined;
   }
-  const result = await commit(services, plan, `accepted rule ${ruleId} of`);
+  const result = await commit(services, plan);
   if (result.decided && flags.length > 0)
     services.log.warn(`accepted flagged rule ${ruleId} of ${proposal.id} by name: ${describeFlags(flags)}`);
   return outcomeOf(result);
@@ -288,26 +306,41 @@ export async function rejectRule(services: Services, id?: unknown, ruleId?: unkn
     services.log.info(`rule ${ruleId} of ${proposal.id} not rejected: ${plan.refused}`);
     return false;
   }
-  const result = await commit(services, plan, `rejected rule ${ruleId} of`);
-  if (result.decided)
-    services.log.info(`rejected rule ${ruleId} of proposal ${proposal.id}; it will not be proposed again`);
-  return result.decided;
+  return (await commit(services, plan)).decided;
 }
 
-/** Reject: the whole proposal; its rule changes still waiting are remembered and not proposed again. */
-export async function rejectProposal(services: Services, id?: unknown): Promise<boolean> {
+/**
+ * Reject: the whole proposal, after a modal confirmation naming what is turned down; its rule changes still waiting
+ * are remembered and not proposed again. `confirmed === true` (tests, scripted use) stands for the answer.
+ */
+export async function rejectProposal(services: Services, id?: unknown, confirmed?: unknown): Promise<boolean> {
   const proposal = await resolveProposal(services, id);
   if (!proposal) return false;
   const plan = await planReview(reviewDeps(services, proposal), proposal, { kind: 'reject-all' });
-  const result = await undoStackOf(proposal.workspace).commit(reviewDeps(services, proposal), plan);
-  if (!result.decided) return false;
-  await closeProposalTabs(proposal.id);
-  services.notifyChanged();
-  services.log.info(
-    `rejected proposal ${proposal.id}; its ${plan.rejecting.length} rule change(s) will not be proposed again`,
-  );
-  return true;
+  if (plan.refused) {
+    void vscode.window.showInformationMessage(`Combee: ${plan.refused}.`);
+    return false;
+  }
+  if (confirmed !== true) {
+    const files = plan.filesDecided.map((d) => d.change.path);
+    const rules = plan.rejecting.map((r) => r.id);
+    const reject = 'Reject';
+    const choice = await vscode.window.showWarningMessage(
+      `Reject this Combee proposal: ${plural(rules.length, 'rule')} and ${plural(files.length, 'file')}?`,
+      {
+        modal: true,
+        detail: `${rules.length > 0 ? `Turned down, not proposed again: ${rules.join(', ')}.\n` : ''}${files.length > 0 ? `Not written: ${files.join(', ')}.\n` : ''}Undo Last Decision puts it back.`,
+      },
+      reject,
+    );
+    if (choice !== reject) return false;
+  }
+  const result = await commit(services, plan);
+  if (result.decided) await closeProposalTabs(proposal.id);
+  return result.decided;
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * Edit before accepting: the proposed text goes into the real file's editor unsaved (a new file opens as an
@@ -343,6 +376,8 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
       document = await vscode.workspace.openTextDocument(target);
     }
   }
+  // what the file held before the edit, for Undo (a new file did not exist)
+  const original = exists ? document.getText() : undefined;
   const edit = new vscode.WorkspaceEdit();
   edit.replace(
     target,
@@ -356,20 +391,15 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
     if (doc.uri.fsPath !== uri.fsPath) return;
     saved.dispose();
     const latest = await services.proposals.load(proposal.workspace, proposal.id);
-    if (latest) {
-      const remaining = latest.files.filter((f) => f.path !== change.path);
-      const accepted = [{ path: change.path, kind: change.kind }];
-      // saving the edited playbook takes its rules as the user left them
-      await services.proposals.save(
-        withDecisions(
-          { ...latest, files: remaining, status: remaining.length === 0 ? 'accepted' : 'partial' },
-          'accepted',
-          { files: accepted, rules: rulesAcceptedWith(latest, accepted, readSettings().playbookPath) },
-        ),
-      );
-      services.notifyChanged();
-    }
-    services.log.info(`accepted ${change.path} of ${proposal.id} after editing`);
+    if (!latest) return;
+    // the service records the saved text and decides which of the proposal's rules it took
+    const plan = await planReview(reviewDeps(services, latest), latest, {
+      kind: 'accept-edited',
+      path: change.path,
+      before: original,
+      text: doc.getText(),
+    });
+    await commit(services, plan);
   });
   services.context.subscriptions.push(saved);
   void vscode.window.showInformationMessage(
@@ -416,36 +446,37 @@ export async function openProposalFile(services: Services, id?: unknown, path?: 
   if (proposal && change) await openProposalDiff(proposal, change);
 }
 
-/** Each workspace's decisions, newest last, for Undo; and the workspace decided in last. */
-const undoStacks = new Map<string, UndoStack>();
+/** The workspace decided in last in this window: Undo walks its decisions back first. */
 let lastDecidedIn: string | undefined;
 
-function undoStackOf(workspace: string): UndoStack {
+function undoStackOf(services: Services, workspace: string): UndoStack {
   lastDecidedIn = workspace;
-  let stack = undoStacks.get(workspace);
-  if (!stack) undoStacks.set(workspace, (stack = new UndoStack()));
-  return stack;
+  return new UndoStack(services.store.dir, workspace);
 }
 
 /**
- * Combee: Undo Last Accept — walks back the newest decision (accept or reject) of the workspace decided in last, and
- * the one before on the next call: the files it wrote as they were, the proposal and review memory as before it.
- * When a file it wrote changed since, nothing is walked back. Returns what was restored, or undefined when there is
- * nothing to undo.
+ * Combee: Undo Last Decision — walks back the newest decision (accept, reject, edit, retire, pin) of the workspace
+ * decided in last, else of the first folder with one, and the one before on the next call; the stack is kept in the
+ * store, so decisions made with the CLI or before a reload are walked back too. The files it wrote go back as they
+ * were (edits made since are kept, re-based; where they touch what it wrote, nothing is walked back), the proposal
+ * and review memory as before it. Returns what was restored, or undefined when there is nothing to undo.
  */
-export async function undoLastAccept(
+export async function undoLastDecision(
   services: Services,
 ): Promise<{ reverted: string[]; changedSince: string[] } | undefined> {
-  const workspace =
-    lastDecidedIn && undoStacks.get(lastDecidedIn)?.size
-      ? lastDecidedIn
-      : [...undoStacks.keys()].find((ws) => (undoStacks.get(ws)?.size ?? 0) > 0);
-  const stack = workspace === undefined ? undefined : undoStacks.get(workspace);
-  if (workspace === undefined || !stack) {
+  const folders = workspaceFolderPaths();
+  const candidates = [...(lastDecidedIn && folders.includes(lastDecidedIn) ? [lastDecidedIn] : []), ...folders];
+  let workspace: string | undefined;
+  for (const folder of candidates)
+    if (await new UndoStack(services.store.dir, folder).peek()) {
+      workspace = folder;
+      break;
+    }
+  if (workspace === undefined) {
     void vscode.window.showInformationMessage('Combee has no decision to undo in this window.');
     return undefined;
   }
-  const undone = await stack.undo({
+  const undone = await new UndoStack(services.store.dir, workspace).undo({
     store: services.store,
     proposals: services.proposals,
     writer: workspaceEditWriter(workspace),
@@ -453,16 +484,18 @@ export async function undoLastAccept(
   services.notifyChanged();
   if (undone.kind === 'nothing') return undefined;
   if (undone.kind === 'changed-since') {
-    services.log.info(`did not undo ${undone.entry.label}: changed since: ${undone.changedSince.join(', ')}`);
+    const reasons = undone.changedSince.map((c) => c.reason).join('; ');
+    services.log.info(`did not undo ${undone.entry.label}: ${reasons}`);
     void vscode.window.showWarningMessage(
-      `Combee did not undo ${undone.entry.label}: ${undone.changedSince.join(', ')} changed since, and the files and the decisions must agree.`,
+      `Combee did not undo ${undone.entry.label}: ${reasons}. Nothing was changed: the files and the decisions must agree.`,
     );
-    return { reverted: [], changedSince: undone.changedSince };
+    return { reverted: [], changedSince: undone.changedSince.map((c) => c.path) };
   }
   await settleTabs(services, undone.entry.before.id, workspace);
-  services.log.info(`undid ${undone.entry.label}: restored ${undone.reverted.join(', ') || 'no file'}`);
+  const kept = undone.rebased.length ? ` (your edits since kept in ${undone.rebased.join(', ')})` : '';
+  services.log.info(`undid ${undone.entry.label}: restored ${undone.reverted.join(', ') || 'no file'}${kept}`);
   void vscode.window.showInformationMessage(
-    `Combee undid ${undone.entry.label}${undone.reverted.length ? `, restoring ${undone.reverted.join(', ')}` : ''}; it is pending again.`,
+    `Combee undid: ${undone.entry.label}${undone.reverted.length ? `, restoring ${undone.reverted.join(', ')}` : ''}${kept}.`,
   );
   return { reverted: undone.reverted, changedSince: [] };
 }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { FileChange } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
-import type { ReviewWriter } from '../../core/service/review/writer';
+import { restoreStep } from '../../core/service/review/restore';
+import type { RestoreOutcome, ReviewWriter } from '../../core/service/review/writer';
 import { OutsideWorkspaceError, resolveInWorkspace } from '../../core/trust/workspacePath';
 
 export interface AcceptOutcome {
@@ -113,41 +114,40 @@ export async function acceptFiles(
 }
 
 /**
- * Puts back what an accept wrote: each file as it was before (a created one is deleted); when one changed since the
- * accept, nothing is put back and it is reported.
+ * Puts back what a decision wrote, through one WorkspaceEdit, all or nothing: a file edited since (saved or not) has
+ * the decision's hunks taken out around the edits; where the edits touch what the decision wrote, nothing is put back.
  */
-export async function undoWrites(
-  writes: AcceptOutcome['writes'],
-): Promise<{ reverted: string[]; changedSince: string[] }> {
-  const reverted: string[] = [];
-  const changedSince: string[] = [];
+export async function undoWrites(writes: AcceptOutcome['writes']): Promise<RestoreOutcome> {
+  const outcome: RestoreOutcome = { reverted: [], rebased: [], changedSince: [] };
   const edit = new vscode.WorkspaceEdit();
+  const toSave: vscode.Uri[] = [];
   for (const write of writes) {
     const { text } = await currentState(write.uri);
-    if (text !== write.after) {
-      changedSince.push(write.path);
+    const step = restoreStep(write, text);
+    if (step.kind === 'conflict') {
+      outcome.changedSince.push({ path: write.path, reason: step.reason });
       continue;
     }
-    if (write.before === undefined) {
+    if (step.kind === 'nothing') continue;
+    if (step.kind === 'delete') {
       edit.deleteFile(write.uri, { ignoreIfNotExists: true });
     } else {
       const document = await vscode.workspace.openTextDocument(write.uri);
       edit.replace(
         write.uri,
         new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-        write.before,
+        step.text,
       );
+      toSave.push(write.uri);
+      if (step.rebased) outcome.rebased.push(write.path);
     }
-    reverted.push(write.path);
+    outcome.reverted.push(write.path);
   }
-  // all or nothing: a file changed since the decision leaves every file as it is
-  if (changedSince.length > 0) return { reverted: [], changedSince };
+  if (outcome.changedSince.length > 0) return { ...outcome, reverted: [], rebased: [] };
   if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
-  for (const write of writes) {
-    if (write.before !== undefined && reverted.includes(write.path))
-      await vscode.workspace.textDocuments.find((d) => d.uri.toString() === write.uri.toString())?.save();
-  }
-  return { reverted, changedSince };
+  for (const uri of toSave)
+    await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
+  return outcome;
 }
 
 /** The review service's writer in VS Code: the editor's buffers (unsaved edits re-based onto), undoable. */

@@ -127,7 +127,7 @@ describe('review: per rule, per file, edits and conflicts', () => {
     // put the editor back as the disk has it, and drop what is left of the proposal, for the tests after this one
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
-    await run('combee.rejectProposal', p!.id);
+    await run('combee.rejectProposal', p!.id, true);
   });
 
   it('edit before accepting: the proposal is in the editor unsaved; saving is the accept', async () => {
@@ -153,6 +153,67 @@ describe('review: per rule, per file, edits and conflicts', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const p = await proposal(result.proposalId);
     assert.ok(!p!.files.some((f) => f.path === '.combee/playbook.md'), 'the saved file left the proposal');
+    // the review service recorded it: the rules the saved playbook holds are accepted, and the file with them
+    const docsRule = p!.reviewed.rules.find((r) => /pnpm docs:gen/.test(r.content ?? ''));
+    assert.equal(docsRule?.decision, 'accepted', JSON.stringify(p!.reviewed));
+    assert.ok(p!.reviewed.files.some((f) => f.path === '.combee/playbook.md' && f.decision === 'accepted'));
+    // and it is a decision like any other: Undo Last Decision walks it back, file and proposal
+    const undone = await run('combee.undoDecision');
+    assert.deepEqual(undone, { reverted: ['.combee/playbook.md'], changedSince: [] });
+    assert.equal(await read('.combee/playbook.md'), onDisk, 'the playbook as before the edit');
+    const back = await proposal(result.proposalId);
+    assert.ok(
+      back!.files.some((f) => f.path === '.combee/playbook.md'),
+      'the playbook is proposed again',
+    );
+    assert.deepEqual(back!.reviewed, { files: [], rules: [] });
+    await run('combee.rejectProposal', result.proposalId, true);
+  });
+
+  it('a real conflict: the lines AGENTS.md would change are edited in the editor; Accept File writes nothing, decides nothing', async () => {
+    writeSession(
+      'No, never commit generated clients; regenerate them in CI.',
+      ['pnpm sdk:test', 'Error: generated client is out of date'],
+      ['pnpm sdk:gen'],
+    );
+    const result = await learnAfresh();
+    assert.ok(result?.proposalId, 'a proposal');
+    const p = await proposal(result.proposalId);
+    const agents = p!.files.find((f) => f.path === 'AGENTS.md');
+    assert.ok(agents, JSON.stringify(p!.files.map((f) => f.path)));
+    // every line the change keeps or removes (its hunks' context) is reworded, unsaved: no hunk fits any more
+    const touched = new Set(
+      agents.diff
+        .split('\n')
+        .filter((l) => /^[ -]/.test(l) && !l.startsWith('--- '))
+        .map((l) => l.slice(1)),
+    );
+    assert.ok(touched.size > 0, agents.diff);
+    const playbookBefore = await read('.combee/playbook.md');
+    const agentsBefore = await read('AGENTS.md');
+    const doc = await vscode.workspace.openTextDocument(fileUri('AGENTS.md'));
+    const reworded = doc
+      .getText()
+      .split('\n')
+      .map((line) => (touched.has(line) ? `${line} <!-- team -->` : line))
+      .join('\n');
+    assert.notEqual(reworded, doc.getText());
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), reworded);
+    await vscode.workspace.applyEdit(edit);
+    const outcome = await run('combee.acceptFile', p!.id, 'AGENTS.md');
+    assert.deepEqual(outcome!.conflicts, ['AGENTS.md'], JSON.stringify(outcome));
+    assert.match(outcome!.conflictReasons[0].reason, /AGENTS\.md changed where the proposal edits it/);
+    assert.deepEqual(outcome!.written, []);
+    assert.equal(await read('.combee/playbook.md'), playbookBefore, 'the playbook is not written without AGENTS.md');
+    assert.equal(await read('AGENTS.md'), agentsBefore, 'nothing written to disk');
+    assert.equal(doc.getText(), reworded, "the team's unsaved edit is left as it is");
+    const after = await proposal(p!.id);
+    assert.deepEqual(after!.reviewed, { files: [], rules: [] }, 'nothing decided');
+    assert.equal(after!.status, 'pending');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await run('combee.rejectProposal', p!.id, true);
   });
   it('after accepting one rule the open diff stays, showing what is left; Undo puts the files back and the proposal too', async () => {
     writeSession(
@@ -181,7 +242,7 @@ describe('review: per rule, per file, edits and conflicts', () => {
       const file = left!.files.find((f) => tab.input.modified.path.endsWith(`/${f.path}`));
       assert.equal(shown.getText(), file!.after, `${file!.path}: the open diff shows what is left of the proposal`);
     }
-    const undone = await run('combee.undoAccept');
+    const undone = await run('combee.undoDecision');
     assert.ok(undone && undone.reverted.length > 0, JSON.stringify(undone));
     assert.deepEqual(undone.changedSince, []);
     assert.equal(
@@ -194,6 +255,6 @@ describe('review: per rule, per file, edits and conflicts', () => {
       restored!.rules.some((r) => r.id === bundleRule.id),
       'the rule is pending again',
     );
-    await run('combee.rejectProposal', result.proposalId);
+    await run('combee.rejectProposal', result.proposalId, true);
   });
 });

@@ -80,6 +80,11 @@ describe('honest views: what was accepted, what failed, what was left out', () =
     const afterReject = await reviewCounts(result.proposalId);
     assert.equal(afterReject.own, before.own - 1, `${JSON.stringify(before)} → ${JSON.stringify(afterReject)}`);
     assert.equal(afterReject.bar, afterReject.rows, JSON.stringify(afterReject));
+    // the rows keep their place: the rejected rule is where it was, not moved under the next one
+    assert.deepEqual(
+      (await proposalNode(result.proposalId)).children.map((c) => c.label),
+      fresh.children.map((c) => c.label),
+    );
 
     // Accept File on AGENTS.md: the rules it holds are accepted with it, and written where the playbook has them
     const outcome = await run('combee.acceptFile', result.proposalId, 'AGENTS.md');

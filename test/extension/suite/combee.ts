@@ -51,7 +51,7 @@ interface CommandResults {
   'combee.rejectRule': boolean;
   'combee.rejectProposal': boolean;
   'combee.editProposal': boolean;
-  'combee.undoAccept': { reverted: string[]; changedSince: string[] } | undefined;
+  'combee.undoDecision': { reverted: string[]; changedSince: string[] } | undefined;
   'combee.importSessions': number | undefined;
   'combee.importTeamBundles': TeamImportSummary;
   'combee.setApiKey': boolean;

@@ -4,14 +4,8 @@ import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { makeFileChange, Proposal, type FileChange, type RuleChange } from '../../../src/core/assets/proposal';
 import { ProposalStore } from '../../../src/core/store/proposals';
-import {
-  acceptedFiles,
-  isOpen,
-  pendingCounts,
-  reviewItems,
-  rulesAcceptedWith,
-  withDecisions,
-} from '../../../src/core/assets/review';
+import { isOpen, proposalOrder, reviewItems, withDecisions } from '../../../src/core/assets/review';
+import { proposalStatus } from '../../../src/core/service/review/status';
 import { prerequisiteTurns, writeClaudeSession } from '../../../testing/claudeSessions';
 import { capture } from '../../../testing/cliOutput';
 import { tempDir } from '../../../testing/tmp';
@@ -56,58 +50,39 @@ describe('review state per file and rule', () => {
         ['AGENTS.md', 'pending'],
       ],
     );
-    assert.deepEqual(pendingCounts(p), { files: 2, rules: 3 });
+    // the playbook holds rules and is decided with them; this AGENTS.md cites none, so it waits on its own
+    assert.deepEqual(proposalStatus(p), { rules: 3, files: 1, proposals: 1 });
   });
 
-  it('Accept File of the playbook: that file accepted, its clean rules with it; the other file and the flagged rule pending', () => {
+  it('the rows keep the place they were first proposed in, whatever is decided and in which order', () => {
     const p = oldProposal();
-    const accepted = acceptedFiles([p.files[0]], { conflicts: [], refused: [] });
-    const next = withDecisions({ ...p, files: [p.files[1]], status: 'partial' }, 'accepted', {
-      files: accepted,
-      rules: rulesAcceptedWith(p, accepted, '.combee/playbook.md'),
+    const [one, two, three] = p.rules;
+    // the service keeps the first order with the first decision; a re-render drops decided rules and files
+    const order = proposalOrder(p);
+    const afterTwo = withDecisions({ ...p, rules: [one, three], order }, 'accepted', { rules: [two] });
+    const afterFile = withDecisions({ ...afterTwo, files: [p.files[1]], rules: [three] }, 'rejected', {
+      files: [{ path: '.combee/playbook.md', kind: 'modify' }],
+      rules: [one],
     });
-    const items = reviewItems(Proposal.parse(JSON.parse(JSON.stringify(next))));
+    for (const next of [afterTwo, afterFile]) {
+      const items = reviewItems(Proposal.parse(JSON.parse(JSON.stringify(next))));
+      assert.deepEqual(
+        items.rules.map((r) => r.id),
+        ['a-00001', 'a-00002', 'a-00003'],
+      );
+      assert.deepEqual(
+        items.files.map((f) => f.path),
+        ['.combee/playbook.md', 'AGENTS.md'],
+      );
+    }
     assert.deepEqual(
-      items.files.map((f) => [f.path, f.state]),
-      [
-        ['AGENTS.md', 'pending'],
-        ['.combee/playbook.md', 'accepted'],
-      ],
+      reviewItems(afterFile).rules.map((r) => r.state),
+      ['rejected', 'accepted', 'pending'],
     );
-    assert.deepEqual(
-      items.rules.map((r) => [r.id, r.state]),
-      [
-        ['a-00003', 'pending'],
-        ['a-00001', 'accepted'],
-        ['a-00002', 'accepted'],
-      ],
-    );
-    assert.deepEqual(pendingCounts(next), { files: 1, rules: 1 });
-    assert.deepEqual(
-      rulesAcceptedWith(p, [{ path: 'AGENTS.md', kind: 'modify' }], '.combee/playbook.md'),
-      [],
-      'another file takes no rule',
-    );
-  });
-
-  it('a file written by an accept that is proposed again (what is left of it) is pending; conflicts and refusals are not accepted', () => {
-    const p = oldProposal();
-    const next = withDecisions(p, 'accepted', {
-      files: acceptedFiles(p.files, { conflicts: ['AGENTS.md'], refused: [] }),
-    });
-    assert.deepEqual(
-      reviewItems(next).files.map((f) => f.state),
-      ['pending', 'pending'],
-      'both still proposed',
-    );
-    assert.deepEqual(
-      next.reviewed.files.map((f) => f.path),
-      ['.combee/playbook.md'],
-    );
-    assert.deepEqual(
-      acceptedFiles(p.files, { conflicts: [], refused: [{ path: 'AGENTS.md' }] }).map((f) => f.path),
-      ['.combee/playbook.md'],
-    );
+    // a file a re-render adds goes after the ones first proposed, and stays there
+    const skill = file('.claude/skills/x/SKILL.md', 'x\n');
+    const grown = proposalOrder({ ...afterFile, files: [skill, ...afterFile.files] }, order);
+    assert.deepEqual(grown.files, ['.combee/playbook.md', 'AGENTS.md', '.claude/skills/x/SKILL.md']);
   });
 
   it('a rule accepted or rejected alone is known after it left the re-rendered proposal; a later decision replaces an earlier one', () => {
@@ -141,7 +116,7 @@ describe('review state per file and rule', () => {
     const p = oldProposal();
     assert.equal(isOpen({ ...p, status: 'accepted' }), false);
     assert.equal(isOpen({ ...p, files: [] }), false);
-    assert.deepEqual(pendingCounts({ ...p, status: 'rejected' }), { files: 0, rules: 0 });
+    assert.deepEqual(proposalStatus({ ...p, status: 'rejected' }), { rules: 0, files: 0, proposals: 0 });
   });
 });
 

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import type { FileChange, Proposal } from '../../../src/core/assets/proposal';
 import { rebaseChange } from '../../../src/core/assets/rebase';
-import { isOpen } from '../../../src/core/assets/review';
+import { isOpen, reviewItems } from '../../../src/core/assets/review';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
 import { decide, planReview, type ReviewAction, type ReviewDeps } from '../../../src/core/service/review/decide';
@@ -119,6 +119,16 @@ async function checkInvariants(
   // the run's counter reaches the playbook once, with the first accept that writes it
   const counter = /\[bui-00001\] helpful=(\d+)/.exec(playbookText)?.[1];
   assert.ok(counter === '1' || counter === '2', `${story}: counter ${counter}`);
+  // the rows keep the place they were first proposed in, whatever was decided
+  for (const [rows, first] of [
+    [reviewItems(proposal).rules.map((r) => r.id), fx.proposal.rules.map((r) => r.id)],
+    [reviewItems(proposal).files.map((f) => f.path), fx.proposal.files.map((f) => f.path)],
+  ] as const)
+    assert.deepEqual(
+      rows.filter((k) => first.includes(k)),
+      first.filter((k) => rows.includes(k)),
+      `${story}: rows in their first order`,
+    );
   // the status is computed from the same decisions
   const waiting = RULES.filter((id) => states.get(id) === 'pending');
   const status = proposalStatus(proposal);
@@ -317,48 +327,53 @@ describe('review decisions with files edited in between', () => {
 });
 
 describe('undo walks back several decisions', () => {
-  it('each accept and reject in turn, files, proposal and review memory together; never over a file changed since', async () => {
-    const fx = await reviewFixture();
+  const snapshot = async (fx: ReviewFixture) => ({
+    files: FILES.map((f) => read(fx, f)),
+    proposal: await fx.proposals.load(fx.workspace, fx.proposal.id),
+    memory: await new ReviewMemory(new WorkspaceState(fx.store.dir), fx.workspace).load(),
+  });
+  const steps: ReviewAction[] = [
+    { kind: 'accept-rules', ids: [RULES[0]] },
+    { kind: 'reject-rules', ids: [FLAGGED_ID] },
+    { kind: 'accept-file', path: 'AGENTS.md' },
+  ];
+  /** The three decisions made through one stack; the snapshots before each and after the last. */
+  async function decided(fx: ReviewFixture) {
     const deps = depsOf(fx);
-    const snapshot = async () => ({
-      files: FILES.map((f) => read(fx, f)),
-      proposal: await fx.proposals.load(fx.workspace, fx.proposal.id),
-      memory: await new ReviewMemory(new WorkspaceState(fx.store.dir), fx.workspace).load(),
-    });
-    const stack = new UndoStack();
-    const steps: ReviewAction[] = [
-      { kind: 'accept-rules', ids: [RULES[0]] },
-      { kind: 'reject-rules', ids: [FLAGGED_ID] },
-      { kind: 'accept-file', path: 'AGENTS.md' },
-    ];
-    const states = [await snapshot()];
+    const stack = new UndoStack(fx.store.dir, fx.workspace);
+    const states = [await snapshot(fx)];
     for (const action of steps) {
       const proposal = await fx.proposals.load(fx.workspace, fx.proposal.id);
       const result = await stack.commit(deps, await planReview(deps, proposal!, action));
       assert.ok(result.decided, action.kind);
-      states.push(await snapshot());
+      states.push(await snapshot(fx));
     }
-    assert.equal(stack.size, 3);
-    assert.equal((await snapshot()).proposal?.status, 'accepted');
+    return states;
+  }
 
-    // a file the last decision wrote is edited: nothing is walked back
-    const edited = `${read(fx, 'AGENTS.md')}\nmine\n`;
-    writeFileSync(join(fx.workspace, 'AGENTS.md'), edited);
-    const refused = await stack.undo(deps);
-    assert.equal(refused.kind, 'changed-since');
-    assert.equal(read(fx, 'AGENTS.md'), edited);
-    assert.equal(read(fx, fx.playbookPath), states[3].files[0], 'the playbook is left as the decision wrote it too');
-    writeFileSync(join(fx.workspace, 'AGENTS.md'), states[3].files[1]);
-
+  it('each accept and reject in turn, files, proposal and review memory together, from the stack kept in the store', async () => {
+    const fx = await reviewFixture();
+    const deps = depsOf(fx);
+    const states = await decided(fx);
+    assert.equal((await snapshot(fx)).proposal?.status, 'accepted');
+    assert.deepEqual(
+      (await new UndoStack(fx.store.dir, fx.workspace).entries()).map((e) => e.label),
+      [
+        `accepted rule ${RULES[0]} of proposal run-1`,
+        `rejected rule ${FLAGGED_ID} of proposal run-1`,
+        'accepted AGENTS.md of proposal run-1',
+      ],
+    );
     for (let back = steps.length - 1; back >= 0; back--) {
-      const undone = await stack.undo(deps);
+      // a new stack each time, as a reload or another front end reads it
+      const undone = await new UndoStack(fx.store.dir, fx.workspace).undo(deps);
       assert.equal(undone.kind, 'undone', `step ${back}`);
-      const now = await snapshot();
+      const now = await snapshot(fx);
       assert.deepEqual(now.files, states[back].files, `files after undoing step ${back}`);
       assert.deepEqual(now.proposal, states[back].proposal, `proposal after undoing step ${back}`);
       assert.deepEqual(now.memory, states[back].memory, `review memory after undoing step ${back}`);
     }
-    assert.equal((await stack.undo(deps)).kind, 'nothing');
+    assert.equal((await new UndoStack(fx.store.dir, fx.workspace).undo(deps)).kind, 'nothing');
     assert.ok(!existsSync(join(fx.workspace, 'CLAUDE.md')), 'a file a decision created is gone again');
     // and the proposal decides as at first
     const again = await decide(deps, (await fx.proposals.load(fx.workspace, fx.proposal.id))!, {
@@ -370,6 +385,79 @@ describe('undo walks back several decisions', () => {
       fx,
       new Map<string, State>(RULES.map((id) => [id, id === RULES[0] ? 'accepted' : 'pending'])),
       'after undoing all',
+    );
+  });
+
+  it('never over an edit where the decision wrote: refused with the reason, no file, proposal or memory changed', async () => {
+    const fx = await reviewFixture();
+    const deps = depsOf(fx);
+    const states = await decided(fx);
+    // the team rewords the line the last decision added to AGENTS.md
+    const edited = read(fx, 'AGENTS.md').replace(/^(.*\[bui-00003\].*)$/m, '$1 (reworded by the team)');
+    assert.notEqual(edited, read(fx, 'AGENTS.md'));
+    writeFileSync(join(fx.workspace, 'AGENTS.md'), edited);
+    const refused = await new UndoStack(fx.store.dir, fx.workspace).undo(deps);
+    assert.equal(refused.kind, 'changed-since');
+    assert.ok(refused.kind === 'changed-since');
+    assert.deepEqual(
+      refused.changedSince.map((c) => c.path),
+      ['AGENTS.md'],
+    );
+    assert.match(refused.changedSince[0].reason, /AGENTS\.md was edited since the decision/);
+    const now = await snapshot(fx);
+    assert.deepEqual(now.files, [states[3].files[0], edited, states[3].files[2]], 'no file is put back');
+    assert.deepEqual(now.proposal, states[3].proposal);
+    assert.deepEqual(now.memory, states[3].memory);
+    assert.equal((await new UndoStack(fx.store.dir, fx.workspace).entries()).length, 3, 'the decision stays on top');
+  });
+
+  it('an edit elsewhere in a file is kept: only the decision is taken out of it', async () => {
+    const fx = await reviewFixture();
+    const deps = depsOf(fx);
+    const states = await decided(fx);
+    appendFileSync(join(fx.workspace, 'AGENTS.md'), '\nWritten by hand after the accept.\n');
+    const undone = await new UndoStack(fx.store.dir, fx.workspace).undo(deps);
+    assert.ok(undone.kind === 'undone', undone.kind);
+    assert.deepEqual(undone.rebased, ['AGENTS.md']);
+    assert.equal(read(fx, 'AGENTS.md'), `${states[2].files[1]}\nWritten by hand after the accept.\n`);
+    assert.equal(read(fx, fx.playbookPath), states[2].files[0]);
+  });
+
+  it('a file the decision created and someone edited since is not deleted', async () => {
+    const fx = await reviewFixture();
+    const deps = depsOf(fx);
+    const stack = new UndoStack(fx.store.dir, fx.workspace);
+    const result = await stack.commit(
+      deps,
+      await planReview(deps, fx.proposal, { kind: 'accept-rules', ids: [RULES[0]] }),
+    );
+    assert.ok(result.outcome.writes.some((w) => w.path === 'CLAUDE.md' && w.before === undefined));
+    appendFileSync(join(fx.workspace, 'CLAUDE.md'), '\nmine\n');
+    const refused = await stack.undo(deps);
+    assert.ok(refused.kind === 'changed-since');
+    assert.match(refused.changedSince[0].reason, /CLAUDE\.md was edited since the decision created it/);
+    assert.ok(read(fx, 'CLAUDE.md').endsWith('\nmine\n'));
+  });
+
+  it('keeps the newest decisions only, up to its bound', async () => {
+    const fx = await reviewFixture();
+    const deps = depsOf(fx);
+    const stack = new UndoStack(fx.store.dir, fx.workspace, 2);
+    for (const action of steps) {
+      const proposal = await fx.proposals.load(fx.workspace, fx.proposal.id);
+      assert.ok((await stack.commit(deps, await planReview(deps, proposal!, action))).decided);
+    }
+    assert.deepEqual(
+      (await stack.entries()).map((e) => e.label),
+      [`rejected rule ${FLAGGED_ID} of proposal run-1`, 'accepted AGENTS.md of proposal run-1'],
+    );
+    assert.equal((await stack.undo(deps)).kind, 'undone');
+    assert.equal((await stack.undo(deps)).kind, 'undone');
+    assert.equal((await stack.undo(deps)).kind, 'nothing');
+    assert.equal(
+      (await fx.proposals.load(fx.workspace, fx.proposal.id))?.reviewed.rules.map((r) => r.id).join(),
+      RULES[0],
+      'the oldest decision, out of the bound, stays',
     );
   });
 });

@@ -1,5 +1,6 @@
 import type { FileChange, Proposal, RuleChange } from '../../assets/proposal';
-import { isOpen, pendingRules, withDecisions } from '../../assets/review';
+import { parseBulletLine } from '../../playbook/markdown';
+import { isOpen, pendingRules, proposalOrder, withDecisions } from '../../assets/review';
 import type { AssetSettings } from '../../assets/targets';
 import type { ProposalStore } from '../../store/proposals';
 import { ReviewMemory } from '../../store/reviewMemory';
@@ -10,7 +11,7 @@ import { chooseRules, readWorkspaceFile } from '../proposalFiles';
 import { rememberRetired } from '../rememberRetired';
 import { proposalAssets } from './assets';
 import { rulesInFile } from './ruleFiles';
-import { emptyOutcome, type ReviewWriter, type WriteOutcome } from './writer';
+import { emptyOutcome, type ReviewWriter, type WriteOutcome, type WrittenFile } from './writer';
 
 // The one place review decisions are made. A file is decided through the rules it holds, so whatever the order of
 // decisions, a rejected rule is never written, and an agent file only cites rules its playbook holds.
@@ -22,7 +23,13 @@ export type ReviewAction =
   | { kind: 'accept-rules'; ids: string[] }
   | { kind: 'reject-all' }
   | { kind: 'reject-file'; path: string }
-  | { kind: 'reject-rules'; ids: string[] };
+  | { kind: 'reject-rules'; ids: string[] }
+  /**
+   * A file of the proposal the user edited and saved themselves (Edit Before Accepting): nothing is written, the text
+   * is recorded as accepted. In the playbook, the proposal's rules the text holds are accepted, those taken out of it
+   * rejected; `before` is what the file held before the edit (undefined: it did not exist), for undo.
+   */
+  | { kind: 'accept-edited'; path: string; before: string | undefined; text: string };
 
 export interface ReviewDeps {
   /** The run's lessons and the review memory live there. */
@@ -49,8 +56,10 @@ export interface ReviewPlan {
   leftOutFlagged: RuleChange[];
   /** What is written, all together or nothing. */
   files: FileChange[];
-  /** Files decided themselves (they hold no pending rule), with the decision. */
+  /** Files decided themselves (they hold no pending rule, or the user wrote them), with the decision. */
   filesDecided: Array<{ change: FileChange; decision: 'accepted' | 'rejected' }>;
+  /** Files the user wrote themselves: recorded as written (for undo), not written again. */
+  recorded: WrittenFile[];
   /** The proposal once the files are written, before the decisions are recorded. */
   next: () => Proposal;
 }
@@ -87,6 +96,7 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     leftOutFlagged: [],
     files: [],
     filesDecided: [],
+    recorded: [],
     next: () => proposal,
   };
   const refuse = (why: string): ReviewPlan => ({ ...base, refused: why });
@@ -132,9 +142,9 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     );
     return { ...base, rejecting: rules, next: () => split.remaining() };
   };
-  const alone = (change: FileChange, decision: 'accepted' | 'rejected'): ReviewPlan => ({
+  const alone = (change: FileChange, decision: 'accepted' | 'rejected', written = false): ReviewPlan => ({
     ...base,
-    files: decision === 'accepted' ? [change] : [],
+    files: decision === 'accepted' && !written ? [change] : [],
     filesDecided: [{ change, decision }],
     next: () => ({
       ...proposal,
@@ -199,6 +209,43 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
       const cited = rulesInFile(change, pending);
       return cited.length > 0 ? reject(cited) : alone(change, 'rejected');
     }
+    case 'accept-edited': {
+      const change = proposal.files.find((f) => f.path === action.path);
+      if (!change) return refuse(`proposal ${proposal.id} has no pending file ${action.path}`);
+      const recorded = [{ path: change.path, before: action.before, after: action.text }];
+      const edited = { ...change, after: action.text };
+      const cited = rulesInFile(change, pending);
+      if (cited.length === 0) return { ...alone(edited, 'accepted', true), recorded };
+      const isPlaybook = change.path === assets.playbookPath;
+      // the user's text makes the proposal's change of a rule when its line there is not the one before it (in the
+      // playbook its bullet: a flagged rule's marker comment left behind is no rule)
+      const bulletOf = (text: string, id: string) => text.split('\n').find((l) => parseBulletLine(l)?.id === id);
+      const kept = isPlaybook
+        ? cited.filter((r) => bulletOf(action.text, r.id) !== bulletOf(change.before, r.id))
+        : rulesInFile(edited, cited);
+      // a rule the user took out of the proposed text is turned down
+      const dropped = cited.filter((r) => !kept.includes(r));
+      const rest: Proposal = { ...live, ops: live.ops.filter((o) => !dropped.some((r) => r.id === o.ruleId)) };
+      const split = await chooseRules(
+        deps.store,
+        rest,
+        kept.map((r) => r.id),
+        assets,
+        deps.warn,
+      );
+      // the saved playbook holds its rules; rules kept in another file go into the playbook and the other files, as
+      // Accept File does (the saved file itself stays as the user wrote it)
+      const files = isPlaybook || kept.length === 0 ? [] : split.chosen.files.filter((f) => f.path !== change.path);
+      return {
+        ...base,
+        accepting: kept,
+        rejecting: dropped,
+        files,
+        recorded,
+        filesDecided: [{ change: edited, decision: 'accepted' }],
+        next: () => split.remaining([change.path, ...files.map((f) => f.path)]),
+      };
+    }
   }
 }
 
@@ -216,14 +263,22 @@ function settled(proposal: Proposal, action: ReviewAction): Proposal {
 export async function commitReview(deps: ReviewDeps, plan: ReviewPlan): Promise<ReviewResult> {
   const before = plan.proposal;
   if (plan.refused) return { plan, decided: false, outcome: emptyOutcome(), proposal: before };
-  const outcome = plan.files.length > 0 ? await deps.writer.write(plan.files) : emptyOutcome();
-  if (outcome.conflicts.length > 0 || outcome.refused.length > 0)
-    return { plan, decided: false, outcome, proposal: before };
+  const written = plan.files.length > 0 ? await deps.writer.write(plan.files) : emptyOutcome();
+  if (written.conflicts.length > 0 || written.refused.length > 0)
+    return { plan, decided: false, outcome: written, proposal: before };
+  const outcome = {
+    ...written,
+    written: [...written.written, ...plan.recorded.map((w) => w.path)],
+    writes: [...written.writes, ...plan.recorded],
+  };
   let next = plan.next();
   const acceptedFiles = [
     ...plan.files,
     ...plan.filesDecided.filter((d) => d.decision === 'accepted').map((d) => d.change),
-  ].map((f) => ({ path: f.path, kind: f.kind }));
+  ]
+    // a file decided alone is also the file written: recorded once
+    .filter((f, i, all) => all.findIndex((o) => o.path === f.path) === i)
+    .map((f) => ({ path: f.path, kind: f.kind }));
   if (plan.accepting.length + plan.acceptingHeld.length + acceptedFiles.length > 0)
     next = withDecisions(next, 'accepted', {
       files: acceptedFiles,
@@ -235,7 +290,7 @@ export async function commitReview(deps: ReviewDeps, plan: ReviewPlan): Promise<
     .map((d) => ({ path: d.change.path, kind: d.change.kind }));
   if (plan.rejecting.length + rejectedFiles.length > 0)
     next = withDecisions(next, 'rejected', { files: rejectedFiles, rules: plan.rejecting });
-  next = settled(next, plan.action);
+  next = { ...settled(next, plan.action), order: proposalOrder(next, proposalOrder(before)) };
   await remember(deps, plan);
   await deps.proposals.save(next);
   return { plan, decided: true, outcome, proposal: next };
@@ -255,7 +310,8 @@ async function remember(deps: ReviewDeps, plan: ReviewPlan): Promise<void> {
   // taken by name: their risky-looking text is the user's now, not held back next time
   await memory.rememberTrusted([...plan.acceptingHeld.map((h) => h.content), ...textsToTrust(plan.accepting)]);
   const playbookPath = proposalAssets(proposal, deps.fallbackAssets).playbookPath;
-  if (!plan.files.some((f) => f.path === playbookPath)) return;
+  // written by the accept, or saved by the user (an edited proposal)
+  if (![...plan.files, ...plan.recorded].some((f) => f.path === playbookPath)) return;
   const text = readWorkspaceFile(proposal.workspace, playbookPath);
   if (text === undefined) return;
   await memory.rememberAccepted(text, new Map(plan.accepting.map((r) => [r.id, r.support.map((s) => s.traceId)])));

@@ -2,7 +2,8 @@ import { rebaseChange } from '../../assets/rebase';
 import type { FileChange } from '../../assets/proposal';
 import { OutsideWorkspaceError, resolveInWorkspace } from '../../trust/workspacePath';
 import { atomicWrite, readTextIfExists, removeFile } from '../../util/io';
-import { emptyOutcome, type ReviewWriter, type WriteOutcome, type WrittenFile } from './writer';
+import { restoreStep, type RestoreStep } from './restore';
+import { emptyOutcome, type RestoreOutcome, type ReviewWriter, type WriteOutcome, type WrittenFile } from './writer';
 
 /** The CLI's writer: each file written atomically, after every one of them was checked. */
 export function fileWriter(workspace: string): ReviewWriter {
@@ -37,19 +38,24 @@ export function fileWriter(workspace: string): ReviewWriter {
       return outcome;
     },
 
-    // all or nothing, as a write: a file changed since the decision leaves every file as it is
+    // all or nothing, as a write: a file edited since where the decision wrote leaves every file as it is
     async restore(writes: readonly WrittenFile[]) {
-      const changedSince: string[] = [];
-      for (const write of writes)
-        if ((await readTextIfExists(resolveInWorkspace(workspace, write.path))) !== write.after)
-          changedSince.push(write.path);
-      if (changedSince.length > 0) return { reverted: [], changedSince };
+      const outcome: RestoreOutcome = { reverted: [], rebased: [], changedSince: [] };
+      const steps: Array<{ target: string; path: string; step: RestoreStep }> = [];
       for (const write of writes) {
         const target = resolveInWorkspace(workspace, write.path);
-        if (write.before === undefined) await removeFile(target);
-        else await atomicWrite(target, write.before);
+        const step = restoreStep(write, await readTextIfExists(target));
+        if (step.kind === 'conflict') outcome.changedSince.push({ path: write.path, reason: step.reason });
+        else steps.push({ target, path: write.path, step });
       }
-      return { reverted: writes.map((w) => w.path), changedSince };
+      if (outcome.changedSince.length > 0) return outcome;
+      for (const { target, path, step } of steps) {
+        if (step.kind === 'delete') await removeFile(target);
+        else if (step.kind === 'write') await atomicWrite(target, step.text);
+        if (step.kind !== 'nothing') outcome.reverted.push(path);
+        if (step.kind === 'write' && step.rebased) outcome.rebased.push(path);
+      }
+      return outcome;
     },
   };
 }

@@ -1,46 +1,82 @@
-import type { Proposal } from '../../assets/proposal';
-import { ReviewMemory, type ReviewMemoryData } from '../../store/reviewMemory';
+import { z } from 'zod';
+import { Proposal } from '../../assets/proposal';
+import { ReviewMemory, ReviewMemoryData } from '../../store/reviewMemory';
 import { WorkspaceState } from '../../store/workspaceState';
-import { commitReview, type ReviewDeps, type ReviewPlan, type ReviewResult } from './decide';
-import type { WrittenFile } from './writer';
+import { atomicWrite, readJsonFile } from '../../util/io';
+import { commitReview, type ReviewAction, type ReviewDeps, type ReviewPlan, type ReviewResult } from './decide';
 
+const UndoEntry = z.object({
+  /** What the decision was, for the message ("accepted rule bui-00002 of proposal run-1"). */
+  label: z.string(),
+  before: Proposal,
+  memoryBefore: ReviewMemoryData,
+  writes: z.array(z.object({ path: z.string(), before: z.string().optional(), after: z.string() })),
+});
 /** One decision as it can be walked back: the proposal and review memory before it, and what it wrote. */
-export interface UndoEntry {
-  /** What the decision was, for the message ("accept-rules bui-00002 of run-1"). */
-  label: string;
-  before: Proposal;
-  memoryBefore: ReviewMemoryData;
-  writes: WrittenFile[];
-}
+export type UndoEntry = z.infer<typeof UndoEntry>;
+const UndoFile = z.object({ version: z.literal(1), entries: z.array(UndoEntry) });
 
 export type UndoOutcome =
   | { kind: 'nothing' }
-  | { kind: 'undone'; entry: UndoEntry; reverted: string[] }
-  /** A file the decision wrote changed since: nothing is walked back (the files and the decisions must agree). */
-  | { kind: 'changed-since'; entry: UndoEntry; changedSince: string[] };
+  | { kind: 'undone'; entry: UndoEntry; reverted: string[]; rebased: string[] }
+  /** A file the decision wrote was edited since where it wrote: nothing is walked back (files and decisions agree). */
+  | { kind: 'changed-since'; entry: UndoEntry; changedSince: Array<{ path: string; reason: string }> };
 
-const labelOf = (plan: ReviewPlan) => {
-  const a = plan.action;
-  const what = 'ids' in a ? `${a.kind} ${a.ids.join(', ')}` : 'path' in a ? `${a.kind} ${a.path}` : a.kind;
-  return `${what} of ${plan.proposal.id}`;
-};
+const list = (ids: string[]) => (ids.length === 1 ? `rule ${ids[0]}` : `rules ${ids.join(', ')}`);
+
+/** A decision in words: "accepted rule bui-00002 of proposal run-1", "accepted retire bui-00001 (proposal …)". */
+export function describeAction(action: ReviewAction, proposal: Pick<Proposal, 'id' | 'provider' | 'model'>): string {
+  const of = `of proposal ${proposal.id}`;
+  // the user's own proposals (Retire…, Pin…) are named by what they do
+  const whole = proposal.provider === 'you' ? `${proposal.model} (proposal ${proposal.id})` : `proposal ${proposal.id}`;
+  switch (action.kind) {
+    case 'accept-all':
+      return `accepted ${whole}`;
+    case 'reject-all':
+      return `rejected ${whole}`;
+    case 'accept-rules':
+      return `accepted ${list(action.ids)} ${of}`;
+    case 'reject-rules':
+      return `rejected ${list(action.ids)} ${of}`;
+    case 'accept-file':
+      return `accepted ${action.path} ${of}`;
+    case 'reject-file':
+      return `rejected ${action.path} ${of}`;
+    case 'accept-edited':
+      return `accepted ${action.path} as edited ${of}`;
+  }
+}
 
 /**
- * The decisions of one workspace, newest last: each accept and reject (retiring and pinning are accepts of their
- * proposals) can be walked back in turn, files, proposal and review memory together.
+ * The review decisions of one workspace, newest last, kept in the per-user store (never the workspace) so that any
+ * front end walks back the same ones, after a reload too: each accept and reject (retiring and pinning are accepts of
+ * their proposals), files, proposal and review memory together. Only the newest `limit` are kept.
  */
 export class UndoStack {
-  private readonly entries: UndoEntry[] = [];
+  private readonly state: WorkspaceState;
 
-  constructor(private readonly limit = 50) {}
+  constructor(
+    storeDir: string,
+    private readonly workspace: string,
+    private readonly limit = 50,
+  ) {
+    this.state = new WorkspaceState(storeDir);
+  }
 
-  get size(): number {
-    return this.entries.length;
+  /** The decisions that can be walked back, oldest first (an unreadable file reads as none). */
+  async entries(): Promise<UndoEntry[]> {
+    const parsed = UndoFile.safeParse(await readJsonFile(this.state.undoFile(this.workspace)).catch(() => undefined));
+    return parsed.success ? parsed.data.entries : [];
   }
 
   /** The decision on top, if any (what Undo would walk back). */
-  peek(): UndoEntry | undefined {
-    return this.entries.at(-1);
+  async peek(): Promise<UndoEntry | undefined> {
+    return (await this.entries()).at(-1);
+  }
+
+  private async save(entries: UndoEntry[]): Promise<void> {
+    const kept = entries.slice(Math.max(0, entries.length - this.limit));
+    await atomicWrite(this.state.undoFile(this.workspace), JSON.stringify({ version: 1, entries: kept }));
   }
 
   /** Commits a planned decision and keeps what undoing it takes. */
@@ -48,22 +84,31 @@ export class UndoStack {
     const memory = new ReviewMemory(new WorkspaceState(deps.store.dir), plan.proposal.workspace);
     const memoryBefore = await memory.load();
     const result = await commitReview(deps, plan);
-    if (result.decided) {
-      this.entries.push({ label: labelOf(plan), before: plan.proposal, memoryBefore, writes: result.outcome.writes });
-      if (this.entries.length > this.limit) this.entries.shift();
-    }
+    if (result.decided)
+      await this.save([
+        ...(await this.entries()),
+        {
+          label: describeAction(plan.action, plan.proposal),
+          before: plan.proposal,
+          memoryBefore,
+          writes: result.outcome.writes,
+        },
+      ]);
     return result;
   }
 
   /** Walks back the newest decision: its files as they were, the proposal and review memory as before it. */
   async undo(deps: Pick<ReviewDeps, 'store' | 'proposals' | 'writer'>): Promise<UndoOutcome> {
-    const entry = this.entries.at(-1);
+    const entries = await this.entries();
+    const entry = entries.at(-1);
     if (!entry) return { kind: 'nothing' };
-    const { reverted, changedSince } = await deps.writer.restore(entry.writes);
-    if (changedSince.length > 0) return { kind: 'changed-since', entry, changedSince };
-    this.entries.pop();
+    const restored = await deps.writer.restore(
+      entry.writes.map((w) => ({ path: w.path, before: w.before, after: w.after })),
+    );
+    if (restored.changedSince.length > 0) return { kind: 'changed-since', entry, changedSince: restored.changedSince };
+    await this.save(entries.slice(0, -1));
     await deps.proposals.save(entry.before);
     await new ReviewMemory(new WorkspaceState(deps.store.dir), entry.before.workspace).restore(entry.memoryBefore);
-    return { kind: 'undone', entry, reverted };
+    return { kind: 'undone', entry, reverted: restored.reverted, rebased: restored.rebased };
   }
 }

@@ -28,8 +28,19 @@ export interface WriteOutcome {
  */
 export interface ReviewWriter {
   write(changes: readonly FileChange[]): Promise<WriteOutcome>;
-  /** Puts back what a decision wrote, all of it, or nothing when a file changed since (named). */
-  restore(writes: readonly WrittenFile[]): Promise<{ reverted: string[]; changedSince: string[] }>;
+  /**
+   * Puts back what a decision wrote, all of it or nothing: a file edited since is re-based (the decision's hunks
+   * taken out around the edits); where the edits touch what the decision wrote, nothing is put back (named).
+   */
+  restore(writes: readonly WrittenFile[]): Promise<RestoreOutcome>;
+}
+
+export interface RestoreOutcome {
+  reverted: string[];
+  /** Of those, files edited since whose edits were kept. */
+  rebased: string[];
+  /** Files edited since where the decision wrote: nothing was put back. */
+  changedSince: Array<{ path: string; reason: string }>;
 }
 
 export const emptyOutcome = (): WriteOutcome => ({
