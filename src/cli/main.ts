@@ -10,6 +10,7 @@ import {
   MERGE_HELP,
   RETIRE_HELP,
   RULES_HELP,
+  MEMORIES_HELP,
   TREE_HELP,
 } from './help';
 import { UsageError } from './args';
@@ -34,6 +35,8 @@ ${RETIRE_HELP}
 ${TREE_HELP}
 
 ${RULES_HELP}
+
+${MEMORIES_HELP}
 
 ${EVAL_HELP}
 
@@ -61,6 +64,7 @@ const COMMAND_HELP: Record<string, string> = {
   unpin: RETIRE_HELP,
   tree: TREE_HELP,
   rules: RULES_HELP,
+  memories: MEMORIES_HELP,
   eval: EVAL_HELP,
   merge: MERGE_HELP,
   cache: CACHE_HELP,
@@ -105,6 +109,8 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
         return await (await import('./commands/tree.js')).treeCommand(rest, out);
       case 'rules':
         return await (await import('./commands/rules.js')).rulesCommand(rest, out);
+      case 'memories':
+        return await (await import('./commands/memories.js')).memoriesCommand(rest, out);
       case 'eval':
         return await (await import('./commands/eval.js')).evalCommand(rest, out, signal);
       case 'cache':

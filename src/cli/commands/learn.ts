@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { countBatchModes } from '../../core/learn/batchMode';
 import { describeDrops, dropSummary } from '../../core/learn/callItems';
@@ -38,6 +39,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
     'no-cache': { type: 'boolean' },
+    'no-memories': { type: 'boolean' },
     targets: { type: 'string' },
     playbook: { type: 'string' },
     'allow-insecure-http': { type: 'boolean' },
@@ -148,6 +150,11 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     windowDays,
     allWorkspaces: values['all-workspaces'] === true,
     teamReview: typeof values['pr-body'] === 'string',
+    // the agents' own memories in this user's home; a pull request's runner has no user's home to read
+    agentMemories:
+      values['no-memories'] || typeof values['pr-body'] === 'string'
+        ? undefined
+        : { home: homedir(), env: process.env },
     assets:
       targets || budgetTokens !== undefined
         ? {

@@ -28,6 +28,10 @@ export const RuleChange = z.object({
   notes: z.array(z.string()).optional(),
   /** How many people's and sessions' evidence supports it (people: team bundles' exporters, this machine as one). */
   corroboration: z.object({ people: z.number().int().min(0), sessions: z.number().int().min(0) }).optional(),
+  /** Where the rule came from when not from the sessions' lessons: an agent's own memory file (read, never written). */
+  source: z
+    .object({ kind: z.literal('agent-memory'), agent: z.string(), file: z.string(), line: z.number().int() })
+    .optional(),
 });
 export type RuleChange = z.infer<typeof RuleChange>;
 

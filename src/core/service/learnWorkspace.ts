@@ -55,6 +55,9 @@ import type { AgentId } from '../trace/model';
 import type { TraceSummary } from '../trace/summary';
 import { corroborationOf } from '../team/corroboration';
 import type { Playbook } from '../playbook/model';
+import { agentMemoryReport, memoryNote, proposeMemories, type AgentMemorySettings } from './agentMemories';
+import { agentName } from '../memories/candidates';
+import type { MemoryVerdict } from '../memories/types';
 import {
   indexReflectionSets,
   playbookSha,
@@ -123,6 +126,8 @@ export interface LearnWorkspaceOptions {
    * flagged.
    */
   precomputedFromFiles?: boolean;
+  /** Read the agents' own memories as candidate rules, checked against the sessions (see service/agentMemories.ts). */
+  agentMemories?: AgentMemorySettings;
 }
 
 /** The reflector that takes the map phase's reflections, after saying what they do not cover. */
@@ -209,6 +214,12 @@ async function proposeUpkeep(
     `${ok.length} change(s) the rules' standing and the budget ask for`,
     lifecycle.applied,
   );
+}
+
+/** A rule's origin when an agent's memory proposed it. */
+function memorySource(verdict: MemoryVerdict): NonNullable<Proposal['rules'][number]['source']> {
+  const { agent, file, line } = verdict.item;
+  return { kind: 'agent-memory', agent: agentName(agent), file, line };
 }
 
 /** What the team wrote itself in the agents' root files: everything outside Combee's block. */
@@ -390,6 +401,21 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       `session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`,
     );
 
+  // The agents' memories that this workspace's sessions bear out, as rules of this proposal; the rest reported
+  let fromMemory = new Map<string, MemoryVerdict>();
+  let memoryTraces: Trace[] = [];
+  if (options.agentMemories && result.record.status === 'completed') {
+    const report = await agentMemoryReport({
+      store: options.store,
+      workspace: options.workspace,
+      settings: options.agentMemories,
+      playbook: result.playbook,
+      allWorkspaces: options.allWorkspaces,
+    });
+    memoryTraces = report.traces;
+    fromMemory = proposeMemories(result, report, veto);
+  }
+
   // What the rules' standing asks for after this run (retire the harmful and the stale, reword the broken ones)
   // this machine's own counting, this run's with it: what confirms the counters the playbook lines claim
   const records = [...(await loadRunRecords(state, options.workspace)), result.record];
@@ -421,7 +447,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const { rules, hold, warnings } = screenProposal({
     applied: result.applied,
     playbook: result.playbook,
-    traces,
+    // a memory's rule is screened against the sessions that bear it out
+    traces:
+      memoryTraces.length > 0 ? [...traces, ...memoryTraces.filter((t) => !traces.some((r) => r.id === t.id))] : traces,
     playbookPath,
     // a pull request's store comes from a cache others can write: a rule accepted by name there proves nothing
     isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
@@ -455,6 +483,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // a rule back after a rejection or retirement says so first (decided on other sessions than these)
   for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
     notes.set(id, [note, ...(notes.get(id) ?? [])]);
+  for (const [id, verdict] of fromMemory) notes.set(id, [memoryNote(verdict), ...(notes.get(id) ?? [])]);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
@@ -497,7 +526,14 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           status: 'pending',
           files,
           rules: corroborated.map(({ scope: _scope, kind: _kind, ...rule }) =>
-            redactDeep(notes.has(rule.id) ? { ...rule, notes: notes.get(rule.id) } : rule, redactText),
+            redactDeep(
+              {
+                ...rule,
+                ...(notes.has(rule.id) ? { notes: notes.get(rule.id) } : {}),
+                ...(fromMemory.has(rule.id) ? { source: memorySource(fromMemory.get(rule.id) as MemoryVerdict) } : {}),
+              },
+              redactText,
+            ),
           ),
           ops: appliedOps,
           tags: result.tags,
