@@ -44,7 +44,8 @@ export function splitMemories(text: string): { memories: RawMemory[]; tooLong: n
     if (inFence) {
       // a command block belongs to the memory it follows, as inline code
       const code = line.trim();
-      if (code) current = current ?? { line: i + 1, text: '' };
+      // after a blank line, the block still belongs to the memory before it
+      if (code && !current) current = memories.pop() ?? { line: i + 1, text: '' };
       if (code && current) current.text += ` \`${code}\``;
       continue;
     }
