@@ -8,6 +8,7 @@ import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/store/proposals';
 import { PROVIDER_CHOICES } from '../../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS } from '../../core/learn/window';
+import { memoryEnv } from '../../core/service/agentMemories';
 import { learnWorkspace, type LearnWorkspaceOptions } from '../../core/service/learnWorkspace';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
@@ -154,7 +155,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     agentMemories:
       values['no-memories'] || typeof values['pr-body'] === 'string'
         ? undefined
-        : { home: homedir(), env: process.env },
+        : { home: homedir(), env: memoryEnv(process.env) },
     assets:
       targets || budgetTokens !== undefined
         ? {

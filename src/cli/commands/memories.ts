@@ -4,7 +4,7 @@ import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { agentName } from '../../core/memories/candidates';
 import type { MemoryVerdict } from '../../core/memories/types';
 import { emptyPlaybook, parsePlaybook } from '../../core/playbook/markdown';
-import { agentMemoryReport } from '../../core/service/agentMemories';
+import { agentMemoryReport, memoryEnv } from '../../core/service/agentMemories';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
@@ -31,7 +31,7 @@ export async function memoriesCommand(argv: string[], out: Output): Promise<numb
   const report = await agentMemoryReport({
     store,
     workspace,
-    settings: { home: homedir(), env: process.env },
+    settings: { home: homedir(), env: memoryEnv(process.env) },
     playbook: text === undefined ? emptyPlaybook() : parsePlaybook(text),
     allWorkspaces: values['all-workspaces'] === true,
   });

@@ -19,6 +19,15 @@ export interface AgentMemorySettings {
   extraRedactionPatterns?: string[];
 }
 
+/** The environment variables that move the agents' folders: the only ones a memory reading is handed. */
+const MEMORY_ENV = ['CLAUDE_CONFIG_DIR', 'XDG_CONFIG_HOME', 'CODEX_HOME', 'GEMINI_CLI_HOME'] as const;
+
+export function memoryEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of MEMORY_ENV) if (env[name]) out[name] = env[name] as string;
+  return out;
+}
+
 /** The newest sessions a memory is judged against: enough to show a habit, bounded so a large store stays quick. */
 export const MAX_MEMORY_SESSIONS = 500;
 
