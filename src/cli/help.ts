@@ -148,7 +148,8 @@ export const RULES_HELP = `combee rules [--workspace <folder>] [--playbook <path
 
 export const MEMORIES_HELP = `combee memories [--workspace <folder>] [--store <folder>] [--playbook <path>] [--all-workspaces] [--json]
   Lists the memories the agents keep for the workspace (Claude Code's ~/.claude/projects/<project>/memory/*.md,
-  Codex's ~/.codex/memories, the "Gemini Added Memories" section of ~/.gemini/GEMINI.md), read only, secrets
+  Codex's ~/.codex/memories, the "Gemini Added Memories" section of ~/.gemini/GEMINI.md, VS Code Copilot Chat's
+  memory-tool files of this workspace's window and the user's), read only, secrets
   removed, each with its verdict against the workspace's stored sessions: supported (becomes a candidate rule at the
   next learn), contradicted, unverified (never proposed) or flagged (risky text: never proposed), and the sessions
   and steps behind it. Writes nothing.`;

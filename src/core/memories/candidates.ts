@@ -7,6 +7,7 @@ const AGENT_NAMES: Record<MemoryAgent, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex',
   'gemini-cli': 'Gemini CLI',
+  copilot: 'Copilot',
 };
 
 export function agentName(agent: MemoryAgent): string {

@@ -5,12 +5,18 @@ import { screenText } from '../trust/screen';
 import { sha256 } from '../util/hash';
 import { claudeCodeMemories } from './claudeCode';
 import { codexMemories } from './codex';
+import { copilotMemories } from './copilot';
 import { geminiCliMemories } from './geminiCli';
 import type { MemoryPlace, MemoryReader } from './reader';
 import type { MemoryAgent, MemoryItem } from './types';
 
 /** One reader per agent format, in the order their memories are listed. */
-export const MEMORY_READERS: readonly MemoryReader[] = [claudeCodeMemories, codexMemories, geminiCliMemories];
+export const MEMORY_READERS: readonly MemoryReader[] = [
+  claudeCodeMemories,
+  codexMemories,
+  geminiCliMemories,
+  copilotMemories,
+];
 
 /** A memory file larger than this is not an agent's notes: skipped with a warning. */
 export const MAX_MEMORY_FILE_BYTES = 512 * 1024;

@@ -2,7 +2,7 @@ import type { Evidence } from '../playbook/delta';
 import type { RuleFlag } from '../trust/kinds';
 
 /** Agents whose own memory files are read as candidate lessons (one reader each). */
-export type MemoryAgent = 'claude-code' | 'codex' | 'gemini-cli';
+export type MemoryAgent = 'claude-code' | 'codex' | 'gemini-cli' | 'copilot';
 
 /** One memory file as read (never written): its text is untrusted input until redacted and screened. */
 export interface MemoryFile {

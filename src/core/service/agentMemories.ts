@@ -20,7 +20,14 @@ export interface AgentMemorySettings {
 }
 
 /** The environment variables that move the agents' folders: the only ones a memory reading is handed. */
-const MEMORY_ENV = ['CLAUDE_CONFIG_DIR', 'XDG_CONFIG_HOME', 'CODEX_HOME', 'GEMINI_CLI_HOME'] as const;
+const MEMORY_ENV = [
+  'CLAUDE_CONFIG_DIR',
+  'XDG_CONFIG_HOME',
+  'CODEX_HOME',
+  'GEMINI_CLI_HOME',
+  'APPDATA',
+  'VSCODE_PORTABLE',
+] as const;
 
 export function memoryEnv(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -45,7 +45,22 @@ describe("the agents' memories as candidates", () => {
     const read = await readAgentMemories({ home, env: {}, workspace });
     assert.deepEqual(
       read.items.map((i) => i.agent),
-      ['claude-code', 'claude-code', 'claude-code', 'claude-code', 'claude-code', 'codex', 'gemini-cli'],
+      [
+        'claude-code',
+        'claude-code',
+        'claude-code',
+        'claude-code',
+        'claude-code',
+        'codex',
+        'gemini-cli',
+        'copilot',
+        'copilot',
+      ],
+    );
+    // Copilot: this workspace's repository memories and the user's; not another window's, nor a chat's plan
+    assert.deepEqual(
+      read.items.filter((i) => i.agent === 'copilot').map((i) => i.text),
+      [MEMORY.copilotRepo, MEMORY.copilotUser],
     );
     assert.ok(
       read.files.every((f) => f.startsWith('~/')),
@@ -82,6 +97,7 @@ describe("the agents' memories as candidates", () => {
     );
     assert.equal(byText(report.verdicts, MEMORY.prose).verdict, 'unverified');
     assert.equal(byText(report.verdicts, MEMORY.gemini).verdict, 'unverified');
+    assert.equal(byText(report.verdicts, MEMORY.copilotRepo).verdict, 'unverified');
     assert.equal(byText(report.verdicts, MEMORY.injection).verdict, 'flagged');
     const again = await agentMemoryReport({ store, workspace, settings, playbook: emptyPlaybook() });
     assert.equal(JSON.stringify(again.verdicts), JSON.stringify(report.verdicts));
@@ -139,7 +155,7 @@ describe("the agents' memories as candidates", () => {
     assert.ok(proposal.files[0].after.includes(MEMORY.lint), 'in the playbook diff');
     assert.ok(record.warnings.some((w) => w.includes('is contradicted by 1 session(s) (codex:npm')));
     assert.ok(record.warnings.some((w) => w.includes('is flagged') && w.includes('not proposed')));
-    assert.ok(record.warnings.some((w) => /3 agent memory\(ies\) are unverified/.test(w)));
+    assert.ok(record.warnings.some((w) => /5 agent memory\(ies\) are unverified/.test(w)));
 
     // with no memory files, the run is what it is without the feature
     const bare = await run({ home: join(root, 'empty-home'), env: {} });
