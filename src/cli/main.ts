@@ -11,6 +11,7 @@ import {
   REJECT_HELP,
   RETIRE_HELP,
   RULES_HELP,
+  MEMORIES_HELP,
   TREE_HELP,
   UNDO_HELP,
 } from './help';
@@ -41,6 +42,8 @@ ${TREE_HELP}
 
 ${RULES_HELP}
 
+${MEMORIES_HELP}
+
 ${EVAL_HELP}
 
 ${MERGE_HELP}
@@ -68,6 +71,7 @@ const COMMAND_HELP: Record<string, string> = {
   unpin: RETIRE_HELP,
   tree: TREE_HELP,
   rules: RULES_HELP,
+  memories: MEMORIES_HELP,
   eval: EVAL_HELP,
   merge: MERGE_HELP,
   cache: CACHE_HELP,
@@ -114,6 +118,8 @@ export async function runCli(argv: string[], output: Output = consoleOutput, sig
         return await (await import('./commands/tree.js')).treeCommand(rest, out);
       case 'rules':
         return await (await import('./commands/rules.js')).rulesCommand(rest, out);
+      case 'memories':
+        return await (await import('./commands/memories.js')).memoriesCommand(rest, out);
       case 'eval':
         return await (await import('./commands/eval.js')).evalCommand(rest, out, signal);
       case 'cache':

@@ -26,6 +26,8 @@ export const SETTINGS = {
   maxToolOutputChars: { id: 'capture.maxToolOutputChars', who: 'user' },
   backgroundLearning: { id: 'learn.background', who: 'user' },
   backgroundThreshold: { id: 'learn.backgroundThreshold', who: 'user' },
+  // files in the user's home (the agents' memory folders), like the session capture's default locations
+  agentMemories: { id: 'learn.agentMemories', who: 'user' },
   openaiBaseUrl: { id: 'openai.baseUrl', who: 'user' },
   openaiModel: { id: 'openai.model', who: 'user' },
   allowInsecureHttp: { id: 'openai.allowInsecureHttp', who: 'user' },

@@ -36,6 +36,7 @@ export const Settings = z.object({
   maxToolOutputChars: z.number().int().min(1000).catch(DEFAULT_READ_LIMITS.maxOutputChars),
   backgroundLearning: z.boolean().catch(false),
   backgroundThreshold: z.number().int().min(1).catch(10),
+  agentMemories: z.boolean().catch(true),
   openaiBaseUrl: z.string().url().catch(DEFAULT_OPENAI_BASE_URL),
   openaiModel: z.string().min(1).catch(DEFAULT_OPENAI_MODEL),
   allowInsecureHttp: z.boolean().catch(false),

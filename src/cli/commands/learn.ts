@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { countBatchModes } from '../../core/learn/batchMode';
 import { describeDrops, dropSummary } from '../../core/learn/callItems';
@@ -7,6 +8,7 @@ import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { ProposalStore } from '../../core/store/proposals';
 import { PROVIDER_CHOICES } from '../../core/llm/providers';
 import { DEFAULT_WINDOW_DAYS } from '../../core/learn/window';
+import { memoryEnv } from '../../core/service/agentMemories';
 import { learnWorkspace, type LearnWorkspaceOptions } from '../../core/service/learnWorkspace';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
@@ -38,6 +40,7 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
     'no-cache': { type: 'boolean' },
+    'no-memories': { type: 'boolean' },
     targets: { type: 'string' },
     playbook: { type: 'string' },
     'allow-insecure-http': { type: 'boolean' },
@@ -148,6 +151,11 @@ export async function learnCommand(argv: string[], out: Output, signal?: AbortSi
     windowDays,
     allWorkspaces: values['all-workspaces'] === true,
     teamReview: typeof values['pr-body'] === 'string',
+    // the agents' own memories in this user's home; a pull request's runner has no user's home to read
+    agentMemories:
+      values['no-memories'] || typeof values['pr-body'] === 'string'
+        ? undefined
+        : { home: homedir(), env: memoryEnv(process.env) },
     assets:
       targets || budgetTokens !== undefined
         ? {

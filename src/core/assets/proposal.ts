@@ -31,6 +31,10 @@ export const RuleChange = z.object({
   corroboration: z.object({ people: z.number().int().min(0), sessions: z.number().int().min(0) }).optional(),
   /** Who wrote this change (the run's provider and model and the prompt version; Combee's own for upkeep). */
   author: RuleAuthor.optional(),
+  /** Where the rule came from when not from the sessions' lessons: an agent's own memory file (read, never written). */
+  source: z
+    .object({ kind: z.literal('agent-memory'), agent: z.string(), file: z.string(), line: z.number().int() })
+    .optional(),
 });
 export type RuleChange = z.infer<typeof RuleChange>;
 

@@ -1,3 +1,4 @@
+import type { AgentMemorySettings } from '../service/agentMemories';
 import type { MessagePort } from 'node:worker_threads';
 import type { AssetSettings } from '../assets/targets';
 import type { RunEstimate } from '../learn/estimate';
@@ -38,6 +39,8 @@ export interface LearnTaskOptions {
   seed?: number;
   /** Ask the host before a large run (it shows the estimate). */
   confirm?: boolean;
+  /** Read the agents' memories from this home (the user's setting combee.learn.agentMemories). */
+  agentMemories?: AgentMemorySettings;
 }
 
 export interface LearnTask {

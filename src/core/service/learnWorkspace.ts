@@ -56,8 +56,11 @@ import type { AgentId } from '../trace/model';
 import type { TraceSummary } from '../trace/summary';
 import { corroborationOf } from '../team/corroboration';
 import { modelChanges, runAuthor, withAuthors } from './ruleAuthors';
-import { withAuthorMarks } from '../playbook/authorMark';
+import { cleanAuthor, withAuthorMarks, type RuleAuthor } from '../playbook/authorMark';
 import type { Playbook } from '../playbook/model';
+import { agentMemoryReport, memoryNote, proposeMemories, type AgentMemorySettings } from './agentMemories';
+import { agentName } from '../memories/candidates';
+import type { MemoryVerdict } from '../memories/types';
 import {
   indexReflectionSets,
   playbookSha,
@@ -126,6 +129,8 @@ export interface LearnWorkspaceOptions {
    * flagged.
    */
   precomputedFromFiles?: boolean;
+  /** Read the agents' own memories as candidate rules, checked against the sessions (see service/agentMemories.ts). */
+  agentMemories?: AgentMemorySettings;
 }
 
 /** The reflector that takes the map phase's reflections, after saying what they do not cover. */
@@ -213,6 +218,17 @@ async function proposeUpkeep(
     `${ok.length} change(s) the rules' standing and the budget ask for`,
     lifecycle.applied,
   );
+}
+
+/** A rule's origin when an agent's memory proposed it. */
+function memorySource(verdict: MemoryVerdict): NonNullable<Proposal['rules'][number]['source']> {
+  const { agent, file, line } = verdict.item;
+  return { kind: 'agent-memory', agent: agentName(agent), file, line };
+}
+
+/** Who wrote a rule an agent's memory proposed: that agent's memory (no model of this run, no prompt). */
+function memoryAuthor(verdict: MemoryVerdict): RuleAuthor {
+  return cleanAuthor({ provider: 'agent-memory', model: verdict.item.agent, promptVersion: 'none' });
 }
 
 /** What the team wrote itself in the agents' root files: everything outside Combee's block. */
@@ -394,6 +410,21 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       `session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`,
     );
 
+  // The agents' memories that this workspace's sessions bear out, as rules of this proposal; the rest reported
+  let fromMemory = new Map<string, MemoryVerdict>();
+  let memoryTraces: Trace[] = [];
+  if (options.agentMemories && result.record.status === 'completed') {
+    const report = await agentMemoryReport({
+      store: options.store,
+      workspace: options.workspace,
+      settings: options.agentMemories,
+      playbook: result.playbook,
+      allWorkspaces: options.allWorkspaces,
+    });
+    memoryTraces = report.traces;
+    fromMemory = proposeMemories(result, report, veto);
+  }
+
   // What the rules' standing asks for after this run (retire the harmful and the stale, reword the broken ones)
   // this machine's own counting, this run's with it: what confirms the counters the playbook lines claim
   const records = [...(await loadRunRecords(state, options.workspace)), result.record];
@@ -406,7 +437,14 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // the playbook's budget counts them.
   const byModel = result.applied.length;
   const author = runAuthor(options.provider);
-  result.playbook = withAuthorMarks(result.playbook, modelChanges(result.applied, author));
+  // a rule an agent's memory proposed was written by that agent, not by this run's model
+  const memoryAuthors = new Map([...fromMemory].map(([id, verdict]) => [id, memoryAuthor(verdict)]));
+  const changes = modelChanges(result.applied, author);
+  for (const [id, by] of memoryAuthors) {
+    const change = changes.get(id);
+    if (change) changes.set(id, { ...change, author: by });
+  }
+  result.playbook = withAuthorMarks(result.playbook, changes);
   if (result.record.status === 'completed')
     await proposeUpkeep(
       records,
@@ -430,7 +468,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const { rules, hold, warnings } = screenProposal({
     applied: result.applied,
     playbook: result.playbook,
-    traces,
+    // a memory's rule is screened against the sessions that bear it out
+    traces:
+      memoryTraces.length > 0 ? [...traces, ...memoryTraces.filter((t) => !traces.some((r) => r.id === t.id))] : traces,
     playbookPath,
     // a pull request's store comes from a cache others can write: a rule accepted by name there proves nothing
     isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
@@ -459,6 +499,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const contributors = new Map(all.map((t) => [t.id, t.contributor]));
   const corroborated = withAuthors(rules, result.applied, byModel, author).map((r) => ({
     ...r,
+    ...(memoryAuthors.has(r.id) ? { author: memoryAuthors.get(r.id) } : {}),
     corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
   }));
   // without a setting, the targets follow the agents whose sessions the workspace has
@@ -481,6 +522,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     notes.set(id, [note, ...(notes.get(id) ?? [])]);
   // a rule reworded beside its enforcement says so where it is reviewed
   for (const e of enforcement.enforcements) notes.set(e.ruleId, [...(notes.get(e.ruleId) ?? []), e.explanation]);
+  for (const [id, verdict] of fromMemory) notes.set(id, [memoryNote(verdict), ...(notes.get(id) ?? [])]);
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
@@ -523,7 +565,14 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
           status: 'pending',
           files,
           rules: corroborated.map(({ scope: _scope, kind: _kind, ...rule }) =>
-            redactDeep(notes.has(rule.id) ? { ...rule, notes: notes.get(rule.id) } : rule, redactText),
+            redactDeep(
+              {
+                ...rule,
+                ...(notes.has(rule.id) ? { notes: notes.get(rule.id) } : {}),
+                ...(fromMemory.has(rule.id) ? { source: memorySource(fromMemory.get(rule.id) as MemoryVerdict) } : {}),
+              },
+              redactText,
+            ),
           ),
           ops: appliedOps,
           tags: result.tags,

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { memoryEnv } from '../../core/service/agentMemories';
 import * as vscode from 'vscode';
 import type { RunEstimate } from '../../core/learn/estimate';
 import { isAbortError } from '../../core/util/concurrency';
@@ -111,6 +113,13 @@ export async function runLearning(
                   maxCostUsd: settings.maxCostPerRun || undefined,
                 },
                 pricePerMTokInput: settings.prices[info.model]?.input,
+                agentMemories: settings.agentMemories
+                  ? {
+                      home: homedir(),
+                      env: memoryEnv(process.env),
+                      extraRedactionPatterns: settings.extraRedactionPatterns,
+                    }
+                  : undefined,
               },
               {
                 onProgress: (message) => progress.report({ message }),

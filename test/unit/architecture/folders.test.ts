@@ -25,7 +25,22 @@ const ALLOWED: Record<string, string[]> = {
   team: ['assets', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
   // the backtest: learns from the earlier sessions and replays the rules over the later ones
   eval: ['assets', 'learn', 'llm', 'playbook', 'store', 'trace', 'trust', 'util'],
-  service: ['assets', 'import', 'learn', 'llm', 'playbook', 'secrets', 'store', 'team', 'trace', 'trust', 'util'],
+  // the agents' own memory files, read as candidate rules and judged by the rules' evidence reading
+  memories: ['learn', 'playbook', 'trace', 'trust', 'util'],
+  service: [
+    'assets',
+    'import',
+    'learn',
+    'llm',
+    'memories',
+    'playbook',
+    'secrets',
+    'store',
+    'team',
+    'trace',
+    'trust',
+    'util',
+  ],
   pool: ['assets', 'eval', 'import', 'learn', 'llm', 'service', 'store', 'team', 'trace', 'util'],
 };
 
