@@ -70,6 +70,8 @@ const testTranspile = {
     'src/extension/webview/nodeDetail.ts',
     'src/extension/webview/nodeSearch.ts',
     'src/extension/webview/rulePath.ts',
+    // a proposed rule's tooltip text, checked as rendered Markdown
+    'src/extension/views/ruleTooltip.ts',
     // the commands' ids, checked against the manifest
     'src/extension/commandIds.ts',
     ...listTs('test/unit'),

@@ -36,7 +36,7 @@ function evidenceText(evidence: EvidenceView, titles: SessionTitles): string {
 function supportList(support: EvidenceView[], ctx: Context): HTMLElement {
   const sessions = new Set(support.map((s) => s.traceId)).size;
   const details = el('details', undefined, 'support');
-  details.append(el('summary', `supported by ${sessions} session(s)`));
+  details.append(el('summary', `supported by ${sessions} session${sessions === 1 ? '' : 's'}`));
   const list = el('ul');
   for (const evidence of support) {
     const item = el('li');

@@ -9,6 +9,7 @@ import { emptySessionsMessage } from '../../core/service/emptySessionsText';
 import { searchedFolders } from './emptySessions';
 import { skippedChildren, skippedItem, skippedRoot, type SkippedNode } from './skippedNodes';
 import { COMMANDS } from '../commandIds';
+import { plural } from './ruleTooltip';
 
 const AGENT_ICONS: Record<string, string> = {
   'claude-code': 'sparkle',
@@ -119,8 +120,8 @@ function contributorItem(node: ContributorNode): vscode.TreeItem {
   item.id = `combee.sessions.contributor:${node.contributor ?? ''}`;
   item.description =
     node.contributor === undefined
-      ? `${node.sessions} session(s) recorded here`
-      : `${node.sessions} session(s) from team bundles (the name is the exporter's own)`;
+      ? `${plural(node.sessions, 'session')} recorded here`
+      : `${plural(node.sessions, 'session')} from team bundles (the name is the exporter's own)`;
   item.iconPath = new vscode.ThemeIcon(node.contributor === undefined ? 'device-desktop' : 'person');
   return item;
 }
