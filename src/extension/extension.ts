@@ -38,6 +38,7 @@ import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/se
 import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
 import { openRuleInPlaybook, pinRule, retireRule } from './commands/rules';
 import { registerRuleLens } from './ruleLens';
+import { IgnoredSettingsWatch, shownNotices } from './ignoredSettings';
 
 let services: Services | undefined;
 
@@ -64,6 +65,10 @@ export interface CombeeApi {
   statusBar(): Promise<{ text: string; visible: boolean }>;
   /** Each time the run in progress grows (its node count) or ends (undefined): what the tree panel redraws on. */
   onDidChangeLiveRun(listener: (nodes: number | undefined) => void): vscode.Disposable;
+  /** The notices shown in this session that a repository's setting was ignored. */
+  ignoredSettingNotices(): string[];
+  /** Looks at the repository's settings now (after the checks already started): the settings notified now. */
+  checkIgnoredSettings(): Promise<string[]>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -143,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
   context.subscriptions.push(...registerPanelSerializers(s));
   const statusBar = createStatusBar(s);
+  const ignoredSettings = new IgnoredSettingsWatch(s);
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
@@ -174,6 +180,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     ...registerRuleLens(s),
     // Started on startup only when the user turned background capture on; otherwise it does nothing.
     startBackground(s),
+    ignoredSettings,
   );
   updateProposalContext();
   log.info(`Combee activated (store: ${s.store.dir})`);
@@ -200,6 +207,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
         ? snapshotTree(sessionsView, 3, undefined, options?.resolved)
         : snapshotTree(proposalsView, 3, undefined, options?.resolved),
     statusBar: () => statusBar.shown(),
+    ignoredSettingNotices: () => [...shownNotices],
+    checkIgnoredSettings: () => ignoredSettings.check(),
     onDidChangeLiveRun: (listener) => s.onDidChangeLiveRun(() => listener(s.liveRun?.nodes.length)),
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {

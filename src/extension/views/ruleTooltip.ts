@@ -1,4 +1,5 @@
 import { escapeMarkdown } from '../../core/eval/render';
+import { plural } from '../../core/util/text';
 
 /** A proposed rule as its tooltip tells it; every string here may quote text anyone could write. */
 export interface ProposedRuleTooltip {
@@ -10,8 +11,6 @@ export interface ProposedRuleTooltip {
   people: number;
   backtest?: string;
 }
-
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Markdown for a MarkdownString with theme icons on: the text is escaped (icons too, so `$(…)` in a rule stays text),

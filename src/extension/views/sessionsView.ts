@@ -2,14 +2,13 @@ import * as vscode from 'vscode';
 import type { LearningStatus } from '../../core/service/learningStatus';
 import { sessionPage, type SessionPage, type SessionRow } from '../../core/service/sessionList';
 import { escapeMarkdown } from '../../core/eval/render';
-import { firstLine } from '../../core/util/text';
+import { firstLine, plural } from '../../core/util/text';
 import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
 import { emptySessionsMessage } from '../../core/service/emptySessionsText';
 import { searchedFolders } from './emptySessions';
 import { skippedChildren, skippedItem, skippedRoot, type SkippedNode } from './skippedNodes';
 import { COMMANDS } from '../commandIds';
-import { plural } from './ruleTooltip';
 
 const AGENT_ICONS: Record<string, string> = {
   'claude-code': 'sparkle',
