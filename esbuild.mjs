@@ -70,6 +70,7 @@ const testTranspile = {
     'src/extension/webview/nodeDetail.ts',
     'src/extension/webview/nodeSearch.ts',
     'src/extension/webview/rulePath.ts',
+    'src/extension/webview/sessionPath.ts',
     // a proposed rule's tooltip text, checked as rendered Markdown
     'src/extension/views/ruleTooltip.ts',
     // the commands' ids, checked against the manifest

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Proposal } from '../core/assets/proposal';
 import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
 import { startBackground } from './background';
-import { forgetLearningCommand } from './commands/forget';
+import { forgetLearningCommand, forgetSessionCommand } from './commands/forget';
 import { learnFromRecentSessions } from './commands/learn';
 import { backtestRules } from './commands/backtest';
 import { calibrateCapacityCommand } from './commands/calibrate';
@@ -35,7 +35,7 @@ import { revealSessionSource } from './views/sessionSource';
 import { sessionIdOf, SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
 import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/sessionDocument';
-import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
+import { registerPanelSerializers, showPanel, showRuleInTree, showSessionInTree } from './webview/panel';
 import { openRuleInPlaybook, pinRule, retireRule } from './commands/rules';
 import { registerRuleLens } from './ruleLens';
 import { IgnoredSettingsWatch, shownNotices } from './ignoredSettings';
@@ -109,6 +109,14 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     [COMMANDS.revealSessionSource]: (a) => {
       const traceId = typeof a === 'string' ? a : sessionIdOf(a);
       return traceId ? revealSessionSource(s.store, traceId) : undefined;
+    },
+    [COMMANDS.showSessionInTree]: (a) => {
+      const traceId = typeof a === 'string' ? a : sessionIdOf(a);
+      return traceId ? showSessionInTree(s, traceId) : false;
+    },
+    [COMMANDS.forgetSession]: (a, confirmed) => {
+      const traceId = typeof a === 'string' ? a : sessionIdOf(a);
+      return traceId ? forgetSessionCommand(s, traceId, confirmed) : false;
     },
     // from the Proposals and Rules views the argument is the tree node; from tests, a rule id
     [COMMANDS.showRuleInTree]: (a) => {

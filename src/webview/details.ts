@@ -6,7 +6,7 @@ import type {
   OperationView,
   RunNodeView,
 } from '../shared/protocol';
-import { appliedOpNote } from '../shared/appliedOpNote';
+import { appliedOpNote } from '../shared/protocol';
 import { el } from './dom';
 
 /** Session titles by trace id (a trace node's label is its session's title), for evidence that names sessions. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appliedOpNote } from '../../../src/shared/appliedOpNote';
+import { appliedOpNote } from '../../../src/shared/protocol';
 
 describe('what became of a change the run applied', () => {
   it('tells the run from the review, so a rule added and later rejected reads as two steps, not a contradiction', () => {
