@@ -20,8 +20,7 @@ export function sourceKey(summary: Pick<TraceSummary, 'bytes' | 'steps' | 'ended
 /** The forgotten sessions of the packs in `dir`; an unreadable file forgets nothing (nothing is hidden by mistake). */
 export async function loadForgotten(dir: string): Promise<Forgotten> {
   const json = (await readJsonFile(join(dir, FILE)).catch(() => undefined)) as
-    | { sessions?: Array<{ id?: unknown; source?: unknown }> }
-    | undefined;
+    { sessions?: Array<{ id?: unknown; source?: unknown }> } | undefined;
   const forgotten = new Map<string, Set<string>>();
   for (const entry of Array.isArray(json?.sessions) ? json.sessions : []) {
     if (typeof entry?.id !== 'string' || typeof entry.source !== 'string') continue;

@@ -49,7 +49,10 @@ describe('combee export / import --bundle with a signature', () => {
     await withGitConfig(join(s.root, 'none.gitconfig'), async () => {
       assert.equal(await runCli([...base, '--store', s.bobStore, '--allowed-signers', allowed], out), 0);
     });
-    assert.match(out.stdout.join('\n'), /\(signed by alice@example\.com \(verified; exported as Alice\); newest session/);
+    assert.match(
+      out.stdout.join('\n'),
+      /\(signed by alice@example\.com \(verified; exported as Alice\); newest session/,
+    );
     assert.equal((await new TraceStore(s.bobStore).listTraces())[0].signedBy, 'alice@example.com');
 
     writeFileSync(allowed, `bob@example.com ${nodeSshKey('ssh-ed25519').publicLine}\n`);
