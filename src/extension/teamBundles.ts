@@ -100,7 +100,7 @@ async function importAll(services: Services, run: TeamImportRun): Promise<TeamIm
       await noticeIgnoredSettings(services, [
         {
           setting: 'combee.team.bundles',
-          why: `${plural(problems.length, 'entry', 'entries')} refused (${problems[0]})`,
+          why: `${plural(problems.length, 'entry or bundle', 'entries or bundles')} not read (first: ${problems[0]})`,
         },
       ]);
     summary.bundles.push(...result.bundles.map((b) => ({ ...b, workspace })));
