@@ -70,6 +70,9 @@ const testTranspile = {
     'src/extension/webview/nodeDetail.ts',
     'src/extension/webview/nodeSearch.ts',
     'src/extension/webview/rulePath.ts',
+    'src/extension/webview/sessionPath.ts',
+    // a proposed rule's tooltip text, checked as rendered Markdown
+    'src/extension/views/ruleTooltip.ts',
     // the commands' and views' ids, checked against the manifest
     'src/extension/commandIds.ts',
     'src/extension/viewIds.ts',

@@ -27,6 +27,8 @@ export const COMMANDS = {
   openProposalFile: 'combee.openProposalFile',
   openSession: 'combee.openSession',
   revealSessionSource: 'combee.revealSessionSource',
+  showSessionInTree: 'combee.showSessionInTree',
+  forgetSession: 'combee.forgetSession',
   showRuleInTree: 'combee.showRuleInTree',
   openRuleInPlaybook: 'combee.openRuleInPlaybook',
   retireRule: 'combee.retireRule',

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Proposal } from '../core/assets/proposal';
 import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
 import { startBackground } from './background';
-import { forgetLearningCommand } from './commands/forget';
+import { forgetLearningCommand, forgetSessionCommand } from './commands/forget';
 import { learnFromRecentSessions } from './commands/learn';
 import { backtestRules } from './commands/backtest';
 import { calibrateCapacityCommand } from './commands/calibrate';
@@ -35,10 +35,11 @@ import { revealSessionSource } from './views/sessionSource';
 import { sessionIdOf, SessionsView } from './views/sessionsView';
 import { snapshotTree, type TreeSnapshot } from './views/treeSnapshot';
 import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/sessionDocument';
-import { registerPanelSerializers, showPanel, showRuleInTree } from './webview/panel';
+import { registerPanelSerializers, showPanel, showRuleInTree, showSessionInTree } from './webview/panel';
 import { openRuleInPlaybook, pinRule, retireRule } from './commands/rules';
 import { registerRuleLens } from './ruleLens';
 import { VIEWS } from './viewIds';
+import { IgnoredSettingsWatch, shownNotices } from './ignoredSettings';
 
 let services: Services | undefined;
 
@@ -65,6 +66,10 @@ export interface CombeeApi {
   statusBar(): Promise<{ text: string; visible: boolean }>;
   /** Each time the run in progress grows (its node count) or ends (undefined): what the tree panel redraws on. */
   onDidChangeLiveRun(listener: (nodes: number | undefined) => void): vscode.Disposable;
+  /** The notices shown in this session that a repository's setting was ignored. */
+  ignoredSettingNotices(): string[];
+  /** Looks at the repository's settings now (after the checks already started): the settings notified now. */
+  checkIgnoredSettings(): Promise<string[]>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -106,6 +111,14 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       const traceId = typeof a === 'string' ? a : sessionIdOf(a);
       return traceId ? revealSessionSource(s.store, traceId) : undefined;
     },
+    [COMMANDS.showSessionInTree]: (a) => {
+      const traceId = typeof a === 'string' ? a : sessionIdOf(a);
+      return traceId ? showSessionInTree(s, traceId) : false;
+    },
+    [COMMANDS.forgetSession]: (a, confirmed) => {
+      const traceId = typeof a === 'string' ? a : sessionIdOf(a);
+      return traceId ? forgetSessionCommand(s, traceId, confirmed) : false;
+    },
     // from the Proposals and Rules views the argument is the tree node; from tests, a rule id
     [COMMANDS.showRuleInTree]: (a) => {
       const ruleId = rule(a);
@@ -144,6 +157,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
   context.subscriptions.push(...registerPanelSerializers(s));
   const statusBar = createStatusBar(s);
+  const ignoredSettings = new IgnoredSettingsWatch(s);
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
@@ -175,6 +189,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     ...registerRuleLens(s),
     // Started on startup only when the user turned background capture on; otherwise it does nothing.
     startBackground(s),
+    ignoredSettings,
   );
   updateProposalContext();
   log.info(`Combee activated (store: ${s.store.dir})`);
@@ -201,6 +216,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
         ? snapshotTree(sessionsView, 3, undefined, options?.resolved)
         : snapshotTree(proposalsView, 3, undefined, options?.resolved),
     statusBar: () => statusBar.shown(),
+    ignoredSettingNotices: () => [...shownNotices],
+    checkIgnoredSettings: () => ignoredSettings.check(),
     onDidChangeLiveRun: (listener) => s.onDidChangeLiveRun(() => listener(s.liveRun?.nodes.length)),
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {

@@ -27,9 +27,11 @@ export function readSettings(scope?: vscode.Uri, problems: SettingProblem[] = []
     raw[field] = seen?.globalValue ?? seen?.defaultValue;
   }
   const settings = Settings.parse(raw);
-  settings.playbookPath = confined(settings.playbookPath, 'playbook.path', problems) ?? SETTING_DEFAULTS.playbookPath;
+  const folder = folderName(scope);
+  settings.playbookPath =
+    confined(settings.playbookPath, 'playbook.path', folder, problems) ?? SETTING_DEFAULTS.playbookPath;
   const roots = settings.skillRoots
-    .map((root) => confined(root, 'assets.skillRoots', problems))
+    .map((root) => confined(root, 'assets.skillRoots', folder, problems))
     .filter((r): r is string => r !== undefined);
   settings.skillRoots = roots.length > 0 ? [...new Set(roots)] : [...SETTING_DEFAULTS.skillRoots];
   // each entry is checked against the folder it is read in (src/core/team/teamSources.ts), which logs a refused one
@@ -52,10 +54,18 @@ export function isSetByUser(field: keyof Settings, scope?: vscode.Uri): boolean 
   );
 }
 
+/** The folder a message names: the scope's workspace folder, or the only one open. */
+function folderName(scope?: vscode.Uri): string {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const folder =
+    (scope && vscode.workspace.getWorkspaceFolder(scope)) ?? (folders.length === 1 ? folders[0] : undefined);
+  return folder ? `"${folder.name}"` : 'that is open';
+}
+
 /** A workspace-relative path setting, or undefined (with the reason in `problems`) when it would leave the folder. */
-function confined(path: string, setting: string, problems: SettingProblem[]): string | undefined {
+function confined(path: string, setting: string, folder: string, problems: SettingProblem[]): string | undefined {
   try {
-    return workspaceRelative(path);
+    return workspaceRelative(path, folder);
   } catch (error) {
     if (!(error instanceof OutsideWorkspaceError)) throw error;
     problems.push({

@@ -7,6 +7,8 @@ import { describeSigner } from '../core/team/bundleSignature';
 import { importTeamBundles, type TeamBundleOutcome } from '../core/team/teamImport';
 import type { Services } from './services';
 import { readSettings } from './settings';
+import { noticeIgnoredSettings } from './ignoredSettings';
+import { plural } from '../core/util/text';
 
 /** What one import of the team bundles did, over every workspace folder. */
 export interface TeamImportSummary {
@@ -93,6 +95,14 @@ async function importAll(services: Services, run: TeamImportRun): Promise<TeamIm
     const said = problems.join('\n');
     if (run.verbose || loggedProblems.get(workspace) !== said) for (const p of problems) services.log.warn(p);
     loggedProblems.set(workspace, said);
+    // said once per workspace in a notification too: the log alone goes unseen
+    if (problems.length > 0)
+      await noticeIgnoredSettings(services, [
+        {
+          setting: 'combee.team.bundles',
+          why: `${plural(problems.length, 'entry or bundle', 'entries or bundles')} not read (first: ${problems[0]})`,
+        },
+      ]);
     summary.bundles.push(...result.bundles.map((b) => ({ ...b, workspace })));
     summary.problems.push(...problems);
     summary.imported += result.imported;

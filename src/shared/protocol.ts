@@ -172,13 +172,27 @@ export interface RuleFocus {
   nodeIds: string[];
 }
 
+/** A session followed into the tree (Sessions view: Show in Tree): its node, and what its run built on it. */
+export interface SessionFocus {
+  title: string;
+  nodeId: string;
+  nodeIds: string[];
+}
+
 /**
  * A reply carries the id of the request it answers; an update the extension pushes (a new run, a review) carries
  * none. The webview drops a reply older than its newest request, so a late answer never replaces a newer selection.
  */
 export type ToWebview =
   | { type: 'init'; panel: PanelKind }
-  | { type: 'runs'; runs: RunSummaryView[]; selected?: RunView; requestId?: number; focus?: RuleFocus }
+  | {
+      type: 'runs';
+      runs: RunSummaryView[];
+      selected?: RunView;
+      requestId?: number;
+      focus?: RuleFocus;
+      sessionFocus?: SessionFocus;
+    }
   | { type: 'nodeDetail'; requestId: number; nodeId: string; detail?: NodeDetailView }
   | { type: 'searchResult'; requestId: number; nodeIds: string[] }
   | { type: 'rules'; rules: RuleView[]; runs: number; staleAfterRuns: number; playbookPath?: string }
@@ -235,4 +249,20 @@ export function isStaleReply(message: ToWebview, newestRequest: number): boolean
     message.requestId !== undefined &&
     message.requestId < newestRequest
   );
+}
+
+/**
+ * What became of one change of an apply node, in the run and then in review: "applied in the run · rejected in
+ * review" (a rule the run added and the user later rejected is no contradiction), or why the run skipped it.
+ */
+export function appliedOpNote(op: {
+  status: 'applied' | 'skipped';
+  reason?: string;
+  review?: 'pending' | 'accepted' | 'rejected';
+  flags?: readonly string[];
+}): string {
+  if (op.status === 'skipped') return `skipped in the run: ${op.reason ?? ''}`;
+  const review = op.review === undefined ? [] : [op.review === 'pending' ? 'review pending' : `${op.review} in review`];
+  const held = op.flags ? [`held back (${op.flags.join(', ')})`] : [];
+  return ['applied in the run', ...review, ...held].join(' · ');
 }

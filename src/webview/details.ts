@@ -6,6 +6,7 @@ import type {
   OperationView,
   RunNodeView,
 } from '../shared/protocol';
+import { appliedOpNote } from '../shared/protocol';
 import { el } from './dom';
 
 /** Session titles by trace id (a trace node's label is its session's title), for evidence that names sessions. */
@@ -36,7 +37,7 @@ function evidenceText(evidence: EvidenceView, titles: SessionTitles): string {
 function supportList(support: EvidenceView[], ctx: Context): HTMLElement {
   const sessions = new Set(support.map((s) => s.traceId)).size;
   const details = el('details', undefined, 'support');
-  details.append(el('summary', `supported by ${sessions} session(s)`));
+  details.append(el('summary', `supported by ${sessions} session${sessions === 1 ? '' : 's'}`));
   const list = el('ul');
   for (const evidence of support) {
     const item = el('li');
@@ -138,16 +139,7 @@ function body(detail: NodeDetailView, ctx: Context): HTMLElement {
     case 'applied': {
       if (detail.operations.length === 0) return el('p', 'Nothing to apply.', 'empty');
       const list = el('ol', undefined, 'ops');
-      for (const op of detail.operations)
-        list.append(
-          operationItem(
-            op,
-            ctx,
-            op.status === 'applied'
-              ? `applied${op.review ? ` · ${op.review}` : ''}${op.flags ? ` · held back (${op.flags.join(', ')})` : ''}`
-              : `skipped: ${op.reason ?? ''}`,
-          ),
-        );
+      for (const op of detail.operations) list.append(operationItem(op, ctx, appliedOpNote(op)));
       if (!detail.reviewNote) return list;
       const box = el('div');
       box.append(el('p', detail.reviewNote, 'review-note'), list);

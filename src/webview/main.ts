@@ -40,7 +40,7 @@ function showRuns(message: Extract<ToWebview, { type: 'runs' }>): void {
   }
   const started = performance.now();
   const focused = focusKey(root);
-  tree = renderTree(message.runs, message.selected, state, host, message.focus);
+  tree = renderTree(message.runs, message.selected, state, host, message.focus, message.sessionFocus);
   root.replaceChildren(el('h1', 'Aggregation tree'), tree.element);
   restoreFocus(root, focused);
   if (inProgress) {

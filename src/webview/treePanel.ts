@@ -1,4 +1,4 @@
-import type { NodeDetailView, RuleFocus, RunSummaryView, RunView } from '../shared/protocol';
+import type { NodeDetailView, RuleFocus, RunSummaryView, RunView, SessionFocus } from '../shared/protocol';
 import { renderDetails } from './details';
 import { el, iconButton } from './dom';
 import { GraphView, ZOOM_STEP } from './graphView';
@@ -47,7 +47,12 @@ export function renderTree(
   state: TreeState,
   host: TreeHost,
   focus?: RuleFocus,
+  sessionFocus?: SessionFocus,
 ): TreePanel {
+  // what is selected and lit when the panel opens on a followed rule or session
+  const followed = focus
+    ? { nodeId: focus.applyNodeId, nodeIds: focus.nodeIds }
+    : sessionFocus && { nodeId: sessionFocus.nodeId, nodeIds: sessionFocus.nodeIds };
   const root = el('div', undefined, 'tree-panel');
   const toolbar = el('div', undefined, 'toolbar');
   const pickerLabel = el('label', 'Run ');
@@ -160,6 +165,14 @@ export function renderTree(
     toolbar.after(
       el('p', `Following rule ${focus.ruleId}: from ${sessions} session(s) to the change that made it`, 'following'),
     );
+  } else if (sessionFocus) {
+    toolbar.after(
+      el(
+        'p',
+        `Following session ${sessionFocus.title}: what this run made of it, up to the changes applied`,
+        'following',
+      ),
+    );
   }
   const body = el('div', undefined, 'tree-body');
   body.append(
@@ -173,9 +186,9 @@ export function renderTree(
   root.append(body);
   // laid out once the panel is in the page (fit needs its size)
   requestAnimationFrame(() => {
-    if (state.runId === run.id && state.view && !focus) graph.restoreView(state.view);
+    if (state.runId === run.id && state.view && !followed) graph.restoreView(state.view);
     else graph.home();
-    if (focus) graph.select(focus.applyNodeId, true, new Set(focus.nodeIds));
+    if (followed) graph.select(followed.nodeId, true, new Set(followed.nodeIds));
     else if (current.nodeId) graph.select(current.nodeId, !state.view);
   });
   return {

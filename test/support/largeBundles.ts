@@ -46,7 +46,7 @@ export function writeLargeBundle(path: string, spec: LargeBundleSpec): LargeBund
         format: 'combee-bundle',
         version: 1,
         exportedBy: spec.exportedBy ?? 'mallory',
-        exportedAt: '2026-11-20T00:00:00.000Z',
+        newestSessionAt: '2026-11-20T00:00:00.000Z',
         workspaceName: 'acme-shop',
         traces: sessions,
       })}\n`,

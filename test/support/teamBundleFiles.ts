@@ -24,7 +24,7 @@ export function portableSessions(dev: string, count: number): Trace[] {
 export async function writeTeamBundle(path: string, dev: string, count = 2): Promise<Buffer> {
   await writeBundle(
     path,
-    { exportedBy: dev, exportedAt: '2026-11-20T00:00:00.000Z', workspaceName: 'acme-shop' },
+    { exportedBy: dev, newestSessionAt: '2026-11-20T00:00:00.000Z', workspaceName: 'acme-shop' },
     portableSessions(dev, count),
   );
   return readFileSync(path);

@@ -29,6 +29,7 @@ const { runView, runSummaryView, runMessageView, liveRunView } = require(
 const { searchNodes } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeSearch.js'));
 const { withReview } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeDetail.js'));
 const { rulePath } = require(join(REPO_ROOT, 'out/src/extension/webview/rulePath.js'));
+const { sessionPath } = require(join(REPO_ROOT, 'out/src/extension/webview/sessionPath.js'));
 const { ruleStandings } = require(join(REPO_ROOT, 'out/src/core/learn/ruleStanding.js'));
 
 const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
@@ -597,6 +598,27 @@ const tests = [
       assert.ok((await page.locator('.following').innerText()).includes(`Following rule ${ruleId}`));
       await page.locator('.details').getByText(ruleId).first().waitFor();
       await page.screenshot({ path: join(ARTIFACTS, 'tree-rule-path.png') });
+      await page.close();
+    },
+  ],
+  [
+    'a session followed from the Sessions view is selected, with what its run built on it lit',
+    async (browser, record) => {
+      const trace = record.nodes.find((n) => n.kind === 'trace');
+      const sessionFocus = { title: trace.label, ...sessionPath(record, trace.detail.traceId) };
+      const { page, errors } = await openPanel(browser);
+      const view = runView(record);
+      shown.set(page, { view });
+      await page.evaluate(
+        ([runs, selected, sessionFocus]) => window.postMessage({ type: 'runs', runs, selected, sessionFocus }, '*'),
+        [[runSummaryView(record)], runMessageView(view), sessionFocus],
+      );
+      await page.locator('.node.selected').waitFor();
+      assert.equal(await page.locator('.node.selected').getAttribute('data-id'), trace.id);
+      const lit = await page.locator('.node.lit').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id')));
+      assert.deepEqual(lit.sort(), [...sessionFocus.nodeIds].sort(), 'exactly what the run built on it is lit');
+      assert.ok((await page.locator('.following').innerText()).includes(`Following session ${trace.label}`));
+      assert.deepEqual(errors, []);
       await page.close();
     },
   ],

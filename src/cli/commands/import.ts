@@ -76,7 +76,7 @@ async function importBundles(
       for (const message of result.warnings) out.warn(`${basename(path)}: ${message}`);
       const { bundle } = result;
       out.result(
-        `Imported ${result.imported} session(s) from ${path} (${describeSigner(result.signature, bundle.exportedBy)}; exported at ${bundle.exportedAt || 'an unknown time'} from ${bundle.workspaceName || 'a workspace'}), ${result.duplicates} already in the store, ${result.invalid} invalid; ${result.redactions} secret(s) redacted; ${result.warnings.length} warning(s). Workspace: ${workspace}; store: ${store.dir}`,
+        `Imported ${result.imported} session(s) from ${path} (${describeSigner(result.signature, bundle.exportedBy)}; newest session ${bundle.newestSessionAt || 'of an unknown time'}, from ${bundle.workspaceName || 'a workspace'}), ${result.duplicates} already in the store, ${result.invalid} invalid; ${result.redactions} secret(s) redacted; ${result.warnings.length} warning(s). Workspace: ${workspace}; store: ${store.dir}`,
       );
     } catch (error) {
       // unreadable (permissions, a folder) is refused like a damaged bundle: the others are still imported

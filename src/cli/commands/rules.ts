@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { describeClaim } from '../../core/learn/confirmedCounters';
@@ -56,10 +57,16 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
   if (!Number.isInteger(staleAfter) || staleAfter < 1) throw new UsageError('--stale-after takes a whole number ≥ 1');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const playbookPath = workspacePathFlag('playbook', workspace, values.playbook) ?? DEFAULT_PLAYBOOK_PATH;
-  const text = await readTextIfExists(resolveInWorkspace(workspace, playbookPath));
+  // a folder not on this machine (known only from a team's sessions) has no playbook here either
+  const text = existsSync(workspace) ? await readTextIfExists(resolveInWorkspace(workspace, playbookPath)) : undefined;
   if (text === undefined) {
-    out.warn(`no playbook at ${playbookPath} in ${workspace}`);
-    return 1;
+    // no playbook yet is a state, not an error: a script reading --json gets null, as from `combee tree`
+    const note = `no playbook at ${playbookPath} in ${workspace} yet (combee learn proposes one)`;
+    if (values.json) {
+      out.result('null');
+      out.info(note);
+    } else out.result(note);
+    return 0;
   }
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const { rules, runs } = await playbookRules(new WorkspaceState(store.dir), workspace, text, staleAfter);

@@ -30,8 +30,8 @@ export class BatchSizer {
       this.decision = toRecord(decision, `${decision.reason}; from the latency profile recorded for this model`);
       return;
     }
-    this.profile = profileSizes(total, bounds);
-    if (this.profile.length < 2) {
+    const profile = profileSizes(total, bounds);
+    if (profile.length < 2) {
       // Too few sessions to profile: one batch of everything (within bounds) is already the fastest.
       this.chosen = Math.max(1, Math.min(bounds.bMax, total));
       this.decision = {
@@ -41,6 +41,8 @@ export class BatchSizer {
       };
       return;
     }
+    // kept only when there is a profile to run: a lone size would be handed out for every batch instead of `chosen`
+    this.profile = profile;
     this.fallback = Math.max(bounds.bMin, Math.min(bounds.bMax, fallback));
   }
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
 import { lessonsFromRecord } from '../assets/skills';
@@ -268,9 +269,12 @@ export interface LearnWorkspaceResult {
 /** Selects this workspace's unlearned sessions, learns from them and turns the new playbook into a proposal. */
 export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<LearnWorkspaceResult> {
   const playbookPath = workspaceRelative(options.playbookPath ?? DEFAULT_PLAYBOOK_PATH, options.workspace);
+  // A dry run only reads the store: a workspace known only from its sessions (a team's, not on this machine) has no
+  // files here to read or to confine paths in; its playbook is empty.
+  const absent = options.dryRun === true && !existsSync(options.workspace);
   // Refused before any work: a path from settings or flags that leaves the workspace (OutsideWorkspaceError).
-  const target = resolveInWorkspace(options.workspace, playbookPath);
-  for (const root of options.assets?.skillRoots ?? []) resolveInWorkspace(options.workspace, root);
+  const target = absent ? undefined : resolveInWorkspace(options.workspace, playbookPath);
+  if (!absent) for (const root of options.assets?.skillRoots ?? []) resolveInWorkspace(options.workspace, root);
   let invalidStoredTraces = 0;
   const state = new WorkspaceState(options.store.dir);
   // selected from the summaries in the pack index: only the sessions this run learns are read and parsed
@@ -331,7 +335,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       return { traces, givenUp, outsideWindow, invalidStoredTraces, declined: true };
   }
 
-  const current = await readTextIfExists(target);
+  const current = target === undefined ? undefined : await readTextIfExists(target);
   const base = current === undefined ? emptyPlaybook() : parsePlaybook(current);
   if (options.mapOnly) {
     const { shard } = options.mapOnly;

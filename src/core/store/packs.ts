@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { openForWrite, readTextIfExists, readTextRange, type WriteHandle } from '../util/io';
 import { fastParser } from '../util/fastParse';
 import { TraceSummary } from '../trace/summary';
+import { isForgotten, loadForgotten } from './forgotten';
 
 // Trace packs: the traces of one import batch, one JSON line each, in one file (`<name>.jsonl`) with a sidecar index
 // (`<name>.idx.json`: id → byte range) written once the pack is complete. Thousands of small sessions then cost a
@@ -157,6 +158,10 @@ export async function loadPackMap(dir: string): Promise<PackMap> {
     map.packs.set(pack, index.bytes);
     for (const [id, offset, length, summary] of index.traces) map.traces.set(id, { pack, offset, length, summary });
   });
+  // a forgotten session is no live trace: no read sees it, and compaction drops its text
+  const forgotten = await loadForgotten(dir);
+  if (forgotten.size > 0)
+    for (const [id, entry] of map.traces) if (isForgotten(forgotten, id, entry.summary)) map.traces.delete(id);
   return map;
 }
 

@@ -17,6 +17,7 @@ import {
 } from './packs';
 import { summarize, type TraceSummary } from '../trace/summary';
 import { StagedPacks } from './stagedPack';
+import { addForgotten } from './forgotten';
 
 /** Stores traces into one pack until closed (see packs.ts). */
 export interface TraceWriter {
@@ -286,6 +287,22 @@ export class TraceStore {
       for (const file of files) if (file.endsWith('.json')) paths.push(join(root, agent, file));
     }
     return paths;
+  }
+
+  /**
+   * Forgets a stored session: no list or read shows it again, nor a copy a later import stores of the same version
+   * (see forgotten.ts); compaction then removes its text. Returns its summary, or undefined when it is not stored.
+   */
+  async forgetTrace(id: string): Promise<TraceSummary | undefined> {
+    const entry = (await loadPackMap(this.packsDir)).traces.get(id);
+    const trace = entry?.summary ? undefined : await this.loadTrace(id);
+    const summary = entry?.summary ?? (trace && summarize(trace));
+    if (!summary) return undefined;
+    await mkdir(this.packsDir, { recursive: true });
+    await addForgotten(this.packsDir, summary);
+    // a copy stored before packs is a file of its own: removed now
+    if (AgentId.safeParse(id.split(':')[0]).success) await removeFile(this.legacyTraceFile(id));
+    return summary;
   }
 
   /** Rewrites packs that are mostly superseded copies (see packs.ts); run after an import that read known files again. */

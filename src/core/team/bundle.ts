@@ -20,7 +20,11 @@ export interface BundleHeader {
   format: typeof BUNDLE_FORMAT;
   version: typeof BUNDLE_VERSION;
   exportedBy: string;
-  exportedAt: string;
+  /**
+   * When the newest session in the bundle ended (not when it was exported: the same sessions give the same bytes, so
+   * no clock is read). Bundles written before it was named so carry it as `exportedAt`; readers accept both.
+   */
+  newestSessionAt: string;
   workspaceName: string;
   traces: number;
 }
@@ -108,7 +112,7 @@ export async function writeBundle(
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     exportedBy: header.exportedBy,
-    exportedAt: header.exportedAt,
+    newestSessionAt: header.newestSessionAt,
     workspaceName: header.workspaceName,
     traces: sorted.length,
   };

@@ -83,7 +83,8 @@ function parseHeader(path: string, line: Buffer): BundleHeader {
     version: BUNDLE_VERSION,
     // names from another machine: no control characters, capped
     exportedBy: text(json.exportedBy, 100) || 'unknown',
-    exportedAt: text(json.exportedAt, 40),
+    // `exportedAt`: the same time, as bundles written before the field was renamed call it
+    newestSessionAt: text(json.newestSessionAt ?? json.exportedAt, 40),
     workspaceName: text(json.workspaceName, 200),
     traces: json.traces,
   };

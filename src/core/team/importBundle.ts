@@ -72,8 +72,8 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
         return;
       }
       if (notAfter === undefined) {
-        const exportedAt = Date.parse(header.exportedAt);
-        notAfter = Number.isNaN(exportedAt) ? importedAt : Math.min(exportedAt, importedAt);
+        const newest = Date.parse(header.newestSessionAt);
+        notAfter = Number.isNaN(newest) ? importedAt : Math.min(newest, importedAt);
       }
       const local = fromPortable(trace, {
         workspace,
@@ -105,7 +105,7 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
     );
   if (clamped > 0)
     warnings.push(
-      `${clamped} session(s) dated after the bundle was exported${notAfter === importedAt ? ' (or after now)' : ''}: their times were set to ${new Date(notAfter!).toISOString()}`,
+      `${clamped} session(s) dated after the newest session its bundle's header states${notAfter === importedAt ? ' (or after now)' : ''}: their times were set to ${new Date(notAfter!).toISOString()}`,
     );
   return {
     bundle: read.header,
@@ -126,7 +126,7 @@ export interface ExportBundleOptions {
   out: string;
   exportedBy: string;
   /** Default: the newest exported session's end, so the same store exports the same bytes. */
-  exportedAt?: string;
+  newestSessionAt?: string;
   /** ISO date: only sessions that ended at or after it. */
   since?: string;
   /** Every stored session, not only the workspace's. */
@@ -171,7 +171,7 @@ export async function exportBundle(options: ExportBundleOptions): Promise<Export
     out,
     {
       exportedBy,
-      exportedAt: options.exportedAt ?? newest ?? new Date(0).toISOString(),
+      newestSessionAt: options.newestSessionAt ?? newest ?? new Date(0).toISOString(),
       workspaceName: cleanName(basename(workspace), 200),
     },
     traces,

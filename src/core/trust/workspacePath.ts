@@ -17,7 +17,7 @@ export class OutsideWorkspaceError extends Error {
 }
 
 /** `./a\\b/` → `a/b`; throws on absolute paths, drive letters, `..`, empty names and control characters. */
-export function workspaceRelative(raw: string, workspace = '<workspace>'): string {
+export function workspaceRelative(raw: string, workspace: string): string {
   const unified = raw.trim().replace(/\\/g, '/');
   if (unified === '' || unified === '.') throw new OutsideWorkspaceError(raw, workspace, 'it names no file');
   if (/[\u0000-\u001f]/.test(unified)) throw new OutsideWorkspaceError(raw, workspace, 'it holds control characters');

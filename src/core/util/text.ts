@@ -73,3 +73,6 @@ function flat(text: string): string {
   // slicing a concatenation flattens it into a new string first
   return ` ${text}`.slice(1);
 }
+
+/** "1 session", "3 sessions". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { firstLine } from '../../core/util/text';
 import { workspaceFolderPaths, type Services } from '../services';
 
 /**
@@ -27,6 +28,39 @@ export async function forgetLearningCommand(services: Services, confirmed?: unkn
   }
   for (const folder of folders) await services.state.forgetLearning(folder);
   services.log.info(`forgot what was learned in ${folders.join(', ')}`);
+  services.notifyChanged();
+  return true;
+}
+
+/**
+ * Sessions view: Forget — the session leaves the store and a later capture of the same session does not bring it back
+ * (a session its agent went on in since is a new version and comes back). Asked first in a modal naming the
+ * session, unless `confirmed` (the tests). Only Combee's own store changes.
+ */
+export async function forgetSessionCommand(services: Services, traceId: string, confirmed?: unknown): Promise<boolean> {
+  if (services.running) {
+    void vscode.window.showWarningMessage('Combee is learning now; forget a session once the run is done.');
+    return false;
+  }
+  const summary = (await services.store.listSummaries()).find((s) => s.id === traceId);
+  if (!summary) return false;
+  const when = summary.startedAt ? ` of ${new Date(summary.startedAt).toLocaleString()}` : '';
+  const name = `"${firstLine(summary.title ?? summary.id, 80)}" (${summary.agent}${when})`;
+  if (confirmed !== true) {
+    const answer = await vscode.window.showWarningMessage(
+      `Forget the session ${name}?`,
+      {
+        modal: true,
+        detail:
+          "It is removed from Combee's store and is not imported again while its log stays as it is; runs already made from it keep what they learned. The agent's own log is not touched.",
+      },
+      'Forget',
+    );
+    if (answer !== 'Forget') return false;
+  }
+  const forgotten = await services.store.forgetTrace(traceId);
+  if (!forgotten) return false;
+  services.log.info(`forgot session ${traceId} ${name}`);
   services.notifyChanged();
   return true;
 }

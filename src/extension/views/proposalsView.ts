@@ -6,6 +6,7 @@ import { describeStatus, proposalStatus } from '../../core/service/review/status
 import { isOpen, reviewItems, type ItemState, type ReviewedFile, type ReviewedRule } from '../../core/assets/review';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { escapeMarkdown, figuresForRule } from '../../core/eval/render';
+import { proposedRuleTooltip } from './ruleTooltip';
 import { workspaceFolderPaths, type Services } from '../services';
 import { COMMANDS } from '../commandIds';
 
@@ -50,32 +51,23 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
   async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
     if (node.kind !== 'rule' || node.rule.state !== 'pending' || !node.rule.rule) return item;
     const change = node.rule.rule;
-    const lines = await Promise.all(
+    const sessions = await Promise.all(
       change.support.map(async (s) => {
         const trace = await this.services.store.loadTrace(s.traceId);
         const named = trace ? sessionLabel(trace) : `${s.traceId} (not in the store any more)`;
-        return `- ${named}, step${s.steps.length === 1 ? '' : 's'} ${s.steps.join(', ')}`;
+        return `${named}, step${s.steps.length === 1 ? '' : 's'} ${s.steps.join(', ')}`;
       }),
     );
-    const flags = change.flags ?? [];
-    // reasons quote rule text anyone could write: shown as text, never as links or images
-    const why = flags.map((f) => `- **${f.kind}**: ${escapeMarkdown(f.reason)}`).join('\n');
-    const tooltip = new vscode.MarkdownString();
-    tooltip.appendText(`${change.content ?? ''}\n\n`);
-    if (flags.length > 0)
-      tooltip.appendMarkdown(
-        `**Flagged**, kept out of AGENTS.md and the other files until accepted by name:\n${why}\n\n`,
-      );
-    for (const note of change.notes ?? []) tooltip.appendText(`ⓘ ${note}\n`);
-    if (change.notes?.length) tooltip.appendText('\n');
-    const people = change.corroboration?.people ?? 0;
-    tooltip.appendMarkdown(
-      `Supported by ${change.support.length} session(s)${people >= 2 ? ` from ${people} people` : ''}:\n`,
-    );
-    for (const line of lines) tooltip.appendText(`${line}\n`);
-    const backtest = this.backtestLine(node.proposal, change.id, change.content);
-    if (backtest) tooltip.appendText(`\n${backtest}\n`);
-    item.tooltip = tooltip;
+    const markdown = proposedRuleTooltip({
+      content: change.content ?? '',
+      flags: change.flags ?? [],
+      notes: change.notes ?? [],
+      sessions,
+      people: change.corroboration?.people ?? 0,
+      backtest: this.backtestLine(node.proposal, change.id, change.content),
+    });
+    // theme icons on: the notes' $(info) is a codicon, which every font shows
+    item.tooltip = new vscode.MarkdownString(markdown, true);
     return item;
   }
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { LearningStatus } from '../../core/service/learningStatus';
 import { sessionPage, type SessionPage, type SessionRow } from '../../core/service/sessionList';
 import { escapeMarkdown } from '../../core/eval/render';
-import { firstLine } from '../../core/util/text';
+import { firstLine, plural } from '../../core/util/text';
 import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
 import { emptySessionsMessage } from '../../core/service/emptySessionsText';
@@ -120,8 +120,8 @@ function contributorItem(node: ContributorNode): vscode.TreeItem {
   item.id = `combee.sessions.contributor:${node.contributor ?? ''}`;
   item.description =
     node.contributor === undefined
-      ? `${node.sessions} session(s) recorded here`
-      : `${node.sessions} session(s) from team bundles (the name is the exporter's own)`;
+      ? `${plural(node.sessions, 'session')} recorded here`
+      : `${plural(node.sessions, 'session')} from team bundles (the name is the exporter's own)`;
   item.iconPath = new vscode.ThemeIcon(node.contributor === undefined ? 'device-desktop' : 'person');
   return item;
 }

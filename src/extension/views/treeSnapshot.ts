@@ -6,6 +6,8 @@ export interface TreeSnapshot {
   label: string;
   description?: string;
   tooltip?: string;
+  /** A Markdown tooltip that renders `$(icon)` as a codicon. */
+  tooltipIcons?: boolean;
   contextValue?: string;
   /** The theme icon's id (`file` for ThemeIcon.File). */
   icon?: string;
@@ -37,6 +39,9 @@ export async function snapshotTree<T>(
       label,
       description: typeof item.description === 'string' ? item.description : undefined,
       tooltip,
+      ...(item.tooltip instanceof vscode.MarkdownString && item.tooltip.supportThemeIcons
+        ? { tooltipIcons: true }
+        : {}),
       contextValue: item.contextValue,
       icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
       ...(item.command ? { command: { command: item.command.command, arguments: item.command.arguments ?? [] } } : {}),

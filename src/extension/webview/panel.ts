@@ -10,6 +10,7 @@ import {
   type PanelKind,
   type RuleFocus,
   type RuleView,
+  type SessionFocus,
   type RunSummaryView,
   type RunView,
   type ToWebview,
@@ -19,6 +20,8 @@ import { readSettings } from '../settings';
 import { openSession } from '../review/sessionDocument';
 import { searchNodes } from './nodeSearch';
 import { rulePath } from './rulePath';
+import { sessionPath } from './sessionPath';
+import { firstLine } from '../../core/util/text';
 import { withReview, type RunReview } from './nodeDetail';
 import { reviewItems } from '../../core/assets/review';
 import { LIVE_RUN_ID, liveRunView, runMessageView, runSummaryView, runView } from './runView';
@@ -29,7 +32,7 @@ import { COMMANDS } from '../commandIds';
 const panels = new Map<PanelKind, vscode.WebviewPanel>();
 /** Posts a message to the tree panel once its webview is ready (a panel just opened is not yet). */
 let postToTree: ((message: ToWebview) => void) | undefined;
-let pendingFocus: { runId: string; focus: RuleFocus } | undefined;
+let pendingFocus: { runId: string; focus?: RuleFocus; sessionFocus?: SessionFocus } | undefined;
 
 /**
  * Opens the tree on the newest run that made `ruleId`, with the path from its supporting sessions to the operation
@@ -50,6 +53,32 @@ export async function showRuleInTree(services: Services, ruleId: string): Promis
   }
   void vscode.window.showInformationMessage(
     `Combee: no stored learning run made rule ${ruleId} (written by hand, or its run was removed).`,
+  );
+  return false;
+}
+
+/**
+ * Opens the tree on the newest run that learned from `traceId`, its node selected and what the run built on it lit;
+ * says so when no stored run holds it (not learned yet, or learned by a run that was removed).
+ */
+export async function showSessionInTree(services: Services, traceId: string): Promise<boolean> {
+  for (const record of await allRuns(services)) {
+    const path = sessionPath(record, traceId);
+    if (!path) continue;
+    // a session node's label is its session's title
+    const label = record.nodes.find((n) => n.id === path.nodeId)?.label;
+    const sessionFocus = { title: firstLine(label ?? traceId, 80), ...path };
+    pendingFocus = { runId: record.id, sessionFocus };
+    showPanel(services, 'tree');
+    if (postToTree) {
+      pendingFocus = undefined;
+      postToTree({ ...(await runsMessage(services, record.id)), sessionFocus });
+    }
+    return true;
+  }
+  const title = (await services.store.loadTrace(traceId))?.title ?? traceId;
+  void vscode.window.showInformationMessage(
+    `Combee: no stored learning run learned from "${firstLine(title, 80)}" yet (Learn from Recent Sessions takes it in).`,
   );
   return false;
 }
@@ -109,7 +138,11 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
           post({ type: 'init', panel: kind });
           if (kind === 'tree') {
             postToTree = post;
-            post({ ...(await runsMessage(services, selectedRun)), focus: focus?.focus });
+            post({
+              ...(await runsMessage(services, selectedRun)),
+              focus: focus?.focus,
+              sessionFocus: focus?.sessionFocus,
+            });
           } else post(await rulesMessage(services));
         } else if (message.type === 'selectRun') {
           selectedRun = message.runId;

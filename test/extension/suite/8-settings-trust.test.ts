@@ -93,6 +93,14 @@ describe("a repository's settings cannot redirect or widen anything", () => {
       problems.every((p) => /is refused: it (is absolute|climbs out)/.test(p.message)),
       JSON.stringify(problems),
     );
+    // the message names the folder the path must stay in, not a placeholder
+    const folder = `"${workspaceFolder().name}"`;
+    assert.ok(
+      problems.every(
+        (p) => p.message.includes(`inside the workspace folder ${folder}`) && !p.message.includes('<workspace>'),
+      ),
+      JSON.stringify(problems),
+    );
   });
 
   it("learning sends nothing to the repository's endpoint, reads not its folders and writes nothing outside", async () => {

@@ -58,6 +58,8 @@ interface CommandResults {
   'combee.forgetLearning': boolean;
   'combee.showRuleInTree': boolean;
   'combee.openSession': boolean;
+  'combee.showSessionInTree': boolean;
+  'combee.forgetSession': boolean;
   'combee.openRuleInPlaybook': boolean;
   'combee.retireRule': string | undefined;
   'combee.pinRule': string | undefined;

@@ -85,7 +85,7 @@ describe('combee export --bundle / import --bundle', () => {
     const [entry] = json(imported).bundles;
     assert.deepEqual([entry.path, entry.imported, entry.duplicates, entry.invalid, entry.warnings], [file, 2, 0, 0, 0]);
     assert.equal(entry.bundle.exportedBy, 'alice');
-    assert.equal(entry.bundle.exportedAt, '2026-11-04T10:00:00.000Z', 'the newest session ended then');
+    assert.equal(entry.bundle.newestSessionAt, '2026-11-04T10:00:00.000Z', 'the newest session ended then');
     const back = await new TraceStore(s.bobStore).listTraces();
     assert.deepEqual(
       back.map((t) => [t.id, t.cwd, t.contributor]),
@@ -124,7 +124,7 @@ describe('combee export --bundle / import --bundle', () => {
     await runCli(['import', '--bundle', one, '--workspace', s.bobWorkspace, '--store', s.bobStore], imported);
     assert.match(
       imported.stdout.join('\n'),
-      /^Imported 2 session\(s\) from .* \(exported by alice@team \(self-declared\); exported at 2026-11-04/,
+      /^Imported 2 session\(s\) from .* \(exported by alice@team \(self-declared\); newest session 2026-11-04/,
     );
   });
 

@@ -170,7 +170,10 @@ describe('combee CLI', () => {
   it('rules lists the accepted playbook with the numbers of the file, its stage and its trend; --json the same', async () => {
     const { home, store, workspace } = setup();
     await runCli(['import', '--from', home, '--store', store], capture());
-    assert.equal(await runCli(['rules', '--store', store, '--workspace', workspace], capture()), 1, 'no playbook yet');
+    // no playbook yet is a state, not an error (test/unit/cli/emptyStates.test.ts)
+    const none = capture();
+    assert.equal(await runCli(['rules', '--store', store, '--workspace', workspace], none), 0);
+    assert.match(none.stdout.join('\n'), /^no playbook at \.combee\/playbook\.md in .* yet/);
     const learned = capture();
     await runCli(['learn', '--store', store, '--workspace', workspace, '--json'], learned);
     const id = JSON.parse(learned.stdout.join('\n')).proposal.id;

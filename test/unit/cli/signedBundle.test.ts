@@ -49,7 +49,10 @@ describe('combee export / import --bundle with a signature', () => {
     await withGitConfig(join(s.root, 'none.gitconfig'), async () => {
       assert.equal(await runCli([...base, '--store', s.bobStore, '--allowed-signers', allowed], out), 0);
     });
-    assert.match(out.stdout.join('\n'), /\(signed by alice@example\.com \(verified; exported as Alice\); exported at/);
+    assert.match(
+      out.stdout.join('\n'),
+      /\(signed by alice@example\.com \(verified; exported as Alice\); newest session/,
+    );
     assert.equal((await new TraceStore(s.bobStore).listTraces())[0].signedBy, 'alice@example.com');
 
     writeFileSync(allowed, `bob@example.com ${nodeSshKey('ssh-ed25519').publicLine}\n`);
@@ -57,7 +60,7 @@ describe('combee export / import --bundle with a signature', () => {
     await withGitConfig(join(s.root, 'none.gitconfig'), async () => {
       assert.equal(await runCli([...base, '--store', join(s.root, 's2'), '--allowed-signers', allowed], other), 0);
     });
-    assert.match(other.stdout.join('\n'), /\(exported by Alice \(self-declared\); exported at/);
+    assert.match(other.stdout.join('\n'), /\(exported by Alice \(self-declared\); newest session/);
     assert.match(other.stderr.join('\n'), /signed with key SHA256:\S+, not verified/);
   });
 
@@ -106,6 +109,6 @@ describe('combee export / import --bundle with a signature', () => {
       await withGitConfig(join(s.root, 'none'), () => runCli([...argv, '--allowed-signers', allowed], out)),
       0,
     );
-    assert.match(out.stdout.join('\n'), /\(signed by erin \(verified\); exported at/);
+    assert.match(out.stdout.join('\n'), /\(signed by erin \(verified\); newest session/);
   });
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { capture } from '../../../testing/cliOutput';
 import { startModelServer, type ModelServer } from '../../../testing/modelServer';
 import { simulatedModel } from '../../../testing/simulatedModel';
-import { learnAgainst, teamFixture, type Where } from '../../support/teamRuns';
+import { learnAgainst, teamFixture, teamStore, type Where } from '../../support/teamRuns';
 import { tempDir } from '../../../testing/tmp';
 import { makeTrace, shell, user } from '../../../testing/traces';
 
@@ -44,6 +44,22 @@ describe('the team CLI', () => {
     const out = capture();
     assert.equal(await runCli(['learn', '--since', 'last tuesday'], out), 2);
     assert.equal(await runCli(['learn', '--agent', 'vim'], capture()), 2);
+  });
+
+  it('--dry-run learns a workspace known only from its sessions (its folder not on this machine) and writes nothing', async () => {
+    // the team's sessions were recorded in a folder this runner never had
+    const workspace = join(tempDir('combee-team-elsewhere-'), 'acme-shop');
+    const where = { workspace, store: await teamStore(workspace) };
+    const run = await learn(where, ['--dry-run']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /failed|does not exist/);
+    assert.equal(run.json.sessions, 12);
+    assert.ok(run.json.proposal.rules.length > 0, 'the playbook it would propose starts empty');
+    assert.equal(existsSync(workspace), false, 'nothing was written there');
+    // without --dry-run a run writes its proposal for that folder: still refused
+    const real = await learn(where, []);
+    assert.notEqual(real.code, 0);
+    assert.match(real.stderr, /the workspace folder does not exist/);
   });
 
   it('--apply writes what accept writes, flagged rules never, and --pr-body lists them', async () => {

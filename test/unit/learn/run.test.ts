@@ -327,6 +327,25 @@ describe('learning run', () => {
     assert.match(result.record.controller?.reason ?? '', /too few sessions/);
   });
 
+  it('batch size auto with too few sessions to profile two sizes learns them in the one batch it records', async () => {
+    // 8 to 23 sessions leave room for one profile size only (4): the run must not profile with it after all
+    for (const count of [9, 23]) {
+      const result = await learn({
+        ...base,
+        traces: traces(count),
+        reflector: new ScriptedReflector(),
+        aggregator: new CountingAggregator(),
+        batchSize: 'auto',
+      });
+      assert.deepEqual(
+        result.record.batches.map((b) => b.traceIds.length),
+        [count],
+      );
+      assert.equal(result.record.controller?.chosen, count);
+      assert.match(result.record.controller?.reason ?? '', /too few sessions \(\d+\) to profile: one batch/);
+    }
+  });
+
   it('stops cleanly at a token limit, keeping the batches finished before it', async () => {
     const result = await learn({
       ...base,

@@ -60,7 +60,7 @@ function craft(
       format: 'combee-bundle',
       version: 1,
       exportedBy: 'mallory',
-      exportedAt: '2026-11-20T00:00:00.000Z',
+      newestSessionAt: '2026-11-20T00:00:00.000Z',
       workspaceName: 'acme-shop',
       traces: body.length,
       ...header,
@@ -97,7 +97,7 @@ describe('team bundles', () => {
       format: 'combee-bundle',
       version: 1,
       exportedBy: 'alice',
-      exportedAt: '2026-11-03T09:00:00.000Z',
+      newestSessionAt: '2026-11-03T09:00:00.000Z',
       workspaceName: 'acme-shop',
       traces: 2,
     });
@@ -323,7 +323,7 @@ describe('team bundles', () => {
     mkdirSync(workspace);
     const store = new TraceStore(join(dir, 'store'));
     const now = new Date('2026-12-01T00:00:00.000Z');
-    const path = craft(join(dir, 'b.gz'), traces, { exportedAt: '2026-11-01T00:00:00.000Z' });
+    const path = craft(join(dir, 'b.gz'), traces, { newestSessionAt: '2026-11-01T00:00:00.000Z' });
     const result = await importBundle({ store, path, workspace, now });
     const byId = new Map((await store.listTraces()).map((t) => [t.id, t]));
     assert.equal(byId.get('claude-code:honest')?.endedAt, '2026-10-31T10:00:00.000Z');
@@ -333,14 +333,21 @@ describe('team bundles', () => {
     assert.equal(byId.get('claude-code:ends-late')?.endedAt, '2026-11-01T00:00:00.000Z');
     assert.match(
       result.warnings.join('\n'),
-      /2 session\(s\) dated after the bundle was exported: their times were set/,
+      /2 session\(s\) dated after the newest session its bundle's header states: their times were set/,
     );
-    // a bundle that says it was exported in the future is bounded by the import
+    // a bundle whose newest session is said to end in the future is bounded by the import; a bundle written before
+    // the field was renamed names it exportedAt, read the same
     const store2 = new TraceStore(join(dir, 'store2'));
-    const ahead = craft(join(dir, 'ahead.gz'), traces, { exportedAt: '3000-01-01T00:00:00.000Z' });
+    const ahead = craft(join(dir, 'ahead.gz'), traces, {
+      newestSessionAt: undefined,
+      exportedAt: '3000-01-01T00:00:00.000Z',
+    });
     const second = await importBundle({ store: store2, path: ahead, workspace, now });
     assert.equal((await store2.loadTrace('claude-code:future'))?.endedAt, now.toISOString());
-    assert.match(second.warnings.join('\n'), /1 session\(s\) dated after the bundle was exported \(or after now\)/);
+    assert.match(
+      second.warnings.join('\n'),
+      /1 session\(s\) dated after the newest session its bundle's header states \(or after now\)/,
+    );
   });
 
   it("a folder that leaves the workspace is clamped to its root; the exporter's name is cleaned and names every session", async () => {

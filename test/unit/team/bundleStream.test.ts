@@ -205,12 +205,12 @@ describe('team bundles, streamed', () => {
     // the import as it was: the whole bundle read, then each session rewritten and written to one pack
     const reference = new TraceStore(join(dir, 'reference'));
     const contents = await readBundle(path);
-    const exportedAt = Math.min(Date.parse(contents.header.exportedAt), now.getTime());
+    const newestAt = Math.min(Date.parse(contents.header.newestSessionAt), now.getTime());
     const redactor = createRedactor({ homePaths: false });
     const writer = reference.openPack();
     for (const trace of contents.traces)
       await writer.save(
-        fromPortable(trace, { workspace, contributor: 'alice', redactor, warn: () => {}, notAfter: exportedAt }),
+        fromPortable(trace, { workspace, contributor: 'alice', redactor, warn: () => {}, notAfter: newestAt }),
       );
     await writer.close();
 
@@ -232,7 +232,7 @@ describe('team bundles, streamed', () => {
     const out = join(dir, 'too-many.combee-bundle');
     const traces = Array.from({ length: MAX_BUNDLE_SESSIONS + 1 }, (_, i) => makeTrace(`claude-code:s${i}`, []));
     await assert.rejects(
-      writeBundle(out, { exportedBy: 'a', exportedAt: '', workspaceName: 'w' }, traces),
+      writeBundle(out, { exportedBy: 'a', newestSessionAt: '', workspaceName: 'w' }, traces),
       (error: unknown) =>
         error instanceof BundleTooLargeError && /20001 sessions, more than the 20000/.test(String(error)),
     );

@@ -50,7 +50,7 @@ async function workspaceWithBundle(extra: Trace[] = []) {
   const path = join(root, 'team.combee-bundle');
   await writeBundle(
     path,
-    { exportedBy: 'mallory', exportedAt: '2026-11-20T00:00:00.000Z', workspaceName: 'ws' },
+    { exportedBy: 'mallory', newestSessionAt: '2026-11-20T00:00:00.000Z', workspaceName: 'ws' },
     forgedSessions(),
   );
   const store = new TraceStore(join(root, 'store'));

@@ -30,7 +30,7 @@ function session(id: string, extra: Partial<Trace> = {}): Trace {
 
 async function bundleOf(root: string, name: string, exportedBy: string, traces: Trace[]): Promise<string> {
   const path = join(root, `${name}.combee-bundle`);
-  await writeBundle(path, { exportedBy, exportedAt: '2026-11-20T00:00:00.000Z', workspaceName: 'ws' }, traces);
+  await writeBundle(path, { exportedBy, newestSessionAt: '2026-11-20T00:00:00.000Z', workspaceName: 'ws' }, traces);
   return path;
 }
 

@@ -27,8 +27,8 @@ function layout() {
 
 describe('workspace path confinement', () => {
   it('normalizes workspace-relative paths and refuses absolute ones, drive letters and ..', () => {
-    assert.equal(workspaceRelative('./.combee//playbook.md'), '.combee/playbook.md');
-    assert.equal(workspaceRelative('docs\\rules\\'), 'docs/rules');
+    assert.equal(workspaceRelative('./.combee//playbook.md', '/ws'), '.combee/playbook.md');
+    assert.equal(workspaceRelative('docs\\rules\\', '/ws'), 'docs/rules');
     for (const bad of [
       '',
       '.',
@@ -40,8 +40,12 @@ describe('workspace path confinement', () => {
       '.combee/../..',
       'a\u0000b',
     ]) {
-      assert.throws(() => workspaceRelative(bad), OutsideWorkspaceError, JSON.stringify(bad));
+      assert.throws(() => workspaceRelative(bad, '/ws'), OutsideWorkspaceError, JSON.stringify(bad));
     }
+  });
+
+  it('names the folder the path must stay in, never a placeholder', () => {
+    assert.throws(() => workspaceRelative('../x.md', '"acme-shop"'), /inside the workspace folder "acme-shop"\)/);
   });
 
   it('resolves inside the folder, through symlinks that stay inside, for files that do not exist yet', () => {
