@@ -154,7 +154,7 @@ const tests = [
         .waitFor({ timeout: 10_000 });
       await view
         .locator('.details')
-        .getByText(/supported by \d+ session\(s\)/)
+        .getByText(/supported by \d+ sessions?\b/)
         .first()
         .waitFor({ timeout: 10_000 });
       step('and where their review stands now: all pending, nothing accepted yet');

@@ -29,8 +29,13 @@ export function proposedRuleTooltip(rule: ProposedRuleTooltip): string {
     );
   for (const note of rule.notes) blocks.push(`$(info) ${text(note)}`);
   const from = rule.people >= 2 ? ` from ${rule.people} people` : '';
-  blocks.push(`Supported by ${plural(rule.sessions.length, 'session')}${from}:`);
-  if (rule.sessions.length > 0) blocks.push(rule.sessions.map((s) => `- ${text(s)}`).join('\n'));
+  // a change no session backs (a retirement, a pin, upkeep) says so instead of heading an empty list
+  if (rule.sessions.length === 0) blocks.push('No session supports this change directly.');
+  else
+    blocks.push(
+      `Supported by ${plural(rule.sessions.length, 'session')}${from}:`,
+      rule.sessions.map((s) => `- ${text(s)}`).join('\n'),
+    );
   if (rule.backtest) blocks.push(text(rule.backtest));
   return blocks.join('\n\n');
 }

@@ -27,7 +27,13 @@ export function run(): Promise<void> {
   for (const name of names) mocha.addFile(join(dir, name));
   return new Promise<void>((resolve, reject) => {
     try {
-      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
+      const runner = mocha.run((failures) => {
+        if (failures > 0) reject(new Error(`${failures} extension test(s) failed`));
+        // a run of nothing (no compiled file found, a grep that matches none) is no pass
+        else if ((runner.stats?.passes ?? 0) === 0)
+          reject(new Error(`no extension test ran (${names.length} file(s) in ${dir})`));
+        else resolve();
+      });
     } catch (error) {
       reject(error);
     }

@@ -51,4 +51,10 @@ describe('the tooltip of a proposed rule', () => {
     });
     assert.ok(blocks(markdown).includes('- **injection**: says \\[click\\]\\(http://x\\)'), markdown);
   });
+
+  it('says a change no session supports is such, instead of heading an empty list', () => {
+    const markdown = proposedRuleTooltip({ ...base, sessions: [] });
+    assert.ok(blocks(markdown).includes('No session supports this change directly.'), markdown);
+    assert.doesNotMatch(markdown, /Supported by/);
+  });
 });
