@@ -1,0 +1,259 @@
+import { lessonsFromRecord } from '../../assets/skills';
+import { renderAssets } from '../../assets/targets';
+import { findManagedBlock } from '../../assets/managedBlock';
+import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../../assets/proposal';
+import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../../learn/budget';
+import { localCounts } from '../../learn/confirmedCounters';
+import { decisionNotes } from '../../learn/priorDecisions';
+import type { PrecomputedReflector } from '../../learn/reflectionSet';
+import { lintRules } from '../../learn/ruleLint';
+import { STALE_AFTER_RUNS } from '../../learn/ruleStanding';
+import type { MemoryVerdict } from '../../memories/types';
+import { agentName } from '../../memories/candidates';
+import { cleanAuthor, withAuthorMarks, type RuleAuthor } from '../../playbook/authorMark';
+import type { DeltaOp } from '../../playbook/delta';
+import { serializePlaybook } from '../../playbook/markdown';
+import type { Playbook } from '../../playbook/model';
+import { redactDeep } from '../../secrets/deep';
+import { ReviewMemory } from '../../store/reviewMemory';
+import type { RuleLedger } from '../../store/ruleLedger';
+import { loadRunRecords } from '../../store/runs';
+import type { WorkspaceState } from '../../store/workspaceState';
+import { corroborationOf } from '../../team/corroboration';
+import type { Trace } from '../../trace/model';
+import { redactText } from '../../trace/redact';
+import { playbookForOtherAssets } from '../../trust/hold';
+import { agentMemoryReport, memoryNote, proposeMemories } from '../agentMemories';
+import { listWorkspaceFolders, readWorkspaceFile } from '../proposalFiles';
+import { proposeEnforcement } from '../proposeEnforcement';
+import { resolveConflicts } from '../resolveConflicts';
+import { keptAssets } from '../review/assets';
+import { modelChanges, runAuthor, withAuthors } from '../ruleAuthors';
+import { runTargets } from '../runTargets';
+import { screenProposal } from '../screenProposal';
+import type { LearnResult, LearnWorkspaceOptions } from './options';
+import type { SessionSelection } from './selectSessions';
+import { proposeUpkeep } from './upkeep';
+
+// After the learning: what else the run proposes (the agents' memories the sessions bear out, the rules' upkeep,
+// enforcements), what is screened, resolved and noted, and the files rendered from the new playbook: the proposal.
+
+export interface ProposalInput {
+  options: LearnWorkspaceOptions;
+  result: LearnResult;
+  /** The playbook before the run, as the file holds it. */
+  base: Playbook;
+  /** The run's sessions, and the selection they came from. */
+  traces: readonly Trace[];
+  sessions: SessionSelection;
+  playbookPath: string;
+  state: WorkspaceState;
+  ruleLedger: RuleLedger;
+  /** The team's review decisions, and the veto drawn from them. */
+  remembered: Awaited<ReturnType<ReviewMemory['load']>>;
+  veto: (op: DeltaOp) => string | undefined;
+  precomputed?: PrecomputedReflector;
+}
+
+/** A rule's origin when an agent's memory proposed it. */
+function memorySource(verdict: MemoryVerdict): NonNullable<Proposal['rules'][number]['source']> {
+  const { agent, file, line } = verdict.item;
+  return { kind: 'agent-memory', agent: agentName(agent), file, line };
+}
+
+/** Who wrote a rule an agent's memory proposed: that agent's memory (no model of this run, no prompt). */
+function memoryAuthor(verdict: MemoryVerdict): RuleAuthor {
+  return cleanAuthor({ provider: 'agent-memory', model: verdict.item.agent, promptVersion: 'none' });
+}
+
+/** What the team wrote itself in the agents' root files: everything outside Combee's block. */
+function teamTexts(workspace: string): Array<{ path: string; text: string }> {
+  const out: Array<{ path: string; text: string }> = [];
+  for (const path of ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md']) {
+    const text = readWorkspaceFile(workspace, path);
+    if (text === undefined) continue;
+    try {
+      const block = findManagedBlock(text, path);
+      out.push({ path, text: block ? text.slice(0, block.start) + text.slice(block.end) : text });
+    } catch {
+      out.push({ path, text }); // damaged markers: the renderer reports them; all of it is the team's here
+    }
+  }
+  return out;
+}
+
+/** The run's proposal (undefined when it changes no file); `result`'s playbook and record take what it adds. */
+export async function buildProposal(input: ProposalInput): Promise<Proposal | undefined> {
+  const { options, result, base, traces, sessions, playbookPath, state, ruleLedger, remembered, veto, precomputed } =
+    input;
+  // The agents' memories that this workspace's sessions bear out, as rules of this proposal; the rest reported
+  let fromMemory = new Map<string, MemoryVerdict>();
+  let memoryTraces: Trace[] = [];
+  if (options.agentMemories && result.record.status === 'completed') {
+    const report = await agentMemoryReport({
+      store: options.store,
+      workspace: options.workspace,
+      settings: options.agentMemories,
+      playbook: result.playbook,
+      allWorkspaces: options.allWorkspaces,
+    });
+    memoryTraces = report.traces;
+    fromMemory = proposeMemories(result, report, veto);
+  }
+
+  // What the rules' standing asks for after this run (retire the harmful and the stale, reword the broken ones)
+  // this machine's own counting, this run's with it: what confirms the counters the playbook lines claim
+  const records = [...(await loadRunRecords(state, options.workspace)), result.record];
+  const counted = localCounts(
+    ruleLedger,
+    records,
+    result.record.batches.flatMap((b) => b.evidence ?? []),
+  );
+  // the operations so far are the model's; what upkeep adds after them is Combee's own. Their marks go in now, so
+  // the playbook's budget counts them.
+  const byModel = result.applied.length;
+  const author = runAuthor(options.provider);
+  // a rule an agent's memory proposed was written by that agent, not by this run's model
+  const memoryAuthors = new Map([...fromMemory].map(([id, verdict]) => [id, memoryAuthor(verdict)]));
+  const changes = modelChanges(result.applied, author);
+  for (const [id, by] of memoryAuthors) {
+    const change = changes.get(id);
+    if (change) changes.set(id, { ...change, author: by });
+  }
+  result.playbook = withAuthorMarks(result.playbook, changes);
+  if (result.record.status === 'completed')
+    await proposeUpkeep(
+      records,
+      counted,
+      result,
+      veto,
+      options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
+      options.assets?.staleAfterRuns ?? STALE_AFTER_RUNS,
+    );
+
+  // No contradiction leaves the proposal: the better-evidenced side of each wins (see resolveConflicts.ts)
+  const team = teamTexts(options.workspace);
+  const overruledBy = new Map<string, string>();
+  if (result.record.status === 'completed') {
+    const conflicts = resolveConflicts(result, team, counted);
+    for (const w of conflicts.withdrawn) result.record.warnings.push(`rule ${w.id} left out: ${w.reason}`);
+    for (const r of conflicts.removed) overruledBy.set(r.id, r.by);
+  }
+
+  // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
+  const { rules, hold, warnings } = screenProposal({
+    applied: result.applied,
+    playbook: result.playbook,
+    // a memory's rule is screened against the sessions that bear it out
+    traces:
+      memoryTraces.length > 0 ? [...traces, ...memoryTraces.filter((t) => !traces.some((r) => r.id === t.id))] : traces,
+    playbookPath,
+    // a pull request's store comes from a cache others can write: a rule accepted by name there proves nothing
+    isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
+    before: base,
+    overruledBy,
+    teamReview: options.teamReview,
+    unverified: precomputed?.unverified,
+  });
+  result.record.warnings.push(...warnings);
+  // rules sessions kept breaking: an enforcement beside them, its marks in the playbook (enforce/escalate.ts)
+  const enforcement =
+    result.record.status === 'completed'
+      ? await proposeEnforcement({
+          playbook: result.playbook,
+          records: records.filter((r) => r !== result.record),
+          run: result.record,
+          traces,
+          store: options.store,
+          held: hold.ids,
+          earlier: () => options.proposals.list(options.workspace),
+          readFile: (rel) => readWorkspaceFile(options.workspace, rel),
+        })
+      : { playbook: result.playbook, enforcements: [] };
+  result.playbook = enforcement.playbook;
+  // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)
+  const contributors = new Map(sessions.all.map((t) => [t.id, t.contributor]));
+  const corroborated = withAuthors(rules, result.applied, byModel, author).map((r) => ({
+    ...r,
+    ...(memoryAuthors.has(r.id) ? { author: memoryAuthors.get(r.id) } : {}),
+    corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
+  }));
+  // without a setting, the targets follow the agents whose sessions the workspace has
+  const targets = runTargets(options.assets?.targets, sessions.workspaceSessions, (rel) =>
+    readWorkspaceFile(options.workspace, rel),
+  );
+  const notes = lintRules(
+    rules,
+    result.playbook,
+    options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
+    team,
+  );
+  const appliedOps = result.applied
+    .filter((a) => a.status === 'applied' && a.id)
+    .map((a) => ({ ruleId: a.id as string, op: a.op }));
+  // a rule back after a rejection or retirement says so first (decided on other sessions than these)
+  for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
+    notes.set(id, [note, ...(notes.get(id) ?? [])]);
+  // a rule reworded beside its enforcement says so where it is reviewed
+  for (const e of enforcement.enforcements) notes.set(e.ruleId, [...(notes.get(e.ruleId) ?? []), e.explanation]);
+  for (const [id, verdict] of fromMemory) notes.set(id, [memoryNote(verdict), ...(notes.get(id) ?? [])]);
+  // A run that changed nothing proposes nothing (not even a new, empty playbook file).
+  const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
+  // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
+  const files: FileChange[] =
+    changed || hold.existing.length > 0
+      ? renderAssets({
+          workspace: options.workspace,
+          playbook: result.playbook,
+          rules: corroborated,
+          lessons: lessonsFromRecord(result.record),
+          readFile: (rel) => readWorkspaceFile(options.workspace, rel),
+          listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
+          settings: { ...options.assets, targets: targets.targets, playbookPath },
+          warn: (message) => result.record.warnings.push(message),
+          local: counted,
+          hold: {
+            ids: hold.ids,
+            marks: hold.flagged,
+            others: playbookForOtherAssets(
+              base,
+              appliedOps,
+              { tags: result.tags, counts: result.counts },
+              hold.flagged,
+            ),
+          },
+        })
+      : [];
+  if (files.length === 0) return undefined;
+  return {
+    version: PROPOSAL_VERSION,
+    id: result.record.id,
+    createdAt: result.record.endedAt,
+    workspace: options.workspace,
+    runId: result.record.id,
+    provider: result.record.provider,
+    model: result.record.model,
+    costUsd: result.record.totals.costUsd,
+    status: 'pending',
+    files,
+    rules: corroborated.map(({ scope: _scope, kind: _kind, ...rule }) =>
+      redactDeep(
+        {
+          ...rule,
+          ...(notes.has(rule.id) ? { notes: notes.get(rule.id) } : {}),
+          ...(fromMemory.has(rule.id) ? { source: memorySource(fromMemory.get(rule.id) as MemoryVerdict) } : {}),
+        },
+        redactText,
+      ),
+    ),
+    ops: appliedOps,
+    tags: result.tags,
+    counts: result.counts,
+    heldRules: hold.existing,
+    ...(enforcement.enforcements.length > 0 ? { enforcements: enforcement.enforcements } : {}),
+    targets: targets.targets,
+    assets: keptAssets({ ...options.assets, targets: targets.targets, playbookPath }),
+    targetReasons: targets.reasons,
+    reviewed: { files: [], rules: [] },
+  };
+}
