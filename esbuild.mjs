@@ -70,6 +70,8 @@ const testTranspile = {
     'src/extension/webview/nodeDetail.ts',
     'src/extension/webview/nodeSearch.ts',
     'src/extension/webview/rulePath.ts',
+    // the tree's key, wheel and drag map (no DOM)
+    'src/webview/graphKeys.ts',
     // the commands' ids, checked against the manifest
     'src/extension/commandIds.ts',
     ...listTs('test/unit'),
