@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../../src/cli/args';
+import { runCli } from '../../../src/cli/main';
 import { parseLearnRequest, type RunLearnRequest } from '../../../src/cli/commands/learnRequest';
 import { DEFAULT_WINDOW_DAYS } from '../../../src/core/learn/window';
 import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../../src/core/learn/capacity';
+import { capture } from '../../../testing/cliOutput';
 
 const cwd = resolve('/home/dev/project');
 
@@ -144,5 +146,28 @@ describe('the learn command line read into one request', () => {
   it('reports the first bad flag in the order the command has always read them', () => {
     refused(['--batch', '0', '--strategy', 'greedy'], /--strategy must be one of/);
     refused(['--since', 'never', '--shard', '1/2'], /--shard needs --out/);
+  });
+});
+
+describe('combee learn on a bad command line', () => {
+  it('exits 2 with the reason for each bad combination of modes, before a store is opened', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'combee-learn-usage-'));
+    try {
+      const store = join(root, 'store');
+      for (const [argv, message] of [
+        [['--shard', '1/2'], /--shard needs --out/],
+        [['--out', join(root, 'a'), '--reduce', join(root, 'b')], /two separate runs/],
+        [['--batch-api', '--out', join(root, 'a')], /--batch-api is its own map phase/],
+        [['--out', join(root, 'a'), '--apply'], /belong to the run that learns/],
+        [['--batch-api', '--poll-seconds', 'soon'], /--poll-seconds must be a non-negative number/],
+      ] as const) {
+        const out = capture();
+        assert.equal(await runCli(['learn', '--store', store, ...argv], out), 2, argv.join(' '));
+        assert.match(out.stderr.join('\n'), message);
+      }
+      assert.equal(existsSync(store), false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
