@@ -73,6 +73,8 @@ const testTranspile = {
     'src/extension/webview/sessionPath.ts',
     // a proposed rule's tooltip text, checked as rendered Markdown
     'src/extension/views/ruleTooltip.ts',
+    // the tree's key, wheel and drag map (no DOM)
+    'src/webview/graphKeys.ts',
     // the commands' and views' ids, checked against the manifest
     'src/extension/commandIds.ts',
     'src/extension/viewIds.ts',

@@ -1,10 +1,15 @@
 import type { RunNodeView } from '../shared/protocol';
 import { bandColumns, ColumnHeadings, HEADINGS_HEIGHT } from './columnHeadings';
 import { el, svg } from './dom';
+import { wireGraphInput } from './graphInput';
+import { ZOOM_STEP } from './graphKeys';
 import { FarDrawing, type FarState } from './farDrawing';
 import { LABEL_MIN_SCALE, LabelLayer } from './labels';
 import { Minimap } from './minimap';
 import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../core/learn/layout';
+
+/** The zoom buttons use the keys' step. */
+export { ZOOM_STEP };
 
 // The tree drawn as SVG: one transformed group for pan and zoom, edges under nodes. A node's width says its tokens
 // and its colour its status; hovering gives its summary; selecting it lights up the nodes it came from and what it
@@ -30,8 +35,6 @@ const MAX_SCALE = 3;
 const READABLE_SCALE = 0.6;
 /** The opening view does not blow a small run up past this. */
 const OPEN_MAX_SCALE = 1.5;
-/** A wheel notch, a zoom button or key: the same factor whatever the device reports as the notch's size. */
-export const ZOOM_STEP = 1.2;
 /** Room around what the opening view shows, in CSS pixels. */
 const MARGIN = 16;
 /** Below this zoom no label can be read, and the whole tree is shown as one bitmap (see FarDrawing). */
@@ -205,73 +208,25 @@ export class GraphView {
   }
 
   private wire(): void {
-    // the node under the pointer is taken when it goes down: once captured, the pointer's events target the canvas
-    let drag: { x: number; y: number; tx: number; ty: number; moved: boolean; node?: string } | undefined;
-    this.canvas.addEventListener('pointerdown', (event) => {
-      const node = this.nodeAt(event);
-      drag = { x: event.clientX, y: event.clientY, tx: this.tx, ty: this.ty, moved: false, node };
-      this.canvas.setPointerCapture(event.pointerId);
-    });
-    this.canvas.addEventListener('pointerleave', () => (this.tooltip.hidden = true));
-    this.canvas.addEventListener('pointermove', (event) => {
-      this.hover(event, drag?.moved ?? false);
-      if (!drag) return;
-      const dx = event.clientX - drag.x;
-      const dy = event.clientY - drag.y;
-      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
-      if (!drag.moved) return;
-      this.tx = drag.tx + dx;
-      this.ty = drag.ty + dy;
-      this.apply();
-    });
-    this.canvas.addEventListener('pointerup', () => {
-      const clicked = drag && !drag.moved ? drag : undefined;
-      drag = undefined;
-      if (clicked) this.select(clicked.node);
-    });
-    this.canvas.addEventListener('dblclick', () => this.open());
-    this.canvas.addEventListener(
-      'wheel',
-      (event) => {
-        event.preventDefault();
-        if (event.deltaY === 0) return;
-        const box = this.canvas.getBoundingClientRect();
-        const factor = event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
-        this.zoomAt(factor, event.clientX - box.left, event.clientY - box.top);
+    wireGraphInput({
+      canvas: this.canvas,
+      element: this.element,
+      offset: () => ({ tx: this.tx, ty: this.ty }),
+      nodeAt: (event) => this.nodeAt(event),
+      hover: (event, dragging) => this.hover(event, dragging),
+      hideTooltip: () => (this.tooltip.hidden = true),
+      panTo: (tx, ty) => {
+        this.tx = tx;
+        this.ty = ty;
+        this.apply();
       },
-      { passive: false },
-    );
-    this.element.addEventListener('keydown', (event) => this.onKey(event));
-  }
-
-  private onKey(event: KeyboardEvent): void {
-    switch (event.key) {
-      case '+':
-      case '=':
-        this.zoomBy(ZOOM_STEP);
-        break;
-      case '-':
-        this.zoomBy(1 / ZOOM_STEP);
-        break;
-      case '0':
-        this.fit();
-        break;
-      case 'Enter':
-        this.open();
-        break;
-      case 'Escape':
-        this.select(undefined);
-        break;
-      case 'ArrowLeft':
-      case 'ArrowRight':
-      case 'ArrowUp':
-      case 'ArrowDown':
-        this.move(event.key);
-        break;
-      default:
-        return;
-    }
-    event.preventDefault();
+      zoomAt: (factor, x, y) => this.zoomAt(factor, x, y),
+      zoomBy: (factor) => this.zoomBy(factor),
+      fit: () => this.fit(),
+      open: () => this.open(),
+      select: (id) => this.select(id),
+      move: (key) => this.move(key),
+    });
   }
 
   private move(key: string): void {

@@ -1,0 +1,146 @@
+import { countBatchModes } from '../../core/learn/batchMode';
+import { describeDrops, dropSummary } from '../../core/learn/callItems';
+import type { RunRecord } from '../../core/learn/record';
+import type { ProviderInfo } from '../../core/learn/types';
+import type { learnWorkspace } from '../../core/service/learnWorkspace';
+import { shellQuote, type Output } from '../output';
+import type { LearnPlace, RunLearnRequest } from './learnRequest';
+
+export type LearnResult = Awaited<ReturnType<typeof learnWorkspace>>;
+export interface AppliedProposal {
+  written: string[];
+  exitCode: number;
+}
+
+/** `--json`: one object with the proposal, the run and what was applied. */
+export function reportLearnJson(
+  request: RunLearnRequest,
+  result: LearnResult,
+  info: ProviderInfo,
+  applied: AppliedProposal | undefined,
+  out: Output,
+): number {
+  const record = result.record;
+  out.result(
+    JSON.stringify(
+      {
+        sessions: result.traces.length,
+        provider: info.provider,
+        model: info.model,
+        dryRun: request.dryRun,
+        proposal: result.proposal
+          ? {
+              id: result.proposal.id,
+              files: result.proposal.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })),
+              rules: result.proposal.rules,
+              heldRules: result.proposal.heldRules,
+              targets: result.proposal.targets,
+              targetReasons: result.proposal.targetReasons,
+              ...(result.proposal.enforcements ? { enforcements: result.proposal.enforcements } : {}),
+            }
+          : null,
+        run: record
+          ? {
+              id: record.id,
+              status: record.status,
+              strategy: record.strategy,
+              seed: record.seed,
+              batches: record.batches.length,
+              batchModes: record.batches.map((b) => b.mode),
+              totals: record.totals,
+            }
+          : null,
+        failedSessions: result.failedTraces ?? [],
+        givenUpSessions: result.givenUp,
+        outsideWindow: result.outsideWindow,
+        windowDays: request.windowDays,
+        warnings: record?.warnings.length ?? 0,
+        warningMessages: record?.warnings ?? [],
+        applied: applied ? { written: applied.written, exitCode: applied.exitCode } : null,
+      },
+      null,
+      2,
+    ),
+  );
+  return record?.status === 'failed' ? 1 : (applied?.exitCode ?? 0);
+}
+
+/** The terminal report: warnings, then the diffs and a summary, or why there is nothing to show. */
+export function reportLearnText(
+  request: RunLearnRequest,
+  result: LearnResult,
+  info: ProviderInfo,
+  applied: AppliedProposal | undefined,
+  out: Output,
+): number {
+  const { record, proposal } = result;
+  const { workspace } = request;
+  for (const warning of record?.warnings ?? []) out.warn(warning);
+  if (record?.status === 'failed') {
+    out.warn(
+      `learning failed: ${result.failedTraces?.length ?? 0} of ${result.traces.length} session(s) could not be learned (see the warnings above); they are not marked learned, so the next run tries them again${info.provider === 'openai' ? '. Check OPENAI_API_KEY and --base-url' : ''}.`,
+    );
+    return 1;
+  }
+  if (result.traces.length === 0) {
+    out.result(
+      result.outsideWindow > 0
+        ? `No new sessions for ${workspace} within ${request.windowDays} days of its newest one: ${result.outsideWindow} older session(s) are left out. Learn from them with --window-days 0.`
+        : `No new sessions for ${workspace}. Import some with \`combee import --from <folder>\`${request.allWorkspaces ? '' : ', or pass --all-workspaces'}.`,
+    );
+    return 0;
+  }
+  if (!proposal) {
+    out.result(
+      `Learned from ${result.traces.length - (result.failedTraces?.length ?? 0)} of ${result.traces.length} session(s): nothing new for the playbook.`,
+    );
+    return 0;
+  }
+  for (const file of proposal.files) out.result(file.diff);
+  const totals = record!.totals;
+  out.result(
+    [
+      `Learned from ${result.traces.length} session(s) with ${info.provider} (${info.model}), strategy ${record!.strategy} (${countBatchModes(record!.batches)}), seed ${record!.seed}:`,
+      `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
+      ...(proposal.targetReasons?.length ? [`  Rendered for ${proposal.targetReasons.join('; ')}.`] : []),
+      ...(proposal.enforcements ?? []).map((e) => `  Enforcement: ${e.explanation}.`),
+      ...dropsSummary(record!),
+      ...(result.failedTraces?.length
+        ? [
+            `  ${result.failedTraces.length} session(s) could not be learned this time (see the warnings); the next run tries them again.`,
+          ]
+        : []),
+      request.dryRun
+        ? '  Dry run: nothing was written.'
+        : applied
+          ? `  Proposal ${proposal.id} applied: ${applied.written.length} file(s) written.`
+          : `  Proposal ${proposal.id} saved. Review it in VS Code, or apply it with: ${followUp('accept', proposal.id, request)}`,
+      ...flaggedSummary(proposal),
+    ].join('\n'),
+  );
+  return applied?.exitCode ?? 0;
+}
+
+/** A follow-up command that works when pasted: it carries the store and playbook this run was given. */
+function followUp(command: string, id: string, place: LearnPlace): string {
+  const args = ['combee', command, id, '--workspace', place.workspace];
+  if (place.storeDir !== undefined) args.push('--store', place.storeDir);
+  if (place.playbookFlag !== undefined) args.push('--playbook', place.playbookFlag);
+  return args.map(shellQuote).join(' ');
+}
+
+/** One line on what the aggregation calls dropped, when they did (`combee tree` says which). */
+function dropsSummary(record: RunRecord): string[] {
+  const drops = describeDrops(dropSummary(record.nodes));
+  return drops ? [`  ${drops}; \`combee tree\` shows which.`] : [];
+}
+
+/** One line on the flagged rules, when there are any (the warnings above give each one's reasons). */
+function flaggedSummary(proposal: NonNullable<LearnResult['proposal']>): string[] {
+  const flagged = proposal.rules.filter((r) => r.flags.length > 0).map((r) => r.id);
+  const held = proposal.heldRules.map((h) => h.id);
+  if (flagged.length + held.length === 0) return [];
+  return [
+    `  Flagged, kept out of AGENTS.md and the other files until accepted by name (--rule <id>): ${[...flagged, ...held.map((id) => `${id} (already in the playbook)`)].join(', ')}.`,
+  ];
+}

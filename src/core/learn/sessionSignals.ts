@@ -1,0 +1,173 @@
+import { classifyCommand, firstCommand, type CommandKind } from '../trace/commands';
+import { editedFiles } from '../trace/edits';
+import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
+import { isCorrection } from '../trace/outcome';
+
+// What a session's outcome says, independent of any rule: its edits, checks, corrections, acceptances and reverts.
+
+/** What the session's outcome says, independent of any rule. All indexes are step indexes, ascending. */
+export interface SessionSignals {
+  /** Tool calls that edited files. */
+  edits: number[];
+  /** Check runs (test/build/lint/typecheck) that passed after the last edit (all of them without edits). */
+  checksPassedAfterLastEdit: number[];
+  /** The last run of each check kind, when it failed: the session ended with that check failing. */
+  checksFailingAtEnd: number[];
+  /** User messages that corrected the agent. */
+  corrections: number[];
+  /** User messages that thanked or accepted ("thanks", "lgtm", "works now"). */
+  acceptances: number[];
+  /** Tool results that failed. */
+  toolErrors: number[];
+  interrupted: boolean;
+  /** The session ends on a failing tool result or an error, with no later success or acceptance. */
+  abandoned: boolean;
+  /** Commands that threw away edits made earlier in the session (git checkout --, restore, reset --hard, stash). */
+  reverted: number[];
+}
+
+export const CHECK_KINDS: readonly CommandKind[] = ['test', 'build', 'lint', 'typecheck'];
+
+export interface Run {
+  call: ToolCallStep;
+  result: ToolResultStep;
+  /** The command's first line, split at `&&`, `||`, `;` and `|`: each part is a command of its own. */
+  parts: string[];
+  kind: CommandKind;
+  failed: boolean;
+}
+
+/** Shell commands paired with their results, as the offline miner reads them (first line of each command). */
+export function commandRuns(steps: readonly Step[]): Run[] {
+  const calls = new Map<string, ToolCallStep>();
+  const runs: Run[] = [];
+  for (const step of steps) {
+    if (step.kind === 'tool_call' && step.command) calls.set(step.callId, step);
+    if (step.kind !== 'tool_result') continue;
+    const call = calls.get(step.callId);
+    if (!call?.command) continue;
+    const line = call.command.split('\n')[0].trim();
+    const parts = line
+      .split(/\s*(?:&&|\|\||;|\|)\s*/)
+      .map((p) => p.trim())
+      .filter(Boolean);
+    runs.push({ call, result: step, parts, kind: classifyCommand(line), failed: failedResult(step) });
+  }
+  return runs;
+}
+
+function failedResult(step: ToolResultStep): boolean {
+  return step.isError || (step.exitCode !== undefined && step.exitCode !== 0);
+}
+
+const ACCEPTANCE =
+  /\b(?:thanks|thank you|thx|perfect|lgtm|looks good|works now|that works|it works|great|awesome|ship it)\b/i;
+
+/** What the session's outcome says, independent of any rule. */
+export function sessionSignals(trace: Trace): SessionSignals {
+  const runs = commandRuns(trace.steps);
+  const edits: number[] = [];
+  const editedSoFar: Array<{ index: number; files: string[] }> = [];
+  const corrections: number[] = [];
+  const acceptances: number[] = [];
+  const toolErrors: number[] = [];
+  let interrupted = trace.outcome.interrupted;
+  let endsFailing = false;
+  let sawAgentWork = false;
+  for (const step of trace.steps) {
+    switch (step.kind) {
+      case 'tool_call': {
+        sawAgentWork = true;
+        const files = editedFiles(step, trace.cwd);
+        if (files.length > 0) {
+          edits.push(step.index);
+          editedSoFar.push({ index: step.index, files });
+        }
+        break;
+      }
+      case 'tool_result':
+        if (failedResult(step)) toolErrors.push(step.index);
+        if (step.interrupted) interrupted = true;
+        endsFailing = failedResult(step);
+        break;
+      case 'error':
+        endsFailing = true;
+        break;
+      case 'assistant':
+        sawAgentWork = true;
+        break;
+      case 'user':
+        // the opening request can sound like a correction ("don't use npm"): only replies to the agent count
+        if (step.isMeta || !sawAgentWork) break;
+        if (isCorrection(step.text)) corrections.push(step.index);
+        else if (ACCEPTANCE.test(step.text.slice(0, 300))) {
+          acceptances.push(step.index);
+          endsFailing = false;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  const lastEdit = edits.length > 0 ? edits[edits.length - 1] : -1;
+  const checks = runs.filter((r) => CHECK_KINDS.includes(r.kind));
+  const lastOfKind = new Map<CommandKind, Run>();
+  for (const run of checks) lastOfKind.set(run.kind, run);
+  const reverted = runs
+    .filter((run) => !run.failed)
+    .filter((run) => {
+      const before = editedSoFar.filter((e) => e.index < run.call.index).flatMap((e) => e.files);
+      return before.length > 0 && run.parts.some((part) => revertsAny(part, before, trace.cwd));
+    })
+    .map((run) => run.call.index);
+  return {
+    edits,
+    checksPassedAfterLastEdit: checks.filter((r) => !r.failed && r.call.index > lastEdit).map((r) => r.call.index),
+    checksFailingAtEnd: [...lastOfKind.values()]
+      .filter((r) => r.failed)
+      .map((r) => r.call.index)
+      .sort((a, b) => a - b),
+    corrections,
+    acceptances,
+    toolErrors,
+    interrupted,
+    abandoned: endsFailing,
+    reverted,
+  };
+}
+
+/** Whether a git command throws away the working-tree changes to any of `files`. */
+function revertsAny(part: string, files: readonly string[], cwd?: string): boolean {
+  const words = firstCommand(part)
+    .split(/\s+/)
+    .map((w) => w.replace(/^['"]|['"]$/g, ''));
+  if (words[0] !== 'git') return false;
+  const [sub, ...rest] = words.slice(1);
+  const flags = rest.filter((w) => w.startsWith('-'));
+  const paths = rest.filter((w) => !w.startsWith('-'));
+  switch (sub) {
+    case 'reset':
+      return flags.includes('--hard');
+    case 'stash':
+      // a bare `git stash` (or push/save) stashes every change; pop, apply, list and show do not
+      if (paths.length === 0) return true;
+      if (!['push', 'save'].includes(paths[0])) return false;
+      return paths.length === 1 || paths.slice(1).some((p) => touchesAny(p, files, cwd));
+    case 'restore':
+      // `--staged` alone only unstages
+      if (flags.includes('--staged') && !flags.includes('--worktree')) return false;
+      return paths.some((p) => touchesAny(p, files, cwd));
+    case 'checkout':
+      // `git checkout main` switches branches; only a path that the session edited (or `.`) reverts
+      return paths.some((p) => touchesAny(p, files, cwd));
+    default:
+      return false;
+  }
+}
+
+function touchesAny(path: string, files: readonly string[], cwd?: string): boolean {
+  let arg = cwd && path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+  arg = arg.replace(/^\.\//, '').replace(/\/$/, '');
+  if (arg === '.' || arg === '') return true;
+  return files.some((f) => f === arg || f.startsWith(`${arg}/`) || f.endsWith(`/${arg}`) || arg.endsWith(`/${f}`));
+}
