@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../../support/paths';
 /**
  * Which folders of src/core each folder may import, bottom up: a folder sees only those below it, so there is no
  * loop between folders. Moving a file or adding an import that breaks this is a design change: change the table,
- * and the README's architecture section with it.
+ * and docs/architecture.md's folder table with it.
  */
 const ALLOWED: Record<string, string[]> = {
   secrets: [],
