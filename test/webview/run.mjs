@@ -226,27 +226,30 @@ const tests = [
     },
   ],
   [
-    'a 1,000-session run opens on its first batch at a readable zoom, the overview showing the rest',
+    'a 1,000-session run opens on its first batch at a readable zoom in every theme, the overview showing the rest',
     async (browser, record) => {
       const big = copiesOf(record, 200, 8);
-      const { page, errors } = await openPanel(browser, 'dark');
-      await showRun(page, big);
-      const labels = await restingLabels(page);
-      assert.ok(labels.length > 20 && labels.length < big.nodes.length / 10, `${labels.length} labels in view`);
-      for (const label of labels) {
-        assert.ok(label.fontSize >= MIN_LABEL_FONT_PX, `"${label.text}" at ${label.fontSize}px`);
-        assert.ok(Number(label.id.split(':')[0].slice(1)) < 8, `${label.id} is of the first batch`);
+      for (const theme of Object.keys(THEMES)) {
+        const { page, errors } = await openPanel(browser, theme);
+        await showRun(page, big);
+        const labels = await restingLabels(page);
+        assert.ok(labels.length > 20 && labels.length < big.nodes.length / 10, `${theme}: ${labels.length} labels`);
+        for (const label of labels) {
+          assert.ok(label.fontSize >= MIN_LABEL_FONT_PX, `${theme}: "${label.text}" at ${label.fontSize}px`);
+          assert.ok(Number(label.id.split(':')[0].slice(1)) < 8, `${label.id} is of the first batch`);
+        }
+        assert.deepEqual(await page.locator('.column-heading').allTextContents(), HEADINGS);
+        assert.equal(await page.locator('.canvas.far').count(), 0, 'drawn, not the far-out bitmap');
+        await page.locator('.minimap canvas').waitFor();
+        const frame = await page.locator('.minimap-frame').boundingBox();
+        const map = await page.locator('.minimap canvas').boundingBox();
+        assert.ok(frame.width * frame.height < (map.width * map.height) / 10, 'the overview outlines a small part');
+        await page.mouse.move(1, 1);
+        assert.deepEqual(await seriousViolations(page), [], `${theme}: the 1,000-session tree`);
+        await page.screenshot({ path: join(ARTIFACTS, `tree-open-1000-${theme}.png`) });
+        assert.deepEqual(errors, []);
+        await page.close();
       }
-      assert.deepEqual(await page.locator('.column-heading').allTextContents(), HEADINGS);
-      assert.equal(await page.locator('.canvas.far').count(), 0, 'drawn, not the far-out bitmap');
-      await page.locator('.minimap canvas').waitFor();
-      const frame = await page.locator('.minimap-frame').boundingBox();
-      const map = await page.locator('.minimap canvas').boundingBox();
-      assert.ok(frame.width * frame.height < (map.width * map.height) / 10, 'the overview outlines a small part');
-      await page.mouse.move(1, 1);
-      await page.screenshot({ path: join(ARTIFACTS, 'tree-open-1000-dark.png') });
-      assert.deepEqual(errors, []);
-      await page.close();
     },
   ],
   [
