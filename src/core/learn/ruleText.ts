@@ -161,14 +161,22 @@ function clauses(content: string): Token[][] {
   return result.filter((clause) => clause.length > 0);
 }
 
-/** Whether the word at `i` starts a negation ("never", "do not", "instead of") of what follows in the clause. */
+const NEGATIONS = ['not', 'never', "don't", 'dont', "doesn't", "mustn't", 'avoid', 'no'];
+
+/** Whether the word at `i` starts a negation ("never", "do not", "skip", "instead of") of what follows in the clause. */
 function isNegation(tokens: readonly Token[], i: number): boolean {
   const word = tokens[i].text.toLowerCase().replace('’', "'");
   const next = tokens[i + 1]?.kind === 'word' ? tokens[i + 1].text.toLowerCase() : '';
   if ((word === 'instead' && next === 'of') || (word === 'rather' && next === 'than')) return true;
-  // "don't forget to run `x`" and "not only `x`" prescribe
-  if (next === 'forget' || next === 'only') return false;
-  return ['not', 'never', "don't", 'dont', "doesn't", "mustn't", 'avoid', 'no'].includes(word);
+  // "don't forget to run `x`", "not only `x`" and "never skip `x`" prescribe
+  if (next === 'forget' || next === 'only' || next === 'skip') return false;
+  // "skip `deno fmt`" rules the command out, unless a negation comes right before ("never skip"); "skip the e2e
+  // tests with `pnpm test --project unit`" names the means, not what is skipped
+  if (word === 'skip') {
+    const before = tokens[i - 1]?.kind === 'word' ? tokens[i - 1].text.toLowerCase().replace('’', "'") : '';
+    return tokens[i + 1]?.kind === 'code' && !NEGATIONS.includes(before);
+  }
+  return NEGATIONS.includes(word);
 }
 
 /** A backticked span that reads as a shell command: a known tool, a script path, or a word followed by args. */

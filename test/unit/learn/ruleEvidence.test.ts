@@ -52,6 +52,20 @@ describe('rule evidence', () => {
       assert.deepEqual(ruleCommands('Not rustfmt: format with cargo fmt --all.').prescribed, ['cargo fmt --all']);
     });
 
+    it('reads "skip `x`" as ruling x out, but not "never skip `x`", nor the means in "skip the e2e tests with `x`"', () => {
+      assert.deepEqual(ruleCommands('Skip `deno fmt` before committing: CI formats the code.'), {
+        prescribed: [],
+        forbidden: ['deno fmt'],
+        broken: [],
+      });
+      assert.deepEqual(ruleCommands('Never skip `pnpm lint` before you push.').prescribed, ['pnpm lint']);
+      assert.deepEqual(ruleCommands("Don't skip `cargo clippy`.").prescribed, ['cargo clippy']);
+      assert.deepEqual(
+        ruleCommands('Locally, skip the e2e tests with `pnpm test --project unit`; CI runs them.').prescribed,
+        ['pnpm test --project unit'],
+      );
+    });
+
     it('reads a plain-word tool choice: the chosen tool and its subcommand are prescribed, its counterparts forbidden', () => {
       assert.deepEqual(ruleCommands(PNPM_ONLY.content), {
         prescribed: ['pnpm', 'pnpm add'],
