@@ -1,4 +1,4 @@
-import { classifyCommand } from '../trace/commands';
+import { classifyCommand, sectionOfCommandKind } from '../trace/commands';
 import { ruleCommands } from '../learn/ruleText';
 import type { DeltaOp } from '../playbook/delta';
 import type { MemoryAgent, MemoryVerdict } from './types';
@@ -17,24 +17,7 @@ export function agentName(agent: MemoryAgent): string {
 /** The section a memory goes to is what its command does, as for any learned rule; prose goes to Conventions. */
 export function memorySection(text: string): string {
   const command = ruleCommands(text).prescribed[0];
-  switch (command === undefined ? 'other' : classifyCommand(command)) {
-    case 'test':
-      return 'Test';
-    case 'build':
-    case 'codegen':
-      return 'Build';
-    case 'lint':
-    case 'format':
-      return 'Lint';
-    case 'typecheck':
-      return 'Typecheck';
-    case 'install':
-      return 'Setup';
-    case 'run':
-      return 'Run';
-    default:
-      return 'Conventions';
-  }
+  return (command === undefined ? undefined : sectionOfCommandKind(classifyCommand(command))) ?? 'Conventions';
 }
 
 /** Where a memory was read: `Claude Code's memory ~/.claude/projects/…/MEMORY.md:3`. */

@@ -25,6 +25,31 @@ const KIND_PATTERNS: Array<[CommandKind, RegExp]> = [
   ['run', /\b(?:npm run|pnpm|yarn|node|python|cargo run|go run|deno|bun)\b/i],
 ];
 
+/**
+ * The playbook section a rule about a command of this kind is filed under: the check it runs, not where the lesson
+ * came from. Undefined for the other kinds (each caller has its own default).
+ */
+export function sectionOfCommandKind(kind: CommandKind): string | undefined {
+  switch (kind) {
+    case 'test':
+      return 'Test';
+    case 'build':
+    case 'codegen':
+      return 'Build';
+    case 'lint':
+    case 'format':
+      return 'Lint';
+    case 'typecheck':
+      return 'Typecheck';
+    case 'install':
+      return 'Setup';
+    case 'run':
+      return 'Run';
+    default:
+      return undefined;
+  }
+}
+
 /** Programs that only look at things: `cat vitest.config.ts` is not a test run. */
 const READ_ONLY = new Set([
   'cat',

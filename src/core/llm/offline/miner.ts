@@ -1,4 +1,11 @@
-import { classifyCommand, commandKey, firstCommand, isAutoFix, type CommandKind } from '../../trace/commands';
+import {
+  classifyCommand,
+  commandKey,
+  firstCommand,
+  isAutoFix,
+  sectionOfCommandKind,
+  type CommandKind,
+} from '../../trace/commands';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../../trace/model';
 import { editedFiles } from '../../trace/edits';
 import { isCorrection } from '../../trace/outcome';
@@ -214,28 +221,8 @@ function isSetup(run: Run): boolean {
   );
 }
 
-/** The section a rule goes to is what it is about: the check it runs, not where the lesson came from. */
-function sectionOf(kind: CommandKind): string {
-  switch (kind) {
-    case 'test':
-      return 'Test';
-    case 'build':
-      return 'Build';
-    case 'lint':
-    case 'format':
-      return 'Lint';
-    case 'typecheck':
-      return 'Typecheck';
-    case 'install':
-      return 'Setup';
-    case 'codegen':
-      return 'Build';
-    case 'run':
-      return 'Run';
-    default:
-      return 'Pitfalls';
-  }
-}
+/** The section a rule goes to is what it is about; a kind of no check's section goes to Pitfalls. */
+const sectionOf = (kind: CommandKind): string => sectionOfCommandKind(kind) ?? 'Pitfalls';
 
 /** What a user said of how the team works, as a convention scoped to the folder it names. */
 function preference(statement: string, evidence: Lesson['evidence']): Lesson {
