@@ -229,6 +229,19 @@ function ruleCard(rule: RuleView, message: RulesMessage, scale: number, host: Ru
   return card;
 }
 
+/** A labelled select of (value, label) options, `value` chosen. */
+function selectOf(label: string, options: ReadonlyArray<readonly [string, string]>, value: string): HTMLSelectElement {
+  const select = el('select');
+  select.setAttribute('aria-label', label);
+  for (const [optionValue, optionLabel] of options) {
+    const option = el('option', optionLabel);
+    option.value = optionValue;
+    select.append(option);
+  }
+  select.value = value;
+  return select;
+}
+
 /**
  * The helpfulness panel: every rule with its counts, trend and stage; searched, filtered by chip and sorted, and
  * grouped by the model that wrote it when asked.
@@ -249,22 +262,8 @@ export function renderRules(message: RulesMessage, saved: RulesState, host: Rule
   search.placeholder = 'Search rules';
   search.setAttribute('aria-label', 'Search rules');
   search.value = state.ruleQuery ?? '';
-  const sort = el('select');
-  sort.setAttribute('aria-label', 'Sort rules');
-  for (const [value, label] of SORTS) {
-    const option = el('option', label);
-    option.value = value;
-    sort.append(option);
-  }
-  sort.value = state.ruleSort ?? 'net';
-  const group = el('select');
-  group.setAttribute('aria-label', 'Group rules by');
-  for (const [value, label] of GROUPS) {
-    const option = el('option', label);
-    option.value = value;
-    group.append(option);
-  }
-  group.value = state.ruleGroup ?? 'none';
+  const sort = selectOf('Sort rules', SORTS, state.ruleSort ?? 'net');
+  const group = selectOf('Group rules by', GROUPS, state.ruleGroup ?? 'none');
   const filters = el('div', undefined, 'chip-filters');
   filters.setAttribute('role', 'group');
   filters.setAttribute('aria-label', 'Show rules that are');
