@@ -37,5 +37,7 @@ cli(
   '--seed',
   '7',
   '--dry-run',
+  // the example sessions only: not the memories this machine's agents keep, so every machine shows the same demo
+  '--no-memories',
 );
 console.log(`\nNothing was written to any workspace. The demo store is ${store}.`);
