@@ -31,6 +31,12 @@ export const UserMessageStep = z.object({
   kind: z.literal('user'),
   text: z.string(),
   isMeta: z.boolean().optional(),
+  /** Typed while the agent was working (Claude Code's queued messages): often a correction of what it is doing. */
+  queued: z.boolean().optional(),
+  /** An answer to the agent tool's own yes/no prompt (Aider's "Add file to the chat?"), not words to the agent. */
+  confirmation: z.boolean().optional(),
+  /** The user undid the agent's previous edit (Aider's `/undo`): a correction without words. */
+  undo: z.boolean().optional(),
 });
 export const AssistantMessageStep = z.object({
   ...base,
@@ -45,6 +51,8 @@ export const ToolCallStep = z.object({
   tool: z.string(),
   /** Shell command line when the tool runs one (Bash, shell, exec_command…). */
   command: z.string().optional(),
+  /** The folder the agent ran the command in, when it recorded one per call (Codex's `workdir`); redacted like `cwd`. */
+  workdir: z.string().optional(),
   input: z.string(),
 });
 export const ToolResultStep = z.object({
