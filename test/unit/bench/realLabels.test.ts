@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { REAL_LABELS } from '../../../bench/real/labels';
+import { REAL_VERDICTS } from '../../../bench/real/verdicts';
 import { matches } from '../../../bench/quality/types';
 import { normalizeRuleText, type CorpusLabels } from '../../../bench/real/types';
 
@@ -63,6 +64,23 @@ describe('real-session labels', () => {
       });
     });
   }
+});
+
+describe('real-session verdicts', () => {
+  it('exist for each labelled corpus, filed under normalized rule text, naming only known labels and traps', () => {
+    assert.deepEqual(REAL_VERDICTS.map((v) => v.corpus).sort(), [...CORPORA].sort());
+    for (const v of REAL_VERDICTS) {
+      const labels = REAL_LABELS.find((c) => c.corpus === v.corpus)!;
+      const lessonIds = new Set(labels.lessons.map((l) => l.id));
+      const trapIds = new Set(labels.traps.map((t) => t.id));
+      for (const [key, verdict] of Object.entries(v.verdicts)) {
+        assert.equal(normalizeRuleText(key), key, `${v.corpus}: key not normalized: ${key}`);
+        assert.ok(verdict.reason.trim() !== '' && !verdict.reason.includes('\n'), `${v.corpus}: reason of ${key}`);
+        if (verdict.label) assert.ok(lessonIds.has(verdict.label), `${v.corpus}: unknown label ${verdict.label}`);
+        if (verdict.trap) assert.ok(trapIds.has(verdict.trap), `${v.corpus}: unknown trap ${verdict.trap}`);
+      }
+    }
+  });
 });
 
 describe('normalizeRuleText', () => {

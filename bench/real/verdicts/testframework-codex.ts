@@ -1,0 +1,7 @@
+import type { CorpusVerdicts } from '../types';
+
+// Filled by hand after learner runs: one verdict per proposed rule, keyed by normalizeRuleText(rule).
+export const verdicts: CorpusVerdicts = {
+  corpus: 'testframework-codex',
+  verdicts: {},
+};
