@@ -363,6 +363,20 @@ describe('SpecStory reader', () => {
     assert.deepEqual(calls[1], ['Read file', 'src/server.ts']);
   });
 
+  it('takes the agent of a history that names none from the histories beside it', async () => {
+    const repo = repoWith({
+      '2025-01-05_10-00-add-a-health-endpoint.md': legacyCursorHistory,
+      '2025-11-02_08-00Z-bump-the-build-tool.md': copilotHistory,
+    });
+    const { traces } = await importRepo(repo);
+    assert.deepEqual(
+      traces.map((t) => t.agent),
+      ['copilot', 'copilot'],
+    );
+    assert.equal(traces[0].unknown['provider:unnamed'], 1);
+    assert.match(traces[0].id, /^copilot:specstory:/);
+  });
+
   it('reads a VS Code Copilot history: the command from the call parameters, the status as its result', async () => {
     const repo = repoWith({ '2025-11-02_08-00Z-bump-the-build-tool.md': copilotHistory });
     const { traces } = await importRepo(repo);

@@ -31,8 +31,8 @@ export function hasSpecStoryMarker(head: string): boolean {
 }
 
 /**
- * The agent a provider name stands for. Exports without a session comment come from the Cursor extension: SpecStory
- * began as Cursor's, and its comment naming the provider came with VS Code support.
+ * The agent a provider name stands for. Exports without a session comment go to Cursor's reader (SpecStory began as a
+ * Cursor extension), which takes the agent the folder's other histories name when they name one.
  */
 export function agentOfProvider(provider: string | undefined): AgentId | undefined {
   if (provider === undefined) return 'cursor';
