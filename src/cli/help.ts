@@ -97,8 +97,8 @@ export const EXPORT_HELP = `combee export --bundle <file> [--workspace <folder>]
 export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>]
               [--max-output-chars <n>] [--json]
 combee import --bundle <file>… [--workspace <folder>] [--store <folder>] [--allowed-signers <file>] [--json]
-  Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, or any folder of
-  session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
+  Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, a repository with its
+  SpecStory histories in .specstory/history, or any folder of session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
   read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).
   --max-output-chars: tool outputs longer than this are stored cut in the middle (default 8000).
   --bundle (repeatable, with or without --from): a teammate's bundle from combee export, its sessions placed in

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { describeSkipped, mergeSkipped } from '../core/trace/skipped';
 import { DEFAULT_READ_LIMITS } from '../core/import/limits';
 import { importSessions, type ImportSummary } from '../core/import/importer';
-import { defaultSourceFolders } from '../core/trace/locations';
+import { defaultSourceFolders, specStoryFolders } from '../core/trace/locations';
 import type { AgentId } from '../core/trace/model';
-import type { Services } from './services';
+import { workspaceFolderPaths, type Services } from './services';
 import { readSettings } from './settings';
 import { importTeamBundlesOf, type TeamImportSummary } from './teamBundles';
 
@@ -17,21 +17,31 @@ export interface CaptureResult {
   team?: TeamImportSummary;
 }
 
+/** A folder sessions are looked for in; `specStory`: a workspace's SpecStory histories (agent `auto`). */
+export interface CaptureFolder {
+  path: string;
+  agent: AgentId | 'auto';
+  specStory?: boolean;
+}
+
 /**
- * The folders sessions are looked for in, whether they exist or not: the agents' default locations (a setting) plus
- * user-configured extra folders (agent `auto`).
+ * The folders sessions are looked for in, whether they exist or not: the agents' default locations and the workspace
+ * folders' SpecStory histories (a setting), plus user-configured extra folders (agent `auto`).
  */
-export function configuredFolders(): Array<{ path: string; agent: AgentId | 'auto' }> {
+export function configuredFolders(): CaptureFolder[] {
   const settings = readSettings();
-  const folders: Array<{ path: string; agent: AgentId | 'auto' }> = settings.defaultLocations
-    ? defaultSourceFolders().map((f) => ({ path: f.path, agent: f.agent }))
+  const folders: CaptureFolder[] = settings.defaultLocations
+    ? [
+        ...defaultSourceFolders().map((f) => ({ path: f.path, agent: f.agent })),
+        ...specStoryFolders(workspaceFolderPaths()).map((path) => ({ path, agent: 'auto' as const, specStory: true })),
+      ]
     : [];
   for (const extra of settings.extraFolders) folders.push({ path: extra, agent: 'auto' });
   return folders;
 }
 
 /** The folders to import from: the configured ones that exist. */
-export function captureFolders(): Array<{ path: string; agent: AgentId | 'auto' }> {
+export function captureFolders(): CaptureFolder[] {
   return configuredFolders().filter((f) => existsSync(f.path));
 }
 

@@ -91,3 +91,15 @@ function vscodeUserDirs(env: NodeJS.ProcessEnv, home: string, platform: NodeJS.P
   if (platform !== 'win32') dirs.push(join(home, '.vscode-server', 'data', 'User'));
   return dirs;
 }
+
+/**
+ * SpecStory histories live in each repository (`.specstory/history`), not in an agent's home: one folder per workspace
+ * folder, holding several agents' chats (each file goes to the agent its head names).
+ */
+export function specStoryFolders(workspaceFolders: string[]): string[] {
+  return workspaceFolders.map((folder) => posixOrWin(folder).join(folder, '.specstory', 'history'));
+}
+
+function posixOrWin(path: string): typeof posix {
+  return /^[A-Za-z]:[\\/]|^\\\\/.test(path) ? win32 : posix;
+}

@@ -111,6 +111,8 @@ export const Trace = z.object({
   contributor: z.string().optional(),
   /** Set when the bundle's SSH signature verified with a key of the user's allowed signers: its principal (= contributor). */
   signedBy: z.string().optional(),
+  /** The tool that exported the session to the file read, when it was not the agent itself (`agent` stays the source). */
+  exportedBy: z.enum(['specstory']).optional(),
   steps: z.array(Step),
   outcome: Outcome,
   /** Record types / fields the reader did not understand, counted rather than failed on. */

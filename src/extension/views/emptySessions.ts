@@ -11,7 +11,8 @@ export function searchedFolders(): string[] {
   const extras: string[] = [];
   for (const folder of configuredFolders()) {
     const found = existsSync(folder.path);
-    if (folder.agent === 'auto')
+    if (folder.specStory) extras.push(`SpecStory: ${shortPath(folder.path)}${found ? '' : ' (not found)'}`);
+    else if (folder.agent === 'auto')
       extras.push(`combee.sources.extraFolders: ${shortPath(folder.path)}${found ? '' : ' (not found)'}`);
     else
       byAgent.set(folder.agent, [

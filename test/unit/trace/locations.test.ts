@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { defaultSourceFolders, type SourceFolder } from '../../../src/core/trace/locations';
+import { defaultSourceFolders, specStoryFolders, type SourceFolder } from '../../../src/core/trace/locations';
 import type { AgentId } from '../../../src/core/trace/model';
 
 const pathsOf = (folders: SourceFolder[], agent: AgentId) =>
@@ -152,5 +152,12 @@ describe('default source folders', () => {
   it('keeps its two-argument form working', () => {
     const folders = defaultSourceFolders({ CODEX_HOME: '/codex' }, '/home/dev');
     assert.ok(folders.some((f) => f.agent === 'codex' && f.path.endsWith('sessions')));
+  });
+
+  it("puts each workspace folder's SpecStory histories among the folders read", () => {
+    assert.deepEqual(specStoryFolders(['/home/dev/app', 'C:\\work\\site']), [
+      '/home/dev/app/.specstory/history',
+      'C:\\work\\site\\.specstory\\history',
+    ]);
   });
 });

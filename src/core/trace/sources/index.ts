@@ -10,6 +10,7 @@ import { cursorDbReader } from './cursorDb';
 import { geminiCliReader } from './geminiCli';
 import { openCodeReader } from './openCode';
 import { openCodeDbReader } from './openCodeDb';
+import { specStoryReader } from './specStory';
 import type { SourceReader } from './types';
 
 /**
@@ -31,18 +32,19 @@ function byName(...readers: [SourceReader, ...SourceReader[]]): SourceReader {
 /**
  * Every reader, in sniffing order (more specific formats first). Gemini CLI comes before Claude Code: a Gemini JSONL
  * log (`"sessionId"` then `"type":"user"` lines) also passes Claude's sniff, while Gemini's needs `"projectHash"`,
- * which no Claude or Codex record has.
+ * which no Claude or Codex record has. A SpecStory history (`.specstory/history/*.md`) goes to the agent its head
+ * names, read by that agent's SpecStory reader.
  */
 export const READERS: SourceReader[] = [
-  geminiCliReader,
-  claudeCodeReader,
-  codexReader,
-  copilotReader,
+  byName(geminiCliReader, specStoryReader('gemini-cli')),
+  byName(claudeCodeReader, specStoryReader('claude-code')),
+  byName(codexReader, specStoryReader('codex')),
+  byName(copilotReader, specStoryReader('copilot')),
   clineReader,
   rooCodeReader,
   byName(openCodeReader, openCodeDbReader),
   continueReader,
-  byName(cursorReader, cursorDbReader),
+  byName(cursorReader, cursorDbReader, specStoryReader('cursor')),
   aiderReader,
 ];
 
