@@ -147,7 +147,8 @@ export async function runRealBench(argv: string[]): Promise<number> {
   };
   const out = flag(argv, '--out') ?? join(process.cwd(), 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, only ? `real-${only}.json` : 'real.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const name = ['real', which === 'all' ? '' : which, only ?? ''].filter(Boolean).join('-');
+  writeFileSync(join(out, `${name}.json`), `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(
     argv.includes('--json')
       ? `${JSON.stringify(summary, null, 2)}\n`
