@@ -1,7 +1,7 @@
 import { computeOutcome } from './outcome';
 import { Step, Trace, TRACE_SCHEMA_VERSION, type TraceDraft } from './model';
 import type { Redactor } from './redact';
-import { callSecretFile, redactToolInput } from './secretFileSteps';
+import { callSecretFile, redactToolCall } from './secretFileSteps';
 import type { SecretFileKind } from '../secrets/secretFiles';
 import { fastParser } from '../util/fastParse';
 
@@ -58,9 +58,9 @@ function redactStep(step: Step, redactor: Redactor, secretFileCalls: Map<string,
     case 'tool_call': {
       const kind = callSecretFile(step.tool, step.input, step.command);
       if (kind) secretFileCalls.set(step.callId, kind);
-      step.input = redactToolInput(step.input, kind, redactor);
-      if (step.command !== undefined)
-        step.command = kind ? redactor.redactSecretFile(step.command, kind) : redactor.redact(step.command);
+      const redacted = redactToolCall(step.input, step.command, kind, redactor);
+      step.input = redacted.input;
+      if (step.command !== undefined) step.command = redacted.command;
       break;
     }
     case 'tool_result': {
