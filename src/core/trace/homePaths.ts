@@ -14,6 +14,12 @@ import { parseCommand, type Quoting } from './shellQuoting';
 export const UNIX_HOME_PATH = /(?:\/home\/|\/Users\/)([A-Za-z0-9._-]+)/g;
 export const WINDOWS_HOME_PATH = /\b[A-Za-z]:\\(?:\\)?Users\\(?:\\)?([A-Za-z0-9._ -]+?)(?=\\|$|["'\s])/g;
 
+/** The home folder a working folder is in (`/Users/me/src/app` → `/Users/me`), if it is in one. */
+export function homeOf(cwd: string | undefined): string | undefined {
+  const m = cwd === undefined ? null : /^(?:\/home\/|\/Users\/)[A-Za-z0-9._-]+(?=\/|$)/.exec(cwd);
+  return m?.[0];
+}
+
 /** Characters after which an unquoted word starts (where `~` expands). */
 const WORD_START = /[\s;&|()<>]/;
 
@@ -34,16 +40,19 @@ function homeIn(quoting: Quoting | undefined, wordStart: boolean): string | unde
 }
 
 /**
- * `command` with its Unix home folders hidden where the shell would expand the replacement to the same folder.
+ * `command` with its Unix home folders hidden where the shell would expand the replacement to the same folder: only
+ * `home` (the session's, when its working folder tells) if given.
  * Windows home folders in a command are left as they are: the line is no bash, and neither `~` nor `$HOME` means
  * the same in `cmd.exe`.
  */
-export function hideHomesInCommand(command: string): string {
+export function hideHomesInCommand(command: string, home?: string): string {
   UNIX_HOME_PATH.lastIndex = 0;
   if (!UNIX_HOME_PATH.test(command)) return command;
   const parsed = parseCommand(command);
   if (!parsed) return command;
-  return command.replace(UNIX_HOME_PATH, (match, _user, at: number) => {
+  return command.replace(UNIX_HOME_PATH, (match: string, _user, at: number) => {
+    // another user's folder (`/Users/Shared`, `/home/runner`) is not where `$HOME` leads
+    if (home !== undefined && match !== home) return match;
     const wordStart = at === 0 || WORD_START.test(command[at - 1]);
     return homeIn(parsed.quotingAt(at), wordStart) ?? match;
   });

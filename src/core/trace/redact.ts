@@ -22,9 +22,9 @@ export interface Redactor {
   redactSecretFile(text: string, kind: SecretFileKind): string;
   /**
    * A command line (of a tool call that writes or reads a secret-bearing file of `kind`, if given): its home folders
-   * hidden only in forms the shell expands to the same folder.
+   * hidden only in forms the shell expands to the same folder (only `home`, the session's, when it is known).
    */
-  redactCommand(command: string, kind?: SecretFileKind): string;
+  redactCommand(command: string, kind?: SecretFileKind, home?: string): string;
   readonly count: number;
 }
 
@@ -82,9 +82,9 @@ export function createRedactor(
     },
     redact: (text) => redact(text),
     redactSecretFile: (text, kind) => redactSecretFile(text, kind),
-    redactCommand(command, kind) {
+    redactCommand(command, kind, home) {
       const ruled = kind ? redactSecretFile(command, kind, false) : redact(command, false);
-      return homePaths ? hideHomesInCommand(ruled) : ruled;
+      return homePaths ? hideHomesInCommand(ruled, home) : ruled;
     },
   };
 }

@@ -85,9 +85,10 @@ export function redactToolCall(
   command: string | undefined,
   kind: SecretFileKind | undefined,
   redactor: Redactor,
+  home?: string,
 ): { input: string; command: string | undefined } {
   if (command === undefined) return { input: redactToolInput(input, kind, redactor), command };
-  const redactedCommand = redactor.redactCommand(command, kind);
+  const redactedCommand = redactor.redactCommand(command, kind, home);
   const escaped = JSON.stringify(command).slice(1, -1);
   if (!escaped || !input.includes(escaped) || input.search(PATCH_HEADER) >= 0)
     return { input: redactToolInput(input, kind, redactor), command: redactedCommand };

@@ -89,8 +89,9 @@ function walk(node: unknown, stretches: Stretch[], fileWords: string[]): void {
       commandFileWords(n, fileWords);
       break;
   }
-  for (const [key, value] of Object.entries(n))
-    if (key !== 'args' && key !== 'redirects') walk(value, stretches, fileWords);
+  // `parts` and `script` are lazy getters of unbash's nodes, not own properties
+  for (const key of new Set([...Object.keys(n), 'parts', 'script']))
+    if (key !== 'args' && key !== 'redirects') walk(n[key], stretches, fileWords);
 }
 
 /** The words of one simple command that may name a file; `sh -c '…'` is read as the script it runs. */
