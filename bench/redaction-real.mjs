@@ -2,7 +2,8 @@
 // False redactions on real sessions: every corpus in ../shared/real-sessions read by its reader and normalized as an
 // import does, each redaction in a tool call (its input, command and result) recovered with the text it replaced, and
 // judged true or false (see bench/README.md "Redaction on real sessions").
-// Usage: node esbuild.mjs --tests && node bench/redaction-real.mjs [--json] [--out <file>] [--dump <file>]
+// Usage: node esbuild.mjs --tests && node bench/redaction-real.mjs [--json] [--out <file>] [--dump <file outside the project>]
+// Writes the counts (no text of the sessions) to bench/results/redaction-real.json unless --out says elsewhere.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ const out = (path) => require(join(REPO_ROOT, 'out', path));
 const { values } = parseArgs({
   options: { json: { type: 'boolean' }, out: { type: 'string' }, dump: { type: 'string' } },
 });
-const { REAL_SESSIONS, realCorpus, realCorpusMissing } = out('testing/realSessions.js');
+const { realCorpus, realCorpusMissing } = out('testing/realSessions.js');
 const { walkCandidates, classifyFile } = out('src/core/trace/scan.js');
 const { readerFor } = out('src/core/trace/sources/index.js');
 const { DEFAULT_READ_LIMITS, limitsFor } = out('src/core/import/limits.js');
@@ -125,8 +126,11 @@ for (const name of CORPORA) {
 }
 // the dump quotes other people's sessions: written only where asked, never into the project
 if (values.dump) writeFileSync(values.dump, JSON.stringify(dumps, null, 1));
-const report = { realSessions: REAL_SESSIONS, corpora: results };
-if (values.out) writeFileSync(values.out, JSON.stringify(report, null, 2) + '\n');
+const report = { corpora: results };
+writeFileSync(
+  values.out ?? join(REPO_ROOT, 'bench', 'results', 'redaction-real.json'),
+  JSON.stringify(report, null, 2) + '\n',
+);
 if (values.json) console.log(JSON.stringify(report, null, 2));
 else
   for (const r of results)
