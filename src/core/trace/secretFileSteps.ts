@@ -92,9 +92,14 @@ export function redactToolCall(
   const escaped = JSON.stringify(command).slice(1, -1);
   if (!escaped || !input.includes(escaped) || input.search(PATCH_HEADER) >= 0)
     return { input: redactToolInput(input, kind, redactor), command: redactedCommand };
-  const inside = JSON.stringify(redactedCommand).slice(1, -1);
-  const parts = input.split(escaped).map((part) => (part ? redactToolInput(part, kind, redactor) : part));
-  return { input: parts.join(inside), command: redactedCommand };
+  // each copy is redacted (and counted) as the whole input was: the count is of secrets in each stored field
+  const parts = input.split(escaped);
+  const pieces = parts.map((part, i) => {
+    const rest = part ? redactToolInput(part, kind, redactor) : part;
+    if (i === parts.length - 1) return rest;
+    return rest + JSON.stringify(redactor.redactCommand(command, kind, home)).slice(1, -1);
+  });
+  return { input: pieces.join(''), command: redactedCommand };
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Evidence } from '../playbook/delta';
 import type { Step, Trace } from '../trace/model';
 import { sessionLabel } from '../trace/transcript';
-import { stripTerminalCodes } from '../util/terminalCodes';
 import type { RuleFlag } from './kinds';
 
 /** Longest text shown per step: the document is for reading the evidence, not for storing it twice. */
@@ -22,7 +21,7 @@ function describeStep(step: Step): string {
     case 'tool_call':
       return `TOOL CALL ${step.tool}:\n${clip(step.command ? `$ ${step.command}` : step.input)}`;
     case 'tool_result':
-      return `TOOL RESULT${step.isError ? ' (failed)' : ''}${step.exitCode !== undefined ? ` exit ${step.exitCode}` : ''} — text the agent read:\n${clip(stripTerminalCodes(step.output))}`;
+      return `TOOL RESULT${step.isError ? ' (failed)' : ''}${step.exitCode !== undefined ? ` exit ${step.exitCode}` : ''} — text the agent read:\n${clip(step.output)}`;
     case 'subagent':
       return `SUBAGENT ${step.traceId}${step.description ? `: ${step.description}` : ''}`;
     case 'error':
