@@ -16,9 +16,10 @@ const CAMEL = /^[A-Za-z][a-z]*(?:[A-Z][a-z]+|[0-9]+)*[A-Z]?$/;
 const VERSION = /^v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.]+)?$/;
 const TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
-/** A relative path or resource name whose every part is a word (`projects/123/secrets/db/versions/latest`). */
-const WORD_PATH =
-  /^(?:[a-z]+[0-9]*|[0-9]+)(?:[-_.](?:[a-z]+[0-9]*|[0-9]+))*(?:\/(?:[a-z]+[0-9]*|[0-9]+)(?:[-_.](?:[a-z]+[0-9]*|[0-9]+))*)+\/?$/;
+/** A relative path or resource name whose every part is a word (`projects/123/secrets/db/versions/latest`, `.claude/settings.json`, `docs/SETUP.md`). */
+const PATH_WORD = '(?:[a-z]+[0-9]*|[A-Z][a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+)';
+const PATH_PART = `\\.?${PATH_WORD}(?:[-_.]${PATH_WORD})*`;
+const WORD_PATH = new RegExp(`^${PATH_PART}(?:\\/${PATH_PART})+\\/?$`);
 
 export function shannonEntropy(value: string): number {
   const counts = new Map<string, number>();

@@ -1,5 +1,5 @@
 import { looksRandom } from './entropy';
-import { ci, type SecretRule } from './rule';
+import { ci, isCodeExpression, type SecretRule } from './rule';
 
 /**
  * Secrets named in words rather than assigned: "the password for prod is X", "use the token X", "API key: X" in a
@@ -28,7 +28,7 @@ const PROSE: SecretRule = {
     // sentence punctuation after the value is not part of it
     const value = m[4].replace(/[.,;:!?)]+$/, '');
     const stated = m[2] !== undefined || m[3] !== undefined;
-    if (!looksRandom(value, stated)) return undefined;
+    if (isCodeExpression(m[4]) || !looksRandom(value, stated)) return undefined;
     const start = m[0].length - m[4].length;
     return [start, start + value.length];
   },

@@ -75,3 +75,22 @@ export function isPlaceholder(value: string): boolean {
   for (const p of PLACEHOLDER) if (p.test(value)) return true;
   return false;
 }
+
+/** A call or an index (`formData.get(`, `os.environ[`): code that reads a value, not a value. */
+const CODE_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\??\.?[([]/;
+
+export function isCodeExpression(value: string): boolean {
+  return CODE_EXPRESSION.test(value);
+}
+
+/** Words of letters (`done`, `MISSING`, `your-test-password`, `passwordValue`): an identifier or a word, no secret. */
+const NAME_PART = '(?:[a-z]+|[A-Z][a-z]+|[A-Z]+)(?:[A-Z][a-z]{2,})*';
+const NAME_LIKE = new RegExp(`^${NAME_PART}(?:[-_.]${NAME_PART})*$`);
+
+/**
+ * A value made of words alone is a name (an identifier in code, a status in YAML), not a secret; a chosen password
+ * has a digit or a symbol (`hunter2`), a generated one is random (mixed case with no word shape).
+ */
+export function isNameLike(value: string): boolean {
+  return NAME_LIKE.test(value);
+}

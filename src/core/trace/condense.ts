@@ -1,4 +1,5 @@
 import { countTokens } from '../util/tokens';
+import { stripTerminalCodes } from '../util/terminalCodes';
 import { clipMiddle } from '../util/text';
 import type { Step, Trace } from './model';
 
@@ -32,12 +33,12 @@ function renderStep(step: Step, caps: Caps): string {
           ? `FAILED${step.exitCode !== undefined ? ` exit ${step.exitCode}` : ''}`
           : 'ok';
       const room = status === 'ok' ? caps.output / 3 : caps.output;
-      return `#${step.index} RESULT ${status}${step.interrupted ? ' (interrupted)' : ''}: ${cut(step.output, room)}`;
+      return `#${step.index} RESULT ${status}${step.interrupted ? ' (interrupted)' : ''}: ${cut(stripTerminalCodes(step.output), room)}`;
     }
     case 'subagent':
       return `#${step.index} SUBAGENT ${step.traceId}${step.description ? `: ${cut(step.description, 200)}` : ''}`;
     case 'error':
-      return `#${step.index} ERROR: ${cut(step.text, 600)}`;
+      return `#${step.index} ERROR: ${cut(stripTerminalCodes(step.text), 600)}`;
   }
 }
 

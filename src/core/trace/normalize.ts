@@ -1,9 +1,11 @@
 import { computeOutcome } from './outcome';
 import { Step, Trace, TRACE_SCHEMA_VERSION, type TraceDraft } from './model';
 import type { Redactor } from './redact';
-import { callSecretFile, redactToolInput } from './secretFileSteps';
+import { homeOf } from './homePaths';
+import { callSecretFile, redactToolCall } from './secretFileSteps';
 import type { SecretFileKind } from '../secrets/secretFiles';
 import { fastParser } from '../util/fastParse';
+import { stripTerminalCodes } from '../util/terminalCodes';
 
 // every step and every trace goes through them: checked without zod's per-parse copy (see fastParse)
 const parseStep = fastParser(Step);
@@ -18,8 +20,9 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
   const before = redactor.count;
   const steps: Step[] = draft.steps;
   const secretFileCalls = new Map<string, SecretFileKind>();
+  const home = homeOf(draft.cwd);
   for (let i = 0; i < steps.length; i++) {
-    redactStep(steps[i], redactor, secretFileCalls);
+    redactStep(steps[i], redactor, secretFileCalls, home);
     const checked = parseStep(steps[i]);
     if (!checked.success)
       throw new Error(
@@ -48,24 +51,33 @@ export function normalizeTrace(draft: TraceDraft, redactor: Redactor): Trace {
  * Redacts a step's free text in place (the draft is the normalizer's to change). A call that writes or reads a
  * secret-bearing file is remembered in `secretFileCalls`, so that its result is redacted as that file's text too.
  */
-function redactStep(step: Step, redactor: Redactor, secretFileCalls: Map<string, SecretFileKind>): void {
+function redactStep(
+  step: Step,
+  redactor: Redactor,
+  secretFileCalls: Map<string, SecretFileKind>,
+  home: string | undefined,
+): void {
   switch (step.kind) {
     case 'user':
     case 'assistant':
-    case 'error':
       step.text = redactor.redact(step.text);
+      break;
+    case 'error':
+      step.text = redactor.redact(stripTerminalCodes(step.text));
       break;
     case 'tool_call': {
       const kind = callSecretFile(step.tool, step.input, step.command);
       if (kind) secretFileCalls.set(step.callId, kind);
-      step.input = redactToolInput(step.input, kind, redactor);
-      if (step.command !== undefined)
-        step.command = kind ? redactor.redactSecretFile(step.command, kind) : redactor.redact(step.command);
+      const redacted = redactToolCall(step.input, step.command, kind, redactor, home);
+      step.input = redacted.input;
+      if (step.command !== undefined) step.command = redacted.command;
       break;
     }
     case 'tool_result': {
       const kind = secretFileCalls.get(step.callId);
-      step.output = kind ? redactor.redactSecretFile(step.output, kind) : redactor.redact(step.output);
+      // colours and cursor moves are no part of what a tool said
+      const output = stripTerminalCodes(step.output);
+      step.output = kind ? redactor.redactSecretFile(output, kind) : redactor.redact(output);
       break;
     }
     case 'subagent':

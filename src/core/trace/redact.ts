@@ -2,17 +2,15 @@ import { applyFinds, findSecrets, type ExtraFinder } from '../secrets/engine';
 import { tag } from '../secrets/rule';
 import { SECRET_FILE_TAG, secretFileSpans, type SecretFileKind } from '../secrets/secretFiles';
 import { compileUserPatterns, findUserPatterns } from '../secrets/userPatterns';
+import { hideHomesInCommand, UNIX_HOME_PATH, WINDOWS_HOME_PATH } from './homePaths';
 
 /**
  * Secrets removed from every trace before it is stored or shown to any model: the built-in rules (`src/core/secrets`:
  * provider shapes, private keys, JWTs, URL credentials, headers, assignments), the user's patterns (RE2, linear time),
- * and the same again inside base64 and %-encoded text. Home folders are shown as `~`.
+ * and the same again inside base64 and %-encoded text. Home folders are shown as `~` in text, and in a command line
+ * as what the shell expands to the same folder (`homePaths.ts`).
  */
 
-// Two expressions, each run only on texts whose scan saw its kind: the Windows one starts at any letter, so it is
-// the slower to look for.
-const UNIX_HOME_PATH = /(?:\/home\/|\/Users\/)([A-Za-z0-9._-]+)/g;
-const WINDOWS_HOME_PATH = /\b[A-Za-z]:\\(?:\\)?Users\\(?:\\)?([A-Za-z0-9._ -]+?)(?=\\|$|["'\s])/g;
 const CUSTOM_TAG = tag('custom');
 /** Encodings inside encodings are decoded this deep. */
 const MAX_DEPTH = 2;
@@ -22,6 +20,11 @@ export interface Redactor {
   redact(text: string): string;
   /** Text written to or read from a secret-bearing file: also every value in it that looks random, whole. */
   redactSecretFile(text: string, kind: SecretFileKind): string;
+  /**
+   * A command line (of a tool call that writes or reads a secret-bearing file of `kind`, if given): its home folders
+   * hidden only in forms the shell expands to the same folder (only `home`, the session's, when it is known).
+   */
+  redactCommand(command: string, kind?: SecretFileKind, home?: string): string;
   readonly count: number;
 }
 
@@ -48,34 +51,40 @@ export function createRedactor(
       findSecrets(decoded, extra, depth < MAX_DEPTH ? holdsSecret(depth + 1) : undefined).finds.length > 0;
   const decodedHoldsSecret = holdsSecret(1);
   let count = 0;
-  const redact = (text: string): string => {
+  /** Secrets removed; home folders shown as `~` when `homes`. */
+  const redact = (text: string, homes = homePaths): string => {
     if (!text) return text;
     const { finds, homeFolders } = findSecrets(text, extra, decodedHoldsSecret);
     count += finds.length;
     let out = applyFinds(text, finds);
     // the keyword scan also tells which kinds of home folder are mentioned
-    if (homePaths && homeFolders.unix) out = out.replace(UNIX_HOME_PATH, '~');
-    if (homePaths && homeFolders.windows) out = out.replace(WINDOWS_HOME_PATH, '~');
+    if (homes && homeFolders.unix) out = out.replace(UNIX_HOME_PATH, '~');
+    if (homes && homeFolders.windows) out = out.replace(WINDOWS_HOME_PATH, '~');
     return out;
+  };
+  const redactSecretFile = (text: string, kind: SecretFileKind, homes = homePaths): string => {
+    const ruled = redact(text, homes);
+    const spans = secretFileSpans(ruled, kind);
+    count += spans.length;
+    if (spans.length === 0) return ruled;
+    const parts: string[] = [];
+    let at = 0;
+    for (const [start, end] of spans) {
+      parts.push(ruled.slice(at, start), SECRET_FILE_TAG);
+      at = end;
+    }
+    parts.push(ruled.slice(at));
+    return parts.join('');
   };
   return {
     get count() {
       return count;
     },
-    redact,
-    redactSecretFile(text: string, kind: SecretFileKind): string {
-      const ruled = redact(text);
-      const spans = secretFileSpans(ruled, kind);
-      count += spans.length;
-      if (spans.length === 0) return ruled;
-      const parts: string[] = [];
-      let at = 0;
-      for (const [start, end] of spans) {
-        parts.push(ruled.slice(at, start), SECRET_FILE_TAG);
-        at = end;
-      }
-      parts.push(ruled.slice(at));
-      return parts.join('');
+    redact: (text) => redact(text),
+    redactSecretFile: (text, kind) => redactSecretFile(text, kind),
+    redactCommand(command, kind, home) {
+      const ruled = kind ? redactSecretFile(command, kind, false) : redact(command, false);
+      return homePaths ? hideHomesInCommand(ruled, home) : ruled;
     },
   };
 }

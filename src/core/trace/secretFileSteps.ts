@@ -1,4 +1,5 @@
 import { secretFileKind, type SecretFileKind } from '../secrets/secretFiles';
+import { parseCommand } from './shellQuoting';
 import type { Step } from './model';
 import type { Redactor } from './redact';
 
@@ -26,15 +27,32 @@ function kindOfPaths(paths: Iterable<string>): SecretFileKind | undefined {
   return undefined;
 }
 
+/** The words of a command line that name files; a line the parser cannot read is split into words as a fallback. */
 function commandFiles(command: string): string[] {
-  return command.split(/[\s;|&<>()'"`=]+|\\[nt]/).filter((w) => FILE_WORD.test(w));
+  const parsed = parseCommand(command);
+  const words = parsed?.readable ? parsed.fileWords : command.split(/[\s;|&<>()'"`=]+|\\[nt]/);
+  return words.filter((w) => FILE_WORD.test(w));
+}
+
+/** The command line of a shell tool's input: its JSON `command` (a string or an argv) when it is JSON, else the text. */
+function inputCommand(input: string): string {
+  try {
+    const parsed = JSON.parse(input) as { command?: unknown; cmd?: unknown };
+    const command = parsed?.command ?? parsed?.cmd;
+    if (typeof command === 'string') return command;
+    if (Array.isArray(command) && command.every((a) => typeof a === 'string'))
+      return command.map((a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  } catch {
+    // not JSON: the input is the command line itself
+  }
+  return input;
 }
 
 /** The secret-bearing file a tool call writes or reads as a whole (not a patch's sections), if any. */
 export function callSecretFile(tool: string, input: string, command: string | undefined): SecretFileKind | undefined {
   const byPath = kindOfPaths([...input.matchAll(PATH_FIELD)].map((m) => m[1]));
   if (byPath) return byPath;
-  const line = command ?? (SHELL_TOOL.test(tool) ? input : undefined);
+  const line = command ?? (SHELL_TOOL.test(tool) ? inputCommand(input) : undefined);
   return line === undefined ? undefined : kindOfPaths(commandFiles(line));
 }
 
@@ -58,6 +76,33 @@ export function redactToolInput(input: string, kind: SecretFileKind | undefined,
 }
 
 /**
+ * A tool call's input and command line, redacted. Where the input holds the command as a JSON string, that string
+ * becomes the redacted command line, so its home folders keep their meaning there too (`Redactor.redactCommand`);
+ * a patch naming a secret-bearing file is redacted section by section instead.
+ */
+export function redactToolCall(
+  input: string,
+  command: string | undefined,
+  kind: SecretFileKind | undefined,
+  redactor: Redactor,
+  home?: string,
+): { input: string; command: string | undefined } {
+  if (command === undefined) return { input: redactToolInput(input, kind, redactor), command };
+  const redactedCommand = redactor.redactCommand(command, kind, home);
+  const escaped = JSON.stringify(command).slice(1, -1);
+  if (!escaped || !input.includes(escaped) || input.search(PATCH_HEADER) >= 0)
+    return { input: redactToolInput(input, kind, redactor), command: redactedCommand };
+  // each copy is redacted (and counted) as the whole input was: the count is of secrets in each stored field
+  const parts = input.split(escaped);
+  const pieces = parts.map((part, i) => {
+    const rest = part ? redactToolInput(part, kind, redactor) : part;
+    if (i === parts.length - 1) return rest;
+    return rest + JSON.stringify(redactor.redactCommand(command, kind, home)).slice(1, -1);
+  });
+  return { input: pieces.join(''), command: redactedCommand };
+}
+
+/**
  * Steps already redacted as text (a bundle's), redacted again where they write or read a secret-bearing file; the
  * steps changed are copies.
  */
@@ -67,9 +112,9 @@ export function redactSecretFileSteps(steps: readonly Step[], redactor: Redactor
     if (step.kind === 'tool_call') {
       const kind = callSecretFile(step.tool, step.input, step.command);
       if (kind) calls.set(step.callId, kind);
-      const input = redactToolInput(step.input, kind, redactor);
-      const command =
-        step.command === undefined || !kind ? step.command : redactor.redactSecretFile(step.command, kind);
+      const { input, command } = kind
+        ? redactToolCall(step.input, step.command, kind, redactor)
+        : { input: redactToolInput(step.input, kind, redactor), command: step.command };
       return input === step.input && command === step.command ? step : { ...step, input, command };
     }
     if (step.kind === 'tool_result') {

@@ -1,3 +1,4 @@
+import { stripTerminalCodes } from '../util/terminalCodes';
 import type { Step, Trace } from './model';
 
 export interface Transcript {
@@ -20,12 +21,15 @@ function stepLines(step: Step): string[] {
     case 'tool_result': {
       const status = step.isError ? `error${step.exitCode !== undefined ? `, exit ${step.exitCode}` : ''}` : 'ok';
       const cut = step.truncatedFrom !== undefined ? `, cut from ${step.truncatedFrom} characters` : '';
-      return [head(`RESULT (${status}${step.interrupted ? ', interrupted' : ''}${cut}):`), ...body(step.output)];
+      return [
+        head(`RESULT (${status}${step.interrupted ? ', interrupted' : ''}${cut}):`),
+        ...body(stripTerminalCodes(step.output)),
+      ];
     }
     case 'subagent':
       return [head(`SUBAGENT ${step.traceId}`), ...(step.description ? body(step.description) : [])];
     case 'error':
-      return [head('ERROR:'), ...body(step.text)];
+      return [head('ERROR:'), ...body(stripTerminalCodes(step.text))];
   }
 }
 

@@ -1,5 +1,7 @@
 // The line of a failing command's output a rule quotes, and the identity of an error across sessions.
 
+import { stripTerminalCodes } from '../../util/terminalCodes';
+
 // Strong markers name the cause; weak ones only say that something failed (a summary banner).
 const STRONG_ERROR =
   /(?:\b\w*(?:Error|Exception)\b:|\berror\b\s|error TS\d+|cannot find|not found|no such|ENOENT|EACCES|denied|refused|mismatch|undefined is not|is not defined|expected)/i;
@@ -10,7 +12,8 @@ const TEST_FILE = /[\w/.-]*(?:_spec|_test|\.test|\.spec|Test)\.\w+\b|\btests?\/[
 
 /** The most telling line of a failing output, trimmed for a rule. */
 export function errorLine(output: string): string | undefined {
-  const lines = output
+  // sessions stored before escape codes were stripped at import still hold them
+  const lines = stripTerminalCodes(output)
     .split('\n')
     .map((l) => l.replace(/[\u2500-\u257f\u23af❯×✗]+/g, ' ').trim())
     .filter((l) => l && !/^Exit code \d+$/.test(l) && !/^\[\.\.\. \d+ characters cut \.\.\.\]$/.test(l));
