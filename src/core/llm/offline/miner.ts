@@ -15,6 +15,7 @@ import type { BulletTag } from '../../playbook/delta';
 import { ruleEvidence } from '../../learn/ruleEvidence';
 import type { Lesson, Reflection } from '../../learn/types';
 import { canonicalCommand } from '../../trace/canonicalCommand';
+import { failedResult } from '../../learn/sessionSignals';
 import { carriesOut, namedFixes } from './hints';
 import { asSentence, statedConventions } from './statements';
 import { isTypoFix } from './typos';
@@ -203,7 +204,7 @@ function commandRuns(steps: Step[]): Run[] {
       const call = calls.get(step.callId);
       if (!call?.command) continue;
       const command = firstLine(call.command);
-      const failed = step.isError || (step.exitCode !== undefined && step.exitCode !== 0);
+      const failed = failedResult(step, call.command);
       runs.push({ call, result: step, command, kind: classifyCommand(command), failed });
     }
   }
