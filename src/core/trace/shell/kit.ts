@@ -233,7 +233,7 @@ export function shellKit(table: GrammarTable): ShellKit {
         const read = readFlag(arg, args[i + 1], flagGrammar);
         if (read.took) i++;
         for (const flag of read.flags) {
-          if (flagGrammar.identity.includes(flag[0])) identityFlags.push(`${flag[0]}=${flag[1] ?? ''}`);
+          if (flagGrammar.identity.includes(flag[0])) identityFlags.push(flag[1] === undefined ? flag[0] : `${flag[0]}=${flag[1]}`);
           else if (flagGrammar.selector.includes(flag[0])) selectors.push(flag);
           else flags.push(flag);
         }

@@ -26,6 +26,9 @@ export const JAVASCRIPT: ToolGrammar[] = [
     lifecycle: ['test', 'start', 'stop', 'restart'],
     value: ['--prefix', '-w', '--workspace', '--registry', '--tag', '--omit', '--include', '--loglevel', '-C'],
     selector: ['-w', '--workspace', '--prefix', '-C'],
+    // a global install puts a tool on the machine: not the repository's install
+    identity: ['-g'],
+    flagAliases: { '--global': '-g' },
   },
   {
     names: ['pnpm'],
@@ -75,6 +78,8 @@ export const JAVASCRIPT: ToolGrammar[] = [
     ],
     value: ['--filter', '-F', '-C', '--dir', '--reporter', '--workspace-concurrency'],
     selector: ['--filter', '-F', '-C', '--dir'],
+    identity: ['-g'],
+    flagAliases: { '--global': '-g' },
   },
   {
     names: ['yarn'],
