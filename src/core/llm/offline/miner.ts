@@ -16,6 +16,7 @@ import { ruleEvidence } from '../../learn/ruleEvidence';
 import type { Lesson, Reflection } from '../../learn/types';
 import { canonicalCommand } from '../../trace/canonicalCommand';
 import { failedResult } from '../../learn/sessionSignals';
+import { identities, identityKey } from '../../trace/shell';
 import { carriesOut, namedFixes } from './hints';
 import { asSentence, statedConventions } from './statements';
 import { isTypoFix } from './typos';
@@ -238,8 +239,11 @@ function firstLine(command: string): string {
   return command.split('\n')[0].trim();
 }
 
+/** The same commands in the same order, by identity: `curl x && tail log` is not a variant of `curl x`. */
 function sameKey(a: string, b: string): boolean {
-  return commandKey(a) === commandKey(b);
+  const [x, y] = [identities(a), identities(b)];
+  if (x.length === 0 || y.length === 0) return commandKey(a) === commandKey(b);
+  return x.length === y.length && x.every((id, i) => identityKey(id) === identityKey(y[i]));
 }
 
 /**
