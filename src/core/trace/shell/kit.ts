@@ -87,6 +87,19 @@ export function shellKit(table: GrammarTable): ShellKit {
     bundle: { sub: ['exec'], value: ['--gemfile'] },
   };
   const PYTHONS = ['python', 'python3', 'py', 'python2'];
+  /** Launcher flags that choose the environment a program runs in (`uv run --group docs`): part of the launcher. */
+  const ENVIRONMENT_FLAGS = ['--group', '--extra', '--with', '--from', '--package', '-p', '--project', '--python'];
+
+  function environmentFlags(flags: readonly string[]): string[] {
+    const found: string[] = [];
+    for (let j = 0; j < flags.length; j++) {
+      const eq = flags[j].indexOf('=');
+      const name = eq < 0 ? flags[j] : flags[j].slice(0, eq);
+      if (!ENVIRONMENT_FLAGS.includes(name)) continue;
+      found.push(eq < 0 ? `${name}=${flags[++j] ?? ''}` : flags[j]);
+    }
+    return found.sort();
+  }
 
   /** `/usr/bin/npm` runs `npm`, `./gradlew` is gradle's wrapper; a project's own script keeps its path. */
   function programName(word: string): string {
@@ -139,7 +152,7 @@ export function shellKit(table: GrammarTable): ShellKit {
         }
         const next = skipFlags(words, at, through.value);
         if (next < words.length) {
-          launcher.push(program, ...(through.sub ? [words[at - 1]] : []));
+          launcher.push(program, ...(through.sub ? [words[at - 1]] : []), ...environmentFlags(words.slice(at, next)));
           i = next;
           continue;
         }
@@ -233,7 +246,8 @@ export function shellKit(table: GrammarTable): ShellKit {
         const read = readFlag(arg, args[i + 1], flagGrammar);
         if (read.took) i++;
         for (const flag of read.flags) {
-          if (flagGrammar.identity.includes(flag[0])) identityFlags.push(flag[1] === undefined ? flag[0] : `${flag[0]}=${flag[1]}`);
+          if (flagGrammar.identity.includes(flag[0]))
+            identityFlags.push(flag[1] === undefined ? flag[0] : `${flag[0]}=${flag[1]}`);
           else if (flagGrammar.selector.includes(flag[0])) selectors.push(flag);
           else flags.push(flag);
         }
