@@ -1,41 +1,22 @@
 import { firstCommand } from '../trace/commands';
+import { ruleIdentity, runsRuleCommand } from '../trace/shell';
 import { COUNTERPARTS, isPlaceholder, purposeOf, SAME_SUBCOMMAND } from './ruleText';
 
 // How a session's command compares with a rule's: the same command (its key words lead it), the counterpart tool's
 // command for the same job (`npm test` for `pnpm test`), or another command for one job (`pip install`, `uv sync`).
 
-/** `TZ=UTC` in `TZ=UTC pnpm vitest run`: the part of the line that `firstCommand` drops, minus any `cd`. */
-function envAssignments(command: string): string[] {
-  const trimmed = command.trim();
-  const prefix = trimmed.slice(0, trimmed.length - firstCommand(trimmed).length);
-  return prefix.match(/\b[A-Z_][A-Z0-9_]*=\S*/g) ?? [];
-}
-
-/** Words that run another program: `uv run ruff check` is about `ruff check`, so the key reaches one word further. */
-const RUNNERS = new Set(['run', 'exec', 'dlx', 'x', 'xtask', 'tool']);
-
-/** Its first three words, one more per runner among them: `uv run ruff check`, not `uv run ruff`. */
-function keyOf(command: string): string[] {
-  const words = firstCommand(command)
-    .split(/\s*(?:&&|\|\||;|\|)\s*/)[0]
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
-  const extra = words.slice(1, 3).filter((w) => RUNNERS.has(w)).length;
-  return words.slice(0, 3 + extra);
-}
-
 /**
- * A command's key words, remembered: each command part of a session is compared with every rule's commands,
- * and each rule's with every part (bounded, cleared when full).
+ * A command's identity words (launcher, program, subcommand or script), remembered: each command part of a session is
+ * compared with every rule's commands. `npm install <pkg>` names `npm install` with any package. None for a line the
+ * parser cannot read.
  */
 const KEYS = new Map<string, readonly string[]>();
 export function keyWords(command: string): readonly string[] {
   let words = KEYS.get(command);
   if (!words) {
     if (KEYS.size >= 16_384) KEYS.clear();
-    const all = keyOf(command);
-    // `npm install <pkg>` names `npm install` with any package
+    const id = ruleIdentity(command);
+    const all = id ? [...id.launcher, ...id.words] : [];
     const open = all.findIndex(isPlaceholder);
     words = open < 0 ? all : all.slice(0, Math.max(1, open));
     KEYS.set(command, words);
@@ -43,13 +24,9 @@ export function keyWords(command: string): readonly string[] {
   return words;
 }
 
-/** A run part matches a rule's command when the rule's key words lead it and it sets the rule's env vars. */
+/** A run part does what a rule's command names: its identity or a narrower one, with the rule's flags, env and folder. */
 export function matchesCommand(part: string, ruleCommand: string): boolean {
-  const have = keyWords(part);
-  const want = keyWords(ruleCommand);
-  if (want.length > have.length || want.some((w, i) => have[i] !== w)) return false;
-  const env = envAssignments(part);
-  return envAssignments(ruleCommand).every((e) => env.includes(e));
+  return runsRuleCommand(part, ruleCommand);
 }
 
 /** `pnpm test` → `test`, `npm run db:generate` → `db:generate`, `pnpm add x` → `install x`. */

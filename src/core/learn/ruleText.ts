@@ -161,6 +161,20 @@ function clauses(content: string): Token[][] {
   return result.filter((clause) => clause.length > 0);
 }
 
+/**
+ * The flags a prohibition is conditioned on, as words of its command: "never `git status` with `-uall`" forbids
+ * `git status -uall`, "never `git push` without `--force-with-lease`" forbids `git push !--force-with-lease` (a
+ * `!` flag must be absent), so the form the rule allows is not ruled out.
+ */
+function flagCondition(tokens: readonly Token[], i: number): string {
+  const joiner = tokens[i + 1]?.kind === 'word' ? tokens[i + 1].text.toLowerCase() : '';
+  const flag = tokens[i + 2];
+  if (!['with', 'without', 'using'].includes(joiner) || flag?.kind !== 'code') return '';
+  const flags = flag.text.split(' ').filter(Boolean);
+  if (flags.length === 0 || !flags.every((f) => /^--?[A-Za-z][\w-]*(?:=[\w.-]+)?$/.test(f))) return '';
+  return flags.map((f) => ` ${joiner === 'without' ? '!' : ''}${f}`).join('');
+}
+
 const NEGATIONS = ['not', 'never', "don't", 'dont', "doesn't", "mustn't", 'avoid', 'no'];
 
 /** Whether the word at `i` starts a negation ("never", "do not", "skip", "instead of") of what follows in the clause. */
@@ -239,7 +253,7 @@ function readRuleCommands(content: string): RuleCommands {
       if (token.kind === 'code') {
         if (!looksLikeCommand(token.text)) return;
         const command = token.text.replace(/\s+/g, ' ');
-        if (negated) add(forbidden, command);
+        if (negated) add(forbidden, command + flagCondition(clause, i));
         else {
           const failing = saidToFail(clause, i);
           if (failing === 'broken') add(broken, command);

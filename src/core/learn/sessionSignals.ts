@@ -1,4 +1,5 @@
 import { classifyCommand, firstCommand, type CommandKind } from '../trace/commands';
+import { exitIsAnswer, parseLine } from '../trace/shell';
 import { editedFiles } from '../trace/edits';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
 import { isCorrection } from '../trace/outcome';
@@ -47,16 +48,27 @@ export function commandRuns(steps: readonly Step[]): Run[] {
     const call = calls.get(step.callId);
     if (!call?.command) continue;
     const line = call.command.split('\n')[0].trim();
-    const parts = line
-      .split(/\s*(?:&&|\|\||;|\|)\s*/)
-      .map((p) => p.trim())
-      .filter(Boolean);
-    runs.push({ call, result: step, parts, kind: classifyCommand(line), failed: failedResult(step) });
+    runs.push({
+      call,
+      result: step,
+      parts: commandParts(call.command),
+      kind: classifyCommand(line),
+      failed: failedResult(step, call.command),
+    });
   }
   return runs;
 }
 
-function failedResult(step: ToolResultStep): boolean {
+/** Each command a line runs, as its text (a line the parser cannot read stays whole: it matches no rule's command). */
+function commandParts(command: string): string[] {
+  const parsed = parseLine(command);
+  if (parsed.unparsed) return [command.split('\n')[0].trim()].filter(Boolean);
+  return parsed.commands.map((c) => c.text.trim()).filter(Boolean);
+}
+
+/** A tool result that failed: an error, unless its exit status is the tool's answer (`rg` found nothing). */
+export function failedResult(step: ToolResultStep, command?: string): boolean {
+  if (command !== undefined && exitIsAnswer(command, step.exitCode)) return false;
   return step.isError || (step.exitCode !== undefined && step.exitCode !== 0);
 }
 
@@ -74,10 +86,12 @@ export function sessionSignals(trace: Trace): SessionSignals {
   let interrupted = trace.outcome.interrupted;
   let endsFailing = false;
   let sawAgentWork = false;
+  const commands = new Map<string, string>();
   for (const step of trace.steps) {
     switch (step.kind) {
       case 'tool_call': {
         sawAgentWork = true;
+        if (step.command) commands.set(step.callId, step.command);
         const files = editedFiles(step, trace.cwd);
         if (files.length > 0) {
           edits.push(step.index);
@@ -86,9 +100,9 @@ export function sessionSignals(trace: Trace): SessionSignals {
         break;
       }
       case 'tool_result':
-        if (failedResult(step)) toolErrors.push(step.index);
+        endsFailing = failedResult(step, commands.get(step.callId));
+        if (endsFailing) toolErrors.push(step.index);
         if (step.interrupted) interrupted = true;
-        endsFailing = failedResult(step);
         break;
       case 'error':
         endsFailing = true;

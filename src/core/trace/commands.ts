@@ -1,3 +1,5 @@
+import { identityKey, mainIdentity } from './shell';
+
 /** Recognizes what a shell command does, so lessons can talk about "the test command" of a repo. */
 export type CommandKind =
   'test' | 'build' | 'lint' | 'typecheck' | 'install' | 'format' | 'codegen' | 'run' | 'vcs' | 'other';
@@ -107,20 +109,14 @@ export function firstCommand(command: string): string {
   }
 }
 
-/** Two words that only say through what a tool runs (`uv run ruff check`): the key counts the tool's words after them. */
-const RUNNER_PREFIX =
-  /^(?:uv run|poetry run|pipenv run|pdm run|hatch run|pnpm exec|npm exec|yarn exec|bundle exec|pnpm dlx)$/;
-
-/** A stable, short key for comparing commands: first 3 words (after a runner prefix) without flags' values and paths. */
+/**
+ * A command's identity as one string, by its tool's grammar (`npm run build`, `make gen-001`, `uv run pytest`): its
+ * first command past any `cd`, wrappers peeled, selectors and values left out. A line the parser cannot read keys as
+ * itself, so it only ever equals the same line.
+ */
 export function commandKey(command: string): string {
-  const words = firstCommand(command)
-    .split(/\s*(?:&&|\|\||;|\|)\s*/)[0]
-    .split(/\s+/);
-  const prefix = RUNNER_PREFIX.test(words.slice(0, 2).join(' ').toLowerCase()) ? 1 : 0;
-  return words
-    .slice(0, 3 + prefix)
-    .join(' ')
-    .toLowerCase();
+  const id = mainIdentity(command);
+  return id ? identityKey(id) : command.trim().toLowerCase();
 }
 
 /** Flags that make a check repair things: `pnpm lint --fix` is a fix, not the way to run the check. */

@@ -1,3 +1,4 @@
+import { exitIsAnswer } from './shell';
 import { classifyCommand } from './commands';
 import type { Outcome, Step, ToolCallStep } from './model';
 
@@ -34,11 +35,13 @@ export function computeOutcome(steps: Step[]): Outcome {
         sawAgentWork = true;
         break;
       case 'tool_result': {
-        if (step.isError) toolErrors++;
-        if (step.interrupted) interrupted = true;
         const call = calls.get(step.callId);
+        // a search that found nothing, `diff` finding a difference: answers, not errors
+        const error = step.isError && !(call?.command && exitIsAnswer(call.command, step.exitCode));
+        if (error) toolErrors++;
+        if (step.interrupted) interrupted = true;
         if (call?.command && classifyCommand(call.command) === 'test') {
-          if (step.isError) failed++;
+          if (error) failed++;
           else passed++;
         }
         break;

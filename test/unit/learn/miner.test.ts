@@ -176,7 +176,7 @@ describe('offline lesson miner', () => {
     );
     const keys = new Set(sessions.flatMap((t) => mineLessons(t, emptyPlaybook()).lessons.map((l) => l.key)));
     // and no 'works' rule: a run of one file shows that file passing, not the suite
-    assert.deepEqual([...keys].sort(), ['variant:pnpm vitest run+tz=utc']);
+    assert.deepEqual([...keys].sort(), ['variant:pnpm run vitest+tz=utc']);
     const lesson = mineLessons(sessions[1], emptyPlaybook()).lessons.find((l) => l.kind === 'pitfall');
     assert.equal(lesson?.section, 'Test');
     assert.doesNotMatch(lesson?.content ?? '', /tax\.test|rounds/);

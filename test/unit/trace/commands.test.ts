@@ -30,6 +30,6 @@ describe('command classification', () => {
     assert.ok(isAutoFix('pnpm lint --fix'));
     assert.ok(isAutoFix('prettier --write .'));
     assert.ok(!isAutoFix('pnpm lint'));
-    assert.equal(commandKey('cd app && TZ=UTC pnpm vitest run src/cart --reporter dot'), 'pnpm vitest run');
+    assert.equal(commandKey('cd app && TZ=UTC pnpm vitest run src/cart --reporter dot'), 'pnpm run vitest');
   });
 });

@@ -1,5 +1,11 @@
 // The Claude Code hook Combee ships: fixed text, the same for every repository (what it stops is in the JSON file
-// beside it). It splits and compares commands as matcher.ts does; test/unit/enforce holds the two to one behaviour.
+// beside it). It reads commands with the core's own grammar code and tool table, embedded from their source
+// (trace/shell/kit.ts, grammars/), and a dependency-free lexer (hookLexer.ts) where the core uses a bash parser;
+// test/unit/enforce holds the two to one behaviour.
+import { GRAMMARS } from '../../trace/shell/grammars';
+import { shellKit } from '../../trace/shell/kit';
+import { lexCommands } from './hookLexer';
+import { MAX_COMMAND_CHARS } from './matcher';
 
 export const HOOK_DIR = '.claude/hooks';
 export const HOOK_SCRIPT_PATH = `${HOOK_DIR}/combee-enforce.mjs`;
@@ -14,32 +20,16 @@ export const HOOK_SCRIPT = String.raw`#!/usr/bin/env node
 // it, and runs nothing. Edit the playbook, not this file: Combee renders both from it.
 import { readFileSync } from 'node:fs';
 
-const SEPARATORS = new Set(['\n', '\r', ';', '&', '|', '(', ')', '\x60']);
-const WRAPPERS = new Set(['sudo', 'env', 'command', 'exec', 'time', 'nohup']);
-const ASSIGNMENT = /^[a-z_][a-z0-9_]*=/;
-const MAX_COMMAND_CHARS = 100000;
+const MAX_COMMAND_CHARS = ${MAX_COMMAND_CHARS};
+const lexCommands = ${lexCommands.toString()};
+const kit = (${shellKit.toString()})(${JSON.stringify(GRAMMARS)});
 
-function commandWords(line) {
-  const commands = [];
-  let current = '';
-  const flush = () => {
-    const words = current
-      .split(/\s+/)
-      .map((w) => w.replace(/["']/g, '').toLowerCase())
-      .filter(Boolean);
-    while (words.length > 0 && (ASSIGNMENT.test(words[0]) || WRAPPERS.has(words[0]))) words.shift();
-    if (words.length > 0) {
-      words[0] = words[0].slice(words[0].lastIndexOf('/') + 1);
-      commands.push(words);
-    }
-    current = '';
-  };
-  for (const ch of line.slice(0, MAX_COMMAND_CHARS)) {
-    if (SEPARATORS.has(ch)) flush();
-    else current += ch;
-  }
-  flush();
-  return commands;
+function identities(line) {
+  if (line.length > MAX_COMMAND_CHARS) return [];
+  return lexCommands(line).flatMap((words) => {
+    const run = kit.invocation(words);
+    return run ? [kit.identify(run)] : [];
+  });
 }
 
 function readJson(source) {
@@ -57,11 +47,12 @@ function main() {
   if (typeof command !== 'string') return 0;
   const data = readJson(new URL('./combee-enforce.json', import.meta.url));
   const rules = data && Array.isArray(data.rules) ? data.rules : [];
-  const commands = commandWords(command);
+  const commands = identities(command);
   for (const rule of rules) {
     for (const matcher of Array.isArray(rule.commands) ? rule.commands : []) {
-      if (!Array.isArray(matcher) || matcher.length === 0) continue;
-      if (!commands.some((words) => matcher.every((w, i) => words[i] === w))) continue;
+      if (!Array.isArray(matcher) || matcher.length === 0 || !matcher.every((w) => typeof w === 'string')) continue;
+      const forbidden = kit.ruleIdentity(matcher);
+      if (!forbidden || !commands.some((id) => kit.matches(id, forbidden))) continue;
       process.stderr.write(
         'Blocked by rule [' + rule.id + '] of the playbook: ' + rule.text + '\n' +
           'This command runs "' + matcher.join(' ') + '", which the rule forbids. Do it the way the rule says.\n',

@@ -1,3 +1,4 @@
+import { KIT } from '../../trace/shell';
 import { commandWords } from './matcher';
 import { isSafePath } from './mark';
 
@@ -45,10 +46,12 @@ export function pathMatches(file: string, path: string): boolean {
 
 /** Whether a command line stages or commits a file the path names (`git add .env`, `git commit config/.env`). */
 export function commitsPath(line: string, path: string): boolean {
-  return commandWords(line).some(
-    ([tool, sub, ...rest]) =>
-      tool === 'git' && (sub === 'add' || sub === 'commit') && rest.some((w) => pathMatches(w, path.toLowerCase())),
-  );
+  return commandWords(line).some((words) => {
+    const run = KIT.invocation(words);
+    if (run?.program !== 'git') return false;
+    const [sub, ...rest] = run.args.map((w) => w.toLowerCase());
+    return (sub === 'add' || sub === 'commit') && rest.some((w) => pathMatches(w, path.toLowerCase()));
+  });
 }
 
 /** The hook file with Combee's line (`on`) or without it; the text itself when nothing changes. */

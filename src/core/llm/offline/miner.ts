@@ -15,6 +15,8 @@ import type { BulletTag } from '../../playbook/delta';
 import { ruleEvidence } from '../../learn/ruleEvidence';
 import type { Lesson, Reflection } from '../../learn/types';
 import { canonicalCommand } from '../../trace/canonicalCommand';
+import { failedResult } from '../../learn/sessionSignals';
+import { identities, identityKey } from '../../trace/shell';
 import { carriesOut, namedFixes } from './hints';
 import { asSentence, statedConventions } from './statements';
 import { isTypoFix } from './typos';
@@ -203,7 +205,7 @@ function commandRuns(steps: Step[]): Run[] {
       const call = calls.get(step.callId);
       if (!call?.command) continue;
       const command = firstLine(call.command);
-      const failed = step.isError || (step.exitCode !== undefined && step.exitCode !== 0);
+      const failed = failedResult(step, call.command);
       runs.push({ call, result: step, command, kind: classifyCommand(command), failed });
     }
   }
@@ -237,8 +239,11 @@ function firstLine(command: string): string {
   return command.split('\n')[0].trim();
 }
 
+/** The same commands in the same order, by identity: `curl x && tail log` is not a variant of `curl x`. */
 function sameKey(a: string, b: string): boolean {
-  return commandKey(a) === commandKey(b);
+  const [x, y] = [identities(a), identities(b)];
+  if (x.length === 0 || y.length === 0) return commandKey(a) === commandKey(b);
+  return x.length === y.length && x.every((id, i) => identityKey(id) === identityKey(y[i]));
 }
 
 /**
