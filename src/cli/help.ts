@@ -46,6 +46,7 @@ combee bench backtest [--learner offline|careful|sloppy|all] [--seed <n>] [--jso
 combee bench relevance [--json] [--out <folder>]
 combee bench merge [--lines <n>] [--out <folder>]
 combee bench secrets [--json] [--out <folder>]
+combee bench real [--learner offline|careful|sloppy|all] [--corpus <name>] [--json] [--strict] [--out <folder>]
   (from a source checkout; results in bench/results/) simulations and corpora, never a real model:
   learn: speed, retention and cost of sequential, naive and combee under a capacity-limited model.
   faults: a run through 429s, 500s, hangs and malformed answers next to the same run without them.
@@ -58,7 +59,9 @@ combee bench secrets [--json] [--out <folder>]
   backtest: the same corpus split in time; what each learned rule would have prevented or misled.
   relevance: which rules a reflection prompt shows, from a playbook pooling eight repositories.
   merge: the playbook merge driver on large and reordered playbooks.
-  secrets: recall and false positives of redaction on the secret corpus.`;
+  secrets: recall and false positives of redaction on the secret corpus.
+  real: public sessions nobody here wrote (../shared/real-sessions, skipped when absent), learned by the offline
+  learner and two scripted models; every proposed rule graded by its hand-given verdict (exit 1 on one without).`;
 
 export const CACHE_HELP = `combee cache stats|clear [--store <folder>] [--json]
   The cache of completed model calls (content-addressed, size-capped).`;
