@@ -1,6 +1,7 @@
 import { matches } from '../quality/types';
 import { countTokens } from '../../src/core/util/tokens';
-import { normalizeRuleText, type CorpusLabels, type CorpusVerdicts, type Verdict } from './types';
+import type { CorpusLabels, CorpusVerdicts, Verdict } from './types';
+import { verdictFor } from './verdictKey';
 
 // Grades one learner's proposal on one corpus: every proposed rule must have a verdict (given by hand, see
 // verdicts/); precision is the share judged true and useful; recall counts the labelled lessons shown in two or more
@@ -54,7 +55,7 @@ export function scoreCorpus(input: {
   files: ReadonlyArray<{ path: string; before: string; after: string }>;
 }): RealFigures {
   const { labels, verdicts } = input;
-  const judged = input.rules.map((r) => ({ ...r, verdict: verdicts.verdicts[normalizeRuleText(r.content)] }));
+  const judged = input.rules.map((r) => ({ ...r, verdict: verdictFor(verdicts, r.content) }));
   const count = (kind: Verdict['verdict']) => judged.filter((r) => r.verdict?.verdict === kind).length;
   const traps = new Map(labels.traps.map((t) => [t.id, t]));
   const taskRequests = judged.filter(

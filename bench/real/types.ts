@@ -74,7 +74,8 @@ export interface Verdict {
   trap?: string;
 }
 
-/** Verdicts of one corpus, keyed by `normalizeRuleText(rule)`. */
+/** Verdicts of one corpus, keyed by `normalizeRuleText(rule)`, or by its hash (`verdictKey.ts`) when the rule is
+ * someone's words from a session or carries personal data. */
 export interface CorpusVerdicts {
   corpus: string;
   verdicts: Record<string, Verdict>;
