@@ -175,6 +175,8 @@ async function readJsonl(acc: Accumulator): Promise<void> {
     clipStrings: clipLimitsFor(ctx.maxOutputChars),
   });
   ctx.checkpoint?.(result, resumeState(acc));
+  // a line cut short at the end: a session lost to damage, not one with nothing in it yet
+  if (result.trailingBytes > 0) acc.damaged = true;
   sink.done(result.skippedLongLines);
 }
 
@@ -243,8 +245,12 @@ function lineSink(acc: Accumulator): {
     line(text, lineNo) {
       const json = warnings.record(text, lineNo);
       if (json) applyLine(acc, json);
+      else acc.damaged = true;
     },
-    done: warnings.done,
+    done(skippedLongLines) {
+      if (skippedLongLines > 0) acc.damaged = true;
+      warnings.done(skippedLongLines);
+    },
   };
 }
 
@@ -265,7 +271,7 @@ function finish(acc: Accumulator): TraceDraft[] {
     return step;
   });
   // Codex writes the header when a session opens: one closed before the first turn has nothing else.
-  if (steps.length === 0 && acc.metaSeen && !acc.ctx.resume) acc.ctx.empty?.();
+  if (steps.length === 0 && acc.metaSeen && !acc.damaged && !acc.ctx.resume) acc.ctx.empty?.();
   markExpandedPrompt(steps, acc.ctx.recurringOpenings);
   const firstUser = steps.find((s) => s.kind === 'user' && !s.isMeta) ?? steps.find((s) => s.kind === 'user');
   const fromName =

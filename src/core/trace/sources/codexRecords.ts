@@ -112,6 +112,8 @@ export interface Accumulator {
   pendingFailed: Set<string>;
   syntheticCalls: number;
   unknown: Record<string, number>;
+  /** A line could not be read (damaged, cut, too long): an empty result is then a loss, not an empty session. */
+  damaged?: boolean;
 }
 
 /** The record types of a rollout's `{timestamp, type, payload}` envelope. */
