@@ -9,6 +9,7 @@ import { classifyFile } from '../trace/scan';
 import { readerFor } from '../trace/sources';
 import { MAX_JSON_DOCUMENT_BYTES } from '../trace/sources/jsonDocument';
 import { MAX_SQLITE_BYTES } from '../trace/sources/sqlite';
+import { readByCurrentReader, readerVersion } from '../trace/sources/readerVersions';
 import type { ReadContext, SessionFile, SourceReader } from '../trace/sources/types';
 
 import { limitsFor, type ReadLimits } from './limits';
@@ -195,7 +196,8 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
       mode: 'not-a-session',
     };
   const warnings: string[] = [];
-  const previous = task.previous?.agent === agent ? task.previous : undefined;
+  // imported by an older version of the reader: read again in full, as if new
+  const previous = task.previous?.agent === agent && readByCurrentReader(task.previous) ? task.previous : undefined;
 
   const decision = await decideResume(file.path, file.bytes, previous).catch(() => ({
     kind: 'full' as const,
@@ -252,7 +254,7 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   const ids = counts.map((t) => t.id);
   const traceIds = resumed && previous ? [...new Set([...previous.traceIds, ...ids])] : ids;
   return {
-    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point },
+    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point, ...readerField(agent) },
     traces: counts,
     warnings,
     tooLarge: read.tooLarge,
@@ -260,6 +262,12 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     mode: resumed ? 'resumed' : 'full',
     restart,
   };
+}
+
+/** The reader version an index entry records: none for version 1, so older entries and new ones compare alike. */
+function readerField(agent: AgentId): { reader?: number } {
+  const version = readerVersion(agent);
+  return version === 1 ? {} : { reader: version };
 }
 
 function countTrace(trace: Trace): TraceCounts {

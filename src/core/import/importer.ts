@@ -10,6 +10,7 @@ import { skipCounter, type Skipped } from '../trace/skipped';
 import { runImportTask, type BatchFailure, type ImportTask, type ImportTaskResult, type TraceCounts } from './fileTask';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits';
 import { applyOpenings } from './openings';
+import { readByCurrentReader } from '../trace/sources/readerVersions';
 
 export interface AgentCounts {
   sessions: number;
@@ -104,7 +105,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   for (const file of found) {
     const known = index.files[file.path];
     if (known && agentFilter && known.agent !== agentFilter) continue;
-    if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs) {
+    if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs && readByCurrentReader(known)) {
       summary.unchangedFiles++;
       continue;
     }
