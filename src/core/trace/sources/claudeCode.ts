@@ -382,6 +382,8 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
 
 type Push = (step: StepInput) => void;
 
+const EXIT_LINE = /^Exit code (\d+)/m;
+
 /** Queue records have no uuid: their time, operation and text tell a copy (a resumed session's) from a new one. */
 function queueRecordId(record: Envelope): string | undefined {
   if (record.type !== 'queue-operation' || !record.timestamp) return undefined;
@@ -414,8 +416,8 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
       const extra = parseToolUseResult(record.toolUseResult);
       const preview = toolResultText(result.data.content, extra.success ? extra.data : undefined);
       const raw = persistedOutput(preview, acc.toolResults, ctx.maxLineBytes) ?? preview;
-      // Claude Code puts it on the first line of a failed command's result
-      const exit = /^Exit code (\d+)/m.exec(raw.slice(0, 300));
+      // Claude Code puts it on the first line of a failed command's result (of its preview, when persisted)
+      const exit = EXIT_LINE.exec(raw.slice(0, 300)) ?? EXIT_LINE.exec(preview.slice(0, 300));
       push({
         kind: 'tool_result',
         callId: result.data.tool_use_id ?? record.sourceToolUseID ?? 'unknown',
