@@ -9,6 +9,7 @@ import { classifyFile } from '../trace/scan';
 import { readerFor } from '../trace/sources';
 import { MAX_JSON_DOCUMENT_BYTES } from '../trace/sources/jsonDocument';
 import { MAX_SQLITE_BYTES } from '../trace/sources/sqlite';
+import { readByCurrentReader, readerVersion } from '../trace/sources/readerVersions';
 import type { ReadContext, SessionFile, SourceReader } from '../trace/sources/types';
 
 import { limitsFor, type ReadLimits } from './limits';
@@ -18,6 +19,8 @@ interface DraftsRead {
   drafts: TraceDraft[];
   warnings: string[];
   tooLarge: string[];
+  /** The reader found a session with nothing in it yet. */
+  empty?: boolean;
   checkpoint?: Checkpoint;
   failed?: boolean;
   /** The reader reads this file's sessions from another file. */
@@ -29,11 +32,13 @@ async function readDrafts(
   file: SessionFile,
   limits: ReadLimits,
   resume?: ResumeInput,
+  recurringOpenings?: string[],
 ): Promise<DraftsRead> {
   const warnings: string[] = [];
   const tooLarge: string[] = [];
   let checkpoint: Checkpoint | undefined;
   let elsewhere: string | undefined;
+  let empty = false;
   const ctx: ReadContext & IncrementalContext = {
     warn: (m) => warnings.push(m),
     readElsewhere: (path) => {
@@ -42,10 +47,14 @@ async function readDrafts(
     tooLarge: (path) => {
       if (!tooLarge.includes(path)) tooLarge.push(path);
     },
+    empty: () => {
+      empty = true;
+    },
     ...limits,
     maxDocumentBytes: limits.maxDocumentBytes ?? MAX_JSON_DOCUMENT_BYTES,
     maxSqliteBytes: limits.maxSqliteBytes ?? MAX_SQLITE_BYTES,
     resume,
+    recurringOpenings: recurringOpenings && new Set(recurringOpenings),
     checkpoint: (read, state) => {
       checkpoint = {
         read: {
@@ -60,7 +69,7 @@ async function readDrafts(
   };
   try {
     const drafts = await reader.read(file, ctx);
-    return { drafts, warnings, tooLarge, checkpoint, elsewhere };
+    return { drafts, warnings, tooLarge, empty, checkpoint, elsewhere };
   } catch (error) {
     warnings.push(`${file.path}: could not be read (${(error as Error).message})`);
     return { drafts: [], warnings, tooLarge, failed: true };
@@ -123,6 +132,8 @@ export interface ImportTask {
   limits: ReadLimits;
   redaction: RedactionOptions;
   storeDir: string;
+  /** Opening keys that start many sessions of this import (see import/openings.ts). */
+  recurringOpenings?: string[];
 }
 
 export interface TraceCounts {
@@ -142,7 +153,7 @@ export interface ImportTaskResult {
   /** Files refused for their size: this one (`mode` 'too-large' when it gave nothing), or siblings it reads. */
   tooLarge?: string[];
   bytesRead: number;
-  mode: 'full' | 'resumed' | 'same' | 'not-a-session' | 'unreadable' | 'too-large';
+  mode: 'full' | 'resumed' | 'same' | 'not-a-session' | 'unreadable' | 'too-large' | 'empty';
   /** Why a file imported before was read again from its start. */
   restart?: 'truncated' | 'rotated';
 }
@@ -185,7 +196,8 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
       mode: 'not-a-session',
     };
   const warnings: string[] = [];
-  const previous = task.previous?.agent === agent ? task.previous : undefined;
+  // imported by an older version of the reader: read again in full, as if new
+  const previous = task.previous?.agent === agent && readByCurrentReader(task.previous) ? task.previous : undefined;
 
   const decision = await decideResume(file.path, file.bytes, previous).catch(() => ({
     kind: 'full' as const,
@@ -209,7 +221,7 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   const stored = resuming?.stored;
 
   const limits = limitsFor(file.bytes, task.limits);
-  const read = await readDrafts(reader, file, limits, resume);
+  const read = await readDrafts(reader, file, limits, resume, task.recurringOpenings);
   // A reader without resume support reads from 0 whatever it was offered: then its drafts are whole traces.
   const resumed =
     resume !== undefined &&
@@ -225,6 +237,8 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   // Refused for its size: counted as skipped, and left out of the index so every import counts it while it stays so.
   if (counts.length === 0 && read.tooLarge.includes(file.path))
     return { traces: [], warnings, tooLarge: read.tooLarge, bytesRead: 0, mode: 'too-large' };
+  // A session with nothing in it yet is no damage: skipped as empty, and read again once it grows.
+  if (counts.length === 0 && read.empty && !resumed) return { traces: [], warnings, bytesRead: 0, mode: 'empty' };
   // A file taken for a session that gives none is never passed over in silence: one line says so, after the reader's why.
   if (counts.length === 0 && !resumed && !read.elsewhere) warnings.push(noSessionWarning(file));
 
@@ -240,7 +254,7 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   const ids = counts.map((t) => t.id);
   const traceIds = resumed && previous ? [...new Set([...previous.traceIds, ...ids])] : ids;
   return {
-    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point },
+    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point, ...readerField(agent) },
     traces: counts,
     warnings,
     tooLarge: read.tooLarge,
@@ -248,6 +262,12 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     mode: resumed ? 'resumed' : 'full',
     restart,
   };
+}
+
+/** The reader version an index entry records: none for version 1, so older entries and new ones compare alike. */
+function readerField(agent: AgentId): { reader?: number } {
+  const version = readerVersion(agent);
+  return version === 1 ? {} : { reader: version };
 }
 
 function countTrace(trace: Trace): TraceCounts {

@@ -9,6 +9,8 @@ import { skipCounter, type Skipped } from '../trace/skipped';
 
 import { runImportTask, type BatchFailure, type ImportTask, type ImportTaskResult, type TraceCounts } from './fileTask';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits';
+import { applyOpenings } from './openings';
+import { readByCurrentReader } from '../trace/sources/readerVersions';
 
 export interface AgentCounts {
   sessions: number;
@@ -103,7 +105,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   for (const file of found) {
     const known = index.files[file.path];
     if (known && agentFilter && known.agent !== agentFilter) continue;
-    if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs) {
+    if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs && readByCurrentReader(known)) {
       summary.unchangedFiles++;
       continue;
     }
@@ -126,6 +128,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
       storeDir: store.dir,
     });
   }
+  const openings = await applyOpenings(found, index, todo, limits.maxLineBytes);
   summary.files = summary.unchangedFiles;
   const runTask = options.runTask ?? runImportTask;
   const queue = new TaskQueue(todo);
@@ -166,7 +169,8 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
     for (const message of result.warnings) warn(message);
     for (const path of result.tooLarge ?? []) skip('too large', path);
     if (result.entry) {
-      index.files[task.path] = result.entry;
+      const opening = openings?.byPath.get(task.path);
+      index.files[task.path] = opening === undefined ? result.entry : { ...result.entry, opening };
       delete skipped[task.path];
       summary.files++;
       summary.bytes += task.bytes;
@@ -174,6 +178,8 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
       if (result.mode === 'resumed') summary.resumedFiles++;
       if (result.restart) summary.restartedFiles++;
       for (const trace of result.traces) count(summary, trace);
+    } else if (result.mode === 'empty') {
+      skip('empty', task.path);
     } else if (result.mode === 'unreadable') {
       skip('unreadable', task.path);
     } else if (result.mode === 'not-a-session') {

@@ -79,6 +79,10 @@ export interface ImportedFile {
   // the reader's resume state as JSON text: inline when small, else in resume/<hash>.json (`stateFile`)
   state?: string;
   stateFile?: boolean;
+  // the version of the reader that imported it (readerVersions.ts); absent: 1
+  reader?: number;
+  // the hashes of its first user message's opening (recurringOpenings.ts), '' for none: Codex rollouts only
+  opening?: string;
 }
 /** Files found that are no session of any agent: not sniffed again until they change. */
 interface SkippedFile {
@@ -110,7 +114,9 @@ function isImportedFile(value: unknown): value is ImportedFile {
     optional(e.tail, 'string') &&
     optional(e.tailBytes, 'number') &&
     optional(e.state, 'string') &&
-    optional(e.stateFile, 'boolean')
+    optional(e.stateFile, 'boolean') &&
+    optional(e.opening, 'string') &&
+    optional(e.reader, 'number')
   );
 }
 

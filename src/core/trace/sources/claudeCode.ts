@@ -5,13 +5,17 @@ import { readLines } from '../lines';
 import type { ResumeInput } from '../incremental';
 import type { StepInput, Trace, TraceDraft } from '../model';
 import { fastParser } from '../../util/fastParse';
-import { clipMiddle, headOf, titleLine } from '../../util/text';
+import { headOf, titleLine } from '../../util/text';
+import { shortHash } from '../../util/hash';
 import { countUnknown, storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { jsonText } from './jsonText';
 import { lineWarnings } from './lineWarnings';
 import { finishSession, newSessionDraft, noteTime, pushStep, seedFromTrace, type SessionDraft } from './sessionDraft';
 import { findHeadRecord, segments } from './sniffHead';
+import { persistedOutput, toolResultsFolder } from './claudePersisted';
+import { clippedInput } from './clipInput';
+import { applyQueueOperation, isQueuedDelivery, type QueuedMessage } from './claudeQueue';
 
 // Claude Code writes one JSON object per line; only the fields we use are validated (other keys are ignored).
 // Blocks are validated one by one, each by its own schema where it is used (an odd block is counted, not fatal).
@@ -41,6 +45,7 @@ const Envelope = z.object({
   content: z.unknown().optional(),
   error: z.unknown().optional(),
   sourceToolUseID: z.string().optional(),
+  operation: z.string().optional(),
 });
 type Envelope = z.infer<typeof Envelope>;
 
@@ -76,7 +81,6 @@ function clipLimits(maxOutputChars: number): JsonClipLimits {
 /** Known record types that carry nothing a lesson can use. */
 const IGNORED_TYPES = new Set([
   'file-history-snapshot',
-  'queue-operation',
   'progress',
   'attachment',
   'permission-mode',
@@ -108,6 +112,10 @@ interface SessionAccumulator extends SessionDraft {
   aiTitle?: string;
   firstPrompt?: string;
   sidechain: boolean;
+  /** Messages typed while the agent worked, oldest first, until delivered (see claudeQueue.ts). */
+  queue: QueuedMessage[];
+  /** Where this file's persisted tool outputs are. */
+  toolResults?: string;
 }
 
 const UUID_JSONL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
@@ -194,6 +202,7 @@ export const claudeCodeReader: SourceReader = {
           acc = newAccumulator(sessionKey, ofSubagent);
           sessions.set(sessionKey, acc);
         }
+        acc.toolResults ??= toolResultsFolder(file.path, nested);
         if (parent) parents.set(sessionKey, parent);
         applyRecord(acc, parsed, ctx);
       },
@@ -241,6 +250,8 @@ interface SavedSession {
   /** The last few message.id → step index pairs: an assistant message split across the resume point still merges. */
   messages: Array<[string, number]>;
   titleFrom?: 'ai' | 'summary' | 'prompt';
+  /** Queued messages not delivered yet (hashes only). */
+  queue?: QueuedMessage[];
   /** Fields of a session with no step yet (not stored as a trace). */
   meta?: Pick<SessionAccumulator, 'cwd' | 'version' | 'startedAt' | 'endedAt' | 'unknown'>;
 }
@@ -251,6 +262,7 @@ function resumeState(sessions: Map<string, SessionAccumulator>): { sessions: Rec
     saved[key] = {
       seen: [...acc.seenUuids],
       messages: [...acc.assistantTextByMessage].slice(-4),
+      queue: acc.queue.length > 0 ? acc.queue : undefined,
       titleFrom:
         acc.aiTitle !== undefined
           ? 'ai'
@@ -278,6 +290,7 @@ function seedSessions(sessions: Map<string, SessionAccumulator>, resume: ResumeI
     const acc = newAccumulator(key, subagent);
     acc.seenUuids = new Set(state?.seen);
     acc.assistantTextByMessage = new Map(state?.messages);
+    acc.queue = state?.queue ?? [];
     if (!trace && state?.meta) Object.assign(acc, state.meta);
     if (trace) {
       acc.steps = trace.steps;
@@ -311,14 +324,16 @@ function newAccumulator(sessionId: string, sidechain: boolean): SessionAccumulat
     seenUuids: new Set(),
     assistantTextByMessage: new Map(),
     sidechain,
+    queue: [],
   };
 }
 
 function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext): void {
   // Resumed and forked sessions copy earlier lines verbatim: the uuid identifies a line across copies.
-  if (record.uuid) {
-    if (acc.seenUuids.has(record.uuid)) return;
-    acc.seenUuids.add(record.uuid);
+  const id = record.uuid ?? queueRecordId(record);
+  if (id) {
+    if (acc.seenUuids.has(id)) return;
+    acc.seenUuids.add(id);
   }
   noteTime(acc, record.timestamp);
   if (record.cwd) acc.cwd ??= record.cwd;
@@ -345,6 +360,12 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
         countUnknown(acc.unknown, `system:${record.subtype ?? 'none'}`);
       }
       return;
+    case 'queue-operation': {
+      const typed = applyQueueOperation(acc.queue, record.operation, record.content);
+      if (typed && !typed.command) acc.firstPrompt ??= titleLine(typed.text);
+      if (typed) push({ kind: 'user', text: typed.text, queued: true, isMeta: typed.command ? true : undefined });
+      return;
+    }
     case 'summary':
       if (record.summary) acc.title ??= record.summary;
       return;
@@ -360,6 +381,15 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
 }
 
 type Push = (step: StepInput) => void;
+
+const EXIT_LINE = /^Exit code (\d+)/m;
+
+/** Queue records have no uuid: their time, operation and text tell a copy (a resumed session's) from a new one. */
+function queueRecordId(record: Envelope): string | undefined {
+  if (record.type !== 'queue-operation' || !record.timestamp) return undefined;
+  const content = typeof record.content === 'string' ? shortHash(record.content, 12) : '';
+  return `queue:${record.timestamp}:${record.operation ?? ''}:${content}`;
+}
 
 function blockType(block: unknown): string {
   const type = typeof block === 'object' && block !== null ? (block as { type?: unknown }).type : undefined;
@@ -384,9 +414,10 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
         continue;
       }
       const extra = parseToolUseResult(record.toolUseResult);
-      const raw = toolResultText(result.data.content, extra.success ? extra.data : undefined);
-      // Claude Code puts it on the first line of a failed command's result
-      const exit = /^Exit code (\d+)/m.exec(raw.slice(0, 300));
+      const preview = toolResultText(result.data.content, extra.success ? extra.data : undefined);
+      const raw = persistedOutput(preview, acc.toolResults, ctx.maxLineBytes) ?? preview;
+      // Claude Code puts it on the first line of a failed command's result (of its preview, when persisted)
+      const exit = EXIT_LINE.exec(raw.slice(0, 300)) ?? EXIT_LINE.exec(preview.slice(0, 300));
       push({
         kind: 'tool_result',
         callId: result.data.tool_use_id ?? record.sourceToolUseID ?? 'unknown',
@@ -408,6 +439,8 @@ function pushUserText(acc: SessionAccumulator, raw: string, isMeta: boolean, pus
   if (!text) return;
   const meta =
     isMeta || /^<(?:command-name|local-command-stdout|command-message)>/.test(text) || /^Caveat: /.test(text);
+  // the message typed while the agent worked, delivered now: it is already a user turn, at the time it was typed
+  if (isQueuedDelivery(acc.queue, text, meta)) return;
   if (!meta) acc.firstPrompt ??= titleLine(text);
   push({ kind: 'user', text, isMeta: meta ? true : undefined });
 }
@@ -458,7 +491,7 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
         callId: use.data.id,
         tool: use.data.name,
         command,
-        input: clipMiddle(jsonText(use.data.input ?? {}), maxInputChars).text,
+        input: clippedInput(use.data.input, maxInputChars),
       });
     } else if (type !== 'thinking' && type !== 'redacted_thinking') {
       countUnknown(acc.unknown, `assistant-block:${type}`);

@@ -6,6 +6,8 @@ import type { ResumeInput } from '../incremental';
 import { clipLimitsFor } from '../jsonClip';
 import { readLines } from '../lines';
 import type { Step, TraceDraft } from '../model';
+import { relativeWorkdir } from '../workdir';
+import { openingKey, openingOf } from '../recurringOpenings';
 import { applyLine, applyResponseItem, type Accumulator } from './codexRecords';
 import { countUnknown, isRecord, validTime } from './common';
 import { readJsonDocument } from './jsonDocument';
@@ -84,6 +86,42 @@ export const codexReader: SourceReader = {
   },
 };
 
+/** How far into a rollout its first user message is looked for: past the instructions and injected context. */
+const OPENING_HEAD_BYTES = 1024 * 1024;
+
+/**
+ * The opening (see recurringOpenings.ts) of a plain rollout's first user message, read from its head the way the
+ * reader reads it; '' when there is none to compare.
+ */
+export async function codexOpening(file: SessionFile, maxLineBytes: number): Promise<string> {
+  if (!file.path.endsWith('.jsonl')) return '';
+  const ctx: ReadContext = {
+    warn: () => {},
+    tooLarge: () => {},
+    maxLineBytes,
+    maxOutputChars: 8_000,
+    maxDocumentBytes: 0,
+    maxSqliteBytes: 0,
+  };
+  const acc = newAccumulator(file, ctx);
+  const firstUser = () => acc.entries.find((e) => e.step.kind === 'user')?.step;
+  await readLines(
+    file.path,
+    ({ text }) => {
+      if (firstUser()) return;
+      try {
+        const json: unknown = JSON.parse(text);
+        if (isRecord(json)) applyLine(acc, json);
+      } catch {
+        // a damaged line: the reader warns about it
+      }
+    },
+    { maxLineBytes, end: OPENING_HEAD_BYTES, clipStrings: clipLimitsFor(ctx.maxOutputChars) },
+  );
+  const step = firstUser();
+  return step?.kind === 'user' ? openingOf(step.text) : '';
+}
+
 function newAccumulator(file: SessionFile, ctx: ReadContext): Accumulator {
   return {
     file,
@@ -137,6 +175,8 @@ async function readJsonl(acc: Accumulator): Promise<void> {
     clipStrings: clipLimitsFor(ctx.maxOutputChars),
   });
   ctx.checkpoint?.(result, resumeState(acc));
+  // a line cut short at the end: a session lost to damage, not one with nothing in it yet
+  if (result.trailingBytes > 0) acc.damaged = true;
   sink.done(result.skippedLongLines);
 }
 
@@ -205,8 +245,12 @@ function lineSink(acc: Accumulator): {
     line(text, lineNo) {
       const json = warnings.record(text, lineNo);
       if (json) applyLine(acc, json);
+      else acc.damaged = true;
     },
-    done: warnings.done,
+    done(skippedLongLines) {
+      if (skippedLongLines > 0) acc.damaged = true;
+      warnings.done(skippedLongLines);
+    },
   };
 }
 
@@ -223,9 +267,13 @@ function finish(acc: Accumulator): TraceDraft[] {
   const steps = entries.map((e, index) => {
     const step = e.step as Step;
     step.index = index;
+    if (step.kind === 'tool_call' && step.workdir !== undefined) step.workdir = relativeWorkdir(step.workdir, acc.cwd);
     return step;
   });
-  const firstUser = steps.find((s) => s.kind === 'user');
+  // Codex writes the header when a session opens: one closed before the first turn has nothing else.
+  if (steps.length === 0 && acc.metaSeen && !acc.damaged && !acc.ctx.resume) acc.ctx.empty?.();
+  markExpandedPrompt(steps, acc.ctx.recurringOpenings);
+  const firstUser = steps.find((s) => s.kind === 'user' && !s.isMeta) ?? steps.find((s) => s.kind === 'user');
   const fromName =
     UUID_IN_NAME.exec(basename(acc.file.path))?.[1] ?? basename(acc.file.path).replace(/\.jsonl?(?:\.zst)?$/, '');
   const trace = finishSession(
@@ -243,4 +291,15 @@ function finish(acc: Accumulator): TraceDraft[] {
     },
   );
   return trace ? [trace] : [];
+}
+
+/**
+ * A first user message that opens many sessions of the import verbatim is a prompt the agent expanded (a custom
+ * prompt, a persona): kept, marked as context, so the title and the user's words start after it.
+ */
+function markExpandedPrompt(steps: Step[], recurring: ReadonlySet<string> | undefined): void {
+  const first = steps.find((s) => s.kind === 'user');
+  if (first?.kind !== 'user' || first.isMeta || !recurring?.size) return;
+  const key = openingKey(openingOf(first.text));
+  if (key && recurring.has(key)) first.isMeta = true;
 }

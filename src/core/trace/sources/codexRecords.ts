@@ -5,7 +5,7 @@ import type { StepInput } from '../model';
 import { countUnknown, isRecord, storedOutput, validTime } from './common';
 import { jsonText } from './jsonText';
 import { noteTime } from './sessionDraft';
-import { commandFromArguments, commandFromArgv } from './toolCommand';
+import { commandFromArguments, commandFromArgv, workdirFromArguments } from './toolCommand';
 import type { ReadContext, SessionFile } from './types';
 
 // Codex rollout records → steps: the envelopes, response items, events and metadata of every era, into the
@@ -35,7 +35,9 @@ const CallItem = z.looseObject({
 const LocalShellCall = z.looseObject({
   call_id: z.string().nullish(),
   id: z.string().nullish(),
-  action: z.looseObject({ command: z.array(z.string()).optional() }).optional(),
+  action: z
+    .looseObject({ command: z.array(z.string()).optional(), working_directory: z.string().nullish() })
+    .optional(),
 });
 const CallOutput = z.looseObject({ call_id: z.string().nullish(), output: z.unknown().optional() });
 /** The classic shell tool's output, serialized as a JSON string inside `output`. */
@@ -65,12 +67,17 @@ const IGNORED_EVENTS = new Set([
 ]);
 const IGNORED_ITEMS = new Set(['reasoning']);
 
-/** Context Codex injects as user messages; not something the human said. */
+/** Context Codex injects as user messages, by its own markers (codex-rs CONTEXTUAL_USER_FRAGMENTS); not what the human said. */
 const INJECTED_PREFIXES = [
   '# AGENTS.md instructions',
   '<environment_context>',
   '<user_instructions>',
   '<INSTRUCTIONS>',
+  '<skill>',
+  '<user_shell_command>',
+  '<turn_aborted>',
+  '<subagent_notification>',
+  '<subagents>',
 ];
 
 type StepDraft = StepInput & { time?: string; sidechain?: boolean };
@@ -105,6 +112,8 @@ export interface Accumulator {
   pendingFailed: Set<string>;
   syntheticCalls: number;
   unknown: Record<string, number>;
+  /** A line could not be read (damaged, cut, too long): an empty result is then a loss, not an empty session. */
+  damaged?: boolean;
 }
 
 /** The record types of a rollout's `{timestamp, type, payload}` envelope. */
@@ -215,6 +224,7 @@ export function applyResponseItem(acc: Accumulator, item: Record<string, unknown
           callId: call.data.call_id ?? call.data.id ?? `codex-call-${++acc.syntheticCalls}`,
           tool: call.data.namespace ? `${call.data.namespace}.${name}` : name,
           command: commandFromArguments(input),
+          workdir: workdirFromArguments(input),
           input: clipMiddle(input, acc.ctx.maxOutputChars).text,
         },
         time,
@@ -235,6 +245,7 @@ export function applyResponseItem(acc: Accumulator, item: Record<string, unknown
           callId: call.data.call_id ?? call.data.id ?? `codex-call-${++acc.syntheticCalls}`,
           tool: 'local_shell',
           command: argv ? commandFromArgv(argv) : undefined,
+          workdir: call.data.action?.working_directory ?? undefined,
           input: clipMiddle(jsonText(call.data.action ?? {}), acc.ctx.maxOutputChars).text,
         },
         time,

@@ -29,3 +29,14 @@ export function commandFromArgv(argv: string[]): string {
   if (argv.length >= 3 && powershell && /^-(?:command|c)$/i.test(argv[1])) return argv[2];
   return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
+
+/** The folder a shell tool call runs in (`workdir` of Codex's shell, shell_command and exec_command), if it names one. */
+export function workdirFromArguments(args: string): string | undefined {
+  if (!args.includes('"workdir"')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return isRecord(parsed) && typeof parsed.workdir === 'string' && parsed.workdir.trim() ? parsed.workdir : undefined;
+  } catch {
+    return undefined;
+  }
+}

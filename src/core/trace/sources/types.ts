@@ -23,6 +23,16 @@ export interface ReadContext extends IncrementalContext {
    * not as a warning; a file too big to hold is not a damaged session.
    */
   tooLarge(path: string): void;
+  /**
+   * Opening keys (recurringOpenings.ts) that start many sessions of this import: a first message starting with one is
+   * a prompt the agent expanded, not the user's words.
+   */
+  recurringOpenings?: ReadonlySet<string>;
+  /**
+   * This file is a session with nothing in it (a header, no turn): counted as skipped `empty`, not as a warning; it
+   * is read again when it grows.
+   */
+  empty?(): void;
   /** Files parsed whole as one JSON document (sessions, their sibling files) are refused from this size on. */
   maxDocumentBytes: number;
   /** SQLite stores are loaded in memory: refused above this size (with their -wal). */
