@@ -6,7 +6,7 @@ import type { AgentId, Trace, TraceDraft } from '../trace/model';
 import { normalizeTrace } from '../trace/normalize';
 import { createRedactor, type RedactionOptions } from '../trace/redact';
 import { classifyFile } from '../trace/scan';
-import { readerFor } from '../trace/sources';
+import { readByCurrentReader, readerFor, readerVersion } from '../trace/sources';
 import { MAX_JSON_DOCUMENT_BYTES } from '../trace/sources/jsonDocument';
 import { MAX_SQLITE_BYTES } from '../trace/sources/sqlite';
 import type { ReadContext, SessionFile, SourceReader } from '../trace/sources/types';
@@ -185,7 +185,8 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
       mode: 'not-a-session',
     };
   const warnings: string[] = [];
-  const previous = task.previous?.agent === agent ? task.previous : undefined;
+  // what an older version of the reader read is read again in full, not resumed from
+  const previous = task.previous?.agent === agent && readByCurrentReader(task.previous) ? task.previous : undefined;
 
   const decision = await decideResume(file.path, file.bytes, previous).catch(() => ({
     kind: 'full' as const,
@@ -240,7 +241,7 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   const ids = counts.map((t) => t.id);
   const traceIds = resumed && previous ? [...new Set([...previous.traceIds, ...ids])] : ids;
   return {
-    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point },
+    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point, ...versionOf(agent) },
     traces: counts,
     warnings,
     tooLarge: read.tooLarge,
@@ -291,3 +292,9 @@ export async function runImportBatch(tasks: ImportTask[]): Promise<Array<ImportT
 }
 
 /** Imports every session file under `from` into the store: unchanged files are skipped, grown logs resumed. */
+
+/** The reader version an index entry records: none for version 1, so older indexes and entries stay as they were. */
+function versionOf(agent: AgentId): { readerVersion?: number } {
+  const version = readerVersion(agent);
+  return version > 1 ? { readerVersion: version } : {};
+}

@@ -5,6 +5,7 @@ import { TraceStore } from '../store/traceStore';
 import type { AgentId } from '../trace/model';
 import { type RedactionOptions } from '../trace/redact';
 import { walkCandidates } from '../trace/scan';
+import { readByCurrentReader } from '../trace/sources';
 import { skipCounter, type Skipped } from '../trace/skipped';
 
 import { runImportTask, type BatchFailure, type ImportTask, type ImportTaskResult, type TraceCounts } from './fileTask';
@@ -103,7 +104,7 @@ export async function importSessions(options: ImportOptions): Promise<ImportSumm
   for (const file of found) {
     const known = index.files[file.path];
     if (known && agentFilter && known.agent !== agentFilter) continue;
-    if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs) {
+    if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs && readByCurrentReader(known)) {
       summary.unchangedFiles++;
       continue;
     }

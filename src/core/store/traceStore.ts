@@ -79,6 +79,8 @@ export interface ImportedFile {
   // the reader's resume state as JSON text: inline when small, else in resume/<hash>.json (`stateFile`)
   state?: string;
   stateFile?: boolean;
+  // the version of the reader that read it, when above 1 (SourceReader.version): an older one's files are read again
+  readerVersion?: number;
 }
 /** Files found that are no session of any agent: not sniffed again until they change. */
 interface SkippedFile {
@@ -110,7 +112,8 @@ function isImportedFile(value: unknown): value is ImportedFile {
     optional(e.tail, 'string') &&
     optional(e.tailBytes, 'number') &&
     optional(e.state, 'string') &&
-    optional(e.stateFile, 'boolean')
+    optional(e.stateFile, 'boolean') &&
+    optional(e.readerVersion, 'number')
   );
 }
 

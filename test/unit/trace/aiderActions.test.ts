@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { importSessions } from '../../../src/core/import/importer';
 import { DEFAULT_READ_LIMITS } from '../../../src/core/import/limits';
 import { sessionSignals } from '../../../src/core/learn/sessionSignals';
 import { editedFiles } from '../../../src/core/trace/edits';
 import type { Step, Trace } from '../../../src/core/trace/model';
+import { TraceStore } from '../../../src/core/store/traceStore';
+import { readerVersion } from '../../../src/core/trace/sources';
 import { slashCommand } from '../../../src/core/trace/sources/aiderNotices';
 import { tempDir } from '../../../testing/tmp';
 import { discoverSessions, importFile } from '../../support/importFiles';
@@ -217,5 +220,41 @@ describe('Aider reader: a history cut mid-line', () => {
     const { traces, warnings } = await importHistory(lines);
     assert.equal(traces.length, 2);
     assert.equal(warnings.length, 1);
+  });
+});
+
+describe('Aider reader: histories imported by an older version', () => {
+  it('are read again in full, changed or not, and then left alone', async () => {
+    const dir = tempDir('combee-aider-version-');
+    writeFileSync(
+      join(dir, '.aider.chat.history.md'),
+      [
+        '',
+        '# aider chat started at 2026-05-07 12:00:00',
+        '',
+        '#### add a footer  ',
+        '',
+        'Added.',
+        '',
+        '> Applied edit to footer.html  ',
+        '',
+      ].join('\n'),
+    );
+    const store = new TraceStore(tempDir('combee-aider-store-'));
+    const first = await importSessions({ from: dir, store });
+    assert.equal(first.files, 1);
+    const index = await store.loadIndex();
+    const [path] = Object.keys(index.files);
+    assert.equal(index.files[path].readerVersion, readerVersion('aider'));
+    // as an import before the reader knew edits left it: version 1, no tool call stored
+    delete index.files[path].readerVersion;
+    await store.saveIndex(index);
+    const again = await importSessions({ from: dir, store });
+    assert.equal(again.unchangedFiles, 0, 'read again though unchanged');
+    assert.equal((await store.loadIndex()).files[path].readerVersion, readerVersion('aider'));
+    const trace = await store.loadTrace(index.files[path].traceIds[0]);
+    assert.equal(trace?.steps.filter((s) => s.kind === 'tool_call').length, 1);
+    const third = await importSessions({ from: dir, store });
+    assert.equal(third.unchangedFiles, 1);
   });
 });

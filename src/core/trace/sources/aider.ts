@@ -81,6 +81,8 @@ interface Parser {
 
 export const aiderReader: SourceReader = {
   agent: 'aider',
+  // 2: edits, commits, undos, confirmations and session time zones
+  version: 2,
 
   accepts(path) {
     return path.endsWith('.md');
