@@ -36,11 +36,11 @@ describe('Aider reader', () => {
       ['2024-08-05 19:33:02', { tool_call: 1, tool_result: 1 }],
       ['2024-08-05 19:33:32', { user: 3, assistant: 1, tool_call: 2, tool_result: 2 }],
       ['2024-08-05 20:39:59', { user: 2, assistant: 1, error: 2 }],
-      ['2024-08-05 20:40:33', { user: 1, error: 1 }],
+      ['2024-08-05 20:40:33', { user: 2, error: 1 }],
       ['2024-08-05 20:41:15', { error: 1 }],
       ['2024-08-05 20:42:31', { tool_call: 1, tool_result: 1 }],
-      ['2024-08-06 08:47:10', { user: 20, assistant: 10, tool_call: 25, tool_result: 25, error: 2 }],
-      ['2024-08-06 08:55:14', { user: 22, assistant: 14, tool_call: 15, tool_result: 15, error: 11 }],
+      ['2024-08-06 08:47:10', { user: 24, assistant: 10, tool_call: 25, tool_result: 25, error: 2 }],
+      ['2024-08-06 08:55:14', { user: 24, assistant: 14, tool_call: 15, tool_result: 15, error: 11 }],
     ];
     traces.forEach((trace, i) => {
       const [start, kinds] = expected[i];
@@ -82,6 +82,8 @@ describe('Aider reader', () => {
         pytest.output.includes('1 failed, 6 passed'),
     );
     assert.equal(subtree.steps.filter((s) => s.kind === 'user' && s.undo).length, 10);
+    // prompts in the older shape (`Attempt to fix lint errors? y`) are confirmations too, not command output
+    assert.equal(subtree.steps.filter((s) => s.kind === 'user' && s.confirmation).length, 4);
     // the last session's reply is cut inside a code fence: the user's `/undo` after it is still the user's
     assert.equal(traces[7].steps.filter((s) => s.kind === 'user' && s.undo).length, 5);
     assert.ok(

@@ -172,6 +172,34 @@ describe('Aider reader: what Aider did', () => {
     assert.deepEqual(sessionSignals(trace).corrections, []);
   });
 
+  it("reads older Aider's prompts (a question and a yes or no) from its own lines only", async () => {
+    const { traces } = await importHistory([
+      '',
+      '# aider chat started at 2024-06-01 09:00:00',
+      '',
+      '#### was the lint clean? yes  ',
+      '',
+      'It was not.',
+      '',
+      '> ## Running: flake8 app.py  ',
+      '> app.py:1:1: F401 unused import  ',
+      '> Attempt to fix lint errors? [Y/n] y  ',
+      '> Run pip install? n  ',
+      '',
+    ]);
+    const users = traces[0].steps.filter((s) => s.kind === 'user');
+    assert.deepEqual(
+      users.map((s) => (s.kind === 'user' ? [s.text, Boolean(s.confirmation)] : [])),
+      [
+        ['was the lint clean? yes', false],
+        ['Attempt to fix lint errors? [Y/n] y', true],
+        ['Run pip install? n', true],
+      ],
+    );
+    const lint = traces[0].steps.find((s) => s.kind === 'tool_result');
+    assert.ok(lint?.kind === 'tool_result' && lint.output === 'app.py:1:1: F401 unused import');
+  });
+
   it('resolves slash commands as Aider does: unique prefixes, ambiguous words run nothing', () => {
     assert.deepEqual(slashCommand('/undo'), { name: 'undo', args: '' });
     assert.deepEqual(slashCommand('/te npm test'), { name: 'test', args: 'npm test' });

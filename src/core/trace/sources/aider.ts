@@ -331,7 +331,7 @@ function flushQuote(p: Parser): void {
       continue;
     }
     const running = RUNNING.exec(line.text);
-    const asked = confirmation(line.text);
+    const asked = confirmation(line.text, true);
     const edited = appliedEdit(line.text);
     const commit = commitNotice(line.text);
     if (running) {

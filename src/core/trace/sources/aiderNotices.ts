@@ -71,13 +71,18 @@ export interface Confirmation {
   answer: string;
 }
 
-// confirm_ask: `<question> (Y)es/(N)o[/(A)ll][/(S)kip all][/(D)on't ask again] [<default>]: <answer>`
+// confirm_ask since Aider 0.52: `<question> (Y)es/(N)o[/(A)ll][/(S)kip all][/(D)on't ask again] [<default>]: <answer>`
 const CONFIRMATION =
   /^(.*?) \(Y\)es\/\(N\)o(?:\/\(A\)ll)?(?:\/\(S\)kip all)?(?:\/\(D\)on't ask again)? \[[^\]\n]*\]:(.*)$/;
+// before it: `<question>? [Y/n] <answer>`, or just `<question>? <answer>`
+const OLD_CONFIRMATION = /^(.*\?)(?: \[[YyNn]\/[YyNn]\])? (y|n|yes|no)$/i;
 
-/** One of Aider's yes/no prompts with the answer it logged, or undefined. */
-export function confirmation(line: string): Confirmation | undefined {
-  const m = CONFIRMATION.exec(line);
+/**
+ * One of Aider's yes/no prompts with the answer it logged, or undefined. `loose` also takes the older shape, which
+ * says less (a question and a yes or no): only for Aider's own `> ` lines, never for what the user typed.
+ */
+export function confirmation(line: string, loose = false): Confirmation | undefined {
+  const m = CONFIRMATION.exec(line) ?? (loose ? OLD_CONFIRMATION.exec(line) : null);
   return m ? { question: m[1].trim(), answer: m[2].trim() } : undefined;
 }
 
