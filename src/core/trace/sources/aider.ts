@@ -122,8 +122,8 @@ export const aiderReader: SourceReader = {
     if (p.preamble > 0)
       ctx.warn(`${file.path}: ${p.preamble} line(s) before the first "# aider chat started at" header skipped`);
     if (cut) {
-      const which = cutSession ? `the session started at ${cutSession.start}` : 'a session header';
-      ctx.warn(`${file.path}: the file ends mid-line (cut): the last line, of ${which}, was dropped`);
+      const which = cutSession ? `of the session started at ${cutSession.start}` : 'before any session';
+      ctx.warn(`${file.path}: the file ends mid-line (cut): the last line, ${which}, was dropped`);
     }
     const commits = await commitTimes(
       dirname(file.path),
