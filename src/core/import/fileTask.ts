@@ -6,10 +6,9 @@ import type { AgentId, Trace, TraceDraft } from '../trace/model';
 import { normalizeTrace } from '../trace/normalize';
 import { createRedactor, type RedactionOptions } from '../trace/redact';
 import { classifyFile } from '../trace/scan';
-import { readerFor } from '../trace/sources';
+import { readByCurrentReader, readerFor, readerVersion } from '../trace/sources';
 import { MAX_JSON_DOCUMENT_BYTES } from '../trace/sources/jsonDocument';
 import { MAX_SQLITE_BYTES } from '../trace/sources/sqlite';
-import { readByCurrentReader, readerVersion } from '../trace/sources/readerVersions';
 import type { ReadContext, SessionFile, SourceReader } from '../trace/sources/types';
 
 import { limitsFor, type ReadLimits } from './limits';
@@ -196,7 +195,7 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
       mode: 'not-a-session',
     };
   const warnings: string[] = [];
-  // imported by an older version of the reader: read again in full, as if new
+  // what an older version of the reader read is read again in full, not resumed from
   const previous = task.previous?.agent === agent && readByCurrentReader(task.previous) ? task.previous : undefined;
 
   const decision = await decideResume(file.path, file.bytes, previous).catch(() => ({
@@ -254,7 +253,7 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
   const ids = counts.map((t) => t.id);
   const traceIds = resumed && previous ? [...new Set([...previous.traceIds, ...ids])] : ids;
   return {
-    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point, ...readerField(agent) },
+    entry: { agent, bytes: file.bytes, mtimeMs: file.mtimeMs, traceIds, ...point, ...versionOf(agent) },
     traces: counts,
     warnings,
     tooLarge: read.tooLarge,
@@ -262,12 +261,6 @@ export async function runImportTask(task: ImportTask, writer?: TraceWriter): Pro
     mode: resumed ? 'resumed' : 'full',
     restart,
   };
-}
-
-/** The reader version an index entry records: none for version 1, so older entries and new ones compare alike. */
-function readerField(agent: AgentId): { reader?: number } {
-  const version = readerVersion(agent);
-  return version === 1 ? {} : { reader: version };
 }
 
 function countTrace(trace: Trace): TraceCounts {
@@ -311,3 +304,9 @@ export async function runImportBatch(tasks: ImportTask[]): Promise<Array<ImportT
 }
 
 /** Imports every session file under `from` into the store: unchanged files are skipped, grown logs resumed. */
+
+/** The reader version an index entry records: none for version 1, so older indexes and entries stay as they were. */
+function versionOf(agent: AgentId): { readerVersion?: number } {
+  const version = readerVersion(agent);
+  return version > 1 ? { readerVersion: version } : {};
+}

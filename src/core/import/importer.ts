@@ -5,12 +5,12 @@ import { TraceStore } from '../store/traceStore';
 import type { AgentId } from '../trace/model';
 import { type RedactionOptions } from '../trace/redact';
 import { walkCandidates } from '../trace/scan';
+import { readByCurrentReader } from '../trace/sources';
 import { skipCounter, type Skipped } from '../trace/skipped';
 
 import { runImportTask, type BatchFailure, type ImportTask, type ImportTaskResult, type TraceCounts } from './fileTask';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits';
 import { applyOpenings } from './openings';
-import { readByCurrentReader } from '../trace/sources/readerVersions';
 
 export interface AgentCounts {
   sessions: number;

@@ -106,7 +106,10 @@ export function ruleEvidence(
   const session: Session = {
     trace,
     runs: commandRuns(trace.steps),
-    users: trace.steps.flatMap((s) => (s.kind === 'user' && !s.isMeta ? [userMessage(s.index, s.text)] : [])),
+    // the user's undo of the last edit answers the agent too, without words
+    users: trace.steps.flatMap((s) =>
+      s.kind === 'user' && (!s.isMeta || s.undo) ? [userMessage(s.index, s.text)] : [],
+    ),
     corrections: new Set(signals.corrections),
     signals,
   };

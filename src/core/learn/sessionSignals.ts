@@ -2,7 +2,7 @@ import { classifyCommand, firstCommand, type CommandKind } from '../trace/comman
 import { exitIsAnswer, parseLine } from '../trace/shell';
 import { editedFiles } from '../trace/edits';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
-import { isCorrection } from '../trace/outcome';
+import { isUserCorrection } from '../trace/outcome';
 
 // What a session's outcome says, independent of any rule: its edits, checks, corrections, acceptances and reverts.
 
@@ -23,7 +23,10 @@ export interface SessionSignals {
   interrupted: boolean;
   /** The session ends on a failing tool result or an error, with no later success or acceptance. */
   abandoned: boolean;
-  /** Commands that threw away edits made earlier in the session (git checkout --, restore, reset --hard, stash). */
+  /**
+   * What threw away edits made earlier in the session: commands (git checkout --, restore, reset --hard, stash) and
+   * the user's undo of the last edit (Aider's `/undo`).
+   */
   reverted: number[];
 }
 
@@ -83,6 +86,7 @@ export function sessionSignals(trace: Trace): SessionSignals {
   const corrections: number[] = [];
   const acceptances: number[] = [];
   const toolErrors: number[] = [];
+  const undone: number[] = [];
   let interrupted = trace.outcome.interrupted;
   let endsFailing = false;
   let sawAgentWork = false;
@@ -111,9 +115,12 @@ export function sessionSignals(trace: Trace): SessionSignals {
         sawAgentWork = true;
         break;
       case 'user':
+        // the user undoing the agent's last edit corrects it and throws that edit away
+        if (step.undo && editedSoFar.length > 0) undone.push(step.index);
         // the opening request can sound like a correction ("don't use npm"): only replies to the agent count
-        if (step.isMeta || !sawAgentWork) break;
-        if (isCorrection(step.text)) corrections.push(step.index);
+        if (!sawAgentWork) break;
+        if (isUserCorrection(step)) corrections.push(step.index);
+        else if (step.isMeta || step.confirmation) break;
         else if (ACCEPTANCE.test(step.text.slice(0, 300))) {
           acceptances.push(step.index);
           endsFailing = false;
@@ -133,7 +140,9 @@ export function sessionSignals(trace: Trace): SessionSignals {
       const before = editedSoFar.filter((e) => e.index < run.call.index).flatMap((e) => e.files);
       return before.length > 0 && run.parts.some((part) => revertsAny(part, before, trace.cwd));
     })
-    .map((run) => run.call.index);
+    .map((run) => run.call.index)
+    .concat(undone)
+    .sort((a, b) => a - b);
   return {
     edits,
     checksPassedAfterLastEdit: checks.filter((r) => !r.failed && r.call.index > lastEdit).map((r) => r.call.index),

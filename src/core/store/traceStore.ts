@@ -79,8 +79,8 @@ export interface ImportedFile {
   // the reader's resume state as JSON text: inline when small, else in resume/<hash>.json (`stateFile`)
   state?: string;
   stateFile?: boolean;
-  // the version of the reader that imported it (readerVersions.ts); absent: 1
-  reader?: number;
+  // the version of the reader that read it, when above 1 (SourceReader.version): an older one's files are read again
+  readerVersion?: number;
   // the hashes of its first user message's opening (recurringOpenings.ts), '' for none: Codex rollouts only
   opening?: string;
 }
@@ -116,7 +116,7 @@ function isImportedFile(value: unknown): value is ImportedFile {
     optional(e.state, 'string') &&
     optional(e.stateFile, 'boolean') &&
     optional(e.opening, 'string') &&
-    optional(e.reader, 'number')
+    optional(e.readerVersion, 'number')
   );
 }
 

@@ -2,6 +2,14 @@ import { countTokens } from '../util/tokens';
 import { stripTerminalCodes } from '../util/terminalCodes';
 import { clipMiddle } from '../util/text';
 import type { Step, Trace } from './model';
+import { userStepKind, type UserStepKind } from './userStepKind';
+
+const CONDENSED_NOTE: Record<UserStepKind, string> = {
+  words: '',
+  injected: ' (injected)',
+  confirmation: ' (answered a prompt)',
+  undo: ' (undid the last edit)',
+};
 
 export const DEFAULT_CONDENSE_BUDGET = 6000;
 const OMISSION_MARKER_TOKENS = 12;
@@ -20,7 +28,7 @@ function renderStep(step: Step, caps: Caps): string {
   const cut = (text: string, max: number) => clipMiddle(text.trim(), max).text;
   switch (step.kind) {
     case 'user':
-      return `#${step.index} USER${step.isMeta ? ' (injected)' : ''}: ${cut(step.text, step.isMeta ? caps.user / 4 : caps.user)}`;
+      return `#${step.index} USER${CONDENSED_NOTE[userStepKind(step)]}: ${cut(step.text, step.isMeta ? caps.user / 4 : caps.user)}`;
     case 'assistant':
       return `#${step.index} AGENT: ${cut(step.text, caps.assistant)}`;
     case 'tool_call':

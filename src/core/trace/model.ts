@@ -94,6 +94,17 @@ export const Outcome = z.object({
 });
 export type Outcome = z.infer<typeof Outcome>;
 
+/**
+ * How a session's local times were placed on the clock, for agents that write local times without a zone (Aider):
+ * the zone used, and where it came from (`git`: the same repository's commits of that day; `machine`: the importing
+ * machine's zone, a guess).
+ */
+export const Clock = z.object({
+  zone: z.string().regex(/^[+-]\d\d:\d\d$/),
+  from: z.enum(['git', 'machine']),
+});
+export type Clock = z.infer<typeof Clock>;
+
 export const Trace = z.object({
   schemaVersion: z.literal(TRACE_SCHEMA_VERSION),
   /** Stable across re-imports: `<agent>:<agent's own session id>`. */
@@ -105,6 +116,8 @@ export const Trace = z.object({
   title: z.string().optional(),
   startedAt: z.string().optional(),
   endedAt: z.string().optional(),
+  /** Set when the agent wrote times without a zone and the reader had to choose one (see `Clock`). */
+  clock: Clock.optional(),
   source: z.object({ path: z.string(), bytes: z.number().int().nonnegative() }),
   parentId: z.string().optional(),
   /** Who the session came from, for a session imported from a team bundle (its exporter); absent: this machine's. */

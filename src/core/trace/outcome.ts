@@ -20,6 +20,15 @@ export function isCorrection(text: string): boolean {
   return CORRECTION.some((pattern) => pattern.test(head));
 }
 
+/**
+ * A user step that corrects the agent: words that do (not injected context), or an undo of its last edit (Aider's
+ * `/undo`), a correction without words.
+ */
+export function isUserCorrection(step: Extract<Step, { kind: 'user' }>): boolean {
+  if (step.undo) return true;
+  return !step.isMeta && !step.confirmation && isCorrection(step.text);
+}
+
 export function computeOutcome(steps: Step[]): Outcome {
   const calls = new Map<string, ToolCallStep>();
   let toolErrors = 0;
@@ -53,7 +62,7 @@ export function computeOutcome(steps: Step[]): Outcome {
         if (/^turn aborted/i.test(step.text)) interrupted = true;
         break;
       case 'user':
-        if (!step.isMeta && sawAgentWork && isCorrection(step.text)) userCorrections++;
+        if (sawAgentWork && isUserCorrection(step)) userCorrections++;
         if (/\[Request interrupted by user/.test(step.text)) interrupted = true;
         break;
       default:

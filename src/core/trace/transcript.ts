@@ -1,5 +1,13 @@
 import { stripTerminalCodes } from '../util/terminalCodes';
 import type { Step, Trace } from './model';
+import { userStepKind, type UserStepKind } from './userStepKind';
+
+const TRANSCRIPT_NOTE: Record<UserStepKind, string> = {
+  words: '',
+  injected: ' (injected context)',
+  confirmation: " (answered the agent tool's prompt)",
+  undo: " (undid the agent's last edit)",
+};
 
 export interface Transcript {
   text: string;
@@ -13,7 +21,7 @@ function stepLines(step: Step): string[] {
   const body = (text: string) => text.split('\n').map((line) => `    ${line}`);
   switch (step.kind) {
     case 'user':
-      return [head(step.isMeta ? 'USER (injected context):' : 'USER:'), ...body(step.text)];
+      return [head(`USER${TRANSCRIPT_NOTE[userStepKind(step)]}:`), ...body(step.text)];
     case 'assistant':
       return [head('AGENT:'), ...body(step.text)];
     case 'tool_call':

@@ -2,6 +2,14 @@ import type { Evidence } from '../playbook/delta';
 import type { Step, Trace } from '../trace/model';
 import { sessionLabel } from '../trace/transcript';
 import type { RuleFlag } from './kinds';
+import { userStepKind, type UserStepKind } from '../trace/userStepKind';
+
+const EVIDENCE_NOTE: Record<UserStepKind, string> = {
+  words: '',
+  injected: ' (injected into the session, not typed by the user)',
+  confirmation: " (answered the agent tool's yes/no prompt, not words to the agent)",
+  undo: " (undid the agent's last edit)",
+};
 
 /** Longest text shown per step: the document is for reading the evidence, not for storing it twice. */
 const STEP_CHARS = 4000;
@@ -15,7 +23,7 @@ function clip(text: string): string {
 function describeStep(step: Step): string {
   switch (step.kind) {
     case 'user':
-      return `USER${step.isMeta ? ' (injected into the session, not typed by the user)' : ''}:\n${clip(step.text)}`;
+      return `USER${EVIDENCE_NOTE[userStepKind(step)]}:\n${clip(step.text)}`;
     case 'assistant':
       return `AGENT:\n${clip(step.text)}`;
     case 'tool_call':

@@ -30,15 +30,17 @@ describe('Aider reader', () => {
     // The excerpt starts in the middle of a session: those lines are skipped, once, with a warning.
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /91 line\(s\) before the first "# aider chat started at" header skipped/);
-    // 13 session headers; 7 sessions hold only the banner (or nothing) and give no trace.
-    assert.equal(traces.length, 6);
+    // 13 session headers; 5 sessions hold only the banner (or nothing) and give no trace; two hold only a commit.
+    assert.equal(traces.length, 8);
     const expected: Array<[string, Partial<Record<Step['kind'], number>>]> = [
-      ['2024-08-05 19:33:32', { user: 3, assistant: 1 }],
+      ['2024-08-05 19:33:02', { tool_call: 1, tool_result: 1 }],
+      ['2024-08-05 19:33:32', { user: 3, assistant: 1, tool_call: 2, tool_result: 2 }],
       ['2024-08-05 20:39:59', { user: 2, assistant: 1, error: 2 }],
-      ['2024-08-05 20:40:33', { user: 1, error: 1 }],
+      ['2024-08-05 20:40:33', { user: 2, error: 1 }],
       ['2024-08-05 20:41:15', { error: 1 }],
-      ['2024-08-06 08:47:10', { user: 18, assistant: 9, tool_call: 6, tool_result: 6, error: 2 }],
-      ['2024-08-06 08:55:14', { user: 18, assistant: 13, tool_call: 2, tool_result: 2, error: 11 }],
+      ['2024-08-05 20:42:31', { tool_call: 1, tool_result: 1 }],
+      ['2024-08-06 08:47:10', { user: 24, assistant: 10, tool_call: 25, tool_result: 25, error: 2 }],
+      ['2024-08-06 08:55:14', { user: 24, assistant: 14, tool_call: 15, tool_result: 15, error: 11 }],
     ];
     traces.forEach((trace, i) => {
       const [start, kinds] = expected[i];
@@ -47,16 +49,18 @@ describe('Aider reader', () => {
       const [date, time] = start.split(' ');
       const [y, mo, d] = date.split('-').map(Number);
       const [h, mi, s] = time.split(':').map(Number);
+      // no repository holds the excerpt: the machine's zone, and the session says so
       assert.equal(trace.startedAt, local(y, mo, d, h, mi, s));
+      assert.equal(trace.clock?.from, 'machine');
       assert.equal(trace.agentVersion, '0.47.2-dev');
       assert.equal(trace.cwd, join(SHARED_TRACES, 'aider'));
     });
     assert.deepEqual(traces[0].unknown, { 'preamble-lines': 91 });
-    assert.equal(traces[0].title, 'Use the Spinner instead of the inlined custom spinner');
+    assert.equal(traces[1].title, 'Use the Spinner instead of the inlined custom spinner');
 
-    const subtree = traces[4];
+    const subtree = traces[6];
     const commands = subtree.steps
-      .filter((s) => s.kind === 'tool_call')
+      .filter((s) => s.kind === 'tool_call' && (s.tool === 'lint' || s.tool === 'test'))
       .map((s) => (s.kind === 'tool_call' ? `${s.tool}: ${s.command}` : ''));
     assert.deepEqual(commands, [
       'lint: ~/Projects/aider/tmp.lint.sh tests/basic/test_repomap.py',
@@ -67,24 +71,32 @@ describe('Aider reader', () => {
       'lint: ~/Projects/aider/tmp.lint.sh tests/basic/test_repomap.py',
     ]);
     assert.equal(subtree.outcome.toolErrors, 6, 'every lint and test run failed');
-    const pytest = subtree.steps.find((s) => s.kind === 'tool_result' && s.callId === 'aider-test-2');
+    const pytestCall = subtree.steps.find((s) => s.kind === 'tool_call' && s.tool === 'test');
+    const pytest = subtree.steps.find(
+      (s) => s.kind === 'tool_result' && pytestCall?.kind === 'tool_call' && s.callId === pytestCall.callId,
+    );
     // The first copy of the pytest output is written unquoted after one `> ` line; it belongs to the command.
     assert.ok(
       pytest?.kind === 'tool_result' &&
         pytest.output.includes('platform darwin') &&
         pytest.output.includes('1 failed, 6 passed'),
     );
+    assert.equal(subtree.steps.filter((s) => s.kind === 'user' && s.undo).length, 10);
+    // prompts in the older shape (`Attempt to fix lint errors? y`) are confirmations too, not command output
+    assert.equal(subtree.steps.filter((s) => s.kind === 'user' && s.confirmation).length, 4);
+    // the last session's reply is cut inside a code fence: the user's `/undo` after it is still the user's
+    assert.equal(traces[7].steps.filter((s) => s.kind === 'user' && s.undo).length, 5);
     assert.ok(
       subtree.steps.some(
         (s) => s.kind === 'error' && s.text.startsWith('Unexpected error: litellm.InternalServerError'),
       ),
     );
     assert.equal(
-      traces[5].steps.filter((s) => s.kind === 'error' && s.text.startsWith('The LLM did not conform')).length,
+      traces[7].steps.filter((s) => s.kind === 'error' && s.text.startsWith('The LLM did not conform')).length,
       6,
     );
-    assert.equal(traces[5].steps.filter((s) => s.kind === 'error' && s.text === 'turn aborted: ^C').length, 5);
-    assert.equal(traces[1].outcome.interrupted, true);
+    assert.equal(traces[7].steps.filter((s) => s.kind === 'error' && s.text === 'turn aborted: ^C').length, 5);
+    assert.equal(traces[2].outcome.interrupted, true);
   });
 
   it("reads commands the model ran, the user's ! commands, multi-line input, fences and errors; same-second sessions get distinct ids", async () => {
@@ -158,6 +170,7 @@ describe('Aider reader', () => {
       [
         'user',
         'assistant',
+        'user',
         'tool_call',
         'tool_result',
         'user',
@@ -165,6 +178,8 @@ describe('Aider reader', () => {
         'tool_result',
         'user',
         'assistant',
+        'tool_call',
+        'tool_result',
         'error',
       ],
     );
@@ -174,21 +189,26 @@ describe('Aider reader', () => {
         assistant.text === "I'll run them.\n\n```bash\nnpm test\n```" &&
         assistant.model === 'gpt-4o',
     );
-    const run = first.steps[2];
+    const asked = first.steps[2];
+    assert.ok(asked.kind === 'user' && asked.confirmation && asked.isMeta, 'the prompt answered, not words');
+    const run = first.steps[3];
     assert.ok(run.kind === 'tool_call' && run.tool === 'shell' && run.command === 'npm test');
-    const failed = first.steps[3];
+    const failed = first.steps[4];
     assert.ok(failed.kind === 'tool_result' && failed.isError && failed.output === 'FAIL src/cart.test.ts\n1 failed');
-    const bang = first.steps[4];
+    const bang = first.steps[5];
     assert.ok(bang.kind === 'user' && bang.text === '!ls' && bang.isMeta);
-    const ls = first.steps[6];
+    const ls = first.steps[7];
     assert.ok(ls.kind === 'tool_result' && !ls.isError && ls.output === 'a.txt\nb.txt');
-    const multi = first.steps[7];
+    const multi = first.steps[8];
     assert.ok(multi.kind === 'user' && multi.text === 'no, keep jest\n\nand explain this:');
-    const fenced = first.steps[8];
+    const fenced = first.steps[9];
     assert.ok(
       fenced.kind === 'assistant' && fenced.text.includes('#### inside a fence') && fenced.text.endsWith('Done.'),
     );
-    const error = first.steps[9];
+    const commit = first.steps[10];
+    assert.ok(commit.kind === 'tool_call' && commit.tool === 'git commit');
+    assert.equal(commit.command, "git commit -m 'fix: handle error in cart'");
+    const error = first.steps[12];
     assert.ok(
       error.kind === 'error' && error.text === 'Unexpected error: litellm.APIConnectionError: boom',
       'a commit subject mentioning "error" is not an error',
@@ -222,8 +242,10 @@ describe('Aider reader', () => {
       ].join('\n'),
     );
     const { traces, warnings } = await importAll(dir);
-    assert.equal(warnings.length, 1);
+    assert.equal(warnings.length, 2);
     assert.match(warnings[0], /1 line\(s\) before the first/);
+    // Aider ends every entry with a newline: the last line, without one, was cut
+    assert.match(warnings[1], /ends mid-line \(cut\): the last line, of the session started at 2026-11-03 10:00:00/);
     assert.equal(traces.length, 1);
     assert.deepEqual(
       traces[0].steps.map((s) => s.kind),

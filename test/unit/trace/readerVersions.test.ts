@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { importSessions } from '../../../src/core/import/importer';
 import { TraceStore } from '../../../src/core/store/traceStore';
-import { readerVersion } from '../../../src/core/trace/sources/readerVersions';
+import { readerVersion } from '../../../src/core/trace/sources';
 import { writeClaudeSession } from '../../../testing/claudeSessions';
 import { tempDir } from '../../../testing/tmp';
 
@@ -14,10 +14,10 @@ describe('reader versions', () => {
     assert.equal(first.sessions, 1);
     const index = await store.loadIndex();
     const [entry] = Object.values(index.files);
-    assert.equal(entry.reader, readerVersion('claude-code'));
+    assert.equal(entry.readerVersion, readerVersion('claude-code'));
     assert.equal((await importSessions({ from: home, store })).unchangedFiles, 1);
     // as an import before the reader's last change left it
-    delete entry.reader;
+    delete entry.readerVersion;
     await store.saveIndex(index);
     const again = await importSessions({ from: home, store });
     assert.deepEqual([again.unchangedFiles, again.sessions, again.resumedFiles], [0, 1, 0]);

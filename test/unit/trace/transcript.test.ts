@@ -38,4 +38,17 @@ describe('a session as a transcript', () => {
     assert.equal(lines[stepLines.get(2)!], '#2 RESULT (error, exit 1):');
     assert.equal(lines[stepLines.get(3)!], '#3 AGENT:');
   });
+
+  it('says which user steps are no words to the agent: an answered prompt, an undo, injected context', () => {
+    const steps = [
+      { index: 0, kind: 'user', text: 'Add file to the chat? (Y)es/(N)o [Yes]: y', isMeta: true, confirmation: true },
+      { index: 1, kind: 'user', text: '/undo', isMeta: true, undo: true },
+      { index: 2, kind: 'user', text: '<system-reminder>', isMeta: true },
+    ];
+    const { text, stepLines } = transcript({ ...trace, steps } as unknown as Trace);
+    const lines = text.split('\n');
+    assert.equal(lines[stepLines.get(0)!], "#0 USER (answered the agent tool's prompt):");
+    assert.equal(lines[stepLines.get(1)!], "#1 USER (undid the agent's last edit):");
+    assert.equal(lines[stepLines.get(2)!], '#2 USER (injected context):');
+  });
 });

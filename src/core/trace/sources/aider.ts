@@ -6,18 +6,24 @@ import { storedOutput } from './common';
 import type { ReadContext, SessionFile, SourceReader } from './types';
 import { titleLine } from '../../util/text';
 import { pushStep } from './sessionDraft';
+import { atZone, commitTimes, sessionClock, type LocalTime } from './aiderClock';
+import { appliedEdit, commitNotice, confirmation, dirtyCommit, shellWord, slashCommand } from './aiderNotices';
 
 // Aider appends every session of a repo to one Markdown file, `.aider.chat.history.md` (research §7):
 // `# aider chat started at <local time>` opens a session, `#### ` lines are what the user typed, `> ` lines are aider's
 // own output (banner, commands and their output, errors) and everything else is the model's reply. There are no ids,
 // per-message times or tool structure; commands are recovered from `> Running <cmd>` / `> ## Running: <cmd>` lines and
-// from the user's `/run`, `/test` and `!` commands, their output being the `> ` lines that follow.
+// from the user's `/run`, `/test`, `/git` and `!` commands, their output being the `> ` lines that follow. Aider's own
+// edits ("Applied edit to") and commits ("Commit <hash>") become tool calls, its yes/no prompts confirmation steps,
+// and `/undo` the user undoing the last edit. Every entry Aider writes ends with a newline: a last line without one
+// was cut, and is dropped with a warning.
 
 const SESSION_HEADER = /^# aider chat started at (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\s*$/;
 const RUNNING = /^(## )?Running:? (.+?)\s*$/;
-const USER_COMMAND = /^(?:\/(run|test)\s+([\s\S]+)|!([\s\S]+))$/;
+/** Slash commands that run a command whose output follows, under the tool name they are stored with. */
+const RUN_COMMANDS: Record<string, string> = { run: 'run', test: 'test', git: 'git' };
 /** Slash commands that carry a real request rather than steering the tool. */
-const PROMPT_COMMANDS = /^\/(?:ask|code|architect|context)\b/;
+const PROMPT_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
 const OUTPUT_ERROR = /\berror\b|\bfailed\b|\bexit code: [1-9]|\btraceback\b/i;
 const NOTICE_ERROR = /\berror\b|\bexception\b|did not conform to the edit format|SEARCH\/REPLACE blocks? failed/i;
 /** Notice lines that merely name things (commit subjects, file names) and can contain "error" harmlessly. */
@@ -38,8 +44,14 @@ interface QuoteLine {
 
 interface Session {
   start: string;
-  startedAt?: string;
+  local: LocalTime;
   steps: Step[];
+  /** Commits the session made, as Aider printed their hashes: the clock's best evidence. */
+  hashes: string[];
+  /** Files the next commit holds: those edited, or committed before editing, since the last commit. */
+  toCommit: string[];
+  /** The question of a confirmation Aider echoed as user input (a group's "all"): its `> ` line is the same one. */
+  echoed?: string;
   unknown: Record<string, number>;
   version?: string;
   model?: string;
@@ -62,11 +74,15 @@ interface Parser {
   continuing: boolean;
   twoSpaceBreaks: boolean;
   lastLineNo: number;
+  /** The last line read, processed once the next one comes: a file cut mid-line ends on a partial one. */
+  pending?: { text: string; lineNo: number };
   command?: Command;
 }
 
 export const aiderReader: SourceReader = {
   agent: 'aider',
+  // 2: edits, commits, undos, confirmations and session time zones
+  version: 2,
 
   accepts(path) {
     return path.endsWith('.md');
@@ -97,27 +113,41 @@ export const aiderReader: SourceReader = {
     const result = await readLines(file.path, ({ text, lineNo }) => onLine(p, text, lineNo), {
       maxLineBytes: ctx.maxLineBytes,
     });
+    const cut = result.trailingBytes > 0 && p.pending?.lineNo === result.lines;
+    if (p.pending && !cut) processPending(p);
+    const cutSession = cut ? p.current : undefined;
     endSession(p);
     if (result.skippedLongLines > 0)
       ctx.warn(`${file.path}: ${result.skippedLongLines} line(s) over ${ctx.maxLineBytes} bytes skipped`);
     if (p.preamble > 0)
       ctx.warn(`${file.path}: ${p.preamble} line(s) before the first "# aider chat started at" header skipped`);
+    if (cut) {
+      const which = cutSession ? `of the session started at ${cutSession.start}` : 'before any session';
+      ctx.warn(`${file.path}: the file ends mid-line (cut): the last line, ${which}, was dropped`);
+    }
+    const commits = await commitTimes(
+      dirname(file.path),
+      p.sessions.map((session) => session.local),
+    );
     const seen = new Map<string, number>();
     const traces: TraceDraft[] = [];
     for (const session of p.sessions) {
       // Two sessions can start in the same second: the later ones get a suffix so ids stay unique.
       const n = (seen.get(session.start) ?? 0) + 1;
       seen.set(session.start, n);
-      if (session.steps.length === 0) continue;
+      // Prompts answered at start-up (add .aider* to .gitignore?) are no session of their own.
+      if (session.steps.every((step) => step.kind === 'user' && step.confirmation)) continue;
       const hash = shortHash(`${file.path}${session.start}${n > 1 ? `#${n}` : ''}`, 16);
       if (traces.length === 0 && p.preamble > 0) session.unknown['preamble-lines'] = p.preamble;
+      const clock = sessionClock(session.local, session.hashes, commits);
       traces.push({
         id: `aider:${hash}`,
         agent: 'aider',
         agentVersion: session.version,
         cwd: dirname(file.path),
         title: session.title,
-        startedAt: session.startedAt,
+        startedAt: atZone(session.local, clock.zone),
+        clock,
         source: { path: file.path, bytes: file.bytes },
         steps: session.steps,
         unknown: session.unknown,
@@ -130,6 +160,13 @@ export const aiderReader: SourceReader = {
 
 /** readLines drops empty lines; the gap in line numbers puts them back (blank lines end blocks here). */
 function onLine(p: Parser, text: string, lineNo: number): void {
+  if (p.pending) processPending(p);
+  p.pending = { text, lineNo };
+}
+
+function processPending(p: Parser): void {
+  const { text, lineNo } = p.pending!;
+  p.pending = undefined;
   for (let n = p.lastLineNo + 1; n < lineNo; n++) processLine(p, '');
   p.lastLineNo = lineNo;
   processLine(p, text);
@@ -140,12 +177,13 @@ function processLine(p: Parser, raw: string): void {
   if (header) {
     endSession(p);
     const [, y, mo, d, h, mi, s] = header;
-    // Local time without a zone: read it in this machine's zone, where aider most likely wrote it.
-    const date = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+    // Local time without a zone: placed on the clock once the file is read (aiderClock).
     p.current = {
       start: `${y}-${mo}-${d} ${h}:${mi}:${s}`,
-      startedAt: Number.isNaN(date.getTime()) ? undefined : date.toISOString(),
+      local: { y: Number(y), mo: Number(mo), d: Number(d), h: Number(h), mi: Number(mi), s: Number(s) },
       steps: [],
+      hashes: [],
+      toCommit: [],
       unknown: {},
       calls: 0,
     };
@@ -166,7 +204,11 @@ function processLine(p: Parser, raw: string): void {
   }
   p.continuing = false;
   const line = raw.replace(/ {2}$/, '');
-  if (p.inFence && !isQuote) {
+  // Aider writes the user's input after a blank line, each line ending in two spaces: in a file seen to use those
+  // breaks, such a line inside a fence is the user after a reply cut mid-fence (interrupted), not code.
+  const userAfterCutReply =
+    isUser && p.twoSpaceBreaks && / {2}$/.test(raw) && p.plain.length > 0 && p.plain[p.plain.length - 1] === '';
+  if (p.inFence && !isQuote && !userAfterCutReply) {
     // Inside a code fence of the reply, `#### ` is code, not the user.
     if (/^\s*```/.test(line)) p.inFence = false;
     p.plain.push(line);
@@ -194,6 +236,7 @@ function processLine(p: Parser, raw: string): void {
 }
 
 function push(session: Session, step: StepInput): void {
+  session.echoed = undefined;
   pushStep(session.steps, step);
 }
 
@@ -203,29 +246,44 @@ function flushUser(p: Parser): void {
   const text = p.user.join('\n').trim();
   p.user = [];
   if (!text) return;
-  const command = USER_COMMAND.exec(text);
-  const meta = (text.startsWith('/') && !PROMPT_COMMANDS.test(text)) || text.startsWith('!');
-  if (!meta) session.title ??= titleLine(text);
-  push(session, { kind: 'user', text, isMeta: meta ? true : undefined });
-  if (command) {
-    const tool = command[1] ?? 'run';
-    openCommand(p, tool, (command[2] ?? command[3]).trim());
+  // A prompt answered for a whole group ("all") is echoed as user input before its own `> ` line.
+  const echo = text.includes('\n') ? undefined : confirmation(text);
+  if (echo) {
+    closeCommand(p);
+    push(session, { kind: 'user', text, isMeta: true, confirmation: true });
+    session.echoed = echo.question;
+    return;
   }
+  const command = slashCommand(text);
+  const meta = command !== undefined && !(command.name && PROMPT_COMMANDS.has(command.name));
+  if (!meta) session.title ??= titleLine(text);
+  const undo = command?.name === 'undo' ? true : undefined;
+  push(session, { kind: 'user', text, isMeta: meta ? true : undefined, undo });
+  const tool = command?.name ? RUN_COMMANDS[command.name] : undefined;
+  if (tool && command?.args) openCommand(p, tool, tool === 'git' ? `git ${command.args}` : command.args);
 }
 
 function openCommand(p: Parser, tool: string, commandLine: string): void {
   const session = p.current;
   if (!session) return;
   closeCommand(p);
-  const callId = `aider-${tool}-${++session.calls}`;
-  push(session, {
-    kind: 'tool_call',
-    callId,
-    tool,
-    command: commandLine,
-    input: JSON.stringify({ command: commandLine }),
-  });
-  p.command = { callId, lines: [] };
+  p.command = { callId: pushCall(session, tool, { command: commandLine }, commandLine), lines: [] };
+}
+
+/** A tool call; its id numbers it within the session. */
+function pushCall(session: Session, tool: string, input: Record<string, unknown>, command?: string): string {
+  const callId = `aider-${tool.replace(/\s+/g, '-')}-${++session.calls}`;
+  push(session, { kind: 'tool_call', callId, tool, command, input: JSON.stringify(input) });
+  return callId;
+}
+
+/** An edit or commit Aider reports done: a call with its successful result, the notice itself. */
+function pushDone(p: Parser, tool: string, input: Record<string, unknown>, notice: string, command?: string): void {
+  const session = p.current;
+  if (!session) return;
+  closeCommand(p);
+  const callId = pushCall(session, tool, input, command);
+  push(session, { kind: 'tool_result', callId, output: notice, isError: false });
 }
 
 function closeCommand(p: Parser): void {
@@ -261,19 +319,50 @@ function flushQuote(p: Parser): void {
   const lines = p.quote;
   p.quote = [];
   let notices: QuoteLine[] = [];
+  // what Aider did, and the prompts it asked, come in order with its other messages: those before are settled first
+  const settle = () => {
+    applyNotices(p, notices);
+    notices = [];
+  };
   for (const line of lines) {
-    const running = line.head ? RUNNING.exec(line.text) : null;
+    if (!line.head) {
+      if (p.command) p.command.lines.push(line.text);
+      else notices.push(line);
+      continue;
+    }
+    const running = RUNNING.exec(line.text);
+    const asked = confirmation(line.text, true);
+    const edited = appliedEdit(line.text);
+    const commit = commitNotice(line.text);
     if (running) {
-      applyNotices(p, notices);
-      notices = [];
+      settle();
       openCommand(p, running[1] ? 'lint' : 'shell', running[2]);
+    } else if (asked) {
+      settle();
+      closeCommand(p);
+      if (session.echoed === asked.question) session.echoed = undefined;
+      else push(session, { kind: 'user', text: line.text, isMeta: true, confirmation: true });
+    } else if (edited !== undefined) {
+      settle();
+      pushDone(p, 'edit', { file_path: edited }, line.text);
+      if (!session.toCommit.includes(edited)) session.toCommit.push(edited);
+    } else if (commit) {
+      settle();
+      const files = session.toCommit;
+      session.toCommit = [];
+      session.hashes.push(commit.hash);
+      const command = `git commit -m ${shellWord(commit.message)}`;
+      const input = { command, message: commit.message, hash: commit.hash, ...(files.length > 0 ? { files } : {}) };
+      pushDone(p, 'git commit', input, line.text, command);
     } else if (p.command) {
       p.command.lines.push(line.text);
     } else {
+      const dirty = dirtyCommit(line.text);
+      if (dirty !== undefined && !session.toCommit.includes(dirty)) session.toCommit.push(dirty);
       notices.push(line);
     }
   }
-  applyNotices(p, notices);
+  settle();
 }
 
 /** aider's own messages outside command output: banner facts, interrupts and errors (judged by a message's first line). */

@@ -122,6 +122,8 @@ const UUID_JSONL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 export const claudeCodeReader: SourceReader = {
   agent: 'claude-code',
+  // 2: queued messages, persisted tool outputs, inputs cut inside their JSON
+  version: 2,
 
   accepts(path) {
     return path.endsWith('.jsonl');

@@ -33,6 +33,8 @@ const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'tu
 
 export const codexReader: SourceReader = {
   agent: 'codex',
+  // 2: each call's folder, expanded prompts, Codex's own context markers
+  version: 2,
 
   accepts(path) {
     const name = basename(path);

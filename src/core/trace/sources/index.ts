@@ -22,6 +22,7 @@ function byName(...readers: [SourceReader, ...SourceReader[]]): SourceReader {
   const pick = (path: string) => readers.find((r) => r.accepts(path));
   return {
     agent: readers[0].agent,
+    version: Math.max(...readers.map((r) => r.version ?? 1)),
     accepts: (path) => pick(path) !== undefined,
     sniff: (path, head) => pick(path)?.sniff(path, head) ?? false,
     claims: (path) => pick(path)?.claims?.(path) ?? false,
@@ -50,4 +51,14 @@ export const READERS: SourceReader[] = [
 
 export function readerFor(agent: AgentId): SourceReader | undefined {
   return READERS.find((reader) => reader.agent === agent);
+}
+
+/** The version of an agent's reader (see `SourceReader.version`). */
+export function readerVersion(agent: string): number {
+  return READERS.find((reader) => reader.agent === agent)?.version ?? 1;
+}
+
+/** Whether a file's index entry was written by the agent's current reader (absent version: 1). */
+export function readByCurrentReader(entry: { agent: string; readerVersion?: number }): boolean {
+  return (entry.readerVersion ?? 1) === readerVersion(entry.agent);
 }

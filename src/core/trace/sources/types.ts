@@ -42,6 +42,11 @@ export interface ReadContext extends IncrementalContext {
 /** One reader per agent format. Readers never throw on bad content: they warn and skip. */
 export interface SourceReader {
   readonly agent: AgentId;
+  /**
+   * Bumped when the reader reads its format differently (more of it, or more truly): files an older version imported
+   * are read again in full, changed or not. Absent: 1.
+   */
+  readonly version?: number;
   /** Cheap check on the first bytes of a file: is it this agent's session format, and by evidence only it has? */
   sniff(path: string, head: string): SniffEvidence;
   /** Whether a file found while walking a folder should be sniffed at all (extension / name check). */
