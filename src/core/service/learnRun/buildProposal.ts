@@ -1,6 +1,6 @@
 import { lessonsFromRecord } from '../../assets/skills';
 import { renderAssets } from '../../assets/targets';
-import { findManagedBlock } from '../../assets/managedBlock';
+import { outsideManagedBlocks } from '../../assets/managedBlock';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../../assets/proposal';
 import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../../learn/budget';
 import { localCounts } from '../../learn/confirmedCounters';
@@ -73,8 +73,7 @@ function teamTexts(workspace: string): Array<{ path: string; text: string }> {
     const text = readWorkspaceFile(workspace, path);
     if (text === undefined) continue;
     try {
-      const block = findManagedBlock(text, path);
-      out.push({ path, text: block ? text.slice(0, block.start) + text.slice(block.end) : text });
+      out.push({ path, text: outsideManagedBlocks(text, path) });
     } catch {
       out.push({ path, text }); // damaged markers: the renderer reports them; all of it is the team's here
     }
