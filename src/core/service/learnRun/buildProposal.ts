@@ -146,13 +146,20 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   }
   if (input.carried) carryRemovals(result, input.carried);
 
+  // a carried rule is screened against the sessions it was learned from (earlier runs'), as it was the first time
+  const carriedIds = [...carried.values()].flatMap((r) => r.support.map((s) => s.traceId));
+  const carriedTraces = await options.store.loadTraces(
+    [...new Set(carriedIds)].filter((id) => !traces.some((t) => t.id === id)),
+  );
+  const others = [...memoryTraces, ...carriedTraces].filter(
+    (t, i, all) => !traces.some((r) => r.id === t.id) && all.findIndex((o) => o.id === t.id) === i,
+  );
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
   const { rules, hold, warnings } = screenProposal({
     applied: result.applied,
     playbook: result.playbook,
     // a memory's rule is screened against the sessions that bear it out
-    traces:
-      memoryTraces.length > 0 ? [...traces, ...memoryTraces.filter((t) => !traces.some((r) => r.id === t.id))] : traces,
+    traces: others.length > 0 ? [...traces, ...others] : traces,
     playbookPath,
     // a pull request's store comes from a cache others can write: a rule accepted by name there proves nothing
     isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
