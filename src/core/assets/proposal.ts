@@ -80,6 +80,8 @@ export const Proposal = z.object({
   supersededBy: z.string().optional(),
   /** The open proposals this one took the place of (their undecided rules are in it, under the same ids). */
   supersedes: z.array(z.string()).optional(),
+  /** Earlier runs whose lessons its carried rules came from: read with its own run's (Skills, nested scopes). */
+  lessonsFrom: z.array(z.string()).optional(),
   files: z.array(FileChange),
   rules: z.array(RuleChange),
   /** The operations behind the rules (by the id they got), so one rule can be accepted or rejected alone. */

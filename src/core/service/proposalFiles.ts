@@ -174,11 +174,13 @@ function withCounts(local: LocalCounts, counts: readonly RuleCount[] = []): Loca
   };
 }
 
+/** The lessons of the proposal's run, and of the earlier runs its carried rules came from. */
 export async function proposalLessons(store: TraceStore, proposal: Proposal): Promise<Lesson[]> {
-  const record = (await loadRunRecords(new WorkspaceState(store.dir), proposal.workspace)).find(
-    (r) => r.id === proposal.runId,
-  );
-  return record ? lessonsFromRecord(record) : [];
+  const records = await loadRunRecords(new WorkspaceState(store.dir), proposal.workspace);
+  return [proposal.runId, ...(proposal.lessonsFrom ?? [])].flatMap((id) => {
+    const record = records.find((r) => r.id === id);
+    return record ? lessonsFromRecord(record) : [];
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Proposal } from '../../../src/core/assets/proposal';
 import { pendingRules } from '../../../src/core/assets/review';
 import { planReview, type ReviewAction, type ReviewDeps } from '../../../src/core/service/review/decide';
+import { proposalLessons } from '../../../src/core/service/proposalFiles';
 import { fileWriter } from '../../../src/core/service/review/fileWriter';
 import { UndoStack } from '../../../src/core/service/review/undo';
 import {
@@ -93,6 +94,14 @@ describe('overlapping learning runs', () => {
     assert.deepEqual(run.superseded, [first.id]);
     assert.deepEqual(run.proposal.supersedes, [first.id]);
     const rebuilt: Proposal = run.proposal;
+    // the lessons behind the carried rules (Skills, nested scopes) are read from the run they came from
+    assert.deepEqual(rebuilt.lessonsFrom, [first.runId]);
+    const lessons = await proposalLessons(fx.store, rebuilt);
+    for (const traceId of ['codex:tests-0', 'codex:install-1', 'codex:tests-2'])
+      assert.ok(
+        lessons.some((l) => l.evidence.traceId === traceId),
+        `a lesson of ${traceId}`,
+      );
     // the rules pending before keep their ids and are not proposed again under new ones
     for (const rule of first.rules) {
       const same = rebuilt.rules.filter((r) => r.content === rule.content);

@@ -91,6 +91,8 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   const { options, result, base, traces, sessions, playbookPath, state, ruleLedger, remembered, veto, precomputed } =
     input;
   const carried = input.carried?.rules ?? new Map<string, Proposal['rules'][number]>();
+  // the runs the carried rules were learned in: their lessons render with this run's (Skills, nested scopes)
+  const lessonRuns = [...new Set((input.carried?.from ?? []).flatMap((p) => [p.runId, ...(p.lessonsFrom ?? [])]))];
   // The agents' memories that this workspace's sessions bear out, as rules of this proposal; the rest reported
   let fromMemory = new Map<string, MemoryVerdict>();
   let memoryTraces: Trace[] = [];
@@ -231,7 +233,10 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
           workspace: options.workspace,
           playbook: result.playbook,
           rules: corroborated,
-          lessons: lessonsFromRecord(result.record),
+          lessons: [
+            ...lessonsFromRecord(result.record),
+            ...records.filter((r) => lessonRuns.includes(r.id)).flatMap(lessonsFromRecord),
+          ],
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
           settings: { ...options.assets, targets: targets.targets, playbookPath },
@@ -285,5 +290,6 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     targetReasons: targets.reasons,
     reviewed: { files: [], rules: [] },
     ...(input.carried && input.carried.from.length > 0 ? { supersedes: input.carried.from.map((p) => p.id) } : {}),
+    ...(lessonRuns.length > 0 ? { lessonsFrom: lessonRuns } : {}),
   };
 }
