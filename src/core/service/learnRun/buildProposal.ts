@@ -181,7 +181,11 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
           traces,
           store: options.store,
           held: hold.ids,
-          earlier: () => options.proposals.list(options.workspace),
+          // a proposal this one supersedes is no verdict: what it offered is offered again here, if still due
+          earlier: async () =>
+            (await options.proposals.list(options.workspace)).filter(
+              (p) => !(input.carried?.from ?? []).some((c) => c.id === p.id),
+            ),
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
         })
       : { playbook: result.playbook, enforcements: [] };
