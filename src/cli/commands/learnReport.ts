@@ -28,6 +28,8 @@ export function reportLearnJson(
         provider: info.provider,
         model: info.model,
         dryRun: request.dryRun,
+        ...(result.superseded ? { superseded: result.superseded } : {}),
+        ...(result.stillPending ? { stillPending: result.stillPending } : {}),
         proposal: result.proposal
           ? {
               id: result.proposal.id,
@@ -92,7 +94,7 @@ export function reportLearnText(
   }
   if (!proposal) {
     out.result(
-      `Learned from ${result.traces.length - (result.failedTraces?.length ?? 0)} of ${result.traces.length} session(s): nothing new for the playbook.`,
+      `Learned from ${result.traces.length - (result.failedTraces?.length ?? 0)} of ${result.traces.length} session(s): nothing new for the playbook.${result.stillPending ? ` Proposal ${result.stillPending} still waits for review.` : ''}`,
     );
     return 0;
   }
@@ -102,6 +104,7 @@ export function reportLearnText(
     [
       `Learned from ${result.traces.length} session(s) with ${info.provider} (${info.model}), strategy ${record!.strategy} (${countBatchModes(record!.batches)}), seed ${record!.seed}:`,
       `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
+      ...(result.superseded?.length ? [`  ${supersededLine(proposal, result.superseded, request.dryRun)}`] : []),
       ...(proposal.targetReasons?.length ? [`  Rendered for ${proposal.targetReasons.join('; ')}.`] : []),
       ...(proposal.enforcements ?? []).map((e) => `  Enforcement: ${e.explanation}.`),
       ...dropsSummary(record!),
@@ -136,6 +139,16 @@ function dropsSummary(record: RunRecord): string[] {
 }
 
 /** One line on the flagged rules, when there are any (the warnings above give each one's reasons). */
+/** One proposal waits at a time: the one this run replaces is named, with what it carries over. */
+function supersededLine(
+  proposal: NonNullable<LearnResult['proposal']>,
+  superseded: string[],
+  dryRun?: boolean,
+): string {
+  const which = superseded.length === 1 ? `proposal ${superseded[0]}` : `proposals ${superseded.join(', ')}`;
+  return `${dryRun ? 'Would supersede' : 'Supersedes'} ${which}: its undecided rules are in this one, under the same ids (${proposal.rules.length} rule(s) to review in all); decide on this one.`;
+}
+
 function flaggedSummary(proposal: NonNullable<LearnResult['proposal']>): string[] {
   const flagged = proposal.rules.filter((r) => r.flags.length > 0).map((r) => r.id);
   const held = proposal.heldRules.map((h) => h.id);

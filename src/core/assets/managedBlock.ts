@@ -41,27 +41,47 @@ function markers(text: string, pattern: RegExp): Marker[] {
   });
 }
 
-/** Finds the block; undefined when absent; throws on duplicated or unbalanced markers. */
-export function findManagedBlock(text: string, path?: string): BlockLocation | undefined {
+/**
+ * Every block, in file order; [] when there is none. Throws on markers that do not pair up in order (a begin without
+ * its end, an end first, a begin inside a block): which text is the team's is then unknown.
+ */
+export function findManagedBlocks(text: string, path?: string): BlockLocation[] {
   const begins = markers(text, BEGIN);
   const ends = markers(text, END);
-  if (begins.length === 0 && ends.length === 0) return undefined;
-  if (begins.length > 1 || ends.length > 1)
-    throw new ManagedBlockError(
-      path,
-      `${begins.length} combee:begin and ${ends.length} combee:end markers (expected one of each)`,
-    );
   if (begins.length !== ends.length)
     throw new ManagedBlockError(
       path,
-      begins.length === 0 ? 'combee:end without combee:begin' : 'combee:begin without combee:end',
+      begins.length === 0
+        ? 'combee:end without combee:begin'
+        : ends.length === 0
+          ? 'combee:begin without combee:end'
+          : `${begins.length} combee:begin and ${ends.length} combee:end markers (expected pairs)`,
     );
-  const [begin] = begins;
-  const [end] = ends;
-  if (end.index < begin.after) throw new ManagedBlockError(path, 'combee:end comes before combee:begin');
-  const innerStart = skipLineBreak(text, begin.after);
-  const innerEnd = end.index === innerStart ? innerStart : trimLineBreak(text, end.index);
-  return { start: begin.index, end: end.after, inner: text.slice(innerStart, Math.max(innerStart, innerEnd)) };
+  return begins.map((begin, i) => {
+    const end = ends[i];
+    if (end.index < begin.after) throw new ManagedBlockError(path, 'combee:end comes before combee:begin');
+    const next = begins[i + 1];
+    if (next && next.index < end.index) throw new ManagedBlockError(path, 'combee:begin inside a Combee block');
+    const innerStart = skipLineBreak(text, begin.after);
+    const innerEnd = end.index === innerStart ? innerStart : trimLineBreak(text, end.index);
+    return { start: begin.index, end: end.after, inner: text.slice(innerStart, Math.max(innerStart, innerEnd)) };
+  });
+}
+
+/** The first block; undefined when absent; throws on unbalanced markers (see findManagedBlocks). */
+export function findManagedBlock(text: string, path?: string): BlockLocation | undefined {
+  return findManagedBlocks(text, path)[0];
+}
+
+/** The file without any Combee block: what the team wrote itself. */
+export function outsideManagedBlocks(text: string, path?: string): string {
+  let out = '';
+  let from = 0;
+  for (const block of findManagedBlocks(text, path)) {
+    out += text.slice(from, block.start);
+    from = block.end;
+  }
+  return out + text.slice(from);
 }
 
 /** The file's line ending: that of its first line break (LF for a file without one). */
@@ -72,29 +92,64 @@ export function lineEnding(text: string): '\n' | '\r\n' {
 
 /**
  * Puts `body` (LF-separated lines) into the file's block, in the file's line endings. Creates the block at the end,
- * after one blank line, when absent; `current` undefined means a new file holding only the block.
+ * after one blank line, when absent; `current` undefined means a new file holding only the block. A file holding
+ * more than one block (two proposals written over each other) gets one: the first takes the body, the others go
+ * (the text between them is the team's and stays), and `warn` says so.
  */
 export function upsertManagedBlock(
   current: string | undefined,
   body: string,
-  options: { label?: string; path?: string } = {},
+  options: { label?: string; path?: string; warn?: (message: string) => void } = {},
 ): string {
   const text = current ?? '';
   const eol = lineEnding(text);
   const block = renderBlock(body, options.label ?? DEFAULT_BEGIN_LABEL, eol);
-  const found = findManagedBlock(text, options.path);
-  if (found) return text.slice(0, found.start) + block + text.slice(found.end);
+  const [found, ...extra] = findManagedBlocks(text, options.path);
+  if (found) {
+    if (extra.length > 0)
+      options.warn?.(
+        `${options.path ?? 'file'}: held ${extra.length + 1} Combee blocks; merged into one (the text outside them is unchanged)`,
+      );
+    let out = text.slice(0, found.start) + block;
+    let from = found.end;
+    for (const other of extra) {
+      out += text.slice(from, lineStart(text, other.start));
+      from = afterBlockLine(text, other.end);
+    }
+    return out + text.slice(from);
+  }
   if (text.length === 0) return `${block}${eol}`;
   const separator =
     text.endsWith(`${eol}${eol}`) || text.endsWith('\n\n') ? '' : text.endsWith('\n') ? eol : `${eol}${eol}`;
   return `${text}${separator}${block}${eol}`;
 }
 
-/** The text inside the block (LF line endings), or undefined when there is no block. */
+/**
+ * The text inside the block (LF line endings), or undefined when there is no block. Of several blocks, their texts
+ * in order, one after the other: what the merged block holds before it is rendered again.
+ */
 export function readManagedBlock(text: string | undefined, path?: string): string | undefined {
   if (text === undefined) return undefined;
-  const found = findManagedBlock(text, path);
-  return found ? found.inner.replace(/\r\n/g, '\n') : undefined;
+  const found = findManagedBlocks(text, path);
+  return found.length > 0 ? found.map((b) => b.inner.replace(/\r\n/g, '\n')).join('\n') : undefined;
+}
+
+/** A block that goes is taken out from its line's start, with the blank line Combee put before it when there is one. */
+function lineStart(text: string, at: number): number {
+  let start = at;
+  while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+  if (text.slice(start - 4, start) === '\r\n\r\n') return start - 2;
+  if (text.slice(start - 2, start) === '\n\n') return start - 1;
+  return start;
+}
+
+/** Past the block's end marker and the line break that ends its line. */
+function afterBlockLine(text: string, at: number): number {
+  let end = at;
+  while (text[end] === ' ' || text[end] === '\t') end++;
+  if (text.startsWith('\r\n', end)) return end + 2;
+  if (text[end] === '\n') return end + 1;
+  return end;
 }
 
 function renderBlock(body: string, label: string, eol: string): string {

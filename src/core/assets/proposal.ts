@@ -74,7 +74,14 @@ export const Proposal = z.object({
   provider: z.string(),
   model: z.string(),
   costUsd: z.number(),
-  status: z.enum(['pending', 'accepted', 'rejected', 'partial']),
+  /** `superseded`: a newer run's proposal for the same targets took its place, with its undecided rules. */
+  status: z.enum(['pending', 'accepted', 'rejected', 'partial', 'superseded']),
+  /** The proposal that took this one's place. */
+  supersededBy: z.string().optional(),
+  /** The open proposals this one took the place of (their undecided rules are in it, under the same ids). */
+  supersedes: z.array(z.string()).optional(),
+  /** Earlier runs whose lessons its carried rules came from: read with its own run's (Skills, nested scopes). */
+  lessonsFrom: z.array(z.string()).optional(),
   files: z.array(FileChange),
   rules: z.array(RuleChange),
   /** The operations behind the rules (by the id they got), so one rule can be accepted or rejected alone. */

@@ -218,6 +218,7 @@ export function renderSkillFile(
   current: string | undefined,
   playbookLink: string,
   playbookPath: string,
+  warn?: (message: string) => void,
 ): string {
   const body = blockBody(draft, playbookLink, playbookPath);
   if (current === undefined) {
@@ -227,7 +228,7 @@ export function renderSkillFile(
   const split = splitFrontMatter(current);
   if (!split) {
     const head = stringify({ name: folderName, description: draft.description }, { lineWidth: 0 });
-    return `---\n${head}---\n\n${upsertManagedBlock(current, body, { label: BLOCK_LABEL, path: `${folderName}/${SKILL_FILE}` })}`;
+    return `---\n${head}---\n\n${upsertManagedBlock(current, body, { label: BLOCK_LABEL, path: `${folderName}/${SKILL_FILE}`, warn })}`;
   }
   let head = split.head;
   const doc = parseDocument(split.yaml);
@@ -237,7 +238,7 @@ export function renderSkillFile(
     const eol = split.head.includes('\r\n') ? '\r\n' : '\n';
     head = `---${eol}${doc.toString({ lineWidth: 0 }).replace(/\n/g, eol)}---${eol}`;
   }
-  return head + upsertManagedBlock(split.body, body, { label: BLOCK_LABEL, path: `${folderName}/${SKILL_FILE}` });
+  return head + upsertManagedBlock(split.body, body, { label: BLOCK_LABEL, path: `${folderName}/${SKILL_FILE}`, warn });
 }
 
 const RULE_ID = /\[([a-z][a-z0-9]*-\d+)\]/g;
@@ -275,6 +276,7 @@ export function renderSkills(input: SkillsInput): FileChange[] {
           current,
           posix.relative(`${root}/${folder}`, input.playbookPath),
           input.playbookPath,
+          input.warn,
         );
       } catch (error) {
         if (!(error instanceof ManagedBlockError)) throw error;

@@ -60,6 +60,10 @@ export interface LearnTaskResult {
   sessions: number;
   declined?: boolean;
   proposal?: { id: string; files: string[] };
+  /** The open proposals the new one took the place of. */
+  superseded?: string[];
+  /** Nothing new: this open proposal still waits. */
+  stillPending?: string;
   run?: {
     id: string;
     status: string;

@@ -81,6 +81,8 @@ export async function runLearnTask(task: LearnTask): Promise<LearnTaskResult> {
       proposal: result.proposal
         ? { id: result.proposal.id, files: result.proposal.files.map((f) => f.path) }
         : undefined,
+      ...(result.superseded ? { superseded: result.superseded } : {}),
+      ...(result.stillPending ? { stillPending: result.stillPending } : {}),
       run: record
         ? {
             id: record.id,

@@ -19,10 +19,13 @@ import { readTextIfExists } from '../util/io';
 import { assetHistory } from './assetHistory';
 import { buildProposal } from './learnRun/buildProposal';
 import type { LearnWorkspaceOptions, LearnWorkspaceResult } from './learnRun/options';
+import { bringsNothingNew, carryOnto, pendingProposals } from './learnRun/pendingProposal';
 import { precomputedReflector } from './learnRun/precomputed';
 import { saveRun } from './learnRun/saveRun';
 import { selectSessions } from './learnRun/selectSessions';
 import { pendingCounters, sumCounts } from './pendingCounters';
+import { readWorkspaceFile } from './proposalFiles';
+import { runTargets } from './runTargets';
 
 export type { LearnWorkspaceOptions, LearnWorkspaceResult } from './learnRun/options';
 
@@ -75,6 +78,12 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     );
     return { traces: share, givenUp, outsideWindow, invalidStoredTraces, reflections };
   }
+  // The open proposal for the same targets: this run learns on top of what it still asks, and takes its place
+  const targets = runTargets(options.assets?.targets, sessions.workspaceSessions, (rel) =>
+    readWorkspaceFile(options.workspace, rel),
+  );
+  const pending = await pendingProposals(options.proposals, options.workspace, targets.targets, playbookPath);
+  const onTop = carryOnto(base, pending);
   // The team's decisions: rules they deleted since the last accept, and changes they rejected, are not re-proposed.
   const memory = new ReviewMemory(state, options.workspace);
   if (!options.dryRun) await memory.noticeDeletions(current);
@@ -102,7 +111,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const result = await learn({
     counting,
     traces,
-    playbook: base,
+    playbook: onTop.playbook,
     reflector: precomputed ?? options.reflector,
     aggregator: options.aggregator,
     provider: options.provider,
@@ -120,6 +129,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     latencyProfile,
     capacityObservations,
   });
+  // the carried rules come first, as if this run had proposed them: one proposal holds them and the new ones
+  result.applied = [...onTop.applied, ...result.applied];
   result.record.warnings.unshift(...early);
   const drops = describeDrops(dropSummary(result.record.nodes));
   if (drops) result.record.warnings.push(drops);
@@ -138,7 +149,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       `session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`,
     );
 
-  const proposal = await buildProposal({
+  const built = await buildProposal({
     options,
     result,
     base,
@@ -150,7 +161,13 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     remembered,
     veto,
     precomputed,
+    targets,
+    carried: pending,
   });
+  // nothing new: the open proposal stays as it is (its id, its review), no copy of it takes its place
+  const stillPending = built && bringsNothingNew(built, pending, new Set(pending.ops)) ? pending.from[0] : undefined;
+  const proposal = stillPending ? undefined : built;
+  const superseded = proposal ? pending.from.map((p) => p.id) : [];
   if (!options.dryRun)
     await saveRun({
       options,
@@ -163,6 +180,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       ruleLedger,
       profiles,
       capacities,
+      superseded: pending.from.filter((p) => superseded.includes(p.id)),
     });
   return {
     traces,
@@ -170,6 +188,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     outsideWindow,
     failedTraces: result.failedTraces,
     proposal,
+    ...(superseded.length > 0 ? { superseded } : {}),
+    ...(stillPending ? { stillPending: stillPending.id } : {}),
     record: result.record,
     invalidStoredTraces,
   };

@@ -74,6 +74,8 @@ export interface OpsRender {
   ops: Array<{ ruleId: string; op: DeltaOp }>;
   /** Rules already in the playbook held back from the other assets (flagged text, or marked). */
   held: HeldRule[];
+  /** Additions not made, by the id they were proposed with: the playbook holds the same rule already. */
+  duplicates: Array<{ ruleId: string; reason: string }>;
 }
 
 /** How flagged rules are treated when operations are rendered again (see trust/hold.ts). */
@@ -125,9 +127,14 @@ export function renderOps(
     ...(authors?.get(r.id) ? { author: authors.get(r.id) } : {}),
   }));
   const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
+  const duplicates = result.applied.flatMap((a) =>
+    a.status === 'skipped' && a.op.op === 'ADD' && a.op.id
+      ? [{ ruleId: a.op.id, reason: a.reason ?? 'a duplicate' }]
+      : [],
+  );
   const countersMove = counters.tags.length > 0 || (counters.counts ?? []).length > 0 || enforced.length > 0;
   if (applied.length === 0 && !countersMove && !unmarks && !takesExisting)
-    return { files: [], rules, ops: [], held: hold.existing };
+    return { files: [], rules, ops: [], held: hold.existing, duplicates };
   const files = renderAssets({
     workspace,
     playbook: result.playbook,
@@ -149,7 +156,13 @@ export function renderOps(
       ),
     },
   });
-  return { files, rules, ops: applied.map((a) => ({ ruleId: a.id as string, op: a.op })), held: hold.existing };
+  return {
+    files,
+    rules,
+    ops: applied.map((a) => ({ ruleId: a.id as string, op: a.op })),
+    held: hold.existing,
+    duplicates,
+  };
 }
 
 /** This machine's counts with a proposal's own increments added. */
@@ -161,11 +174,13 @@ function withCounts(local: LocalCounts, counts: readonly RuleCount[] = []): Loca
   };
 }
 
+/** The lessons of the proposal's run, and of the earlier runs its carried rules came from. */
 export async function proposalLessons(store: TraceStore, proposal: Proposal): Promise<Lesson[]> {
-  const record = (await loadRunRecords(new WorkspaceState(store.dir), proposal.workspace)).find(
-    (r) => r.id === proposal.runId,
-  );
-  return record ? lessonsFromRecord(record) : [];
+  const records = await loadRunRecords(new WorkspaceState(store.dir), proposal.workspace);
+  return [proposal.runId, ...(proposal.lessonsFrom ?? [])].flatMap((id) => {
+    const record = records.find((r) => r.id === id);
+    return record ? lessonsFromRecord(record) : [];
+  });
 }
 
 /**

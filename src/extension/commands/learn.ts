@@ -87,6 +87,8 @@ export async function runLearning(
           let outsideWindow = 0;
           let flaggedNote = '';
           let dropsNote = '';
+          let replacedNote = '';
+          let pendingNote = '';
           for (const workspace of folders) {
             progress.report({ message: `learning for ${vscode.workspace.asRelativePath(workspace)}…` });
             const result = await learnInWorker(
@@ -149,6 +151,14 @@ export async function runLearning(
               `learned from ${result.sessions} new session(s) in ${workspace} with ${info.provider}/${info.model}${run ? ` (run ${run.id}, ${run.status}, ${run.calls} calls, ${run.tokens} tokens)` : ''}`,
             );
             const proposal = result.proposal ? await services.proposals.load(workspace, result.proposal.id) : undefined;
+            if (proposal && result.superseded?.length) {
+              replacedNote = ` It replaces proposal ${result.superseded.join(', ')}: its undecided rules are in it, under the same ids.`;
+              services.log.info(`${proposal.id} supersedes ${result.superseded.join(', ')}`);
+            }
+            if (result.stillPending) {
+              pendingNote = result.stillPending;
+              services.log.info(`nothing new for ${workspace}: proposal ${result.stillPending} still waits for review`);
+            }
             if (proposal?.targetReasons?.length)
               services.log.info(`${proposal.id} is rendered for ${proposal.targetReasons.join('; ')}`);
             for (const e of proposal?.enforcements ?? []) services.log.info(`${proposal?.id}: ${e.explanation}`);
@@ -178,10 +188,10 @@ export async function runLearning(
             void vscode.window.showInformationMessage(
               capture.sessions === 0
                 ? 'Combee found no new sessions for this workspace.'
-                : 'Combee learned nothing new from the recent sessions.',
+                : `Combee learned nothing new from the recent sessions.${pendingNote ? ` Proposal ${pendingNote} still waits for review.` : ''}`,
             );
           } else {
-            const message = `Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.${flaggedNote}${dropsNote}`;
+            const message = `Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.${replacedNote}${flaggedNote}${dropsNote}`;
             void (flaggedNote
               ? vscode.window.showWarningMessage(message)
               : vscode.window.showInformationMessage(message));

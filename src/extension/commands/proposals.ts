@@ -35,7 +35,7 @@ async function resolveProposal(services: Services, id?: unknown): Promise<Propos
   if (active) return services.proposals.load(active.workspace, active.proposalId);
   const pending = (await Promise.all(workspaces.map((ws) => services.proposals.list(ws))))
     .flat()
-    .filter((p) => p.status !== 'accepted' && p.status !== 'rejected');
+    .filter((p) => p.status === 'pending' || p.status === 'partial');
   return pending[0];
 }
 

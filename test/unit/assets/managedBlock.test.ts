@@ -92,9 +92,8 @@ describe('managed block', () => {
     assert.equal(readManagedBlock(undefined), undefined);
   });
 
-  it('refuses duplicated or unbalanced markers with a clear error', () => {
+  it('refuses unbalanced or nested markers with a clear error', () => {
     const cases = [
-      '<!-- combee:begin -->\na\n<!-- combee:end -->\n<!-- combee:begin -->\nb\n<!-- combee:end -->\n',
       '<!-- combee:begin -->\na\n',
       'a\n<!-- combee:end -->\n',
       '<!-- combee:end -->\na\n<!-- combee:begin -->\n',
@@ -108,6 +107,68 @@ describe('managed block', () => {
         JSON.stringify(text),
       );
     }
+  });
+
+  it('merges two blocks into one, keeping the team text around and between them, and says so', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const lines = (...l: string[]) => l.join(eol);
+      const text = lines(
+        '# Team',
+        '',
+        '<!-- combee:begin old -->',
+        '- [a-00001] one',
+        '<!-- combee:end -->',
+        '',
+        'Team line between.',
+        '',
+        '<!-- combee:begin newer -->',
+        '- [a-00001] one',
+        '- [a-00002] two',
+        '<!-- combee:end -->',
+        '',
+        'Team tail.',
+        '',
+      );
+      assert.equal(readManagedBlock(text), '- [a-00001] one\n- [a-00001] one\n- [a-00002] two');
+      const warnings: string[] = [];
+      const out = upsertManagedBlock(text, 'new body', {
+        label: 'l',
+        path: 'AGENTS.md',
+        warn: (m) => warnings.push(m),
+      });
+      assert.equal(
+        out,
+        lines(
+          '# Team',
+          '',
+          '<!-- combee:begin l -->',
+          'new body',
+          '<!-- combee:end -->',
+          '',
+          'Team line between.',
+          '',
+          'Team tail.',
+          '',
+        ),
+      );
+      assert.deepEqual(warnings, [
+        'AGENTS.md: held 2 Combee blocks; merged into one (the text outside them is unchanged)',
+      ]);
+      // merged once, the file holds one block: rendering it again changes nothing and says nothing
+      const again: string[] = [];
+      assert.equal(upsertManagedBlock(out, 'new body', { label: 'l', warn: (m) => again.push(m) }), out);
+      assert.deepEqual(again, []);
+    }
+  });
+
+  it('merges three blocks, the last at the end of the file without a line break', () => {
+    const block = (b: string) => `<!-- combee:begin -->\n${b}\n<!-- combee:end -->`;
+    const text = `Team.\n\n${block('a')}\n\n${block('b')}\nTeam middle.\n\n${block('c')}`;
+    const warnings: string[] = [];
+    const out = upsertManagedBlock(text, 'x', { label: 'l', warn: (m) => warnings.push(m) });
+    assert.equal(out, 'Team.\n\n<!-- combee:begin l -->\nx\n<!-- combee:end -->\nTeam middle.\n');
+    assert.match(warnings.join('\n'), /held 3 Combee blocks; merged into one/);
+    assert.equal(findManagedBlock(out)?.inner, 'x');
   });
 
   it('ignores markers that are not alone on their line (inline mentions)', () => {

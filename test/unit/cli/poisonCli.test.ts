@@ -122,12 +122,10 @@ describe('combee CLI with poisoned sessions', () => {
     const saved = await new ProposalStore(new WorkspaceState(store.dir)).load(workspace, second.id);
     assert.match(saved?.files.find((f) => f.path === 'AGENTS.md')?.after ?? '', /do not slow you down/);
 
+    // the second run took the first one's place, its flagged rules still waiting (and flagged) in it
+    assert.deepEqual(JSON.parse(again.stdout.join('\n')).superseded, [json.proposal.id]);
     const all2 = capture();
-    assert.equal(
-      await runCli(['accept', json.proposal.id, ...common, '--include-flagged'], all2),
-      0,
-      all2.stderr.join('\n'),
-    );
+    assert.equal(await runCli(['accept', second.id, ...common, '--include-flagged'], all2), 0, all2.stderr.join('\n'));
     assert.match(all2.stderr.join('\n'), /accepting flagged rule .* \(remote-code/);
     assert.match(
       readFileSync(join(workspace, 'AGENTS.md'), 'utf8'),

@@ -230,6 +230,18 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     assert.ok(!next?.files.some((f) => f.path.startsWith('.claude/')));
   });
 
+  it('left waiting, it is offered again by the run whose proposal supersedes the one that offered it', async function () {
+    this.timeout(120_000);
+    if (!hasGit()) this.skip();
+    const { made, learn } = await learnRuns(3, PLAIN_RULE);
+    assert.equal(made[2].enforcements?.length, 1);
+    const next = await learn(3);
+    assert.ok(next, 'the fourth run proposes');
+    assert.deepEqual(next.supersedes, [made[2].id]);
+    assert.equal(next.enforcements?.length, 1, 'the enforcement is not lost with the proposal it was in');
+    assert.ok(next.files.some((f) => f.path.startsWith('.claude/')));
+  });
+
   it('stays offered when the rewording beside it is turned down by name, and is written with what is left', async function () {
     this.timeout(120_000);
     if (!hasGit()) this.skip();

@@ -187,16 +187,22 @@ describe('counters on accept', () => {
       retire.op.support.map((s) => s.traceId),
       ['codex:overruled-0', 'codex:overruled-1'],
     );
-    // the first proposal gave them up: its rule changes wait, its counters do not
+    // the first proposal gave way: superseded, its counters and its undecided rules (same ids) in the second
     const older = await proposals.load(workspace, first.proposal.id);
     assert.deepEqual(older?.counts, []);
-    assert.ok(older && older.files.length > 0 && older.status === 'pending', 'its own rule changes still wait');
+    assert.equal(older?.status, 'superseded');
+    assert.equal(older?.supersededBy, second.proposal.id);
+    for (const rule of first.proposal.rules)
+      assert.ok(
+        second.proposal.rules.some((r) => r.id === rule.id),
+        `${rule.id} is carried under its id`,
+      );
 
     assert.equal(await acceptWith(workspace, storeDir, second.proposal.id), 0);
     assert.equal(counters('env-00001'), undefined, 'retired');
     assert.deepEqual(counters('tst-00002'), [2, 0]);
-    // the first proposal tried afterwards (its hunks may no longer fit where the second wrote) counts no session again
-    await acceptWith(workspace, storeDir, first.proposal.id);
+    // the first proposal tried afterwards is refused (superseded), and counts no session again
+    assert.equal(await acceptWith(workspace, storeDir, first.proposal.id), 1);
     assert.deepEqual(counters('tst-00002'), [2, 0]);
   });
 

@@ -1,6 +1,6 @@
 import { lessonsFromRecord } from '../../assets/skills';
 import { renderAssets } from '../../assets/targets';
-import { findManagedBlock } from '../../assets/managedBlock';
+import { outsideManagedBlocks } from '../../assets/managedBlock';
 import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../../assets/proposal';
 import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../../learn/budget';
 import { localCounts } from '../../learn/confirmedCounters';
@@ -29,10 +29,11 @@ import { proposeEnforcement } from '../proposeEnforcement';
 import { resolveConflicts } from '../resolveConflicts';
 import { keptAssets } from '../review/assets';
 import { modelChanges, runAuthor, withAuthors } from '../ruleAuthors';
-import { runTargets } from '../runTargets';
+import type { RunTargets } from '../runTargets';
 import { screenProposal } from '../screenProposal';
 import type { LearnResult, LearnWorkspaceOptions } from './options';
 import type { SessionSelection } from './selectSessions';
+import { carryRemovals, oneChangePerRule, withdrawnInRun, type CarriedProposals } from './pendingProposal';
 import { proposeUpkeep } from './upkeep';
 
 // After the learning: what else the run proposes (the agents' memories the sessions bear out, the rules' upkeep,
@@ -53,6 +54,10 @@ export interface ProposalInput {
   remembered: Awaited<ReturnType<ReviewMemory['load']>>;
   veto: (op: DeltaOp) => string | undefined;
   precomputed?: PrecomputedReflector;
+  /** The targets rendered (see runTargets.ts). */
+  targets: RunTargets;
+  /** The open proposals this one takes the place of: their undecided rules are among `result.applied`, first. */
+  carried?: CarriedProposals;
 }
 
 /** A rule's origin when an agent's memory proposed it. */
@@ -73,8 +78,7 @@ function teamTexts(workspace: string): Array<{ path: string; text: string }> {
     const text = readWorkspaceFile(workspace, path);
     if (text === undefined) continue;
     try {
-      const block = findManagedBlock(text, path);
-      out.push({ path, text: block ? text.slice(0, block.start) + text.slice(block.end) : text });
+      out.push({ path, text: outsideManagedBlocks(text, path) });
     } catch {
       out.push({ path, text }); // damaged markers: the renderer reports them; all of it is the team's here
     }
@@ -86,6 +90,9 @@ function teamTexts(workspace: string): Array<{ path: string; text: string }> {
 export async function buildProposal(input: ProposalInput): Promise<Proposal | undefined> {
   const { options, result, base, traces, sessions, playbookPath, state, ruleLedger, remembered, veto, precomputed } =
     input;
+  const carried = input.carried?.rules ?? new Map<string, Proposal['rules'][number]>();
+  // the runs the carried rules were learned in: their lessons render with this run's (Skills, nested scopes)
+  const lessonRuns = [...new Set((input.carried?.from ?? []).flatMap((p) => [p.runId, ...(p.lessonsFrom ?? [])]))];
   // The agents' memories that this workspace's sessions bear out, as rules of this proposal; the rest reported
   let fromMemory = new Map<string, MemoryVerdict>();
   let memoryTraces: Trace[] = [];
@@ -139,14 +146,22 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     for (const w of conflicts.withdrawn) result.record.warnings.push(`rule ${w.id} left out: ${w.reason}`);
     for (const r of conflicts.removed) overruledBy.set(r.id, r.by);
   }
+  if (input.carried) carryRemovals(result, input.carried);
 
+  // a carried rule is screened against the sessions it was learned from (earlier runs'), as it was the first time
+  const carriedIds = [...carried.values()].flatMap((r) => r.support.map((s) => s.traceId));
+  const carriedTraces = await options.store.loadTraces(
+    [...new Set(carriedIds)].filter((id) => !traces.some((t) => t.id === id)),
+  );
+  const others = [...memoryTraces, ...carriedTraces].filter(
+    (t, i, all) => !traces.some((r) => r.id === t.id) && all.findIndex((o) => o.id === t.id) === i,
+  );
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
   const { rules, hold, warnings } = screenProposal({
     applied: result.applied,
     playbook: result.playbook,
     // a memory's rule is screened against the sessions that bear it out
-    traces:
-      memoryTraces.length > 0 ? [...traces, ...memoryTraces.filter((t) => !traces.some((r) => r.id === t.id))] : traces,
+    traces: others.length > 0 ? [...traces, ...others] : traces,
     playbookPath,
     // a pull request's store comes from a cache others can write: a rule accepted by name there proves nothing
     isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
@@ -166,22 +181,32 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
           traces,
           store: options.store,
           held: hold.ids,
-          earlier: () => options.proposals.list(options.workspace),
+          // a proposal this one supersedes is no verdict: what it offered is offered again here, if still due
+          earlier: async () =>
+            (await options.proposals.list(options.workspace)).filter(
+              (p) => !(input.carried?.from ?? []).some((c) => c.id === p.id),
+            ),
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
         })
       : { playbook: result.playbook, enforcements: [] };
   result.playbook = enforcement.playbook;
+  // a carried rule this run takes out again is proposed no more (an addition and its removal)
+  const withdrawn = withdrawnInRun(
+    result.applied.filter((a) => a.status === 'applied' && a.id).map((a) => ({ ruleId: a.id as string, op: a.op })),
+  );
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)
   const contributors = new Map(sessions.all.map((t) => [t.id, t.contributor]));
-  const corroborated = withAuthors(rules, result.applied, byModel, author).map((r) => ({
-    ...r,
-    ...(memoryAuthors.has(r.id) ? { author: memoryAuthors.get(r.id) } : {}),
-    corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
-  }));
+  const corroborated = oneChangePerRule(withAuthors(rules, result.applied, byModel, author))
+    .filter((r) => !withdrawn.has(r.id))
+    .map((r) => ({
+      ...r,
+      ...(memoryAuthors.has(r.id) ? { author: memoryAuthors.get(r.id) } : {}),
+      // a carried rule was written by whoever proposed it first
+      ...(carried.get(r.id)?.author ? { author: carried.get(r.id)?.author } : {}),
+      corroboration: corroborationOf(r.support, (id) => contributors.get(id)),
+    }));
   // without a setting, the targets follow the agents whose sessions the workspace has
-  const targets = runTargets(options.assets?.targets, sessions.workspaceSessions, (rel) =>
-    readWorkspaceFile(options.workspace, rel),
-  );
+  const { targets } = input;
   const notes = lintRules(
     rules,
     result.playbook,
@@ -190,13 +215,19 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   );
   const appliedOps = result.applied
     .filter((a) => a.status === 'applied' && a.id)
-    .map((a) => ({ ruleId: a.id as string, op: a.op }));
+    .map((a) => ({ ruleId: a.id as string, op: a.op }))
+    .filter((o) => !withdrawn.has(o.ruleId));
   // a rule back after a rejection or retirement says so first (decided on other sessions than these)
   for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
     notes.set(id, [note, ...(notes.get(id) ?? [])]);
   // a rule reworded beside its enforcement says so where it is reviewed
   for (const e of enforcement.enforcements) notes.set(e.ruleId, [...(notes.get(e.ruleId) ?? []), e.explanation]);
   for (const [id, verdict] of fromMemory) notes.set(id, [memoryNote(verdict), ...(notes.get(id) ?? [])]);
+  // what the review was told of a carried rule is told again (new notes first)
+  for (const [id, rule] of carried) {
+    const all = [...(notes.get(id) ?? []), ...(rule.notes ?? [])];
+    if (all.length > 0) notes.set(id, [...new Set(all)]);
+  }
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
@@ -206,7 +237,10 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
           workspace: options.workspace,
           playbook: result.playbook,
           rules: corroborated,
-          lessons: lessonsFromRecord(result.record),
+          lessons: [
+            ...lessonsFromRecord(result.record),
+            ...records.filter((r) => lessonRuns.includes(r.id)).flatMap(lessonsFromRecord),
+          ],
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
           settings: { ...options.assets, targets: targets.targets, playbookPath },
@@ -241,7 +275,11 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
         {
           ...rule,
           ...(notes.has(rule.id) ? { notes: notes.get(rule.id) } : {}),
-          ...(fromMemory.has(rule.id) ? { source: memorySource(fromMemory.get(rule.id) as MemoryVerdict) } : {}),
+          ...(fromMemory.has(rule.id)
+            ? { source: memorySource(fromMemory.get(rule.id) as MemoryVerdict) }
+            : carried.get(rule.id)?.source
+              ? { source: carried.get(rule.id)?.source }
+              : {}),
         },
         redactText,
       ),
@@ -255,5 +293,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     assets: keptAssets({ ...options.assets, targets: targets.targets, playbookPath }),
     targetReasons: targets.reasons,
     reviewed: { files: [], rules: [] },
+    ...(input.carried && input.carried.from.length > 0 ? { supersedes: input.carried.from.map((p) => p.id) } : {}),
+    ...(lessonRuns.length > 0 ? { lessonsFrom: lessonRuns } : {}),
   };
 }

@@ -90,6 +90,10 @@ export interface LearnWorkspaceResult {
   /** `mapOnly`: the reflections made. */
   reflections?: ReflectionSet;
   proposal?: Proposal;
+  /** The open proposals this run's proposal took the place of (their undecided rules are in it, same ids). */
+  superseded?: string[];
+  /** The run brought nothing the open proposal did not hold: that one still waits, no new one was made. */
+  stillPending?: string;
   record?: RunRecord;
   invalidStoredTraces: number;
 }

@@ -25,6 +25,8 @@ export interface RunToSave {
   ruleLedger: RuleLedger;
   profiles: LatencyProfiles;
   capacities: CapacityProfiles;
+  /** The open proposals the run's proposal takes the place of. */
+  superseded: Proposal[];
 }
 
 /**
@@ -33,15 +35,21 @@ export interface RunToSave {
  */
 export async function saveRun(run: RunToSave): Promise<void> {
   const { options, result, proposal, carried, playbookPath, traces, state, ruleLedger, profiles, capacities } = run;
+  const replaced = new Set(run.superseded.map((p) => p.id));
   // the record is read by the webview and the CLI: its warnings may quote an endpoint's error text
   await saveRunRecord(state, options.workspace, redactDeep(result.record, redactText));
   if (proposal) await options.proposals.save(proposal);
-  if (proposal && carried.from.length > 0) {
+  // closed, its decisions kept: what it still asked is in the new proposal (its counters too)
+  if (proposal)
+    for (const old of run.superseded)
+      await options.proposals.save({ ...old, status: 'superseded', supersededBy: proposal.id, tags: [], counts: [] });
+  const givingUp = { ...carried, from: carried.from.filter((p) => !replaced.has(p.id)) };
+  if (proposal && givingUp.from.length > 0) {
     const said: string[] = [];
     await giveUpCounters(
       options.store,
       options.proposals,
-      carried,
+      givingUp,
       { ...options.assets, playbookPath, targets: proposal.targets as AssetSettings['targets'] },
       (m) => said.push(m),
     );

@@ -10,6 +10,7 @@ import { textsToTrust } from '../../trust/hold';
 import { chooseRules, readWorkspaceFile } from '../proposalFiles';
 import { rememberRetired } from '../rememberRetired';
 import { proposalAssets } from './assets';
+import { rewrittenSince } from './rewrittenSince';
 import { rulesInFile } from './ruleFiles';
 import { emptyOutcome, type ReviewWriter, type WriteOutcome, type WrittenFile } from './writer';
 
@@ -103,6 +104,10 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
   // a rule already in the playbook that the screen held back can be taken by name even once the rest is decided
   const takesHeldOnly =
     action.kind === 'accept-rules' && action.ids.every((id) => proposal.heldRules.some((h) => h.id === id));
+  if (proposal.status === 'superseded')
+    return refuse(
+      `proposal ${proposal.id} was superseded by ${proposal.supersededBy ?? 'a newer one'} (a newer learning run holds its undecided rules, under the same ids): decide on that one`,
+    );
   if (!isOpen(proposal) && !takesHeldOnly) return refuse(`proposal ${proposal.id} is ${proposal.status} already`);
   const pending = pendingRules(proposal);
   const assets = proposalAssets(proposal, deps.fallbackAssets);
@@ -112,8 +117,14 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
 
   /** Accepting rules: their render against the files as they are now, the rest rendered again around them. */
   const accept = async (take: RuleChange[], held: HeldRule[]): Promise<ReviewPlan> => {
-    // everything that waits, none flagged: the proposal's own files, as reviewed
-    if (take.length === pending.length && held.length === 0 && !pending.some(isFlagged))
+    // everything that waits, none flagged: the proposal's own files, as reviewed (re-based onto the team's edits), unless
+    // Combee wrote to one since: that one's patch would add a second block or a rule twice, so all are rendered again
+    if (
+      take.length === pending.length &&
+      held.length === 0 &&
+      !pending.some(isFlagged) &&
+      !proposal.files.some((f) => rewrittenSince(proposal.workspace, f, assets.playbookPath, pending))
+    )
       return { ...base, accepting: take, files: proposal.files, next: () => ({ ...proposal, files: [] }) };
     const split = await chooseRules(
       deps.store,
@@ -124,6 +135,9 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     );
     if (split.chosen.files.length === 0 && take.length + held.length === 0)
       return refuse(`nothing to accept in proposal ${proposal.id} but flagged rules (accept them by name)`);
+    // an addition the playbook holds already (the same text, under this id or another) is not written again
+    for (const d of split.chosen.duplicates.filter((d) => take.some((r) => r.id === d.ruleId)))
+      deps.warn(`rule ${d.ruleId} is in the playbook already (${d.reason}): not written again`);
     return {
       ...base,
       accepting: take,

@@ -3,6 +3,8 @@ import { Proposal } from '../../assets/proposal';
 import { ReviewMemory, ReviewMemoryData } from '../../store/reviewMemory';
 import { WorkspaceState } from '../../store/workspaceState';
 import { atomicWrite, readJsonFile } from '../../util/io';
+import { proposalAssets } from './assets';
+import { foldIntoSuccessor } from './foldBack';
 import { commitReview, type ReviewAction, type ReviewDeps, type ReviewPlan, type ReviewResult } from './decide';
 
 const UndoEntry = z.object({
@@ -107,7 +109,24 @@ export class UndoStack {
     );
     if (restored.changedSince.length > 0) return { kind: 'changed-since', entry, changedSince: restored.changedSince };
     await this.save(entries.slice(0, -1));
-    await deps.proposals.save(entry.before);
+    const now = await deps.proposals.load(entry.before.workspace, entry.before.id);
+    if (now?.status === 'superseded') {
+      // a newer run took its place since: it stays superseded, and what the decision took waits in the newer one
+      await deps.proposals.save({
+        ...entry.before,
+        status: 'superseded',
+        supersededBy: now.supersededBy,
+        tags: [],
+        counts: [],
+      });
+      const playbookPath = proposalAssets(entry.before).playbookPath;
+      await foldIntoSuccessor(
+        deps,
+        entry.before,
+        now,
+        entry.writes.some((w) => w.path === playbookPath),
+      );
+    } else await deps.proposals.save(entry.before);
     await new ReviewMemory(new WorkspaceState(deps.store.dir), entry.before.workspace).restore(entry.memoryBefore);
     return { kind: 'undone', entry, reverted: restored.reverted, rebased: restored.rebased };
   }
