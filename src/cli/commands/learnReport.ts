@@ -1,3 +1,4 @@
+import { describeEnforced } from '../../core/service/proposeEnforcement';
 import { countBatchModes } from '../../core/learn/batchMode';
 import { describeDrops, dropSummary } from '../../core/learn/callItems';
 import type { RunRecord } from '../../core/learn/record';
@@ -37,6 +38,7 @@ export function reportLearnJson(
               targets: result.proposal.targets,
               targetReasons: result.proposal.targetReasons,
               ...(result.proposal.enforcements ? { enforcements: result.proposal.enforcements } : {}),
+              ...(result.proposal.enforced ? { enforced: result.proposal.enforced } : {}),
             }
           : null,
         run: record
@@ -104,6 +106,9 @@ export function reportLearnText(
       `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
       ...(proposal.targetReasons?.length ? [`  Rendered for ${proposal.targetReasons.join('; ')}.`] : []),
       ...(proposal.enforcements ?? []).map((e) => `  Enforcement: ${e.explanation}.`),
+      ...(proposal.enforced ?? []).map(
+        (e) => `  Enforced by the hook files: rule ${e.ruleId}: ${describeEnforced(e)}.`,
+      ),
       ...dropsSummary(record!),
       ...(result.failedTraces?.length
         ? [
