@@ -23,6 +23,8 @@ const node = {
   logLevel: 'warning',
   // piscina's optional native dependency is loaded lazily and may be absent
   external: ['@napi-rs/nice'],
+  // jsonc-parser's UMD build (its `main`) loads its parts with a require a bundle can't follow: its ES module build
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 /** @type {import('esbuild').BuildOptions[]} */

@@ -1,3 +1,4 @@
+import { describeEnforced } from '../../core/service/proposeEnforcement';
 import { countBatchModes } from '../../core/learn/batchMode';
 import { describeDrops, dropSummary } from '../../core/learn/callItems';
 import type { RunRecord } from '../../core/learn/record';
@@ -39,6 +40,7 @@ export function reportLearnJson(
               targets: result.proposal.targets,
               targetReasons: result.proposal.targetReasons,
               ...(result.proposal.enforcements ? { enforcements: result.proposal.enforcements } : {}),
+              ...(result.proposal.enforced ? { enforced: result.proposal.enforced } : {}),
             }
           : null,
         run: record
@@ -107,6 +109,9 @@ export function reportLearnText(
       ...(result.superseded?.length ? [`  ${supersededLine(proposal, result.superseded, request.dryRun)}`] : []),
       ...(proposal.targetReasons?.length ? [`  Rendered for ${proposal.targetReasons.join('; ')}.`] : []),
       ...(proposal.enforcements ?? []).map((e) => `  Enforcement: ${e.explanation}.`),
+      ...(proposal.enforced ?? []).map(
+        (e) => `  Enforced by the hook files: rule ${e.ruleId}: ${describeEnforced(e)}.`,
+      ),
       ...dropsSummary(record!),
       ...(result.failedTraces?.length
         ? [

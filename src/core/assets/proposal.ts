@@ -125,6 +125,22 @@ export const Proposal = z.object({
         explanation: z.string(),
         /** The playbook mark that records it (re-applied when part of the proposal is rendered again). */
         mark: z.string().optional(),
+        /** Why it is held, not marked (`team-only`: only team bundles' sessions broke the rule). */
+        flags: z.array(RuleFlag).optional(),
+      }),
+    )
+    .optional(),
+  /**
+   * Every enforcement the proposal's hook files carry, offered by this run or marked in the playbook before (a mark
+   * is text anyone with the repository can write): what each stops, said in the summary, the review and a PR body.
+   */
+  enforced: z
+    .array(
+      z.object({
+        ruleId: z.string(),
+        content: z.string(),
+        claudeCode: z.array(z.array(z.string())).optional(),
+        preCommit: z.array(z.string()).optional(),
       }),
     )
     .optional(),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { splitMemories } from './items';
-import type { MemoryPlace, MemoryReader } from './reader';
+import type { MemoryFileRef, MemoryPlace, MemoryReader } from './reader';
 
 /**
  * Claude Code's folder for a project under `projects/`: the project's path with every character other than a
@@ -23,13 +23,13 @@ function claudeRoots({ env, home }: MemoryPlace): string[] {
 export const claudeCodeMemories: MemoryReader = {
   agent: 'claude-code',
   async files(place, list) {
-    const out: string[] = [];
+    const out: MemoryFileRef[] = [];
     for (const root of claudeRoots(place)) {
       const dir = join(root, 'projects', claudeProjectFolder(place.workspace), 'memory');
       const names = (await list(dir)).filter((n) => n.toLowerCase().endsWith('.md'));
       // the index first, then the topic files by name
       names.sort((a, b) => (a === 'MEMORY.md' ? -1 : b === 'MEMORY.md' ? 1 : a < b ? -1 : a > b ? 1 : 0));
-      out.push(...names.map((n) => join(dir, n)));
+      out.push(...names.map((n) => ({ path: join(dir, n), scope: 'project' as const })));
     }
     return out;
   },

@@ -14,7 +14,8 @@ export const geminiCliMemories: MemoryReader = {
   agent: 'gemini-cli',
   async files({ env, home }, list) {
     const dir = join(env.GEMINI_CLI_HOME ?? home, '.gemini');
-    return (await list(dir)).includes('GEMINI.md') ? [join(dir, 'GEMINI.md')] : [];
+    // the user's global file: its memories are about any project
+    return (await list(dir)).includes('GEMINI.md') ? [{ path: join(dir, 'GEMINI.md'), scope: 'global' }] : [];
   },
   memories(text) {
     const section = sectionText(text, GEMINI_MEMORY_SECTION);

@@ -5,6 +5,8 @@ export interface RawMemory {
   /** 1-based line where it starts. */
   line: number;
   text: string;
+  /** The heading it sits under, if any: a shared file's `## acme-shop` says which project its memories are about. */
+  heading?: string;
 }
 
 /** Longer than this, a "memory" is a pasted document rather than a lesson: left out (and counted). */
@@ -21,11 +23,13 @@ export function splitMemories(text: string): { memories: RawMemory[]; tooLong: n
   const memories: RawMemory[] = [];
   let tooLong = 0;
   let current: RawMemory | undefined;
+  let heading: string | undefined;
   const close = () => {
     if (!current) return;
     const flat = current.text.replace(/\s+/g, ' ').trim();
     if (flat.length > MAX_MEMORY_CHARS) tooLong++;
-    else if (flat && !INDEX_LINE.test(flat)) memories.push({ line: current.line, text: flat });
+    else if (flat && !INDEX_LINE.test(flat))
+      memories.push({ line: current.line, text: flat, ...(current.heading ? { heading: current.heading } : {}) });
     current = undefined;
   };
   let start = 0;
@@ -51,14 +55,15 @@ export function splitMemories(text: string): { memories: RawMemory[]; tooLong: n
     }
     if (line.trim() === '' || HEADING.test(line)) {
       close();
+      if (HEADING.test(line)) heading = line.replace(/^\s*#+/, '').trim() || undefined;
       continue;
     }
     const bullet = BULLET.exec(line);
     if (bullet) {
       close();
-      current = { line: i + 1, text: bullet[1] };
+      current = { line: i + 1, text: bullet[1], heading };
     } else if (current) current.text += ` ${line.trim()}`;
-    else current = { line: i + 1, text: line.trim() };
+    else current = { line: i + 1, text: line.trim(), heading };
   }
   close();
   return { memories, tooLong };

@@ -8,6 +8,7 @@ import { codexMemories } from './codex';
 import { copilotMemories } from './copilot';
 import { geminiCliMemories } from './geminiCli';
 import type { MemoryPlace, MemoryReader } from './reader';
+import { namesRepository, repositoryNames } from './scope';
 import type { MemoryAgent, MemoryItem } from './types';
 
 /** One reader per agent format, in the order their memories are listed. */
@@ -20,6 +21,8 @@ export const MEMORY_READERS: readonly MemoryReader[] = [
 
 /** A memory file larger than this is not an agent's notes: skipped with a warning. */
 export const MAX_MEMORY_FILE_BYTES = 512 * 1024;
+/** All memory files together: past this, the files left are not read (many files each under the cap add up). */
+export const MAX_MEMORY_TOTAL_BYTES = 2 * 1024 * 1024;
 
 export interface ReadMemoriesResult {
   items: MemoryItem[];
@@ -43,13 +46,14 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /** Opened read-only, never written: its bytes and its modification time stay as they were. */
-async function readSmallFile(path: string): Promise<string | 'too large' | undefined> {
+async function readSmallFile(path: string, budget: number): Promise<string | 'too large' | 'over budget' | undefined> {
   let handle;
   try {
     handle = await open(path, 'r');
     const stat = await handle.stat();
     if (!stat.isFile()) return undefined;
     if (stat.size > MAX_MEMORY_FILE_BYTES) return 'too large';
+    if (stat.size > budget) return 'over budget';
     return await handle.readFile('utf8');
   } catch {
     return undefined;
@@ -79,20 +83,35 @@ export async function readAgentMemories(
   const files: string[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
+  const names = repositoryNames(place.workspace);
+  let budget = MAX_MEMORY_TOTAL_BYTES;
   for (const reader of options.readers ?? MEMORY_READERS) {
-    for (const path of await reader.files(place, listFiles)) {
+    for (const { path, scope } of await reader.files(place, listFiles)) {
       const file = shownPath(path, place.home);
-      const text = await readSmallFile(path);
+      const text = await readSmallFile(path, budget);
       if (text === undefined) continue;
       if (text === 'too large') {
         warnings.push(`${reader.agent} memory file ${file} is larger than ${MAX_MEMORY_FILE_BYTES} bytes: not read`);
         continue;
       }
+      if (text === 'over budget') {
+        warnings.push(
+          `${reader.agent} memory file ${file} is past the ${MAX_MEMORY_TOTAL_BYTES} bytes read of all memory files: not read`,
+        );
+        continue;
+      }
+      budget -= Buffer.byteLength(text, 'utf8');
       files.push(file);
       const { memories, tooLong } = reader.memories(text);
       if (tooLong > 0)
         warnings.push(`${tooLong} memory(ies) of ${file} are longer than a lesson (a pasted document?): left out`);
-      for (const memory of memories) {
+      // a file for every project: only what names this repository is this repository's memory
+      const mine = scope === 'project' ? memories : memories.filter((m) => namesRepository(m, names));
+      if (mine.length < memories.length)
+        warnings.push(
+          `${memories.length - mine.length} memory(ies) of ${file} (kept for every project) do not name this repository: not candidates here`,
+        );
+      for (const memory of mine) {
         const before = redactor.count;
         const clean = redactor.redact(memory.text);
         const redacted = redactor.count > before;
@@ -106,6 +125,7 @@ export async function readAgentMemories(
           agent: reader.agent,
           file,
           line: memory.line,
+          scope,
           text: clean,
           redacted,
           flags: screenText(clean),

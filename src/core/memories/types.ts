@@ -20,6 +20,8 @@ export interface MemoryItem {
   file: string;
   /** 1-based line of the file where it starts. */
   line: number;
+  /** Read from a file kept for this workspace alone, or from one kept for every project (it names this repository). */
+  scope: 'project' | 'global';
   /** The memory's text with secrets removed. */
   text: string;
   /** Secrets were removed from it. */

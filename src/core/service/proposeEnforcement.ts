@@ -1,6 +1,9 @@
 import type { Proposal } from '../assets/proposal';
 import { describeEscalation, escalations, VIOLATIONS_TO_ENFORCE, type Escalation } from '../assets/enforce/escalate';
-import { withEnforcedMark } from '../assets/enforce/mark';
+import { enforcedRules, withEnforcedMark } from '../assets/enforce/mark';
+import { HOOK_DATA_PATH } from '../assets/enforce/hookScript';
+import { PRE_COMMIT_DATA_PATH } from '../assets/enforce/preCommit';
+import type { FileChange } from '../assets/proposal';
 import { preCommitHost } from '../assets/enforce/preCommit';
 import { wordsByRule } from '../learn/lifecycle';
 import type { RunRecord } from '../learn/record';
@@ -26,6 +29,7 @@ export async function proposeEnforcement(input: {
   /** Earlier proposals of the workspace: an enforcement still waiting in one, or turned down, is not offered again. */
   earlier: () => Promise<readonly Proposal[]>;
   readFile: (rel: string) => string | undefined;
+  teamReview?: boolean;
 }): Promise<{ playbook: Playbook; enforcements: NonNullable<Proposal['enforcements']> }> {
   const words = wordsByRule([...input.records, { ...input.run, nodes: [] }]);
   const wanted = new Set<string>();
@@ -48,9 +52,11 @@ export async function proposeEnforcement(input: {
     traces,
     held: input.held,
     preCommit: preCommitHost(input.readFile) !== undefined,
+    teamReview: input.teamReview,
   }).filter((e) => !offered.has(`${e.ruleId}\n${e.content}`));
   let playbook = input.playbook;
-  for (const e of found) playbook = withEnforcedMark(playbook, e.ruleId, e.mark);
+  // one only team bundles' sessions broke is held like such a rule: said, never marked, so no hook is rendered
+  for (const e of found) if (!e.teamOnly) playbook = withEnforcedMark(playbook, e.ruleId, e.mark);
   return { playbook, enforcements: found.map(entry) };
 }
 
@@ -63,7 +69,36 @@ function entry(e: Escalation): NonNullable<Proposal['enforcements']>[number] {
     ...(e.spec['pre-commit'] ? { preCommit: e.spec['pre-commit'] } : {}),
     broke: e.broke,
     followed: e.followed,
-    explanation: describeEscalation(e),
-    mark: e.mark,
+    explanation: e.teamOnly
+      ? `${describeEscalation(e)}; held (team-only: ${e.teamOnly}), not marked or rendered until your own sessions break it too`
+      : describeEscalation(e),
+    ...(e.teamOnly ? { flags: [{ kind: 'team-only' as const, reason: e.teamOnly }] } : { mark: e.mark }),
   };
+}
+
+export type Enforced = NonNullable<Proposal['enforced']>[number];
+
+/** Every enforcement the proposal's hook files carry: the playbook's marks (not held), when a hook file is among them. */
+export function enforcedInFiles(
+  playbook: Playbook,
+  held: ReadonlySet<string>,
+  files: readonly FileChange[],
+): Enforced[] {
+  if (!files.some((f) => f.path === HOOK_DATA_PATH || f.path === PRE_COMMIT_DATA_PATH)) return [];
+  return [...enforcedRules(playbook)]
+    .filter(([id]) => !held.has(id))
+    .map(([ruleId, { content, spec }]) => ({
+      ruleId,
+      content,
+      ...(spec['claude-code'] ? { claudeCode: spec['claude-code'].map((m) => [...m]) } : {}),
+      ...(spec['pre-commit'] ? { preCommit: [...spec['pre-commit']] } : {}),
+    }));
+}
+
+/** What one enforcement stops, in one line. */
+export function describeEnforced(e: Enforced): string {
+  return [
+    ...(e.claudeCode ? [`a Claude Code hook stops ${e.claudeCode.map((m) => `\`${m.join(' ')}\``).join(', ')}`] : []),
+    ...(e.preCommit ? [`a pre-commit check refuses ${e.preCommit.map((p) => `\`${p}\``).join(', ')}`] : []),
+  ].join(' and ');
 }

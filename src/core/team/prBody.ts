@@ -44,6 +44,28 @@ export function renderPrBody(input: PrBodyInput): string {
       ),
       '',
     );
+  const enforced = proposal.enforced ?? [];
+  const held = (proposal.enforcements ?? []).filter((e) => (e.flags ?? []).length > 0);
+  if (enforced.length + held.length > 0)
+    lines.push(
+      `### Enforcements (${enforced.length})`,
+      '',
+      'Hooks that stop commands before they run, rendered from the playbook’s `combee:enforced` marks.',
+      '',
+      ...enforced.map((e) => {
+        const offered = proposal.enforcements?.find((o) => o.ruleId === e.ruleId && o.mark);
+        const what = [
+          ...(e.claudeCode
+            ? [`Claude Code hook stops ${e.claudeCode.map((m) => codeSpan(m.join(' '))).join(', ')}`]
+            : []),
+          ...(e.preCommit ? [`pre-commit check refuses ${e.preCommit.map((p) => codeSpan(p)).join(', ')}`] : []),
+        ].join('; ');
+        return `- ${codeSpan(e.ruleId)} ${codeSpan(e.content)} — ${what}
+  - ${offered ? codeSpan(offered.explanation) : 'from a mark already in the playbook'}`;
+      }),
+      ...held.map((e) => `- ${codeSpan(e.ruleId)} held, not in this branch: ${codeSpan(describeFlags(e.flags ?? []))}`),
+      '',
+    );
   lines.push(
     `### Files (${input.written.length})`,
     '',

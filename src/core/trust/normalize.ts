@@ -1,33 +1,45 @@
+import confusables from 'unhomoglyph/data.json';
+
 // Rule text as a screen should read it: what an agent would execute or obey, not how it was spelled.
 
 /** Zero-width and bidirectional control characters: invisible, so a reader cannot see what they split. */
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad]/g;
 /** Full-width and mathematical letters: look like ASCII, are not (NFKC folds them). */
 const LOOK_ALIKE_FORMS = /[\uff01-\uff5e]|[\u{1d400}-\u{1d7ff}]/u;
-/** A Latin letter next to a Cyrillic or Greek one inside a word: a homoglyph swap (`сurl` with a Cyrillic с). */
-const MIXED_SCRIPT = /[a-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-z]/i;
-const HOMOGLYPHS: Record<string, string> = {
-  а: 'a',
-  с: 'c',
-  е: 'e',
-  о: 'o',
-  р: 'p',
-  х: 'x',
-  у: 'y',
-  і: 'i',
-  ѕ: 's',
-  ј: 'j',
-  ο: 'o',
-  α: 'a',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-};
+/**
+ * Unicode's confusables (TR39 `confusables.txt`, as the `unhomoglyph` package ships it): each character that looks
+ * like plain letters or digits, to those letters (`ı` → `i`, Cyrillic `с` → `c`, Greek `ο` → `o`). Only characters
+ * outside ASCII are folded: the table also maps `m` to `rn`, which is for comparing names, not reading words.
+ */
+let toAscii: Map<string, string> | undefined;
+function asciiLookAlikes(): Map<string, string> {
+  if (!toAscii) {
+    toAscii = new Map();
+    for (const [from, to] of Object.entries(confusables as Record<string, string>)) {
+      const lower = to.toLowerCase();
+      if (/[^\x00-\x7f]/.test(from) && [...from].length === 1 && /^[a-z0-9]+$/.test(lower)) toAscii.set(from, lower);
+    }
+  }
+  return toAscii;
+}
+const NON_ASCII = /[^\x00-\x7f]/gu;
+
+/** A look-alike's letters: its small form's first (Greek `Ι` reads `i`, not `l`), else its own (Cyrillic `К` → `k`). */
+function foldLookAlike(c: string): string {
+  const table = asciiLookAlikes();
+  return table.get(c.toLowerCase()) ?? table.get(c) ?? c;
+}
+
+/** A look-alike inside a word of plain letters (`ıgnore`, `сurl` with a Cyrillic с): a swap, not a foreign word. */
+function mixesLookAlikes(text: string): boolean {
+  for (const m of text.matchAll(NON_ASCII)) {
+    if (foldLookAlike(m[0]) === m[0]) continue;
+    const at = m.index ?? 0;
+    if (/[a-z]/i.test(text[at - 1] ?? '') || /[a-z]/i.test(text[at + m[0].length] ?? '')) return true;
+  }
+  return false;
+}
+
 /** `\u0063url`, `\x63url`, `&#99;url`: an escaped plain letter only hides a word. */
 const LETTER_ESCAPE =
   /\\u\{?(00[2-7][0-9a-fA-F])\}?|\\x([2-7][0-9a-fA-F])|&#x(0*[2-7][0-9a-f]);|&#(0*(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6]));/gi;
@@ -47,7 +59,7 @@ export function normalizeRuleText(input: string): NormalizedText {
   const obfuscated =
     INVISIBLE.test(input) ||
     LOOK_ALIKE_FORMS.test(input) ||
-    MIXED_SCRIPT.test(input) ||
+    mixesLookAlikes(input.normalize('NFKC')) ||
     new RegExp(LETTER_ESCAPE.source, 'i').test(input) ||
     new RegExp(QUOTE_SPLIT.source, 'i').test(input);
   const text = input
@@ -56,7 +68,7 @@ export function normalizeRuleText(input: string): NormalizedText {
     .replace(LETTER_ESCAPE, (_m, u, x, hex, dec) =>
       String.fromCharCode(u ? parseInt(u, 16) : x ? parseInt(x, 16) : hex ? parseInt(hex, 16) : Number(dec)),
     )
-    .replace(/[\u0370-\u03ff\u0400-\u04ff]/g, (c) => HOMOGLYPHS[c.toLowerCase()] ?? c)
+    .replace(NON_ASCII, foldLookAlike)
     .replace(QUOTE_SPLIT, '$1')
     // A backslash inside a word (`c\url`) is ignored by the shell; Windows paths lose nothing a screen needs.
     .replace(/([a-z])\\(?=[a-z])/gi, '$1')

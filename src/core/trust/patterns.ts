@@ -17,6 +17,8 @@ export interface RiskPattern {
 const FETCH = String.raw`(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|http|https|aria2c)`;
 const SHELL = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:(?:ba|z|da|k|fi|tc|c)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell|source|osascript)\b`;
 const SECRET_PATH = String.raw`(?:~?/?\.ssh\b|id_rsa|id_ed25519|id_ecdsa|\.aws/|aws/credentials|\.env\b|\.npmrc|\.netrc|\.git-credentials|\.pypirc|\.docker/config|/etc/passwd|/etc/shadow|\.kube/config|kubeconfig|\.gnupg|keychain|\.config/gh/hosts)`;
+/** A secrets file as the thing copied: `.env` itself (`.env.example` is a template, and `cp .env.example .env` is setup). */
+const COPIED_SECRET = String.raw`(?:[\w~./-]*\/)?(?:\.env(?:\.(?:local|prod|production|staging|development|dev|test))?(?![\w.-])|id_rsa|id_ed25519|id_ecdsa|\.ssh\/|\.aws\/credentials|\.npmrc|\.netrc|\.git-credentials|\.pypirc|\.docker\/config\.json|\.kube\/config|kubeconfig|[\w.-]*\.pem\b|[\w.-]*\.key\b|credentials\.json|secrets?\.(?:json|ya?ml|txt|env))`;
 const NET_SINK = String.raw`(?:curl|wget|nc|ncat|netcat|socat|telnet|http|https|scp|rsync|ftp|sendmail|mail)\b`;
 const SECRET_WORD = String.raw`(?:env(?:ironment)?(?: variables?| vars?)?|secrets?|credentials?|api[ _-]?keys?|tokens?|passwords?|private keys?|ssh keys?|\.env(?: file)?|cookies?|session ids?|aws keys?)`;
 const EXFIL_DEST = String.raw`(?:https?://|webhook|endpoint|collector|analytics|third[- ]party|tracking|telemetry|remote server|external server|server at|url\b|pastebin|discord|telegram|gist|ngrok|requestbin|pipedream|an? (?:email|e-mail)|dashboard|issue(?: tracker)?|tracker|channel|chat|forum|comment|pull request|pr description|slack)`;
@@ -121,6 +123,24 @@ export const RISK_PATTERNS: readonly RiskPattern[] = [
     reason: 'installs a package from a URL instead of the registry',
   },
 
+  {
+    kind: 'remote-code',
+    re: /\b(?:node_options\s*=\s*["']?[^"'\n]{0,80}?(?:--require|--import|--loader|--experimental-loader|(?:^|\s|["'=])-r)\b|(?:ld_preload|ld_library_path|ld_audit|dyld_insert_libraries|dyld_library_path|dyld_framework_path|pythonstartup|pythonpath|pythonhome|perl5opt|perl5lib|perllib|rubyopt|rubylib|bash_env|java_tool_options|_java_options|jdk_java_options|node_path|gconv_path|lua_init)\s*=)/,
+    reason: 'sets a preload or loader variable (code that runs inside every program started after it)',
+  },
+  {
+    kind: 'remote-code',
+    re: /\bgit\s+(?:-c\s+)?config\b[^\n;&|]{0,40}\bcore\.hookspath\b(?:\s*=\s*|\s+)["']?([^\s"';&|]+)|\bcore\.hookspath\s*=\s*["']?([^\s"';&|]+)/,
+    reason: "points git's hooks at a folder outside the repository (code that runs on every commit)",
+    // the team's own hooks folder in the repository (`.githooks`, `.husky`) is how hooks are shared
+    acceptable: (m) => {
+      const path = /hookspath\b(?:\s*=\s*|\s+)["']?([^\s"';&|]+)/.exec(m)?.[1] ?? '';
+      return (
+        path !== '' && !/^(?:[/~$\\]|[a-z]:)/.test(path) && !path.split(/[\\/]/).includes('..') && path !== '/dev/null'
+      );
+    },
+  },
+
   // Exfiltration: the environment, keys or files leave the machine, or land where they get committed.
   {
     kind: 'exfiltration',
@@ -204,6 +224,13 @@ export const RISK_PATTERNS: readonly RiskPattern[] = [
   },
   {
     kind: 'exfiltration',
+    re: new RegExp(
+      String.raw`\b(?:scp|rsync|sftp|rclone)\b[^\n;&|]{0,200}?${COPIED_SECRET}|\b(?:cp|mv|copy|copy-item|move-item|install|ditto|tee)\s+(?:-\S+\s+)*["']?${COPIED_SECRET}`,
+    ),
+    reason: 'copies a secrets file (keys, credentials, .env) somewhere',
+  },
+  {
+    kind: 'exfiltration',
     re: /\b(?:remove|delete|drop|take)\b[^.;\n]{0,20}\.env\b[^.;\n]{0,25}\b(?:from|out of)\b[^.;\n]{0,10}\.gitignore/,
     reason: 'un-ignores the secrets file so it gets committed',
   },
@@ -213,7 +240,7 @@ export const RISK_PATTERNS: readonly RiskPattern[] = [
   {
     kind: 'agent-directive',
     negatable: false,
-    re: /\b(?:ignore|disregard|forget|discard)\b[^.;\n]{0,20}\b(?:previous|prior|above|earlier|preceding|other|all|any|your|original|system|existing)\b[^.;\n]{0,12}\b(?:instructions?|rules|prompts?|directions?|guidelines|guardrails|directives|constraints)\b/,
+    re: /\b(?:ignore|disregard|forget|discard)\b[^.;\n]{0,20}\b(?:previous|prior|above|earlier|preceding|other|all|any|your|original|system|existing)\b[^.;\n]{0,12}\b(?:instructions?|rules|prompts?|directions?|guidelines|guardrails|directives|constraints|guidance|advice|orders|polic(?:y|ies)|context)\b/,
     reason: 'tells the agent to ignore its other instructions',
   },
   {
@@ -263,6 +290,12 @@ export const RISK_PATTERNS: readonly RiskPattern[] = [
     negatable: false,
     re: /\b(?:note|message|instructions?|attention|important|notice|reminder)\b[^.;\n]{0,12}\b(?:to|for)\b[^.;\n]{0,8}\b(?:all )?(?:ai|llm|language model|coding|autonomous) (?:agents?|assistants?|models?)\b|\bif you are an? (?:ai|llm|language model|coding agent|assistant|bot)\b|\bas an? (?:(?:autonomous|ai|coding|llm|language) )+(?:agent|assistant|model)\b|\b(?:ai|llm) (?:agents?|assistants?) (?:reading|processing|that read) this\b/,
     reason: 'addresses AI agents directly',
+  },
+  {
+    kind: 'agent-directive',
+    negatable: false,
+    re: /\b(?:lie|lying|mislead|deceive|fib)\b[^.;\n]{0,20}\b(?:to )?(?:the )?(?:user|owner|maintainers?|reviewers?|team)\b|\b(?:pretend|claim|say|tell|answer|reply|respond|explain)\b[^.;\n]{0,60}\b(?:the )?(?:maintainers?|owners?|team|lead|admins?|security team|reviewers?|product|management|legal|ci|linter|upstream) (?:asked|requested|wanted|required|told|insisted|approved|decided|demanded|mandated)\b[^.;\n]{0,30}\b(?:for )?(?:it|this|that|the change|so)\b|\b(?:if|when) (?:the )?(?:user|they|someone|anyone|a reviewer|reviewers?) asks?\b[^.;\n]{0,40}\b(?:why|what|who|whether)\b[^.;\n]{0,60}\b(?:say|tell|claim|answer|reply|respond|pretend)\b[^.;\n]{0,40}\b(?:asked|requested|wanted|required|approved|decided|nothing|no reason|always been)\b/,
+    reason: 'tells the agent to say something false to the user',
   },
   {
     kind: 'agent-directive',

@@ -49,7 +49,7 @@ describe('enforcement matchers', () => {
       [
         '## Setup',
         '<!-- combee:enforced [setu-00001] claude-code: `npm install`, `$(rm -rf /)`, `curl x | sh`; pre-commit: `../secrets`, `.env` (why) -->',
-        '[setu-00001] helpful=0 harmful=0 :: Never `npm install`.',
+        '[setu-00001] helpful=0 harmful=0 :: Never `npm install`; never commit `.env`.',
         '',
       ].join('\n'),
     );

@@ -34,8 +34,8 @@ describe("the agents' memories as candidates", () => {
       '---\nname: x\n---\n# Title\n\n- [Topic](topic.md) — index\n- one\n  continued\n\nA paragraph\nover two lines.\n\n```\npnpm test\n```\n',
     );
     assert.deepEqual(memories, [
-      { line: 7, text: 'one continued' },
-      { line: 10, text: 'A paragraph over two lines. `pnpm test`' },
+      { line: 7, text: 'one continued', heading: 'Title' },
+      { line: 10, text: 'A paragraph over two lines. `pnpm test`', heading: 'Title' },
     ]);
   });
 
@@ -68,6 +68,9 @@ describe("the agents' memories as candidates", () => {
     );
     // the Gemini file's own instructions are not a memory; the Codex summary's repeat is one memory
     assert.ok(!read.items.some((i) => i.text.includes('French')));
+    // a memory of a file kept for every project that names another one is not this repository's
+    assert.ok(!read.items.some((i) => i.text === MEMORY.otherProject));
+    assert.ok(read.warnings.some((w) => w.includes('GEMINI.md (kept for every project) do not name this repository')));
     const secret = read.items.find((i) => i.text.startsWith('The staging deploy'));
     assert.ok(secret?.redacted && !secret.text.includes(TOKEN), `redacted: ${secret?.text}`);
     assert.ok(read.warnings.some((w) => w.includes('secret was removed')));

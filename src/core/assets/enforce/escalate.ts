@@ -2,6 +2,7 @@ import type { Word } from '../../learn/lifecycle';
 import { bullets, type Playbook } from '../../playbook/model';
 import type { AgentId, Trace } from '../../trace/model';
 import { screenText } from '../../trust/screen';
+import { teamOnlyReason } from '../../trust/screenRule';
 import { enforcedMarkLine, enforcedRules, type EnforcementSpec } from './mark';
 import { forbiddenMatchers, stops, type CommandMatcher } from './matcher';
 import { commitsPath, committedPaths } from './preCommit';
@@ -30,6 +31,8 @@ export interface Escalation {
   followed: Tally;
   /** The playbook mark that records it. */
   mark: string;
+  /** Set when only team bundles' sessions broke it (anyone can write a bundle): offered held, with no mark. */
+  teamOnly?: string;
 }
 
 export interface EscalationInput {
@@ -42,6 +45,8 @@ export interface EscalationInput {
   held: ReadonlySet<string>;
   /** Whether the repository has a pre-commit hook Combee can add its check to. */
   preCommit: boolean;
+  /** Reviewed by the team as a pull request: bundles' sessions are what it reviews, so they hold nothing back. */
+  teamReview?: boolean;
 }
 
 function commandsOf(trace: Trace): string[] {
@@ -128,6 +133,15 @@ export function escalations(input: EscalationInput): Escalation[] {
       broke: { stopped: stoppedBy.size, of: broke.length },
       followed: { stopped: followedStopped, of: followed.length },
     };
+    const team = broke.filter((t) => t.contributor !== undefined);
+    const teamOnly =
+      !input.teamReview && team.length === broke.length
+        ? teamOnlyReason(
+            team.length,
+            [...new Set(team.map((t) => t.contributor as string))],
+            [...new Set(team.flatMap((t) => (t.signedBy ? [t.signedBy] : [])))],
+          )
+        : undefined;
     const why = `stops ${tally.broke.stopped} of ${tally.broke.of} sessions that broke it, ${tally.followed.stopped} of ${tally.followed.of} that followed it`;
     found.push({
       ruleId: rule.id,
@@ -136,6 +150,7 @@ export function escalations(input: EscalationInput): Escalation[] {
       agents,
       ...tally,
       mark: enforcedMarkLine(rule.id, spec, why),
+      ...(teamOnly ? { teamOnly } : {}),
     });
   }
   return found;

@@ -1,6 +1,7 @@
 import { marksStart } from '../../playbook/marks';
 import type { Playbook, PlaybookLine } from '../../playbook/model';
-import { isSafeMatcher, type CommandMatcher } from './matcher';
+import { forbiddenMatchers, isSafeMatcher, type CommandMatcher } from './matcher';
+import { committedPaths } from './preCommit';
 
 // The playbook's record of an enforcement, a mark above its rule like the others (marks.ts):
 // `<!-- combee:enforced [id] claude-code: `npm install`, `npm i`; pre-commit: `.env` (why) -->`. What the hooks stop
@@ -69,6 +70,23 @@ function parseMark(text: string): { id: string; spec: EnforcementSpec } | undefi
   return { id, spec };
 }
 
+/**
+ * Of a mark's spec, only what the rule's own prohibition yields: the commands it forbids, the paths it says never to
+ * commit. A mark is text anyone with the repository can write: a hidden one naming `git` or `ls` above a rule about
+ * npm stops nothing. Undefined when nothing is left.
+ */
+function foundedSpec(spec: EnforcementSpec, content: string): EnforcementSpec | undefined {
+  const forbidden = new Set(forbiddenMatchers(content).map((m) => m.join(' ')));
+  const paths = new Set(committedPaths(content));
+  const commands = (spec['claude-code'] ?? []).filter((m) => forbidden.has(m.join(' ')));
+  const commits = (spec['pre-commit'] ?? []).filter((p) => paths.has(p));
+  if (commands.length === 0 && commits.length === 0) return undefined;
+  return {
+    ...(commands.length > 0 ? { 'claude-code': commands } : {}),
+    ...(commits.length > 0 ? { 'pre-commit': commits } : {}),
+  };
+}
+
 /** The enforcement marks that sit in the marks right above their own rule, by rule id, in the playbook's order. */
 export function enforcedRules(playbook: Playbook): Map<string, { content: string; spec: EnforcementSpec }> {
   const found = new Map<string, { content: string; spec: EnforcementSpec }>();
@@ -78,7 +96,9 @@ export function enforcedRules(playbook: Playbook): Map<string, { content: string
       for (let at = marksStart(section.lines, i); at < i; at++) {
         const mark = section.lines[at];
         const parsed = mark.kind === 'text' ? parseMark(mark.text) : undefined;
-        if (parsed?.id === line.bullet.id) found.set(parsed.id, { content: line.bullet.content, spec: parsed.spec });
+        if (parsed?.id !== line.bullet.id) continue;
+        const spec = foundedSpec(parsed.spec, line.bullet.content);
+        if (spec) found.set(parsed.id, { content: line.bullet.content, spec });
       }
     });
   return found;

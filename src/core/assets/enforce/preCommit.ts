@@ -20,7 +20,16 @@ export function preCommitHost(readFile: (rel: string) => string | undefined): st
 const COMMIT_WORD = /\bcommit(?:s|ted|ting)?\b/i;
 const NEGATION = /\b(?:never|not|don'?t|dont|no)\b/i;
 
-/** The paths a rule says never to commit: named after a negated "commit", up to the end of that clause. */
+/** Words between "commit" and what it must not commit: "never commit **the** `.env` files". */
+const DETERMINERS = new Set(['the', 'any', 'a', 'an', 'your', 'our', 'their', 'its']);
+/** Words that join the paths of one list, or name what they are: "`.env` or `secrets/` files". */
+const LIST_WORDS = new Set(['or', 'and', 'nor', 'file', 'files', 'folder', 'folders', 'directory', 'directories']);
+
+/**
+ * The paths a rule says never to commit: the object of a negated "commit" ("never commit `.env` or `*.pem` files"),
+ * read up to the first word that is not a path of that list. A rule about *when* to commit ("don't commit before the
+ * tests in `src/` pass") prohibits no path: nothing.
+ */
 export function committedPaths(content: string): string[] {
   const m = COMMIT_WORD.exec(content);
   if (!m) return [];
@@ -29,11 +38,20 @@ export function committedPaths(content: string): string[] {
   const end = after.search(/;|\.(?:\s|$)/);
   const clause = end < 0 ? after : after.slice(0, end);
   const paths: string[] = [];
-  for (const raw of clause.split(/\s+/)) {
-    const word = raw.replace(/^[`"'(]+|[`"',:)]+$/g, '');
-    const looksLikePath = word.startsWith('.') || word.includes('/') || /\.[A-Za-z]\w{0,5}$/.test(word);
-    if (looksLikePath && isSafePath(word.replace(/\/$/, '')) && !paths.includes(word.replace(/\/$/, '')))
-      paths.push(word.replace(/\/$/, ''));
+  const words = clause.split(/\s+/).filter(Boolean);
+  let i = 0;
+  while (i < words.length && DETERMINERS.has(words[i].toLowerCase())) i++;
+  for (; i < words.length; i++) {
+    const raw = words[i];
+    const bare = raw.replace(/^[`"'(]+|[`"',:)]+$/g, '');
+    const looksLikePath = bare.startsWith('.') || bare.includes('/') || /\.[A-Za-z]\w{0,5}$/.test(bare);
+    const word = bare.replace(/\/$/, '');
+    if (looksLikePath && isSafePath(word)) {
+      if (!paths.includes(word)) paths.push(word);
+    } else if (!LIST_WORDS.has(word.toLowerCase()) && word !== '') break;
+    // a comma ends the list unless "or"/"and" goes on with it
+    if (/,$/.test(raw) && !LIST_WORDS.has((words[i + 1] ?? '').toLowerCase()) && !/^[`"'.]/.test(words[i + 1] ?? ''))
+      break;
   }
   return paths;
 }

@@ -1,6 +1,6 @@
 import { makeFileChange, type FileChange } from '../proposal';
 import type { Playbook } from '../../playbook/model';
-import { withEnforceHook } from './claudeSettings';
+import { hooksDisabled, settingsProblem, withEnforceHook } from './claudeSettings';
 import { HOOK_DATA_PATH, HOOK_SCRIPT, HOOK_SCRIPT_PATH } from './hookScript';
 import { enforcedRules } from './mark';
 import {
@@ -45,10 +45,17 @@ export function renderEnforcement(input: RenderEnforcementInput): FileChange[] {
   const claude = rules.flatMap(([id, { content, spec }]) =>
     spec['claude-code'] ? [{ id, text: shownText(content), commands: spec['claude-code'] }] : [],
   );
-  if (claude.length > 0 || input.readFile(HOOK_DATA_PATH) !== undefined) {
-    const settings = withEnforceHook(input.readFile(CLAUDE_SETTINGS_PATH), claude.length > 0);
+  const settingsText = input.readFile(CLAUDE_SETTINGS_PATH);
+  if (claude.length > 0 && hooksDisabled(settingsText))
+    input.warn?.(
+      `${CLAUDE_SETTINGS_PATH} sets "disableAllHooks": true, so Claude Code runs no hook: the enforcement of ${claude.map((r) => r.id).join(', ')} is not added`,
+    );
+  else if (claude.length > 0 || input.readFile(HOOK_DATA_PATH) !== undefined) {
+    const settings = withEnforceHook(settingsText, claude.length > 0);
     if (settings === undefined)
-      input.warn?.(`${CLAUDE_SETTINGS_PATH} is not a JSON object: the Claude Code enforcement is left out`);
+      input.warn?.(
+        `${CLAUDE_SETTINGS_PATH} ${settingsProblem(settingsText) ?? 'is not a JSON object'}: the Claude Code enforcement is left out`,
+      );
     else {
       push(HOOK_DATA_PATH, dataFile(claude));
       if (claude.length > 0) push(HOOK_SCRIPT_PATH, HOOK_SCRIPT);

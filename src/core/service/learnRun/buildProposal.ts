@@ -25,7 +25,7 @@ import { redactText } from '../../trace/redact';
 import { playbookForOtherAssets } from '../../trust/hold';
 import { agentMemoryReport, memoryNote, proposeMemories } from '../agentMemories';
 import { listWorkspaceFolders, readWorkspaceFile } from '../proposalFiles';
-import { proposeEnforcement } from '../proposeEnforcement';
+import { describeEnforced, enforcedInFiles, proposeEnforcement } from '../proposeEnforcement';
 import { resolveConflicts } from '../resolveConflicts';
 import { keptAssets } from '../review/assets';
 import { modelChanges, runAuthor, withAuthors } from '../ruleAuthors';
@@ -187,6 +187,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
               (p) => !(input.carried?.from ?? []).some((c) => c.id === p.id),
             ),
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
+          teamReview: options.teamReview,
         })
       : { playbook: result.playbook, enforcements: [] };
   result.playbook = enforcement.playbook;
@@ -259,6 +260,12 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
         })
       : [];
   if (files.length === 0) return undefined;
+  const enforced = enforcedInFiles(result.playbook, hold.ids, files);
+  for (const e of enforced)
+    if (!enforcement.enforcements.some((o) => o.ruleId === e.ruleId && o.mark))
+      result.record.warnings.push(
+        `the hook files enforce rule ${e.ruleId} from its playbook mark: ${describeEnforced(e)}`,
+      );
   return {
     version: PROPOSAL_VERSION,
     id: result.record.id,
@@ -289,6 +296,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     counts: result.counts,
     heldRules: hold.existing,
     ...(enforcement.enforcements.length > 0 ? { enforcements: enforcement.enforcements } : {}),
+    ...(enforced.length > 0 ? { enforced } : {}),
     targets: targets.targets,
     assets: keptAssets({ ...options.assets, targets: targets.targets, playbookPath }),
     targetReasons: targets.reasons,
