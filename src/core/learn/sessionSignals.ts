@@ -1,7 +1,7 @@
 import { classifyCommand, firstCommand, type CommandKind } from '../trace/commands';
 import { editedFiles } from '../trace/edits';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
-import { isCorrection } from '../trace/outcome';
+import { correctionSteps } from '../trace/turns/classify';
 
 // What a session's outcome says, independent of any rule: its edits, checks, corrections, acceptances and reverts.
 
@@ -74,6 +74,7 @@ export function sessionSignals(trace: Trace): SessionSignals {
   let interrupted = trace.outcome.interrupted;
   let endsFailing = false;
   let sawAgentWork = false;
+  const corrected = correctionSteps(trace.steps);
   for (const step of trace.steps) {
     switch (step.kind) {
       case 'tool_call': {
@@ -97,9 +98,9 @@ export function sessionSignals(trace: Trace): SessionSignals {
         sawAgentWork = true;
         break;
       case 'user':
-        // the opening request can sound like a correction ("don't use npm"): only replies to the agent count
+        // the opening request can sound like a correction ("don't use npm"): its place says it is not one
         if (step.isMeta || !sawAgentWork) break;
-        if (isCorrection(step.text)) corrections.push(step.index);
+        if (corrected.has(step.index)) corrections.push(step.index);
         else if (ACCEPTANCE.test(step.text.slice(0, 300))) {
           acceptances.push(step.index);
           endsFailing = false;

@@ -14,6 +14,7 @@ import { ReviewMemory } from '../store/reviewMemory';
 import { RuleLedger } from '../store/ruleLedger';
 import { WorkspaceState } from '../store/workspaceState';
 import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
+import { boilerplateWarning, markBoilerplate } from '../trace/turns/boilerplate';
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { readTextIfExists } from '../util/io';
 import { assetHistory } from './assetHistory';
@@ -40,7 +41,10 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   if (!absent) for (const root of options.assets?.skillRoots ?? []) resolveInWorkspace(options.workspace, root);
   const state = new WorkspaceState(options.store.dir);
   const sessions = await selectSessions(options, state);
-  const { traces, givenUp, outsideWindow, invalidStoredTraces } = sessions;
+  const { givenUp, outsideWindow, invalidStoredTraces } = sessions;
+  // boilerplate is found across the whole selection, before any shard or batch sees part of it
+  const marked = markBoilerplate(sessions.traces);
+  const traces = marked.traces;
   if (traces.length === 0) return { traces, givenUp, outsideWindow, invalidStoredTraces };
   if (options.confirm) {
     const batch =
@@ -121,6 +125,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     capacityObservations,
   });
   result.record.warnings.unshift(...early);
+  if (marked.marked > 0) result.record.warnings.unshift(boilerplateWarning(marked.marked));
   const drops = describeDrops(dropSummary(result.record.nodes));
   if (drops) result.record.warnings.push(drops);
   // counters earlier proposals hold that never reached the file: this proposal carries them (see pendingCounters.ts)

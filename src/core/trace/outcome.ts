@@ -1,23 +1,6 @@
 import { classifyCommand } from './commands';
 import type { Outcome, Step, ToolCallStep } from './model';
-
-const CORRECTION = [
-  /^\s*(?:no|nope|wrong|stop|wait|hmm,? no)\b[,.!:]?/i,
-  /^\s*(?:actually|instead)\b/i,
-  /\b(?:don't|do not|never|please don't|stop)\s+(?:use|run|call|edit|touch|change|add|commit|push|modify)\b/i,
-  /\b(?:instead of|rather than|not\s+\S+\s+but)\b/i,
-  // "use pnpm here, not npm"
-  /\b(?:use|run|try|call)\b[^.!?\n]{0,60},\s*not\s+\S+/i,
-  /\b(?:we|this repo|this project|the team)\s+(?:always|never|use|uses|prefer|prefers)\b/i,
-  /\b(?:you should|you need to|you forgot|you missed|make sure to|remember to)\b/i,
-  /\bthat(?:'s| is) (?:wrong|not right|incorrect|not what)\b/i,
-];
-
-/** A user message that corrects the agent or states a team preference. */
-export function isCorrection(text: string): boolean {
-  const head = text.slice(0, 600);
-  return CORRECTION.some((pattern) => pattern.test(head));
-}
+import { correctionSteps } from './turns/classify';
 
 export function computeOutcome(steps: Step[]): Outcome {
   const calls = new Map<string, ToolCallStep>();
@@ -26,12 +9,12 @@ export function computeOutcome(steps: Step[]): Outcome {
   let failed = 0;
   let userCorrections = 0;
   let interrupted = false;
-  let sawAgentWork = false;
+  // a correction is told by its place in the dialogue (turns/classify.ts), not by its words alone
+  const corrections = correctionSteps(steps);
   for (const step of steps) {
     switch (step.kind) {
       case 'tool_call':
         calls.set(step.callId, step);
-        sawAgentWork = true;
         break;
       case 'tool_result': {
         if (step.isError) toolErrors++;
@@ -43,14 +26,11 @@ export function computeOutcome(steps: Step[]): Outcome {
         }
         break;
       }
-      case 'assistant':
-        sawAgentWork = true;
-        break;
       case 'error':
         if (/^turn aborted/i.test(step.text)) interrupted = true;
         break;
       case 'user':
-        if (!step.isMeta && sawAgentWork && isCorrection(step.text)) userCorrections++;
+        if (corrections.has(step.index)) userCorrections++;
         if (/\[Request interrupted by user/.test(step.text)) interrupted = true;
         break;
       default:
