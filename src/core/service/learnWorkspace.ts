@@ -19,6 +19,7 @@ import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { readTextIfExists } from '../util/io';
 import { assetHistory } from './assetHistory';
 import { buildProposal } from './learnRun/buildProposal';
+import type { GatedOutRule } from './learnRun/gateRules';
 import type { LearnWorkspaceOptions, LearnWorkspaceResult } from './learnRun/options';
 import { precomputedReflector } from './learnRun/precomputed';
 import { saveRun } from './learnRun/saveRun';
@@ -143,7 +144,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       `session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`,
     );
 
+  const gatedOut: GatedOutRule[] = [];
   const proposal = await buildProposal({
+    gatedOut,
     options,
     result,
     base,
@@ -177,5 +180,6 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     proposal,
     record: result.record,
     invalidStoredTraces,
+    gatedOut,
   };
 }

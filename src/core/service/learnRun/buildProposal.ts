@@ -31,6 +31,7 @@ import { keptAssets } from '../review/assets';
 import { modelChanges, runAuthor, withAuthors } from '../ruleAuthors';
 import { runTargets } from '../runTargets';
 import { screenProposal } from '../screenProposal';
+import { gateNewRules, type GatedOutRule } from './gateRules';
 import type { LearnResult, LearnWorkspaceOptions } from './options';
 import type { SessionSelection } from './selectSessions';
 import { proposeUpkeep } from './upkeep';
@@ -53,6 +54,8 @@ export interface ProposalInput {
   remembered: Awaited<ReturnType<ReviewMemory['load']>>;
   veto: (op: DeltaOp) => string | undefined;
   precomputed?: PrecomputedReflector;
+  /** Filled with the new rules the precision gates left out. */
+  gatedOut: GatedOutRule[];
 }
 
 /** A rule's origin when an agent's memory proposed it. */
@@ -139,6 +142,9 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     for (const w of conflicts.withdrawn) result.record.warnings.push(`rule ${w.id} left out: ${w.reason}`);
     for (const r of conflicts.removed) overruledBy.set(r.id, r.by);
   }
+  // Every new rule passes the precision gates, its support the union of the rules merged into it (learn/gates)
+  if (result.record.status === 'completed')
+    input.gatedOut.push(...gateNewRules(result, traces, (rel) => readWorkspaceFile(options.workspace, rel)));
 
   // Every rule change is screened before it is proposed; flagged ones stay in the playbook diff only, marked.
   const { rules, hold, warnings } = screenProposal({

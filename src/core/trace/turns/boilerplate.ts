@@ -42,7 +42,8 @@ function commonPrefix(a: string, b: string): string {
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   // whole words only: a prefix cut mid-word would eat the start of the user's own text
   const cut = a.slice(0, i);
-  return i === a.length && i === b.length ? cut : cut.slice(0, Math.max(0, cut.search(/\s\S*$/)));
+  const wordEnds = (text: string) => i === text.length || /\s/.test(text[i]);
+  return wordEnds(a) && wordEnds(b) ? cut.trimEnd() : cut.slice(0, Math.max(0, cut.search(/\s\S*$/)));
 }
 
 /** The boilerplate of a run's sessions (nothing when there are too few of them to tell). */

@@ -1,7 +1,7 @@
 import type { Step } from '../model';
 import { agentAsked } from './asked';
 import { changedCourse } from './course';
-import { hasCorrectionCue, isContentless } from './cues';
+import { hasCorrectionCue, isContentless, movesOn } from './cues';
 import { sentencesOf } from './sentences';
 import { standingSentences } from './standing';
 
@@ -92,7 +92,10 @@ export function classifyTurns(steps: readonly Step[]): Turn[] {
     const course = changedCourse(steps, position);
     const asked = agentAsked(steps, position);
     // words cutting into the agent's work, or refusing what it did, then a change of course: a correction
-    if ((halted || cue || midWork(steps, position)) && !(asked && !halted) && course !== false) {
+    // (words alone that cut in, with no refusal in them, need the change of course seen: "great" at the end is not one)
+    const corrects =
+      halted || cue ? course !== false : midWork(steps, position) && course === true && !movesOn(step.text);
+    if (corrects && !(asked && !halted)) {
       const next = isContentless(step.text) ? nextTyped(steps, position) : undefined;
       const content = next === undefined ? undefined : steps[next];
       return turns.push(

@@ -27,3 +27,11 @@ export function isContentless(text: string): boolean {
   const rest = text.replace(OPENING, '').replace(OPENING, '');
   return wordsOf(rest).length <= 2 && !/`/.test(rest);
 }
+
+/** A turn that thanks or adds the next step ("Thanks. Now run the linter too."): it moves on, it corrects nothing. */
+const MOVES_ON =
+  /^\s*(?:thanks|thank you|thx|great|nice|perfect|lgtm|ok(?:ay)?|good|merci|parfait|спасибо|отлично|谢谢|好的|很好)\b|\b(?:now|next|then|too|also|as well|aussi|ensuite|тоже|также|потом|теперь)\b|[也还然后]/i;
+
+export function movesOn(text: string): boolean {
+  return MOVES_ON.test(text.slice(0, 300));
+}

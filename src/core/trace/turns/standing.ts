@@ -63,8 +63,8 @@ const PRESCRIPTIVE = new RegExp(
     // "all API calls go through …": a generic plural subject with a present verb
     String.raw`^(?:all|every|each|any)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+\p{L}+`,
     String.raw`^(?:please\s+)?(?:use|run|call|put|keep|write|start|prefer|add|regenerate|avoid)\b`,
-    String.raw`^(?:toujours|jamais|ne\s+\S+\s+jamais|n'\S+\s+jamais|utilise|lance|exécute|passe)|(?:^|\s)(?:on|nous)\s+\S+\s+(?:toujours|jamais)|(?:^|\s)(?:il faut|doit|doivent)(?=\s)`,
-    String.raw`^(?:всегда|никогда|не\s+\S+(?:й|те)(?=\s)|используй|запускай)|(?:^|\s)(?:мы\s+(?:всегда|никогда)|нужно|надо|следует|должн)`,
+    String.raw`(?:^|[,;:]\s*)(?:toujours|jamais|ne\s+\S+\s+jamais|n'\S+\s+jamais|utilise|lance|exécute|passe)|(?:^|\s)(?:on|nous)\s+\S+\s+(?:toujours|jamais)|(?:^|\s)(?:il faut|doit|doivent)(?=\s)`,
+    String.raw`(?:^|[,;:]\s*)(?:всегда|никогда|не\s+\S+(?:й|те)(?=\s)|используй|запускай)|(?:^|\s)(?:мы\s+(?:всегда|никогда)|нужно|надо|следует|должн)`,
     String.raw`(?:永远不要|不要|别|请|一律|务必|必须|应该|都要|都用|总是要|始终要)`,
   ].join('|'),
   'iu',

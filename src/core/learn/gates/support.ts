@@ -1,0 +1,61 @@
+import { classifyTurns } from '../../trace/turns/classify';
+import type { Gate, GateContext, GatedRule } from './types';
+
+// One session shows what happened once; a rule needs a pattern: two sessions or more, or the user saying it as a
+// standing instruction (a turn of a supporting session, among the steps the rule cites, stated as general).
+
+export const MIN_SESSIONS = 2;
+
+export function statedAsStanding(rule: GatedRule, context: GateContext): boolean {
+  return rule.support.some((evidence) => {
+    const trace = context.traces.get(evidence.traceId);
+    if (!trace) return false;
+    const cited = new Set(evidence.steps);
+    return classifyTurns(trace.steps).some(
+      (turn) => (cited.has(turn.index) || cited.has(turn.contentIndex)) && turn.standing.length > 0,
+    );
+  });
+}
+
+/** The commands a rule names, in backticks, spaces collapsed. */
+function commandsOf(content: string): string[] {
+  return [...content.matchAll(/`([^`\n]+)`/g)].map((m) => m[1].trim().replace(/\s+/g, ' '));
+}
+
+/**
+ * Sessions of the run that act the rule out though no lesson of theirs was merged into it: every command it names ran
+ * there, in the order it names them, the first one successfully (another session's `make gen` before `make test`).
+ */
+function reenactedIn(rule: GatedRule, context: GateContext): Set<string> {
+  const commands = commandsOf(rule.content);
+  const found = new Set<string>();
+  if (commands.length === 0) return found;
+  for (const trace of context.traces.values()) {
+    const results = new Map(trace.steps.flatMap((s) => (s.kind === 'tool_result' ? [[s.callId, s] as const] : [])));
+    const ran = trace.steps.flatMap((s) => {
+      if (s.kind !== 'tool_call' || !s.command) return [];
+      const result = results.get(s.callId);
+      const ok = result !== undefined && !result.isError && (result.exitCode ?? 0) === 0;
+      return [{ command: s.command.trim().replace(/\s+/g, ' '), ok }];
+    });
+    let at = 0;
+    for (const [i, command] of commands.entries()) {
+      const next = ran.findIndex(
+        (r, j) => j >= at && (r.command === command || r.command.startsWith(`${command} `)) && (i > 0 || r.ok),
+      );
+      if (next < 0) break;
+      at = next + 1;
+      if (i === commands.length - 1) found.add(trace.id);
+    }
+  }
+  return found;
+}
+
+export const supportGate: Gate = {
+  name: 'support',
+  check: (rule, context) => {
+    const sessions = new Set([...rule.support.map((e) => e.traceId), ...reenactedIn(rule, context)]).size;
+    if (sessions >= MIN_SESSIONS || statedAsStanding(rule, context)) return undefined;
+    return `seen in ${sessions} session(s) and not stated by the user as a standing instruction: needs ${MIN_SESSIONS} sessions`;
+  },
+};
