@@ -1,19 +1,31 @@
 import { escapeCodesGate } from './escapeCodes';
 import { personalDataGate } from './personalData';
 import { restatesGate } from './restates';
-import { supportGate } from './support';
+import { supportGate, userWordsSupportGate } from './support';
 import { taskRequestGate } from './taskRequest';
 import type { Gate, GateContext, GatedRule, GateName } from './types';
 
 /**
- * The gates in the order a rule is checked: what it carries first, then what it says. The support gate is not in the
- * run yet: until lessons of one action merge into one rule (the shell-command identity), a lesson shown in two
- * sessions still arrives as two rules of one session each, and the gate would drop it.
+ * The gates in the order a rule is checked: what it carries first, then what it says, then its support. Support is
+ * asked of rules drawn from the user's words only (see support.ts): until commands share one identity, a failure's
+ * lesson shown in two sessions can still arrive as two rules of one session each.
  */
-export const GATES: readonly Gate[] = [personalDataGate, escapeCodesGate, taskRequestGate, restatesGate];
+export const GATES: readonly Gate[] = [
+  personalDataGate,
+  escapeCodesGate,
+  taskRequestGate,
+  restatesGate,
+  userWordsSupportGate,
+];
 
-/** Every gate, the support gate included (for callers that weigh support themselves). */
-export const ALL_GATES: readonly Gate[] = [...GATES, supportGate];
+/** Every gate with the full support gate (for callers that weigh support themselves). */
+export const ALL_GATES: readonly Gate[] = [
+  personalDataGate,
+  escapeCodesGate,
+  taskRequestGate,
+  restatesGate,
+  supportGate,
+];
 
 /** The first gate a rule fails, with why; undefined when it passes them all. */
 export function gateRule(

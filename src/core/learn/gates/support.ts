@@ -51,6 +51,26 @@ function reenactedIn(rule: GatedRule, context: GateContext): Set<string> {
   return found;
 }
 
+/** Whether the rule cites something the user said (a correction, a convention), not only what commands did. */
+function citesTheUser(rule: GatedRule, context: GateContext): boolean {
+  return rule.support.some(({ traceId, steps }) => {
+    const trace = context.traces.get(traceId);
+    return steps.some((i) => {
+      const step = trace?.steps[i];
+      return step?.kind === 'user' && !step.isMeta;
+    });
+  });
+}
+
+/**
+ * Two sessions, or a standing instruction, for a rule drawn from the user's words. A rule drawn from failures alone
+ * passes for now: one action's lesson of two sessions still arrives as two rules until commands share one identity.
+ */
+export const userWordsSupportGate: Gate = {
+  name: 'support',
+  check: (rule, context) => (citesTheUser(rule, context) ? supportGate.check(rule, context) : undefined),
+};
+
 export const supportGate: Gate = {
   name: 'support',
   check: (rule, context) => {

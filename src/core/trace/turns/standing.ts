@@ -31,8 +31,9 @@ const SCOPE = new RegExp(
 const NARRATIVE = new RegExp(
   [
     String.raw`^(?:so |and |but )?(?:i|i'm|i've|i'd|my|me)\b`,
-    String.raw`\b(?:i|it|this|that) (?:can|could|can't|cannot|couldn't|will|won't|did|didn't|was|wasn't|had|have|has|got|get)\b`,
-    String.raw`\b(?:was|were|happened|broke|stopped|showed|got)\b`,
+    String.raw`(?:^|[,;:]\s*)(?:so |and |but )?(?:i|it|this|that) (?:can|could|can't|cannot|couldn't|will|won't|did|didn't|was|wasn't|had|have|has|got|get)\b`,
+    // the past as the sentence's own verb: "a migration that was already applied" only describes one
+    String.raw`(?<!\b(?:that|which|who|already)\s+)\b(?:was|were|happened|broke|stopped|showed|got)\b`,
     String.raw`^(?:je|j'|moi|mon|ma)\b`,
     String.raw`^(?:я|мне|мой|моя)(?=\s)`,
     String.raw`(?:^我|了$|了[，。])`,

@@ -106,6 +106,7 @@ describe('user turns read by their place in the dialogue', () => {
   it('reads a general statement as a standing instruction (en, fr, ru, zh), and a one-off one as a task', () => {
     const standing = [
       'From now on, always run make lint before committing.',
+      'Never edit a migration that was already applied; add a new one instead.',
       'Dorénavant, ne lance jamais les migrations à la main.',
       'Всегда запускай тесты через make test.',
       '以后都用 pnpm 安装依赖。',
