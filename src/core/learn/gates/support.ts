@@ -24,7 +24,7 @@ function commandsOf(content: string): string[] {
 
 /**
  * Sessions of the run that act the rule out though no lesson of theirs was merged into it: every command it names ran
- * there, in the order it names them, the first one successfully (another session's `make gen` before `make test`).
+ * there, one of them successfully (another session's `make gen` and `make test`, or its `go test` and `make test`).
  */
 function reenactedIn(rule: GatedRule, context: GateContext): Set<string> {
   const commands = commandsOf(rule.content);
@@ -38,15 +38,10 @@ function reenactedIn(rule: GatedRule, context: GateContext): Set<string> {
       const ok = result !== undefined && !result.isError && (result.exitCode ?? 0) === 0;
       return [{ command: s.command.trim().replace(/\s+/g, ' '), ok }];
     });
-    let at = 0;
-    for (const [i, command] of commands.entries()) {
-      const next = ran.findIndex(
-        (r, j) => j >= at && (r.command === command || r.command.startsWith(`${command} `)) && (i > 0 || r.ok),
-      );
-      if (next < 0) break;
-      at = next + 1;
-      if (i === commands.length - 1) found.add(trace.id);
-    }
+    const runs = commands.map((command) =>
+      ran.filter((r) => r.command === command || r.command.startsWith(`${command} `)),
+    );
+    if (runs.every((r) => r.length > 0) && runs.some((r) => r.some((x) => x.ok))) found.add(trace.id);
   }
   return found;
 }

@@ -31,6 +31,14 @@ describe('the precision gates', () => {
     assert.equal(supportGate.check(rule('Run `make gen` first.', 'a', 'b'), context()), undefined);
     assert.equal(supportGate.check(rule('Run `make gen` before the tests.', 's'), context([said])), undefined);
     assert.match(supportGate.check(rule('Add retries.', 't'), context([task])) ?? '', /1 session/);
+    // another session of the run acting it out (both commands ran there, one of them passing) supports it too
+    const other = traceOf('o', dialogue([{ user: 'x' }, { run: 'go test ./...', code: 1 }, { run: 'make test' }]));
+    const once = traceOf('one', dialogue([{ user: 'Use make test.' }, { run: 'make test' }]));
+    assert.equal(
+      supportGate.check(rule('Use `make test`, not `go test ./...`.', 'one'), context([once, other])),
+      undefined,
+    );
+    assert.ok(supportGate.check(rule('Use `make test`, not `go test ./...`.', 'one'), context([once])));
   });
 
   it('personal data: e-mail addresses, home folders, hostnames, people’s names and handles', () => {
