@@ -1,13 +1,13 @@
 import { escapeCodesGate } from './escapeCodes';
 import { personalDataGate } from './personalData';
 import { restatesGate } from './restates';
-import { supportGate, userWordsSupportGate } from './support';
+import { userWordsSupportGate } from './support';
 import { taskRequestGate } from './taskRequest';
 import type { Gate, GateContext, GatedRule, GateName } from './types';
 
 /**
  * The gates in the order a rule is checked: what it carries first, then what it says, then its support. Support is
- * asked of rules drawn from the user's words only (see support.ts): until commands share one identity, a failure's
+ * asked of rules drawn from a user's correction only (see support.ts): until commands share one identity, a failure's
  * lesson shown in two sessions can still arrive as two rules of one session each.
  */
 export const GATES: readonly Gate[] = [
@@ -16,15 +16,6 @@ export const GATES: readonly Gate[] = [
   taskRequestGate,
   restatesGate,
   userWordsSupportGate,
-];
-
-/** Every gate with the full support gate (for callers that weigh support themselves). */
-export const ALL_GATES: readonly Gate[] = [
-  personalDataGate,
-  escapeCodesGate,
-  taskRequestGate,
-  restatesGate,
-  supportGate,
 ];
 
 /** The first gate a rule fails, with why; undefined when it passes them all. */

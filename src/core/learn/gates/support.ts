@@ -1,4 +1,4 @@
-import { classifyTurns } from '../../trace/turns/classify';
+import { classifyTurns, correctionSteps } from '../../trace/turns/classify';
 import type { Gate, GateContext, GatedRule } from './types';
 
 // One session shows what happened once; a rule needs a pattern: two sessions or more, or the user saying it as a
@@ -46,24 +46,23 @@ function reenactedIn(rule: GatedRule, context: GateContext): Set<string> {
   return found;
 }
 
-/** Whether the rule cites something the user said (a correction, a convention), not only what commands did. */
-function citesTheUser(rule: GatedRule, context: GateContext): boolean {
+/** Whether the rule cites the user correcting the agent: a lesson of one session's correction. */
+function citesACorrection(rule: GatedRule, context: GateContext): boolean {
   return rule.support.some(({ traceId, steps }) => {
     const trace = context.traces.get(traceId);
-    return steps.some((i) => {
-      const step = trace?.steps[i];
-      return step?.kind === 'user' && !step.isMeta;
-    });
+    if (!trace) return false;
+    const corrections = correctionSteps(trace.steps);
+    return steps.some((i) => corrections.has(i));
   });
 }
 
 /**
- * Two sessions, or a standing instruction, for a rule drawn from the user's words. A rule drawn from failures alone
+ * Two sessions, or a standing instruction, for a rule drawn from a user's correction. A rule drawn from failures alone
  * passes for now: one action's lesson of two sessions still arrives as two rules until commands share one identity.
  */
 export const userWordsSupportGate: Gate = {
   name: 'support',
-  check: (rule, context) => (citesTheUser(rule, context) ? supportGate.check(rule, context) : undefined),
+  check: (rule, context) => (citesACorrection(rule, context) ? supportGate.check(rule, context) : undefined),
 };
 
 export const supportGate: Gate = {

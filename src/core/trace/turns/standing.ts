@@ -11,6 +11,8 @@ const SCOPE = new RegExp(
   [
     String.raw`\b(?:always|never|whenever|every ?time|from now on|going forward|by default|as a rule|in general)\b`,
     String.raw`\b(?:every|all|any|each)\s+[\p{L}-]+`,
+    // a universal indefinite: "don't edit anything under src/generated/"
+    String.raw`\b(?:anything|everything|anywhere|everywhere|ever)\b`,
     String.raw`\b(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase|crate|monorepo|workspace|team)\b`,
     String.raw`\b(?:before|after) (?:committing|pushing|each|every|any|merging|a |you )`,
     String.raw`\b(?:goes|go|must go|should go|are routed|is routed) through\b`,
