@@ -54,6 +54,7 @@ export function reportLearnJson(
               totals: record.totals,
             }
           : null,
+        leftOutByGates: result.gatedOut ?? [],
         failedSessions: result.failedTraces ?? [],
         givenUpSessions: result.givenUp,
         outsideWindow: result.outsideWindow,

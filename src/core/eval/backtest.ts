@@ -6,6 +6,7 @@ import { findBullet } from '../playbook/model';
 import type { TraceStore } from '../store/traceStore';
 import { redactText } from '../trace/redact';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
+import { markBoilerplate } from '../trace/turns/boilerplate';
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { playbookAt, type PlaybookThen } from './playbookAt';
 import { replay, type LearnedRule, type Mistake, type RuleReplay } from './replay';
@@ -111,8 +112,14 @@ export async function backtest(options: BacktestOptions): Promise<BacktestReport
   const summaries = (await options.store.listSummaries(() => invalid++)).filter((s) => inWorkspace(s.cwd));
   const split = splitSessions(summaries, options.split ?? { ratio: DEFAULT_RATIO });
   const load = (ids: string[]) => options.store.loadTraces(ids, () => invalid++);
-  const earlier = await load(split.earlier.map((s) => s.id));
-  const later = await load(split.later.map((s) => s.id));
+  // boilerplate (a persona prompt in every opening message) is context on both sides of the split: it never counts
+  const loaded = markBoilerplate([
+    ...(await load(split.earlier.map((s) => s.id))),
+    ...(await load(split.later.map((s) => s.id))),
+  ]).traces;
+  const earlierIds = new Set(split.earlier.map((s) => s.id));
+  const earlier = loaded.filter((t) => earlierIds.has(t.id));
+  const later = loaded.filter((t) => !earlierIds.has(t.id));
   if (invalid > 0) warnings.push(`${plural(invalid, 'stored session')} could not be read and were left out`);
   if (split.undated > 0) warnings.push(`${plural(split.undated, 'session')} without a time were left out`);
 

@@ -7,6 +7,7 @@ import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { BulletTag, RuleCount } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import type { Trace } from '../trace/model';
+import { boilerplateWarning, markBoilerplate } from '../trace/turns/boilerplate';
 import { aggregateBatch, type BatchAggregation, type NodeDelta } from './aggregate';
 import { DeltaApplier, type Veto } from './apply';
 import { BatchSizer } from './batchSizer';
@@ -134,7 +135,10 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     ledger,
     options.onSnapshot,
   );
-  const traces = inLearningOrder(options.traces);
+  // text repeated at the start of many sessions is context, never the user's lesson (trace/turns/boilerplate.ts)
+  const marked = markBoilerplate(options.traces);
+  if (marked.marked > 0) ledger.warnings.push(boilerplateWarning(marked.marked));
+  const traces = inLearningOrder(marked.traces);
   try {
     for (let b = 0, offset = 0; offset < traces.length; b++) {
       const batchStarted = Date.now();

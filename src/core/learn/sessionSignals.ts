@@ -2,7 +2,7 @@ import { classifyCommand, firstCommand, type CommandKind } from '../trace/comman
 import { exitIsAnswer, parseLine } from '../trace/shell';
 import { editedFiles } from '../trace/edits';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
-import { isUserCorrection } from '../trace/outcome';
+import { correctionSteps } from '../trace/turns/classify';
 
 // What a session's outcome says, independent of any rule: its edits, checks, corrections, acceptances and reverts.
 
@@ -91,6 +91,7 @@ export function sessionSignals(trace: Trace): SessionSignals {
   let endsFailing = false;
   let sawAgentWork = false;
   const commands = new Map<string, string>();
+  const corrected = correctionSteps(trace.steps);
   for (const step of trace.steps) {
     switch (step.kind) {
       case 'tool_call': {
@@ -117,9 +118,9 @@ export function sessionSignals(trace: Trace): SessionSignals {
       case 'user':
         // the user undoing the agent's last edit corrects it and throws that edit away
         if (step.undo && editedSoFar.length > 0) undone.push(step.index);
-        // the opening request can sound like a correction ("don't use npm"): only replies to the agent count
+        // the opening request can sound like a correction ("don't use npm"): its place says it is not one
         if (!sawAgentWork) break;
-        if (isUserCorrection(step)) corrections.push(step.index);
+        if (corrected.has(step.index)) corrections.push(step.index);
         else if (step.isMeta || step.confirmation) break;
         else if (ACCEPTANCE.test(step.text.slice(0, 300))) {
           acceptances.push(step.index);

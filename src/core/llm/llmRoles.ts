@@ -19,6 +19,7 @@ import type {
   Reflector,
   RoleResult,
 } from '../learn/types';
+import { isTaskRequest } from '../learn/gates/taskRequest';
 import { unionSupport } from '../playbook/support';
 import { countTokens } from '../util/tokens';
 import type { ChatMessage, LlmClient } from './client';
@@ -48,6 +49,11 @@ export class LlmReflector implements Reflector {
       const steps = [...new Set(lesson.evidence_steps.filter((n) => n < stepCount))].sort((a, b) => a - b);
       if (steps.length === 0) {
         warnings.push(`${trace.id}: a lesson citing no real step was dropped`);
+        continue;
+      }
+      // the generality check: one piece of work asked for in this session is not a rule (learn/gates/taskRequest.ts)
+      if (isTaskRequest(lesson.content)) {
+        warnings.push(`${trace.id}: a lesson that is a task request, not a standing rule, was dropped`);
         continue;
       }
       lessons.push({

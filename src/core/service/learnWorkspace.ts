@@ -14,10 +14,12 @@ import { ReviewMemory } from '../store/reviewMemory';
 import { RuleLedger } from '../store/ruleLedger';
 import { WorkspaceState } from '../store/workspaceState';
 import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
+import { boilerplateWarning, markBoilerplate } from '../trace/turns/boilerplate';
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { readTextIfExists } from '../util/io';
 import { assetHistory } from './assetHistory';
 import { buildProposal } from './learnRun/buildProposal';
+import type { GatedOutRule } from './learnRun/gateRules';
 import type { LearnWorkspaceOptions, LearnWorkspaceResult } from './learnRun/options';
 import { bringsNothingNew, carryOnto, pendingProposals } from './learnRun/pendingProposal';
 import { precomputedReflector } from './learnRun/precomputed';
@@ -43,7 +45,10 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   if (!absent) for (const root of options.assets?.skillRoots ?? []) resolveInWorkspace(options.workspace, root);
   const state = new WorkspaceState(options.store.dir);
   const sessions = await selectSessions(options, state);
-  const { traces, givenUp, outsideWindow, invalidStoredTraces } = sessions;
+  const { givenUp, outsideWindow, invalidStoredTraces } = sessions;
+  // boilerplate is found across the whole selection, before any shard or batch sees part of it
+  const marked = markBoilerplate(sessions.traces);
+  const traces = marked.traces;
   if (traces.length === 0) return { traces, givenUp, outsideWindow, invalidStoredTraces };
   if (options.confirm) {
     const batch =
@@ -132,6 +137,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   // the carried rules come first, as if this run had proposed them: one proposal holds them and the new ones
   result.applied = [...onTop.applied, ...result.applied];
   result.record.warnings.unshift(...early);
+  if (marked.marked > 0) result.record.warnings.unshift(boilerplateWarning(marked.marked));
   const drops = describeDrops(dropSummary(result.record.nodes));
   if (drops) result.record.warnings.push(drops);
   // counters earlier proposals hold that never reached the file: this proposal carries them (see pendingCounters.ts)
@@ -149,7 +155,9 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
       `session ${id} is not learned again by itself: its learning failed ${count} times (last: ${reason})`,
     );
 
+  const gatedOut: GatedOutRule[] = [];
   const built = await buildProposal({
+    gatedOut,
     options,
     result,
     base,
@@ -192,5 +200,6 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     ...(stillPending ? { stillPending: stillPending.id } : {}),
     record: result.record,
     invalidStoredTraces,
+    gatedOut,
   };
 }

@@ -235,6 +235,11 @@ function mergeSamePurpose(
   }
 }
 
+/** New rules withdrawn before any conflict is weighed (the precision gates): never proposed, each with its reason. */
+export function withdrawNewRules(result: LearnResult, withdrawn: ConflictOutcome['withdrawn']): void {
+  applyOutcome(result, { reworded: [], withdrawn, removed: [], overrulingTeam: [] }, []);
+}
+
 function applyOutcome(result: LearnResult, outcome: ConflictOutcome, all: readonly Side[]): void {
   if (outcome.withdrawn.length === 0 && outcome.removed.length === 0 && outcome.reworded.length === 0) return;
   const supportOf = new Map(all.map((s) => [s.id, s.support]));

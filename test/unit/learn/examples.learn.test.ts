@@ -38,6 +38,7 @@ describe('offline learner on the example sessions', () => {
       [],
       'no false flags on honest sessions',
     );
+    assert.deepEqual(result.gatedOut, [], 'no planted lesson is left out by a gate');
     const lint = result.proposal?.rules.find((r) => r.content?.includes('pnpm lint --fix'));
     assert.deepEqual(lint?.support.map((s) => s.traceId.split(':')[0]).sort(), ['claude-code', 'codex']);
   });

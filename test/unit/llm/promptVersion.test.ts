@@ -14,6 +14,7 @@ import { sha256 } from '../../../src/core/util/hash';
 
 const PINNED: Record<string, string> = {
   '1': '89eba121e2fba82fe5439abd0e644f7de4db5489a9e67450d76bf3e42686cdf2',
+  '2': '1e893aeb0588081f3c57663636e66674ea69924d32fed96b9a6a52fd32dc0f24',
 };
 
 /** The learning prompts as sent for a fixed session and lesson against an empty playbook. */

@@ -8,7 +8,10 @@ import {
 } from '../../trace/commands';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../../trace/model';
 import { editedFiles } from '../../trace/edits';
-import { isCorrection } from '../../trace/outcome';
+import { classifyTurns } from '../../trace/turns/classify';
+import { withoutHalt } from '../../trace/turns/cues';
+import { isQuestion, sentencesOf } from '../../trace/turns/sentences';
+import { isReport } from '../../trace/turns/standing';
 import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
 import type { BulletTag } from '../../playbook/delta';
@@ -144,23 +147,24 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     }
   });
 
-  // 2. The user correcting the agent or stating how the team works.
-  let sawAgent = false;
-  for (const step of trace.steps) {
-    if (step.kind === 'assistant' || step.kind === 'tool_call') sawAgent = true;
-    if (step.kind !== 'user' || step.isMeta || !sawAgent || !isCorrection(step.text)) continue;
-    const statement = directive(step.text);
+  // 2. The user correcting the agent or stating how the team works, each turn read by its place in the dialogue: a
+  // reply to the agent's question or a task request teaches nothing unless it states a standing instruction
+  const turns = classifyTurns(trace.steps);
+  for (const turn of turns) {
+    if (turn.kind !== 'correction' || !turn.text) continue;
+    const statement = directive(turn.text);
     if (!statement) continue;
-    const previousAction = [...trace.steps.slice(0, step.index)].reverse().find((s) => s.kind === 'tool_call');
-    add(preference(statement, evidence(...(previousAction ? [previousAction.index] : []), step.index)));
+    const previousAction = [...trace.steps.slice(0, turn.index)].reverse().find((s) => s.kind === 'tool_call');
+    add(
+      preference(statement, evidence(...(previousAction ? [previousAction.index] : []), turn.index, turn.contentIndex)),
+    );
   }
   const stated = new Set(lessons.filter((l) => l.kind === 'preference').map((l) => l.content.toLowerCase()));
-  for (const step of trace.steps) {
-    if (step.kind !== 'user' || step.isMeta) continue;
-    for (const statement of statedConventions(step.text)) {
+  for (const turn of turns) {
+    for (const statement of statedConventions(turn)) {
       // a correction's own directive already holds it
       if ([...stated].some((s) => s.includes(statement.toLowerCase()))) continue;
-      add(preference(statement, evidence(step.index)));
+      add(preference(statement, evidence(turn.contentIndex)));
     }
   }
 
@@ -283,17 +287,13 @@ function normalizeCommand(command: string): string {
   return command.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** The directive part of a correction: the sentences that say what to do, without the leading "No —". */
+/**
+ * The directive part of a correction: its first sentences without the leading "No —", less the questions and the
+ * reports of what happened ("I ran it twice"), which say nothing of what to do.
+ */
 function directive(text: string): string | undefined {
-  // "No — use pnpm" drops its "No"; "No log.Printf please" is the prohibition itself and keeps it
-  const body = text.replace(/^\s*(?:no|nope|wrong|stop|wait|hmm,? no)\b\s*[,.!:—–-]+\s*/i, '').trim();
-  const sentences = body
-    .split(/(?<=[.!?])\s+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const useful = sentences.filter((s) =>
-    /\b(?:use|uses|never|always|don't|do not|instead|prefer|must|should|only|regenerated|generated)\b/i.test(s),
-  );
+  const sentences = sentencesOf(withoutHalt(text));
+  const useful = sentences.filter((s) => !isQuestion(s) && !isReport(s));
   const chosen = (useful.length > 0 ? useful : sentences).slice(0, 2).join(' ');
   if (!chosen || chosen.length < 8) return undefined;
   const clipped = chosen.length > 240 ? `${chosen.slice(0, 237)}…` : chosen;

@@ -31,6 +31,7 @@ import { keptAssets } from '../review/assets';
 import { modelChanges, runAuthor, withAuthors } from '../ruleAuthors';
 import type { RunTargets } from '../runTargets';
 import { screenProposal } from '../screenProposal';
+import { gateNewRules, type GatedOutRule } from './gateRules';
 import type { LearnResult, LearnWorkspaceOptions } from './options';
 import type { SessionSelection } from './selectSessions';
 import { carryRemovals, oneChangePerRule, withdrawnInRun, type CarriedProposals } from './pendingProposal';
@@ -58,6 +59,8 @@ export interface ProposalInput {
   targets: RunTargets;
   /** The open proposals this one takes the place of: their undecided rules are among `result.applied`, first. */
   carried?: CarriedProposals;
+  /** Filled with the new rules the precision gates left out. */
+  gatedOut: GatedOutRule[];
 }
 
 /** A rule's origin when an agent's memory proposed it. */
@@ -147,6 +150,12 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     for (const r of conflicts.removed) overruledBy.set(r.id, r.by);
   }
   if (input.carried) carryRemovals(result, input.carried);
+  // Every new rule passes the precision gates, its support the union of the rules merged into it (learn/gates); a
+  // carried rule passed them in the run that proposed it, on sessions this run may not hold
+  if (result.record.status === 'completed')
+    input.gatedOut.push(
+      ...gateNewRules(result, traces, (rel) => readWorkspaceFile(options.workspace, rel), new Set(carried.keys())),
+    );
 
   // a carried rule is screened against the sessions it was learned from (earlier runs'), as it was the first time
   const carriedIds = [...carried.values()].flatMap((r) => r.support.map((s) => s.traceId));

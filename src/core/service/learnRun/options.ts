@@ -1,3 +1,4 @@
+import type { GatedOutRule } from './gateRules';
 import type { AssetSettings } from '../../assets/targets';
 import type { Proposal } from '../../assets/proposal';
 import type { RunEstimate } from '../../learn/estimate';
@@ -96,6 +97,8 @@ export interface LearnWorkspaceResult {
   stillPending?: string;
   record?: RunRecord;
   invalidStoredTraces: number;
+  /** New rules the precision gates left out, each with its gate and why (learn/gates). */
+  gatedOut?: GatedOutRule[];
 }
 
 /** What the learning itself hands back: the new playbook, its operations, the run's record. */
