@@ -1,5 +1,5 @@
 import { looksRandom } from './entropy';
-import { afterGroup, ci, isNameLike, isPlaceholder, type SecretRule } from './rule';
+import { afterGroup, ci, isChosenPhrase, isNameLike, isPlaceholder, type SecretRule } from './rule';
 
 /**
  * Secrets known by where they stand rather than by their shape: assigned to a name that says so (`.env`, shell,
@@ -52,7 +52,9 @@ function assignedValue(m: RegExpExecArray, text: string): [number, number] | und
   // a bare value followed by `(` or `[` is code (`token = getToken()`), not a literal; a cut's marker (`[... `) is no code
   if (m[5] !== undefined && (text[end] === '(' || (text[end] === '[' && !text.startsWith('[... ', end))))
     return undefined;
-  if (isPlaceholder(value.trim()) || isNameLike(value)) return undefined;
+  if (isPlaceholder(value.trim())) return undefined;
+  // a quoted phrase of words is a chosen passphrase; a bare one is a name
+  if (isNameLike(value) && !(m[5] === undefined && isChosenPhrase(value))) return undefined;
   if (m[2] !== undefined && !looksRandom(value)) return undefined;
   // the value ends the match (a closing quote is not part of it)
   const tail = m[5] === undefined ? 0 : semicolonTail(text, end);
@@ -110,6 +112,7 @@ const FLAG_NAMES = [
   'apikey',
   'auth-token',
   'access-key',
+  'account-key',
   'secret-key',
   'client-secret',
   'private-key',
