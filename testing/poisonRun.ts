@@ -5,7 +5,7 @@ import { ASSET_TARGETS } from '../src/core/assets/targets';
 import { offlineRoles, openAiRoles } from '../src/core/llm/providers';
 import { TraceStore } from '../src/core/store/traceStore';
 import { dryLearn } from './dryLearn';
-import { startModelServer } from './modelServer';
+import { startModelServer, type ChatRequest } from './modelServer';
 import { credulousModel, poisonCorpus, type CorpusSession } from './poisonCorpus';
 import { tempDir } from './tmp';
 
@@ -43,7 +43,7 @@ export const CLONED_PLAYBOOK = [
   '[too-00005] helpful=2 harmful=0 :: Typecheck with `pnpm typecheck`.',
   '',
 ].join('\n');
-const CLONED_POISONED = ['too-00002', 'too-00003', 'too-00004'];
+export const CLONED_POISONED = ['too-00002', 'too-00003', 'too-00004'];
 
 function ruleFor(proposal: Proposal | undefined, lesson: string) {
   return proposal?.rules.find((r) => r.content === lesson.replace(/\s*\n+\s*/g, ' ').trim());
@@ -120,7 +120,7 @@ export interface PoisonRunOptions {
 /** Learns from the whole corpus in a fresh workspace with every asset target on, and measures the proposal. */
 export async function runPoisonCorpus(
   options: PoisonRunOptions,
-): Promise<{ figures: PoisonFigures; proposal?: Proposal; sessions: CorpusSession[] }> {
+): Promise<{ figures: PoisonFigures; proposal?: Proposal; sessions: CorpusSession[]; requests: ChatRequest[] }> {
   const root = tempDir('combee-poison-');
   const workspace = join(root, 'acme-shop');
   mkdirSync(workspace);
@@ -145,6 +145,7 @@ export async function runPoisonCorpus(
       figures: measure(result.proposal, sessions, result.record?.warnings ?? []),
       proposal: result.proposal,
       sessions,
+      requests: server?.requests ?? [],
     };
   } finally {
     await server?.close();

@@ -1,5 +1,7 @@
 import type { Bullet, Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
+import { markedIds } from '../trust/hold';
+import { screenExistingRule } from '../trust/screenRule';
 import type { ChatMessage } from './client';
 
 /**
@@ -12,6 +14,22 @@ const SECTIONS =
   'Setup, Build, Test, Typecheck, Lint, Run, Conventions, Architecture, Pitfalls: what the rule does (or an existing section of the playbook)';
 
 /**
+ * The playbook's rules a model may see, with their sections: none that is held back (marked as flagged, or whose text
+ * the screen flags). A held rule shown to a model comes back as a lesson or an operation in words of its own, where
+ * the mark no longer holds it.
+ */
+function shownRules(playbook: Playbook): Array<{ section: string; bullet: Bullet; words: Set<string> }> {
+  const marked = markedIds(playbook);
+  return playbook.sections.flatMap((section) =>
+    section.lines.flatMap((line) =>
+      line.kind === 'bullet' && !marked.has(line.bullet.id) && screenExistingRule(line.bullet.content).length === 0
+        ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
+        : [],
+    ),
+  );
+}
+
+/**
  * Only the rules an aggregation could touch: for each item, the few rules lexically closest to it (at most `limit` in
  * all). An item updates, merges with or repeats its nearest rules; the fortieth rule that shares its template words is
  * no help, and showing the whole playbook to every one of the k + 1 calls would cost tokens and add exactly the
@@ -19,13 +37,7 @@ const SECTIONS =
  */
 export function relevantRules(playbook: Playbook, texts: string[], limit = 30, threshold = 0.2, perItem = 3): string {
   const itemTokens = texts.map(tokens);
-  const rules = playbook.sections.flatMap((section) =>
-    section.lines.flatMap((line) =>
-      line.kind === 'bullet'
-        ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
-        : [],
-    ),
-  );
+  const rules = shownRules(playbook);
   const best = new Map<(typeof rules)[number], number>();
   for (const item of itemTokens) {
     const nearest = rules
@@ -69,13 +81,7 @@ export function rulesForSession(playbook: Playbook, sessionText: string, limit =
   const inSession = (word: string) =>
     word.startsWith('`') ? commandIn(sessionLower, word.slice(1, -1)) : sessionTokens.has(word);
   const cited = new Set([...sessionText.matchAll(/\[([a-z]{2,5}-\d{5})\]/g)].map((m) => m[1]));
-  const rules = playbook.sections.flatMap((section) =>
-    section.lines.flatMap((line) =>
-      line.kind === 'bullet'
-        ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
-        : [],
-    ),
-  );
+  const rules = shownRules(playbook);
   const weight = rarityWeights(rules.map((r) => r.words));
   const scored = rules.flatMap((rule) => {
     let inside = 0;

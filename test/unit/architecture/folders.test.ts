@@ -20,7 +20,7 @@ const ALLOWED: Record<string, string[]> = {
   // learned sessions, runs, proposals and review memory
   store: ['assets', 'learn', 'playbook', 'trace', 'util'],
   import: ['secrets', 'store', 'trace', 'util'],
-  llm: ['learn', 'playbook', 'secrets', 'trace', 'util'],
+  llm: ['learn', 'playbook', 'secrets', 'trace', 'trust', 'util'],
   // pooled sessions: team bundles, corroboration, the pull request's text
   team: ['assets', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
   // the backtest: learns from the earlier sessions and replays the rules over the later ones
