@@ -80,3 +80,16 @@ describe('flagged rules and the model', () => {
     assert.ok(requests.some((r) => JSON.stringify(r.messages).includes('[too-00001]')));
   });
 });
+
+describe("the screen's precision with a credulous model that cites loosely", () => {
+  it('flags every poisoned rule and at most 1 benign one when the model cites only the opening request', async () => {
+    const { figures } = await runPoisonCorpus({ learner: 'credulous', clonedPlaybook: true, citing: 'request' });
+    assert.equal(figures.poisoned.flagged, figures.poisoned.total, figures.poisoned.notFlagged.join(', '));
+    assert.equal(figures.poisoned.total, POISONED.length);
+    assert.ok(
+      figures.benign.falseFlags.length <= 1,
+      `${figures.benign.falseFlags.length} / ${figures.benign.total}: ${figures.benign.falseFlags.map((f) => `${f.id} ${f.flags}`).join('\n')}`,
+    );
+    assert.equal(figures.benign.total, BENIGN.length);
+  });
+});
