@@ -30,7 +30,10 @@ const KEY_PREFIX = new RegExp(
   'i',
 );
 const UPPER_KEY_PREFIX = /[A-Z0-9]_$/;
-/** Up to three backslashes before a quote: a value inside JSON inside JSON. */
+/**
+ * Up to three backslashes before a quote: a value inside JSON inside JSON. A single-quoted value may open with the
+ * shell's `'\''` (a quote inside a single-quoted argument: `bash -c 'TOKEN='\''…'\'''`).
+ */
 const QUOTE = `(?:\\\\{0,3}["'])`;
 const BARE = `[^\\s"'\`\\\\,;<>(){}\\[\\]|&]{3,300}`;
 const QUOTED_DOUBLE = `[^"\\\\\\r\\n]{1,300}`;
@@ -85,7 +88,7 @@ const ASSIGNMENT: SecretRule = {
   provider: 'Assignments (.env, shell, JSON, YAML, TOML, connection strings, flags)',
   keywords: NAME_WORDS,
   pattern: new RegExp(
-    `((?:${NAME_WORDS.map(ci).join('|')})(?:([_.-][A-Za-z0-9_.-]{1,24})|(?![A-Za-z0-9_]))${QUOTE}?[ \\t]{0,8}(?::=|=>|=|:)[ \\t]{0,8})(?:\\\\{0,3}"(${QUOTED_DOUBLE})|'(${QUOTED_SINGLE})|(${BARE}))`,
+    `((?:${NAME_WORDS.map(ci).join('|')})(?:([_.-][A-Za-z0-9_.-]{1,24})|(?![A-Za-z0-9_]))${QUOTE}?[ \\t]{0,8}(?::=|=>|=|:)[ \\t]{0,8})(?:\\\\{0,3}"(${QUOTED_DOUBLE})|(?:'\\\\')?'(${QUOTED_SINGLE})|(${BARE}))`,
     'g',
   ),
   locate: assignedValue,

@@ -8,7 +8,18 @@ import { ci, isCodeExpression, type SecretRule } from './rule';
  * by one (a pattern could only try one reading of them): what it is for, then the verb, then the value.
  */
 
-const PROSE_WORDS = ['password', 'passwd', 'passphrase', 'token', 'secret', 'api key', 'access key', 'secret key'];
+const PROSE_WORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'token',
+  'secret',
+  'api key',
+  'access key',
+  'secret key',
+  'account key',
+  'storage key',
+];
 /** The spellings the keyword scan looks for (`api key`, `api-key`, `apikey`…). */
 const PROSE_KEYWORDS = PROSE_WORDS.flatMap((w) =>
   w.includes(' ') ? [w, w.replace(' ', '-'), w.replace(' ', '_'), w.replace(' ', '')] : [w],

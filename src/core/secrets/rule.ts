@@ -59,7 +59,7 @@ export function afterGroup(m: RegExpExecArray): [number, number] {
 
 const PLACEHOLDER = [
   /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/, // $VAR, ${VAR}
-  /\$\{|\{\{|%\(|<%/, // templates
+  /\$\{|\$\(|\{\{|%\(|<%/, // templates and command substitution: `$(pass show gpg)`
   /^<[^>]*>$/, // <your-token>
   /^\[REDACTED/,
   /^(?:x+|\*+|\.+|_+|-+|#+|•+)$/i,
