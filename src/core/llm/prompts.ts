@@ -1,7 +1,6 @@
 import type { Bullet, Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
-import { markedIds } from '../trust/hold';
-import { screenExistingRule } from '../trust/screenRule';
+import { heldFromModels } from '../trust/hold';
 import type { ChatMessage } from './client';
 
 /**
@@ -13,16 +12,12 @@ export const PROMPT_VERSION = '1';
 const SECTIONS =
   'Setup, Build, Test, Typecheck, Lint, Run, Conventions, Architecture, Pitfalls: what the rule does (or an existing section of the playbook)';
 
-/**
- * The playbook's rules a model may see, with their sections: none that is held back (marked as flagged, or whose text
- * the screen flags). A held rule shown to a model comes back as a lesson or an operation in words of its own, where
- * the mark no longer holds it.
- */
+/** The playbook's rules a model may see, with their sections: none that is held back (see `heldFromModels`). */
 function shownRules(playbook: Playbook): Array<{ section: string; bullet: Bullet; words: Set<string> }> {
-  const marked = markedIds(playbook);
+  const held = heldFromModels(playbook);
   return playbook.sections.flatMap((section) =>
     section.lines.flatMap((line) =>
-      line.kind === 'bullet' && !marked.has(line.bullet.id) && screenExistingRule(line.bullet.content).length === 0
+      line.kind === 'bullet' && !held.has(line.bullet.id)
         ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
         : [],
     ),
