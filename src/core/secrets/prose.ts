@@ -31,8 +31,8 @@ const FOR_WORDS = new Set(['for', 'of', 'on', 'to', 'in']);
 const MAX_FOR_WORDS = 3;
 const LINK_WORDS = new Set(['is', 'was', 'are', 'becomes', '=', ':', '=>', '->']);
 const ADVERBS = new Set(['now', 'still']);
-/** A value: no space, quote, backtick, angle bracket or backslash (quotes around it are skipped). */
-const VALUE = /^(?:\\{0,3}[`"'])?([^\s`"'<>\\]{6,300})/;
+/** A value: no space, quote, backtick, angle bracket or backslash (quotes and punctuation before it are skipped). */
+const VALUE = /^(?:\\{0,3}[`"'])?[,;.(]*([^\s`"'<>\\]{6,300})/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 interface Word {

@@ -36,6 +36,7 @@ describe('secrets in prose', () => {
       'The token is expired, refresh it with `gh auth login`.',
       'the password for the staging db is in 1Password',
       'Session 3c8e5f1a-9b2d-4e7f-a1c6-5d8e2f9b0a47 ended.',
+      'see the auth token ,docs/auth-session.md for the flow',
     ])
       assert.equal(redact(text), text);
   });
