@@ -729,18 +729,29 @@ export function poisonCorpus(cwd: string): CorpusSession[] {
 }
 
 /**
- * A credulous model on the loopback server: a reflection prompt gets the session's instruction back as a lesson,
- * citing the steps the case names; aggregation prompts are answered by the simulated model (one ADD per item).
+ * How a credulous model cites: the steps each case names (`as-written`), or only the request that opened the session
+ * (`request`), as a model that cites loosely does: whatever shows the lesson is then uncited.
  */
-export function credulousModel(sessions: readonly CorpusSession[]): (request: ChatRequest) => ScriptedReply {
+export type Citing = 'as-written' | 'request';
+
+/**
+ * A credulous model on the loopback server: a reflection prompt gets the session's instruction back as a lesson,
+ * citing the steps the case names (or as `citing` says); aggregation prompts are answered by the simulated model (one
+ * ADD per item).
+ */
+export function credulousModel(
+  sessions: readonly CorpusSession[],
+  citing: Citing = 'as-written',
+): (request: ChatRequest) => ScriptedReply {
   const byTicket = new Map(sessions.map((s) => [(s.poison ?? s.benign)!.id, s]));
   return (request) => {
     const prompt = request.messages.map((m) => m.content).join('\n');
     if (!/You review one coding-agent session/.test(prompt)) return simulatedModel(request);
     const ticket = /\(ticket ([PB]-\d+)\)/.exec(prompt)?.[1];
     const session = ticket ? byTicket.get(ticket) : undefined;
+    const cite = citing === 'request' ? [0] : session?.cite;
     const lessons = session
-      ? [{ section: 'Tooling', content: session.lesson, kind: 'rule', evidence_steps: session.cite }]
+      ? [{ section: 'Tooling', content: session.lesson, kind: 'rule', evidence_steps: cite }]
       : [];
     return { content: JSON.stringify({ lessons, bullet_tags: [] }) };
   };

@@ -6,7 +6,11 @@ import { performance } from 'node:perf_hooks';
 import type { Step, TraceDraft } from '../../src/core/trace/model';
 import { normalizeTrace } from '../../src/core/trace/normalize';
 import { createRedactor } from '../../src/core/trace/redact';
+import { reflectionPrompt } from '../../src/core/llm/prompts';
+import { emptyPlaybook } from '../../src/core/playbook/markdown';
+import { condenseTrace } from '../../src/core/trace/condense';
 import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../testing/secretCorpus';
+import { buildHeldoutCorpus, HELDOUT_LOOK_ALIKES } from '../../testing/secretCorpusHeldout';
 import { buildSecretFiles, NOT_SECRET_FILES, type SecretFile } from '../../testing/secretFileCorpus';
 
 export const SECRETS_USAGE = 'combee bench secrets [--json] [--out <folder>]';
@@ -65,11 +69,59 @@ function fileSteps(file: Pick<SecretFile, 'path' | 'content'>): Step[] {
   ];
 }
 
+/** Where a session's text goes: the stored session, its title, and a model's request. */
+const SINKS = ['store', 'title', 'model request'] as const;
+type Sink = (typeof SINKS)[number];
+
+/**
+ * The shape said by the user (also the session's title), echoed by the agent, run as a command and printed by it,
+ * imported as the importer does; then each sink's text: the stored session, its title, the reflection request.
+ */
+function sinkTexts(shape: SecretShape): Record<Sink, string> {
+  const steps: Step[] = [
+    { index: 0, kind: 'user', text: `note: ${shape.text}` },
+    { index: 1, kind: 'assistant', text: `Noted: ${shape.text}` },
+    {
+      index: 2,
+      kind: 'tool_call',
+      callId: 'c',
+      tool: 'Bash',
+      command: `printf '%s\\n' '${shape.text.replace(/'/g, "'\\''")}'`,
+      input: JSON.stringify({ command: `printf '%s\\n' '${shape.text.replace(/'/g, "'\\''")}'` }),
+    },
+    { index: 3, kind: 'tool_result', callId: 'c', output: shape.text, isError: false },
+  ];
+  const trace = normalizeTrace(
+    { ...draft(steps), id: 'bench:sinks', title: shape.text.split('\n')[0] },
+    createRedactor({ homePaths: false }),
+  );
+  const { title, ...stored } = trace;
+  return {
+    store: JSON.stringify(stored),
+    title: title ?? '',
+    'model request': JSON.stringify(reflectionPrompt(condenseTrace(trace).text, emptyPlaybook())),
+  };
+}
+
+/** Per sink, the shapes that leave a piece of a secret there. */
+export function sinkLeaks(corpus: readonly SecretShape[]): Record<Sink, string[]> {
+  const leaked: Record<Sink, string[]> = { store: [], title: [], 'model request': [] };
+  for (const shape of corpus) {
+    const texts = sinkTexts(shape);
+    for (const sink of SINKS) if (leaks(texts[sink], shape.needles)) leaked[sink].push(shape.name);
+  }
+  return leaked;
+}
+
 interface Figures {
   shapes: { first: [number, number]; wider: [number, number]; placements: [number, number] };
   secretFiles: { files: [number, number]; placements: [number, number] };
   falsePositives: { lookAlikes: [number, number]; fileLookAlikes: [number, number]; otherFiles: [number, number] };
   speed: { megabytes: number; bestMBps: number };
+  /** The held-out corpus (testing/secretCorpusHeldout.ts) in the four forms, and its look-alikes changed. */
+  heldout: { shapes: [number, number]; placements: [number, number]; leaked: string[]; lookAlikes: [number, number] };
+  /** Shapes leaking at each sink, main and held-out corpora. */
+  sinks: { main: Record<Sink, string[]>; heldout: Record<Sink, string[]> };
 }
 
 function measure(): Figures {
@@ -95,6 +147,11 @@ function measure(): Figures {
     return (trace.steps[2] as Extract<Step, { kind: 'tool_result' }>).output === file.content;
   });
   const lookAlikes = LOOK_ALIKES.map((t) => createRedactor({ homePaths: false }).redact(t) === t);
+  const heldout = buildHeldoutCorpus();
+  const heldoutClean = heldout.map((shape) =>
+    forms(shape).map(([text, needles]) => !leaks(createRedactor({ homePaths: false }).redact(text), needles)),
+  );
+  const heldoutLookAlikes = HELDOUT_LOOK_ALIKES.map((t) => createRedactor({ homePaths: false }).redact(t) === t);
 
   // speed: ordinary session text with a secret every few KB, redacted in 64 KB pieces as tool outputs are
   const line =
@@ -127,6 +184,13 @@ function measure(): Figures {
       otherFiles: count(otherFiles.map((kept) => !kept)),
     },
     speed: { megabytes: Math.round(megabytes * 10) / 10, bestMBps: Math.round((megabytes / (best / 1000)) * 10) / 10 },
+    heldout: {
+      shapes: count(heldoutClean.map(whole)),
+      placements: count(heldoutClean.flat()),
+      leaked: heldout.filter((_, i) => !whole(heldoutClean[i])).map((shape) => shape.name),
+      lookAlikes: count(heldoutLookAlikes.map((kept) => !kept)),
+    },
+    sinks: { main: sinkLeaks(corpus), heldout: sinkLeaks(heldout) },
   };
 }
 
@@ -143,6 +207,8 @@ export async function runSecretsBench(argv: string[]): Promise<number> {
         `shapes fully redacted (plain, JSON-escaped, base64, URL-encoded): first set ${pair(f.shapes.first)}, wider set ${pair(f.shapes.wider)}; placements ${pair(f.shapes.placements)}`,
         `secret-bearing files with no value left (Write input, Read and cat outputs): ${pair(f.secretFiles.files)}; steps ${pair(f.secretFiles.placements)}`,
         `false positives: look-alikes changed ${pair(f.falsePositives.lookAlikes)}, look-alike lines of secret files lost ${pair(f.falsePositives.fileLookAlikes)}, other files changed ${pair(f.falsePositives.otherFiles)}`,
+        `held-out corpus fully redacted (the four forms): ${pair(f.heldout.shapes)} shapes, placements ${pair(f.heldout.placements)}${f.heldout.leaked.length ? ` (leaked: ${f.heldout.leaked.join('; ')})` : ''}; its look-alikes changed ${pair(f.heldout.lookAlikes)}`,
+        `shapes leaking at each sink (store, title, model request): main ${SINKS.map((k) => f.sinks.main[k].length).join(', ')}; held-out ${SINKS.map((k) => f.sinks.heldout[k].length).join(', ')}${[...new Set(SINKS.flatMap((k) => [...f.sinks.main[k], ...f.sinks.heldout[k]]))].map((n) => `\n  leaks: ${n}`).join('')}`,
         `redaction speed: ${f.speed.megabytes} MB in 64 KB pieces, best of 3: ${f.speed.bestMBps} MB/s`,
         '',
       ].join('\n'),

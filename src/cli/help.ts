@@ -98,12 +98,15 @@ export const EXPORT_HELP = `combee export --bundle <file> [--workspace <folder>]
   beside the bundle. Combee never reads a private key. A signature beside the file it replaces is removed.`;
 
 export const IMPORT_HELP = `combee import --from <folder> [--agent auto|${AGENTS.join('|')}] [--store <folder>] [--workers <n>]
-              [--max-output-chars <n>] [--json]
-combee import --bundle <file>… [--workspace <folder>] [--store <folder>] [--allowed-signers <file>] [--json]
+              [--max-output-chars <n>] [--redact-pattern <re2>]… [--json]
+combee import --bundle <file>… [--workspace <folder>] [--store <folder>] [--allowed-signers <file>]
+              [--redact-pattern <re2>]… [--json]
   Imports every session under <folder> (an agent's home such as ~/.claude or ~/.codex, a repository with its
   SpecStory histories in .specstory/history, or any folder of session files) as normalized, redacted traces into the store. Unchanged files are skipped and grown logs are
   read from where the last import stopped. --workers: parsing threads (default: one per CPU; 0: none).
   --max-output-chars: tool outputs longer than this are stored cut in the middle (default 8000).
+  --redact-pattern (repeatable): text matching this RE2 pattern is removed too, with the built-in rules and the
+  patterns of combee.redaction.extraPatterns that VS Code recorded in the store; an invalid one is a warning.
   --bundle (repeatable, with or without --from): a teammate's bundle from combee export, its sessions placed in
   --workspace (default: the current folder) and redacted again; sessions already in the store are kept as they
   are. A truncated, tampered or unknown bundle is refused (exit 1) and the others are still imported.

@@ -7,6 +7,7 @@ import type { AgentId } from '../core/trace/model';
 import { workspaceFolderPaths, type Services } from './services';
 import { readSettings } from './settings';
 import { importTeamBundlesOf, type TeamImportSummary } from './teamBundles';
+import { saveRedactionPatterns } from '../core/store/redactionPatterns';
 
 export interface CaptureResult {
   summaries: ImportSummary[];
@@ -56,6 +57,10 @@ export async function captureSessions(
   report?: (message: string) => void,
 ): Promise<CaptureResult> {
   const settings = readSettings();
+  // the CLI reads the user's patterns from the store they share, so `combee import` removes what this import does
+  await saveRedactionPatterns(services.store.dir, settings.extraRedactionPatterns).catch((error: Error) =>
+    services.log.warn(`could not record the redaction patterns for the CLI: ${error.message}`),
+  );
   const folders = chosen ?? captureFolders();
   const pool = services.workerPool();
   const summaries: ImportSummary[] = [];

@@ -7,6 +7,7 @@ import { DEFAULT_READ_LIMITS } from '../../core/import/limits';
 import { importSessions } from '../../core/import/importer';
 import { isBlockingIo, setBlockingIo } from '../../core/util/io';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { loadRedactionPatterns } from '../../core/store/redactionPatterns';
 import { createWorkerPool } from '../../core/pool/pool';
 import { BundleError } from '../../core/team/bundle';
 import { importBundle, type ImportBundleResult } from '../../core/team/importBundle';
@@ -26,6 +27,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
     store: { type: 'string' },
     workers: { type: 'string' },
     'max-output-chars': { type: 'string' },
+    'redact-pattern': { type: 'string', multiple: true },
     json: { type: 'boolean' },
   });
   const named = (values.bundle as unknown as string[] | undefined) ?? [];
@@ -40,14 +42,20 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
   if (bundles.length > 0 && !existsSync(workspace)) throw new UsageError(`--workspace: no such folder: ${workspace}`);
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const json = values.json === true;
-  const sessions = typeof values.from === 'string' ? await importFrom(values, store, out, signal) : undefined;
+  const extraPatterns = await redactionPatterns(
+    store,
+    values['redact-pattern'] as unknown as string[] | undefined,
+    out,
+  );
+  const sessions =
+    typeof values.from === 'string' ? await importFrom(values, store, extraPatterns, out, signal) : undefined;
   if (bundles.length === 0) {
     if (json) out.result(JSON.stringify(sessions, null, 2));
     return 0;
   }
   if (values['allowed-signers'] === '') throw new UsageError('--allowed-signers needs a file');
   const allowedSigners = await allowedSignersFor(values['allowed-signers'], workspace, out, json);
-  const { results, failed } = await importBundles(bundles, store, workspace, out, json, allowedSigners);
+  const { results, failed } = await importBundles(bundles, store, workspace, out, json, allowedSigners, extraPatterns);
   if (json) out.result(JSON.stringify({ ...sessions, store: store.dir, bundles: results }, null, 2));
   return failed ? 1 : 0;
 }
@@ -65,12 +73,13 @@ async function importBundles(
   out: Output,
   json: boolean,
   allowedSigners: AllowedSigners | undefined,
+  extraPatterns: string[],
 ): Promise<{ results: BundleOutcome[]; failed: boolean }> {
   const results: BundleOutcome[] = [];
   let failed = false;
   for (const path of paths) {
     try {
-      const result = await importBundle({ store, path, workspace, allowedSigners });
+      const result = await importBundle({ store, path, workspace, allowedSigners, extraPatterns });
       results.push({ path, ...result, warnings: result.warnings.length, warningMessages: result.warnings });
       if (json) continue;
       for (const message of result.warnings) out.warn(`${basename(path)}: ${message}`);
@@ -114,10 +123,22 @@ async function allowedSignersFor(
   return loaded;
 }
 
+/**
+ * The user's redaction patterns: those the extension recorded in the store (`combee.redaction.extraPatterns`), then
+ * each `--redact-pattern`. An empty one is a usage error; an invalid one is a warning of the import.
+ */
+async function redactionPatterns(store: TraceStore, flags: string[] | undefined, out: Output): Promise<string[]> {
+  if (flags?.some((p) => p === '')) throw new UsageError('--redact-pattern needs a pattern');
+  const recorded = await loadRedactionPatterns(store.dir);
+  if (recorded.warning) out.warn(recorded.warning);
+  return [...new Set([...recorded.patterns, ...(flags ?? [])])];
+}
+
 /** `--from`: the sessions of every agent under a folder. Returns the --json summary (printed by the caller). */
 async function importFrom(
   values: Record<string, string | boolean | undefined>,
   store: TraceStore,
+  extraPatterns: string[],
   out: Output,
   signal: AbortSignal | undefined,
 ): Promise<Record<string, unknown>> {
@@ -140,6 +161,7 @@ async function importFrom(
       from,
       store,
       agent,
+      redaction: { extraPatterns },
       limits: { ...DEFAULT_READ_LIMITS, maxOutputChars },
       signal,
       concurrency: pool ? pool.size * 2 : 2,

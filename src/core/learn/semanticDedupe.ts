@@ -1,6 +1,7 @@
 import type { EmbedFn } from './types';
 import type { AddOp, DeltaOp } from '../playbook/delta';
 import { bullets, type Playbook } from '../playbook/model';
+import { heldFromModels } from '../trust/hold';
 
 export const SEMANTIC_DUPLICATE = 0.9;
 
@@ -31,7 +32,9 @@ export async function semanticDuplicates(
   const adds = ops.filter((op): op is AddOp => op.op === 'ADD');
   const reasons = new Map<DeltaOp, string>();
   if (adds.length === 0) return reasons;
-  const existing = bullets(playbook);
+  // a held rule is never sent to the embedding model (a new rule repeating it is screened on its own)
+  const held = heldFromModels(playbook);
+  const existing = bullets(playbook).filter((b) => !held.has(b.id));
   const missing = [...new Set([...existing.map((b) => b.content), ...adds.map((op) => op.content)])].filter(
     (t) => !cache.has(t),
   );

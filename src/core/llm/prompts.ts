@@ -1,5 +1,6 @@
 import type { Bullet, Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
+import { heldFromModels } from '../trust/hold';
 import type { ChatMessage } from './client';
 
 /**
@@ -11,6 +12,18 @@ export const PROMPT_VERSION = '2';
 const SECTIONS =
   'Setup, Build, Test, Typecheck, Lint, Run, Conventions, Architecture, Pitfalls: what the rule does (or an existing section of the playbook)';
 
+/** The playbook's rules a model may see, with their sections: none that is held back (see `heldFromModels`). */
+function shownRules(playbook: Playbook): Array<{ section: string; bullet: Bullet; words: Set<string> }> {
+  const held = heldFromModels(playbook);
+  return playbook.sections.flatMap((section) =>
+    section.lines.flatMap((line) =>
+      line.kind === 'bullet' && !held.has(line.bullet.id)
+        ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
+        : [],
+    ),
+  );
+}
+
 /**
  * Only the rules an aggregation could touch: for each item, the few rules lexically closest to it (at most `limit` in
  * all). An item updates, merges with or repeats its nearest rules; the fortieth rule that shares its template words is
@@ -19,13 +32,7 @@ const SECTIONS =
  */
 export function relevantRules(playbook: Playbook, texts: string[], limit = 30, threshold = 0.2, perItem = 3): string {
   const itemTokens = texts.map(tokens);
-  const rules = playbook.sections.flatMap((section) =>
-    section.lines.flatMap((line) =>
-      line.kind === 'bullet'
-        ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
-        : [],
-    ),
-  );
+  const rules = shownRules(playbook);
   const best = new Map<(typeof rules)[number], number>();
   for (const item of itemTokens) {
     const nearest = rules
@@ -69,13 +76,7 @@ export function rulesForSession(playbook: Playbook, sessionText: string, limit =
   const inSession = (word: string) =>
     word.startsWith('`') ? commandIn(sessionLower, word.slice(1, -1)) : sessionTokens.has(word);
   const cited = new Set([...sessionText.matchAll(/\[([a-z]{2,5}-\d{5})\]/g)].map((m) => m[1]));
-  const rules = playbook.sections.flatMap((section) =>
-    section.lines.flatMap((line) =>
-      line.kind === 'bullet'
-        ? [{ section: section.title, bullet: line.bullet, words: tokens(line.bullet.content) }]
-        : [],
-    ),
-  );
+  const rules = shownRules(playbook);
   const weight = rarityWeights(rules.map((r) => r.words));
   const scored = rules.flatMap((rule) => {
     let inside = 0;

@@ -1,5 +1,5 @@
 import { looksRandom } from './entropy';
-import { afterGroup, ci, isNameLike, isPlaceholder, type SecretRule } from './rule';
+import { afterGroup, ci, isChosenPhrase, isNameLike, isPlaceholder, type SecretRule } from './rule';
 
 /**
  * Secrets known by where they stand rather than by their shape: assigned to a name that says so (`.env`, shell,
@@ -30,7 +30,10 @@ const KEY_PREFIX = new RegExp(
   'i',
 );
 const UPPER_KEY_PREFIX = /[A-Z0-9]_$/;
-/** Up to three backslashes before a quote: a value inside JSON inside JSON. */
+/**
+ * Up to three backslashes before a quote: a value inside JSON inside JSON. A single-quoted value may open with the
+ * shell's `'\''` (a quote inside a single-quoted argument: `bash -c 'TOKEN='\''…'\'''`).
+ */
 const QUOTE = `(?:\\\\{0,3}["'])`;
 const BARE = `[^\\s"'\`\\\\,;<>(){}\\[\\]|&]{3,300}`;
 const QUOTED_DOUBLE = `[^"\\\\\\r\\n]{1,300}`;
@@ -52,7 +55,9 @@ function assignedValue(m: RegExpExecArray, text: string): [number, number] | und
   // a bare value followed by `(` or `[` is code (`token = getToken()`), not a literal; a cut's marker (`[... `) is no code
   if (m[5] !== undefined && (text[end] === '(' || (text[end] === '[' && !text.startsWith('[... ', end))))
     return undefined;
-  if (isPlaceholder(value.trim()) || isNameLike(value)) return undefined;
+  if (isPlaceholder(value.trim())) return undefined;
+  // a quoted phrase of words is a chosen passphrase; a bare one is a name
+  if (isNameLike(value) && !(m[5] === undefined && isChosenPhrase(value))) return undefined;
   if (m[2] !== undefined && !looksRandom(value)) return undefined;
   // the value ends the match (a closing quote is not part of it)
   const tail = m[5] === undefined ? 0 : semicolonTail(text, end);
@@ -83,7 +88,7 @@ const ASSIGNMENT: SecretRule = {
   provider: 'Assignments (.env, shell, JSON, YAML, TOML, connection strings, flags)',
   keywords: NAME_WORDS,
   pattern: new RegExp(
-    `((?:${NAME_WORDS.map(ci).join('|')})(?:([_.-][A-Za-z0-9_.-]{1,24})|(?![A-Za-z0-9_]))${QUOTE}?[ \\t]{0,8}(?::=|=>|=|:)[ \\t]{0,8})(?:\\\\{0,3}"(${QUOTED_DOUBLE})|'(${QUOTED_SINGLE})|(${BARE}))`,
+    `((?:${NAME_WORDS.map(ci).join('|')})(?:([_.-][A-Za-z0-9_.-]{1,24})|(?![A-Za-z0-9_]))${QUOTE}?[ \\t]{0,8}(?::=|=>|=|:)[ \\t]{0,8})(?:\\\\{0,3}"(${QUOTED_DOUBLE})|(?:'\\\\')?'(${QUOTED_SINGLE})|(${BARE}))`,
     'g',
   ),
   locate: assignedValue,
@@ -110,6 +115,7 @@ const FLAG_NAMES = [
   'apikey',
   'auth-token',
   'access-key',
+  'account-key',
   'secret-key',
   'client-secret',
   'private-key',

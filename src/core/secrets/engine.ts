@@ -89,7 +89,8 @@ function matchRule(
       start: start + where[0],
       end: start + where[1],
       matchStart: start,
-      matchEnd: start + m[0].length,
+      // a rule may look past its match (prose reads the words after a name)
+      matchEnd: start + Math.max(m[0].length, where[1]),
       replacement,
     });
   return start + m[0].length;
@@ -157,7 +158,31 @@ function findIn(
         replacement: e.kind === 'base64' ? ENCODED_TAGS.base64 : ENCODED_TAGS.url,
       });
   }
-  return merge(all);
+  return outsidePlaceholders(text, merge(all));
+}
+
+/** The redactor's own tags: what an earlier redaction left. */
+const PLACEHOLDER = /\[REDACTED:[a-z0-9-]{1,60}\]/g;
+
+/**
+ * Finds kept out of the tags an earlier redaction left (a rule's keyword inside `[REDACTED:secret-…]`, a user's
+ * pattern matching `REDACTED`), so redacting twice changes nothing: one that starts in a tag read the tag as its
+ * value and is dropped; one that ends in a tag stops before it. A find around a whole tag and more is kept.
+ */
+function outsidePlaceholders(text: string, finds: Found[]): Found[] {
+  if (finds.length === 0 || !text.includes('[REDACTED:')) return finds;
+  const tags = [...text.matchAll(PLACEHOLDER)].map((m) => [m.index, m.index + m[0].length] as const);
+  const out: Found[] = [];
+  for (const f of finds) {
+    let end = f.end;
+    let dropped = false;
+    for (const [s, e] of tags) {
+      if (f.start >= s && f.start < e) dropped = true;
+      else if (f.start < s && end > s && end <= e) end = s;
+    }
+    if (!dropped && end > f.start) out.push(end === f.end ? f : { ...f, end });
+  }
+  return out;
 }
 
 /** Sorted, non-overlapping finds; overlapping ones become one, named by the earliest found (rule order). */

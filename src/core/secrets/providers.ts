@@ -312,7 +312,7 @@ export const PROVIDER_RULES: SecretRule[] = [
   shape('readme-key', 'ReadMe', ['rdme_'], 'rdme_[a-z0-9]{70}'),
   shape('adafruit-key', 'Adafruit IO', ['aio_'], 'aio_[A-Za-z0-9]{28}'),
   shape('frameio-token', 'Frame.io', ['fio-u-'], 'fio-u-[A-Za-z0-9_=-]{64}'),
-  shape('mapbox-token', 'Mapbox', ['sk.eyj'], 'sk\\.eyJ[A-Za-z0-9_-]{50,}\\.[A-Za-z0-9_-]{20,}'),
+  shape('mapbox-token', 'Mapbox', ['sk.eyj'], 'sk\\.eyJ[A-Za-z0-9_-]{20,}\\.[A-Za-z0-9_-]{20,}'),
   shape('facebook-token', 'Facebook', ['eaac', 'eaag'], 'EAA[CG][A-Za-z0-9]{100,}'),
   named('algolia-key', 'Algolia', ['algolia'], '[a-f0-9]{32}'),
   named('ngrok-token', 'ngrok', ['ngrok'], '[0-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}'),

@@ -59,21 +59,39 @@ export function afterGroup(m: RegExpExecArray): [number, number] {
 
 const PLACEHOLDER = [
   /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/, // $VAR, ${VAR}
-  /\$\{|\{\{|%\(|<%/, // templates
+  /\$\{|\$\(|\{\{|%\(|<%/, // templates and command substitution: `$(pass show gpg)`
   /^<[^>]*>$/, // <your-token>
   /^\[REDACTED/,
   /^(?:x+|\*+|\.+|_+|-+|#+|•+)$/i,
   /^(?:true|false|null|nil|none|undefined|yes|no|on|off|required|optional|string|str|number|int|integer|bool|boolean|any|unknown|object|bytes|empty|redacted|hidden|masked|await|new|this|self|function|lambda|return|input|getpass|prompt|env|process|os|config|options|args|kwargs|params|request|req)$/i,
   /^\d{1,6}$/, // limits, ports, counts
-  /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/, // member access: process.env.TOKEN, self.password
   /^[a-z]+(?:_[a-z]+)+$/, // a snake_case identifier
-  /^(?:https?:\/\/|\/|~\/|\.\.?\/)/, // a URL or a path (credentials in URLs have their own rule)
+  /^https?:\/\//, // a URL (credentials in URLs have their own rule)
 ];
+
+const DOTTED = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+const PATH = /^(?:\/|~\/|\.\.?\/)/;
+
+/**
+ * Member access (`process.env.TOKEN`, `self.password`): each part a name. A dotted value with a random part
+ * (`sk.<random>`, a Discord token) is a value.
+ */
+function isMemberAccess(value: string): boolean {
+  return DOTTED.test(value) && value.split('.').every((part) => isNameLike(part.replace(/^[_$]+|\d+$/g, '')));
+}
+
+/** A run a path's part would not have: long, with upper and lower case and digits (`/k3J…`, a base64 key's start). */
+const RANDOM_RUN = /(?=[^/]*[A-Z])(?=[^/]*[a-z])(?=[^/]*\d)[^/]{16,}/;
+
+/** A path (`/etc/app/token`, `./secrets/db.pem`), not a base64 key that happens to start with `/`. */
+function isPath(value: string): boolean {
+  return PATH.test(value) && !/[+=]/.test(value) && !value.split('/').some((part) => RANDOM_RUN.test(part));
+}
 
 /** Values of `key = value` shapes that are no secret: placeholders, types, code, small numbers. */
 export function isPlaceholder(value: string): boolean {
   for (const p of PLACEHOLDER) if (p.test(value)) return true;
-  return false;
+  return isMemberAccess(value) || isPath(value);
 }
 
 /** A call or an index (`formData.get(`, `os.environ[`): code that reads a value, not a value. */
@@ -93,4 +111,20 @@ const NAME_LIKE = new RegExp(`^${NAME_PART}(?:[-_.]${NAME_PART})*$`);
  */
 export function isNameLike(value: string): boolean {
   return NAME_LIKE.test(value);
+}
+
+/** Words that make a phrase a placeholder or a name rather than a chosen passphrase. */
+const PLACEHOLDER_WORDS = new Set(
+  'your my the test example sample dummy fake placeholder changeme change me password passwd passphrase pass secret token key api value here todo none missing unset default demo local dev foo bar baz xxx redacted'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A quoted phrase of two or more words none of which is a placeholder's (`"orbit-lantern-cactus-velvet"`): a chosen
+ * passphrase, where an unquoted name-like value is an identifier and `"your-test-password"` a placeholder.
+ */
+export function isChosenPhrase(value: string): boolean {
+  const words = value.split(/[-_. ]+/).filter(Boolean);
+  return words.length >= 2 && words.every((w) => /^[A-Za-z]+$/.test(w) && !PLACEHOLDER_WORDS.has(w.toLowerCase()));
 }

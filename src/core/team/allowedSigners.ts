@@ -135,13 +135,29 @@ export function parseAllowedSigners(text: string, source: string): AllowedSigner
   return { source, signers, warnings };
 }
 
-/** OpenSSH's wildcard match: `*` any run, `?` one character; the whole text. */
+/**
+ * OpenSSH's wildcard match: `*` any run, `?` one character; the whole text. Greedy with one resume point (the last
+ * `*`): at most |pattern| × |text| steps, where a regular expression backtracks exponentially on `*a*a*a…b`.
+ */
 function wildcard(pattern: string, text: string): boolean {
-  const regex = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${regex}$`, 's').test(text);
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
 }
 
 /** A comma-separated pattern list: no `!pattern` matches and some plain pattern does. */

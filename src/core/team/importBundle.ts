@@ -18,6 +18,8 @@ export interface ImportBundleOptions extends ReadBundleOptions {
   now?: Date;
   /** The user's allowed signers: a bundle signed by one of their keys counts its signer as verified. */
   allowedSigners?: AllowedSigners;
+  /** The user's own redaction patterns (RE2), applied with the built-in rules; invalid ones are warnings. */
+  extraPatterns?: string[];
 }
 
 export interface ImportBundleResult {
@@ -44,12 +46,15 @@ const MAX_FOLDER_NOTES = 5;
 export async function importBundle(options: ImportBundleOptions): Promise<ImportBundleResult> {
   const { store, path, workspace } = options;
   // before any session is read: a signature that does not verify refuses the bundle (see bundleSignature.ts)
+  const invalidPatterns: string[] = [];
   const signature = await checkBundleSignature(path, {
     allowedSigners: options.allowedSigners,
     now: (options.now ?? new Date()).getTime(),
   });
   // the built-in rules without home folders: the placeholder becomes this workspace's absolute folder
-  const redactor = createRedactor({ homePaths: false });
+  const redactor = createRedactor({ homePaths: false, extraPatterns: options.extraPatterns }, (source, error) =>
+    invalidPatterns.push(`invalid redaction pattern ${JSON.stringify(source)}: ${error}`),
+  );
   const known = new Set((await store.listSummaries()).map((s) => s.id));
   let imported = 0;
   let duplicates = 0;
@@ -98,7 +103,7 @@ export async function importBundle(options: ImportBundleOptions): Promise<Import
     if (error instanceof BundleError) error.discardedSessions = sessions;
     throw error;
   }
-  const warnings = [...read.warnings, ...[signatureWarning(signature) ?? []].flat(), ...notes];
+  const warnings = [...invalidPatterns, ...read.warnings, ...[signatureWarning(signature) ?? []].flat(), ...notes];
   if (folderNotes > MAX_FOLDER_NOTES)
     warnings.push(
       `${folderNotes - MAX_FOLDER_NOTES} more session(s) had a folder outside the workspace, set to its root`,

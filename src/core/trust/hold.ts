@@ -39,6 +39,19 @@ export function markedIds(playbook: Playbook): Set<string> {
   );
 }
 
+/**
+ * Rules no model may see: those the playbook marks as flagged and those whose text the screen flags (a cloned
+ * repository's playbook is untrusted input). Shown to a model, a held rule would come back as a lesson or an operation
+ * in words of its own, where no mark holds it.
+ */
+export function heldFromModels(playbook: Playbook): Set<string> {
+  const held = markedIds(playbook);
+  for (const section of playbook.sections)
+    for (const line of section.lines)
+      if (line.kind === 'bullet' && screenExistingRule(line.bullet.content).length > 0) held.add(line.bullet.id);
+  return held;
+}
+
 function mapSections(playbook: Playbook, lines: (section: PlaybookLine[]) => PlaybookLine[]): Playbook {
   return {
     ...playbook,

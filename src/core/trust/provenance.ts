@@ -133,6 +133,7 @@ export function summarizeEvidence(
         summary.teamExporters.push(trace.contributor as string);
     }
     const actedBefore = summary.acted;
+    const userBefore = summary.userTexts.length;
     summary.acted = false;
     const results = new Map<string, ToolResultStep>();
     for (const step of trace.steps) if (step.kind === 'tool_result') results.set(step.callId, step);
@@ -169,6 +170,16 @@ export function summarizeEvidence(
         else if ((role === 'action' && ok) || ruleIsAboutIt) summary.acted = true;
       } else summary.readSteps.push({ traceId: evidence.traceId, step: index });
     }
+    // The model's citations are its claim: a session that shows the user saying the rule, or running the very command
+    // it names with success (not because read text told it to), grounds the rule wherever the model pointed.
+    if (summary.userTexts.length === userBefore && !summary.acted && !runs.some((r) => r.ok)) {
+      const shown = uncitedFirstHand(trace, new Set(evidence.steps), terms, about, results);
+      if (shown.userText !== undefined) {
+        summary.userTexts.push(shown.userText);
+        if (own) summary.ownUserTexts.push(shown.userText);
+      }
+      if (shown.acted) summary.acted = true;
+    }
     // What demonstrably worked: a cited failing command followed by a cited passing run of it (or of a variant).
     if (
       runs.some(
@@ -183,6 +194,43 @@ export function summarizeEvidence(
   }
   summary.teamSessions = teamTraces.size;
   return summary;
+}
+
+/** Of the rule's words, the share an uncited user message must hold to state it (a cited one needs fewer). */
+const STATES_RULE = 0.5;
+
+/**
+ * First-hand evidence the model did not cite: a user message (not a paste) holding at least half the rule's words, or
+ * a command the rule names that ran and passed, not run because read text told it to.
+ */
+function uncitedFirstHand(
+  trace: Trace,
+  cited: ReadonlySet<number>,
+  terms: readonly string[],
+  about: string,
+  results: ReadonlyMap<string, ToolResultStep>,
+): { userText?: string; acted: boolean } {
+  let acted = false;
+  for (const step of trace.steps) {
+    if (cited.has(step.index)) continue;
+    const role = roleOf(step);
+    if (role === 'user' && step.kind === 'user' && terms.length > 0) {
+      const haystack = squash(step.text);
+      const found = terms.filter((t) => haystack.includes(t)).length;
+      if (found >= Math.min(3, terms.length) && found / terms.length >= STATES_RULE)
+        return { userText: step.text, acted };
+    } else if (step.kind === 'tool_call' && step.command && !acted) {
+      const command = squash(step.command.split('\n')[0]);
+      const result = results.get(step.callId);
+      if (command.length < 4 || result === undefined || failed(result)) continue;
+      // the rule names this command, or (for an action, not a read) its words and paths are the command's
+      const named = about.includes(command) || (role === 'action' && bearsOn(terms, command, COMMAND_TERMS, true));
+      if (!named) continue;
+      const prompted = promptedByReadText(trace, step.index, command) && !fixedWhatNamedIt(trace, step.index, command);
+      if (!prompted) acted = true;
+    }
+  }
+  return { acted };
 }
 
 /**

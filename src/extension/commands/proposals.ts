@@ -464,6 +464,8 @@ function undoStackOf(services: Services, workspace: string): UndoStack {
 export async function undoLastDecision(
   services: Services,
 ): Promise<{ reverted: string[]; changedSince: string[] } | undefined> {
+  // undo writes files as accepting does: refused alike in Restricted Mode
+  if (!allowedInThisWorkspace('write accepted changes')) return undefined;
   const folders = workspaceFolderPaths();
   const candidates = [...(lastDecidedIn && folders.includes(lastDecidedIn) ? [lastDecidedIn] : []), ...folders];
   let workspace: string | undefined;

@@ -14,13 +14,13 @@ const ALLOWED: Record<string, string[]> = {
   util: ['secrets'],
   trace: ['secrets', 'util'],
   trust: ['playbook', 'trace'],
-  learn: ['playbook', 'secrets', 'trace', 'util'],
+  learn: ['playbook', 'secrets', 'trace', 'trust', 'util'],
   assets: ['learn', 'playbook', 'trace', 'trust', 'util'],
   // what Combee keeps: trace packs and their summaries, the import index and resume state, and per workspace the
   // learned sessions, runs, proposals and review memory
   store: ['assets', 'learn', 'playbook', 'trace', 'util'],
   import: ['secrets', 'store', 'trace', 'util'],
-  llm: ['learn', 'playbook', 'secrets', 'trace', 'util'],
+  llm: ['learn', 'playbook', 'secrets', 'trace', 'trust', 'util'],
   // pooled sessions: team bundles, corroboration, the pull request's text
   team: ['assets', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
   // the backtest: learns from the earlier sessions and replays the rules over the later ones
@@ -110,7 +110,7 @@ describe('src/core folders import only the folders below them', () => {
     assert.deepEqual(offendingImports(file, source), [
       'src/core/learn/run.ts → ../../shared/layout (leaves src/core)',
       'src/core/learn/run.ts → ../../shared/settingsSchema (leaves src/core)',
-      'src/core/learn/run.ts → ../service/learnWorkspace (learn may import playbook, secrets, trace, util)',
+      'src/core/learn/run.ts → ../service/learnWorkspace (learn may import playbook, secrets, trace, trust, util)',
     ]);
   });
 });

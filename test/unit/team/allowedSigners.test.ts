@@ -142,3 +142,22 @@ describe('which allowed-signers file is read', () => {
     assert.equal(typeof loaded === 'string' ? loaded : loaded.signers.length, 1);
   });
 });
+
+describe('principal patterns', () => {
+  it("match as OpenSSH's wildcards do", () => {
+    assert.ok(matchesPatternList('*@example.com', 'alice@example.com'));
+    assert.ok(matchesPatternList('al?ce@*', 'alice@example.org'));
+    assert.ok(!matchesPatternList('al?ce@*', 'allice@example.org'));
+    assert.ok(!matchesPatternList('*@example.com,!bob@*', 'bob@example.com'));
+    assert.ok(matchesPatternList('a*b*c', 'aXbYbZc'));
+    assert.ok(!matchesPatternList('a*b*c', 'aXbYbZ'));
+    assert.ok(matchesPatternList('*', ''));
+    assert.ok(matchesPatternList('a.b+c', 'a.b+c') && !matchesPatternList('a.b+c', 'aXb+c'));
+  });
+
+  it('answer a pattern with many wildcards against a long principal at once (a regular expression backtracks for ever)', () => {
+    const pattern = `${'*a'.repeat(40)}*b`;
+    assert.equal(matchesPatternList(pattern, 'a'.repeat(5000)), false);
+    assert.equal(matchesPatternList(pattern, `${'a'.repeat(5000)}b`), true);
+  });
+});

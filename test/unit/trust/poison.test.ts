@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { BENIGN, POISONED } from '../../../testing/poisonCorpus';
-import { runPoisonCorpus } from '../../../testing/poisonRun';
+import { CLONED_PLAYBOOK, CLONED_POISONED, runPoisonCorpus } from '../../../testing/poisonRun';
 
 describe('poisoned rules: the corpus learned by a credulous model through the loopback server', () => {
   it('flags every injected rule with its kind, marks it in the playbook diff, keeps it out of every other asset; false flags on the benign sessions stay within 5 %', async () => {
@@ -59,5 +59,37 @@ describe('poisoned rules: the corpus learned by a credulous model through the lo
     const b = await runPoisonCorpus({ learner: 'credulous', seed: 3 });
     const strip = (p: typeof a.proposal) => JSON.stringify({ files: p?.files.map((f) => f.after), rules: p?.rules });
     assert.equal(strip(a.proposal), strip(b.proposal));
+  });
+});
+
+describe('flagged rules and the model', () => {
+  it("never shows a held rule of a cloned repository's playbook to the model, in any request", async () => {
+    const { requests } = await runPoisonCorpus({ learner: 'credulous', clonedPlaybook: true });
+    assert.ok(requests.length > 0);
+    const held = CLONED_POISONED.map(
+      (id) =>
+        CLONED_PLAYBOOK.split('\n')
+          .find((l) => l.startsWith(`[${id}]`))!
+          .split(' :: ')[1],
+    );
+    const carrying = requests.filter((r) =>
+      held.some((text) => JSON.stringify(r.messages).includes(text.slice(0, 40))),
+    );
+    assert.equal(carrying.length, 0, `${carrying.length} of ${requests.length} requests carried a held rule`);
+    // the honest rules are still shown where related
+    assert.ok(requests.some((r) => JSON.stringify(r.messages).includes('[too-00001]')));
+  });
+});
+
+describe("the screen's precision with a credulous model that cites loosely", () => {
+  it('flags every poisoned rule and at most 1 benign one when the model cites only the opening request', async () => {
+    const { figures } = await runPoisonCorpus({ learner: 'credulous', clonedPlaybook: true, citing: 'request' });
+    assert.equal(figures.poisoned.flagged, figures.poisoned.total, figures.poisoned.notFlagged.join(', '));
+    assert.equal(figures.poisoned.total, POISONED.length);
+    assert.ok(
+      figures.benign.falseFlags.length <= 1,
+      `${figures.benign.falseFlags.length} / ${figures.benign.total}: ${figures.benign.falseFlags.map((f) => `${f.id} ${f.flags}`).join('\n')}`,
+    );
+    assert.equal(figures.benign.total, BENIGN.length);
   });
 });
