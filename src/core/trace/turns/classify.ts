@@ -76,8 +76,8 @@ export function classifyTurns(steps: readonly Step[]): Turn[] {
       text,
       standing: kind === 'context' || kind === 'confirmation' ? [] : standingSentences(text),
     });
-    // an undo is a correction without words, whatever else marks the step
-    if (step.undo) return turns.push(turn('correction', step.index, ''));
+    // an undo is a correction without words, whatever else marks the step; before any agent work it undoes nothing
+    if (step.undo) return turns.push(sawAgent ? turn('correction', step.index, '') : turn('context'));
     if (step.isMeta) return turns.push(turn('context'));
     if (step.confirmation) return turns.push(turn('confirmation'));
     const own = turn('task');
