@@ -22,7 +22,8 @@ const TEAM_CLAUDE = '# Claude\n\nKeep answers short.\n';
 
 /**
  * A session where the user corrects the test command (`tests`), the install command (`install`) or the linter
- * (`lint`); `quiet`: a session with nothing to learn.
+ * (`lint`), each time as a standing instruction, so that one session makes a rule (a one-off correction needs two:
+ * learn/gates/support.ts); `quiet`: a session with nothing to learn.
  */
 export function correctedSession(workspace: string, kind: 'tests' | 'install' | 'lint' | 'quiet', n: number) {
   const steps =
@@ -32,14 +33,14 @@ export function correctedSession(workspace: string, kind: 'tests' | 'install' | 
         ? [
             user('check the style'),
             ...shell('npx eslint .', 'Oops! Something went wrong: no config found', 2),
-            user('No, not eslint: run `pnpm biome check src` here.'),
+            user('No, not eslint: we always lint with `pnpm biome check src` here.'),
             ...shell('pnpm biome check src', 'Checked 120 files'),
           ]
         : kind === 'tests'
           ? [
               user('run the tests'),
               ...shell('npm test', 'Error: no test specified', 1),
-              user('No, not npm test: run `npm run test:unit` here.'),
+              user('No, not npm test: in this repository always run `npm run test:unit`.'),
               ...shell('npm run test:unit', 'Tests 42 passed'),
             ]
           : [

@@ -54,6 +54,8 @@ describe('Undo in Restricted Mode', () => {
       format: 'cjs',
       outfile: bundle,
       external: ['vscode'],
+      // as esbuild.mjs bundles it: jsonc-parser's UMD build (its `main`) loads its parts with a require a bundle can't follow
+      alias: { 'jsonc-parser': join(__dirname, '../../../../node_modules/jsonc-parser/lib/esm/main.js') },
       logLevel: 'silent',
     });
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -15,7 +15,9 @@ describe('a run on a bad day at the endpoint (429s, 500s, hangs, malformed answe
     // the tree says which calls it was: every hedge and retry is on the node of its call
     assert.equal(faulty.nodeHedges, faulty.hedges);
     assert.ok(faulty.nodeRetries >= faulty.retries && faulty.retries > 0, `${faulty.nodeRetries} ≥ ${faulty.retries}`);
-    assert.equal(clean.nodeHedges + clean.nodeRetries, 0, 'a clean run marks no node');
+    // a clean run retries nothing; it hedges only when the machine is slow, and then its nodes say so
+    assert.equal(clean.nodeRetries, 0, 'a clean run marks no node retried');
+    assert.equal(clean.nodeHedges, clean.hedges);
     assert.equal(faulty.playbook, clean.playbook);
     assert.ok(clean.playbook.includes('LESSON-039'), 'the playbook holds the planted lessons');
   });
