@@ -4,6 +4,7 @@ import { jaccard, tokens } from '../playbook/similarity';
 import { nameTheSame } from './codeTerms';
 import { purposeOf } from './ruleText';
 import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './ruleEvidence';
+import { actionsWithin, actsOnNamesOf, differentActions } from './sameAction';
 
 // Two statements an agent cannot both follow: one prescribes a command the other rules out ("Install with
 // `npm install`" / "never npm, always pnpm"), or both name the one way to do a job and name different commands
@@ -112,6 +113,8 @@ function purpose(content: string): { prescribed: Set<string>; forbidden: Set<str
  */
 export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' | undefined {
   const [x, y] = [purpose(a), purpose(b)];
+  // other targets of one tool (`make gen-001`, `make gen-002`) are other lessons, whatever names both rules share
+  if (differentActions(a, b)) return undefined;
   if (x.prescribed.size > 0 && y.prescribed.size > 0) {
     const [first, other] = [[...x.prescribed][0], [...y.prescribed][0]];
     // `RUST_MIN_STACK=8388608 cargo test` is `cargo test` run the way one of them says
@@ -120,9 +123,10 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
     const rest = (p: Set<string>, head: string) => [...p].filter((c) => c !== head);
     const within = (p: string[], q: string[]) => p.every((c) => q.includes(c));
     const [restX, restY] = [rest(x.prescribed, first), rest(y.prescribed, other)];
-    // other commands, but the same two or more names (`.env.local`, `.env.example`): one lesson told from two ends
+    // other commands, but the same two or more names, and one's commands among the other's or acting on what it names
+    // (`.env.local`, `.env.example`): one lesson told from two ends
     const sameCommands = related && (within(restX, restY) || within(restY, restX));
-    if (!sameCommands && !nameTheSame(a, b, 2)) return undefined;
+    if (!sameCommands && !(nameTheSame(a, b, 2) && (actionsWithin(a, b) || actsOnNamesOf(a, b)))) return undefined;
     // a refinement is the same lesson only where both name what it adds (`RUST_MIN_STACK=8388608`); `pnpm test
     // --project unit` to skip the e2e tests is not "run the tests with `pnpm test`"
     if (sameCommands && first !== other && !nameTheSame(a, b)) return undefined;
