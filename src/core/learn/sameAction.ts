@@ -26,6 +26,11 @@ function actionsByProgram(content: string): Map<string, string[]> {
   return byProgram;
 }
 
+/** The identities of the commands a rule names, sorted: what it does, whatever its wording. */
+export function actionKeys(content: string): string[] {
+  return [...actionsByProgram(content).values()].flat().sort();
+}
+
 /** One identity is the other, or a narrower form of it (`make` and `make gen-001`, `cargo test` and `cargo test --bin=api`). */
 function related(p: string, q: string): boolean {
   return p === q || p.startsWith(`${q} `) || q.startsWith(`${p} `);
