@@ -8,8 +8,25 @@ import { COUNTERPARTS, ruleCommands, SAME_SUBCOMMAND } from './ruleText';
 // different targets of one tool are different lessons however many words they share, and a rule that rules out what
 // another prescribes is its opposite, never its duplicate.
 
+/** What each rule text was read as: a run compares every new rule with every other (bounded, cleared when full). */
+const READ = new Map<string, { actions: ReadonlyMap<string, string[]>; targets: readonly string[] }>();
+
+function read(content: string): { actions: ReadonlyMap<string, string[]>; targets: readonly string[] } {
+  let found = READ.get(content);
+  if (!found) {
+    if (READ.size >= 16_384) READ.clear();
+    const { prescribed, forbidden } = ruleCommands(content);
+    const targets = [...prescribed, ...forbidden].flatMap((c) => ruleIdentity(c)?.targets ?? []);
+    found = { actions: readActions(content), targets: targets.map((t) => t.toLowerCase()) };
+    READ.set(content, found);
+  }
+  return found;
+}
+
+const actionsByProgram = (content: string) => read(content).actions;
+
 /** Identity keys of the commands a rule names (prescribed or ruled out), grouped by program. */
-function actionsByProgram(content: string): Map<string, string[]> {
+function readActions(content: string): Map<string, string[]> {
   const { prescribed, forbidden } = ruleCommands(content);
   const byProgram = new Map<string, string[]>();
   for (const command of [...prescribed, ...forbidden]) {
@@ -67,11 +84,10 @@ export function actionsWithin(a: string, b: string): boolean {
  */
 export function actsOnNamesOf(a: string, b: string): boolean {
   const actsOn = (one: string, other: string) => {
+    const { targets } = read(one);
+    if (targets.length === 0) return false;
     const names = codeTerms(other);
-    const { prescribed, forbidden } = ruleCommands(one);
-    return [...prescribed, ...forbidden].some((c) =>
-      (ruleIdentity(c)?.targets ?? []).some((t) => names.has(t.toLowerCase())),
-    );
+    return targets.some((t) => names.has(t));
   };
   return actsOn(a, b) || actsOn(b, a);
 }
