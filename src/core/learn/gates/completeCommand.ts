@@ -36,7 +36,8 @@ export function incompleteness(command: string): string | undefined {
   if (parsed.unparsed) return 'the shell cannot read it (cut short: an open quote or a dangling operator)';
   if (heredocsWithoutBody(line) > 0) return 'its heredoc has no body';
   if (parsed.commands.length === 0) return 'it runs no program';
-  const bare = parsed.commands.find((c) => NEEDS_OPERAND.has(c.words[0]) && c.words.length === 1);
+  // the text, not the words: the parser keeps a declaration's assignments (`export A=1`) out of its words
+  const bare = parsed.commands.find((c) => NEEDS_OPERAND.has(c.words[0]) && c.text.trim() === c.words[0]);
   if (bare) return `\`${bare.words[0]}\` alone does nothing to check`;
   return undefined;
 }
