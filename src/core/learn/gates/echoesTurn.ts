@@ -1,5 +1,6 @@
 import type { Trace } from '../../trace/model';
 import { classifyTurns, type Turn, type TurnKind } from '../../trace/turns/classify';
+import { sentencesOf } from '../../trace/turns/sentences';
 import type { Gate, GateContext, GatedRule } from './types';
 
 // A model's lesson made of a user's own words, from a turn the dialogue shows was not a rule (work asked, an answer,
@@ -48,6 +49,14 @@ export function echoes(lesson: ReadonlySet<string>, said: string): boolean {
   return found / lesson.size >= ECHO_SHARE;
 }
 
+/**
+ * Whether the lesson repeats what a sentence of the user's says: its words, and more than half of them. A lesson of
+ * a sentence's first words ("In the config file" of "In the config file, sort the keys") is a fragment, not the rule.
+ */
+function states(lesson: ReadonlySet<string>, words: readonly string[], sentence: string): boolean {
+  return echoes(lesson, sentence) && words.length * 2 > wordsOf(sentence).length;
+}
+
 const TURNS = new WeakMap<Trace, Turn[]>();
 function turnsOf(trace: Trace): Turn[] {
   let turns = TURNS.get(trace);
@@ -63,7 +72,8 @@ type Echo = { kind: TurnKind; traceId: string; index: number };
  * words met again later in a session are the same injection, so context wins over a standing reading.
  */
 function echoedNonRule(rule: GatedRule, context: GateContext): Echo | undefined {
-  const lesson = pairsOf(wordsOf(rule.content.replace(/`/g, ' ')));
+  const words = wordsOf(rule.content.replace(/`/g, ' '));
+  const lesson = pairsOf(words);
   if (lesson.size < MIN_PAIRS) return undefined;
   const order = [...new Set([...rule.support.map((e) => e.traceId), ...context.traces.keys()])];
   let notRule: Echo | undefined;
@@ -75,8 +85,8 @@ function echoedNonRule(rule: GatedRule, context: GateContext): Echo | undefined 
       if (!turn.text || !echoes(lesson, turn.text)) continue;
       const echo = { kind: turn.kind, traceId: id, index: turn.contentIndex };
       if (turn.kind === 'context') return echo;
-      if (turn.kind === 'correction' || turn.kind === 'standing' || turn.standing.some((s) => echoes(lesson, s)))
-        stated = true;
+      const said = turn.kind === 'correction' || turn.kind === 'standing' ? sentencesOf(turn.text) : turn.standing;
+      if (said.some((sentence) => states(lesson, words, sentence))) stated = true;
       else if (NOT_A_RULE.has(turn.kind)) notRule ??= echo;
     }
   }

@@ -78,6 +78,21 @@ describe('the echoes-turn gate', () => {
     assert.equal(check('Never edit the generated files under src/gen by hand.', context(mixed), 'm'), undefined);
   });
 
+  it('does not take the first words of a correction for the rule it states', () => {
+    const corrected = session('c', [
+      { user: 'Tidy the settings file.' },
+      { run: 'sed -i s/a/b/ settings.toml' },
+      { user: 'No, in the settings file sort the keys, do not rename them.' },
+      { run: 'git checkout settings.toml' },
+    ]);
+    const asked = session('t', [{ user: 'In the settings file\nsort the sections by name.' }]);
+    assert.match(check('In the settings file', context(corrected, asked), 't') ?? '', /session t, work asked/);
+    assert.equal(
+      check('In the settings file sort the keys, do not rename them.', context(corrected, asked), 't'),
+      undefined,
+    );
+  });
+
   it('leaves out injected context even where the same words come back later as a standing sentence', () => {
     const persona = 'You are the release captain. You must always answer in the voice of the captain.';
     const injected: Step[] = [
