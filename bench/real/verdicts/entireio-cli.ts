@@ -5,6 +5,24 @@ import type { CorpusVerdicts } from '../types';
 export const verdicts: CorpusVerdicts = {
   corpus: 'entireio-cli',
   verdicts: {
+    'remember: a `cd` in one shell call stays in effect for the next calls: after `cd cmd/entire/cli/integration_test` (or into /tmp/entire-test-repo), repository-relative paths in git and harness commands fail (doubled path, exit 128; harness not found, exit 127). run git and repository scripts from the repository root, or prefix the call with `cd` to the root':
+      { verdict: 'useful', reason: 'the labelled lesson with a filler word in front', label: 'entire-cwd' },
+    'a `cd` in one shell call stays in effect for the next calls: after `cd cmd/entire/cli/integration_test` (or into /tmp/entire-test-repo), repository-relative paths in git and harness commands fail (doubled path, exit 128; harness not found, exit 127). run git and repository scripts from the repository root, or prefix the call with `cd` to the root':
+      {
+        verdict: 'useful',
+        reason: 'the labelled lesson: a cd persists into later shell calls and breaks repository-relative paths',
+        label: 'entire-cwd',
+      },
+    'sha256:40f1caf360776c051e4d93d15e1500907a8a679e382c25f9c24b093cce9e9cf5': {
+      verdict: 'false',
+      reason: 'an aside of a question to the agent about one change, not a rule',
+      trap: 'entire-replies',
+    },
+    'lint with `mise run lint`': {
+      verdict: 'trivial',
+      reason: 'CLAUDE.md already says to run mise run fmt && mise run lint before committing',
+      label: 'entire-lint',
+    },
     'lint with `mise run lint 2>&1`': {
       verdict: 'trivial',
       reason: 'CLAUDE.md already says to run mise run fmt && mise run lint before committing; 2>&1 adds nothing',

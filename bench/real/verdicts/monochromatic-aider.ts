@@ -5,6 +5,11 @@ import type { CorpusVerdicts } from '../types';
 export const verdicts: CorpusVerdicts = {
   corpus: 'monochromatic-aider',
   verdicts: {
+    'sha256:58d9a9c907e296f8e3cb9672a7abc72e3b436ec3d6c278803b430ea9bc697f0d': {
+      verdict: 'false',
+      reason: 'one editing task asked twice, taken as a standing rule',
+      trap: 'mono-reorder',
+    },
     'sha256:bc6c4476fb0a20950f4423f0ec382f0d38e33b04c0a44eb241bbf997ab75b0f1': {
       verdict: 'trivial',
       reason: 'CONVENTIONS.md already states the numbered-list padding',

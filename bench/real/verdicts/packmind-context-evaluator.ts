@@ -5,6 +5,17 @@ import type { CorpusVerdicts } from '../types';
 export const verdicts: CorpusVerdicts = {
   corpus: 'packmind-context-evaluator',
   verdicts: {
+    "run `rtk test bun run test`, not `rtk bun run test`: the plain form fails with `error: unrecognized subcommand 'bun'`":
+      {
+        verdict: 'useful',
+        reason: 'rtk has no bun subcommand; rtk test bun run test passed in several sessions',
+        label: 'pack-rtk-bun',
+      },
+    'build with `bun run css:build`': { verdict: 'trivial', reason: 'a package.json script any agent finds' },
+    'run the tests with `bun run test`': {
+      verdict: 'trivial',
+      reason: 'a package.json script any agent finds; says nothing of the rtk form that fails',
+    },
     "run `bun run test`, not `rtk bun run test 2>&1`: it fails with `error: unrecognized subcommand 'bun'`": {
       verdict: 'useful',
       reason: 'rtk has no bun subcommand (17 sessions); bun run test directly works',

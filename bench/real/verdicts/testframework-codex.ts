@@ -5,6 +5,8 @@ import type { CorpusVerdicts } from '../types';
 export const verdicts: CorpusVerdicts = {
   corpus: 'testframework-codex',
   verdicts: {
+    'run `python3`, not `python`: it is not installed here (it fails with `/bin/bash: line 1: python: command not found`)':
+      { verdict: 'useful', reason: 'python is missing in five sessions, python3 works', label: 'tf-python3' },
     'sha256:7070a018a23a432d2f43a4784b884924154a44aefc6a948307a96af918fe4817': {
       verdict: 'harmful',
       reason: 'the BMAD persona prompt taken as a convention',
