@@ -6,7 +6,6 @@ import type { Trace } from '../../trace/model';
 
 export type GateName =
   | 'support'
-  | 'runnable'
   | 'personal-data'
   | 'escape-codes'
   | 'task-request'
