@@ -1,5 +1,3 @@
-import { completeCommandGate } from './completeCommand';
-import { echoesTurnGate } from './echoesTurn';
 import { escapeCodesGate } from './escapeCodes';
 import { personalDataGate } from './personalData';
 import { restatesGate } from './restates';
@@ -16,8 +14,6 @@ export const GATES: readonly Gate[] = [
   personalDataGate,
   escapeCodesGate,
   taskRequestGate,
-  echoesTurnGate,
-  completeCommandGate,
   restatesGate,
   userWordsSupportGate,
 ];
