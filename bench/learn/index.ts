@@ -1,4 +1,4 @@
-// Entry of dist/bench.js: `combee bench learn [--json] [--quick] [--out <folder>]`, `combee bench faults [--runs n]`,
+// Entry of dist/bench.js: `combee bench learn [--json] [--quick] [--targets] [--out <folder>]`, `combee bench faults [--runs n]`,
 // `combee bench poison [--json]`, `combee bench sessions [--sessions n]`, `combee bench quality [--learner …]`,
 // `combee bench backtest [--learner …]`, `combee bench relevance [--json]`,
 // `combee bench merge [--lines n]`, `combee bench secrets [--json]`, `combee bench real [--learner …]`.
@@ -26,7 +26,7 @@ export async function runBench(argv: string[]): Promise<number> {
   if (what === 'secrets') return runSecretsBench(rest);
   if (what === 'real') return runRealBench(rest);
   process.stderr.write(
-    `usage: combee bench learn [--json] [--quick] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>] | ${QUALITY_USAGE} | ${BACKTEST_USAGE} | ${RELEVANCE_USAGE} | ${MERGE_USAGE} | ${SECRETS_USAGE} | ${REAL_USAGE}\n`,
+    `usage: combee bench learn [--json] [--quick] [--targets] [--out <folder>] | combee bench faults [--runs n] [--out <folder>] | combee bench poison [--json] [--out <folder>] | combee bench sessions [--sessions n] [--runs n] [--json] [--out <folder>] | ${QUALITY_USAGE} | ${BACKTEST_USAGE} | ${RELEVANCE_USAGE} | ${MERGE_USAGE} | ${SECRETS_USAGE} | ${REAL_USAGE}\n`,
   );
   return 2;
 }

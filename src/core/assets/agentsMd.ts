@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { confirmCounters, NO_COUNTS, type Counters, type LocalCounts } from '../learn/confirmedCounters';
 import type { Lesson } from '../learn/types';
-import { idNumber, type Bullet, type Playbook } from '../playbook/model';
+import type { Bullet, Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';
 import { countTokens } from '../util/tokens';
 import { ManagedBlockError, readManagedBlock, upsertManagedBlock } from './managedBlock';
@@ -22,6 +22,8 @@ export interface SelectedRule {
   section: string;
   /** A workspace-relative folder, for targets that list scoped rules beside root ones. */
   scope?: string;
+  /** Distinct sessions of this proposal behind it (a rule it adds or rewords); none for the others. */
+  sessions?: number;
 }
 
 export interface RulesBodyOptions {
@@ -31,22 +33,29 @@ export interface RulesBodyOptions {
   playbookLink: string;
   playbookPath: string;
   budgetTokens?: number;
-  /** Rules this proposal adds or rewords: they come first, so a new lesson never loses its place to the budget. */
+  /** Rules this proposal adds or rewords: a rule of the block that leaves for one of them is named in a warning. */
   fresh?: ReadonlySet<string>;
 }
 
-const net = (rule: SelectedRule) => (rule.counted?.helpful ?? 0) - (rule.counted?.harmful ?? 0);
+/**
+ * How well a rule is evidenced: the sessions of this proposal behind it, and the later sessions this machine counted it
+ * helping in, less those it hurt in (confirmed counters: a line's claim earns no place).
+ */
+export function evidenceOf(rule: SelectedRule): number {
+  return (rule.sessions ?? 0) + (rule.counted?.helpful ?? 0) - (rule.counted?.harmful ?? 0);
+}
 
 /**
- * The proposal's own rules first, then most helpful (confirmed helpful − harmful: a line's claim earns no place), then
- * most recent (ids only grow).
+ * The best-evidenced rules first, whether new or old; of two alike, the one that helped in more sessions, then the
+ * playbook's order, then the id: never by age.
  */
-export function rankRules(rules: SelectedRule[], fresh: ReadonlySet<string> = new Set()): SelectedRule[] {
+export function rankRules(rules: SelectedRule[]): SelectedRule[] {
+  const order = new Map(rules.map((r, i) => [r, i]));
   return [...rules].sort(
     (a, b) =>
-      Number(fresh.has(b.bullet.id)) - Number(fresh.has(a.bullet.id)) ||
-      net(b) - net(a) ||
-      idNumber(b.bullet.id) - idNumber(a.bullet.id) ||
+      evidenceOf(b) - evidenceOf(a) ||
+      (b.counted?.helpful ?? 0) - (a.counted?.helpful ?? 0) ||
+      (order.get(a) ?? 0) - (order.get(b) ?? 0) ||
       a.bullet.id.localeCompare(b.bullet.id),
   );
 }
@@ -59,6 +68,8 @@ export function playbookRules(
   playbook: Playbook,
   scopeOf: (id: string) => string | undefined = () => undefined,
   local: LocalCounts = () => NO_COUNTS,
+  /** Distinct sessions of this proposal behind each rule it adds or rewords. */
+  sessions: ReadonlyMap<string, number> = new Map(),
 ): SelectedRule[] {
   const out: SelectedRule[] = [];
   for (const section of playbook.sections) {
@@ -66,7 +77,14 @@ export function playbookRules(
       if (line.kind !== 'bullet') continue;
       const counted = confirmCounters(line.bullet, local(line.bullet.id)).confirmed;
       if (counted.harmful > counted.helpful) continue;
-      out.push({ bullet: line.bullet, counted, section: section.title, scope: scopeOf(line.bullet.id) });
+      const behind = sessions.get(line.bullet.id);
+      out.push({
+        bullet: line.bullet,
+        counted,
+        section: section.title,
+        scope: scopeOf(line.bullet.id),
+        ...(behind === undefined ? {} : { sessions: behind }),
+      });
     }
   }
   return out;
@@ -111,7 +129,7 @@ export function renderRulesBody(rules: SelectedRule[], options: RulesBodyOptions
   let used = countTokens(render([], rules.length, options, showScope));
   const chosen: SelectedRule[] = [];
   const sectionsSeen = new Set<string>();
-  for (const rule of rankRules(rules, options.fresh)) {
+  for (const rule of rankRules(rules)) {
     const cost =
       countTokens(ruleLine(rule, showScope)) +
       1 +
@@ -247,6 +265,8 @@ export interface AgentsMdInput {
   fresh?: ReadonlySet<string>;
   /** This machine's counts: what the playbook's counters rank by, as far as they confirm them. */
   local?: LocalCounts;
+  /** Distinct sessions of this proposal behind each rule it adds or rewords: what ranks them (see rankRules). */
+  sessions?: ReadonlyMap<string, number>;
   warn?: (message: string) => void;
 }
 
@@ -328,17 +348,17 @@ function reportLeaving(
   const budget = options.budgetTokens ?? DEFAULT_RULES_BUDGET_TOKENS;
   if (leaving.length > 0)
     options.warn(
-      `${path}: its rules block is full (${budget} tokens): ${leaving.join(', ')} ${leaving.length === 1 ? 'leaves' : 'leave'} it for the rules this proposal adds (in the playbook still; raise combee.assets.rulesBudgetTokens to keep them)`,
+      `${path}: its rules block is full (${budget} tokens): ${leaving.join(', ')} ${leaving.length === 1 ? 'leaves' : 'leave'} it for better-evidenced rules this proposal adds (in the playbook still; raise combee.assets.rulesBudgetTokens to keep them)`,
     );
   if (missing.length > 0)
     options.warn(
-      `${path}: ${missing.map((r) => `[${r.bullet.id}]`).join(', ')} ${missing.length === 1 ? 'does' : 'do'} not fit its rules block (${budget} tokens) even first: in the playbook only`,
+      `${path}: ${missing.map((r) => `[${r.bullet.id}]`).join(', ')} ${missing.length === 1 ? 'does' : 'do'} not fit its rules block (${budget} tokens) beside better-evidenced rules: in the playbook only`,
     );
 }
 
 /** Root AGENTS.md for unscoped rules; `<folder>/AGENTS.md` for rules scoped to a folder. */
 export function renderAgentsMd(input: AgentsMdInput): FileChange[] {
-  const rules = playbookRules(input.playbook, (id) => input.scopes.get(id), input.local);
+  const rules = playbookRules(input.playbook, (id) => input.scopes.get(id), input.local, input.sessions);
   const folders = new Set<string>([
     '',
     ...(input.nestedFolders ?? []),

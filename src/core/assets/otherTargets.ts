@@ -11,10 +11,12 @@ export interface RulesTargetInput {
   scopes: Map<string, string>;
   readFile: (relPath: string) => string | undefined;
   budgetTokens?: number;
-  /** Rules the proposal adds or rewords: first in a full block (see rankRules). */
+  /** Rules the proposal adds or rewords: one that pushes a rule out of a full block is named (see renderRulesFile). */
   fresh?: ReadonlySet<string>;
   /** This machine's counts: what the playbook's counters rank by, as far as they confirm them. */
   local?: LocalCounts;
+  /** Distinct sessions of this proposal behind each rule it adds or rewords: what ranks them (see rankRules). */
+  sessions?: ReadonlyMap<string, number>;
   warn?: (message: string) => void;
 }
 
@@ -27,7 +29,7 @@ export const GEMINI_MD = 'GEMINI.md';
 const TITLE = 'Learned rules';
 
 function allRules(input: RulesTargetInput): SelectedRule[] {
-  return playbookRules(input.playbook, (id) => input.scopes.get(id), input.local);
+  return playbookRules(input.playbook, (id) => input.scopes.get(id), input.local, input.sessions);
 }
 
 function folderOf(path: string): string {

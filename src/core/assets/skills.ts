@@ -3,10 +3,11 @@ import { parseDocument, stringify } from 'yaml';
 import type { RunRecord } from '../learn/record';
 import { Reflection, type Lesson } from '../learn/types';
 import { bullets, findBullet, type Playbook } from '../playbook/model';
-import { isNearDuplicate, jaccard, tokens } from '../playbook/similarity';
+import { jaccard, tokens } from '../playbook/similarity';
 import { ManagedBlockError, readManagedBlock, upsertManagedBlock } from './managedBlock';
 import { makeFileChange, type FileChange } from './proposal';
 import { lessonOf, type RuleWithScope } from './agentsMd';
+import { procedureSteps, skillRejection } from './skillGate';
 import { MAX_DESCRIPTION_LENGTH, SKILL_FILE, splitFrontMatter, toSkillName, validateSkill } from './skillSpec';
 
 export const DEFAULT_SKILL_ROOT = '.claude/skills';
@@ -107,7 +108,7 @@ export function clusterProcedures(lessons: Lesson[], minSessions = 2): Lesson[][
   );
 }
 
-function ruleIdsFor(step: Lesson[], input: Pick<SkillsInput, 'playbook' | 'rules' | 'lessons'>): string[] {
+function ruleIdsFor(step: readonly Lesson[], input: Pick<SkillsInput, 'playbook' | 'rules' | 'lessons'>): string[] {
   const ids = new Set<string>();
   for (const rule of input.rules) {
     if (rule.op === 'REMOVE') continue;
@@ -126,7 +127,7 @@ function ruleIdsFor(step: Lesson[], input: Pick<SkillsInput, 'playbook' | 'rules
 }
 
 /** The cluster's commands, most frequent first (ties: first seen), in their first-seen spelling. */
-function topCommands(cluster: Lesson[]): string[] {
+function topCommands(cluster: readonly Lesson[]): string[] {
   const counts = new Map<string, { text: string; count: number }>();
   for (const lesson of cluster) {
     for (const span of new Set(codeSpans(lesson.content))) {
@@ -165,27 +166,47 @@ function describe(top: string[], steps: SkillStep[], sessions: number): string {
   return text.length <= MAX_DESCRIPTION_LENGTH ? text : `${text.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`;
 }
 
-/** One draft per recurring procedure: its steps (near-duplicates merged, first-seen order) and their rule ids. */
-export function draftSkills(input: Pick<SkillsInput, 'playbook' | 'rules' | 'lessons' | 'minSessions'>): SkillDraft[] {
+/** A recurring procedure that is no Skill, and why (see skillGate.ts). */
+export interface RejectedSkill {
+  name: string;
+  reason: string;
+}
+
+/**
+ * One draft per recurring procedure that passes the gate (several distinct steps, not one rule restated, two or more
+ * sessions): its steps (one per action, first-seen order) and their rule ids; the others with why they are none.
+ */
+export function skillDrafts(input: Pick<SkillsInput, 'playbook' | 'rules' | 'lessons' | 'minSessions'>): {
+  drafts: SkillDraft[];
+  rejected: RejectedSkill[];
+} {
   const drafts: SkillDraft[] = [];
-  for (const cluster of clusterProcedures(input.lessons, input.minSessions)) {
-    const groups: Lesson[][] = [];
-    for (const lesson of cluster) {
-      const same = groups.find((g) => isNearDuplicate(g[0].content, lesson.content));
-      if (same) same.push(lesson);
-      else groups.push([lesson]);
-    }
-    const steps = groups.map((g) => ({
-      text: g[0].content.replace(/\s*\n+\s*/g, ' ').trim(),
-      ruleIds: ruleIdsFor(g, input),
-    }));
-    const top = topCommands(cluster);
-    const sessions = new Set(cluster.map((l) => l.evidence.traceId)).size;
+  const rejected: RejectedSkill[] = [];
+  const minSessions = input.minSessions ?? 2;
+  for (const cluster of clusterProcedures(input.lessons, minSessions)) {
+    const found = procedureSteps(cluster).map((step) => ({ ...step, ruleIds: ruleIdsFor(step.lessons, input) }));
+    const kept = found.flatMap((step) => step.lessons);
+    const top = topCommands(kept.length > 0 ? kept : cluster);
     let name = skillName(cluster, top);
     for (let n = 2; drafts.some((d) => d.name === name); n++) name = toSkillName(`${skillName(cluster, top)} ${n}`);
+    const reason = skillRejection(found, minSessions);
+    if (reason) {
+      rejected.push({ name, reason });
+      continue;
+    }
+    const steps = found.map((step) => ({
+      text: step.lessons[0].content.replace(/\s*\n+\s*/g, ' ').trim(),
+      ruleIds: step.ruleIds,
+    }));
+    const sessions = new Set(kept.map((l) => l.evidence.traceId)).size;
     drafts.push({ name, description: describe(top, steps, sessions), steps, sessions });
   }
-  return drafts;
+  return { drafts, rejected };
+}
+
+/** The Skills to propose (see skillDrafts). */
+export function draftSkills(input: Pick<SkillsInput, 'playbook' | 'rules' | 'lessons' | 'minSessions'>): SkillDraft[] {
+  return skillDrafts(input).drafts;
 }
 
 function blockBody(draft: SkillDraft, playbookLink: string, playbookPath: string): string {

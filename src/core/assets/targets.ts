@@ -199,6 +199,18 @@ function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: R
   return { playbook, rules, lessons };
 }
 
+/** Distinct sessions behind each rule a proposal adds, rewords or merges: its evidence in the agents' files. */
+function sessionsBehind(rules: readonly RuleWithScope[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of rules) {
+    if (r.op === 'REMOVE') continue;
+    // a team bundle's sessions corroborate it too
+    const sessions = Math.max(new Set(r.support.map((s) => s.traceId)).size, r.corroboration?.sessions ?? 0);
+    out.set(r.id, Math.max(out.get(r.id) ?? 0, sessions));
+  }
+  return out;
+}
+
 /**
  * Every enabled target, and every file already holding Combee's rules, rendered against the new playbook, as file
  * changes (unchanged files are left out).
@@ -242,6 +254,7 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     readFile: input.readFile,
     budgetTokens: settings.budgetTokens,
     fresh: new Set(visible.rules.filter((r) => r.op === 'ADD' || r.op === 'UPDATE').map((r) => r.id)),
+    sessions: sessionsBehind(visible.rules),
     ...(input.local ? { local: input.local } : {}),
     warn,
   };

@@ -68,8 +68,25 @@ function addWord(terms: Map<string, Term>, word: string, negated: boolean, alone
   }
 }
 
+/** Rules read once without `known` words: a run compares every new rule with every other (bounded, cleared when full). */
+const READ = new Map<string, ReadonlyMap<string, Readonly<Term>>>();
+
 /** The distinctive names a rule speaks of, lower-cased, with whether it rules them out; `known`: plain words to read as names. */
-export function codeTerms(content: string, known: ReadonlySet<string> = new Set()): Map<string, Term> {
+export function codeTerms(
+  content: string,
+  known: ReadonlySet<string> = new Set(),
+): ReadonlyMap<string, Readonly<Term>> {
+  if (known.size > 0) return readTerms(content, known);
+  let terms = READ.get(content);
+  if (!terms) {
+    if (READ.size >= 16_384) READ.clear();
+    terms = readTerms(content, known);
+    READ.set(content, terms);
+  }
+  return terms;
+}
+
+function readTerms(content: string, known: ReadonlySet<string>): Map<string, Term> {
   const terms = new Map<string, Term>();
   // the error line a rule quotes ("fails with `state.go:3: …`") names the failure, not the lesson
   const said = content.replace(/\bfail(?:s|ed)?\b[^`.;]{0,24}`[^`\n]*`/gi, 'fails');
@@ -108,7 +125,7 @@ export function nameTheSame(a: string, b: string, atLeast = 1): boolean {
   const [first, second] = [codeTerms(a), codeTerms(b)];
   // only a name the other writes on its own (`thiserror`, `thiserror::Error`), never a word of a command line
   // (`audit` of `npm audit`) or a part of a path or URL (`github` of api.github.com)
-  const wholeOf = (terms: Map<string, Term>) =>
+  const wholeOf = (terms: ReadonlyMap<string, Readonly<Term>>) =>
     new Set(
       [...terms]
         .filter(([term, t]) => t.named && term.length >= 5 && /^[a-z][a-z0-9_-]*$/.test(term))

@@ -4,6 +4,7 @@ import { jaccard, tokens } from '../playbook/similarity';
 import { nameTheSame } from './codeTerms';
 import { purposeOf } from './ruleText';
 import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './ruleEvidence';
+import { actionsWithin, actsOnNamesOf, differentActions } from './sameAction';
 
 // Two statements an agent cannot both follow: one prescribes a command the other rules out ("Install with
 // `npm install`" / "never npm, always pnpm"), or both name the one way to do a job and name different commands
@@ -87,8 +88,23 @@ export function conflictBetween(a: string, b: string): string | undefined {
 /** Words two wordings of one rule share at least, when neither is a plain statement of a job's command. */
 const CLOSE_WORDING = 0.6;
 
+type Purpose = { prescribed: ReadonlySet<string>; forbidden: ReadonlySet<string> };
+
+/** Rules read once: a run compares every new rule with every other (bounded, cleared when full). */
+const PURPOSES = new Map<string, Purpose>();
+
 /** The commands a rule prescribes, in their general form: what it tells an agent to run, whatever the wording. */
-function purpose(content: string): { prescribed: Set<string>; forbidden: Set<string> } {
+function purpose(content: string): Purpose {
+  let found = PURPOSES.get(content);
+  if (!found) {
+    if (PURPOSES.size >= 16_384) PURPOSES.clear();
+    found = readPurpose(content);
+    PURPOSES.set(content, found);
+  }
+  return found;
+}
+
+function readPurpose(content: string): Purpose {
   const { prescribed, forbidden } = statedCommands(content);
   // `pnpm add x` and `pnpm install` are the one job of installing with pnpm, as a lesson goes
   const job = (c: string) => {
@@ -111,18 +127,21 @@ function purpose(content: string): { prescribed: Set<string>; forbidden: Set<str
  * which one says more (more commands, more ruled out, or why); `same` when neither does; undefined when they differ.
  */
 export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' | undefined {
+  // other targets of one tool (`make gen-001`, `make gen-002`) are other lessons, whatever names both rules share
+  if (differentActions(a, b)) return undefined;
   const [x, y] = [purpose(a), purpose(b)];
   if (x.prescribed.size > 0 && y.prescribed.size > 0) {
     const [first, other] = [[...x.prescribed][0], [...y.prescribed][0]];
     // `RUST_MIN_STACK=8388608 cargo test` is `cargo test` run the way one of them says
     const narrows = (p: string, q: string) => q.includes(' ') && matchesCommand(p, q);
     const related = first === other || narrows(first, other) || narrows(other, first);
-    const rest = (p: Set<string>, head: string) => [...p].filter((c) => c !== head);
+    const rest = (p: ReadonlySet<string>, head: string) => [...p].filter((c) => c !== head);
     const within = (p: string[], q: string[]) => p.every((c) => q.includes(c));
     const [restX, restY] = [rest(x.prescribed, first), rest(y.prescribed, other)];
-    // other commands, but the same two or more names (`.env.local`, `.env.example`): one lesson told from two ends
+    // other commands, but the same two or more names, and one's commands among the other's or acting on what it names
+    // (`.env.local`, `.env.example`): one lesson told from two ends
     const sameCommands = related && (within(restX, restY) || within(restY, restX));
-    if (!sameCommands && !nameTheSame(a, b, 2)) return undefined;
+    if (!sameCommands && !((actionsWithin(a, b) || actsOnNamesOf(a, b)) && nameTheSame(a, b, 2))) return undefined;
     // a refinement is the same lesson only where both name what it adds (`RUST_MIN_STACK=8388608`); `pnpm test
     // --project unit` to skip the e2e tests is not "run the tests with `pnpm test`"
     if (sameCommands && first !== other && !nameTheSame(a, b)) return undefined;
@@ -131,7 +150,8 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
     const plain = (content: string, p: ReturnType<typeof purpose>) =>
       oneWay(content) !== undefined || [...p.prescribed].every((c) => !c.includes(' '));
     // what one rules out, the other rules out too (`npm install` is ruled out by a rule that rules out npm)
-    const covers = (p: Set<string>, q: Set<string>) => [...p].every((f) => [...q].some((g) => matchesCommand(f, g)));
+    const covers = (p: ReadonlySet<string>, q: ReadonlySet<string>) =>
+      [...p].every((f) => [...q].some((g) => matchesCommand(f, g)));
     const sameRuledOut =
       x.forbidden.size > 0 &&
       y.forbidden.size > 0 &&

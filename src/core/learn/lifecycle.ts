@@ -1,5 +1,5 @@
 import type { DeltaOp, Evidence } from '../playbook/delta';
-import { jaccard, NEAR_DUPLICATE, tokens } from '../playbook/similarity';
+import { nearDuplicateWords, tokens } from '../playbook/similarity';
 import type { RunRecord } from './record';
 import type { RuleStanding } from './ruleStanding';
 import { sameJob } from './commandMatch';
@@ -174,7 +174,7 @@ export function lifecycleOps(
       const reason = `harmful: tagged harmful ${rule.harmful}× against helpful ${rule.helpful}× (harmful ≥ helpful + 2)`;
       const replacement = overruling(hurt);
       const asked = replacement && tokens(replacement.content);
-      const already = asked && others.some((c) => c !== rule.content && jaccard(tokens(c), asked) >= NEAR_DUPLICATE);
+      const already = asked && others.some((c) => c !== rule.content && nearDuplicateWords(tokens(c), asked));
       if (replacement && !already) {
         // the user's way, in the rule's place; what was counted judged the old wording
         ops.push({

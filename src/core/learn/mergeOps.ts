@@ -1,5 +1,5 @@
 import type { DeltaOp, Evidence } from '../playbook/delta';
-import { jaccard, tokens } from '../playbook/similarity';
+import { nearDuplicateWords, tokens } from '../playbook/similarity';
 import { unionSupport } from '../playbook/support';
 import type { NodeDelta } from './aggregate';
 
@@ -111,7 +111,7 @@ function nearest(
   for (const word of probes) for (const i of byWord.get(word) ?? []) candidates.add(i);
   for (const i of [...candidates].sort((a, b) => a - b)) {
     const other = kept[i];
-    if (sameTarget(op, other.op) && jaccard(words, other.words) >= SAME_LESSON) return other;
+    if (sameTarget(op, other.op) && nearDuplicateWords(words, other.words, SAME_LESSON)) return other;
   }
   return undefined;
 }

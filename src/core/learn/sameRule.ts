@@ -1,6 +1,7 @@
 import { firstCommand } from '../trace/commands';
 import { isNearDuplicate } from '../playbook/similarity';
 import { ruleCommands } from './ruleEvidence';
+import { mayBeOneLesson } from './sameAction';
 
 // Whether two rule texts are the same rule, for decisions that must outlive a rule's id (every run numbers its new
 // rules afresh): the same words, or the same purpose — the same command for the same section of the playbook.
@@ -53,5 +54,6 @@ export function isSameRule(a: RuleShape, b: RuleShape, byPurpose = true): boolea
   if (!byPurpose || a.section === undefined || b.section === undefined) return false;
   if (sectionKey(a.section) !== sectionKey(b.section)) return false;
   const purpose = rulePurpose(a.content);
-  return purpose !== undefined && purpose === rulePurpose(b.content);
+  // `cargo run --bin api` and `--bin worker` read alike by their first words, but run other targets
+  return purpose !== undefined && purpose === rulePurpose(b.content) && mayBeOneLesson(a.content, b.content);
 }

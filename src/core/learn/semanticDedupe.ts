@@ -2,6 +2,7 @@ import type { EmbedFn } from './types';
 import type { AddOp, DeltaOp } from '../playbook/delta';
 import { bullets, type Playbook } from '../playbook/model';
 import { heldFromModels } from '../trust/hold';
+import { mayBeOneLesson } from './sameAction';
 
 export const SEMANTIC_DUPLICATE = 0.9;
 
@@ -45,12 +46,14 @@ export async function semanticDuplicates(
   const kept: AddOp[] = [];
   for (const op of adds) {
     const v = cache.get(op.content)!;
-    const rule = existing.find((b) => cosine(v, cache.get(b.content)!) >= threshold);
+    // close in meaning is not enough: other targets of one tool, or a rule's opposite, are other lessons
+    const same = (text: string) => cosine(v, cache.get(text)!) >= threshold && mayBeOneLesson(op.content, text);
+    const rule = existing.find((b) => same(b.content));
     if (rule) {
       reasons.set(op, `same meaning as ${rule.id}`);
       continue;
     }
-    const twin = kept.find((k) => cosine(v, cache.get(k.content)!) >= threshold);
+    const twin = kept.find((k) => same(k.content));
     if (twin) {
       for (const e of op.support) if (!twin.support.some((s) => s.traceId === e.traceId)) twin.support.push(e);
       reasons.set(op, 'same meaning as another new rule of this batch');

@@ -13,7 +13,7 @@ import {
   type Playbook,
   type Section,
 } from './model';
-import { jaccard, memoTokens, NEAR_DUPLICATE } from './similarity';
+import { memoTokens, nearDuplicateWords } from './similarity';
 
 export interface AppliedOp {
   op: DeltaOp;
@@ -114,7 +114,7 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
     switch (op.op) {
       case 'ADD': {
         const words = wordsOf(op.content);
-        const duplicate = bullets(playbook).find((b) => jaccard(wordsOf(b.content), words) >= NEAR_DUPLICATE);
+        const duplicate = bullets(playbook).find((b) => nearDuplicateWords(wordsOf(b.content), words));
         if (duplicate) {
           applied.push({ op, id: duplicate.id, status: 'skipped', reason: `near-duplicate of ${duplicate.id}` });
           break;

@@ -46,8 +46,28 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
 
 export const NEAR_DUPLICATE = 0.8;
 
+/** Words that turn a statement around: said by one of two texts only, they make the texts opposites. */
+const NEGATIONS = new Set(['never', 'not', 'no', 'nor', 'don', 'doesn', 'shouldn', 'mustn', 'avoid', 'without']);
+
+/**
+ * Whether two texts say different things however many words they share: each names code the other does not (one
+ * target put for another: `make gen-001` / `make gen-002`), or only one of them negates ("never …" / "always …").
+ */
+export function distinctWords(a: Set<string>, b: Set<string>): boolean {
+  const only = (x: Set<string>, y: Set<string>, test: (word: string) => boolean) =>
+    [...x].some((w) => test(w) && !y.has(w));
+  const code = (w: string) => w.startsWith('`');
+  const negation = (w: string) => NEGATIONS.has(w);
+  return (only(a, b, code) && only(b, a, code)) || only(a, b, negation) || only(b, a, negation);
+}
+
+/** Nearly the same words, and none that make them say different things. */
+export function nearDuplicateWords(a: Set<string>, b: Set<string>, threshold = NEAR_DUPLICATE): boolean {
+  return jaccard(a, b) >= threshold && !distinctWords(a, b);
+}
+
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
-  return jaccard(tokens(a), tokens(b)) >= threshold;
+  return nearDuplicateWords(tokens(a), tokens(b), threshold);
 }
 
 /** `tokens`, remembered per text: for comparing every item with every other one, each text is split once. */

@@ -85,7 +85,7 @@ describe('AGENTS.md renderer', () => {
     assert.doesNotMatch(block, /helpful=/, 'no counters: a counter change does not touch AGENTS.md');
   });
 
-  it('keeps the block within the token budget, most helpful first, then most recent', () => {
+  it('keeps the block within the token budget, most helpful first, then in playbook order (never the newest first)', () => {
     const lines = ['## Conventions'];
     for (let i = 1; i <= 300; i++)
       lines.push(
@@ -104,7 +104,8 @@ describe('AGENTS.md renderer', () => {
       const block = readManagedBlock(change.after) ?? '';
       assert.ok(countTokens(block) <= budget, `${countTokens(block)} > ${budget}`);
       assert.match(block, /\[conv-00007\]/, 'the most helpful rule is in');
-      assert.match(block, /\[conv-00299\]/, 'helpful=2 and newest');
+      assert.match(block, /\[conv-00002\]/, 'helpful=2 and first in the playbook');
+      assert.doesNotMatch(block, /\[conv-00299\]/, 'helpful=2 and newest: no place for its age');
       assert.doesNotMatch(block, /\[conv-00003\]/, 'helpful=0 is out');
       assert.match(block, /more rule\(s\) are in the playbook/);
       const shown = [...block.matchAll(/\[conv-(\d+)\]/g)].map((m) => Number(m[1]));

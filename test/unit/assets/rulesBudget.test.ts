@@ -18,8 +18,8 @@ function playbook(withNew: boolean): string {
 }
 
 describe('a full rules block in AGENTS.md', () => {
-  it('keeps the new rule in, and names the rule that leaves for it instead of dropping either silently', () => {
-    const budgetTokens = 210;
+  const budgetTokens = 210;
+  const full = () => {
     const first = renderAgentsMd({
       playbook: parsePlaybook(playbook(false)),
       playbookPath: '.combee/playbook.md',
@@ -28,10 +28,10 @@ describe('a full rules block in AGENTS.md', () => {
       budgetTokens,
       local: countedAsWritten(parsePlaybook(playbook(false))),
     });
-    const before = first[0]?.after ?? '';
-    assert.ok(before.includes('[conv-00001]') && !before.includes('[conv-00006]'), 'the block was already full');
-    const warnings: string[] = [];
-    const [change] = renderAgentsMd({
+    return first[0]?.after ?? '';
+  };
+  const withNewRule = (sessions: number, warnings: string[], before: string) =>
+    renderAgentsMd({
       playbook: parsePlaybook(playbook(true)),
       playbookPath: '.combee/playbook.md',
       scopes: new Map(),
@@ -39,9 +39,16 @@ describe('a full rules block in AGENTS.md', () => {
       budgetTokens,
       local: countedAsWritten(parsePlaybook(playbook(true))),
       fresh: new Set(['conv-00007']),
+      sessions: new Map([['conv-00007', sessions]]),
       warn: (m) => warnings.push(m),
-    });
-    assert.ok(change.after.includes('[conv-00007]'), 'the new rule has its place');
+    })[0];
+
+  it('takes a new rule better evidenced than one it holds, and names the rule that leaves for it', () => {
+    const before = full();
+    assert.ok(before.includes('[conv-00001]') && !before.includes('[conv-00006]'), 'the block was already full');
+    const warnings: string[] = [];
+    const change = withNewRule(8, warnings, before);
+    assert.ok(change.after.includes('[conv-00007]'), 'eight sessions outweigh the rules that helped in fewer');
     const shownBefore = [...before.matchAll(/\[(conv-\d+)\]/g)].map((m) => m[1]);
     const left = shownBefore.filter((id) => !change.after.includes(`[${id}]`));
     assert.ok(left.length >= 1, 'a rule made room');
@@ -49,5 +56,21 @@ describe('a full rules block in AGENTS.md', () => {
     assert.match(warnings[0], /^AGENTS\.md: its rules block is full \(210 tokens\): /);
     for (const id of left) assert.ok(warnings[0].includes(`[${id}]`), `${id} is named`);
     assert.ok(left.includes(shownBefore.at(-1) ?? ''), 'the least helpful shown rule leaves first');
+    assert.ok(change.after.includes('[conv-00001]'), 'the best-evidenced rule stays');
+  });
+
+  it('keeps the better-evidenced rules over a new one from a single session, and says so', () => {
+    const before = full();
+    const warnings: string[] = [];
+    const change = withNewRule(1, warnings, before);
+    assert.ok(
+      !change || !change.after.includes('[conv-00007]'),
+      'one session is not more than rules that helped in four',
+    );
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(
+      warnings[0],
+      /\[conv-00007\] does not fit its rules block \(210 tokens\) beside better-evidenced rules/,
+    );
   });
 });

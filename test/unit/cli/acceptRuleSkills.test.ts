@@ -12,21 +12,16 @@ describe('accepting one rule writes only what follows from it', () => {
     const workspace = join(root, 'repo');
     mkdirSync(workspace);
     const home = join(root, '.claude');
-    // Two sessions show the same procedure (a Skill), one shows a user correction (a plain rule).
-    writeClaudeSession(
-      home,
-      'cdcdcdcd-aaaa-4bbb-8ccc-000000000001',
-      workspace,
-      prerequisiteTurns(),
-      '2026-11-02T09:00:00.000Z',
-    );
-    writeClaudeSession(
-      home,
-      'cdcdcdcd-aaaa-4bbb-8ccc-000000000002',
-      workspace,
-      prerequisiteTurns(),
-      '2026-11-03T09:00:00.000Z',
-    );
+    // Two sessions show the same procedure of two steps (a Skill: the client generated before the tests and before
+    // the build), one shows a user correction (a plain rule).
+    const procedure = [
+      ...prerequisiteTurns(),
+      { bash: { command: 'pnpm build', output: "Error: Cannot find module '.prisma/client/default'", exitCode: 1 } },
+      { bash: { command: 'pnpm db:generate', output: '✔ Generated Prisma Client' } },
+      { bash: { command: 'pnpm build', output: 'Build complete.' } },
+    ];
+    writeClaudeSession(home, 'cdcdcdcd-aaaa-4bbb-8ccc-000000000001', workspace, procedure, '2026-11-02T09:00:00.000Z');
+    writeClaudeSession(home, 'cdcdcdcd-aaaa-4bbb-8ccc-000000000002', workspace, procedure, '2026-11-03T09:00:00.000Z');
     writeClaudeSession(
       home,
       'cdcdcdcd-aaaa-4bbb-8ccc-000000000003',

@@ -1,7 +1,7 @@
 import type { AddOp, Delta, DeltaOp } from '../../playbook/delta';
 import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
-import { jaccard, memoTokens, NEAR_DUPLICATE } from '../../playbook/similarity';
+import { memoTokens, nearDuplicateWords } from '../../playbook/similarity';
 import { unionSupport } from '../../playbook/support';
 import type {
   AggregationInput,
@@ -31,7 +31,7 @@ export function aggregateOffline(input: AggregationInput, playbook: Playbook): {
   const merged: AddOp[] = [];
   const targetOf = new Map<Candidate, AddOp>();
   const wordsOf = memoTokens();
-  const near = (a: string, b: string) => jaccard(wordsOf(a), wordsOf(b)) >= NEAR_DUPLICATE;
+  const near = (a: string, b: string) => nearDuplicateWords(wordsOf(a), wordsOf(b));
   // one lesson, worded by several sessions: the wording most sessions gave, whatever order they came in, supported
   // by the sessions that gave it (another session's wording says nothing for this one's)
   const votes = new Map<AddOp, Map<string, AddOp>>();
