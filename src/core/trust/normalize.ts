@@ -4,8 +4,11 @@ import confusables from 'unhomoglyph/data.json';
 
 /** Zero-width and bidirectional control characters: invisible, so a reader cannot see what they split. */
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad]/g;
-/** Full-width and mathematical letters: look like ASCII, are not (NFKC folds them). */
-const LOOK_ALIKE_FORMS = /[\uff01-\uff5e]|[\u{1d400}-\u{1d7ff}]/u;
+/**
+ * Full-width and mathematical letters and digits: look like ASCII, are not (NFKC folds them). Full-width punctuation
+ * (`，`, `：`, `（`) is how Chinese and Japanese prose is written, not a disguise.
+ */
+const LOOK_ALIKE_FORMS = /[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]|[\u{1d400}-\u{1d7ff}]/u;
 /**
  * Unicode's confusables (TR39 `confusables.txt`, as the `unhomoglyph` package ships it): each character that looks
  * like plain letters or digits, to those letters (`ı` → `i`, Cyrillic `с` → `c`, Greek `ο` → `o`). Only characters
@@ -30,10 +33,17 @@ function foldLookAlike(c: string): string {
   return table.get(c.toLowerCase()) ?? table.get(c) ?? c;
 }
 
+/**
+ * A letter of an alphabet other than Latin that could stand in for a Latin one. Punctuation, symbols and the
+ * ideographic and syllabic scripts (Han, kana, Hangul) have no letter to swap into a Latin word: `vue的` is two words.
+ */
+const SWAPPABLE_LETTER =
+  /^(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}])\p{L}$/u;
+
 /** A look-alike inside a word of plain letters (`ıgnore`, `сurl` with a Cyrillic с): a swap, not a foreign word. */
 function mixesLookAlikes(text: string): boolean {
   for (const m of text.matchAll(NON_ASCII)) {
-    if (foldLookAlike(m[0]) === m[0]) continue;
+    if (!SWAPPABLE_LETTER.test(m[0]) || foldLookAlike(m[0]) === m[0]) continue;
     const at = m.index ?? 0;
     if (/[a-z]/i.test(text[at - 1] ?? '') || /[a-z]/i.test(text[at + m[0].length] ?? '')) return true;
   }

@@ -60,4 +60,18 @@ describe('rule screen, widened', () => {
     // a word wholly in another script is a word, not a swap
     assert.equal(normalizeRuleText('Документация lives in docs/ru.').obfuscated, false);
   });
+
+  it('reads CJK prose mixed with Latin words, and its full-width punctuation, as plain text', () => {
+    for (const text of [
+      // written for this test: Chinese prose naming tools and commands, with full-width comma, colon and parentheses
+      '构建文档时，先运行 `pnpm run docs:dev`：不要改动 vue 的 sfc 代码（只改 react）',
+      '请用 vitest 的 browser 模式写测试，文件放在 test 目录',
+      'テストは vitest で実行する、watch モードは使わない',
+      '문서는 docs 폴더에 있다，README 참고',
+    ])
+      assert.equal(normalizeRuleText(text).obfuscated, false, text);
+    // full-width letters still spell a hidden word, and a Cyrillic letter inside a Latin word is still a swap
+    assert.ok(normalizeRuleText('运行 \uff43\uff55\uff52\uff4c 下载').obfuscated, 'full-width letters');
+    assert.ok(normalizeRuleText('请运行 \u0441url 下载').obfuscated, 'a Cyrillic es beside Latin letters in CJK prose');
+  });
 });

@@ -1,3 +1,5 @@
+import { completeCommandGate } from './completeCommand';
+import { echoesTurnGate } from './echoesTurn';
 import { escapeCodesGate } from './escapeCodes';
 import { personalDataGate } from './personalData';
 import { restatesGate } from './restates';
@@ -14,6 +16,8 @@ export const GATES: readonly Gate[] = [
   personalDataGate,
   escapeCodesGate,
   taskRequestGate,
+  echoesTurnGate,
+  completeCommandGate,
   restatesGate,
   userWordsSupportGate,
 ];

@@ -4,7 +4,14 @@ import type { Trace } from '../../trace/model';
 // Every rule a run proposes, the miner's or a model's, passes the same gates (index.ts); a rule that fails one is
 // not proposed, and the run says which gate left it out.
 
-export type GateName = 'support' | 'personal-data' | 'escape-codes' | 'task-request' | 'restates-repository';
+export type GateName =
+  | 'support'
+  | 'personal-data'
+  | 'escape-codes'
+  | 'task-request'
+  | 'echoes-turn'
+  | 'complete-command'
+  | 'restates-repository';
 
 export interface GatedRule {
   content: string;

@@ -151,11 +151,11 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   }
   if (input.carried) carryRemovals(result, input.carried);
   // Every new rule passes the precision gates, its support the union of the rules merged into it (learn/gates); a
-  // carried rule passed them in the run that proposed it, on sessions this run may not hold
-  if (result.record.status === 'completed')
-    input.gatedOut.push(
-      ...gateNewRules(result, traces, (rel) => readWorkspaceFile(options.workspace, rel), new Set(carried.keys())),
-    );
+  // carried rule passed them in the run that proposed it, on sessions this run may not hold. A run with failed
+  // model calls still proposes what the others gave: it passes them too
+  input.gatedOut.push(
+    ...gateNewRules(result, traces, (rel) => readWorkspaceFile(options.workspace, rel), new Set(carried.keys())),
+  );
 
   // a carried rule is screened against the sessions it was learned from (earlier runs'), as it was the first time
   const carriedIds = [...carried.values()].flatMap((r) => r.support.map((s) => s.traceId));

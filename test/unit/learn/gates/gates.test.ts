@@ -83,6 +83,74 @@ describe('the precision gates', () => {
       assert.equal(taskRequestGate.check(rule(text), context()), undefined, text);
   });
 
+  it('task request: a question or a request to the agent, in English, French, Russian and Chinese, is never a rule', () => {
+    for (const text of [
+      'Can you review the changes on this branch?',
+      'Could you always double-check the migration?',
+      'What does the sync command do?',
+      'Are there hooks that run before every push?',
+      '(answered a prompt): Add the cache folder to .gitignore?',
+      'Peux-tu regarder les commentaires de la revue ?',
+      'Pourquoi le test échoue-t-il sur la CI',
+      'Можешь обновить зависимости во всех пакетах?',
+      'Почему сборка падает на CI',
+      '帮我给所有的组件加上单元测试',
+      '这个测试为什么会失败',
+      '你可以帮我写一下部署脚本吗',
+    ])
+      assert.match(taskRequestGate.check(rule(text), context()) ?? '', /asks the agent something/, text);
+  });
+
+  it('task request: a first-person report of the moment is not a rule, unless it says it holds from now on', () => {
+    for (const text of [
+      'I think the header layout should change.',
+      "I'd like to reword the install section of the README.",
+      'We used a shell script for the release until last week.',
+      'Looks like the logos are not rendered on the report page.',
+      'Right now the sync prints a warning when it starts.',
+      'Je pense que la page de connexion est trop lente.',
+      'Я заметил, что линтер ругается на этот файл.',
+      '我发现这个组件在暗色模式下显示不正常',
+      '现在这里的类型定义有一些问题',
+    ])
+      assert.match(taskRequestGate.check(rule(text), context()) ?? '', /reports what the user sees/, text);
+    for (const text of [
+      "I'd like you to always run the linter before committing.",
+      'Я хочу, чтобы ты всегда писал тесты на русском.',
+      '我希望你以后都用中文回复',
+    ])
+      assert.equal(taskRequestGate.check(rule(text), context()), undefined, text);
+  });
+
+  it('task request: words that stop where what they introduce should follow are a fragment', () => {
+    for (const text of ['When running the sync:', 'The error it prints is：'])
+      assert.match(taskRequestGate.check(rule(text), context()) ?? '', /fragment/, text);
+    assert.equal(taskRequestGate.check(rule('Remember: `pnpm` only, never `npm`.'), context()), undefined);
+  });
+
+  it('personal data: a folder of one’s own in the home folder, or on the machine outside the workspace', () => {
+    const here = traceOf('w', dialogue([{ user: 'x' }]));
+    here.cwd = '/work/shop';
+    for (const text of [
+      'Run `cd ~/Work/shop && make gen` first.',
+      'Search `$HOME/src/shop/docs` for the schema.',
+      'The notes live in `${HOME}/notes/shop.md`.',
+      'Copy from `~jdoe/shared/` before a release.',
+      'Build the sibling with `make -C /work/billing build`.',
+      'The fixtures are on `/Volumes/Data/fixtures`.',
+    ])
+      assert.match(personalDataGate.check(rule(text), context([here])) ?? '', /personal data/, text);
+    for (const text of [
+      'Keep the token in `~/.npmrc`, never in the repository.',
+      'Clear `$HOME/.cache/shop` when the build is stale.',
+      'Run `cd /work/shop/web && pnpm build`.',
+      'Write the binary to `/tmp/shop-bin` and discard output to `/dev/null`.',
+      'The health check answers on `/api/v1/health`.',
+      'Read the docs at https://example.org/guide/install.',
+    ])
+      assert.equal(personalDataGate.check(rule(text), context([here])), undefined, text);
+  });
+
   it('restates the repository: a declared script, target or documented command, unless agents got it wrong', () => {
     const quiet = [traceOf('a', dialogue([{ user: 'x' }, { run: 'pnpm test' }])), traceOf('b', dialogue([]))];
     for (const text of [

@@ -5,7 +5,7 @@ import type { Step, Trace } from '../../../../src/core/trace/model';
 export type Line =
   | { user: string; queued?: boolean; confirmation?: boolean; undo?: boolean }
   | { say: string }
-  | { run: string; code?: number };
+  | { run: string; code?: number; output?: string };
 
 export function dialogue(lines: Line[]): Step[] {
   const steps: Step[] = [];
@@ -20,7 +20,14 @@ export function dialogue(lines: Line[]): Step[] {
       const callId = `c${call++}`;
       steps.push({ index, kind: 'tool_call', callId, tool: 'Bash', command: line.run, input: '{}' });
       const code = line.code ?? 0;
-      steps.push({ index: index + 1, kind: 'tool_result', callId, output: '', isError: code !== 0, exitCode: code });
+      steps.push({
+        index: index + 1,
+        kind: 'tool_result',
+        callId,
+        output: line.output ?? '',
+        isError: code !== 0,
+        exitCode: code,
+      });
     }
   }
   return steps;
