@@ -97,6 +97,7 @@ describe('the precision gates', () => {
       '帮我给所有的组件加上单元测试',
       '这个测试为什么会失败',
       '你可以帮我写一下部署脚本吗',
+      '你可能需要帮我调整一下 `packages/ui` 的导出',
     ])
       assert.match(taskRequestGate.check(rule(text), context()) ?? '', /asks the agent something/, text);
   });
