@@ -170,6 +170,7 @@ describe('the precision gates', () => {
 
   it('names the first gate a rule fails', () => {
     assert.deepEqual(gateRule(rule('Add a test.'), context())?.gate, 'task-request');
-    assert.equal(gateRule(rule('Run `make gen` before `pnpm test`.'), context()), undefined);
+    const ran = traceOf('a', dialogue([{ user: 'x' }, { run: 'make gen' }, { run: 'pnpm test' }]));
+    assert.equal(gateRule(rule('Run `make gen` before `pnpm test`.'), context([ran])), undefined);
   });
 });
