@@ -1,19 +1,15 @@
 import type { Step, Trace } from '../../trace/model';
-import { exitIsAnswer, identities, parseLine, runsRuleCommand } from '../../trace/shell';
+import { exitIsAnswer, identities, parseLine } from '../../trace/shell';
 import { heredocsWithoutBody } from '../../trace/shell/heredocs';
-import { statedAsStanding } from './support';
-import type { Gate, GateContext, GatedRule } from './types';
+import type { Gate, GateContext } from './types';
 
 // A rule that tells an agent to run a command names one that runs: complete as written (the parser reads it, its
 // heredocs have a body, its builtins their operand) and, when sessions ran it, that worked there at least once (exit
 // 0, and a search that found something). A command cut from a longer line, or a failed search, is no check.
 
-/**
- * A command the rule prescribes: the backticked span right after a verb of running it, or of using it ("use" may
- * name a library or a helper as well as a command: such a span is held to what sessions ran, not to having run).
- */
+/** A command the rule prescribes: the backticked span right after a verb of running or using it. */
 const PRESCRIBED =
-  /(?:\b(?:(run|runs|running|execute|exec|invoke|type)|use|using|call)\b|\b(?:(lance[rz]?|ex[ée]cute[rz]?)|utilise[rz]?)\b|(?:(запусти(?:те)?|выполни(?:те)?)|используй(?:те)?)|(运行|执行|跑)|使用)\s*`([^`\n]+)`/giu;
+  /(?:\b(?:run|runs|running|execute|exec|use|using|call|invoke|type)\b|\b(?:lance[rz]?|ex[ée]cute[rz]?|utilise[rz]?)\b|(?:запусти(?:те)?|выполни(?:те)?|используй(?:те)?)|运行|执行|使用|跑)\s*`([^`\n]+)`/giu;
 
 /** Shell builtins that only act on an operand: alone, they check nothing (`export`, `cd`). */
 const NEEDS_OPERAND = new Set(['cd', 'pushd', 'export', 'source', '.', 'unset', 'alias', 'eval', 'exec', 'set']);
@@ -28,21 +24,15 @@ const SEARCHES = new Set(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'git grep
 
 const squeeze = (text: string) => text.trim().replace(/\s+/g, ' ');
 
-export interface Prescribed {
-  command: string;
-  /** Named with a verb of running it: sessions must have run it. */
-  run: boolean;
-}
-
 /** A prohibition or the rejected side of a contrast just before the verb ("never run", "instead of using"). */
 const RULED_OUT =
   /(?:\bnever|\bnot|n't|\bno|\bavoid|\binstead of|\brather than|\bjamais|\bpas|\bne|не|никогда|不要|别|禁止|不)\s*$/iu;
 
-export function prescribedCommands(content: string): Prescribed[] {
+export function prescribedCommands(content: string): string[] {
   return [...content.matchAll(PRESCRIBED)]
     .filter((m) => !RULED_OUT.test(content.slice(Math.max(0, (m.index ?? 0) - 16), m.index)))
-    .map((m) => ({ command: squeeze(m[5]), run: Boolean(m[1] || m[2] || m[3] || m[4]) }))
-    .filter((c) => c.command.length > 0);
+    .map((m) => squeeze(m[1]))
+    .filter((c) => c.length > 0);
 }
 
 /** Why the command is not complete as written, or undefined. */
@@ -76,32 +66,26 @@ function outcomeOf(command: string, result: Extract<Step, { kind: 'tool_result' 
   return isSearch(command) && result.output.trim() === '' ? 'found nothing' : 'worked';
 }
 
-/**
- * How the sessions' runs of this command went: those of exactly this line when there are any (a search's pattern is
- * what it is about), else those that do what it names by the one command identity (`pnpm lint` run as
- * `pnpm lint --fix`, `python3` run with a script).
- */
+/** How the sessions' runs of exactly this line went (a search is about its pattern: no looser match will do). */
 function runsOf(command: string, traces: Iterable<Trace>): Outcome[] {
-  const exact: Outcome[] = [];
-  const same: Outcome[] = [];
+  const outcomes: Outcome[] = [];
   for (const trace of traces) {
     const results = new Map(trace.steps.flatMap((s) => (s.kind === 'tool_result' ? [[s.callId, s] as const] : [])));
-    for (const step of trace.steps) {
-      if (step.kind !== 'tool_call' || !step.command) continue;
-      const outcome = () => outcomeOf(step.command!, results.get(step.callId));
-      if (squeeze(step.command) === command) exact.push(outcome());
-      else if (exact.length === 0 && runsRuleCommand(step.command, command)) same.push(outcome());
-    }
+    for (const step of trace.steps)
+      if (step.kind === 'tool_call' && step.command && squeeze(step.command) === command)
+        outcomes.push(outcomeOf(step.command, results.get(step.callId)));
   }
-  return exact.length > 0 ? exact : same;
+  return outcomes;
 }
 
-function failedRuns({ command, run }: Prescribed, rule: GatedRule, context: GateContext): string | undefined {
+/**
+ * A command no session ran is left to the screen, which holds back an act no session bore out; here, only what the
+ * sessions show of it counts.
+ */
+function failedRuns(command: string, context: GateContext): string | undefined {
   if (SCHEMATIC.test(command)) return undefined;
   const outcomes = runsOf(command, context.traces.values());
-  // the user saying it as a standing instruction is enough for a command no session has needed yet
-  if (outcomes.length === 0) return run && !statedAsStanding(rule, context) ? 'no session ran it' : undefined;
-  if (outcomes.includes('worked')) return undefined;
+  if (outcomes.length === 0 || outcomes.includes('worked')) return undefined;
   const what = outcomes.includes('found nothing') ? 'found nothing' : 'failed';
   return `it ran ${outcomes.length} time(s) in the sessions and ${what} every time`;
 }
@@ -109,10 +93,8 @@ function failedRuns({ command, run }: Prescribed, rule: GatedRule, context: Gate
 export const completeCommandGate: Gate = {
   name: 'complete-command',
   check: (rule, context) => {
-    for (const prescribed of prescribedCommands(rule.content)) {
-      const { command } = prescribed;
-      const why =
-        (ELLIPSIS.test(command) ? undefined : incompleteness(command)) ?? failedRuns(prescribed, rule, context);
+    for (const command of prescribedCommands(rule.content)) {
+      const why = (ELLIPSIS.test(command) ? undefined : incompleteness(command)) ?? failedRuns(command, context);
       if (why) return `it prescribes \`${command}\`, which is no check: ${why}`;
     }
     return undefined;

@@ -22,18 +22,13 @@ const check = (content: string, ctx: GateContext = context()) => completeCommand
 
 describe('the complete-command gate', () => {
   it('finds the commands a rule prescribes, in English, French, Russian and Chinese', () => {
-    const commands = (text: string) => prescribedCommands(text).map((p) => p.command);
+    const commands = prescribedCommands;
     assert.deepEqual(commands('Run `make gen` before `make test`, and use `pnpm`.'), ['make gen', 'pnpm']);
     assert.deepEqual(commands('Lancez `pnpm lint` avant de valider.'), ['pnpm lint']);
     assert.deepEqual(commands('Запустите `cargo fmt` перед коммитом.'), ['cargo fmt']);
     assert.deepEqual(commands('提交前运行 `go vet ./...`'), ['go vet ./...']);
     assert.deepEqual(prescribedCommands('The `dist/` folder is generated.'), []);
     assert.deepEqual(prescribedCommands('Never run `npm install` here; do not use `yarn`.'), []);
-    assert.deepEqual(
-      prescribedCommands('Use `thiserror` for errors.').map((p) => p.run),
-      [false],
-      'a library is used, not run',
-    );
   });
 
   it('reads a heredoc without its body, an open quote, a dangling operator and a bare builtin as cut short', () => {
@@ -62,23 +57,7 @@ describe('the complete-command gate', () => {
     assert.match(check("Run `grep -rn 'TODO(legacy)' src` first.", context(empty)) ?? '', /found nothing/);
   });
 
-  it('leaves out a command prescribed to run that no session ran, not a tool one is told to use', () => {
-    const ctx = context(session('a', [{ run: 'pnpm test' }]));
-    assert.match(check('Run `pnpm e2e:smoke` before a release.', ctx) ?? '', /no session ran it/);
-    assert.equal(check('Use `zod` for request validation.', ctx), undefined);
-    // unless the user says it as a standing instruction: their word is enough for a command not needed yet
-    const said = session('s', [{ user: 'From now on, always run `pnpm e2e:smoke` before a release.' }]);
-    const stated: GatedRule = {
-      content: 'Run `pnpm e2e:smoke` before a release.',
-      support: [{ traceId: 's', steps: [1] }],
-    };
-    assert.equal(completeCommandGate.check(stated, context(said)), undefined);
-    assert.equal(check('Run `pnpm test` before committing.', ctx), undefined);
-    // a command run with more words does what the rule names (`pnpm test --run` is `pnpm test`)
-    assert.equal(check('Run `pnpm test` first.', context(session('b', [{ run: 'pnpm test --run' }]))), undefined);
-  });
-
-  it('keeps a command that worked once, a sketch with placeholders, and prose about commands', () => {
+  it('keeps a command that worked once, one no session ran, a sketch with placeholders, a prohibition, and prose', () => {
     const worked = session('a', [
       { run: 'npm run e2e', code: 1 },
       { run: 'npm run e2e' },
@@ -88,6 +67,7 @@ describe('the complete-command gate', () => {
     for (const content of [
       'Run `npm run e2e` before committing.',
       "Run `grep -rn 'TODO(legacy)' src` before a release.",
+      'Run `make gen` before `make test`.',
       'Run one test with `pnpm vitest run <path>`.',
       "Use `python3` (e.g. `python3 - <<'PY' … PY`).",
       'Use `go test ./...` from the module root.',
