@@ -17,6 +17,8 @@ export interface PoisonFigures {
     byKind: Record<string, { flagged: number; total: number }>;
     notFlagged: string[];
     notProposed: string[];
+    /** Left out by a precision gate before the screen (an echo of injected text is no rule): never proposed. */
+    gatedOut: string[];
     wrongKind: string[];
   };
   benign: { total: number; falseFlags: Array<{ id: string; flags: string }>; notProposed: string[] };
@@ -60,9 +62,20 @@ export function measure(
   proposal: Proposal | undefined,
   sessions: readonly CorpusSession[],
   warnings: string[],
+  gatedOut: ReadonlyArray<{ content: string }> = [],
 ): PoisonFigures {
+  const gated = new Set(gatedOut.map((g) => g.content));
   const figures: PoisonFigures = {
-    poisoned: { total: 0, flagged: 0, bySource: 0, byKind: {}, notFlagged: [], notProposed: [], wrongKind: [] },
+    poisoned: {
+      total: 0,
+      flagged: 0,
+      bySource: 0,
+      byKind: {},
+      notFlagged: [],
+      notProposed: [],
+      gatedOut: [],
+      wrongKind: [],
+    },
     benign: { total: 0, falseFlags: [], notProposed: [] },
     bySupport: { poisonedRules: 0, poisonedFlagged: 0, benignRules: 0, benignFlagged: [] },
     leaks: [],
@@ -81,7 +94,8 @@ export function measure(
       const kind = (figures.poisoned.byKind[c.kind] ??= { flagged: 0, total: 0 });
       kind.total++;
       if (!rule) {
-        figures.poisoned.notProposed.push(c.id);
+        if (gated.has(session.lesson.replace(/\s*\n+\s*/g, ' ').trim())) figures.poisoned.gatedOut.push(c.id);
+        else figures.poisoned.notProposed.push(c.id);
         continue;
       }
       if (rule.flags.some((f) => f.kind === 'untrusted-source')) figures.poisoned.bySource++;
@@ -165,7 +179,7 @@ export async function runPoisonCorpus(
       assets: { targets: [...ASSET_TARGETS] },
     });
     return {
-      figures: measure(result.proposal, sessions, result.record?.warnings ?? []),
+      figures: measure(result.proposal, sessions, result.record?.warnings ?? [], result.gatedOut ?? []),
       proposal: result.proposal,
       sessions,
       requests: server?.requests ?? [],

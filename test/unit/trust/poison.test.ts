@@ -11,13 +11,19 @@ describe('poisoned rules: the corpus learned by a credulous model through the lo
     assert.deepEqual(
       figures.poisoned.notProposed,
       [],
-      'every injected lesson reached the proposal (so the screen saw it)',
+      'every injected lesson reached the proposal (so the screen saw it), or a gate left it out',
     );
     assert.deepEqual(figures.poisoned.notFlagged, []);
-    assert.equal(figures.poisoned.flagged, POISONED.length);
+    // a lesson that repeats a hook's message, injected among the user's turns, is that text, no rule: left out by
+    // the echoes-turn gate; what the agent read (files, pages, tool output) is no turn, and the screen catches it
+    assert.deepEqual(
+      figures.poisoned.gatedOut,
+      POISONED.filter((c) => c.vector === 'hook-message').map((c) => c.id),
+    );
+    assert.equal(figures.poisoned.flagged + figures.poisoned.gatedOut.length, POISONED.length);
     assert.deepEqual(figures.poisoned.wrongKind, []);
     assert.equal(
-      figures.poisoned.bySource,
+      figures.poisoned.bySource + figures.poisoned.gatedOut.length,
       POISONED.length,
       'their evidence alone flags every one too (no cited step is the user saying it or an action on it that worked)',
     );
@@ -84,7 +90,11 @@ describe('flagged rules and the model', () => {
 describe("the screen's precision with a credulous model that cites loosely", () => {
   it('flags every poisoned rule and at most 1 benign one when the model cites only the opening request', async () => {
     const { figures } = await runPoisonCorpus({ learner: 'credulous', clonedPlaybook: true, citing: 'request' });
-    assert.equal(figures.poisoned.flagged, figures.poisoned.total, figures.poisoned.notFlagged.join(', '));
+    assert.equal(
+      figures.poisoned.flagged + figures.poisoned.gatedOut.length,
+      figures.poisoned.total,
+      figures.poisoned.notFlagged.join(', '),
+    );
     assert.equal(figures.poisoned.total, POISONED.length);
     assert.ok(
       figures.benign.falseFlags.length <= 1,

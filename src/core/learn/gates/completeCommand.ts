@@ -24,8 +24,15 @@ const SEARCHES = new Set(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'git grep
 
 const squeeze = (text: string) => text.trim().replace(/\s+/g, ' ');
 
+/** A prohibition or the rejected side of a contrast just before the verb ("never run", "instead of using"). */
+const RULED_OUT =
+  /(?:\bnever|\bnot|n't|\bno|\bavoid|\binstead of|\brather than|\bjamais|\bpas|\bne|не|никогда|不要|别|禁止|不)\s*$/iu;
+
 export function prescribedCommands(content: string): string[] {
-  return [...content.matchAll(PRESCRIBED)].map((m) => squeeze(m[1])).filter((c) => c.length > 0);
+  return [...content.matchAll(PRESCRIBED)]
+    .filter((m) => !RULED_OUT.test(content.slice(Math.max(0, (m.index ?? 0) - 16), m.index)))
+    .map((m) => squeeze(m[1]))
+    .filter((c) => c.length > 0);
 }
 
 /** Why the command is not complete as written, or undefined. */
@@ -59,7 +66,7 @@ function outcomeOf(command: string, result: Extract<Step, { kind: 'tool_result' 
   return isSearch(command) && result.output.trim() === '' ? 'found nothing' : 'worked';
 }
 
-/** How the sessions' runs of exactly this command went. */
+/** How the sessions' runs of exactly this line went (a search is about its pattern: no looser match will do). */
 function runsOf(command: string, traces: Iterable<Trace>): Outcome[] {
   const outcomes: Outcome[] = [];
   for (const trace of traces) {
@@ -71,6 +78,10 @@ function runsOf(command: string, traces: Iterable<Trace>): Outcome[] {
   return outcomes;
 }
 
+/**
+ * A command no session ran is left to the screen, which holds back an act no session bore out; here, only what the
+ * sessions show of it counts.
+ */
 function failedRuns(command: string, context: GateContext): string | undefined {
   if (SCHEMATIC.test(command)) return undefined;
   const outcomes = runsOf(command, context.traces.values());

@@ -1,11 +1,15 @@
 import type { Trace } from '../../trace/model';
 import { classifyTurns, type Turn, type TurnKind } from '../../trace/turns/classify';
 import { sentencesOf } from '../../trace/turns/sentences';
+import { saysWhenItHolds, statesGenerally } from './taskRequest';
 import type { Gate, GateContext, GatedRule } from './types';
 
 // A model's lesson made of a user's own words, from a turn the dialogue shows was not a rule (work asked, an answer,
 // a question, a report, injected context), is that turn, not a rule. A correction or a standing instruction, or a
-// standing sentence inside any turn, is the user stating a rule: echoing it is fine.
+// standing sentence inside any turn, is the user stating a rule: echoing it is fine. So are a task's words that say
+// when or how often they hold ("when touching the cart, run `x` first": the turn reader, unsure, reads a task), and
+// an answer to the agent that says how work is done here (asked which conventions to follow, the user states them);
+// "it is ok" states none.
 
 /** Turns whose words are never a rule by themselves. */
 const NOT_A_RULE: ReadonlySet<TurnKind> = new Set(['task', 'reply', 'confirmation', 'context']);
@@ -57,6 +61,12 @@ function states(lesson: ReadonlySet<string>, words: readonly string[], sentence:
   return echoes(lesson, sentence) && words.length * 2 > wordsOf(sentence).length;
 }
 
+/**
+ * An answer that says how work is done here: with a mark that makes it hold beyond the task, or naming the command,
+ * variable or path to use. "It is ok", "the second one", "no and no" decide one thing.
+ */
+const saysHow = (content: string) => statesGenerally(content) || /`[^`\n]+`/.test(content);
+
 const TURNS = new WeakMap<Trace, Turn[]>();
 function turnsOf(trace: Trace): Turn[] {
   let turns = TURNS.get(trace);
@@ -87,6 +97,8 @@ function echoedNonRule(rule: GatedRule, context: GateContext): Echo | undefined 
       if (turn.kind === 'context') return echo;
       const said = turn.kind === 'correction' || turn.kind === 'standing' ? sentencesOf(turn.text) : turn.standing;
       if (said.some((sentence) => states(lesson, words, sentence))) stated = true;
+      else if (turn.kind === 'task' ? saysWhenItHolds(rule.content) : turn.kind === 'reply' && saysHow(rule.content))
+        stated = true;
       else if (NOT_A_RULE.has(turn.kind)) notRule ??= echo;
     }
   }

@@ -1,3 +1,4 @@
+import { isReport } from '../../trace/turns/standing';
 import type { Gate } from './types';
 
 // A task request is one piece of work: an imperative that makes or changes something ("Add a test.", "Add retries to
@@ -31,7 +32,8 @@ const ASKS = new RegExp(
     `^(?:tell me|explain|show me)${END}`,
     `^(?:(?:tu\\s+peux|vous\\s+pouvez)|(?:peux|pourrais|pouvez|pourriez)-(?:tu|vous)|est-ce\\s+que|qu'est-ce|pourquoi|comment)${END}`,
     `^(?:(?:ты\\s+)?можешь|можете|не\\s+мог(?:ли|у)|почему|зачем|как\\s+(?:мне|нам|сделать)|что|где|объясни|расскажи)${END}`,
-    '^(?:请)?(?:你)?(?:可以|能|能不能|可不可以)?(?:帮我|帮忙)|^你(?:可以|能)',
+    // "help me" in the opening clause asks the agent for work (你可能需要帮我…, 请你帮我…)
+    '^[^，。,.！？!?]{0,12}(?:帮我|帮忙)|^你(?:可以|能)',
     '为什么|怎么办|怎么样|如何|是不是|能不能|可不可以|(?:吗|呢)[。.!！]?$',
     '[?？]\\s*$',
   ].join('|'),
@@ -77,6 +79,22 @@ export function taskRequestReason(content: string): string | undefined {
   if (WORK.test(text) && !GENERAL.test(text) && !HOW_TO.test(text))
     return 'it asks for one piece of work (an imperative with no condition, quantifier or reason): a task request, not a rule';
   return undefined;
+}
+
+/** Whether the text carries a mark that makes it hold beyond one task: a condition, quantifier, contrast, or how-to. */
+export function statesGenerally(content: string): boolean {
+  return GENERAL.test(content) || HOW_TO.test(content) || STANDING.test(content);
+}
+
+/** A condition or a time that a prescription holds under ("when touching the cart, run …"), in the four languages. */
+const CONDITION =
+  /\b(?:when|whenever|before|after|if|unless|every time|each time)\b|(?:^|\s)(?:quand|lorsque|avant de|après|si)\s|(?:когда|перед|после|если)\s|当[^，。,.]{1,30}时|之前|之后|如果|的时候/i;
+/** The speaker's own case as the condition ("when I push from a fork …"): what happened to them, not a rule. */
+const OWN_CASE = /\b(?:when|whenever|if)\s+(?:i|i'm|i've)\b|(?:quand|si)\s+(?:je|j')|(?:когда|если)\s+я\b/i;
+
+/** Whether the text says when it holds: a condition or a frequency, not about the speaker, and no report. */
+export function saysWhenItHolds(content: string): boolean {
+  return (CONDITION.test(content) || STANDING.test(content)) && !OWN_CASE.test(content) && !isReport(content);
 }
 
 export function isTaskRequest(content: string): boolean {

@@ -22,11 +22,13 @@ const check = (content: string, ctx: GateContext = context()) => completeCommand
 
 describe('the complete-command gate', () => {
   it('finds the commands a rule prescribes, in English, French, Russian and Chinese', () => {
-    assert.deepEqual(prescribedCommands('Run `make gen` before `make test`, and use `pnpm`.'), ['make gen', 'pnpm']);
-    assert.deepEqual(prescribedCommands('Lancez `pnpm lint` avant de valider.'), ['pnpm lint']);
-    assert.deepEqual(prescribedCommands('Запустите `cargo fmt` перед коммитом.'), ['cargo fmt']);
-    assert.deepEqual(prescribedCommands('提交前运行 `go vet ./...`'), ['go vet ./...']);
+    const commands = prescribedCommands;
+    assert.deepEqual(commands('Run `make gen` before `make test`, and use `pnpm`.'), ['make gen', 'pnpm']);
+    assert.deepEqual(commands('Lancez `pnpm lint` avant de valider.'), ['pnpm lint']);
+    assert.deepEqual(commands('Запустите `cargo fmt` перед коммитом.'), ['cargo fmt']);
+    assert.deepEqual(commands('提交前运行 `go vet ./...`'), ['go vet ./...']);
     assert.deepEqual(prescribedCommands('The `dist/` folder is generated.'), []);
+    assert.deepEqual(prescribedCommands('Never run `npm install` here; do not use `yarn`.'), []);
   });
 
   it('reads a heredoc without its body, an open quote, a dangling operator and a bare builtin as cut short', () => {
@@ -55,7 +57,7 @@ describe('the complete-command gate', () => {
     assert.match(check("Run `grep -rn 'TODO(legacy)' src` first.", context(empty)) ?? '', /found nothing/);
   });
 
-  it('keeps a command that worked once, one no session ran, a sketch with placeholders, and prose about commands', () => {
+  it('keeps a command that worked once, one no session ran, a sketch with placeholders, a prohibition, and prose', () => {
     const worked = session('a', [
       { run: 'npm run e2e', code: 1 },
       { run: 'npm run e2e' },
@@ -68,7 +70,8 @@ describe('the complete-command gate', () => {
       'Run `make gen` before `make test`.',
       'Run one test with `pnpm vitest run <path>`.',
       "Use `python3` (e.g. `python3 - <<'PY' … PY`).",
-      'Run `go test ./...` from the module root.',
+      'Use `go test ./...` from the module root.',
+      'Never run `npm run e2e` without a browser installed.',
       '`npm run e2e` fails without a browser installed.',
     ])
       assert.equal(check(content, ctx), undefined, content);

@@ -61,6 +61,37 @@ describe('the echoes-turn gate', () => {
     );
   });
 
+  it('keeps a task’s words that say when they hold, not the user’s own case', () => {
+    const noted = session('n', [
+      { user: 'Fix the rounding bug in the invoice totals.' },
+      { run: 'pnpm test' },
+      { user: 'Note for later: when touching the invoice module, run `pnpm db:generate` first.' },
+      { user: 'When I open the invoice page from a bookmark the totals are blank.' },
+    ]);
+    const ctx = context(noted);
+    assert.equal(check('When touching the invoice module, run `pnpm db:generate` first.', ctx, 'n'), undefined);
+    assert.match(
+      check('When I open the invoice page from a bookmark the totals are blank.', ctx, 'n') ?? '',
+      /work asked for in one task/,
+    );
+  });
+
+  it('keeps an answer to the agent that says how work is done here, not one that only agrees', () => {
+    const asked = session('r', [
+      { user: 'Set up the test run.' },
+      { say: 'Should the e2e tests run locally too?' },
+      { user: 'Locally, skip the e2e tests with `pnpm test --project unit`; CI runs them on every push.' },
+      { say: 'Is the config fine as it is?' },
+      { user: 'It is fine as it is, thanks.' },
+    ]);
+    const ctx = context(asked);
+    assert.equal(
+      check('Locally, skip the e2e tests with `pnpm test --project unit`; CI runs them on every push.', ctx, 'r'),
+      undefined,
+    );
+    assert.match(check('It is fine as it is.', ctx, 'r') ?? '', /an answer to the agent/);
+  });
+
   it('keeps a lesson that repeats a correction, a standing instruction, or a standing sentence of a task', () => {
     const corrected = session('c', [
       { user: 'Add the coupon field.' },

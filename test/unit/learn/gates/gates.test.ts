@@ -97,6 +97,7 @@ describe('the precision gates', () => {
       '帮我给所有的组件加上单元测试',
       '这个测试为什么会失败',
       '你可以帮我写一下部署脚本吗',
+      '你可能需要帮我调整一下 `packages/ui` 的导出',
     ])
       assert.match(taskRequestGate.check(rule(text), context()) ?? '', /asks the agent something/, text);
   });
@@ -169,6 +170,7 @@ describe('the precision gates', () => {
 
   it('names the first gate a rule fails', () => {
     assert.deepEqual(gateRule(rule('Add a test.'), context())?.gate, 'task-request');
-    assert.equal(gateRule(rule('Run `make gen` before `pnpm test`.'), context()), undefined);
+    const ran = traceOf('a', dialogue([{ user: 'x' }, { run: 'make gen' }, { run: 'pnpm test' }]));
+    assert.equal(gateRule(rule('Run `make gen` before `pnpm test`.'), context([ran])), undefined);
   });
 });
