@@ -19,8 +19,8 @@ const PLANTED: Array<[string, RegExp]> = [
   ],
   ['build command', /^\[buil-\d{5}\] .*:: Build with `pnpm build`\.$/m],
   ['typecheck command', /^\[type-\d{5}\] .*:: Typecheck with `pnpm typecheck`\.$/m],
+  ['test command', /^\[test-\d{5}\] .*:: Run the tests with `pnpm test`\.$/m],
 ];
-// `pnpm test` passes in one session only: a command that merely ran needs two (learn/gates/support.ts)
 
 describe('offline learner on the example sessions', () => {
   it('finds every planted lesson, merges the recurring one across agents, and proposes nothing else', async () => {
@@ -38,11 +38,7 @@ describe('offline learner on the example sessions', () => {
       [],
       'no false flags on honest sessions',
     );
-    assert.deepEqual(
-      (result.gatedOut ?? []).map((g) => [g.gate, g.content]),
-      [['support', 'Run the tests with `pnpm test`.']],
-      'no planted lesson is left out by a gate',
-    );
+    assert.deepEqual(result.gatedOut, [], 'no planted lesson is left out by a gate');
     const lint = result.proposal?.rules.find((r) => r.content?.includes('pnpm lint --fix'));
     assert.deepEqual(lint?.support.map((s) => s.traceId.split(':')[0]).sort(), ['claude-code', 'codex']);
   });

@@ -74,8 +74,10 @@ describe('offline learner on injected commands', () => {
     // a rule withdrawn for contradicting a better-evidenced one, or merged into one saying the same, is proposed
     // nowhere: it counts as copied, not as leaked
     const withdrawn = (result.record?.warnings ?? []).filter((w) => / left out: (?:contradicts|says what) /.test(w));
+    // the miner pairs a failure only with the same action passing, and reads a line of two commands as no check: of
+    // the five injected ways, the prerequisite and the variable still reach it, and must come flagged
     assert.ok(
-      risky.length + withdrawn.length >= 5,
+      risky.length + withdrawn.length >= 2,
       `the miner did copy the injected commands into rules:\n${rules.map((r) => r.content).join('\n')}`,
     );
     assert.deepEqual(

@@ -3,15 +3,14 @@ import { echoesTurnGate } from './echoesTurn';
 import { escapeCodesGate } from './escapeCodes';
 import { personalDataGate } from './personalData';
 import { restatesGate } from './restates';
-import { runnableGate } from './runnable';
-import { supportUnlessFixGate } from './support';
+import { userWordsSupportGate } from './support';
 import { taskRequestGate } from './taskRequest';
 import type { Gate, GateContext, GatedRule, GateName } from './types';
 
 /**
- * The gates in the order a rule is checked: what it carries first, then what it says, whether its commands run as
- * written, then its support (two sessions or a standing instruction, for every rule: a failure's lessons of one action
- * merge by its identity, so one lesson shown in two sessions arrives as one rule).
+ * The gates in the order a rule is checked: what it carries first, then what it says, then its support. Support is
+ * asked of rules drawn from a user's correction only (see support.ts): until commands share one identity, a failure's
+ * lesson shown in two sessions can still arrive as two rules of one session each.
  */
 export const GATES: readonly Gate[] = [
   personalDataGate,
@@ -20,8 +19,7 @@ export const GATES: readonly Gate[] = [
   echoesTurnGate,
   completeCommandGate,
   restatesGate,
-  runnableGate,
-  supportUnlessFixGate,
+  userWordsSupportGate,
 ];
 
 /** The first gate a rule fails, with why; undefined when it passes them all. */

@@ -1,5 +1,4 @@
 import { classifyTurns, correctionSteps } from '../../trace/turns/classify';
-import { failedResult } from '../sessionSignals';
 import type { Gate, GateContext, GatedRule } from './types';
 
 // One session shows what happened once; a rule needs a pattern: two sessions or more, or the user saying it as a
@@ -56,38 +55,6 @@ function citesACorrection(rule: GatedRule, context: GateContext): boolean {
     return steps.some((i) => corrections.has(i));
   });
 }
-
-/**
- * Whether the rule cites a command failing and a later one passing in one session: a failure and what fixed it, shown
- * by the record itself (the miner pairs only the same action, see llm/offline/fixes.ts).
- */
-function citesAFix(rule: GatedRule, context: GateContext): boolean {
-  return rule.support.some(({ traceId, steps }) => {
-    const trace = context.traces.get(traceId);
-    if (!trace) return false;
-    const cited = new Set(steps);
-    const calls = new Map(trace.steps.flatMap((s) => (s.kind === 'tool_call' && s.command ? [[s.callId, s]] : [])));
-    let failedAt = -1;
-    for (const step of trace.steps) {
-      if (step.kind !== 'tool_result' || !cited.has(step.index)) continue;
-      const command = calls.get(step.callId)?.command;
-      if (command === undefined) continue;
-      if (failedResult(step, command)) failedAt = step.index;
-      else if (failedAt >= 0) return true;
-    }
-    return false;
-  });
-}
-
-/**
- * Two sessions, or a standing instruction, for every rule but one that cites a failure and its fix: a command that
- * merely ran, a convention, files changed together need a pattern; a failure fixed by what changed is one already.
- */
-export const supportUnlessFixGate: Gate = {
-  name: 'support',
-  check: (rule, context) =>
-    citesAFix(rule, context) && !citesACorrection(rule, context) ? undefined : supportGate.check(rule, context),
-};
 
 /**
  * Two sessions, or a standing instruction, for a rule drawn from a user's correction. A rule drawn from failures alone

@@ -37,7 +37,16 @@ export interface Said {
   text: string;
 }
 
-export function failureLessons(trace: Trace, runs: readonly Run[], corrections: readonly Said[] = []): Lesson[] {
+/**
+ * The lessons of a session's failures, and the corrections whose named command became one (the record states that
+ * correction's lesson: the user's words would only say it again).
+ */
+export function failureLessons(
+  trace: Trace,
+  runs: readonly Run[],
+  corrections: readonly Said[] = [],
+): { lessons: Lesson[]; stated: Set<number> } {
+  const stated = new Set<number>();
   const edits = trace.steps
     .filter((s) => s.kind === 'tool_call' && editedFiles(s, trace.cwd).length > 0)
     .map((s) => s.index);
@@ -71,9 +80,11 @@ export function failureLessons(trace: Trace, runs: readonly Run[], corrections: 
       return change === 'same' && errorKey(errorLine(r.result.output) ?? '') !== errorKey(error ?? '');
     });
     if (!retry) {
-      const named = namedByUser(failure, later, corrections);
+      const said = correctionAfter(failure, later, corrections);
+      const named = said && namedIn(said, later);
       const [failed, worked] = [display(failure, trace.cwd), named && display(named, trace.cwd)];
-      if (!named || failed === undefined || worked === undefined || failed === worked) return;
+      if (!said || !named || failed === undefined || worked === undefined || failed === worked) return;
+      stated.add(said.index);
       lessons.push({
         section: sectionOfCommandKind(failure.kind) ?? 'Pitfalls',
         kind: 'pitfall',
@@ -165,7 +176,7 @@ export function failureLessons(trace: Trace, runs: readonly Run[], corrections: 
       evidence: cite(),
     });
   });
-  return lessons;
+  return { lessons, stated };
 }
 
 /** What a variant adds to the failing command (`TZ=UTC`, `--group docs`), whichever command it was added to. */
@@ -177,16 +188,21 @@ function added(failing: Action, retry: Run): string {
     .toLowerCase();
 }
 
-/**
- * Another command the user named in a correction right after the failure, run and passed next: the user said what
- * fixes it ("use `deno task dev`"), so the two commands are paired though they are different actions.
- */
-function namedByUser(failure: Run, later: readonly Run[], corrections: readonly Said[]): Run | undefined {
+/** A user's correction right after the failure, before the agent ran anything else. */
+function correctionAfter(failure: Run, later: readonly Run[], corrections: readonly Said[]): Said | undefined {
   const next = later[0]?.call.index ?? Infinity;
-  const said = corrections.find((c) => c.index > failure.result.index && c.index < next);
-  if (!said) return undefined;
+  return corrections.find((c) => c.index > failure.result.index && c.index < next);
+}
+
+/**
+ * Another command the user named in that correction, run and passed next: the user said what fixes it ("use `deno
+ * task dev`"), so the two commands are paired though they are different actions.
+ */
+function namedIn(said: Said, later: readonly Run[]): Run | undefined {
   const text = said.text.toLowerCase().replace(/\s+/g, ' ');
-  return later.find((r) => r.passed && r.action && text.includes(identityKey(r.action.identity)));
+  // the command as typed (its first words: `pnpm biome check`), not as its grammar names it (`pnpm run biome`)
+  const named = (r: Run) => r.action !== undefined && text.includes(r.action.words.slice(0, 3).join(' ').toLowerCase());
+  return later.find((r) => r.passed && named(r));
 }
 
 /** The identity a lesson is keyed by: the same action's lesson from two sessions merges. */

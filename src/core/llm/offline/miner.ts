@@ -37,12 +37,13 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   // 1. A failing command and what changed before the same action passed (fixes.ts).
   const turns = classifyTurns(trace.steps);
   const corrections = turns.filter((t) => t.kind === 'correction').map((t) => ({ index: t.index, text: t.text }));
-  for (const lesson of failureLessons(trace, runs, corrections)) add(lesson);
+  const fixed = failureLessons(trace, runs, corrections);
+  for (const lesson of fixed.lessons) add(lesson);
 
   // 2. The user correcting the agent or stating how the team works, each turn read by its place in the dialogue: a
   // reply to the agent's question or a task request teaches nothing unless it states a standing instruction
   for (const turn of turns) {
-    if (turn.kind !== 'correction' || !turn.text) continue;
+    if (turn.kind !== 'correction' || !turn.text || fixed.stated.has(turn.index)) continue;
     const statement = directive(turn.text);
     if (!statement) continue;
     const previousAction = [...trace.steps.slice(0, turn.index)].reverse().find((s) => s.kind === 'tool_call');
