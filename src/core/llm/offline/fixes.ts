@@ -105,10 +105,23 @@ export function failureLessons(
     const section = sectionOfCommandKind(failure.kind) ?? 'Pitfalls';
     const cite = (...more: Run[]) =>
       evidence(...[failure, ...more, retry].flatMap((r) => [r.call.index, r.result.index]));
+    // a repair run between (`bun run lint:fix`) is a fix like a set-up step: the check passing next says it worked
+    const repairs = (r: Run) => isAutoFix(r.command) && r.kind !== 'other';
     const between = later.filter(
-      (r) => r.call.index < retry.call.index && !r.failed && (isSetup(r) || hinted(r)) && !changeOf(r),
+      (r) => r.call.index < retry.call.index && !r.failed && (isSetup(r) || hinted(r) || repairs(r)) && !changeOf(r),
     );
     const prep = between.find(hinted) ?? between[between.length - 1];
+    const autofix = (repair: Run): Lesson | undefined => {
+      const [check, fix] = [shown(failure), shown(repair)];
+      if (check === undefined || fix === undefined || check === fix) return undefined;
+      return {
+        section: 'Pitfalls',
+        kind: 'pitfall',
+        key: `autofix:${keyOf(failure)}=>${keyOf(repair)}`,
+        content: `When \`${check}\` fails, run \`${fix}\`, then \`${check}\` again.`,
+        evidence: cite(repair),
+      };
+    };
     const prerequisite = (step: Run): Lesson | undefined => {
       const before = shown(step);
       if (before === undefined || folder(step) !== folder(failure)) return undefined;
@@ -122,6 +135,9 @@ export function failureLessons(
       };
     };
     const add = (lesson: Lesson | undefined) => lesson && lessons.push(lesson);
+    // only a check is repaired so: a commit that passes after a fix was refused by a hook, whose check is the lesson
+    const repairable = failure.kind === 'lint' || failure.kind === 'typecheck' || failure.kind === 'test';
+    if (change === 'same' && prep && repairs(prep) && repairable) return void add(autofix(prep));
     if (change === 'same' || between.some(hinted)) return void (prep && add(prerequisite(prep)));
     if (change === 'folder') {
       const [from, to] = [folder(failure), folder(retry)];

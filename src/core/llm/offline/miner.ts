@@ -15,6 +15,10 @@ import { coChanges } from './coChanges';
 import { actionOf } from './actions';
 import { display, failureLessons, type Run } from './fixes';
 import { relativeCommand, relativeFolder } from './workspacePaths';
+import { missingPathLessons } from './missingPaths';
+import { identityKey } from '../../trace/shell';
+import { toolFailureLessons } from './toolFailures';
+import { editedFiles } from '../../trace/edits';
 
 const CHECK_KINDS: CommandKind[] = ['test', 'build', 'lint', 'typecheck'];
 
@@ -39,6 +43,11 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   const corrections = turns.filter((t) => t.kind === 'correction').map((t) => ({ index: t.index, text: t.text }));
   const fixed = failureLessons(trace, runs, corrections);
   for (const lesson of fixed.lessons) add(lesson);
+  const edits = trace.steps
+    .filter((s) => s.kind === 'tool_call' && editedFiles(s, trace.cwd).length > 0)
+    .map((s) => s.index);
+  for (const lesson of missingPathLessons(trace.id, trace.cwd, runs, edits)) add(lesson);
+  for (const lesson of toolFailureLessons(trace.id, trace.steps)) add(lesson);
 
   // 2. The user correcting the agent or stating how the team works, each turn read by its place in the dialogue: a
   // reply to the agent's question or a task request teaches nothing unless it states a standing instruction
@@ -65,7 +74,9 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   }
 
   const failedForms = new Set(runs.filter((r) => r.failed).map(shown));
-  // 3. The check commands that worked in this repository (the shortest successful one of each kind), run at the root.
+  // 3. The check commands that worked in this repository (the shortest successful one of each kind), run at the root,
+  // where the session shows an agent getting that check wrong: another form of it failing. A check the agent ran
+  // right by itself is one it finds without a rule, and the rule would cost every session its tokens for nothing.
   for (const kind of CHECK_KINDS) {
     // a run of one test file shows that file passing, not the suite: only a run of the general form counts
     const worked = runs
@@ -86,6 +97,17 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
         failedHere(a) - failedHere(b) || a.general.length - b.general.length || a.run.call.index - b.run.call.index,
     )[0];
     if (best.general.length > 80 || classifyCommand(best.general) !== kind) continue;
+    // another command for the job, alone on its line (the same command failing on the task's own bug is no wrong way)
+    const bestIdentity = best.run.action && identityKey(best.run.action.identity);
+    const wrongWay = runs.some(
+      (r) =>
+        r.kind === kind &&
+        r.failed &&
+        !isAutoFix(r.command) &&
+        r.action?.others.length === 0 &&
+        identityKey(r.action.identity) !== bestIdentity,
+    );
+    if (!wrongWay) continue;
     add({
       section: sectionOf(kind),
       kind: 'rule',
@@ -109,7 +131,8 @@ function commandRuns(steps: Step[], exported: boolean): Run[] {
     if (step.kind === 'tool_call' && step.command) calls.set(step.callId, step);
     if (step.kind === 'tool_result') {
       const call = calls.get(step.callId);
-      if (!call?.command) continue;
+      // a call the client never ran neither failed nor passed
+      if (!call?.command || step.notRun) continue;
       const command = firstLine(call.command);
       const failed = failedResult(step, call.command);
       // an export that recorded no output leaves the outcome unknown; the agent's own record says when it passed
