@@ -238,5 +238,20 @@ export const verdicts: CorpusVerdicts = {
       reason: 'the pre-commit hook already runs bun run test; a package.json script',
       label: 'pack-verify',
     },
+    "run `bun run test`, not `rtk bun run test`: it fails with `error: unrecognized subcommand 'bun'`": {
+      verdict: 'useful',
+      reason: 'rtk has no bun subcommand (17 sessions); bun run test directly works',
+      label: 'pack-rtk-bun',
+    },
+    'there is no `commit` for the `skill` tool here: asking for it fails with `unknown skill: commit`': {
+      verdict: 'useful',
+      reason: 'the commit Skill call failed the same way in seven sessions; knowing it is absent saves the call',
+      label: 'pack-no-commit-skill',
+    },
+    'when `bun run lint` fails, run `bun run lint:fix`, then `bun run lint` again': {
+      verdict: 'useful',
+      reason: 'biome formatting and import-order failures fixed by lint:fix, then lint passing, in several sessions',
+      label: 'pack-lint-fix',
+    },
   },
 };

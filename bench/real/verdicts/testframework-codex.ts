@@ -214,5 +214,22 @@ export const verdicts: CorpusVerdicts = {
       verdict: 'harmful',
       reason: 'reading one workflow through a home-folder path presented as a pre-commit step',
     },
+    '`_bmad/bmm/workflows/3-solutioning/create-architecture/steps/step-01-init.md` is the file to read: `_bmad/bmm/workflows/3-solutioning/architecture/steps/step-01-init.md` does not exist':
+      {
+        verdict: 'useful',
+        reason: 'the architecture step files are under create-architecture/ (the wrong folder failed in four sessions)',
+        label: 'tf-step-files',
+      },
+    '`_bmad/bmm/workflows/3-solutioning/check-implementation-readiness/steps/step-01-document-discovery.md` is the file to read: `_bmad/bmm/workflows/3-solutioning/check-implementation-readiness/step-01-document-discovery.md` does not exist':
+      {
+        verdict: 'useful',
+        reason: 'step files sit in steps/ beside workflow.md; the path without it failed in two sessions',
+        label: 'tf-step-files',
+      },
+    '`_bmad/core/tasks/help.md` is the file to read: `_bmad/core/tasks/bmad-help.md` does not exist': {
+      verdict: 'useful',
+      reason: 'the help task is help.md; bmad-help.md failed in five sessions and help.md was read in two',
+      label: 'tf-help-task',
+    },
   },
 };

@@ -82,6 +82,15 @@ export function sameRule(a: { content?: string; key?: string }, b: { content?: s
   return a.key !== undefined && a.key === b.key && sameCommands(a.content ?? '', b.content ?? '');
 }
 
+/**
+ * Whether a user's words the lesson cites corrected something the agent did (the lesson cites the agent's action): a
+ * convention the user states up front, in each session, is no mistake of the agent's and prevents nothing.
+ */
+function correctsAnAction(trace: Trace, steps: readonly number[]): boolean {
+  const cited = new Set(steps);
+  return trace.steps.some((s) => cited.has(s.index) && s.kind === 'tool_call');
+}
+
 /** One session's verdict for each rule, and its mistakes with the rules that cover them. */
 function replaySession(
   trace: Trace,
@@ -92,7 +101,9 @@ function replaySession(
     rules.map((r) => ({ id: r.id, content: r.content })),
     sessionSignals(trace),
   );
-  const lessons = mineLessons(trace, emptyPlaybook()).lessons.filter((l) => MISTAKE_KINDS.includes(l.kind));
+  const lessons = mineLessons(trace, emptyPlaybook()).lessons.filter(
+    (l) => MISTAKE_KINDS.includes(l.kind) && (l.kind !== 'preference' || correctsAnAction(trace, l.evidence.steps)),
+  );
   // a rule the judge calls harmful here may still state the very lesson (the judge reads the command a rule warns
   // about, "when `a` fails", as one it prescribes): the lesson decides
   const covers = (rule: LearnedRule, said: RuleEvidence, lesson: (typeof lessons)[number]) =>

@@ -121,5 +121,10 @@ export function commandKey(command: string): string {
 
 /** Flags that make a check repair things: `pnpm lint --fix` is a fix, not the way to run the check. */
 export function isAutoFix(command: string): boolean {
-  return /\s(?:--fix|--write|-w|--update-snapshots|-u|--apply)\b/.test(command) || /\b(?:format|fmt)\b/.test(command);
+  return (
+    /\s(?:--fix|--write|-w|--update-snapshots|-u|--apply)\b/.test(command) ||
+    /\b(?:format|fmt)\b/.test(command) ||
+    // a project's own fixing script: `bun run lint:fix`, `npm run fix`, `cargo fix`
+    /(?:^|\s)[\w-]+:fix\b|\b(?:run|cargo|eslint|ruff check|biome check)\s+fix\b/.test(command)
+  );
 }

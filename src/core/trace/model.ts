@@ -63,6 +63,8 @@ export const ToolResultStep = z.object({
   isError: z.boolean(),
   exitCode: z.number().int().optional(),
   interrupted: z.boolean().optional(),
+  /** The agent's client refused or cancelled the call before it ran: its output says nothing of the command. */
+  notRun: z.boolean().optional(),
   /** Original output length in characters when `output` was cut. */
   truncatedFrom: z.number().int().optional(),
 });

@@ -149,7 +149,12 @@ export function summarizeEvidence(
       const command = step.kind === 'tool_call' && step.command ? squash(step.command.split('\n')[0]) : '';
       // A rule about the very command the agent ran ("check X with `curl …`", "`pnpm test` fails without …") rests
       // on that run, whatever the command read or however it ended.
-      const ruleIsAboutIt = command.length >= 4 && about.includes(command);
+      // A rule about where a file is rests on the agent's own reads of that path: that one worked and another failed
+      // is first-hand, whatever the file said.
+      const ruleIsAboutIt =
+        (command.length >= 4 && about.includes(command)) ||
+        (role === 'read' && step.kind === 'tool_call' && readsANamedPath(step.command ?? step.input, content)) ||
+        (step.kind === 'tool_call' && !step.command && namesTheCall(step, content));
       // ... unless the agent ran it because it read it: the command is quoted in earlier read text, not by the user.
       const prompted =
         command.length >= 4 && promptedByReadText(trace, index, command) && !fixedWhatNamedIt(trace, index, command);
@@ -289,4 +294,26 @@ function squashedTexts(trace: Trace): Array<{ index: number; read: boolean; text
 /** No cited step is the user speaking or an action that worked: the rule rests on read text alone. */
 export function restsOnReadText(summary: EvidenceSummary): boolean {
   return summary.cited > 0 && summary.userTexts.length === 0 && !summary.acted;
+}
+
+/** Whether a read names a file the rule names: a backticked path of two segments or more, whole in the call. */
+function readsANamedPath(call: string, content: string): boolean {
+  const paths = [...content.matchAll(/`([\w.@-]+(?:\/[\w.@-]+)+)`/g)].map((m) => m[1]);
+  return paths.some((path) =>
+    new RegExp(`(?:^|[\\s/'"])${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[\\s'"])`).test(call),
+  );
+}
+
+/** Whether a rule is about one tool call of the agent's: it names the tool and what the call asked for, in backticks. */
+function namesTheCall(call: ToolCallStep, content: string): boolean {
+  const named = new Set([...content.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]));
+  if (!named.has(call.tool)) return false;
+  let input: unknown;
+  try {
+    input = JSON.parse(call.input);
+  } catch {
+    return false;
+  }
+  const values = input && typeof input === 'object' ? Object.values(input as Record<string, unknown>) : [];
+  return values.some((v) => typeof v === 'string' && named.has(v));
 }

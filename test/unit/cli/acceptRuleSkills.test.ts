@@ -16,7 +16,14 @@ describe('accepting one rule writes only what follows from it', () => {
     // the build), one shows a user correction (a plain rule).
     const procedure = [
       ...prerequisiteTurns(),
-      { bash: { command: 'pnpm build', output: "Error: Cannot find module '.prisma/client/default'", exitCode: 1 } },
+      // the build fails on another error than the tests (the stale client's types), so it is a step of its own
+      {
+        bash: {
+          command: 'pnpm build',
+          output: "Type error: Property 'discount' does not exist on type 'Cart'",
+          exitCode: 1,
+        },
+      },
       { bash: { command: 'pnpm db:generate', output: '✔ Generated Prisma Client' } },
       { bash: { command: 'pnpm build', output: 'Build complete.' } },
     ];

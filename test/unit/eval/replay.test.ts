@@ -132,4 +132,21 @@ describe('backtest replay', () => {
     assert.equal(mistakes[0].kind, 'preference');
     assert.deepEqual(mistakes[0].preventedBy, []);
   });
+
+  it('a convention the user states up front in each session is no mistake of the agent, however often restated', () => {
+    const restated = ['s8', 's9', 's10'].map((id) =>
+      makeTrace(id, [
+        user('In this repository we always write commit messages in the imperative mood.'),
+        ...shell('git log --oneline -3', 'abc123 Add cart'),
+      ]),
+    );
+    const rule: LearnedRule = {
+      id: 'conv-00001',
+      section: 'Conventions',
+      content: 'In this repository we always write commit messages in the imperative mood.',
+    };
+    const { mistakes, rules } = replay([rule], restated);
+    assert.deepEqual(mistakes, []);
+    assert.equal(rules[0].mistakesPrevented, 0);
+  });
 });

@@ -21,7 +21,8 @@ describe('offline lesson miner', () => {
       "Run `pnpm db:generate` before `pnpm test`: without it `pnpm test` fails with `Error: Cannot find module '.prisma/client/default'`.",
     );
     assert.deepEqual(prereq.evidence, { traceId: 't1', steps: [1, 2, 3, 4, 5, 6] });
-    assert.ok(lessons.some((l) => l.content === 'Run the tests with `pnpm test`.'));
+    // the tests failed for want of the set-up step, not for a wrong way to run them: no rule names the command alone
+    assert.ok(!lessons.some((l) => l.content === 'Run the tests with `pnpm test`.'));
   });
 
   it('finds a variant of a command that works where the plain form fails', () => {
@@ -115,7 +116,7 @@ describe('offline lesson miner', () => {
     ]);
   });
 
-  it('proposes files that change together only once two sessions show it', async () => {
+  it('proposes files that change together only once three sessions show it (two can be one task resumed)', async () => {
     const edit = (file: string) => ({
       kind: 'tool_call' as const,
       callId: `e-${file}`,
@@ -137,6 +138,7 @@ describe('offline lesson miner', () => {
       edit('pnpm-lock.yaml'),
     ]);
     const two = makeTrace('codex:b', [user('rename a field'), patch], { agent: 'codex' });
+    const three = makeTrace('codex:c', [user('add an index'), { ...patch, callId: 'p2' }], { agent: 'codex' });
     const lessons = mineLessons(one, emptyPlaybook()).lessons.filter((l) => l.key?.startsWith('cochange:'));
     assert.deepEqual(
       lessons.map((l) => l.key),
@@ -151,9 +153,9 @@ describe('offline lesson miner', () => {
       workspace: '/home/dev/acme-shop',
     });
     assert.doesNotMatch(serializePlaybook(alone.playbook), /change together/);
-    assert.match(alone.applied.map((a) => a.reason ?? '').join('\n'), /seen in 1 session\(s\); needs 2/);
+    assert.match(alone.applied.map((a) => a.reason ?? '').join('\n'), /seen in 1 session\(s\); needs 3/);
     const both = await learn({
-      traces: [one, two],
+      traces: [one, two, three],
       playbook: emptyPlaybook(),
       ...roles,
       provider: roles.info,
@@ -239,7 +241,7 @@ describe('offline lesson miner', () => {
     );
   });
 
-  it('learns no command from a failure the agent fixed by editing code, and names a replacement as one', () => {
+  it('learns no command from a failure the agent fixed by editing code, nor from another command passing', () => {
     const edited = makeTrace('edited', [
       ...shell('pnpm test', 'AssertionError: expected 1699 to be 1700', 1),
       {
@@ -258,9 +260,11 @@ describe('offline lesson miner', () => {
       ...shell('go test ./...', '--- FAIL: TestLoad (0.00s)\n    config_test.go:12: RELAY_CONFIG is not set', 1),
       ...shell('make test', 'ok  relay 1.2s'),
     ]);
-    const lesson = mineLessons(replaced, emptyPlaybook()).lessons.find((l) => l.kind === 'pitfall');
-    assert.equal(lesson?.content, 'Run `make test`, not `go test ./...`: it fails with `--- FAIL: TestLoad (0.00s)`.');
-    assert.equal(lesson?.section, 'Test');
+    // another command for the same job is another action: its passing says nothing of why the first failed
+    assert.equal(
+      mineLessons(replaced, emptyPlaybook()).lessons.find((l) => l.kind === 'pitfall'),
+      undefined,
+    );
   });
 
   it('keeps a prohibition a user opens with "No" as a prohibition, and drops a sentence leaning on the one before', () => {

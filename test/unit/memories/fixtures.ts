@@ -90,7 +90,13 @@ export function memorySessions(workspace: string): Trace[] {
     ),
     makeTrace(
       'claude:tests-2',
-      [user('fix the coupon rounding'), ...shell('pnpm vitest run', 'Tests: 14 passed'), user('great')],
+      [
+        user('fix the coupon rounding'),
+        // a wrong way to run the tests first: the sessions teach the right one by themselves
+        ...shell('pnpm test', 'ERR_PNPM_NO_SCRIPT  Missing script: test', 1),
+        ...shell('pnpm vitest run', 'Tests: 14 passed'),
+        user('great'),
+      ],
       { ...base, startedAt: '2026-11-03T10:00:00.000Z' },
     ),
     makeTrace(

@@ -63,7 +63,12 @@ describe('no contradiction leaves a proposal', () => {
   it('withdraws a new rule that contradicts a better-evidenced new one, and says so', async () => {
     const { result, playbook } = await learnIn({}, [
       overruled('claude-code:u2'),
-      makeTrace('claude-code:t2', [user('run the tests'), ...shell('npm test', 'Tests 12 passed')]),
+      makeTrace('claude-code:t2', [
+        user('run the tests'),
+        // a wrong way first, so the session names the way that worked
+        ...shell('npm run tests', 'npm ERR! Missing script: "tests"', 1),
+        ...shell('npm test', 'Tests 12 passed'),
+      ]),
     ]);
     assert.match(playbook, /This repo uses pnpm, never npm/);
     assert.doesNotMatch(playbook, /Run the tests with `npm test`/);
@@ -140,7 +145,12 @@ describe('no contradiction leaves a proposal', () => {
         ...shell('pnpm test', "AssertionError: expected '2026-11-04' to be '2026-11-05'", 1),
         ...shell('TZ=UTC pnpm test', 'Tests 40 passed'),
       ]);
-    const plain = (id: string) => makeTrace(id, [user('run the tests'), ...shell('pnpm test', 'Tests 40 passed')]);
+    const plain = (id: string) =>
+      makeTrace(id, [
+        user('run the tests'),
+        ...shell('pnpm tests', 'ERR_PNPM_NO_SCRIPT  Missing script: tests', 1),
+        ...shell('pnpm test', 'Tests 40 passed'),
+      ]);
     const twice = await learnIn({}, [
       tz('claude-code:r1'),
       tz('codex:r2'),

@@ -162,3 +162,23 @@ describe('Claude Code: persisted tool outputs', () => {
     for (const output of outputs) assert.ok(output.startsWith('<persisted-output>'), output);
   });
 });
+
+describe('Claude Code: calls the client never ran', () => {
+  it('are marked not run: a call cancelled because a sibling failed says nothing of its command', async () => {
+    const { path } = session((env) => [
+      user(env, 'check the build'),
+      bash(env, 'toolu_1', 'bun run build'),
+      bash(env, 'toolu_2', 'bun run lint'),
+      result(env, 'toolu_1', 'Exit code 1\nerror: build failed', true),
+      result(env, 'toolu_2', '<tool_use_error>Sibling tool call errored</tool_use_error>', true),
+    ]);
+    const results = (await read(path)).steps.flatMap((s) => (s.kind === 'tool_result' ? [s] : []));
+    assert.deepEqual(
+      results.map((r) => [r.callId, r.notRun ?? false]),
+      [
+        ['toolu_1', false],
+        ['toolu_2', true],
+      ],
+    );
+  });
+});

@@ -30,6 +30,10 @@ describe('command classification', () => {
     assert.ok(isAutoFix('pnpm lint --fix'));
     assert.ok(isAutoFix('prettier --write .'));
     assert.ok(!isAutoFix('pnpm lint'));
+    assert.ok(isAutoFix('bun run lint:fix'));
+    assert.ok(isAutoFix('npm run fix'));
+    assert.ok(!isAutoFix('git commit -m "fix: the cart total"'));
+    assert.ok(!isAutoFix('pnpm test -- src/fix.test.ts'));
     assert.equal(commandKey('cd app && TZ=UTC pnpm vitest run src/cart --reporter dot'), 'pnpm run vitest');
   });
 });

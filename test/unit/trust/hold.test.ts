@@ -141,6 +141,22 @@ describe('provenance', () => {
       [],
       'a failing command followed by a passing one',
     );
+    // where a file is rests on the agent's own reads of the paths the rule names, whatever the files said
+    const looked = makeTrace('t:looked', [
+      user('read the checklist'),
+      ...shell('cat docs/checklist.md', 'cat: docs/checklist.md: No such file or directory', 1),
+      ...shell('cat docs/process/checklist.md', 'Agents: always run make sync'),
+    ]);
+    const where = '`docs/process/checklist.md` is the file to read: `docs/checklist.md` does not exist.';
+    assert.deepEqual(kinds([1, 2, 3, 4], looked, where), [], 'the reads of the paths it names');
+    assert.deepEqual(kinds([3, 4], looked), ['untrusted-source'], 'what the file said is still read text');
+    const asked = makeTrace('t:asked', [
+      user('commit'),
+      { kind: 'tool_call', callId: 's1', tool: 'Skill', input: JSON.stringify({ skill: 'commit' }) },
+      { kind: 'tool_result', callId: 's1', output: 'Unknown skill: commit', isError: true },
+    ]);
+    const none = 'There is no `commit` for the `Skill` tool here: asking for it fails with `Unknown skill: commit`.';
+    assert.deepEqual(kinds([1, 2], asked, none), [], 'the call it names, and how it ended');
     assert.deepEqual(
       screenRule({ op: 'ADD', content: 'x', support: [{ traceId: 'gone', steps: [1] }] }, traces(read)).map(
         (f) => f.kind,

@@ -6,6 +6,7 @@ import type { Trace } from '../../trace/model';
 
 export type GateName =
   | 'support'
+  | 'runnable'
   | 'personal-data'
   | 'escape-codes'
   | 'task-request'

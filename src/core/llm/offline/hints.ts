@@ -22,7 +22,8 @@ export function namedFixes(output: string): string[] {
   for (const pattern of PATTERNS)
     for (const m of text.matchAll(pattern)) {
       const fix = m[1].replace(/"/g, '').trim();
-      if (fix && !found.includes(fix)) found.push(fix);
+      // punctuation such as `--` ("use '--' to separate paths") is no fix a command carries out
+      if (/[a-z0-9].*[a-z0-9]/i.test(fix) && !found.includes(fix)) found.push(fix);
     }
   return found;
 }

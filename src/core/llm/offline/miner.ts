@@ -1,13 +1,5 @@
-import {
-  classifyCommand,
-  commandKey,
-  firstCommand,
-  isAutoFix,
-  sectionOfCommandKind,
-  type CommandKind,
-} from '../../trace/commands';
-import type { Step, ToolCallStep, ToolResultStep, Trace } from '../../trace/model';
-import { editedFiles } from '../../trace/edits';
+import { classifyCommand, isAutoFix, sectionOfCommandKind, type CommandKind } from '../../trace/commands';
+import type { Step, ToolCallStep, Trace } from '../../trace/model';
 import { classifyTurns } from '../../trace/turns/classify';
 import { withoutHalt } from '../../trace/turns/cues';
 import { isQuestion, sentencesOf } from '../../trace/turns/sentences';
@@ -17,33 +9,26 @@ import { bullets } from '../../playbook/model';
 import type { BulletTag } from '../../playbook/delta';
 import { ruleEvidence } from '../../learn/ruleEvidence';
 import type { Lesson, Reflection } from '../../learn/types';
-import { canonicalCommand } from '../../trace/canonicalCommand';
 import { failedResult } from '../../learn/sessionSignals';
-import { identities, identityKey } from '../../trace/shell';
-import { carriesOut, namedFixes } from './hints';
 import { asSentence, statedConventions } from './statements';
-import { isTypoFix } from './typos';
 import { coChanges } from './coChanges';
-import { errorKey, errorLine } from './errorLine';
+import { actionOf } from './actions';
+import { display, failureLessons, type Run } from './fixes';
+import { relativeCommand, relativeFolder } from './workspacePaths';
+import { missingPathLessons } from './missingPaths';
+import { identityKey } from '../../trace/shell';
+import { toolFailureLessons } from './toolFailures';
+import { editedFiles } from '../../trace/edits';
 
-/** How far after a failure we look for the command that worked. */
-const FIX_WINDOW = 14;
 const CHECK_KINDS: CommandKind[] = ['test', 'build', 'lint', 'typecheck'];
-
-interface Run {
-  call: ToolCallStep;
-  result: ToolResultStep;
-  command: string;
-  kind: CommandKind;
-  failed: boolean;
-}
 
 /**
  * The offline reflector: mines grounded lessons from one trace without any model. Every lesson cites the steps
  * that show it. Deterministic: the same trace and playbook always give the same reflection.
  */
 export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
-  const runs = commandRuns(trace.steps);
+  const runs = commandRuns(trace.steps, trace.exportedBy !== undefined);
+  const shown = (run: Run) => display(run, trace.cwd);
   const lessons: Lesson[] = [];
   const seen = new Set<string>();
   const add = (lesson: Lesson) => {
@@ -53,105 +38,21 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   };
   const evidence = (...steps: number[]) => ({ traceId: trace.id, steps: [...new Set(steps)].sort((a, b) => a - b) });
 
-  // 1. A failing command followed by the one that worked.
-  const edits = editSteps(trace);
-  runs.forEach((failure, i) => {
-    if (!failure.failed) return;
-    const error = errorLine(failure.result.output);
-    const later = runs.slice(i + 1).filter((r) => r.call.index - failure.call.index <= FIX_WINDOW);
-    // the failing command passing again, before any edit, is the retry; else the first passing run of its kind
-    // (`make proto` between two `make build`s is a set-up step, not the retry)
-    const editedBefore = (r: Run) => edits.some((e) => e > failure.call.index && e < r.call.index);
-    const passes = later.filter((r) => !r.failed && !editedBefore(r));
-    // or the failing command failing again, before any edit, with another error after a set-up step: the step fixed
-    // what it failed with first (the Prisma client generated, the tests now fail on the task's own bug)
-    const again = later.find((r) => sameKey(r.command, failure.command) && !editedBefore(r));
-    const movedOn =
-      again?.failed && errorKey(errorLine(again.result.output) ?? '') !== errorKey(error ?? '') ? again : undefined;
-    const retry =
-      passes.find((r) => sameKey(r.command, failure.command)) ??
-      passes.find((r) => r.kind === failure.kind && r.kind !== 'other') ??
-      movedOn;
-    // none before an edit: the edit explains the pass, not a command
-    if (!retry || isTypoFix(failure.command, retry.command, failure.result.output)) return;
-    const fixes = namedFixes(failure.result.output);
-    const hinted = (r: Run) => fixes.some((fix) => carriesOut(r.command, fix));
-    const between = later.filter(
-      (r) =>
-        r.call.index < retry.call.index &&
-        !r.failed &&
-        (isSetup(r) || hinted(r)) &&
-        !sameKey(r.command, failure.command),
-    );
-    // the general forms: which test file or filter the task needed says nothing of how to run the tests
-    const failed = canonicalCommand(failure.command);
-    const worked = canonicalCommand(retry.command);
-    const errorText = error ? ` with \`${error}\`` : '';
-    const section = sectionOf(failure.kind);
-    const prep = between.find(hinted) ?? between[between.length - 1];
-    const prerequisite = (step: Run): Lesson => {
-      const before = canonicalCommand(step.command);
-      return {
-        section,
-        kind: 'procedure',
-        key: `prereq:${commandKey(before)}=>${commandKey(failed)}`,
-        content: `Run \`${before}\` before \`${failed}\`: without it \`${failed}\` fails${errorText}.`,
-        evidence: evidence(
-          failure.call.index,
-          failure.result.index,
-          step.call.index,
-          step.result.index,
-          retry.call.index,
-          retry.result.index,
-        ),
-      };
-    };
-    // failing again with another error: only a set-up step in between explains the change
-    if (retry.failed) {
-      if (prep) add(prerequisite(prep));
-      return;
-    }
-    // a set-up step the failure named, run before the retry, is the lesson rather than the variant
-    if (worked !== failed && isVariantOf(worked, failed) && !isAutoFix(retry.command) && !between.some(hinted)) {
-      add({
-        section,
-        kind: 'pitfall',
-        // what the variant adds is the lesson: `--group docs` whichever docs command it was added to
-        key: `variant:${commandKey(failed)}+${addedWords(worked, failed)}`,
-        content: `Run \`${worked}\`, not \`${failed}\`: the plain form fails${errorText}.`,
-        evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
-      });
-    } else if (prep) {
-      add(prerequisite(prep));
-    } else if (
-      worked !== failed &&
-      retry.kind === failure.kind &&
-      (!isAutoFix(retry.command) || failure.kind === 'format')
-    ) {
-      // another command for the same job: the one that worked replaces the one that failed
-      add({
-        section,
-        kind: 'pitfall',
-        key: `replace:${commandKey(failed)}=>${normalizeCommand(worked)}`,
-        content: `Run \`${worked}\`, not \`${failed}\`: it fails${errorText}.`,
-        evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
-      });
-    } else if (worked !== failed) {
-      add({
-        section: 'Pitfalls',
-        kind: 'pitfall',
-        key: `fix:${errorKey(error ?? failed)}=>${normalizeCommand(worked)}`,
-        content: `When \`${failed}\` fails${errorText}, \`${worked}\` resolves it.`,
-        evidence: evidence(failure.call.index, failure.result.index, retry.call.index, retry.result.index),
-      });
-    }
-  });
+  // 1. A failing command and what changed before the same action passed (fixes.ts).
+  const turns = classifyTurns(trace.steps);
+  const corrections = turns.filter((t) => t.kind === 'correction').map((t) => ({ index: t.index, text: t.text }));
+  const fixed = failureLessons(trace, runs, corrections);
+  for (const lesson of fixed.lessons) add(lesson);
+  const edits = trace.steps
+    .filter((s) => s.kind === 'tool_call' && editedFiles(s, trace.cwd).length > 0)
+    .map((s) => s.index);
+  for (const lesson of missingPathLessons(trace.id, trace.cwd, runs, edits)) add(lesson);
+  for (const lesson of toolFailureLessons(trace.id, trace.steps)) add(lesson);
 
   // 2. The user correcting the agent or stating how the team works, each turn read by its place in the dialogue: a
   // reply to the agent's question or a task request teaches nothing unless it states a standing instruction
-  const turns = classifyTurns(trace.steps);
   for (const turn of turns) {
-    if (turn.kind !== 'correction' || !turn.text) continue;
+    if (turn.kind !== 'correction' || !turn.text || fixed.stated.has(turn.index)) continue;
     const statement = directive(turn.text);
     if (!statement) continue;
     const previousAction = [...trace.steps.slice(0, turn.index)].reverse().find((s) => s.kind === 'tool_call');
@@ -160,7 +61,11 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     );
   }
   const stated = new Set(lessons.filter((l) => l.kind === 'preference').map((l) => l.content.toLowerCase()));
+  // a convention is the user's standing instruction or correction, or a rule said in passing in a short request: a
+  // sentence of a document pasted as a request (a plan, a review's findings, a persona prompt) is about that task
   for (const turn of turns) {
+    if (turn.kind !== 'standing' && turn.kind !== 'correction' && !(turn.kind === 'task' && isShortRequest(turn.text)))
+      continue;
     for (const statement of statedConventions(turn)) {
       // a correction's own directive already holds it
       if ([...stated].some((s) => s.includes(statement.toLowerCase()))) continue;
@@ -168,14 +73,22 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     }
   }
 
-  const failedForms = new Set(runs.filter((r) => r.failed).map((r) => canonicalCommand(r.command)));
-  // 3. The check commands that worked in this repository (the shortest successful one of each kind).
+  const failedForms = new Set(runs.filter((r) => r.failed).map(shown));
+  // 3. The check commands that worked in this repository (the shortest successful one of each kind), run at the root,
+  // where the session shows an agent getting that check wrong: another form of it failing. A check the agent ran
+  // right by itself is one it finds without a rule, and the rule would cost every session its tokens for nothing.
   for (const kind of CHECK_KINDS) {
     // a run of one test file shows that file passing, not the suite: only a run of the general form counts
     const worked = runs
-      .filter((r) => r.kind === kind && !r.failed && !isAutoFix(r.command))
-      .map((r) => ({ run: r, general: canonicalCommand(r.command) }))
-      .filter((w) => w.general === normalizeSpaces(w.run.command));
+      .filter((r) => r.kind === kind && r.passed && !isAutoFix(r.command) && r.action?.others.length === 0)
+      .flatMap((run) => {
+        const general = shown(run);
+        const asRun = relativeCommand(run.action?.text ?? '', trace.cwd);
+        const atRoot = relativeFolder(run.action?.cwd, trace.cwd) === '.';
+        return general !== undefined && atRoot && asRun !== undefined && general === normalizeSpaces(asRun)
+          ? [{ run, general }]
+          : [];
+      });
     if (worked.length === 0) continue;
     // a command that also failed here is a weaker word for "this works" than one that never did
     const failedHere = (w: (typeof worked)[number]) => (failedForms.has(w.general) ? 1 : 0);
@@ -184,6 +97,17 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
         failedHere(a) - failedHere(b) || a.general.length - b.general.length || a.run.call.index - b.run.call.index,
     )[0];
     if (best.general.length > 80 || classifyCommand(best.general) !== kind) continue;
+    // another command for the job, alone on its line (the same command failing on the task's own bug is no wrong way)
+    const bestIdentity = best.run.action && identityKey(best.run.action.identity);
+    const wrongWay = runs.some(
+      (r) =>
+        r.kind === kind &&
+        r.failed &&
+        !isAutoFix(r.command) &&
+        r.action?.others.length === 0 &&
+        identityKey(r.action.identity) !== bestIdentity,
+    );
+    if (!wrongWay) continue;
     add({
       section: sectionOf(kind),
       kind: 'rule',
@@ -200,31 +124,24 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   return { traceId: trace.id, lessons, tags: tagPlaybook(trace, playbook) };
 }
 
-function commandRuns(steps: Step[]): Run[] {
+function commandRuns(steps: Step[], exported: boolean): Run[] {
   const calls = new Map<string, ToolCallStep>();
   const runs: Run[] = [];
   for (const step of steps) {
     if (step.kind === 'tool_call' && step.command) calls.set(step.callId, step);
     if (step.kind === 'tool_result') {
       const call = calls.get(step.callId);
-      if (!call?.command) continue;
+      // a call the client never ran neither failed nor passed
+      if (!call?.command || step.notRun) continue;
       const command = firstLine(call.command);
       const failed = failedResult(step, call.command);
-      runs.push({ call, result: step, command, kind: classifyCommand(command), failed });
+      // an export that recorded no output leaves the outcome unknown; the agent's own record says when it passed
+      const passed = !failed && (step.exitCode === 0 || step.output.trim() !== '' || !exported);
+      const action = actionOf(command, call.workdir);
+      runs.push({ call, result: step, command, kind: classifyCommand(command), failed, passed, action });
     }
   }
   return runs;
-}
-
-/** Steps that set things up for a check (install, generate, build, load an environment), never another check. */
-function isSetup(run: Run): boolean {
-  if (['install', 'codegen', 'build', 'run'].includes(run.kind)) return true;
-  if (/^\s*(?:source|\.|export|set -a|direnv|docker compose up|docker-compose up)\b/.test(run.command)) return true;
-  // a migration, or a tool run through the project's runner (`uv run alembic upgrade head`, `cargo xtask codegen`)
-  return (
-    /\b(?:migrate|migrations?|alembic|upgrade head|db:[\w:]+|db push|seed|flyway|goose|diesel)\b/i.test(run.command) ||
-    /^\s*(?:uv|poetry|pipenv|pdm|hatch) run\s|^\s*(?:bundle exec|cargo xtask|just|task)\s/.test(run.command)
-  );
 }
 
 /** The section a rule goes to is what it is about; a kind of no check's section goes to Pitfalls. */
@@ -243,48 +160,8 @@ function firstLine(command: string): string {
   return command.split('\n')[0].trim();
 }
 
-/** The same commands in the same order, by identity: `curl x && tail log` is not a variant of `curl x`. */
-function sameKey(a: string, b: string): boolean {
-  const [x, y] = [identities(a), identities(b)];
-  if (x.length === 0 || y.length === 0) return commandKey(a) === commandKey(b);
-  return x.length === y.length && x.every((id, i) => identityKey(id) === identityKey(y[i]));
-}
-
-/**
- * `TZ=UTC pnpm vitest run x`, `pnpm vitest run x --runInBand` and `cargo run --example svg --features svg` are
- * variants of `pnpm vitest run x` and `cargo run --example svg`: the original's words, in order, with some added.
- */
-function isVariantOf(candidate: string, original: string): boolean {
-  const core = firstCommand(original).trim();
-  if (candidate.includes(core) || firstCommand(candidate).startsWith(core)) return true;
-  const want = core.split(/\s+/);
-  const have = firstCommand(candidate).trim().split(/\s+/);
-  let at = 0;
-  for (const word of have) if (word === want[at]) at++;
-  return at === want.length && have[0] === want[0];
-}
-
-/** The words a variant adds to the original, in order (`TZ=UTC`, `--features svg`). */
-function addedWords(variant: string, original: string): string {
-  const have = new Set(original.split(/\s+/));
-  return variant
-    .split(/\s+/)
-    .filter((w) => !have.has(w))
-    .join(' ')
-    .toLowerCase();
-}
-
-/** The steps at which the agent edited a file, ascending: read once, asked of every failure. */
-function editSteps(trace: Trace): number[] {
-  return trace.steps.filter((s) => s.kind === 'tool_call' && editedFiles(s, trace.cwd).length > 0).map((s) => s.index);
-}
-
 function normalizeSpaces(command: string): string {
   return command.trim().replace(/\s+/g, ' ');
-}
-
-function normalizeCommand(command: string): string {
-  return command.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 /**
@@ -292,12 +169,22 @@ function normalizeCommand(command: string): string {
  * reports of what happened ("I ran it twice"), which say nothing of what to do.
  */
 function directive(text: string): string | undefined {
+  // a client's own bracketed marker (an interruption notice) is no words of the user's
+  if (text.replace(/\[[^\]]*\]/g, '').trim() === '') return undefined;
   const sentences = sentencesOf(withoutHalt(text));
   const useful = sentences.filter((s) => !isQuestion(s) && !isReport(s));
   const chosen = (useful.length > 0 ? useful : sentences).slice(0, 2).join(' ');
   if (!chosen || chosen.length < 8) return undefined;
   const clipped = chosen.length > 240 ? `${chosen.slice(0, 237)}…` : chosen;
   return asSentence(clipped);
+}
+
+/** The longest request a rule said in passing is read from; past it, or laid out as a document, it is a document. */
+const SHORT_REQUEST_SENTENCES = 4;
+
+function isShortRequest(text: string): boolean {
+  if (/^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)/m.test(text)) return false;
+  return sentencesOf(text).length <= SHORT_REQUEST_SENTENCES;
 }
 
 function pathScope(statement: string): string | undefined {

@@ -29,5 +29,7 @@ export function isTypoFix(failure: string, retry: string, output: string): boole
   const differing = a.map((w, i) => [w, b[i]] as const).filter(([x, y]) => x !== y);
   if (differing.length !== 1) return false;
   const [x, y] = differing[0];
+  // `python` → `python3` names another program (a version of it), not the same word spelt right
+  if (x.startsWith(y) || y.startsWith(x)) return false;
   return distance(x, y) <= 2 && Math.min(x.length, y.length) >= 2;
 }

@@ -122,8 +122,8 @@ const UUID_JSONL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 export const claudeCodeReader: SourceReader = {
   agent: 'claude-code',
-  // 2: queued messages, persisted tool outputs, inputs cut inside their JSON
-  version: 2,
+  // 2: queued messages, persisted tool outputs, inputs cut inside their JSON; 3: calls the client never ran
+  version: 3,
 
   accepts(path) {
     return path.endsWith('.jsonl');
@@ -385,6 +385,8 @@ function applyRecord(acc: SessionAccumulator, record: Envelope, ctx: ReadContext
 type Push = (step: StepInput) => void;
 
 const EXIT_LINE = /^Exit code (\d+)/m;
+/** Claude Code's own refusal of a call it never ran: a sibling call failed, the input was invalid, a file not read. */
+const TOOL_USE_ERROR = /^\s*<tool_use_error>/;
 
 /** Queue records have no uuid: their time, operation and text tell a copy (a resumed session's) from a new one. */
 function queueRecordId(record: Envelope): string | undefined {
@@ -427,6 +429,7 @@ function applyUser(acc: SessionAccumulator, record: Envelope, push: Push, ctx: R
         isError: result.data.is_error === true,
         exitCode: exit ? Number(exit[1]) : undefined,
         interrupted: extra.success && extra.data.interrupted ? true : undefined,
+        notRun: result.data.is_error === true && TOOL_USE_ERROR.test(preview) ? true : undefined,
       });
       if (extra.success && extra.data.agentId)
         push({ kind: 'subagent', traceId: `claude-code:${acc.sessionId}/agent-${extra.data.agentId}` });
