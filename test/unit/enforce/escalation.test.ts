@@ -43,9 +43,9 @@ const quiet: Output = { result: () => undefined, info: () => undefined, warn: ()
 const git = (cwd: string, ...args: string[]) => runGit(cwd, args, '2026-10-01T09:00:00Z');
 
 /** Run `run`'s sessions: one follows the rule; one installs with npm, fails, is corrected and uses pnpm. */
-function sessions(workspace: string, run: number) {
+function sessions(workspace: string, run: number, contributor?: string) {
   const day = `2026-11-${String(run + 1).padStart(2, '0')}`;
-  const base = { agent: 'claude-code' as const, cwd: workspace };
+  const base = { agent: 'claude-code' as const, cwd: workspace, ...(contributor ? { contributor } : {}) };
   return [
     makeTrace(
       `claude-code:good-${run}`,
@@ -89,7 +89,7 @@ function hasGit(): boolean {
 }
 
 /** A repository whose Claude Code sessions break the rule once a run, learned `runs` times (all but the last accepted). */
-async function learnRuns(runs: number, rule = RULE, settings = SETTINGS) {
+async function learnRuns(runs: number, rule = RULE, settings = SETTINGS, contributor?: string) {
   const root = tempDir('combee-enforce-');
   const workspace = join(root, 'acme-shop');
   mkdirSync(join(workspace, '.combee'), { recursive: true });
@@ -108,7 +108,7 @@ async function learnRuns(runs: number, rule = RULE, settings = SETTINGS) {
 
   const made: Proposal[] = [];
   const learnRun = async (run: number) => {
-    for (const trace of sessions(workspace, run)) await store.saveTrace(trace);
+    for (const trace of sessions(workspace, run, contributor)) await store.saveTrace(trace);
     const { proposal } = await learnWorkspace({
       store,
       proposals,
@@ -296,5 +296,23 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     assert.equal(await undoCommand([...flags], quiet), 0);
     assert.equal(readFileSync(settingsPath, 'utf8'), withEnv, 'undone: the file as the team wrote it');
     assert.deepEqual(leaks(store.dir), []);
+  });
+
+  it("holds it team-only when only team bundles' sessions broke the rule: a plain accept writes no hook", async function () {
+    this.timeout(120_000);
+    if (!hasGit()) this.skip();
+    const { workspace, flags, made } = await learnRuns(3, PLAIN_RULE, SETTINGS, 'teammate');
+    const [held] = made[2].enforcements ?? [];
+    assert.ok(held, 'offered, held');
+    assert.deepEqual(
+      held.flags?.map((f) => f.kind),
+      ['team-only'],
+    );
+    assert.equal(held.mark, undefined);
+    assert.ok(!made[2].files.some((f) => f.path.startsWith('.claude/')), 'no hook file');
+    assert.equal(await acceptCommand([made[2].id, ...flags], quiet), 0);
+    assert.ok(!existsSync(join(workspace, '.claude', 'hooks')));
+    assert.ok(!readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8').includes('combee:enforced'));
+    assert.equal(readFileSync(join(workspace, '.claude', 'settings.json'), 'utf8'), SETTINGS);
   });
 });
