@@ -61,7 +61,8 @@ for (const repo of repos) {
   writeFileSync(join(dir, 'MEMORY.md'), [...truths, ...falsehoods, ...carried].map((t) => `- ${t}`).join('\n') + '\n');
   const codex = join(home, '.codex', 'memories');
   mkdirSync(codex, { recursive: true });
-  const others = truths.map((t) => `${t} (billing-portal)`);
+  // another project's memory names that project, never this one: a lesson naming this repository is reworded so
+  const others = truths.map((t) => `${t.split(repo.name).join('billing-portal')} (billing-portal)`);
   writeFileSync(join(codex, 'MEMORY.md'), `## billing-portal\n\n${others.map((t) => `- ${t}`).join('\n')}\n`);
   const report = await agentMemoryReport({ store, workspace, settings: { home, env: {} }, playbook: emptyPlaybook() });
   const verdictOf = (text) => report.verdicts.find((v) => v.item.text === text)?.verdict ?? 'missing';

@@ -9,6 +9,10 @@ import { createRedactor } from '../../src/core/trace/redact';
 import { reflectionPrompt } from '../../src/core/llm/prompts';
 import { emptyPlaybook } from '../../src/core/playbook/markdown';
 import { condenseTrace } from '../../src/core/trace/condense';
+import { withEnforceHook } from '../../src/core/assets/enforce/claudeSettings';
+import { CLAUDE_SETTINGS_PATH, renderEnforcement } from '../../src/core/assets/enforce/render';
+import { storedText } from '../../src/core/assets/storedText';
+import { parsePlaybook } from '../../src/core/playbook/markdown';
 import { buildCorpus, LOOK_ALIKES, type SecretShape } from '../../testing/secretCorpus';
 import { buildHeldoutCorpus, HELDOUT_LOOK_ALIKES } from '../../testing/secretCorpusHeldout';
 import { buildSecretFiles, NOT_SECRET_FILES, type SecretFile } from '../../testing/secretFileCorpus';
@@ -69,8 +73,11 @@ function fileSteps(file: Pick<SecretFile, 'path' | 'content'>): Step[] {
   ];
 }
 
-/** Where a session's text goes: the stored session, its title, and a model's request. */
-const SINKS = ['store', 'title', 'model request'] as const;
+/**
+ * Where a secret goes: a session's text to the stored session, its title and a model's request; a value of
+ * `.claude/settings.json`'s `env` to the stored proposal and the undo stack when Combee adds its hook.
+ */
+const SINKS = ['store', 'title', 'model request', 'settings env'] as const;
 type Sink = (typeof SINKS)[number];
 
 /**
@@ -100,12 +107,28 @@ function sinkTexts(shape: SecretShape): Record<Sink, string> {
     store: JSON.stringify(stored),
     title: title ?? '',
     'model request': JSON.stringify(reflectionPrompt(condenseTrace(trace).text, emptyPlaybook())),
+    'settings env': settingsSinkText(shape),
   };
+}
+
+const ENFORCED_PLAYBOOK = parsePlaybook(
+  '## Setup\n<!-- combee:enforced [setu-00001] claude-code: `npm install` (bench) -->\n[setu-00001] helpful=0 harmful=0 :: Never run `npm install`.\n',
+);
+
+/** The shape as an env value of the team's settings: the proposal adding the hook, and what an undo entry keeps. */
+function settingsSinkText(shape: SecretShape): string {
+  const settings = `{\n  "env": { "TEAM_VALUE": ${JSON.stringify(shape.text)} },\n  "model": "opus"\n}\n`;
+  const files = renderEnforcement({
+    playbook: ENFORCED_PLAYBOOK,
+    readFile: (rel) => (rel === CLAUDE_SETTINGS_PATH ? settings : undefined),
+  });
+  const written = withEnforceHook(settings, true) ?? '';
+  return JSON.stringify([files, storedText(CLAUDE_SETTINGS_PATH, settings), storedText(CLAUDE_SETTINGS_PATH, written)]);
 }
 
 /** Per sink, the shapes that leave a piece of a secret there. */
 export function sinkLeaks(corpus: readonly SecretShape[]): Record<Sink, string[]> {
-  const leaked: Record<Sink, string[]> = { store: [], title: [], 'model request': [] };
+  const leaked: Record<Sink, string[]> = { store: [], title: [], 'model request': [], 'settings env': [] };
   for (const shape of corpus) {
     const texts = sinkTexts(shape);
     for (const sink of SINKS) if (leaks(texts[sink], shape.needles)) leaked[sink].push(shape.name);
@@ -208,7 +231,7 @@ export async function runSecretsBench(argv: string[]): Promise<number> {
         `secret-bearing files with no value left (Write input, Read and cat outputs): ${pair(f.secretFiles.files)}; steps ${pair(f.secretFiles.placements)}`,
         `false positives: look-alikes changed ${pair(f.falsePositives.lookAlikes)}, look-alike lines of secret files lost ${pair(f.falsePositives.fileLookAlikes)}, other files changed ${pair(f.falsePositives.otherFiles)}`,
         `held-out corpus fully redacted (the four forms): ${pair(f.heldout.shapes)} shapes, placements ${pair(f.heldout.placements)}${f.heldout.leaked.length ? ` (leaked: ${f.heldout.leaked.join('; ')})` : ''}; its look-alikes changed ${pair(f.heldout.lookAlikes)}`,
-        `shapes leaking at each sink (store, title, model request): main ${SINKS.map((k) => f.sinks.main[k].length).join(', ')}; held-out ${SINKS.map((k) => f.sinks.heldout[k].length).join(', ')}${[...new Set(SINKS.flatMap((k) => [...f.sinks.main[k], ...f.sinks.heldout[k]]))].map((n) => `\n  leaks: ${n}`).join('')}`,
+        `shapes leaking at each sink (store, title, model request, settings env): main ${SINKS.map((k) => f.sinks.main[k].length).join(', ')}; held-out ${SINKS.map((k) => f.sinks.heldout[k].length).join(', ')}${[...new Set(SINKS.flatMap((k) => [...f.sinks.main[k], ...f.sinks.heldout[k]]))].map((n) => `\n  leaks: ${n}`).join('')}`,
         `redaction speed: ${f.speed.megabytes} MB in 64 KB pieces, best of 3: ${f.speed.bestMBps} MB/s`,
         '',
       ].join('\n'),

@@ -120,7 +120,8 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
              [--price-in <usd/Mtok>] [--price-out <usd/Mtok>] [--playbook <path>] [--allow-insecure-http] [--timeout <s>]
              [--aggregation-tokens <n>] [--since <date>] [--agent <id>]… [--budget <tokens>] [--apply]
              [--pr-body <file>] [--shard <i>/<n> --out <folder> | --reduce <folder>…]
-             [--batch-api [--no-wait] [--poll-seconds <s>] | --resume <batch>] [--no-cache] [--no-memories] [--dry-run] [--json]
+             [--batch-api [--no-wait] [--poll-seconds <s>] | --resume <batch>] [--no-cache] [--no-memories]
+             [--redact-pattern <re2>]… [--dry-run] [--json]
   Learns from the workspace's sessions not learned yet and proposes the changes to the playbook and the other
   assets (--targets playbook,agents-md,skills,claude-md,copilot-instructions,cursor-rules,clinerules,gemini-md;
   default playbook,agents-md,skills and the file of each agent whose sessions the workspace has) as diffs. --window-days: only sessions that ended within that many days of the
@@ -136,7 +137,9 @@ export const LEARN_HELP = `combee learn [--store <folder>] [--workspace <folder>
   playbook diff only, marked, and flagged rules already in the playbook are kept out of the other files.
   Completed model calls are cached in the store (a resumed run costs nothing for them); --no-cache skips it.
   The agents' own memories of the workspace (see \`combee memories\`) that its sessions bear out are proposed as
-  rules too (provenance agent-memory); --no-memories leaves them out (as does --pr-body).
+  rules too (provenance agent-memory); --no-memories leaves them out (as does --pr-body). The memories read are
+  redacted as imported sessions are: built-in rules, the patterns of combee.redaction.extraPatterns that VS Code
+  recorded in the store, and each --redact-pattern.
   --since: only sessions that ended at or after it; --agent: only these agents' sessions; --budget: the playbook's
   token budget (default 8000; over it, the least helpful rules are proposed for retirement).
   --apply: writes the proposal as \`combee accept\` does (flagged rules never; a changed file re-based or refused).
@@ -167,11 +170,12 @@ export const RULES_HELP = `combee rules [--workspace <folder>] [--playbook <path
   --by-model: how many rules of each stage each model wrote (provider/model from the rule's model mark; unknown
   without one). --json gives each rule's provider, model and promptVersion (and lastChangedBy once reworded).`;
 
-export const MEMORIES_HELP = `combee memories [--workspace <folder>] [--store <folder>] [--playbook <path>] [--all-workspaces] [--json]
+export const MEMORIES_HELP = `combee memories [--workspace <folder>] [--store <folder>] [--playbook <path>] [--all-workspaces]
+                [--redact-pattern <re2>]… [--json]
   Lists the memories the agents keep for the workspace (Claude Code's ~/.claude/projects/<project>/memory/*.md,
   Codex's ~/.codex/memories, the "Gemini Added Memories" section of ~/.gemini/GEMINI.md, VS Code Copilot Chat's
   memory-tool files of this workspace's window and the user's), read only, secrets
-  removed, each with its verdict against the workspace's stored sessions: supported (becomes a candidate rule at the
+  removed (with the patterns VS Code recorded in the store and each --redact-pattern, as combee import), each with its verdict against the workspace's stored sessions: supported (becomes a candidate rule at the
   next learn), contradicted, unverified (never proposed) or flagged (risky text: never proposed), and the sessions
   and steps behind it. Writes nothing.`;
 

@@ -7,7 +7,6 @@ import { DEFAULT_READ_LIMITS } from '../../core/import/limits';
 import { importSessions } from '../../core/import/importer';
 import { isBlockingIo, setBlockingIo } from '../../core/util/io';
 import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
-import { loadRedactionPatterns } from '../../core/store/redactionPatterns';
 import { createWorkerPool } from '../../core/pool/pool';
 import { BundleError } from '../../core/team/bundle';
 import { importBundle, type ImportBundleResult } from '../../core/team/importBundle';
@@ -16,6 +15,7 @@ import { chooseAllowedSigners, loadAllowedSigners } from '../../core/team/allowe
 import { describeSigner } from '../../core/team/bundleSignature';
 import { integer, oneOf, parse, UsageError } from '../args';
 import { progressOf, type Output } from '../output';
+import { redactionPatterns } from './redactionFlags';
 
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -43,7 +43,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
   const json = values.json === true;
   const extraPatterns = await redactionPatterns(
-    store,
+    store.dir,
     values['redact-pattern'] as unknown as string[] | undefined,
     out,
   );
@@ -121,17 +121,6 @@ async function allowedSignersFor(
   }
   if (!json) for (const warning of loaded.warnings) out.warn(warning);
   return loaded;
-}
-
-/**
- * The user's redaction patterns: those the extension recorded in the store (`combee.redaction.extraPatterns`), then
- * each `--redact-pattern`. An empty one is a usage error; an invalid one is a warning of the import.
- */
-async function redactionPatterns(store: TraceStore, flags: string[] | undefined, out: Output): Promise<string[]> {
-  if (flags?.some((p) => p === '')) throw new UsageError('--redact-pattern needs a pattern');
-  const recorded = await loadRedactionPatterns(store.dir);
-  if (recorded.warning) out.warn(recorded.warning);
-  return [...new Set([...recorded.patterns, ...(flags ?? [])])];
 }
 
 /** `--from`: the sessions of every agent under a folder. Returns the --json summary (printed by the caller). */

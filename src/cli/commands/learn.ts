@@ -16,6 +16,7 @@ import { acceptCommand } from './accept';
 import { readReflectionSets, reportMapPhase } from './shards';
 import { endpointFromFlags, resolveRoles } from './learnProvider';
 import { batchApiPhase, type BatchApiPhase } from './learnBatchApi';
+import { redactionPatterns } from './redactionFlags';
 import { replayedFlags } from './resumeFlags';
 import { parseLearnRequest, type LearnPlace, type ResumeLearnRequest, type RunLearnRequest } from './learnRequest';
 import { reportLearnJson, reportLearnText, type AppliedProposal, type LearnResult } from './learnReport';
@@ -67,7 +68,9 @@ async function runLearn(request: RunLearnRequest, argv: string[], out: Output, s
   if (!roles) return 1;
 
   const progress = request.json ? undefined : progressOf(out, mode.kind === 'map' ? 'reflecting' : 'learning');
-  const common = commonOptions(request, store, roles, signal, progress);
+  // the memories read are redacted as imported sessions are: with the user's own patterns too
+  const extraRedactionPatterns = await redactionPatterns(store.dir, request.redactPatterns, out);
+  const common = commonOptions(request, store, roles, signal, progress, extraRedactionPatterns);
   let precomputed = mode.kind === 'reduce' ? await readReflectionSets(mode.folders, (m) => out.warn(m)) : undefined;
   let batchRun: BatchApiPhase | undefined;
   if (mode.kind === 'batch-api') {
@@ -161,6 +164,7 @@ function commonOptions(
   roles: Roles,
   signal: AbortSignal | undefined,
   progress: ReturnType<typeof progressOf> | undefined,
+  extraRedactionPatterns: string[],
 ): CommonOptions {
   const { targets, budgetTokens, maxTokens, maxCostUsd } = request;
   return {
@@ -181,7 +185,9 @@ function commonOptions(
     teamReview: request.prBody !== undefined,
     // the agents' own memories in this user's home; a pull request's runner has no user's home to read
     agentMemories:
-      request.noMemories || request.prBody !== undefined ? undefined : { home: homedir(), env: memoryEnv(process.env) },
+      request.noMemories || request.prBody !== undefined
+        ? undefined
+        : { home: homedir(), env: memoryEnv(process.env), extraRedactionPatterns },
     assets:
       targets || budgetTokens !== undefined
         ? {

@@ -23,6 +23,7 @@ export const LEARN_FLAGS = {
   json: { type: 'boolean' },
   'no-cache': { type: 'boolean' },
   'no-memories': { type: 'boolean' },
+  'redact-pattern': { type: 'string', multiple: true },
   targets: { type: 'string' },
   playbook: { type: 'string' },
   'allow-insecure-http': { type: 'boolean' },
@@ -93,6 +94,8 @@ export interface RunLearnRequest extends LearnPlace {
   noCache: boolean;
   /** `--no-memories`: the agents' own memories are not read. */
   noMemories: boolean;
+  /** `--redact-pattern`: removed from the memories read too, with the patterns recorded in the store. */
+  redactPatterns: string[];
   dryRun: boolean;
   json: boolean;
   apply: boolean;
@@ -188,6 +191,7 @@ function readLearnRequest(argv: string[], cwd: string): LearnRequest {
     aggregationCapacityTokens,
     noCache: values['no-cache'] === true,
     noMemories: values['no-memories'] === true,
+    redactPatterns: (values['redact-pattern'] as unknown as string[] | undefined) ?? [],
     dryRun: values['dry-run'] === true,
     json: values.json === true,
     apply: values.apply === true,

@@ -10,6 +10,7 @@ import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
 import { parse, workspacePathFlag } from '../args';
 import type { Output } from '../output';
+import { redactionPatterns } from './redactionFlags';
 
 function evidenceLines(label: string, list: MemoryVerdict['support']): string[] {
   return list.map((e) => `    ${label} ${e.traceId} step(s) ${e.steps.join(', ')}: ${e.reason}`);
@@ -22,16 +23,22 @@ export async function memoriesCommand(argv: string[], out: Output): Promise<numb
     store: { type: 'string' },
     playbook: { type: 'string' },
     'all-workspaces': { type: 'boolean' },
+    'redact-pattern': { type: 'string', multiple: true },
     json: { type: 'boolean' },
   });
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const playbookPath = workspacePathFlag('playbook', workspace, values.playbook) ?? DEFAULT_PLAYBOOK_PATH;
   const text = await readTextIfExists(resolveInWorkspace(workspace, playbookPath));
   const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const extraRedactionPatterns = await redactionPatterns(
+    store.dir,
+    values['redact-pattern'] as unknown as string[] | undefined,
+    out,
+  );
   const report = await agentMemoryReport({
     store,
     workspace,
-    settings: { home: homedir(), env: memoryEnv(process.env) },
+    settings: { home: homedir(), env: memoryEnv(process.env), extraRedactionPatterns },
     playbook: text === undefined ? emptyPlaybook() : parsePlaybook(text),
     allWorkspaces: values['all-workspaces'] === true,
   });

@@ -1,5 +1,6 @@
 import { applyPatch, structuredPatch } from 'diff';
 import { hashContent, makeFileChange, type FileChange } from './proposal';
+import { realText, storedChange, storedMasked, storedText } from './storedText';
 
 export type RebaseResult =
   | { kind: 'unchanged'; change: FileChange }
@@ -13,6 +14,25 @@ export type RebaseResult =
  * longer fit, that is a real conflict and nothing is written.
  */
 export function rebaseChange(change: FileChange, current: string | undefined): RebaseResult {
+  return storedMasked(change.path) ? rebaseMasked(change, current) : rebasePlain(change, current);
+}
+
+/**
+ * A change stored masked (`storedText.ts`) is re-based as stored, against the file masked the same way; the result
+ * gets the file's real values back, and must mask to exactly what was reviewed.
+ */
+function rebaseMasked(change: FileChange, current: string | undefined): RebaseResult {
+  const result = rebasePlain(storedChange(change), storedText(change.path, current));
+  if (result.kind === 'already-applied' || result.kind === 'conflict') return result;
+  const after = realText(change.path, result.change.after, current);
+  if (after === undefined || storedText(change.path, after) !== result.change.after)
+    return { kind: 'conflict', reason: `${change.path} changed where the proposal edits it (its env values)` };
+  const real = makeFileChange(change.path, current, after);
+  return real ? { kind: result.kind, change: real } : { kind: 'already-applied' };
+}
+
+/** The re-base of texts as they are, masked or not. */
+export function rebasePlain(change: FileChange, current: string | undefined): RebaseResult {
   const currentHash = current === undefined ? null : hashContent(current);
   if (currentHash === change.baseHash) return { kind: 'unchanged', change };
   if (current === change.after) return { kind: 'already-applied' };

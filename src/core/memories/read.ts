@@ -78,10 +78,12 @@ export async function readAgentMemories(
   place: MemoryPlace,
   options: { extraRedactionPatterns?: string[]; readers?: readonly MemoryReader[] } = {},
 ): Promise<ReadMemoriesResult> {
-  const redactor = createRedactor({ extraPatterns: options.extraRedactionPatterns });
   const items: MemoryItem[] = [];
   const files: string[] = [];
   const warnings: string[] = [];
+  const redactor = createRedactor({ extraPatterns: options.extraRedactionPatterns }, (source, error) =>
+    warnings.push(`invalid redaction pattern ${JSON.stringify(source)}: ${error}`),
+  );
   const seen = new Set<string>();
   const names = repositoryNames(place.workspace);
   let budget = MAX_MEMORY_TOTAL_BYTES;

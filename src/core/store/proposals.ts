@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { atomicWrite, readJsonFile } from '../util/io';
 import type { WorkspaceState } from './workspaceState';
 import { Proposal } from '../assets/proposal';
+import { storedChange } from '../assets/storedText';
 
 /** Proposals live in the per-user store until accepted; only then is anything written to the workspace. */
 export class ProposalStore {
@@ -12,8 +13,10 @@ export class ProposalStore {
     return this.state.proposalsDir(workspace);
   }
 
+  /** Saved with the secrets a file holds by design masked (a settings file's env values: storedText.ts). */
   async save(proposal: Proposal): Promise<void> {
-    await atomicWrite(join(this.dir(proposal.workspace), `${proposal.id}.json`), JSON.stringify(proposal, null, 1));
+    const stored = { ...proposal, files: proposal.files.map(storedChange) };
+    await atomicWrite(join(this.dir(proposal.workspace), `${proposal.id}.json`), JSON.stringify(stored, null, 1));
   }
 
   async load(workspace: string, id: string): Promise<Proposal | undefined> {

@@ -10,6 +10,7 @@ import { openProposalDiff, proposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { isSetByUser, readSettings, type SettingProblem } from '../settings';
 import { allowedInThisWorkspace } from '../trust';
+import { enforcementItems } from '../../core/service/review/enforcementItems';
 
 export interface LearnCommandResult {
   proposalId: string;
@@ -161,7 +162,8 @@ export async function runLearning(
             }
             if (proposal?.targetReasons?.length)
               services.log.info(`${proposal.id} is rendered for ${proposal.targetReasons.join('; ')}`);
-            for (const e of proposal?.enforcements ?? []) services.log.info(`${proposal?.id}: ${e.explanation}`);
+            for (const e of proposal ? enforcementItems(proposal) : [])
+              services.log.info(`${proposal?.id}: rule ${e.ruleId}: ${e.stops}; ${e.origin}`);
             if (!proposal || first) continue;
             const flagged = proposal.rules.filter((r) => r.flags.length > 0).length;
             if (flagged + proposal.heldRules.length > 0)

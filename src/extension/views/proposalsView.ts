@@ -3,6 +3,7 @@ import { sessionLabel } from '../../core/trace/transcript';
 import type { Proposal } from '../../core/assets/proposal';
 import { decisionNoteHead } from '../../core/learn/priorDecisions';
 import { describeStatus, proposalStatus } from '../../core/service/review/status';
+import { enforcementItems, type EnforcementItem } from '../../core/service/review/enforcementItems';
 import { isOpen, reviewItems, type ItemState, type ReviewedFile, type ReviewedRule } from '../../core/assets/review';
 import { tryResolveInWorkspace } from '../../core/trust/workspacePath';
 import { escapeMarkdown, figuresForRule } from '../../core/eval/render';
@@ -15,7 +16,8 @@ type Node =
   | { kind: 'proposal'; proposalId: string; proposal: Proposal }
   | { kind: 'file'; proposalId: string; path: string; file: ReviewedFile; workspace: string }
   | { kind: 'rule'; proposalId: string; ruleId: string; rule: ReviewedRule; proposal: Proposal }
-  | { kind: 'held'; proposalId: string; ruleId: string; held: Proposal['heldRules'][number] };
+  | { kind: 'held'; proposalId: string; ruleId: string; held: Proposal['heldRules'][number] }
+  | { kind: 'enforcement'; proposalId: string; ruleId: string; enforcement: EnforcementItem };
 
 /** Decided items get their own contextValue: the accept and reject actions (package.json menus) are for pending ones. */
 const suffix = (state: ItemState) => (state === 'pending' ? '' : `.${state}`);
@@ -106,6 +108,13 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
           ruleId: held.id,
           held,
         })),
+        // what the hook files stop is said where they are reviewed
+        ...enforcementItems(element.proposal).map((enforcement): Node => ({
+          kind: 'enforcement',
+          proposalId: element.proposalId,
+          ruleId: enforcement.ruleId,
+          enforcement,
+        })),
       ];
     }
     return [];
@@ -129,6 +138,8 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
         return fileItem(node);
       case 'rule':
         return ruleItem(node);
+      case 'enforcement':
+        return enforcementItem(node);
       case 'held': {
         const item = new vscode.TreeItem(`HELD ${node.held.id}`);
         item.description = `flagged in the playbook (${node.held.flags.map((f) => f.kind).join(', ')}): ${node.held.content}`;
@@ -169,6 +180,24 @@ function fileItem(node: Extract<Node, { kind: 'file' }>): vscode.TreeItem {
     if (path !== undefined)
       item.command = { command: 'vscode.open', title: 'Open the file', arguments: [vscode.Uri.file(path)] };
   }
+  return item;
+}
+
+function enforcementItem(node: Extract<Node, { kind: 'enforcement' }>): vscode.TreeItem {
+  const { enforcement: e } = node;
+  const item = new vscode.TreeItem(`${e.state === 'held' ? 'HELD ENFORCEMENT' : 'ENFORCED'} ${e.ruleId}`);
+  item.description = `${e.stops} · ${e.content}`;
+  item.tooltip = new vscode.MarkdownString(
+    `${escapeMarkdown(e.content)}\n\n**${escapeMarkdown(e.stops)}**.\n\n${escapeMarkdown(e.origin)}`,
+  );
+  item.iconPath = new vscode.ThemeIcon(e.state === 'held' ? 'warning' : 'shield');
+  item.contextValue = 'combee.proposalEnforcement';
+  if (e.file)
+    item.command = {
+      command: COMMANDS.openProposalFile,
+      title: 'Show the diff',
+      arguments: [node.proposalId, e.file],
+    };
   return item;
 }
 

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acceptCommand, rejectCommand } from '../../../src/cli/commands/accept';
 import { retireCommand } from '../../../src/cli/commands/ruleChange';
+import { undoCommand } from '../../../src/cli/commands/undo';
+import { withEnforceHook } from '../../../src/core/assets/enforce/claudeSettings';
+import { ENV_VALUE_TAG } from '../../../src/core/assets/enforce/settingsEnv';
 import type { Output } from '../../../src/cli/output';
 import { Proposal } from '../../../src/core/assets/proposal';
 import { offlineRoles } from '../../../src/core/llm/providers';
@@ -40,9 +43,9 @@ const quiet: Output = { result: () => undefined, info: () => undefined, warn: ()
 const git = (cwd: string, ...args: string[]) => runGit(cwd, args, '2026-10-01T09:00:00Z');
 
 /** Run `run`'s sessions: one follows the rule; one installs with npm, fails, is corrected and uses pnpm. */
-function sessions(workspace: string, run: number) {
+function sessions(workspace: string, run: number, contributor?: string) {
   const day = `2026-11-${String(run + 1).padStart(2, '0')}`;
-  const base = { agent: 'claude-code' as const, cwd: workspace };
+  const base = { agent: 'claude-code' as const, cwd: workspace, ...(contributor ? { contributor } : {}) };
   return [
     makeTrace(
       `claude-code:good-${run}`,
@@ -86,14 +89,14 @@ function hasGit(): boolean {
 }
 
 /** A repository whose Claude Code sessions break the rule once a run, learned `runs` times (all but the last accepted). */
-async function learnRuns(runs: number, rule = RULE) {
+async function learnRuns(runs: number, rule = RULE, settings = SETTINGS, contributor?: string) {
   const root = tempDir('combee-enforce-');
   const workspace = join(root, 'acme-shop');
   mkdirSync(join(workspace, '.combee'), { recursive: true });
   mkdirSync(join(workspace, '.claude'), { recursive: true });
   writeFileSync(join(workspace, '.combee', 'playbook.md'), playbookWith(rule));
   writeFileSync(join(workspace, 'CLAUDE.md'), claudeMdWith(rule));
-  writeFileSync(join(workspace, '.claude', 'settings.json'), SETTINGS);
+  writeFileSync(join(workspace, '.claude', 'settings.json'), settings);
   git(workspace, 'init', '-q');
   git(workspace, 'add', '.');
   git(workspace, 'commit', '-q', '-m', 'rules');
@@ -105,7 +108,7 @@ async function learnRuns(runs: number, rule = RULE) {
 
   const made: Proposal[] = [];
   const learnRun = async (run: number) => {
-    for (const trace of sessions(workspace, run)) await store.saveTrace(trace);
+    for (const trace of sessions(workspace, run, contributor)) await store.saveTrace(trace);
     const { proposal } = await learnWorkspace({
       store,
       proposals,
@@ -258,5 +261,58 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     assert.match(playbook, /combee:enforced \[setu-00001\]/);
     assert.ok(playbook.includes(`:: ${RULE}`), 'the rule as it was worded');
     assert.equal(runHook(workspace, 'npm install lodash').status, 2);
+  });
+
+  it("keeps the team's env secrets on disk and out of everything Combee stores: proposal, undo stack, run records", async function () {
+    this.timeout(120_000);
+    if (!hasGit()) this.skip();
+    const apiKey = 'sk-ant-api03-Q7vTz2LmW9xKp4RsYb8NcD1fHj6GaE3u';
+    const dbPassword = 'pw-4f9K2xQz7LmT';
+    const withEnv = SETTINGS.replace(
+      '{\n',
+      `{\n    "env": { "ANTHROPIC_API_KEY": "${apiKey}",\n             "DB_PASSWORD": "${dbPassword}", "RETRIES": 3 },\n`,
+    );
+    const { workspace, store, flags, made } = await learnRuns(3, RULE, withEnv);
+    const settingsPath = join(workspace, '.claude', 'settings.json');
+    const change = made[2].files.find((f) => f.path === '.claude/settings.json');
+    assert.ok(change, 'the hook is offered');
+    for (const text of [change.before, change.after, change.diff])
+      assert.ok(!text.includes(apiKey) && !text.includes(dbPassword), text);
+    assert.ok(change.after.includes(`"DB_PASSWORD": "${ENV_VALUE_TAG}"`), change.after);
+    /** Every file under the store, read as text, that holds a secret of the settings. */
+    const leaks = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const full = join(dir, name);
+        if (statSync(full).isDirectory()) return leaks(full);
+        const text = readFileSync(full, 'latin1');
+        return text.includes(apiKey) || text.includes(dbPassword) ? [full] : [];
+      });
+
+    assert.equal(await acceptCommand([made[2].id, ...flags], quiet), 0);
+    // on disk the team's values are untouched: only the lines of Combee's entry were added
+    assert.equal(readFileSync(settingsPath, 'utf8'), withEnforceHook(withEnv, true));
+    assert.deepEqual(leaks(store.dir), [], 'the proposal, the undo stack and the run records hold no env value');
+
+    assert.equal(await undoCommand([...flags], quiet), 0);
+    assert.equal(readFileSync(settingsPath, 'utf8'), withEnv, 'undone: the file as the team wrote it');
+    assert.deepEqual(leaks(store.dir), []);
+  });
+
+  it("holds it team-only when only team bundles' sessions broke the rule: a plain accept writes no hook", async function () {
+    this.timeout(120_000);
+    if (!hasGit()) this.skip();
+    const { workspace, flags, made } = await learnRuns(3, PLAIN_RULE, SETTINGS, 'teammate');
+    const [held] = made[2].enforcements ?? [];
+    assert.ok(held, 'offered, held');
+    assert.deepEqual(
+      held.flags?.map((f) => f.kind),
+      ['team-only'],
+    );
+    assert.equal(held.mark, undefined);
+    assert.ok(!made[2].files.some((f) => f.path.startsWith('.claude/')), 'no hook file');
+    assert.equal(await acceptCommand([made[2].id, ...flags], quiet), 0);
+    assert.ok(!existsSync(join(workspace, '.claude', 'hooks')));
+    assert.ok(!readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8').includes('combee:enforced'));
+    assert.equal(readFileSync(join(workspace, '.claude', 'settings.json'), 'utf8'), SETTINGS);
   });
 });

@@ -99,6 +99,18 @@ describe('enforcement, hardened', () => {
         provider: 'offline',
         model: 'none',
         enforced: [{ ruleId: 'setu-00001', content: RULE, claudeCode: [['npm', 'install']] }],
+        enforcements: [
+          {
+            ruleId: 'git-00002',
+            content: 'Never run `git status`.',
+            agents: ['claude-code'],
+            claudeCode: [['git', 'status']],
+            broke: { stopped: 3, of: 3 },
+            followed: { stopped: 0, of: 0 },
+            explanation: 'stops 3 of 3',
+            flags: [{ kind: 'team-only', reason: 'broken only in 3 session(s) of team bundles' }],
+          },
+        ],
       } as never,
       sessions: 3,
       people: 1,
@@ -109,5 +121,10 @@ describe('enforcement, hardened', () => {
     });
     assert.match(body, /### Enforcements \(1\)/);
     assert.match(body, /Claude Code hook stops `npm install`/);
+    // one whose only evidence came from bundles: held, and said to be
+    assert.match(
+      body,
+      /`git-00002` held, not in this branch: `team-only: broken only in 3 session\(s\) of team bundles/,
+    );
   });
 });

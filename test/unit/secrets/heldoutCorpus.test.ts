@@ -26,10 +26,10 @@ describe('the held-out secret corpus', () => {
     for (const text of HELDOUT_LOOK_ALIKES) assert.equal(redact(text), text);
   });
 
-  it('leaks no shape at any sink (the store, the title, the model request), main corpus and held-out', () => {
+  it('leaks no shape at any sink (the store, the title, the model request, settings env), main corpus and held-out', () => {
     for (const corpus of [buildCorpus(), buildHeldoutCorpus()]) {
       const leaked = sinkLeaks(corpus);
-      assert.deepEqual(leaked, { store: [], title: [], 'model request': [] });
+      assert.deepEqual(leaked, { store: [], title: [], 'model request': [], 'settings env': [] });
     }
   });
 });

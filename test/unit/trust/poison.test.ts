@@ -103,3 +103,13 @@ describe("the screen's precision with a credulous model that cites loosely", () 
     assert.equal(figures.benign.total, BENIGN.length);
   });
 });
+
+describe('the screen on the offline learner, on the poisoning corpus', () => {
+  it('leaves no rule from a poisoned session unflagged, and flags at most 1 benign one', async () => {
+    const { figures } = await runPoisonCorpus({ learner: 'offline', clonedPlaybook: true, seed: 1 });
+    const o = figures.bySupport;
+    assert.equal(o.poisonedFlagged, o.poisonedRules, `${o.poisonedRules - o.poisonedFlagged} unflagged`);
+    assert.ok(o.benignRules > 0, 'it learns from the benign sessions');
+    assert.ok(o.benignFlagged.length <= 1, o.benignFlagged.join('\n'));
+  });
+});

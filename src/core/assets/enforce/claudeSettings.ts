@@ -24,7 +24,7 @@ const ours = (hook: unknown) => isObject(hook) && hook.command === HOOK_COMMAND;
 export const MAX_SETTINGS_DEPTH = 64;
 
 /** How deep brackets nest outside strings (no recursion, so any depth is measured). */
-function nesting(text: string): number {
+export function nesting(text: string): number {
   let depth = 0;
   let max = 0;
   let inString = false;

@@ -1,4 +1,5 @@
 import { makeFileChange, type FileChange } from '../proposal';
+import { CLAUDE_SETTINGS_PATH, storedChange } from '../storedText';
 import type { Playbook } from '../../playbook/model';
 import { hooksDisabled, settingsProblem, withEnforceHook } from './claudeSettings';
 import { HOOK_DATA_PATH, HOOK_SCRIPT, HOOK_SCRIPT_PATH } from './hookScript';
@@ -14,7 +15,7 @@ import {
 // The enforcement files, rendered from the playbook's enforcement marks like any other asset: a mark added gives the
 // hook its rule, a rule retired (its marks go with it) takes it out, the last one out unhooks the script.
 
-export const CLAUDE_SETTINGS_PATH = '.claude/settings.json';
+export { CLAUDE_SETTINGS_PATH };
 
 /** The rule's text as the hooks print it: one line, no control characters, cut. */
 function shownText(content: string): string {
@@ -39,7 +40,8 @@ export function renderEnforcement(input: RenderEnforcementInput): FileChange[] {
   const files: FileChange[] = [];
   const push = (path: string, after: string) => {
     const change = makeFileChange(path, input.readFile(path), after);
-    if (change) files.push(change);
+    // the settings' env values (the team's keys) are tagged: the real ones are put back only when written
+    if (change) files.push(storedChange(change));
   };
 
   const claude = rules.flatMap(([id, { content, spec }]) =>

@@ -1,5 +1,6 @@
 import { makeFileChange } from '../../assets/proposal';
-import { rebaseChange } from '../../assets/rebase';
+import { rebasePlain } from '../../assets/rebase';
+import { realText, storedMasked, storedText } from '../../assets/storedText';
 import type { WrittenFile } from './writer';
 
 /** What undoing one written file takes, given the file as it is now. */
@@ -16,6 +17,22 @@ export type RestoreStep =
  * what the decision wrote, it is a conflict: nothing is overwritten.
  */
 export function restoreStep(write: WrittenFile, current: string | undefined): RestoreStep {
+  if (!storedMasked(write.path)) return restorePlain(write, current);
+  // stored masked: taken back as stored, against the file masked the same way, then given the file's real values
+  const masked = {
+    path: write.path,
+    before: storedText(write.path, write.before),
+    after: storedText(write.path, write.after),
+  };
+  const step = restorePlain(masked, storedText(write.path, current));
+  if (step.kind !== 'write') return step;
+  const text = realText(write.path, step.text, current);
+  if (text === undefined || storedText(write.path, text) !== step.text)
+    return { kind: 'conflict', reason: `${write.path} was edited since the decision where the decision changed it` };
+  return { ...step, text };
+}
+
+function restorePlain(write: WrittenFile, current: string | undefined): RestoreStep {
   if (current === write.before) return { kind: 'nothing' };
   if (write.before === undefined) {
     // a file the decision created goes only as it was created: anything added since is someone's work
@@ -24,7 +41,7 @@ export function restoreStep(write: WrittenFile, current: string | undefined): Re
   }
   const reverse = makeFileChange(write.path, write.after, write.before);
   if (!reverse) return { kind: 'nothing' };
-  const result = rebaseChange(reverse, current);
+  const result = rebasePlain(reverse, current);
   switch (result.kind) {
     case 'unchanged':
       return { kind: 'write', text: write.before, rebased: false };

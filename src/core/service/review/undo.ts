@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Proposal } from '../../assets/proposal';
+import { storedChange, storedText } from '../../assets/storedText';
 import { ReviewMemory, ReviewMemoryData } from '../../store/reviewMemory';
 import { WorkspaceState } from '../../store/workspaceState';
 import { atomicWrite, readJsonFile } from '../../util/io';
@@ -91,9 +92,14 @@ export class UndoStack {
         ...(await this.entries()),
         {
           label: describeAction(plan.action, plan.proposal),
-          before: plan.proposal,
+          // the secrets a file holds by design are kept masked; an undo puts back the real ones from the disk
+          before: { ...plan.proposal, files: plan.proposal.files.map(storedChange) },
           memoryBefore,
-          writes: result.outcome.writes,
+          writes: result.outcome.writes.map((w) => ({
+            path: w.path,
+            before: storedText(w.path, w.before),
+            after: storedText(w.path, w.after),
+          })),
         },
       ]);
     return result;
