@@ -10,6 +10,8 @@ import {
   MERGE_HELP,
   REJECT_HELP,
   RETIRE_HELP,
+  PIN_HELP,
+  UNPIN_HELP,
   RULES_HELP,
   MEMORIES_HELP,
   TREE_HELP,
@@ -37,6 +39,10 @@ ${REJECT_HELP}
 ${UNDO_HELP}
 
 ${RETIRE_HELP}
+
+${PIN_HELP}
+
+${UNPIN_HELP}
 
 ${TREE_HELP}
 
@@ -67,8 +73,8 @@ const COMMAND_HELP: Record<string, string> = {
   reject: REJECT_HELP,
   undo: UNDO_HELP,
   retire: RETIRE_HELP,
-  pin: RETIRE_HELP,
-  unpin: RETIRE_HELP,
+  pin: PIN_HELP,
+  unpin: UNPIN_HELP,
   tree: TREE_HELP,
   rules: RULES_HELP,
   memories: MEMORIES_HELP,
