@@ -59,7 +59,8 @@ ${CACHE_HELP}
 ${BENCH_HELP}
 
 combee <command> --help shows one command's usage; combee --version the version.
-Store: --store, else $COMBEE_STORE, else the per-user data folder.
+Store: --store, else $COMBEE_STORE, else the extension's (VS Code, Insiders, VSCodium, code-server), else the per-user
+data folder; stderr says which.
 Exit codes: 0 success, 1 failure, 2 bad usage (warnings never change the exit code).`;
 
 /** Runs one CLI invocation and returns its exit code (never calls process.exit, so tests can call it). */
