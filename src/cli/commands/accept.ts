@@ -116,6 +116,8 @@ function report(result: ReviewResult, out: Output): void {
     if (decision === 'rejected') out.result(`dropped ${change.path}`);
   if (plan.rejecting.length > 0 || plan.action.kind === 'reject-all')
     out.result(`rejected ${plan.rejecting.length} rule change(s); they will not be proposed again`);
+  for (const held of plan.rejectingHeld)
+    out.result(`rejected rule ${held.id} already in the playbook: it stays out of AGENTS.md and the other files`);
 }
 
 /** Held rules already in the playbook are taken only by name: say so when they are not. */
