@@ -70,6 +70,8 @@ export interface CombeeApi {
   /** What the last Learn notice with actions said and offered; `action` runs one of them as its button would. */
   lastLearnNotice(): LearnNotice | undefined;
   runLearnAction(action: LearnAction): Promise<unknown>;
+  /** The Sessions view's message (empty, VS Code shows the view's welcome only while it has none). */
+  sessionsViewMessage(): string | undefined;
   /** The labels of the decision quick pick on screen (Accept/Reject Rule or File from the palette), if one is. */
   quickPickLabels(): string[] | undefined;
   /** Each time the run in progress grows (its node count) or ends (undefined): what the tree panel redraws on. */
@@ -236,6 +238,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     ignoredSettingNotices: () => [...shownNotices],
     checkIgnoredSettings: () => ignoredSettings.check(),
     quickPickLabels: () => shownPickLabels(),
+    sessionsViewMessage: () => sessionsTree.message,
     lastLearnNotice: () => s.lastLearnNotice,
     runLearnAction: (action) => runLearnAction(s, action),
     onDidChangeLiveRun: (listener) => s.onDidChangeLiveRun(() => listener(s.liveRun?.nodes.length)),

@@ -22,7 +22,9 @@ export function emptySessionsReport(
 ): string {
   const here = workspaces.length > 0 ? workspaces.map((w) => shortPath(w, home)).join(', ') : 'no folder is open';
   const lines = [
-    `No agent session ran in this workspace (${here}).`,
+    page.total > 0
+      ? `${page.total} session(s) ran in this workspace (${here}).`
+      : `No agent session ran in this workspace (${here}).`,
     '',
     `Searched (${searched.length}):`,
     ...searched.map((s) => `  ${s}`),

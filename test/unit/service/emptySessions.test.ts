@@ -50,6 +50,11 @@ describe('the Sessions view with nothing to list', () => {
     assert.match(text, /^No session was found in those folders yet\.$/m);
   });
 
+  it('says how many sessions ran here when there are some (the page opens from the palette too)', () => {
+    const text = emptySessionsReport(['/home/ada/src/shop'], { ...page([], 0), total: 3 }, SEARCHED, '/home/ada');
+    assert.match(text, /^3 session\(s\) ran in this workspace \(~\/src\/shop\)\./);
+  });
+
   it('shortens only paths under the home folder itself', () => {
     assert.equal(shortPath('/home/ada/src', '/home/ada'), '~/src');
     assert.equal(shortPath('/home/adam/src', '/home/ada'), '/home/adam/src');
