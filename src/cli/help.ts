@@ -31,10 +31,26 @@ export const UNDO_HELP = `combee undo [--steps <n>] [--workspace <folder>] [--st
 
 export const RETIRE_HELP = `combee retire <rule-id> [--reason <text>] [--workspace <folder>] [--playbook <path>]
               [--targets <list>] [--store <folder>] [--json]
-combee pin <rule-id> | combee unpin <rule-id> [--workspace <folder>] [--playbook <path>] [--store <folder>] [--json]
-  Proposes what the panel's Retire… and Pin… do: the rule taken out of the playbook and every file rendered from
-  it, or the pin mark above it (a pinned rule is never proposed for retiring). Prints the diffs and saves the
+  Proposes what the panel's Retire… does: the rule taken out of the playbook and every file rendered from it. Prints
+  the diffs and saves the proposal; nothing is written until \`combee accept <proposal-id>\`. \`combee pin\` keeps a
+  rule from being proposed for retiring.`;
+
+const pinHelp = (
+  command: 'pin' | 'unpin',
+  what: string,
+) => `combee ${command} <rule-id> [--workspace <folder>] [--playbook <path>] [--store <folder>] [--json]
+  Proposes what the panel's ${command === 'pin' ? 'Pin…' : 'Unpin'} does: ${what}. Prints the diff and saves the
   proposal; nothing is written until \`combee accept <proposal-id>\`.`;
+
+export const PIN_HELP = pinHelp(
+  'pin',
+  'the pin mark put above the rule in the playbook (a pinned rule is never proposed for retiring)',
+);
+
+export const UNPIN_HELP = pinHelp(
+  'unpin',
+  'the pin mark above the rule taken out of the playbook (it may be proposed for retiring again)',
+);
 
 export const BENCH_HELP = `combee bench learn [--json] [--quick] [--out <folder>]
 combee bench faults [--runs <n>] [--out <folder>]

@@ -10,6 +10,8 @@ import {
   MERGE_HELP,
   REJECT_HELP,
   RETIRE_HELP,
+  PIN_HELP,
+  UNPIN_HELP,
   RULES_HELP,
   MEMORIES_HELP,
   TREE_HELP,
@@ -38,6 +40,10 @@ ${UNDO_HELP}
 
 ${RETIRE_HELP}
 
+${PIN_HELP}
+
+${UNPIN_HELP}
+
 ${TREE_HELP}
 
 ${RULES_HELP}
@@ -53,7 +59,8 @@ ${CACHE_HELP}
 ${BENCH_HELP}
 
 combee <command> --help shows one command's usage; combee --version the version.
-Store: --store, else $COMBEE_STORE, else the per-user data folder.
+Store: --store, else $COMBEE_STORE, else the extension's (VS Code, Insiders, VSCodium, code-server), else the per-user
+data folder; stderr says which.
 Exit codes: 0 success, 1 failure, 2 bad usage (warnings never change the exit code).`;
 
 /** Runs one CLI invocation and returns its exit code (never calls process.exit, so tests can call it). */
@@ -67,8 +74,8 @@ const COMMAND_HELP: Record<string, string> = {
   reject: REJECT_HELP,
   undo: UNDO_HELP,
   retire: RETIRE_HELP,
-  pin: RETIRE_HELP,
-  unpin: RETIRE_HELP,
+  pin: PIN_HELP,
+  unpin: UNPIN_HELP,
   tree: TREE_HELP,
   rules: RULES_HELP,
   memories: MEMORIES_HELP,

@@ -22,6 +22,7 @@ export const COMMANDS = {
   acceptFile: 'combee.acceptFile',
   acceptRule: 'combee.acceptRule',
   rejectRule: 'combee.rejectRule',
+  rejectFile: 'combee.rejectFile',
   showRuleEvidence: 'combee.showRuleEvidence',
   editProposal: 'combee.editProposal',
   openProposalFile: 'combee.openProposalFile',
@@ -36,6 +37,7 @@ export const COMMANDS = {
   unpinRule: 'combee.unpinRule',
   showLog: 'combee.showLog',
   showMoreSessions: 'combee.showMoreSessions',
+  showSearchedFolders: 'combee.showSearchedFolders',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

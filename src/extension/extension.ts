@@ -3,7 +3,8 @@ import type { Proposal } from '../core/assets/proposal';
 import { createWorkspaceMatcher } from '../core/trace/workspaceMatch';
 import { startBackground } from './background';
 import { forgetLearningCommand, forgetSessionCommand } from './commands/forget';
-import { learnFromRecentSessions } from './commands/learn';
+import { learnFromRecentSessions, runLearnAction } from './commands/learn';
+import type { LearnAction, LearnNotice } from '../core/service/learnNotices';
 import { backtestRules } from './commands/backtest';
 import { calibrateCapacityCommand } from './commands/calibrate';
 import { importSessionsCommand, openPlaybookCommand, setApiKeyCommand } from './commands/misc';
@@ -16,6 +17,7 @@ import {
   openProposalFile,
   rejectProposal,
   rejectRule,
+  rejectFile,
   reviewProposals,
   showRuleEvidence,
   undoLastDecision,
@@ -30,6 +32,7 @@ import { Services, workspaceFolderPaths } from './services';
 import { readSettings, type SettingProblem, type Settings } from './settings';
 import { createStatusBar } from './statusBar';
 import { ProposalsView } from './views/proposalsView';
+import { shownPickLabels } from './commands/pickPending';
 import { RulesView } from './views/rulesView';
 import { revealSessionSource } from './views/sessionSource';
 import { sessionIdOf, SessionsView } from './views/sessionsView';
@@ -64,6 +67,13 @@ export interface CombeeApi {
   viewItems(view: 'sessions' | 'proposals', options?: { resolved?: boolean }): Promise<TreeSnapshot[]>;
   /** The status bar item as shown once its pending updates ran. */
   statusBar(): Promise<{ text: string; visible: boolean }>;
+  /** What the last Learn notice with actions said and offered; `action` runs one of them as its button would. */
+  lastLearnNotice(): LearnNotice | undefined;
+  runLearnAction(action: LearnAction): Promise<unknown>;
+  /** The Sessions view's message (empty, VS Code shows the view's welcome only while it has none). */
+  sessionsViewMessage(): string | undefined;
+  /** The labels of the decision quick pick on screen (Accept/Reject Rule or File from the palette), if one is. */
+  quickPickLabels(): string[] | undefined;
   /** Each time the run in progress grows (its node count) or ends (undefined): what the tree panel redraws on. */
   onDidChangeLiveRun(listener: (nodes: number | undefined) => void): vscode.Disposable;
   /** The notices shown in this session that a repository's setting was ignored. */
@@ -96,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     [COMMANDS.showRuleEvidence]: (a, b) =>
       isNode(a) ? showRuleEvidence(s, a.proposalId, a.ruleId) : showRuleEvidence(s, a, b),
     [COMMANDS.rejectRule]: (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)),
+    [COMMANDS.rejectFile]: (a, b) => (isNode(a) ? rejectFile(s, a.proposalId, a.path) : rejectFile(s, a, b)),
     [COMMANDS.editProposal]: (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)),
     [COMMANDS.openProposalFile]: (id, path) => openProposalFile(s, id, path),
     [COMMANDS.showTree]: () => void showPanel(s, 'tree'),
@@ -152,6 +163,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       void vscode.window.showInformationMessage('Combee: the cache of model calls is cleared.');
     },
     [COMMANDS.showMoreSessions]: () => sessionsView.showMore(),
+    [COMMANDS.showSearchedFolders]: async () => {
+      const document = await vscode.workspace.openTextDocument(SEARCHED_FOLDERS_URI);
+      await vscode.window.showTextDocument(document, { preview: true });
+      return document.getText();
+    },
   };
   for (const [id, run] of Object.entries(handlers))
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -168,6 +184,9 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
     vscode.workspace.registerTextDocumentContentProvider(SESSION_SCHEME, new SessionContentProvider(s.store)),
+    vscode.workspace.registerTextDocumentContentProvider(SEARCHED_FOLDERS_URI.scheme, {
+      provideTextDocumentContent: () => sessionsView.emptyReport(),
+    }),
     backtests,
     vscode.workspace.registerTextDocumentContentProvider(BACKTEST_SCHEME, backtests),
     vscode.workspace.registerTextDocumentContentProvider(
@@ -218,6 +237,10 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     statusBar: () => statusBar.shown(),
     ignoredSettingNotices: () => [...shownNotices],
     checkIgnoredSettings: () => ignoredSettings.check(),
+    quickPickLabels: () => shownPickLabels(),
+    sessionsViewMessage: () => sessionsTree.message,
+    lastLearnNotice: () => s.lastLearnNotice,
+    runLearnAction: (action) => runLearnAction(s, action),
     onDidChangeLiveRun: (listener) => s.onDidChangeLiveRun(() => listener(s.liveRun?.nodes.length)),
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {
@@ -246,6 +269,9 @@ function restrictedModeMessages(views: vscode.TreeView<unknown>[], s: Services):
     }),
   ];
 }
+
+/** The read-only page of where sessions were searched (the empty Sessions view's welcome links to it). */
+const SEARCHED_FOLDERS_URI = vscode.Uri.from({ scheme: 'combee-searched', path: '/Where Combee looked for sessions' });
 
 /** Tree nodes of the Proposals view carry what their commands need. */
 function ruleIdOf(value: unknown): string | undefined {

@@ -4,6 +4,7 @@ import { ProposalStore } from '../core/store/proposals';
 import { CallCache } from '../core/llm/cache';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../core/pool/pool';
 import type { Skipped } from '../core/trace/skipped';
+import type { LearnNotice } from '../core/service/learnNotices';
 import { TraceStore } from '../core/store/traceStore';
 import { WorkspaceState } from '../core/store/workspaceState';
 import type { ProposalContentProvider } from './review/proposalDocuments';
@@ -26,6 +27,8 @@ export class Services implements vscode.Disposable {
   backtestDocuments?: BacktestContentProvider;
   /** What the last import (all its folders) saw and did not import: the Sessions view shows it. */
   lastImportSkipped?: Skipped;
+  /** What the last Learn notice with actions said and offered (the extension's test API reads it). */
+  lastLearnNotice?: LearnNotice;
   /** The run in progress, so deactivation can cancel it. */
   currentRun?: AbortController;
   running = false;

@@ -12,11 +12,12 @@ import { fileWriter } from '../../core/service/review/fileWriter';
 import { describeStatus, proposalStatus } from '../../core/service/review/status';
 import { UndoStack } from '../../core/service/review/undo';
 import { ProposalStore } from '../../core/store/proposals';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { describeFlags } from '../../core/trust/kinds';
 import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
+import { storeDirFor } from '../store';
 
 // `combee accept` and `combee reject`: flags in, lines out. Every decision is the review service's.
 
@@ -45,7 +46,7 @@ async function command(argv: string[], decision: Decision, out: Output): Promise
   const id = positionals[0];
   if (!id) throw new UsageError('a proposal id is required');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const proposals = new ProposalStore(new WorkspaceState(store.dir));
   const proposal = await proposals.load(workspace, id);
   if (!proposal) {
@@ -115,6 +116,8 @@ function report(result: ReviewResult, out: Output): void {
     if (decision === 'rejected') out.result(`dropped ${change.path}`);
   if (plan.rejecting.length > 0 || plan.action.kind === 'reject-all')
     out.result(`rejected ${plan.rejecting.length} rule change(s); they will not be proposed again`);
+  for (const held of plan.rejectingHeld)
+    out.result(`rejected rule ${held.id} already in the playbook: it stays out of AGENTS.md and the other files`);
 }
 
 /** Held rules already in the playbook are taken only by name: say so when they are not. */

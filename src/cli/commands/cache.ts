@@ -1,12 +1,13 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CallCache } from '../../core/llm/cache';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
+import { storeDirFor } from '../store';
 
 export async function cacheCommand(argv: string[], out: Output): Promise<number> {
   const { values, positionals } = parse(argv, { store: { type: 'string' }, json: { type: 'boolean' } });
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const cache = new CallCache(join(store.dir, 'cache'));
   switch (positionals[0]) {
     case 'stats': {

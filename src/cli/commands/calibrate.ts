@@ -1,12 +1,11 @@
-import { resolve } from 'node:path';
 import { describeCalibration, describePlan, planCalibration, runCalibration } from '../../core/learn/calibrate';
 import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../../core/learn/capacity';
 import { PROVIDER_CHOICES } from '../../core/llm/providers';
 import { saveCalibration } from '../../core/service/calibrateModel';
-import { defaultStoreDir } from '../../core/store/traceStore';
 import { decimal, integer, oneOf, parse, UsageError } from '../args';
 import { progressOf, type Output } from '../output';
 import { endpointFromFlags, resolveRoles } from './learnProvider';
+import { storeDirFor } from '../store';
 
 /**
  * `combee calibrate`: a few synthetic aggregation calls at growing sizes, their cost shown first, and what the
@@ -38,7 +37,7 @@ export async function calibrateCommand(argv: string[], out: Output, signal?: Abo
   const prices =
     priceIn !== undefined || priceOut !== undefined ? { input: priceIn ?? 0, output: priceOut ?? 0 } : undefined;
   const provider = oneOf('provider', values.provider, PROVIDER_CHOICES, 'auto');
-  const storeDir = typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir();
+  const storeDir = storeDirFor(values.store, out);
   const roles = resolveRoles(
     provider,
     {

@@ -4,10 +4,11 @@ import { backtestText } from '../../core/eval/render';
 import type { SplitChoice } from '../../core/eval/split';
 import { CallCache } from '../../core/llm/cache';
 import { PROVIDER_CHOICES } from '../../core/llm/providers';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { integer, oneOf, parse, UsageError, workspacePathFlag } from '../args';
 import { progressOf, type Output } from '../output';
 import { endpointFromFlags, resolveRoles } from './learnProvider';
+import { storeDirFor } from '../store';
 
 /** `--split <date>` or `--ratio <r>` (not both); neither: the first half of the sessions teaches. */
 function splitChoice(values: Record<string, string | boolean | undefined>): SplitChoice | undefined {
@@ -51,7 +52,7 @@ export async function evalCommand(argv: string[], out: Output, signal?: AbortSig
   const provider = oneOf('provider', values.provider, PROVIDER_CHOICES, 'offline');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const playbookPath = workspacePathFlag('playbook', workspace, values.playbook);
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const roles = resolveRoles(
     provider,
     {

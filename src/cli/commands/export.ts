@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { BUNDLE_SIGNATURE_NAMESPACE, SIGNATURE_SUFFIX } from '../../core/team/bundleSignature';
 import { exportBundle } from '../../core/team/importBundle';
 import { parse, UsageError } from '../args';
 import type { Output } from '../output';
+import { storeDirFor } from '../store';
 
 /** Who the bundle says it is from: COMBEE_AUTHOR, else the login name (no git, no e-mail address by default). */
 function defaultAuthor(env: NodeJS.ProcessEnv): string {
@@ -34,7 +35,7 @@ export async function exportCommand(argv: string[], out: Output): Promise<number
   if (typeof values.since === 'string' && Number.isNaN(Date.parse(values.since)))
     throw new UsageError(`--since must be a date (such as 2026-11-01): ${values.since}`);
   if (values.author === '') throw new UsageError('--author needs a name');
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const result = await exportBundle({
     store,
     workspace,

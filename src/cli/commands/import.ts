@@ -6,7 +6,7 @@ import { describeSkipped } from '../../core/trace/skipped';
 import { DEFAULT_READ_LIMITS } from '../../core/import/limits';
 import { importSessions } from '../../core/import/importer';
 import { isBlockingIo, setBlockingIo } from '../../core/util/io';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { createWorkerPool } from '../../core/pool/pool';
 import { BundleError } from '../../core/team/bundle';
 import { importBundle, type ImportBundleResult } from '../../core/team/importBundle';
@@ -16,6 +16,7 @@ import { describeSigner } from '../../core/team/bundleSignature';
 import { integer, oneOf, parse, UsageError } from '../args';
 import { progressOf, type Output } from '../output';
 import { redactionPatterns } from './redactionFlags';
+import { storeDirFor } from '../store';
 
 export async function importCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -40,7 +41,7 @@ export async function importCommand(argv: string[], out: Output, signal?: AbortS
   for (const bundle of bundles) if (!existsSync(bundle)) throw new UsageError(`--bundle: no such file: ${bundle}`);
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   if (bundles.length > 0 && !existsSync(workspace)) throw new UsageError(`--workspace: no such folder: ${workspace}`);
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const json = values.json === true;
   const extraPatterns = await redactionPatterns(
     store.dir,

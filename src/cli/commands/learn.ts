@@ -3,7 +3,7 @@ import { CallCache } from '../../core/llm/cache';
 import type { Roles } from '../../core/llm/providers';
 import { ProposalStore } from '../../core/store/proposals';
 import { learnWorkspace, type LearnWorkspaceOptions } from '../../core/service/learnWorkspace';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { BatchRuns } from '../../core/store/batchRuns';
 import { renderPrBody } from '../../core/team/prBody';
@@ -20,6 +20,7 @@ import { redactionPatterns } from './redactionFlags';
 import { replayedFlags } from './resumeFlags';
 import { parseLearnRequest, type LearnPlace, type ResumeLearnRequest, type RunLearnRequest } from './learnRequest';
 import { reportLearnJson, reportLearnText, type AppliedProposal, type LearnResult } from './learnReport';
+import { storeDirFor } from '../store';
 
 type CommonOptions = Omit<LearnWorkspaceOptions, 'mapOnly' | 'precomputed' | 'reflector'>;
 
@@ -36,7 +37,7 @@ async function resumeBatchRun(
   out: Output,
   signal?: AbortSignal,
 ): Promise<number> {
-  const store = storeOf(request);
+  const store = storeOf(request, out);
   const run = await new BatchRuns(new WorkspaceState(store.dir), request.workspace).load(request.batchId);
   if (!run) {
     out.warn(`no Batch API run ${request.batchId} for ${request.workspace} in ${store.dir}`);
@@ -47,7 +48,7 @@ async function resumeBatchRun(
 
 async function runLearn(request: RunLearnRequest, argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const { mode } = request;
-  const store = storeOf(request);
+  const store = storeOf(request, out);
   const endpoint = endpointFromFlags(request.endpointFlags);
   const cache = request.noCache ? undefined : new CallCache(join(store.dir, 'cache'));
   const prices =
@@ -118,7 +119,7 @@ async function runLearn(request: RunLearnRequest, argv: string[], out: Output, s
   if (batchRun && !request.dryRun && result.record && result.record.status !== 'failed')
     await batchRun.runs.save({ ...batchRun.run, status: 'learned', proposalId: result.proposal?.id });
   if (mode.kind === 'map') return reportMapPhase(result, mode.out, request.json, out);
-  return finishLearn(request, result, roles, common.proposals, out);
+  return finishLearn(request, result, roles, common.proposals, store.dir, out);
 }
 
 /** After a run that learns: apply and write the PR body when asked, then report. */
@@ -127,12 +128,13 @@ async function finishLearn(
   result: LearnResult,
   roles: Roles,
   proposals: ProposalStore,
+  storeDir: string,
   out: Output,
 ): Promise<number> {
   const record = result.record;
   const applied =
     request.apply && result.proposal && !request.dryRun && record?.status !== 'failed'
-      ? await applyProposal(result.proposal.id, request, proposals, out)
+      ? await applyProposal(result.proposal.id, request, proposals, storeDir, out)
       : undefined;
   if (request.prBody !== undefined && result.proposal && record) {
     const people = new Set(result.traces.map((t) => t.contributor ?? '')).size;
@@ -154,8 +156,8 @@ async function finishLearn(
     : reportLearnText(request, result, roles.info, applied, out);
 }
 
-function storeOf(place: LearnPlace): TraceStore {
-  return new TraceStore(place.storeDir ?? defaultStoreDir());
+function storeOf(place: LearnPlace, out: Output): TraceStore {
+  return new TraceStore(storeDirFor(place.storeDir, out));
 }
 
 function commonOptions(
@@ -223,10 +225,11 @@ async function applyProposal(
   id: string,
   request: RunLearnRequest,
   proposals: ProposalStore,
+  storeDir: string,
   out: Output,
 ): Promise<AppliedProposal> {
-  const args = [id, '--workspace', request.workspace];
-  if (request.storeDir !== undefined) args.push('--store', request.storeDir);
+  // the store this run used and said, whichever way it was chosen
+  const args = [id, '--workspace', request.workspace, '--store', storeDir];
   if (request.playbookFlag !== undefined) args.push('--playbook', request.playbookFlag);
   const exitCode = await acceptCommand(args, request.json ? { ...out, result: (t) => out.info(t) } : out);
   const after = await proposals.load(request.workspace, id);

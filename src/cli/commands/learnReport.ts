@@ -106,7 +106,7 @@ export function reportLearnText(
   out.result(
     [
       `Learned from ${result.traces.length} session(s) with ${info.provider} (${info.model}), strategy ${record!.strategy} (${countBatchModes(record!.batches)}), seed ${record!.seed}:`,
-      `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, or not yet seen in enough sessions).`,
+      `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, not yet seen in enough sessions, or as a warning above says).`,
       ...(result.superseded?.length ? [`  ${supersededLine(proposal, result.superseded, request.dryRun)}`] : []),
       ...(proposal.targetReasons?.length ? [`  Rendered for ${proposal.targetReasons.join('; ')}.`] : []),
       ...(proposal.enforcements ?? []).map((e) => `  Enforcement: ${e.explanation}.`),

@@ -5,12 +5,13 @@ import { agentName } from '../../core/memories/candidates';
 import type { MemoryVerdict } from '../../core/memories/types';
 import { emptyPlaybook, parsePlaybook } from '../../core/playbook/markdown';
 import { agentMemoryReport, memoryEnv } from '../../core/service/agentMemories';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
 import { parse, workspacePathFlag } from '../args';
 import type { Output } from '../output';
 import { redactionPatterns } from './redactionFlags';
+import { storeDirFor } from '../store';
 
 function evidenceLines(label: string, list: MemoryVerdict['support']): string[] {
   return list.map((e) => `    ${label} ${e.traceId} step(s) ${e.steps.join(', ')}: ${e.reason}`);
@@ -29,7 +30,7 @@ export async function memoriesCommand(argv: string[], out: Output): Promise<numb
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
   const playbookPath = workspacePathFlag('playbook', workspace, values.playbook) ?? DEFAULT_PLAYBOOK_PATH;
   const text = await readTextIfExists(resolveInWorkspace(workspace, playbookPath));
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const extraRedactionPatterns = await redactionPatterns(
     store.dir,
     values['redact-pattern'] as unknown as string[] | undefined,

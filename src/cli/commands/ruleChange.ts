@@ -5,10 +5,11 @@ import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { pinProposal } from '../../core/service/pinRule';
 import { retireProposal } from '../../core/service/retireRule';
 import { ProposalStore } from '../../core/store/proposals';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { parse, UsageError, workspacePathFlag } from '../args';
 import { shellQuote, type Output } from '../output';
+import { storeDirFor } from '../store';
 
 // `combee retire`, `pin` and `unpin`: the panel's Retire… and Pin… as proposals to review, the same diffs, written
 // only by `combee accept`.
@@ -54,7 +55,7 @@ async function propose(action: Action, argv: string[], out: Output): Promise<num
     );
     return 1;
   }
-  const storeDir = typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir();
+  const storeDir = storeDirFor(values.store, out);
   await new ProposalStore(new WorkspaceState(new TraceStore(storeDir).dir)).save(proposal);
   const accept = ['combee', 'accept', proposal.id, '--workspace', workspace];
   if (typeof values.store === 'string') accept.push('--store', storeDir);

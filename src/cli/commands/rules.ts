@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { describeClaim } from '../../core/learn/confirmedCounters';
 import { playbookRules, type PlaybookRule } from '../../core/service/playbookRules';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
@@ -12,6 +12,7 @@ import { modelLabel } from '../../core/playbook/authorMark';
 import { STAGES, stagesByModel, type ModelStages } from '../../shared/stagesByModel';
 import { parse, UsageError, workspacePathFlag } from '../args';
 import type { Output } from '../output';
+import { storeDirFor } from '../store';
 
 /** Which model wrote the rule, when its model mark says (nothing for a rule without one). */
 function authorNote(rule: PlaybookRule): string {
@@ -68,7 +69,7 @@ export async function rulesCommand(argv: string[], out: Output): Promise<number>
     } else out.result(note);
     return 0;
   }
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const { rules, runs } = await playbookRules(new WorkspaceState(store.dir), workspace, text, staleAfter);
   if (values['by-model']) {
     const rows = stagesByModel(

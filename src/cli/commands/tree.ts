@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { loadRunRecords } from '../../core/store/runs';
 import { renderRunTree } from '../../core/learn/treeText';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { parse } from '../args';
 import type { Output } from '../output';
 import { WorkspaceState } from '../../core/store/workspaceState';
+import { storeDirFor } from '../store';
 
 export async function treeCommand(argv: string[], out: Output): Promise<number> {
   const { values } = parse(argv, {
@@ -14,7 +15,7 @@ export async function treeCommand(argv: string[], out: Output): Promise<number> 
     json: { type: 'boolean' },
   });
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const records = await loadRunRecords(new WorkspaceState(store.dir), workspace);
   const record = typeof values.run === 'string' ? records.find((r) => r.id === values.run) : records[0];
   if (!record && typeof values.run === 'string') {

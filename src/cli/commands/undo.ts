@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import { fileWriter } from '../../core/service/review/fileWriter';
 import { UndoStack, type UndoOutcome } from '../../core/service/review/undo';
 import { ProposalStore } from '../../core/store/proposals';
-import { TraceStore, defaultStoreDir } from '../../core/store/traceStore';
+import { TraceStore } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { integer, parse, UsageError } from '../args';
 import type { Output } from '../output';
+import { storeDirFor } from '../store';
 
 // `combee undo`: walks back the workspace's review decisions, newest first — the same stack the extension's Undo Last
 // Decision walks (it lives in the store), so a decision undone here is undone there too.
@@ -23,7 +24,7 @@ export async function undoCommand(argv: string[], out: Output): Promise<number> 
   const steps = integer('steps', values.steps) ?? 1;
   if (steps < 1) throw new UsageError('--steps must be at least 1');
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
-  const store = new TraceStore(typeof values.store === 'string' ? resolve(values.store) : defaultStoreDir());
+  const store = new TraceStore(storeDirFor(values.store, out));
   const deps = { store, proposals: new ProposalStore(new WorkspaceState(store.dir)), writer: fileWriter(workspace) };
   const stack = new UndoStack(store.dir, workspace);
   const json = values.json === true;

@@ -9,6 +9,7 @@ import { layoutRun, storeLayout } from '../learn/layout';
 export function pushApplyNode(result: LearnResult, name: string, label: string, applied: readonly AppliedOp[]): void {
   const ok = applied.filter((a) => a.status === 'applied');
   result.record.totals.applied += ok.length;
+  result.record.totals.skipped += applied.length - ok.length;
   const lastBatch = result.record.batches.at(-1)?.index ?? 0;
   result.record.nodes.push({
     id: `b${lastBatch}:${name}`,

@@ -10,24 +10,38 @@ export function shortPath(path: string, home = homedir()): string {
 }
 
 /**
- * Why the view is empty, as the view's message: which folders this workspace is, where sessions were searched, and
- * which other folders the store holds sessions of (a session belongs to the folder it ran in).
+ * Why the Sessions view is empty, as the read-only page its welcome links to: which folders this workspace is, every
+ * folder searched (one a line: the view shows only the short welcome), and which other folders the store holds sessions
+ * of (a session belongs to the folder it ran in).
  */
-export function emptySessionsMessage(
+export function emptySessionsReport(
   workspaces: readonly string[],
   page: SessionPage,
   searched: readonly string[],
   home = homedir(),
 ): string {
   const here = workspaces.length > 0 ? workspaces.map((w) => shortPath(w, home)).join(', ') : 'no folder is open';
-  const lines = [`No agent session ran in this workspace (${here}).`, `Searched: ${searched.join('; ')}.`];
+  const lines = [
+    page.total > 0
+      ? `${page.total} session(s) ran in this workspace (${here}).`
+      : `No agent session ran in this workspace (${here}).`,
+    '',
+    `Searched (${searched.length}):`,
+    ...searched.map((s) => `  ${s}`),
+    '',
+  ];
   const { sessions, folders } = page.elsewhere;
   if (sessions > 0) {
-    const named = folders.map((f) => `${shortPath(f.cwd, home)} (${f.sessions})`).join(', ');
     const rest = sessions - folders.reduce((n, f) => n + f.sessions, 0);
     lines.push(
-      `${sessions} session(s) found belong to other folders: ${named}${rest > 0 ? ` and ${rest} more` : ''}. Open one of those folders to learn from them.`,
+      `${sessions} session(s) found belong to other folders; open one of them to learn from its sessions:`,
+      ...folders.map((f) => `  ${shortPath(f.cwd, home)} (${f.sessions})`),
+      ...(rest > 0 ? [`  and ${rest} more`] : []),
     );
   } else lines.push('No session was found in those folders yet.');
-  return lines.join('\n');
+  lines.push(
+    '',
+    'Import Sessions… reads a folder of session logs once; Add Session Folders (combee.sources.extraFolders) watches one.',
+  );
+  return `${lines.join('\n')}\n`;
 }

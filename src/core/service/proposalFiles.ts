@@ -268,7 +268,8 @@ export async function chooseRules(
         files: again.files,
         rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => ({ ...r, flags: r.flags ?? [] })),
         ops: again.ops,
-        heldRules: again.held,
+        // a held rule decided by name stays decided
+        heldRules: again.held.filter((h) => !proposal.reviewed.rules.some((r) => r.id === h.id)),
         status: again.files.length === 0 ? 'accepted' : 'partial',
       };
     },

@@ -262,6 +262,8 @@ function applyOutcome(result: LearnResult, outcome: ConflictOutcome, all: readon
       a.status = 'skipped';
       a.reason = withdraw.get(a.id);
       result.record.totals.applied--;
+      // the summary's "left out" counts it, as the warning saying so does
+      result.record.totals.skipped++;
     }
   for (const node of result.record.nodes) {
     if (node.kind !== 'apply' || !Array.isArray(node.detail)) continue;

@@ -50,7 +50,10 @@ function parseTrace(text: string): Trace | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** The per-user data folder: `COMBEE_STORE`, else the platform's app-data location. Never inside a repository. */
+/**
+ * The CLI's own per-user data folder: `COMBEE_STORE`, else the platform's app-data location. Never inside a repository.
+ * The CLI prefers the extension's store when there is one (storeLocation.ts).
+ */
 export function defaultStoreDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.COMBEE_STORE) return resolve(env.COMBEE_STORE);
   switch (platform()) {

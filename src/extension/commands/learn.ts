@@ -5,7 +5,14 @@ import type { RunEstimate } from '../../core/learn/estimate';
 import { isAbortError } from '../../core/util/concurrency';
 import { captureSessions } from '../capture';
 import { learnInWorker } from '../learnInWorker';
-import { chooseProvider } from '../llm/providerChoice';
+import { chooseProvider, offlineChoice } from '../llm/providerChoice';
+import {
+  failedRunNotice,
+  LEARN_ACTIONS,
+  noSessionsNotice,
+  type LearnAction,
+  type LearnNotice,
+} from '../../core/service/learnNotices';
 import { openProposalDiff, proposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { isSetByUser, readSettings, type SettingProblem } from '../settings';
@@ -33,7 +40,8 @@ export function learnFromRecentSessions(services: Services): Promise<LearnComman
  */
 export async function runLearning(
   services: Services,
-  mode: { background: boolean; windowDays?: number },
+  /** `offline`: this run with the offline learner, whatever the settings choose (a failed provider's way on). */
+  mode: { background: boolean; windowDays?: number; offline?: boolean },
 ): Promise<LearnCommandResult | undefined> {
   const folders = workspaceFolderPaths();
   if (folders.length === 0) {
@@ -54,7 +62,7 @@ export async function runLearning(
     services.log.warn(problem.message);
     if (!mode.background) void vscode.window.showWarningMessage(`Combee: ${problem.message}.`);
   }
-  const choice = await chooseProvider(services, !mode.background);
+  const choice = mode.offline ? offlineChoice() : await chooseProvider(services, !mode.background);
   const { info } = choice;
   services.log.info(
     `learning${mode.background ? ' in the background' : ''} with ${choice.reason} (${info.provider}/${info.model})`,
@@ -180,17 +188,17 @@ export async function runLearning(
           if (failures.length > 0) {
             // A failed run is never "nothing new": its sessions are kept for the next run.
             services.log.error(`learning failed: ${failures.join('; ')}`);
-            if (!mode.background) void reportFailedRun(services, failures);
+            if (!mode.background) void offer(services, failedRunNotice(failures[0], info.provider), 'error');
             if (!first) return undefined;
           }
           if (mode.background) return first;
           if (!first && outsideWindow > 0) {
             void explainWindow(services, outsideWindow, settings.windowDays);
+          } else if (!first && capture.sessions === 0) {
+            void offer(services, noSessionsNotice(), 'info');
           } else if (!first) {
             void vscode.window.showInformationMessage(
-              capture.sessions === 0
-                ? 'Combee found no new sessions for this workspace.'
-                : `Combee learned nothing new from the recent sessions.${pendingNote ? ` Proposal ${pendingNote} still waits for review.` : ''}`,
+              `Combee learned nothing new from the recent sessions.${pendingNote ? ` Proposal ${pendingNote} still waits for review.` : ''}`,
             );
           } else {
             const message = `Combee proposes ${first.files.length} file change(s), learned with ${info.provider} (${info.model}). Review the diff, then Accept or Reject.${replacedNote}${flaggedNote}${dropsNote}`;
@@ -205,8 +213,7 @@ export async function runLearning(
             return undefined;
           }
           services.log.error(`learning failed: ${(error as Error).stack ?? error}`);
-          if (!mode.background)
-            void vscode.window.showErrorMessage(`Combee could not learn: ${(error as Error).message}`);
+          if (!mode.background) void offer(services, failedRunNotice((error as Error).message, info.provider), 'error');
           return undefined;
         } finally {
           subscription.dispose();
@@ -219,17 +226,32 @@ export async function runLearning(
   }
 }
 
-/** An error notification for a failed run, with the ways out: the key, the log, or another try. */
-async function reportFailedRun(services: Services, failures: string[]): Promise<void> {
-  const choice = await vscode.window.showErrorMessage(
-    `Combee could not learn: ${failures[0]}. Nothing was marked learned.`,
-    'Set API Key',
-    'Show Log',
-    'Retry',
-  );
-  if (choice === 'Set API Key') await vscode.commands.executeCommand('combee.setApiKey');
-  else if (choice === 'Show Log') services.log.show();
-  else if (choice === 'Retry') await vscode.commands.executeCommand('combee.learn');
+/** A notice with its ways on (learnNotices.ts); the one chosen runs. */
+async function offer(services: Services, notice: LearnNotice, kind: 'info' | 'error'): Promise<void> {
+  services.lastLearnNotice = notice;
+  const choice =
+    kind === 'error'
+      ? await vscode.window.showErrorMessage(notice.message, ...notice.actions)
+      : await vscode.window.showInformationMessage(notice.message, ...notice.actions);
+  if (choice) await runLearnAction(services, choice);
+}
+
+/** What each action of a Learn notice does. */
+export async function runLearnAction(services: Services, action: LearnAction): Promise<unknown> {
+  switch (action) {
+    case LEARN_ACTIONS.importSessions:
+      return vscode.commands.executeCommand('combee.importSessions');
+    case LEARN_ACTIONS.addFolders:
+      return vscode.commands.executeCommand('workbench.action.openSettings', 'combee.sources');
+    case LEARN_ACTIONS.learnOffline:
+      return runLearning(services, { background: false, offline: true });
+    case LEARN_ACTIONS.setApiKey:
+      return vscode.commands.executeCommand('combee.setApiKey');
+    case LEARN_ACTIONS.showLog:
+      return services.log.show();
+    case LEARN_ACTIONS.retry:
+      return vscode.commands.executeCommand('combee.learn');
+  }
 }
 
 /** Sessions exist but are older than the window: say so, and offer the two ways to include them. */

@@ -11,6 +11,7 @@ import { workspaceEditWriter, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
 import { isSetByUser, readSettings } from '../settings';
+import { pickPendingFile, pickPendingRule } from './pickPending';
 import { allowedInThisWorkspace } from '../trust';
 
 /** The active proposal diff tab's proposal and file, if any. */
@@ -135,6 +136,11 @@ function decisionMessage(result: ReviewResult): string {
     ...(plan.rejecting.length > 0
       ? [`turned down ${ruleList(plan.rejecting.map((r) => r.id))} (not proposed again)`]
       : []),
+    ...(plan.rejectingHeld.length > 0
+      ? [
+          `turned down ${ruleList(plan.rejectingHeld.map((h) => h.id))} already in the playbook (kept out of the other files)`,
+        ]
+      : []),
     ...(dropped.length > 0 ? [`dropped ${dropped.join(', ')}`] : []),
   ];
   return `Combee ${describeAction(plan.action, plan.proposal)}${parts.length ? `: ${parts.join('; ')}` : ''}.`;
@@ -227,6 +233,12 @@ export async function acceptProposal(
  */
 export async function acceptFile(services: Services, id?: unknown, path?: unknown): Promise<AcceptOutcome | undefined> {
   if (!allowedInThisWorkspace('write accepted changes')) return undefined;
+  if (typeof path !== 'string' && !activeProposalFile()) {
+    // from the palette, with no diff open: pick the file
+    const picked = await pickPendingFile(services, 'Accept');
+    if (!picked) return undefined;
+    [id, path] = [picked.proposalId, picked.path];
+  }
   const active = activeProposalFile();
   const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
   const filePath = typeof path === 'string' ? path : active?.path;
@@ -253,6 +265,12 @@ export async function acceptRule(
   confirmed?: unknown,
 ): Promise<AcceptOutcome | undefined> {
   if (!allowedInThisWorkspace('write accepted changes')) return undefined;
+  if (typeof ruleId !== 'string') {
+    // from the palette, with no row to act on: pick the rule
+    const picked = await pickPendingRule(services, 'Accept');
+    if (!picked) return undefined;
+    [id, ruleId] = [picked.proposalId, picked.ruleId];
+  }
   const proposal = await resolveProposal(services, id);
   const held = proposal?.heldRules.find((h) => h.id === ruleId);
   if (!proposal || typeof ruleId !== 'string' || (!proposal.ops.some((o) => o.ruleId === ruleId) && !held)) {
@@ -299,11 +317,40 @@ export async function showRuleEvidence(
 
 /** Reject rule: dropped from the proposal and remembered, so it is not proposed again. A rule accepted is not. */
 export async function rejectRule(services: Services, id?: unknown, ruleId?: unknown): Promise<boolean> {
+  if (typeof ruleId !== 'string') {
+    const picked = await pickPendingRule(services, 'Reject');
+    if (!picked) return false;
+    [id, ruleId] = [picked.proposalId, picked.ruleId];
+  }
   const proposal = await resolveProposal(services, id);
   if (!proposal || typeof ruleId !== 'string') return false;
   const plan = await planReview(reviewDeps(services, proposal), proposal, { kind: 'reject-rules', ids: [ruleId] });
   if (plan.refused) {
+    // said, not only logged: a reject that does nothing must not look like one that worked
     services.log.info(`rule ${ruleId} of ${proposal.id} not rejected: ${plan.refused}`);
+    void vscode.window.showInformationMessage(`Combee did not reject rule ${ruleId}: ${plan.refused}.`);
+    return false;
+  }
+  return (await commit(services, plan)).decided;
+}
+
+/**
+ * Reject file: the file of the active diff, the given one, or one picked; the rules it holds are turned down with it
+ * (a file is decided through its rules), and a file holding none is dropped.
+ */
+export async function rejectFile(services: Services, id?: unknown, path?: unknown): Promise<boolean> {
+  if (typeof path !== 'string' && !activeProposalFile()) {
+    const picked = await pickPendingFile(services, 'Reject');
+    if (!picked) return false;
+    [id, path] = [picked.proposalId, picked.path];
+  }
+  const active = activeProposalFile();
+  const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
+  const filePath = typeof path === 'string' ? path : active?.path;
+  if (!proposal || typeof filePath !== 'string') return false;
+  const plan = await planReview(reviewDeps(services, proposal), proposal, { kind: 'reject-file', path: filePath });
+  if (plan.refused) {
+    void vscode.window.showInformationMessage(`Combee: ${plan.refused}.`);
     return false;
   }
   return (await commit(services, plan)).decided;

@@ -88,6 +88,11 @@ export async function chooseProvider(services: Services, fromUserAction: boolean
       );
     }
   }
+  return offlineChoice();
+}
+
+/** The offline learner: no model, nothing leaves the machine. */
+export function offlineChoice(): ProviderChoice {
   return {
     spec: { kind: 'offline' },
     info: { provider: 'offline', model: 'combee-offline-miner' },

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { FileChange } from '../../core/assets/proposal';
 import { rebaseChange } from '../../core/assets/rebase';
+import { missingFolders, removeEmptyFolders } from '../../core/service/review/createdFolders';
 import { restoreStep } from '../../core/service/review/restore';
 import type { RestoreOutcome, ReviewWriter } from '../../core/service/review/writer';
 import { OutsideWorkspaceError, resolveInWorkspace } from '../../core/trust/workspacePath';
@@ -17,7 +18,7 @@ export interface AcceptOutcome {
   /** Files that already held the change. */
   alreadyApplied: string[];
   /** What each written file held before (undefined: it did not exist) and after: what Undo puts back. */
-  writes: Array<{ path: string; uri: vscode.Uri; before: string | undefined; after: string }>;
+  writes: Array<{ path: string; uri: vscode.Uri; before: string | undefined; after: string; folders?: string[] }>;
 }
 
 async function diskText(uri: vscode.Uri): Promise<string | undefined> {
@@ -100,7 +101,14 @@ export async function acceptFiles(
       touched.push(uri);
     }
     outcome.written.push(change.path);
-    outcome.writes.push({ path: change.path, uri, before: current, after: result.change.after });
+    const folders = current === undefined ? missingFolders(workspace, change.path) : [];
+    outcome.writes.push({
+      path: change.path,
+      uri,
+      before: current,
+      after: result.change.after,
+      ...(folders.length > 0 ? { folders } : {}),
+    });
     if (result.kind === 'rebased') outcome.rebased.push(change.path);
   }
   if (outcome.conflicts.length > 0 || outcome.refused.length > 0)
@@ -117,7 +125,7 @@ export async function acceptFiles(
  * Puts back what a decision wrote, through one WorkspaceEdit, all or nothing: a file edited since (saved or not) has
  * the decision's hunks taken out around the edits; where the edits touch what the decision wrote, nothing is put back.
  */
-export async function undoWrites(writes: AcceptOutcome['writes']): Promise<RestoreOutcome> {
+export async function undoWrites(workspace: string, writes: AcceptOutcome['writes']): Promise<RestoreOutcome> {
   const outcome: RestoreOutcome = { reverted: [], rebased: [], changedSince: [] };
   const edit = new vscode.WorkspaceEdit();
   const toSave: vscode.Uri[] = [];
@@ -147,6 +155,10 @@ export async function undoWrites(writes: AcceptOutcome['writes']): Promise<Resto
   if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   for (const uri of toSave)
     await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
+  removeEmptyFolders(
+    workspace,
+    writes.flatMap((w) => w.folders ?? []),
+  );
   return outcome;
 }
 
@@ -161,9 +173,13 @@ export function workspaceEditWriter(workspace: string): ReviewWriter {
         rebased: outcome.rebased,
         conflicts: outcome.conflictReasons,
         refused: outcome.refused,
-        writes: outcome.writes.map(({ path, before, after }) => ({ path, before, after })),
+        writes: outcome.writes.map(({ path, before, after, folders }) => ({ path, before, after, folders })),
       };
     },
-    restore: (writes) => undoWrites(writes.map((w) => ({ ...w, uri: workspaceUri(workspace, w.path) }))),
+    restore: (writes) =>
+      undoWrites(
+        workspace,
+        writes.map((w) => ({ ...w, uri: workspaceUri(workspace, w.path) })),
+      ),
   };
 }

@@ -5,7 +5,7 @@ import { escapeMarkdown } from '../../core/eval/render';
 import { firstLine, plural } from '../../core/util/text';
 import { captureSessions } from '../capture';
 import { workspaceFolderPaths, type Services } from '../services';
-import { emptySessionsMessage } from '../../core/service/emptySessionsText';
+import { emptySessionsReport } from '../../core/service/emptySessionsText';
 import { searchedFolders } from './emptySessions';
 import { skippedChildren, skippedItem, skippedRoot, type SkippedNode } from './skippedNodes';
 import { COMMANDS } from '../commandIds';
@@ -70,12 +70,26 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsViewNode> {
     // summaries from the pack indexes: no trace body is read for the list
     const workspaces = workspaceFolderPaths();
     const page = await sessionPage(this.services.store, this.services.state, workspaces, this.shown);
-    if (this.view && vscode.workspace.isTrusted)
-      this.view.message = page.total === 0 ? emptySessionsMessage(workspaces, page, searchedFolders()) : undefined;
     const sessions = page.rows.map((row): SessionNode => ({ kind: 'session', ...row }));
     const more: MoreNode[] =
       page.total > sessions.length ? [{ kind: 'more', shown: sessions.length, total: page.total }] : [];
-    return [...skippedRoot(this.services.lastImportSkipped), ...byContributor(sessions, page), ...more];
+    const nodes = [...skippedRoot(this.services.lastImportSkipped), ...byContributor(sessions, page), ...more];
+    // Empty, the view shows its welcome (Import Sessions…, Add Session Folders, Show Searched Folders): a message would
+    // hide it. Only the import's skipped files beside no session get a line of their own.
+    if (this.view && vscode.workspace.isTrusted)
+      this.view.message =
+        page.total === 0 && nodes.length > 0
+          ? 'No agent session ran in this workspace: Import Sessions… (above) reads a folder of session logs.'
+          : undefined;
+    void vscode.commands.executeCommand('setContext', 'combee.sessionsElsewhere', page.elsewhere.sessions > 0);
+    return nodes;
+  }
+
+  /** Why the view is empty, with every folder searched: the page its welcome's Show Searched Folders opens. */
+  async emptyReport(): Promise<string> {
+    const workspaces = workspaceFolderPaths();
+    const page = await sessionPage(this.services.store, this.services.state, workspaces, 0);
+    return emptySessionsReport(workspaces, page, searchedFolders());
   }
 
   /** One more page of older sessions (the "show more" node's command). */

@@ -49,6 +49,8 @@ interface CommandResults {
   'combee.acceptFile': AcceptOutcome | undefined;
   'combee.acceptRule': AcceptOutcome | undefined;
   'combee.rejectRule': boolean;
+  'combee.rejectFile': boolean;
+  'combee.showSearchedFolders': string;
   'combee.rejectProposal': boolean;
   'combee.editProposal': boolean;
   'combee.undoDecision': { reverted: string[]; changedSince: string[] } | undefined;

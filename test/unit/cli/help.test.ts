@@ -21,6 +21,7 @@ describe('combee CLI helps itself', () => {
       'undo',
       'retire',
       'pin',
+      'unpin',
       'tree',
       'rules',
       'eval',
@@ -31,7 +32,7 @@ describe('combee CLI helps itself', () => {
       for (const flag of ['--help', '-h']) {
         const out = capture();
         assert.equal(await runCli([command, flag], out), 0, `${command} ${flag}`);
-        assert.match(out.stdout.join('\n'), new RegExp(`^combee ${command === 'pin' ? 'retire' : command} `), command);
+        assert.match(out.stdout.join('\n'), new RegExp(`^combee ${command} `), command);
         assert.deepEqual(out.stderr, []);
       }
     }

@@ -53,6 +53,8 @@ export interface ReviewPlan {
   accepting: RuleChange[];
   acceptingHeld: HeldRule[];
   rejecting: RuleChange[];
+  /** Held rules (in the playbook, flagged) turned down by name: they stay out of the other files, decided. */
+  rejectingHeld: HeldRule[];
   /** Flagged rules an accept of everything leaves waiting for a decision by name. */
   leftOutFlagged: RuleChange[];
   /** What is written, all together or nothing. */
@@ -94,6 +96,7 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     accepting: [],
     acceptingHeld: [],
     rejecting: [],
+    rejectingHeld: [],
     leftOutFlagged: [],
     files: [],
     filesDecided: [],
@@ -103,7 +106,8 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
   const refuse = (why: string): ReviewPlan => ({ ...base, refused: why });
   // a rule already in the playbook that the screen held back can be taken by name even once the rest is decided
   const takesHeldOnly =
-    action.kind === 'accept-rules' && action.ids.every((id) => proposal.heldRules.some((h) => h.id === id));
+    (action.kind === 'accept-rules' || action.kind === 'reject-rules') &&
+    action.ids.every((id) => proposal.heldRules.some((h) => h.id === id));
   if (proposal.status === 'superseded')
     return refuse(
       `proposal ${proposal.id} was superseded by ${proposal.supersededBy ?? 'a newer one'} (a newer learning run holds its undecided rules, under the same ids): decide on that one`,
@@ -213,9 +217,15 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
         next: () => ({ ...proposal, files: [] }),
       };
     case 'reject-rules': {
-      const problem = named(action.ids, false);
+      // a held rule is named as one of the proposal's too: turning it down must not fail unsaid
+      const problem = named(action.ids, true);
       if (problem) return refuse(problem);
-      return reject(pending.filter((r) => action.ids.includes(r.id)));
+      const held = proposal.heldRules.filter((h) => action.ids.includes(h.id));
+      const take = pending.filter((r) => action.ids.includes(r.id));
+      // no file changes for a held rule: it is in the playbook already and out of the other files
+      const plan = take.length > 0 ? await reject(take) : { ...base, next: () => proposal };
+      const rest = (p: Proposal): Proposal => ({ ...p, heldRules: p.heldRules.filter((h) => !held.includes(h)) });
+      return { ...plan, rejectingHeld: held, next: () => rest(plan.next()) };
     }
     case 'reject-file': {
       const change = proposal.files.find((f) => f.path === action.path);
@@ -302,8 +312,8 @@ export async function commitReview(deps: ReviewDeps, plan: ReviewPlan): Promise<
   const rejectedFiles = plan.filesDecided
     .filter((d) => d.decision === 'rejected')
     .map((d) => ({ path: d.change.path, kind: d.change.kind }));
-  if (plan.rejecting.length + rejectedFiles.length > 0)
-    next = withDecisions(next, 'rejected', { files: rejectedFiles, rules: plan.rejecting });
+  if (plan.rejecting.length + plan.rejectingHeld.length + rejectedFiles.length > 0)
+    next = withDecisions(next, 'rejected', { files: rejectedFiles, rules: plan.rejecting, held: plan.rejectingHeld });
   next = { ...settled(next, plan.action), order: proposalOrder(next, proposalOrder(before)) };
   await remember(deps, plan);
   await deps.proposals.save(next);
@@ -320,7 +330,8 @@ async function remember(deps: ReviewDeps, plan: ReviewPlan): Promise<void> {
   const { proposal } = plan;
   const state = new WorkspaceState(deps.store.dir);
   const memory = new ReviewMemory(state, proposal.workspace);
-  if (plan.rejecting.length > 0) await memory.rememberRejected(plan.rejecting);
+  if (plan.rejecting.length + plan.rejectingHeld.length > 0)
+    await memory.rememberRejected([...plan.rejecting, ...plan.rejectingHeld.map((h) => ({ ...h, support: [] }))]);
   // taken by name: their risky-looking text is the user's now, not held back next time
   await memory.rememberTrusted([...plan.acceptingHeld.map((h) => h.content), ...textsToTrust(plan.accepting)]);
   const playbookPath = proposalAssets(proposal, deps.fallbackAssets).playbookPath;

@@ -2,6 +2,7 @@ import { rebaseChange } from '../../assets/rebase';
 import type { FileChange } from '../../assets/proposal';
 import { OutsideWorkspaceError, resolveInWorkspace } from '../../trust/workspacePath';
 import { atomicWrite, readTextIfExists, removeFile } from '../../util/io';
+import { missingFolders, removeEmptyFolders } from './createdFolders';
 import { restoreStep, type RestoreStep } from './restore';
 import { emptyOutcome, type RestoreOutcome, type ReviewWriter, type WriteOutcome, type WrittenFile } from './writer';
 
@@ -26,7 +27,16 @@ export function fileWriter(workspace: string): ReviewWriter {
         else if (result.kind === 'conflict') outcome.conflicts.push({ path: change.path, reason: result.reason });
         else {
           if (result.kind === 'rebased') outcome.rebased.push(change.path);
-          planned.push({ target, write: { path: change.path, before: current, after: result.change.after } });
+          const folders = current === undefined ? missingFolders(workspace, change.path) : [];
+          planned.push({
+            target,
+            write: {
+              path: change.path,
+              before: current,
+              after: result.change.after,
+              ...(folders.length > 0 ? { folders } : {}),
+            },
+          });
         }
       }
       if (outcome.conflicts.length > 0 || outcome.refused.length > 0) return { ...outcome, rebased: [] };
@@ -55,6 +65,10 @@ export function fileWriter(workspace: string): ReviewWriter {
         if (step.kind !== 'nothing') outcome.reverted.push(path);
         if (step.kind === 'write' && step.rebased) outcome.rebased.push(path);
       }
+      removeEmptyFolders(
+        workspace,
+        writes.flatMap((w) => w.folders ?? []),
+      );
       return outcome;
     },
   };

@@ -13,7 +13,14 @@ const UndoEntry = z.object({
   label: z.string(),
   before: Proposal,
   memoryBefore: ReviewMemoryData,
-  writes: z.array(z.object({ path: z.string(), before: z.string().optional(), after: z.string() })),
+  writes: z.array(
+    z.object({
+      path: z.string(),
+      before: z.string().optional(),
+      after: z.string(),
+      folders: z.array(z.string()).optional(),
+    }),
+  ),
 });
 /** One decision as it can be walked back: the proposal and review memory before it, and what it wrote. */
 export type UndoEntry = z.infer<typeof UndoEntry>;
@@ -111,7 +118,7 @@ export class UndoStack {
     const entry = entries.at(-1);
     if (!entry) return { kind: 'nothing' };
     const restored = await deps.writer.restore(
-      entry.writes.map((w) => ({ path: w.path, before: w.before, after: w.after })),
+      entry.writes.map((w) => ({ path: w.path, before: w.before, after: w.after, folders: w.folders })),
     );
     if (restored.changedSince.length > 0) return { kind: 'changed-since', entry, changedSince: restored.changedSince };
     await this.save(entries.slice(0, -1));

@@ -5,6 +5,8 @@ export interface WrittenFile {
   path: string;
   before: string | undefined;
   after: string;
+  /** Folders the write created for the file (workspace-relative): undo removes them again when they are empty. */
+  folders?: string[];
 }
 
 export interface WriteOutcome {

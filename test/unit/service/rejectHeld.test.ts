@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { planReview } from '../../../src/core/service/review/decide';
+import { fileWriter } from '../../../src/core/service/review/fileWriter';
+import { ProposalStore } from '../../../src/core/store/proposals';
+import { ReviewMemory } from '../../../src/core/store/reviewMemory';
+import { TraceStore } from '../../../src/core/store/traceStore';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import { capture } from '../../../testing/cliOutput';
+import { poisonCorpus } from '../../../testing/poisonCorpus';
+import { CLONED_PLAYBOOK } from '../../../testing/poisonRun';
+import { tempDir } from '../../../testing/tmp';
+
+// Reject Rule on a held rule (in the playbook already, flagged, kept out of the other files) is a decision like any
+// other: recorded, said, undoable, and the held row is no longer waiting. It used to be refused without a word.
+
+async function clonedWithHeldRules() {
+  const root = tempDir('combee-reject-held-');
+  const workspace = join(root, 'cloned');
+  mkdirSync(join(workspace, '.combee'), { recursive: true });
+  writeFileSync(join(workspace, '.combee', 'playbook.md'), CLONED_PLAYBOOK);
+  const storeDir = join(root, 'store');
+  const store = new TraceStore(storeDir);
+  const quiet = poisonCorpus(workspace).find((s) => s.benign?.id === 'B-01')!;
+  await store.saveTrace({ ...quiet.trace, steps: quiet.trace.steps.slice(0, 1) });
+  const common = ['--store', storeDir, '--workspace', workspace];
+  const out = capture();
+  assert.equal(await runCli(['learn', ...common, '--provider', 'offline', '--json'], out), 0, out.stderr.join('\n'));
+  const id: string = JSON.parse(out.stdout.join('\n')).proposal.id;
+  const proposals = new ProposalStore(new WorkspaceState(store.dir));
+  return { workspace, store, proposals, common, id };
+}
+
+describe('Reject Rule on a held rule', () => {
+  it('is planned as a decision, not refused', async () => {
+    const { workspace, store, proposals, id } = await clonedWithHeldRules();
+    const proposal = (await proposals.load(workspace, id))!;
+    assert.ok(
+      proposal.heldRules.some((h) => h.id === 'too-00002'),
+      JSON.stringify(proposal.heldRules),
+    );
+    const plan = await planReview({ store, proposals, writer: fileWriter(workspace), warn: () => {} }, proposal, {
+      kind: 'reject-rules',
+      ids: ['too-00002'],
+    });
+    assert.equal(plan.refused, undefined);
+    assert.deepEqual(
+      plan.rejectingHeld.map((h) => h.id),
+      ['too-00002'],
+    );
+    assert.deepEqual(plan.files, [], 'nothing to write: it is out of the other files already');
+  });
+
+  it('records it rejected, drops it from what waits, keeps it decided through a later accept, and undo puts it back', async () => {
+    const { workspace, store, proposals, common, id } = await clonedWithHeldRules();
+    const rejected = capture();
+    assert.equal(
+      await runCli(['reject', id, '--rule', 'too-00002', ...common], rejected),
+      0,
+      rejected.stderr.join('\n'),
+    );
+    assert.match(rejected.stdout.join('\n'), /rejected rule too-00002 already in the playbook/);
+    const after = (await proposals.load(workspace, id))!;
+    assert.deepEqual(
+      after.reviewed.rules.filter((r) => r.id === 'too-00002').map((r) => [r.decision, r.held]),
+      [['rejected', true]],
+    );
+    assert.ok(!after.heldRules.some((h) => h.id === 'too-00002'), 'no longer waiting');
+    assert.ok(
+      after.heldRules.some((h) => h.id === 'too-00003'),
+      'the other held rules still wait',
+    );
+    const memory = await new ReviewMemory(new WorkspaceState(store.dir), workspace).load();
+    assert.ok(
+      memory.rejected.some((r) => /acme-tools/.test(r.content)),
+      'its text is remembered as turned down',
+    );
+
+    // accepting the rest re-renders the proposal: the decided held rule does not come back as waiting
+    const accepted = capture();
+    assert.equal(await runCli(['accept', id, ...common], accepted), 0, accepted.stderr.join('\n'));
+    const rest = (await proposals.load(workspace, id))!;
+    assert.ok(!rest.heldRules.some((h) => h.id === 'too-00002'));
+    assert.doesNotMatch(readFileSync(join(workspace, 'AGENTS.md'), 'utf8'), /acme-tools/);
+
+    const undo = capture();
+    assert.equal(await runCli(['undo', '--steps', '2', ...common], undo), 0, undo.stderr.join('\n'));
+    const back = (await proposals.load(workspace, id))!;
+    assert.ok(
+      back.heldRules.some((h) => h.id === 'too-00002'),
+      'undone: it waits again',
+    );
+    assert.ok(!back.reviewed.rules.some((r) => r.id === 'too-00002'));
+  });
+});
