@@ -30,7 +30,16 @@ describe('combee learn: the summary counts what the warnings left out', () => {
       ),
     );
     await store.saveTrace(
-      makeTrace('claude-code:t1', [user('run the tests'), ...shell('npm test', 'Tests 12 passed')], { cwd: workspace }),
+      makeTrace(
+        'claude-code:t1',
+        [
+          user('run the tests'),
+          // a wrong way first, so the session names the way that worked
+          ...shell('npm run tests', 'npm ERR! Missing script: "tests"', 1),
+          ...shell('npm test', 'Tests 12 passed'),
+        ],
+        { cwd: workspace },
+      ),
     );
     const out = capture();
     const args = ['learn', '--store', store.dir, '--workspace', workspace, '--provider', 'offline', '--dry-run'];

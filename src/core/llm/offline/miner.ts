@@ -61,11 +61,12 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     );
   }
   const stated = new Set(lessons.filter((l) => l.kind === 'preference').map((l) => l.content.toLowerCase()));
-  // a convention is the user's standing instruction or correction, or a rule said in passing in a short request: a
-  // sentence of a document pasted as a request (a plan, a review's findings, a persona prompt) is about that task
+  // a convention is the user's standing instruction or correction, or a rule said in passing in a short request or
+  // reply: a sentence of a document pasted as a request (a plan, a review's findings, a persona prompt) is that task's
   for (const turn of turns) {
-    if (turn.kind !== 'standing' && turn.kind !== 'correction' && !(turn.kind === 'task' && isShortRequest(turn.text)))
-      continue;
+    // an answer to the agent's question ("which conventions should I follow?") says how the team works as well
+    const short = (turn.kind === 'task' || turn.kind === 'reply') && isShortRequest(turn.text);
+    if (turn.kind !== 'standing' && turn.kind !== 'correction' && !short) continue;
     for (const statement of statedConventions(turn)) {
       // a correction's own directive already holds it
       if ([...stated].some((s) => s.includes(statement.toLowerCase()))) continue;

@@ -106,6 +106,7 @@ export class UndoStack {
             path: w.path,
             before: storedText(w.path, w.before),
             after: storedText(w.path, w.after),
+            ...(w.folders ? { folders: w.folders } : {}),
           })),
         },
       ]);

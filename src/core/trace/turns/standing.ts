@@ -36,6 +36,8 @@ const NARRATIVE = new RegExp(
     String.raw`(?:^|[,;:]\s*)(?:so |and |but )?(?:i|it|this|that) (?:can|could|can't|cannot|couldn't|will|won't|did|didn't|was|wasn't|had|have|has|got|get)\b`,
     // the past as the sentence's own verb: "a migration that was already applied" only describes one
     String.raw`(?<!\b(?:that|which|who|already)\s+)\b(?:was|were|happened|broke|stopped|showed|got)\b`,
+    // a counterfactual describes how something reads or looks: "it reads as if we always start a branch"
+    String.raw`\bas (?:if|though)\b`,
     String.raw`^(?:je|j'|moi|mon|ma)\b`,
     String.raw`^(?:я|мне|мой|моя)(?=\s)`,
     String.raw`(?:^我|了$|了[，。])`,

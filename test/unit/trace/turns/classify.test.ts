@@ -121,6 +121,13 @@ describe('user turns read by their place in the dialogue', () => {
       { user: 'Use the new helper in this file.' },
     ]);
     assert.equal(once, 'task');
+    // how a text reads is no rule, whatever scope words its counterfactual holds
+    const [, reading] = kinds([
+      { user: 'Write the release notes.' },
+      { say: 'Done.' },
+      { user: 'The intro reads as if we always start from a clean branch.' },
+    ]);
+    assert.notEqual(reading, 'standing');
   });
 
   it('keeps the standing sentence of an opening task request', () => {
