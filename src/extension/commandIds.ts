@@ -24,6 +24,8 @@ export const COMMANDS = {
   rejectRule: 'combee.rejectRule',
   showRuleEvidence: 'combee.showRuleEvidence',
   editProposal: 'combee.editProposal',
+  acceptEdited: 'combee.acceptEdited',
+  discardEdit: 'combee.discardEdit',
   openProposalFile: 'combee.openProposalFile',
   openSession: 'combee.openSession',
   revealSessionSource: 'combee.revealSessionSource',

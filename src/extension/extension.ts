@@ -11,7 +11,9 @@ import { importTeamBundlesCommand } from './commands/team';
 import {
   acceptFile,
   acceptProposal,
+  acceptEdited,
   acceptRule,
+  discardEdit,
   editProposal,
   openProposalFile,
   rejectProposal,
@@ -23,6 +25,7 @@ import {
 import { COMMANDS, type CommandId } from './commandIds';
 import { chooseProvider } from './llm/providerChoice';
 import { redactingLog } from './redactingLog';
+import { EDIT_SCHEME, EditDraftLens, EditDrafts } from './review/editDrafts';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { BACKTEST_SCHEME, BacktestContentProvider } from './review/backtestDocument';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
@@ -97,6 +100,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       isNode(a) ? showRuleEvidence(s, a.proposalId, a.ruleId) : showRuleEvidence(s, a, b),
     [COMMANDS.rejectRule]: (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)),
     [COMMANDS.editProposal]: (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)),
+    [COMMANDS.acceptEdited]: (uri) => acceptEdited(s, uri),
+    [COMMANDS.discardEdit]: (uri) => discardEdit(s, uri),
     [COMMANDS.openProposalFile]: (id, path) => openProposalFile(s, id, path),
     [COMMANDS.showTree]: () => void showPanel(s, 'tree'),
     [COMMANDS.showHelpfulness]: () => void showPanel(s, 'helpfulness'),
@@ -161,12 +166,20 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
+  const drafts = new EditDrafts();
+  s.editDrafts = drafts;
   const backtests = new BacktestContentProvider();
   s.backtestDocuments = backtests;
   context.subscriptions.push(
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
+    drafts,
+    vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, drafts, { isCaseSensitive: true }),
+    vscode.languages.registerCodeLensProvider(
+      { scheme: EDIT_SCHEME },
+      new EditDraftLens(drafts, { accept: COMMANDS.acceptEdited, discard: COMMANDS.discardEdit }),
+    ),
     vscode.workspace.registerTextDocumentContentProvider(SESSION_SCHEME, new SessionContentProvider(s.store)),
     backtests,
     vscode.workspace.registerTextDocumentContentProvider(BACKTEST_SCHEME, backtests),
