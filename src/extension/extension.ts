@@ -25,6 +25,7 @@ import {
 import { COMMANDS, type CommandId } from './commandIds';
 import { chooseProvider } from './llm/providerChoice';
 import { redactingLog } from './redactingLog';
+import { ConflictComments, type ConflictThreadView } from './review/conflictComments';
 import { EDIT_SCHEME, EditDraftLens, EditDrafts } from './review/editDrafts';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { BACKTEST_SCHEME, BacktestContentProvider } from './review/backtestDocument';
@@ -73,6 +74,8 @@ export interface CombeeApi {
   ignoredSettingNotices(): string[];
   /** Looks at the repository's settings now (after the checks already started): the settings notified now. */
   checkIgnoredSettings(): Promise<string[]>;
+  /** The review comments on the team's lines that pending proposals' rules contradict, once brought up to date. */
+  conflictThreads(): Promise<ConflictThreadView[]>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -166,6 +169,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
+  const conflictComments = new ConflictComments();
+  // one refresh at a time, in order: the last one shows the proposals as they are now
+  let conflictsShown = Promise.resolve();
+  const refreshConflicts = () =>
+    (conflictsShown = conflictsShown.then(async () => conflictComments.update(await pendingProposals())));
   const drafts = new EditDrafts();
   s.editDrafts = drafts;
   const backtests = new BacktestContentProvider();
@@ -200,21 +208,27 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
     statusBar,
     ...registerRuleLens(s),
+    conflictComments,
+    s.onDidChange(() => void refreshConflicts()),
+    // a team line changed by hand may settle a conflict
+    vscode.workspace.onDidSaveTextDocument(() => void refreshConflicts()),
     // Started on startup only when the user turned background capture on; otherwise it does nothing.
     startBackground(s),
     ignoredSettings,
   );
   updateProposalContext();
+  void refreshConflicts();
   log.info(`Combee activated (store: ${s.store.dir})`);
   return {
     describeProvider: async () => {
       const { info, reason } = await chooseProvider(s, false);
       return { ...info, reason };
     },
-    pendingProposals: async () =>
-      (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws))))
-        .flat()
-        .filter((p) => p.status === 'pending' || p.status === 'partial'),
+    pendingProposals,
+    conflictThreads: async () => {
+      await refreshConflicts();
+      return conflictComments.shown();
+    },
     sessionIds: async () => {
       const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
       return (await s.store.listSummaries()).filter((t) => inWorkspace(t.cwd)).map((t) => t.id);
@@ -240,6 +254,15 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       return undefined;
     },
   };
+}
+
+/** Pending (or partly accepted) proposals of the open workspace folders, newest first. */
+async function pendingProposals(): Promise<Proposal[]> {
+  if (!services) return [];
+  const s = services;
+  return (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws))))
+    .flat()
+    .filter((p) => p.status === 'pending' || p.status === 'partial');
 }
 
 /** In Restricted Mode every view says why nothing is learned or written; the message goes once the folder is trusted. */
