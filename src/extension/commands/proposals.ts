@@ -369,6 +369,13 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
     (bytes) => new TextDecoder().decode(bytes),
     () => undefined,
   );
+  const rebased = current === undefined ? undefined : rebaseChange(change, current);
+  if (rebased?.kind === 'conflict') {
+    void vscode.window.showWarningMessage(
+      `Combee cannot open the proposed ${change.path} for editing: ${rebased.reason}. Learn again for a fresh proposal.`,
+    );
+    return false;
+  }
   const draft = { workspace: proposal.workspace, proposalId: proposal.id, path: change.path };
   const uri = draftUri(draft);
   // a draft already open keeps the user's words

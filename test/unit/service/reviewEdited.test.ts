@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reviewItems } from '../../../src/core/assets/review';
 import { giveUpCounters } from '../../../src/core/service/pendingCounters';
-import { planReview, type ReviewDeps } from '../../../src/core/service/review/decide';
+import { rebaseChange } from '../../../src/core/assets/rebase';
+import { commitReview, planReview, type ReviewDeps } from '../../../src/core/service/review/decide';
 import { fileWriter } from '../../../src/core/service/review/fileWriter';
 import { describeStatus, proposalStatus } from '../../../src/core/service/review/status';
 import { UndoStack } from '../../../src/core/service/review/undo';
@@ -135,6 +136,34 @@ describe('Edit Before Accepting through the review service', () => {
     const { result } = await acceptEdited(fx, 'CLAUDE.md', (proposed) => proposed.replace(contentOf(kept), REWORDED));
     assert.ok(result.decided, JSON.stringify(result.outcome));
     for (const path of [fx.playbookPath, 'AGENTS.md', 'CLAUDE.md']) assert.ok(read(fx, path).includes(REWORDED), path);
+  });
+
+  it("a file the team changed since the proposal: the draft is re-based, the team's edit is kept once", async () => {
+    const fx = await reviewFixture({
+      agents:
+        '# Shop\n\nOur notes.\n\n## Layout\n\n- src/ holds the code.\n- docs/ holds the guides.\n\n## Review\n\nNotes for agents written by the team.\n',
+    });
+    writeFileSync(
+      join(fx.workspace, 'AGENTS.md'),
+      read(fx, 'AGENTS.md').replace('# Shop\n', '# Shop\n\nA line added since.\n'),
+    );
+    const proposal = (await fx.proposals.load(fx.workspace, fx.proposal.id))!;
+    const change = proposal.files.find((f) => f.path === 'AGENTS.md')!;
+    const rebased = rebaseChange(change, read(fx, 'AGENTS.md'));
+    assert.equal(rebased.kind, 'rebased');
+    const draft = rebased.kind === 'rebased' ? rebased.change.after : '';
+    const warnings: string[] = [];
+    const deps = { ...depsOf(fx), warn: (m: string) => warnings.push(m) };
+    const plan = await planReview(deps, proposal, {
+      kind: 'accept-edited',
+      path: 'AGENTS.md',
+      text: draft.replace(contentOf(kept), REWORDED).replace('Notes for agents', 'Notes for our agents'),
+    });
+    assert.ok((await commitReview(deps, plan)).decided);
+    const agents = read(fx, 'AGENTS.md');
+    assert.equal(agents.split('A line added since.').length, 2, agents);
+    assert.ok(agents.includes('Notes for our agents') && agents.includes(`- [${kept}] ${REWORDED}`), agents);
+    assert.deepEqual(warnings, []);
   });
 
   it('Undo walks it back: every file as before the edit, the proposal and review memory too', async () => {

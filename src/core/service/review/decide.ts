@@ -11,6 +11,7 @@ import { chooseRules, readWorkspaceFile } from '../proposalFiles';
 import { rememberRetired } from '../rememberRetired';
 import { proposalAssets } from './assets';
 import { rewrittenSince } from './rewrittenSince';
+import { rebaseChange } from '../../assets/rebase';
 import { readEditedRules, withOtherEdits } from './editedRules';
 import { rulesInFile } from './ruleFiles';
 import { emptyOutcome, type ReviewWriter, type WriteOutcome } from './writer';
@@ -242,6 +243,10 @@ async function acceptEdited(
   assets: ReturnType<typeof proposalAssets>,
 ): Promise<ReviewPlan> {
   const { proposal } = base;
+  const current = readWorkspaceFile(proposal.workspace, change.path);
+  // the draft started from the proposal re-based onto the file as it is now (the team's edits since in it)
+  const rebased = rebaseChange(change, current);
+  const proposed = rebased.kind === 'rebased' ? rebased.change.after : change.after;
   const read = readEditedRules(change.before, change.after, text, rulesInFile(change, pendingRules(proposal)));
   for (const id of read.unreadable)
     deps.warn(`the line of rule ${id} in ${change.path} changed beyond its text: it is accepted as proposed`);
@@ -270,9 +275,8 @@ async function acceptEdited(
   );
   const chosen = read.kept.length > 0 ? split.chosen.files : [];
   const rendered = chosen.find((f) => f.path === change.path);
-  const current = readWorkspaceFile(proposal.workspace, change.path);
   const mine =
-    withOtherEdits(change.after, text, rendered?.after ?? current ?? '', {
+    withOtherEdits(proposed, text, rendered?.after ?? current ?? '', {
       kept: read.kept.map((r) => r.id),
       out: [...read.dropped, ...waiting].map((r) => r.id),
     }) ??
