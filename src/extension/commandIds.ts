@@ -26,6 +26,7 @@ export const COMMANDS = {
   editProposal: 'combee.editProposal',
   acceptEdited: 'combee.acceptEdited',
   discardEdit: 'combee.discardEdit',
+  applyConflictSuggestion: 'combee.applyConflictSuggestion',
   openProposalFile: 'combee.openProposalFile',
   openSession: 'combee.openSession',
   revealSessionSource: 'combee.revealSessionSource',

@@ -42,6 +42,7 @@ import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/se
 import { registerPanelSerializers, showPanel, showRuleInTree, showSessionInTree } from './webview/panel';
 import { openRuleInPlaybook, pinRule, retireRule } from './commands/rules';
 import { registerRuleLens } from './ruleLens';
+import { allowedInThisWorkspace } from './trust';
 import { VIEWS } from './viewIds';
 import { IgnoredSettingsWatch, shownNotices } from './ignoredSettings';
 
@@ -82,6 +83,11 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const log = redactingLog(vscode.window.createOutputChannel('Combee', { log: true }));
   services = new Services(context, log);
   const s = services;
+  const conflictComments = new ConflictComments();
+  // one refresh at a time, in order: the last one shows the proposals as they are now
+  let conflictsShown = Promise.resolve();
+  const refreshConflicts = () =>
+    (conflictsShown = conflictsShown.then(async () => conflictComments.update(await pendingProposals())));
   const sessionsView = new SessionsView(s);
   const sessionsTree = vscode.window.createTreeView(VIEWS.sessions, { treeDataProvider: sessionsView });
   sessionsView.attach(sessionsTree);
@@ -105,6 +111,8 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     [COMMANDS.editProposal]: (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)),
     [COMMANDS.acceptEdited]: (uri) => acceptEdited(s, uri),
     [COMMANDS.discardEdit]: (uri) => discardEdit(s, uri),
+    [COMMANDS.applyConflictSuggestion]: (thread) =>
+      allowedInThisWorkspace('apply a suggested change') && conflictComments.applySuggestion(thread),
     [COMMANDS.openProposalFile]: (id, path) => openProposalFile(s, id, path),
     [COMMANDS.showTree]: () => void showPanel(s, 'tree'),
     [COMMANDS.showHelpfulness]: () => void showPanel(s, 'helpfulness'),
@@ -169,11 +177,6 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
-  const conflictComments = new ConflictComments();
-  // one refresh at a time, in order: the last one shows the proposals as they are now
-  let conflictsShown = Promise.resolve();
-  const refreshConflicts = () =>
-    (conflictsShown = conflictsShown.then(async () => conflictComments.update(await pendingProposals())));
   const drafts = new EditDrafts();
   s.editDrafts = drafts;
   const backtests = new BacktestContentProvider();

@@ -44,7 +44,10 @@ export function conflictBody(c: OpenConflict): string {
 
 export class ConflictComments implements vscode.Disposable {
   private readonly controller = vscode.comments.createCommentController('combee.teamConflicts', 'Combee review');
-  private readonly threads = new Map<string, { thread: vscode.CommentThread; view: ConflictThreadView }>();
+  private readonly threads = new Map<
+    string,
+    { thread: vscode.CommentThread; view: ConflictThreadView; suggestion: string; teamLine: string }
+  >();
 
   /** Shows the open conflicts of these proposals; threads of conflicts no longer open go. */
   update(proposals: readonly Proposal[]): void {
@@ -79,6 +82,8 @@ export class ConflictComments implements vscode.Disposable {
         this.threads.set(key, {
           thread,
           view: { path: c.path, line: c.lineNumber, label, body, ruleId: c.ruleId, outcome: c.outcome },
+          suggestion: c.suggestion,
+          teamLine: c.line,
         });
       }
     for (const [key, { thread }] of this.threads)
@@ -86,6 +91,42 @@ export class ConflictComments implements vscode.Disposable {
         thread.dispose();
         this.threads.delete(key);
       }
+  }
+
+  /**
+   * Apply Suggested Change: the thread's line takes the suggested text, its indentation kept, as one edit of the
+   * document the user saves (or undoes) as any other. The thread is the one given (its menu), else the one at the
+   * cursor; of several there, the rule named, else the one picked. False when none.
+   */
+  async applySuggestion(target?: unknown): Promise<boolean> {
+    const editor = vscode.window.activeTextEditor;
+    const atCursor = [...this.threads.values()].filter(
+      ({ thread }) =>
+        editor !== undefined &&
+        thread.uri.toString() === editor.document.uri.toString() &&
+        thread.range?.start.line === editor.selection.active.line,
+    );
+    const given = [...this.threads.values()].find(({ thread }) => thread === target);
+    const named = atCursor.filter((t) => typeof target !== 'string' || t.view.ruleId === target);
+    const found =
+      given ??
+      (named.length <= 1
+        ? named[0]
+        : (
+            await vscode.window.showQuickPick(
+              named.map((t) => ({ label: t.suggestion, description: t.view.label, thread: t })),
+              { placeHolder: 'Which suggested change?' },
+            )
+          )?.thread);
+    if (!found?.thread.range) return false;
+    const document = await vscode.workspace.openTextDocument(found.thread.uri);
+    const line = document.lineAt(found.thread.range.start.line);
+    // the file changed under the thread: nothing is replaced
+    if (line.text.trim() !== found.teamLine) return false;
+    const indent = /^\s*/.exec(line.text)?.[0] ?? '';
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, line.range, `${indent}${found.suggestion}`);
+    return vscode.workspace.applyEdit(edit);
   }
 
   shown(): ConflictThreadView[] {
