@@ -4,7 +4,7 @@ import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { rebaseChange } from '../../core/assets/rebase';
 import { planReview, type ReviewDeps, type ReviewPlan, type ReviewResult } from '../../core/service/review/decide';
 import { readWorkspaceFile } from '../../core/service/proposalFiles';
-import { describeConflict, openConflicts } from '../../core/service/review/teamConflicts';
+import { conflictsDetail, openConflicts } from '../../core/service/review/teamConflicts';
 import { describeAction, UndoStack } from '../../core/service/review/undo';
 import { describeFlags } from '../../core/trust/kinds';
 import { resolveInWorkspace, tryResolveInWorkspace } from '../../core/trust/workspacePath';
@@ -204,12 +204,11 @@ export async function acceptProposal(
   const conflicts = openConflicts(proposal, (rel) => readWorkspaceFile(proposal.workspace, rel));
   if ((plan.files.length > 1 || conflicts.length > 0) && !plan.refused && confirmed !== true) {
     const write = `Write ${plural(plan.files.length, 'File')}`;
-    const named = conflicts.map((c) => `• ${describeConflict(c)}.`).join('\n');
     const choice = await vscode.window.showInformationMessage(
       `Accept this Combee proposal?`,
       {
         modal: true,
-        detail: `It writes ${plan.files.map((f) => f.path).join(', ')}${plan.leftOutFlagged.length > 0 ? ' (flagged rules left out)' : ''}. Undo Last Decision puts them back.${conflicts.length > 0 ? `\n\n${plural(conflicts.length, 'conflict')} with your team's own text (a comment on each line):\n${named}` : ''}`,
+        detail: `It writes ${plan.files.map((f) => f.path).join(', ')}${plan.leftOutFlagged.length > 0 ? ' (flagged rules left out)' : ''}. Undo Last Decision puts them back.${conflicts.length > 0 ? `\n\n${conflictsDetail(conflicts)}` : ''}`,
       },
       write,
     );

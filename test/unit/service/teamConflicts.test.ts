@@ -5,7 +5,7 @@ import { runCli } from '../../../src/cli/main';
 import { readWorkspaceFile } from '../../../src/core/service/proposalFiles';
 import { decide } from '../../../src/core/service/review/decide';
 import { fileWriter } from '../../../src/core/service/review/fileWriter';
-import { openConflicts, suggestedLine } from '../../../src/core/service/review/teamConflicts';
+import { conflictsDetail, openConflicts, suggestedLine } from '../../../src/core/service/review/teamConflicts';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
@@ -142,5 +142,20 @@ describe('conflicts with the team’s own text', () => {
       parsed.proposal.teamConflicts.map((c) => c.path),
       ['AGENTS.md'],
     );
+  });
+});
+
+describe('the Accept dialog', () => {
+  it('names every open conflict, one a line, and says nothing when there is none', () => {
+    const at = { content: RULE, path: 'AGENTS.md', reason: 'why', suggestion: `- ${RULE}` };
+    const detail = conflictsDetail([
+      { ...at, ruleId: 'conv-00001', line: '- one', lineNumber: 3, outcome: 'overrules' },
+      { ...at, ruleId: 'conv-00002', line: '- two', lineNumber: 7, outcome: 'left-out' },
+    ]);
+    assert.equal(detail.split('\n').length, 3, detail);
+    assert.match(detail, /^2 conflicts with your team's own text/);
+    assert.ok(detail.includes('rule conv-00001') && detail.includes('AGENTS.md:4 ("- one")'), detail);
+    assert.ok(detail.includes('AGENTS.md:8 ("- two")'), detail);
+    assert.equal(conflictsDetail([]), '');
   });
 });

@@ -40,3 +40,10 @@ export function describeConflict(conflict: OpenConflict): string {
     ? `rule ${conflict.ruleId} ("${conflict.content}") overrules ${where}: ${conflict.reason}; suggested: "${conflict.suggestion}"`
     : `lesson "${conflict.content}" left out: ${where} says otherwise (${conflict.reason}); if that line is out of date, change it to "${conflict.suggestion}"`;
 }
+
+/** What the Accept dialog says after the files it writes: every open conflict, one a line. */
+export function conflictsDetail(open: readonly OpenConflict[]): string {
+  if (open.length === 0) return '';
+  const head = `${open.length} conflict${open.length === 1 ? '' : 's'} with your team's own text (a comment on each line):`;
+  return [head, ...open.map((c) => `• ${describeConflict(c)}.`)].join('\n');
+}
