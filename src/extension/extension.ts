@@ -12,7 +12,9 @@ import { importTeamBundlesCommand } from './commands/team';
 import {
   acceptFile,
   acceptProposal,
+  acceptEdited,
   acceptRule,
+  discardEdit,
   editProposal,
   openProposalFile,
   rejectProposal,
@@ -25,6 +27,8 @@ import {
 import { COMMANDS, type CommandId } from './commandIds';
 import { chooseProvider } from './llm/providerChoice';
 import { redactingLog } from './redactingLog';
+import { ConflictComments, type ConflictThreadView } from './review/conflictComments';
+import { EDIT_SCHEME, EditDraftLens, EditDrafts } from './review/editDrafts';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { BACKTEST_SCHEME, BacktestContentProvider } from './review/backtestDocument';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
@@ -41,6 +45,7 @@ import { openSession, SESSION_SCHEME, SessionContentProvider } from './review/se
 import { registerPanelSerializers, showPanel, showRuleInTree, showSessionInTree } from './webview/panel';
 import { openRuleInPlaybook, pinRule, retireRule } from './commands/rules';
 import { registerRuleLens } from './ruleLens';
+import { allowedInThisWorkspace } from './trust';
 import { VIEWS } from './viewIds';
 import { IgnoredSettingsWatch, shownNotices } from './ignoredSettings';
 
@@ -80,12 +85,19 @@ export interface CombeeApi {
   ignoredSettingNotices(): string[];
   /** Looks at the repository's settings now (after the checks already started): the settings notified now. */
   checkIgnoredSettings(): Promise<string[]>;
+  /** The review comments on the team's lines that pending proposals' rules contradict, once brought up to date. */
+  conflictThreads(): Promise<ConflictThreadView[]>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
   const log = redactingLog(vscode.window.createOutputChannel('Combee', { log: true }));
   services = new Services(context, log);
   const s = services;
+  const conflictComments = new ConflictComments();
+  // one refresh at a time, in order: the last one shows the proposals as they are now
+  let conflictsShown = Promise.resolve();
+  const refreshConflicts = () =>
+    (conflictsShown = conflictsShown.then(async () => conflictComments.update(await pendingProposals())));
   const sessionsView = new SessionsView(s);
   const sessionsTree = vscode.window.createTreeView(VIEWS.sessions, { treeDataProvider: sessionsView });
   sessionsView.attach(sessionsTree);
@@ -108,6 +120,10 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     [COMMANDS.rejectRule]: (a, b) => (isNode(a) ? rejectRule(s, a.proposalId, a.ruleId) : rejectRule(s, a, b)),
     [COMMANDS.rejectFile]: (a, b) => (isNode(a) ? rejectFile(s, a.proposalId, a.path) : rejectFile(s, a, b)),
     [COMMANDS.editProposal]: (a, b) => (isNode(a) ? editProposal(s, a.proposalId, a.path) : editProposal(s, a, b)),
+    [COMMANDS.acceptEdited]: (uri) => acceptEdited(s, uri),
+    [COMMANDS.discardEdit]: (uri) => discardEdit(s, uri),
+    [COMMANDS.applyConflictSuggestion]: (thread) =>
+      allowedInThisWorkspace('apply a suggested change') && conflictComments.applySuggestion(thread),
     [COMMANDS.openProposalFile]: (id, path) => openProposalFile(s, id, path),
     [COMMANDS.showTree]: () => void showPanel(s, 'tree'),
     [COMMANDS.showHelpfulness]: () => void showPanel(s, 'helpfulness'),
@@ -177,12 +193,20 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const proposalsView = new ProposalsView(s);
   const content = new ProposalContentProvider((ws, id) => s.proposals.load(ws, id));
   s.proposalDocuments = content;
+  const drafts = new EditDrafts();
+  s.editDrafts = drafts;
   const backtests = new BacktestContentProvider();
   s.backtestDocuments = backtests;
   context.subscriptions.push(
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
+    drafts,
+    vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, drafts, { isCaseSensitive: true }),
+    vscode.languages.registerCodeLensProvider(
+      { scheme: EDIT_SCHEME },
+      new EditDraftLens(drafts, { accept: COMMANDS.acceptEdited, discard: COMMANDS.discardEdit }),
+    ),
     vscode.workspace.registerTextDocumentContentProvider(SESSION_SCHEME, new SessionContentProvider(s.store)),
     vscode.workspace.registerTextDocumentContentProvider(SEARCHED_FOLDERS_URI.scheme, {
       provideTextDocumentContent: () => sessionsView.emptyReport(),
@@ -206,21 +230,27 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     vscode.window.onDidChangeActiveTextEditor(updateProposalContext),
     statusBar,
     ...registerRuleLens(s),
+    conflictComments,
+    s.onDidChange(() => void refreshConflicts()),
+    // a team line changed by hand may settle a conflict
+    vscode.workspace.onDidSaveTextDocument(() => void refreshConflicts()),
     // Started on startup only when the user turned background capture on; otherwise it does nothing.
     startBackground(s),
     ignoredSettings,
   );
   updateProposalContext();
+  void refreshConflicts();
   log.info(`Combee activated (store: ${s.store.dir})`);
   return {
     describeProvider: async () => {
       const { info, reason } = await chooseProvider(s, false);
       return { ...info, reason };
     },
-    pendingProposals: async () =>
-      (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws))))
-        .flat()
-        .filter((p) => p.status === 'pending' || p.status === 'partial'),
+    pendingProposals,
+    conflictThreads: async () => {
+      await refreshConflicts();
+      return conflictComments.shown();
+    },
     sessionIds: async () => {
       const inWorkspace = createWorkspaceMatcher(workspaceFolderPaths());
       return (await s.store.listSummaries()).filter((t) => inWorkspace(t.cwd)).map((t) => t.id);
@@ -250,6 +280,15 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
       return undefined;
     },
   };
+}
+
+/** Pending (or partly accepted) proposals of the open workspace folders, newest first. */
+async function pendingProposals(): Promise<Proposal[]> {
+  if (!services) return [];
+  const s = services;
+  return (await Promise.all(workspaceFolderPaths().map((ws) => s.proposals.list(ws))))
+    .flat()
+    .filter((p) => p.status === 'pending' || p.status === 'partial');
 }
 
 /** In Restricted Mode every view says why nothing is learned or written; the message goes once the folder is trusted. */

@@ -7,6 +7,7 @@ import type { Skipped } from '../core/trace/skipped';
 import type { LearnNotice } from '../core/service/learnNotices';
 import { TraceStore } from '../core/store/traceStore';
 import { WorkspaceState } from '../core/store/workspaceState';
+import type { EditDrafts } from './review/editDrafts';
 import type { ProposalContentProvider } from './review/proposalDocuments';
 import type { BacktestContentProvider } from './review/backtestDocument';
 import { readSettings } from './settings';
@@ -23,6 +24,8 @@ export class Services implements vscode.Disposable {
   private pool?: WorkerPool;
   /** The proposal diffs' content provider: refreshed after a partial accept or reject instead of closing the tabs. */
   proposalDocuments?: ProposalContentProvider;
+  /** Drafts of Edit Before Accepting (set on activation). */
+  editDrafts?: EditDrafts;
   /** The latest backtest of each folder: its page, and the figures in the Proposals view's rule tooltips. */
   backtestDocuments?: BacktestContentProvider;
   /** What the last import (all its folders) saw and did not import: the Sessions view shows it. */

@@ -56,7 +56,7 @@ export interface ReviewFixture {
 
 /** A workspace with a playbook and an AGENTS.md, and the proposal saved in a fresh store. */
 export async function reviewFixture(
-  options: { playbookPath?: string; targets?: AssetTarget[] } = {},
+  options: { playbookPath?: string; targets?: AssetTarget[]; agents?: string } = {},
 ): Promise<ReviewFixture> {
   const playbookPath = options.playbookPath ?? '.combee/playbook.md';
   const targets = options.targets ?? ['playbook', 'agents-md', 'claude-md'];
@@ -64,7 +64,7 @@ export async function reviewFixture(
   const workspace = join(root, 'shop');
   mkdirSync(join(workspace, playbookPath, '..'), { recursive: true });
   writeFileSync(join(workspace, playbookPath), PLAYBOOK_BEFORE);
-  writeFileSync(join(workspace, 'AGENTS.md'), '# Shop\n\nNotes for agents written by the team.\n');
+  writeFileSync(join(workspace, 'AGENTS.md'), options.agents ?? '# Shop\n\nNotes for agents written by the team.\n');
   const assets = { playbookPath, targets };
   const flags = new Map([[FLAGGED_ID, [FLAG]]]);
   const render = renderOps(

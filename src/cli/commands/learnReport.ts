@@ -1,4 +1,6 @@
 import { describeEnforced } from '../../core/service/proposeEnforcement';
+import { readWorkspaceFile } from '../../core/service/proposalFiles';
+import { describeConflict, openConflicts } from '../../core/service/review/teamConflicts';
 import { countBatchModes } from '../../core/learn/batchMode';
 import { describeDrops, dropSummary } from '../../core/learn/callItems';
 import type { RunRecord } from '../../core/learn/record';
@@ -39,6 +41,7 @@ export function reportLearnJson(
               heldRules: result.proposal.heldRules,
               targets: result.proposal.targets,
               targetReasons: result.proposal.targetReasons,
+              teamConflicts: openConflicts(result.proposal, (rel) => readWorkspaceFile(request.workspace, rel)),
               ...(result.proposal.enforcements ? { enforcements: result.proposal.enforcements } : {}),
               ...(result.proposal.enforced ? { enforced: result.proposal.enforced } : {}),
             }
@@ -125,6 +128,7 @@ export function reportLearnText(
           ? `  Proposal ${proposal.id} applied: ${applied.written.length} file(s) written.`
           : `  Proposal ${proposal.id} saved. Review it in VS Code, or apply it with: ${followUp('accept', proposal.id, request)}`,
       ...flaggedSummary(proposal),
+      ...conflictSummary(proposal, workspace),
     ].join('\n'),
   );
   return applied?.exitCode ?? 0;
@@ -153,6 +157,16 @@ function supersededLine(
 ): string {
   const which = superseded.length === 1 ? `proposal ${superseded[0]}` : `proposals ${superseded.join(', ')}`;
   return `${dryRun ? 'Would supersede' : 'Supersedes'} ${which}: its undecided rules are in this one, under the same ids (${proposal.rules.length} rule(s) to review in all); decide on this one.`;
+}
+
+/** Every open conflict with the team's own text: a rule that would overrule a line, a lesson a line kept out. */
+function conflictSummary(proposal: NonNullable<LearnResult['proposal']>, workspace: string): string[] {
+  const open = openConflicts(proposal, (rel) => readWorkspaceFile(workspace, rel));
+  if (open.length === 0) return [];
+  return [
+    `  ${open.length} conflict(s) with your team's own text (a review comment on each line in VS Code):`,
+    ...open.map((c) => `    ${describeConflict(c)}.`),
+  ];
 }
 
 function flaggedSummary(proposal: NonNullable<LearnResult['proposal']>): string[] {

@@ -144,6 +144,26 @@ export const Proposal = z.object({
       }),
     )
     .optional(),
+  /**
+   * Lines of the team's own text (outside Combee's block) a rule of this run contradicts: `overrules`, the rule is
+   * proposed and would overrule the line (open while the rule waits); `left-out`, the team's line won and the lesson
+   * is not proposed (shown while the proposal is open). Each a review comment on the line, with `suggestion`: the
+   * line as the rule would have it.
+   */
+  teamConflicts: z
+    .array(
+      z.object({
+        ruleId: z.string(),
+        content: z.string(),
+        path: z.string(),
+        /** The team's line, trimmed. */
+        line: z.string(),
+        reason: z.string(),
+        outcome: z.enum(['overrules', 'left-out']),
+        suggestion: z.string(),
+      }),
+    )
+    .optional(),
   /** Rules already in the playbook whose text is flagged: kept out of every other asset, reported here. */
   heldRules: z.array(z.object({ id: z.string(), content: z.string(), flags: z.array(RuleFlag) })).default([]),
   /** Absent in proposals made before review was recorded per item: everything in them reads as pending. */
@@ -152,6 +172,7 @@ export const Proposal = z.object({
   order: z.object({ files: z.array(z.string()), rules: z.array(z.string()) }).optional(),
 });
 export type Proposal = z.infer<typeof Proposal>;
+export type TeamConflict = NonNullable<Proposal['teamConflicts']>[number];
 
 export function hashContent(text: string): string {
   return sha256(text);

@@ -266,7 +266,16 @@ export async function chooseRules(
         // written with the playbook file, or still to write with it
         enforcements: countersWritten ? undefined : proposal.enforcements,
         files: again.files,
-        rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => ({ ...r, flags: r.flags ?? [] })),
+        // what the review was told of a rule (its notes, where it came from) stays with it after a decision
+        rules: again.rules.map(({ scope: _s, kind: _k, ...r }) => {
+          const was = proposal.rules.find((p) => p.id === r.id);
+          return {
+            ...r,
+            flags: r.flags ?? [],
+            ...(was?.notes ? { notes: was.notes } : {}),
+            ...(was?.source ? { source: was.source } : {}),
+          };
+        }),
         ops: again.ops,
         // a held rule decided by name stays decided
         heldRules: again.held.filter((h) => !proposal.reviewed.rules.some((r) => r.id === h.id)),

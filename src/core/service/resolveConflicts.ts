@@ -105,6 +105,8 @@ export interface ConflictOutcome {
   removed: Array<{ id: string; by: string; reason: string }>;
   /** New rules that overrule a line of the team's text (kept, with a note). */
   overrulingTeam: Array<{ id: string; path: string; line: string; reason: string }>;
+  /** New rules withdrawn because a line of the team's text outweighs them (among `withdrawn` too). */
+  overruledByTeam: Array<{ id: string; content: string; path: string; line: string; reason: string }>;
 }
 
 const TEAM_TEXT: Standing = {
@@ -124,7 +126,13 @@ export function resolveConflicts(
   /** This machine's counts: the playbook's counters weigh only as far as they confirm them (confirmedCounters.ts). */
   local: LocalCounts,
 ): ConflictOutcome {
-  const outcome: ConflictOutcome = { reworded: [], withdrawn: [], removed: [], overrulingTeam: [] };
+  const outcome: ConflictOutcome = {
+    reworded: [],
+    withdrawn: [],
+    removed: [],
+    overrulingTeam: [],
+    overruledByTeam: [],
+  };
   const all = sides(result, local);
   const gone = new Set<string>();
   const fresh = all.filter((s) => s.isNew);
@@ -142,6 +150,7 @@ export function resolveConflicts(
       }
       gone.add(rule.id);
       outcome.withdrawn.push({ id: rule.id, reason: `contradicts the team's own text in ${path} ("${line}"): ${why}` });
+      outcome.overruledByTeam.push({ id: rule.id, content: rule.content, path, line, reason: why });
       break;
     }
   }
@@ -237,7 +246,7 @@ function mergeSamePurpose(
 
 /** New rules withdrawn before any conflict is weighed (the precision gates): never proposed, each with its reason. */
 export function withdrawNewRules(result: LearnResult, withdrawn: ConflictOutcome['withdrawn']): void {
-  applyOutcome(result, { reworded: [], withdrawn, removed: [], overrulingTeam: [] }, []);
+  applyOutcome(result, { reworded: [], withdrawn, removed: [], overrulingTeam: [], overruledByTeam: [] }, []);
 }
 
 function applyOutcome(result: LearnResult, outcome: ConflictOutcome, all: readonly Side[]): void {

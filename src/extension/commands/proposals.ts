@@ -3,9 +3,12 @@ import type { FileChange, Proposal } from '../../core/assets/proposal';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { rebaseChange } from '../../core/assets/rebase';
 import { planReview, type ReviewDeps, type ReviewPlan, type ReviewResult } from '../../core/service/review/decide';
+import { readWorkspaceFile } from '../../core/service/proposalFiles';
+import { conflictsDetail, openConflicts } from '../../core/service/review/teamConflicts';
 import { describeAction, UndoStack } from '../../core/service/review/undo';
 import { describeFlags } from '../../core/trust/kinds';
 import { resolveInWorkspace, tryResolveInWorkspace } from '../../core/trust/workspacePath';
+import { draftUri } from '../review/editDrafts';
 import { evidenceUri } from '../review/evidenceDocument';
 import { workspaceEditWriter, type AcceptOutcome } from '../review/accept';
 import { openProposalDiff, parseProposalUri } from '../review/proposalDocuments';
@@ -120,8 +123,7 @@ const ruleList = (ids: string[]) => (ids.length === 1 ? `rule ${ids[0]}` : `rule
 /** What a decision did, in one sentence: the files it wrote or dropped and the rules it accepted or turned down. */
 function decisionMessage(result: ReviewResult): string {
   const { plan, outcome } = result;
-  // a file the user saved themselves is not written by Combee
-  const wrote = outcome.written.filter((path) => !plan.recorded.some((r) => r.path === path));
+  const wrote = outcome.written;
   const taken = [...plan.accepting.map((r) => r.id), ...plan.acceptingHeld.map((h) => h.id)];
   const dropped = plan.filesDecided.filter((d) => d.decision === 'rejected').map((d) => d.change.path);
   const parts = [
@@ -204,13 +206,15 @@ export async function acceptProposal(
     kind: 'accept-all',
     includeFlagged: includeFlagged === true,
   });
-  if (plan.files.length > 1 && !plan.refused && confirmed !== true) {
-    const write = `Write ${plan.files.length} Files`;
+  // every conflict with the team's own text is named before the accept
+  const conflicts = openConflicts(proposal, (rel) => readWorkspaceFile(proposal.workspace, rel));
+  if ((plan.files.length > 1 || conflicts.length > 0) && !plan.refused && confirmed !== true) {
+    const write = `Write ${plural(plan.files.length, 'File')}`;
     const choice = await vscode.window.showInformationMessage(
       `Accept this Combee proposal?`,
       {
         modal: true,
-        detail: `It writes ${plan.files.map((f) => f.path).join(', ')}${plan.leftOutFlagged.length > 0 ? ' (flagged rules left out)' : ''}. Undo Last Decision puts them back.`,
+        detail: `It writes ${plan.files.map((f) => f.path).join(', ')}${plan.leftOutFlagged.length > 0 ? ' (flagged rules left out)' : ''}. Undo Last Decision puts them back.${conflicts.length > 0 ? `\n\n${conflictsDetail(conflicts)}` : ''}`,
       },
       write,
     );
@@ -390,8 +394,8 @@ export async function rejectProposal(services: Services, id?: unknown, confirmed
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * Edit before accepting: the proposed text goes into the real file's editor unsaved (a new file opens as an
- * untitled document at its path). Nothing reaches the disk until the user saves, which is the accept.
+ * Edit before accepting: the proposed text (re-based onto the file as it is now) opens as a draft. Saving it keeps the
+ * draft (auto-save included); the accept is Accept Edited, in the editor title and above the first line.
  */
 export async function editProposal(services: Services, id?: unknown, path?: unknown): Promise<boolean> {
   if (!allowedInThisWorkspace('write accepted changes')) return false;
@@ -399,7 +403,7 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
   const proposal = await resolveProposal(services, typeof id === 'string' ? id : active?.proposalId);
   const change =
     proposal?.files.find((f) => f.path === (typeof path === 'string' ? path : active?.path)) ?? proposal?.files[0];
-  if (!proposal || !change) return false;
+  if (!proposal || !change || !services.editDrafts) return false;
   const inside = tryResolveInWorkspace(proposal.workspace, change.path);
   if (inside === undefined) {
     void vscode.window.showErrorMessage(
@@ -407,51 +411,79 @@ export async function editProposal(services: Services, id?: unknown, path?: unkn
     );
     return false;
   }
-  const uri = vscode.Uri.file(inside);
-  const exists = await vscode.workspace.fs.stat(uri).then(
-    () => true,
-    () => false,
+  const current = await vscode.workspace.fs.readFile(vscode.Uri.file(inside)).then(
+    (bytes) => new TextDecoder().decode(bytes),
+    () => undefined,
   );
-  const target = exists ? uri : uri.with({ scheme: 'untitled' });
-  let document = await vscode.workspace.openTextDocument(target);
-  if (exists && !document.isDirty) {
-    // An open editor can lag a file changed on disk: start from the disk's text.
-    const disk = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    if (disk !== document.getText()) {
-      await vscode.window.showTextDocument(document);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-      document = await vscode.workspace.openTextDocument(target);
-    }
+  const rebased = current === undefined ? undefined : rebaseChange(change, current);
+  if (rebased?.kind === 'conflict') {
+    void vscode.window.showWarningMessage(
+      `Combee cannot open the proposed ${change.path} for editing: ${rebased.reason}. Learn again for a fresh proposal.`,
+    );
+    return false;
   }
-  // what the file held before the edit, for Undo (a new file did not exist)
-  const original = exists ? document.getText() : undefined;
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(
-    target,
-    new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-    exists ? proposedText(change, document.getText()) : change.after,
-  );
-  await vscode.workspace.applyEdit(edit);
+  const draft = { workspace: proposal.workspace, proposalId: proposal.id, path: change.path };
+  const uri = draftUri(draft);
+  // a draft already open keeps the user's words
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (!open || !services.editDrafts.draftOf(uri))
+    services.editDrafts.open(draft, current === undefined ? change.after : proposedText(change, current));
   await closeProposalTabs(proposal.id, change.path);
-  await vscode.window.showTextDocument(document, { preview: false });
-  const saved = vscode.workspace.onDidSaveTextDocument(async (doc) => {
-    if (doc.uri.fsPath !== uri.fsPath) return;
-    saved.dispose();
-    const latest = await services.proposals.load(proposal.workspace, proposal.id);
-    if (!latest) return;
-    // the service records the saved text and decides which of the proposal's rules it took
-    const plan = await planReview(reviewDeps(services, latest), latest, {
-      kind: 'accept-edited',
-      path: change.path,
-      before: original,
-      text: doc.getText(),
-    });
-    await commit(services, plan);
-  });
-  services.context.subscriptions.push(saved);
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
   void vscode.window.showInformationMessage(
-    `Edit the proposed ${change.path}, then save it to accept. Undo (or close without saving) to drop it.`,
+    `Edit the proposed ${change.path}, then choose Accept Edited (editor title, or above the first line). Saving keeps the draft; nothing is written before you accept.`,
   );
+  return true;
+}
+
+/** The draft of the given uri, else of the active editor. */
+function draftDocument(services: Services, uri?: unknown) {
+  const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+  const draft = target && services.editDrafts?.draftOf(target);
+  const document = draft && vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString());
+  return draft && document ? { draft, document } : undefined;
+}
+
+/** Closes a draft's tabs without asking to save (it is kept in memory only), and drops it. */
+async function closeDraft(services: Services, document: vscode.TextDocument): Promise<void> {
+  // saving only keeps the draft; a saved document closes without a question
+  if (document.isDirty) await document.save();
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString());
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+  services.editDrafts?.forget(document.uri);
+}
+
+/**
+ * Accept Edited: the draft's text, saved or not, accepted through the review service. The rules it holds take the
+ * text the user gave them in the playbook and every file; those taken out of it are turned down.
+ */
+export async function acceptEdited(services: Services, uri?: unknown): Promise<AcceptOutcome | undefined> {
+  if (!allowedInThisWorkspace('write accepted changes')) return undefined;
+  const found = draftDocument(services, uri);
+  if (!found) {
+    void vscode.window.showInformationMessage('Open a file with Edit Before Accepting to accept it as edited.');
+    return undefined;
+  }
+  const { draft, document } = found;
+  const proposal = await services.proposals.load(draft.workspace, draft.proposalId);
+  if (!proposal) return undefined;
+  const plan = await planReview(reviewDeps(services, proposal), proposal, {
+    kind: 'accept-edited',
+    path: draft.path,
+    text: document.getText(),
+  });
+  const result = await commit(services, plan);
+  if (result.decided) await closeDraft(services, document);
+  return outcomeOf(result);
+}
+
+/** Discard Edit: the draft goes, nothing is decided. */
+export async function discardEdit(services: Services, uri?: unknown): Promise<boolean> {
+  const found = draftDocument(services, uri);
+  if (!found) return false;
+  await closeDraft(services, found.document);
   return true;
 }
 

@@ -10,6 +10,9 @@ import { escapeMarkdown, figuresForRule } from '../../core/eval/render';
 import { proposedRuleTooltip } from './ruleTooltip';
 import { workspaceFolderPaths, type Services } from '../services';
 import { COMMANDS } from '../commandIds';
+import { readWorkspaceFile } from '../../core/service/proposalFiles';
+import { openConflicts, type OpenConflict } from '../../core/service/review/teamConflicts';
+import { conflictBody } from '../review/conflictComments';
 
 /** Tree nodes double as command arguments: each carries the ids its inline actions need. */
 type Node =
@@ -17,7 +20,8 @@ type Node =
   | { kind: 'file'; proposalId: string; path: string; file: ReviewedFile; workspace: string }
   | { kind: 'rule'; proposalId: string; ruleId: string; rule: ReviewedRule; proposal: Proposal }
   | { kind: 'held'; proposalId: string; ruleId: string; held: Proposal['heldRules'][number] }
-  | { kind: 'enforcement'; proposalId: string; ruleId: string; enforcement: EnforcementItem };
+  | { kind: 'enforcement'; proposalId: string; ruleId: string; enforcement: EnforcementItem }
+  | { kind: 'conflict'; proposalId: string; ruleId: string; conflict: OpenConflict; workspace: string };
 
 /** Decided items get their own contextValue: the accept and reject actions (package.json menus) are for pending ones. */
 const suffix = (state: ItemState) => (state === 'pending' ? '' : `.${state}`);
@@ -115,6 +119,16 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
           ruleId: enforcement.ruleId,
           enforcement,
         })),
+        // conflicts with the team's own text, and lessons they kept out: rows of their own, not only a log line
+        ...openConflicts(element.proposal, (rel) => readWorkspaceFile(element.proposal.workspace, rel)).map(
+          (conflict): Node => ({
+            kind: 'conflict',
+            proposalId: element.proposalId,
+            ruleId: conflict.ruleId,
+            conflict,
+            workspace: element.proposal.workspace,
+          }),
+        ),
       ];
     }
     return [];
@@ -140,6 +154,8 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
         return ruleItem(node);
       case 'enforcement':
         return enforcementItem(node);
+      case 'conflict':
+        return conflictItem(node);
       case 'held': {
         const item = new vscode.TreeItem(`HELD ${node.held.id}`);
         item.description = `flagged in the playbook (${node.held.flags.map((f) => f.kind).join(', ')}): ${node.held.content}`;
@@ -237,5 +253,32 @@ function ruleItem(node: Extract<Node, { kind: 'rule' }>): vscode.TreeItem {
     title: 'Show the evidence',
     arguments: [node.proposalId, node.ruleId],
   };
+  return item;
+}
+
+function conflictItem(node: Extract<Node, { kind: 'conflict' }>): vscode.TreeItem {
+  const { conflict } = node;
+  const where = `${conflict.path}:${conflict.lineNumber + 1}`;
+  const item = new vscode.TreeItem(
+    conflict.outcome === 'overrules' ? `CONFLICT ${conflict.ruleId}` : `LEFT OUT: ${conflict.content}`,
+  );
+  item.description =
+    conflict.outcome === 'overrules'
+      ? `contradicts ${where}: "${conflict.line}"`
+      : `${where} says otherwise: "${conflict.line}"`;
+  item.tooltip = new vscode.MarkdownString(conflictBody(conflict));
+  item.iconPath = new vscode.ThemeIcon('comment-discussion');
+  item.contextValue = `combee.teamConflict.${conflict.outcome}`;
+  const path = tryResolveInWorkspace(node.workspace, conflict.path);
+  // the click opens the team's line, where the review comment is
+  if (path !== undefined)
+    item.command = {
+      command: 'vscode.open',
+      title: 'Open the line',
+      arguments: [
+        vscode.Uri.file(path),
+        { selection: new vscode.Range(conflict.lineNumber, 0, conflict.lineNumber, 0) },
+      ],
+    };
   return item;
 }

@@ -1,6 +1,6 @@
-// Review in the real VS Code: accept or reject one rule, accept one file (and the rules it holds), edit before
-// accepting, unsaved edits during review re-based or reported, and rejected rules not proposed again. Runs after the
-// skeleton (file order).
+// Review in the real VS Code: accept or reject one rule, accept one file (and the rules it holds), unsaved edits
+// during review re-based or reported, and rejected rules not proposed again (Edit Before Accepting: 14-edit-draft).
+// Runs after the skeleton (file order).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { writeSession } from './sessions';
@@ -144,46 +144,6 @@ describe('review: per rule, per file, edits and conflicts', () => {
     // put the editor back as the disk has it, and drop what is left of the proposal, for the tests after this one
     await revertToDisk(doc, '.combee/playbook.md');
     await run('combee.rejectProposal', p!.id, true);
-  });
-
-  it('edit before accepting: the proposal is in the editor unsaved; saving is the accept', async () => {
-    writeSession(
-      'Please always run pnpm format before committing.',
-      ['pnpm docs:test', 'Error: examples out of date'],
-      ['pnpm docs:gen'],
-    );
-    const result = await learnAfresh();
-    assert.ok(result?.proposalId);
-    const onDisk = await read('.combee/playbook.md');
-    assert.ok(await run('combee.editProposal', result.proposalId, '.combee/playbook.md'));
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri('.combee/playbook.md').fsPath);
-    assert.ok(doc?.isDirty, 'the proposal waits unsaved in the editor');
-    assert.match(doc.getText(), /pnpm docs:gen/);
-    assert.equal(await read('.combee/playbook.md'), onDisk, 'nothing written before saving');
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(doc.uri, new vscode.Position(0, 0), '<!-- edited before accepting -->\n');
-    await vscode.workspace.applyEdit(edit);
-    await doc.save();
-    const saved = await read('.combee/playbook.md');
-    assert.match(saved, /^<!-- edited before accepting -->\n[\s\S]*pnpm docs:gen/);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const p = await proposal(result.proposalId);
-    assert.ok(!p!.files.some((f) => f.path === '.combee/playbook.md'), 'the saved file left the proposal');
-    // the review service recorded it: the rules the saved playbook holds are accepted, and the file with them
-    const docsRule = p!.reviewed.rules.find((r) => /pnpm docs:gen/.test(r.content ?? ''));
-    assert.equal(docsRule?.decision, 'accepted', JSON.stringify(p!.reviewed));
-    assert.ok(p!.reviewed.files.some((f) => f.path === '.combee/playbook.md' && f.decision === 'accepted'));
-    // and it is a decision like any other: Undo Last Decision walks it back, file and proposal
-    const undone = await run('combee.undoDecision');
-    assert.deepEqual(undone, { reverted: ['.combee/playbook.md'], changedSince: [] });
-    assert.equal(await read('.combee/playbook.md'), onDisk, 'the playbook as before the edit');
-    const back = await proposal(result.proposalId);
-    assert.ok(
-      back!.files.some((f) => f.path === '.combee/playbook.md'),
-      'the playbook is proposed again',
-    );
-    assert.deepEqual(back!.reviewed, { files: [], rules: [] });
-    await run('combee.rejectProposal', result.proposalId, true);
   });
 
   it('a real conflict: the lines AGENTS.md would change are edited in the editor; Accept File writes nothing, decides nothing', async () => {

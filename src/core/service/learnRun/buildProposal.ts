@@ -1,7 +1,7 @@
 import { lessonsFromRecord } from '../../assets/skills';
 import { renderAssets } from '../../assets/targets';
 import { outsideManagedBlocks } from '../../assets/managedBlock';
-import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../../assets/proposal';
+import { PROPOSAL_VERSION, type FileChange, type Proposal, type TeamConflict } from '../../assets/proposal';
 import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../../learn/budget';
 import { localCounts } from '../../learn/confirmedCounters';
 import { decisionNotes } from '../../learn/priorDecisions';
@@ -13,7 +13,7 @@ import { agentName } from '../../memories/candidates';
 import { cleanAuthor, withAuthorMarks, type RuleAuthor } from '../../playbook/authorMark';
 import type { DeltaOp } from '../../playbook/delta';
 import { serializePlaybook } from '../../playbook/markdown';
-import type { Playbook } from '../../playbook/model';
+import { bullets, type Playbook } from '../../playbook/model';
 import { redactDeep } from '../../secrets/deep';
 import { ReviewMemory } from '../../store/reviewMemory';
 import type { RuleLedger } from '../../store/ruleLedger';
@@ -28,6 +28,7 @@ import { listWorkspaceFolders, readWorkspaceFile } from '../proposalFiles';
 import { describeEnforced, enforcedInFiles, proposeEnforcement } from '../proposeEnforcement';
 import { resolveConflicts } from '../resolveConflicts';
 import { keptAssets } from '../review/assets';
+import { suggestedLine } from '../review/teamConflicts';
 import { modelChanges, runAuthor, withAuthors } from '../ruleAuthors';
 import type { RunTargets } from '../runTargets';
 import { screenProposal } from '../screenProposal';
@@ -89,6 +90,28 @@ function teamTexts(workspace: string): Array<{ path: string; text: string }> {
   return out;
 }
 
+function teamConflict(
+  ruleId: string,
+  content: string,
+  at: { path: string; line: string; reason: string },
+  outcome: TeamConflict['outcome'],
+): TeamConflict {
+  return redactDeep(
+    {
+      ruleId,
+      content,
+      path: at.path,
+      line: at.line,
+      reason: at.reason,
+      outcome,
+      suggestion: suggestedLine(at.line, content),
+    },
+    redactText,
+  );
+}
+
+const openTeamConflicts = (conflicts: TeamConflict[]) => (conflicts.length > 0 ? { teamConflicts: conflicts } : {});
+
 /** The run's proposal (undefined when it changes no file); `result`'s playbook and record take what it adds. */
 export async function buildProposal(input: ProposalInput): Promise<Proposal | undefined> {
   const { options, result, base, traces, sessions, playbookPath, state, ruleLedger, remembered, veto, precomputed } =
@@ -144,10 +167,18 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   // No contradiction leaves the proposal: the better-evidenced side of each wins (see resolveConflicts.ts)
   const team = teamTexts(options.workspace);
   const overruledBy = new Map<string, string>();
+  // each a review comment on the team's line, with what the line would say instead
+  const teamConflicts: TeamConflict[] = [];
   if (result.record.status === 'completed') {
     const conflicts = resolveConflicts(result, team, counted);
     for (const w of conflicts.withdrawn) result.record.warnings.push(`rule ${w.id} left out: ${w.reason}`);
     for (const r of conflicts.removed) overruledBy.set(r.id, r.by);
+    const contentOf = (id: string) => bullets(result.playbook).find((b) => b.id === id)?.content;
+    for (const c of conflicts.overrulingTeam) {
+      const content = contentOf(c.id);
+      if (content) teamConflicts.push(teamConflict(c.id, content, c, 'overrules'));
+    }
+    for (const c of conflicts.overruledByTeam) teamConflicts.push(teamConflict(c.id, c.content, c, 'left-out'));
   }
   if (input.carried) carryRemovals(result, input.carried);
   // Every new rule passes the precision gates, its support the union of the rules merged into it (learn/gates); a
@@ -304,6 +335,10 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     tags: result.tags,
     counts: result.counts,
     heldRules: hold.existing,
+    // a rule left out later (the gates, the screen) overrules nothing
+    ...openTeamConflicts(
+      teamConflicts.filter((c) => c.outcome === 'left-out' || corroborated.some((r) => r.id === c.ruleId)),
+    ),
     ...(enforcement.enforcements.length > 0 ? { enforcements: enforcement.enforcements } : {}),
     ...(enforced.length > 0 ? { enforced } : {}),
     targets: targets.targets,

@@ -1,5 +1,5 @@
-import type { FileChange, Proposal, RuleChange } from '../../assets/proposal';
-import { parseBulletLine } from '../../playbook/markdown';
+import { makeFileChange, type FileChange, type Proposal, type RuleChange } from '../../assets/proposal';
+import type { DeltaOp } from '../../playbook/delta';
 import { isOpen, pendingRules, proposalOrder, withDecisions } from '../../assets/review';
 import type { AssetSettings } from '../../assets/targets';
 import type { ProposalStore } from '../../store/proposals';
@@ -11,8 +11,10 @@ import { chooseRules, readWorkspaceFile } from '../proposalFiles';
 import { rememberRetired } from '../rememberRetired';
 import { proposalAssets } from './assets';
 import { rewrittenSince } from './rewrittenSince';
+import { rebaseChange } from '../../assets/rebase';
+import { readEditedRules, withOtherEdits } from './editedRules';
 import { rulesInFile } from './ruleFiles';
-import { emptyOutcome, type ReviewWriter, type WriteOutcome, type WrittenFile } from './writer';
+import { emptyOutcome, type ReviewWriter, type WriteOutcome } from './writer';
 
 // The one place review decisions are made. A file is decided through the rules it holds, so whatever the order of
 // decisions, a rejected rule is never written, and an agent file only cites rules its playbook holds.
@@ -26,11 +28,10 @@ export type ReviewAction =
   | { kind: 'reject-file'; path: string }
   | { kind: 'reject-rules'; ids: string[] }
   /**
-   * A file of the proposal the user edited and saved themselves (Edit Before Accepting): nothing is written, the text
-   * is recorded as accepted. In the playbook, the proposal's rules the text holds are accepted, those taken out of it
-   * rejected; `before` is what the file held before the edit (undefined: it did not exist), for undo.
+   * A file of the proposal as the user edited it (Edit Before Accepting): the rules it holds are accepted with the
+   * text the user gave them, in every file; those taken out of it rejected. See `acceptEdited`.
    */
-  | { kind: 'accept-edited'; path: string; before: string | undefined; text: string };
+  | { kind: 'accept-edited'; path: string; text: string };
 
 export interface ReviewDeps {
   /** The run's lessons and the review memory live there. */
@@ -59,10 +60,8 @@ export interface ReviewPlan {
   leftOutFlagged: RuleChange[];
   /** What is written, all together or nothing. */
   files: FileChange[];
-  /** Files decided themselves (they hold no pending rule, or the user wrote them), with the decision. */
+  /** Files decided themselves (they hold no pending rule, or the user edited them), with the decision. */
   filesDecided: Array<{ change: FileChange; decision: 'accepted' | 'rejected' }>;
-  /** Files the user wrote themselves: recorded as written (for undo), not written again. */
-  recorded: WrittenFile[];
   /** The proposal once the files are written, before the decisions are recorded. */
   next: () => Proposal;
 }
@@ -100,7 +99,6 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     leftOutFlagged: [],
     files: [],
     filesDecided: [],
-    recorded: [],
     next: () => proposal,
   };
   const refuse = (why: string): ReviewPlan => ({ ...base, refused: why });
@@ -160,9 +158,9 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     );
     return { ...base, rejecting: rules, next: () => split.remaining() };
   };
-  const alone = (change: FileChange, decision: 'accepted' | 'rejected', written = false): ReviewPlan => ({
+  const alone = (change: FileChange, decision: 'accepted' | 'rejected'): ReviewPlan => ({
     ...base,
-    files: decision === 'accepted' && !written ? [change] : [],
+    files: decision === 'accepted' ? [change] : [],
     filesDecided: [{ change, decision }],
     next: () => ({
       ...proposal,
@@ -236,41 +234,78 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
     case 'accept-edited': {
       const change = proposal.files.find((f) => f.path === action.path);
       if (!change) return refuse(`proposal ${proposal.id} has no pending file ${action.path}`);
-      const recorded = [{ path: change.path, before: action.before, after: action.text }];
-      const edited = { ...change, after: action.text };
-      const cited = rulesInFile(change, pending);
-      if (cited.length === 0) return { ...alone(edited, 'accepted', true), recorded };
-      const isPlaybook = change.path === assets.playbookPath;
-      // the user's text makes the proposal's change of a rule when its line there is not the one before it (in the
-      // playbook its bullet: a flagged rule's marker comment left behind is no rule)
-      const bulletOf = (text: string, id: string) => text.split('\n').find((l) => parseBulletLine(l)?.id === id);
-      const kept = isPlaybook
-        ? cited.filter((r) => bulletOf(action.text, r.id) !== bulletOf(change.before, r.id))
-        : rulesInFile(edited, cited);
-      // a rule the user took out of the proposed text is turned down
-      const dropped = cited.filter((r) => !kept.includes(r));
-      const rest: Proposal = { ...live, ops: live.ops.filter((o) => !dropped.some((r) => r.id === o.ruleId)) };
-      const split = await chooseRules(
-        deps.store,
-        rest,
-        kept.map((r) => r.id),
-        assets,
-        deps.warn,
-      );
-      // the saved playbook holds its rules; rules kept in another file go into the playbook and the other files, as
-      // Accept File does (the saved file itself stays as the user wrote it)
-      const files = isPlaybook || kept.length === 0 ? [] : split.chosen.files.filter((f) => f.path !== change.path);
-      return {
-        ...base,
-        accepting: kept,
-        rejecting: dropped,
-        files,
-        recorded,
-        filesDecided: [{ change: edited, decision: 'accepted' }],
-        next: () => split.remaining([change.path, ...files.map((f) => f.path)]),
-      };
+      return acceptEdited(deps, { ...base, accepting: [] }, live, change, action.text, assets);
     }
   }
+}
+
+/**
+ * Edit Before Accepting: the rules the edited file holds are accepted with the text the user gave them (changed in
+ * the proposal, then every file rendered again, so the playbook and each agent file say the same), those the user took
+ * out rejected; the user's other changes to that file are laid onto it. Saving the edit is not the accept: this is.
+ */
+async function acceptEdited(
+  deps: ReviewDeps,
+  base: ReviewPlan,
+  live: Proposal,
+  change: FileChange,
+  text: string,
+  assets: ReturnType<typeof proposalAssets>,
+): Promise<ReviewPlan> {
+  const { proposal } = base;
+  const current = readWorkspaceFile(proposal.workspace, change.path);
+  // the draft started from the proposal re-based onto the file as it is now (the team's edits since in it)
+  const rebased = rebaseChange(change, current);
+  const proposed = rebased.kind === 'rebased' ? rebased.change.after : change.after;
+  const read = readEditedRules(change.before, change.after, text, rulesInFile(change, pendingRules(proposal)));
+  for (const id of read.unreadable)
+    deps.warn(`the line of rule ${id} in ${change.path} changed beyond its text: it is accepted as proposed`);
+  // a flagged rule is taken by name only (Accept Rule, after its flags are shown): kept in the edit, it waits
+  const waiting = read.kept.filter(isFlagged);
+  read.kept = read.kept.filter((r) => !isFlagged(r));
+  const edited = new Map(read.kept.map((r) => [r.id, r.content] as const));
+  // the rules as the user worded them, the ones taken out left out
+  const rest: Proposal = {
+    ...live,
+    rules: live.rules.map((r) => (edited.has(r.id) ? { ...r, content: edited.get(r.id) } : r)),
+    ops: live.ops
+      .filter((o) => !read.dropped.some((r) => r.id === o.ruleId))
+      .map((o) =>
+        'content' in o.op && edited.get(o.ruleId) !== undefined
+          ? { ...o, op: { ...o.op, content: edited.get(o.ruleId) } as DeltaOp }
+          : o,
+      ),
+  };
+  const split = await chooseRules(
+    deps.store,
+    rest,
+    read.kept.map((r) => r.id),
+    assets,
+    deps.warn,
+  );
+  const chosen = read.kept.length > 0 ? split.chosen.files : [];
+  const rendered = chosen.find((f) => f.path === change.path);
+  const mine =
+    withOtherEdits(proposed, text, rendered?.after ?? current ?? '', {
+      kept: read.kept.map((r) => r.id),
+      out: [...read.dropped, ...waiting].map((r) => r.id),
+    }) ??
+    (deps.warn(`your other edits of ${change.path} did not fit it rendered again: it is written as you left it`), text);
+  // a file no rule is left in, and that the user changed nowhere else, is not written
+  const own = rendered
+    ? makeFileChange(change.path, rendered.kind === 'create' ? undefined : rendered.before, mine)
+    : mine !== (current ?? '')
+      ? makeFileChange(change.path, current, mine)
+      : undefined;
+  const files = [...chosen.filter((f) => f.path !== change.path), ...(own ? [own] : [])];
+  return {
+    ...base,
+    accepting: read.kept,
+    rejecting: read.dropped,
+    files,
+    filesDecided: [{ change: { ...change, after: mine }, decision: 'accepted' }],
+    next: () => split.remaining(files.map((f) => f.path)),
+  };
 }
 
 /** Open while a file waits; closed, it is accepted when anything of it was, else rejected. */
@@ -290,11 +325,7 @@ export async function commitReview(deps: ReviewDeps, plan: ReviewPlan): Promise<
   const written = plan.files.length > 0 ? await deps.writer.write(plan.files) : emptyOutcome();
   if (written.conflicts.length > 0 || written.refused.length > 0)
     return { plan, decided: false, outcome: written, proposal: before };
-  const outcome = {
-    ...written,
-    written: [...written.written, ...plan.recorded.map((w) => w.path)],
-    writes: [...written.writes, ...plan.recorded],
-  };
+  const outcome = written;
   let next = plan.next();
   const acceptedFiles = [
     ...plan.files,
@@ -335,8 +366,7 @@ async function remember(deps: ReviewDeps, plan: ReviewPlan): Promise<void> {
   // taken by name: their risky-looking text is the user's now, not held back next time
   await memory.rememberTrusted([...plan.acceptingHeld.map((h) => h.content), ...textsToTrust(plan.accepting)]);
   const playbookPath = proposalAssets(proposal, deps.fallbackAssets).playbookPath;
-  // written by the accept, or saved by the user (an edited proposal)
-  if (![...plan.files, ...plan.recorded].some((f) => f.path === playbookPath)) return;
+  if (!plan.files.some((f) => f.path === playbookPath)) return;
   const text = readWorkspaceFile(proposal.workspace, playbookPath);
   if (text === undefined) return;
   await memory.rememberAccepted(text, new Map(plan.accepting.map((r) => [r.id, r.support.map((s) => s.traceId)])));
