@@ -112,7 +112,12 @@ describe('conflicts with the team’s own text', () => {
 
   it('a lesson the team line kept out is on the proposal, not only in a log line', async () => {
     const { workspace, store } = await workspaceWith('# Agents\n\nThis repo uses pnpm: never npm.\n', [
-      makeTrace('claude-code:t4', [user('run the tests'), ...shell('npm test', 'Tests 12 passed')]),
+      makeTrace('claude-code:t4', [
+        user('run the tests'),
+        // a wrong way first, so the session names the way that worked
+        ...shell('npm run tests', 'npm ERR! Missing script: "tests"', 1),
+        ...shell('npm test', 'Tests 12 passed'),
+      ]),
       protoFix('claude-code:p4'),
     ]);
     const { proposal } = await dryLearn(store, workspace);
