@@ -3,7 +3,7 @@ import type { Step, ToolCallStep, Trace } from '../../trace/model';
 import { classifyTurns } from '../../trace/turns/classify';
 import { withoutHalt } from '../../trace/turns/cues';
 import { isQuestion, sentencesOf } from '../../trace/turns/sentences';
-import { isReport } from '../../trace/turns/standing';
+import { isReport, statesScopeOrChoice, statesScopeOutright } from '../../trace/turns/standing';
 import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
 import type { BulletTag } from '../../playbook/delta';
@@ -54,7 +54,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   for (const turn of turns) {
     if (turn.kind !== 'correction' || !turn.text || fixed.stated.has(turn.index)) continue;
     const statement = directive(turn.text);
-    if (!statement) continue;
+    // a correction that only asks for the work again ("reorder the lists") teaches nothing beyond this task
+    if (!statement || !statesScopeOrChoice(statement)) continue;
     const previousAction = [...trace.steps.slice(0, turn.index)].reverse().find((s) => s.kind === 'tool_call');
     add(
       preference(statement, evidence(...(previousAction ? [previousAction.index] : []), turn.index, turn.contentIndex)),
@@ -70,7 +71,10 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     for (const statement of statedConventions(turn)) {
       // a correction's own directive already holds it
       if ([...stated].some((s) => s.includes(statement.toLowerCase()))) continue;
-      add(preference(statement, evidence(turn.contentIndex)));
+      // in passing, while asking for work, scope resting only on the team as subject ("we use go-git there") is as
+      // often said of the code at hand: a second session must say it too
+      const lesson = preference(statement, evidence(turn.contentIndex));
+      add(short && !statesScopeOutright(statement) ? { ...lesson, minSupport: 2 } : lesson);
     }
   }
 
@@ -98,15 +102,26 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
         failedHere(a) - failedHere(b) || a.general.length - b.general.length || a.run.call.index - b.run.call.index,
     )[0];
     if (best.general.length > 80 || classifyCommand(best.general) !== kind) continue;
-    // another command for the job, alone on its line (the same command failing on the task's own bug is no wrong way)
+    // another command for the job, alone on its line, failing where this one then passed with no edit between: the
+    // switch was the fix (the same command failing on the task's own bug, or one fixed by an edit, is no wrong way)
     const bestIdentity = best.run.action && identityKey(best.run.action.identity);
+    const switchedFrom = (r: Run) =>
+      runs.some(
+        (b) =>
+          b.passed &&
+          b.call.index > r.call.index &&
+          b.action !== undefined &&
+          identityKey(b.action.identity) === bestIdentity &&
+          !edits.some((e) => e > r.call.index && e < b.call.index),
+      );
     const wrongWay = runs.some(
       (r) =>
         r.kind === kind &&
         r.failed &&
         !isAutoFix(r.command) &&
         r.action?.others.length === 0 &&
-        identityKey(r.action.identity) !== bestIdentity,
+        identityKey(r.action.identity) !== bestIdentity &&
+        switchedFrom(r),
     );
     if (!wrongWay) continue;
     add({

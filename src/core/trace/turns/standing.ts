@@ -6,28 +6,49 @@ import { isQuestion, sentencesOf } from './sentences';
 // gives the same three parts: a marker of scope, a prescriptive form, and what rules a sentence out (the speaker as
 // subject, the past, a pointer to this task's own objects).
 
-/** Scope beyond this task: every time, from now on, in this repository (en, fr, ru, zh). */
-const SCOPE = new RegExp(
-  [
-    String.raw`\b(?:always|never|whenever|every ?time|from now on|going forward|by default|as a rule|in general)\b`,
-    String.raw`\b(?:every|all|any|each)\s+[\p{L}-]+`,
-    // a universal indefinite: "don't edit anything under src/generated/"
-    String.raw`\b(?:anything|everything|anywhere|everywhere|ever)\b`,
-    String.raw`\b(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase|crate|monorepo|workspace|team)\b`,
-    String.raw`\b(?:before|after) (?:committing|pushing|each|every|any|merging|a |you )`,
-    String.raw`\b(?:goes|go|must go|should go|are routed|is routed) through\b`,
-    // the team as a habitual subject: "we don't write Display impls by hand"
-    String.raw`\b(?:we|the team|our team)\s+(?:don'?t|do not|never|always|only|usually|normally|use|prefer)\b`,
-    // the repository as the subject: "this repo uses pnpm" is about every task in it
-    String.raw`\b(?:this|our) (?:repo|repository|project|codebase|monorepo|workspace) (?:only )?(?:uses|prefers|runs|is a)\b`,
-    // "use uv for dependencies": a purpose with no determiner is a kind of thing, not one thing of this task
-    String.raw`\buse\s+\S+\s+(?:for|to)\s+(?!(?:the|this|that|these|those|my|it)\b)[\p{L}-]+`,
-    String.raw`(?:^|\s)(?:toujours|jamais|désormais|dorénavant|à partir de maintenant|chaque fois|à chaque|dans ce (?:dépôt|projet|repo))`,
-    String.raw`(?:всегда|никогда|впредь|с этого момента|каждый раз|в этом (?:репозитории|проекте|репо))`,
-    String.raw`(?:总是|始终|永远|每次|以后|今后|从现在开始|一律|务必|在这个(?:仓库|项目|代码库))`,
-  ].join('|'),
-  'iu',
-);
+/** The team as a habitual subject: "we don't write Display impls by hand", as often said of the code at hand. */
+const TEAM_HABIT = String.raw`\b(?:we|the team|our team)\s+(?:don'?t|do not|never|always|only|usually|normally|use|prefer)\b`;
+
+/** Scope said outright, beyond this task: every time, from now on, in this repository (en, fr, ru, zh). */
+const OUTRIGHT_SCOPE = [
+  String.raw`\b(?:always|never|whenever|every ?time|from now on|going forward|by default|as a rule|in general)\b`,
+  String.raw`\b(?:every|all|any|each)\s+[\p{L}-]+`,
+  // a universal indefinite: "don't edit anything under src/generated/"
+  String.raw`\b(?:anything|everything|anywhere|everywhere|ever)\b`,
+  String.raw`\b(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase|crate|monorepo|workspace|team)\b`,
+  String.raw`\b(?:before|after) (?:committing|pushing|each|every|any|merging|a |you )`,
+  String.raw`\b(?:goes|go|must go|should go|are routed|is routed) through\b`,
+  // the repository as the subject: "this repo uses pnpm" is about every task in it
+  String.raw`\b(?:this|our) (?:repo|repository|project|codebase|monorepo|workspace) (?:only )?(?:uses|prefers|runs|is a)\b`,
+  // "use uv for dependencies": a purpose with no determiner is a kind of thing, not one thing of this task
+  String.raw`\buse\s+\S+\s+(?:for|to)\s+(?!(?:the|this|that|these|those|my|it)\b)[\p{L}-]+`,
+  String.raw`(?:^|\s)(?:toujours|jamais|désormais|dorénavant|à partir de maintenant|chaque fois|à chaque|dans ce (?:dépôt|projet|repo))`,
+  String.raw`(?:всегда|никогда|впредь|с этого момента|каждый раз|в этом (?:репозитории|проекте|репо))`,
+  String.raw`(?:总是|始终|永远|每次|以后|今后|从现在开始|一律|务必|在这个(?:仓库|项目|代码库))`,
+];
+
+const SCOPE = new RegExp([...OUTRIGHT_SCOPE, TEAM_HABIT].join('|'), 'iu');
+const OUTRIGHT = new RegExp(OUTRIGHT_SCOPE.join('|'), 'iu');
+
+/**
+ * Whether a standing sentence says its scope outright, not only through the team as its subject: one session's "we
+ * use git hooks for that", said of the change at hand, is no repository rule until another session says it too.
+ */
+export function statesScopeOutright(sentence: string): boolean {
+  return OUTRIGHT.test(sentence);
+}
+
+/** A choice between ways: "use pnpm here, not npm", "instead of", a prohibition (en, fr, ru, zh). */
+const CONTRAST =
+  /\b(?:not|never|instead of|rather than|don'?t|do not|no longer)\b|(?:^|\s)(?:pas|jamais|plutôt que|au lieu de)(?=\s|$)|(?:^|\s)(?:не|вместо|никогда)(?=\s)|(?:不要|别|不是|而不是|不用)/iu;
+
+/**
+ * Whether a correction says something beyond the work it corrects: a scope ("never works here") or a choice between
+ * ways ("use pnpm, not npm"). "Reorder the lists" only asks for the work again.
+ */
+export function statesScopeOrChoice(text: string): boolean {
+  return SCOPE.test(text) || CONTRAST.test(text);
+}
 
 /** The speaker as subject, or a past event: a report of what happened, not a prescription. */
 const NARRATIVE = new RegExp(
