@@ -298,9 +298,9 @@ export function restsOnReadText(summary: EvidenceSummary): boolean {
 
 /** Whether a read names a file the rule names: a backticked path of two segments or more, whole in the call. */
 function readsANamedPath(call: string, content: string): boolean {
-  const paths = [...content.matchAll(/`([\w.@-]+(?:\/[\w.@-]+)+)`/g)].map((m) => m[1]);
+  const paths = [...content.matchAll(/`([\w.@-]+(?:\/[\w.@-]+)+)\/?`/g)].map((m) => m[1]);
   return paths.some((path) =>
-    new RegExp(`(?:^|[\\s/'"])${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[\\s'"])`).test(call),
+    new RegExp(`(?:^|[\\s/'"])${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[\\s'"/])`).test(call),
   );
 }
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { aggregateOffline } from '../../../src/core/llm/offline/aggregator';
 import { mineLessons } from '../../../src/core/llm/offline/miner';
+import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { emptyPlaybook } from '../../../src/core/playbook/markdown';
 import { makeTrace, shell, user } from '../../../testing/traces';
 
@@ -106,10 +108,18 @@ describe('offline miner: what agents looked for', () => {
     );
     assert.deepEqual(
       rules([
-        ...shell('npm test', 'npm ERR! Unsupported protocol "workspace:"', 1),
+        ...shell('pnpm tests', 'ERR_PNPM_NO_SCRIPT  Missing script: tests', 1),
         ...shell('pnpm test', 'Tests 12 passed'),
       ]),
       ['Run the tests with `pnpm test`.'],
+    );
+    // a wrong way a fix lesson already pairs ("Run `pnpm test`, not `npm test`") names no check beside it
+    assert.deepEqual(
+      rules([
+        ...shell('npm test', 'npm ERR! Unsupported protocol "workspace:"', 1),
+        ...shell('pnpm test', 'Tests 12 passed'),
+      ]),
+      [],
     );
   });
 
@@ -122,6 +132,37 @@ describe('offline miner: what agents looked for', () => {
     assert.deepEqual(
       lessons.filter((l) => l.kind !== 'rule'),
       [],
+    );
+  });
+});
+
+describe('offline aggregator: one key, every session', () => {
+  it("a lesson the miner keys as one keeps every session's support, whatever each wording quotes", () => {
+    const reflection = (traceId: string, error: string, key?: string) => ({
+      traceId,
+      lessons: [
+        {
+          section: 'Pitfalls',
+          kind: 'pitfall' as const,
+          ...(key ? { key } : {}),
+          content: `When \`bun run lint\` fails with \`${error}\`, \`bun run lint:fix\` resolves it.`,
+          evidence: { traceId, steps: [1, 2] },
+        },
+      ],
+      tags: [],
+    });
+    const keyed = aggregateOffline(
+      {
+        level: 'single',
+        reflections: [reflection('a', 'import order', 'autofix:lint'), reflection('b', 'formatter', 'autofix:lint')],
+        deltas: [],
+      },
+      parsePlaybook(''),
+    );
+    const [op] = keyed.delta.ops.filter((o) => o.op === 'ADD');
+    assert.deepEqual(
+      op?.support.map((s) => s.traceId),
+      ['a', 'b'],
     );
   });
 });

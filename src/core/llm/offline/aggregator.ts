@@ -54,7 +54,11 @@ export function aggregateOffline(input: AggregationInput, playbook: Playbook): {
         a.content.length - b.content.length ||
         a.content.localeCompare(b.content),
     );
-    if (best) Object.assign(op, { ...best, support: unionSupport(best.support) });
+    // one key is the miner's word that the lessons are one (the same action and fix, the same folder): every session
+    // that gave it supports it, whatever error or spelling its wording quotes
+    const votesOf = [...(votes.get(op)?.values() ?? [])];
+    const keyed = op.key !== undefined && votesOf.every((v) => v.key === op.key);
+    if (best) Object.assign(op, { ...best, support: unionSupport(keyed ? op.support : best.support) });
   }
   const existing = bullets(playbook);
   const said = new Map<AddOp, string>();

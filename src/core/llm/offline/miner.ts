@@ -79,6 +79,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   }
 
   const failedForms = new Set(runs.filter((r) => r.failed).map(shown));
+  const explained = new Set(fixed.lessons.flatMap((l) => l.evidence.steps));
   // 3. The check commands that worked in this repository (the shortest successful one of each kind), run at the root,
   // where the session shows an agent getting that check wrong: another form of it failing. A check the agent ran
   // right by itself is one it finds without a rule, and the rule would cost every session its tokens for nothing.
@@ -116,6 +117,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
       );
     const wrongWay = runs.some(
       (r) =>
+        // a failure a fix lesson already pairs says it with its contrast ("Run `x`, not `rtk x`")
+        !explained.has(r.call.index) &&
         r.kind === kind &&
         r.failed &&
         !isAutoFix(r.command) &&

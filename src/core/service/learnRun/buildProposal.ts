@@ -35,7 +35,13 @@ import { screenProposal } from '../screenProposal';
 import { gateNewRules, type GatedOutRule } from './gateRules';
 import type { LearnResult, LearnWorkspaceOptions } from './options';
 import type { SessionSelection } from './selectSessions';
-import { carryRemovals, oneChangePerRule, withdrawnInRun, type CarriedProposals } from './pendingProposal';
+import {
+  carryRemovals,
+  oneChangePerRule,
+  restatedCarried,
+  withdrawnInRun,
+  type CarriedProposals,
+} from './pendingProposal';
 import { proposeUpkeep } from './upkeep';
 
 // After the learning: what else the run proposes (the agents' memories the sessions bear out, the rules' upkeep,
@@ -237,8 +243,13 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   );
   // how many people's and sessions' evidence stands behind each rule (its provenance mark in the playbook)
   const contributors = new Map(sessions.all.map((t) => [t.id, t.contributor]));
+  const restated = restatedCarried(
+    input.carried ?? { from: [], rules: new Map(), ops: [] },
+    lessonsFromRecord(result.record),
+  );
   const corroborated = oneChangePerRule(withAuthors(rules, result.applied, byModel, author))
     .filter((r) => !withdrawn.has(r.id))
+    .map((r) => withSupport(r, restated.get(r.id) ?? []))
     .map((r) => ({
       ...r,
       ...(memoryAuthors.has(r.id) ? { author: memoryAuthors.get(r.id) } : {}),
@@ -348,4 +359,13 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     ...(input.carried && input.carried.from.length > 0 ? { supersedes: input.carried.from.map((p) => p.id) } : {}),
     ...(lessonRuns.length > 0 ? { lessonsFrom: lessonRuns } : {}),
   };
+}
+
+/** A rule with more sessions behind it, each session once. */
+function withSupport<R extends { support: Array<{ traceId: string; steps: number[] }> }>(
+  rule: R,
+  more: ReadonlyArray<{ traceId: string; steps: number[] }>,
+): R {
+  const fresh = more.filter((e) => !rule.support.some((s) => s.traceId === e.traceId));
+  return fresh.length === 0 ? rule : { ...rule, support: [...rule.support, ...fresh] };
 }

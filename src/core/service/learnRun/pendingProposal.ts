@@ -1,3 +1,5 @@
+import { isNearDuplicate } from '../../playbook/similarity';
+import type { Lesson } from '../../learn/types';
 import type { Proposal, RuleChange } from '../../assets/proposal';
 import { isOpen, pendingRules } from '../../assets/review';
 import { resolveAssetSettings, type AssetTarget } from '../../assets/targets';
@@ -108,7 +110,10 @@ export function oneChangePerRule<R extends Pick<RuleChange, 'id' | 'content' | '
   return out;
 }
 
-/** The run's proposal brings nothing the carried one did not: no operation of its own, no counter of its own. */
+/**
+ * The run's proposal brings nothing the carried one did not: no operation of its own, no counter of its own, and no
+ * session more behind a rule it carries (more evidence for a pending rule is news: the rebuilt proposal shows it).
+ */
 export function bringsNothingNew(
   proposal: Proposal,
   carried: CarriedProposals,
@@ -117,5 +122,30 @@ export function bringsNothingNew(
   if (carried.from.length !== 1) return false;
   const [only] = carried.from;
   const sameCounts = JSON.stringify(proposal.counts) === JSON.stringify(only.counts ?? []);
-  return proposal.ops.every((o) => carriedOps.has(o.op)) && proposal.tags.length === 0 && sameCounts;
+  const sessions = (rule: { support: ReadonlyArray<{ traceId: string }> }) =>
+    new Set(rule.support.map((s) => s.traceId));
+  const moreEvidence = proposal.rules.some((rule) => {
+    const before = only.rules.find((r) => r.id === rule.id);
+    return before !== undefined && [...sessions(rule)].some((id) => !sessions(before).has(id));
+  });
+  return proposal.ops.every((o) => carriedOps.has(o.op)) && proposal.tags.length === 0 && sameCounts && !moreEvidence;
+}
+
+/**
+ * This run's sessions that learned again what a carried rule says: the run learned on top of the pending rules, so
+ * the aggregator set such a lesson aside as already said, and its session is more evidence for the carried rule.
+ */
+export function restatedCarried(
+  carried: CarriedProposals,
+  lessons: readonly Lesson[],
+): Map<string, Array<{ traceId: string; steps: number[] }>> {
+  const more = new Map<string, Array<{ traceId: string; steps: number[] }>>();
+  for (const [id, rule] of carried.rules) {
+    if (!rule.content) continue;
+    const found = lessons
+      .filter((l) => l.content === rule.content || isNearDuplicate(l.content, rule.content as string))
+      .map((l) => l.evidence);
+    if (found.length > 0) more.set(id, found);
+  }
+  return more;
 }
