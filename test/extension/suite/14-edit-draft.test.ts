@@ -32,7 +32,9 @@ describe('edit before accepting: a draft, and an explicit accept', () => {
   });
 
   after(async () => {
-    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    await files.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
   });
 
   for (const autoSave of ['afterDelay', 'off'] as const)

@@ -16,13 +16,17 @@ const labels = (nodes: TreeSnapshot[]): string[] =>
 describe('conflicts with the team’s text as review comments', () => {
   let agentsBefore = '';
 
+  // the test saves the edited line itself: an auto-save racing that save fails it with "File Modified Since"
+  const files = () => vscode.workspace.getConfiguration('files');
   before(async () => {
     await activate();
+    await files().update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     agentsBefore = readFileSync(fileUri('AGENTS.md').fsPath, 'utf8');
   });
 
-  after(() => {
+  after(async () => {
     writeFileSync(fileUri('AGENTS.md').fsPath, agentsBefore);
+    await files().update('autoSave', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('puts a comment on the line a proposed rule contradicts, until the rule is decided', async () => {
