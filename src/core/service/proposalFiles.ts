@@ -86,6 +86,8 @@ export interface RenderTrust {
   accepted: ReadonlySet<string>;
   /** Rule text accepted by name before. */
   isTrusted?: (content: string) => boolean;
+  /** Rule text turned down by name before: held, no longer waiting (see trust/hold.ts). */
+  isRejected?: (content: string) => boolean;
   /** Mark the flagged rules in the playbook diff (a proposal to review; never for files being written). */
   mark: boolean;
   /** This machine's counts: the playbook's counters rank rules only as far as they confirm them (none without). */
@@ -126,7 +128,13 @@ export function renderOps(
     ...(corroboration?.get(r.id) ? { corroboration: corroboration.get(r.id) } : {}),
     ...(authors?.get(r.id) ? { author: authors.get(r.id) } : {}),
   }));
-  const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
+  const hold = holdBack({
+    playbook: result.playbook,
+    rules,
+    accepted: trust.accepted,
+    isTrusted: trust.isTrusted,
+    isRejected: trust.isRejected,
+  });
   const duplicates = result.applied.flatMap((a) =>
     a.status === 'skipped' && a.op.op === 'ADD' && a.op.id
       ? [{ ruleId: a.op.id, reason: a.reason ?? 'a duplicate' }]
@@ -199,9 +207,9 @@ export async function chooseRules(
   warn: (m: string) => void,
 ): Promise<{ chosen: OpsRender; remaining: (written?: readonly string[]) => Proposal }> {
   const lessons = await proposalLessons(store, proposal);
-  const isTrusted = ReviewMemory.trusts(
-    await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load(),
-  );
+  const remembered = await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load();
+  const isTrusted = ReviewMemory.trusts(remembered);
+  const isRejected = ReviewMemory.rejects(remembered);
   const flags = new Map(proposal.rules.map((r) => [r.id, r.flags ?? []] as const));
   // ADDs keep the ids they were proposed with, so the rest of the proposal reads the same after a partial accept.
   const withId = (o: Proposal['ops'][number]): DeltaOp => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op);
@@ -230,6 +238,7 @@ export async function chooseRules(
       flags,
       accepted: new Set(ruleIds),
       isTrusted,
+      isRejected,
       mark: false,
       local,
     },
@@ -253,6 +262,7 @@ export async function chooseRules(
           flags,
           accepted: new Set(ruleIds),
           isTrusted,
+          isRejected,
           mark: true,
           local,
         },

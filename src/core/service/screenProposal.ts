@@ -25,6 +25,8 @@ export function screenProposal(input: {
   traces: readonly Trace[];
   playbookPath: string;
   isTrusted?: (content: string) => boolean;
+  /** Rule text turned down by name before: a held rule with it is kept out and asked about no more. */
+  isRejected?: (content: string) => boolean;
   /** The playbook before the run: a removal's evidence is weighed against the words of the rule it removes. */
   before?: Playbook;
   /**
@@ -65,7 +67,7 @@ export function screenProposal(input: {
     }));
     return { ...rule, flags: inherited };
   });
-  const hold = holdBack({ playbook: input.playbook, rules, isTrusted: input.isTrusted });
+  const hold = holdBack({ playbook: input.playbook, rules, isTrusted: input.isTrusted, isRejected: input.isRejected });
   const warnings = [
     ...[...hold.flagged].map(
       ([id, flags]) =>

@@ -12,6 +12,7 @@ import { capture } from '../../../testing/cliOutput';
 import { poisonCorpus } from '../../../testing/poisonCorpus';
 import { CLONED_PLAYBOOK } from '../../../testing/poisonRun';
 import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 // Reject Rule on a held rule (in the playbook already, flagged, kept out of the other files) is a decision like any
 // other: recorded, said, undoable, and the held row is no longer waiting. It used to be refused without a word.
@@ -93,5 +94,42 @@ describe('Reject Rule on a held rule', () => {
       'undone: it waits again',
     );
     assert.ok(!back.reviewed.rules.some((r) => r.id === 'too-00002'));
+  });
+
+  it('stays decided in the next run: kept out of the other files, no longer listed as held', async () => {
+    const { workspace, store, proposals, common, id } = await clonedWithHeldRules();
+    const rejected = capture();
+    assert.equal(await runCli(['reject', id, '--rule', 'too-00002', ...common], rejected), 0);
+    const accepted = capture();
+    assert.equal(await runCli(['accept', id, ...common], accepted), 0, accepted.stderr.join('\n'));
+    // a session with a lesson: the next run proposes, its playbook's rules screened again
+    await store.saveTrace(
+      makeTrace(
+        'claude:pnpm',
+        [
+          user('add zod to the api package'),
+          ...shell('npm install zod', 'added 1 package'),
+          user('No, we use pnpm here, not npm. Run pnpm add zod instead.'),
+          ...shell('pnpm add zod', 'Done in 1.2s'),
+        ],
+        { cwd: workspace, startedAt: '2026-11-20T10:00:00.000Z' },
+      ),
+    );
+    const again = capture();
+    assert.equal(
+      await runCli(['learn', ...common, '--provider', 'offline', '--json'], again),
+      0,
+      again.stderr.join('\n'),
+    );
+    const json = JSON.parse(again.stdout.join('\n'));
+    assert.ok(json.proposal && json.proposal.id !== id, JSON.stringify(Object.keys(json)));
+    const rebuilt = (await proposals.load(workspace, json.proposal.id))!;
+    assert.deepEqual(
+      rebuilt.heldRules.map((h) => h.id),
+      ['too-00003', 'too-00004'],
+      'the rejected one is not asked about again; the others still are',
+    );
+    for (const file of rebuilt.files.filter((f) => !f.path.endsWith('playbook.md')))
+      assert.doesNotMatch(file.after ?? '', /acme-tools/, `${file.path} keeps the rejected held rule out`);
   });
 });

@@ -86,6 +86,17 @@ describe('held-back rules', () => {
       trusted.existing.map((h) => h.id),
       ['too-00003'],
     );
+    // turned down by name before: still kept out of the other files, no longer waiting for a decision
+    const rejected = holdBack({ playbook: parsePlaybook(text), rules: [], isRejected: (c) => c.includes('curl') });
+    assert.deepEqual(
+      rejected.existing.map((h) => h.id),
+      ['too-00003'],
+    );
+    assert.deepEqual(
+      rejected.decided.map((h) => h.id),
+      ['too-00004'],
+    );
+    assert.ok(rejected.ids.has('too-00004'));
   });
 });
 

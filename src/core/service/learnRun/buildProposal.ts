@@ -205,6 +205,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     playbookPath,
     // a pull request's store comes from a cache others can write: a rule accepted by name there proves nothing
     isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
+    isRejected: ReviewMemory.rejects(remembered),
     before: base,
     overruledBy,
     teamReview: options.teamReview,
@@ -273,7 +274,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
   const files: FileChange[] =
-    changed || hold.existing.length > 0
+    changed || hold.existing.length + hold.decided.length > 0
       ? renderAssets({
           workspace: options.workspace,
           playbook: result.playbook,
