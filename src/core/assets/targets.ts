@@ -255,6 +255,10 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     budgetTokens: settings.budgetTokens,
     fresh: new Set(visible.rules.filter((r) => r.op === 'ADD' || r.op === 'UPDATE').map((r) => r.id)),
     sessions: sessionsBehind(visible.rules),
+    // whatever the playbook file will hold: the proposal's playbook, or the one a flagged edit leaves in place
+    holdsHeldRules: [input.playbook, input.hold?.others].some(
+      (p) => p !== undefined && bullets(p).some((b) => input.hold?.ids.has(b.id)),
+    ),
     ...(input.local ? { local: input.local } : {}),
     warn,
   };

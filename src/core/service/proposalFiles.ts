@@ -205,8 +205,11 @@ export async function chooseRules(
   ruleIds: string[],
   assets: Partial<AssetSettings> & { playbookPath: string },
   warn: (m: string) => void,
+  /** Turned down, the chosen rules are taken by no one: a held rule among them stays held in what remains. */
+  rejected = false,
 ): Promise<{ chosen: OpsRender; remaining: (written?: readonly string[]) => Proposal }> {
   const lessons = await proposalLessons(store, proposal);
+  const taken = new Set(rejected ? [] : ruleIds);
   const remembered = await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load();
   const isTrusted = ReviewMemory.trusts(remembered);
   const isRejected = ReviewMemory.rejects(remembered);
@@ -236,7 +239,7 @@ export async function chooseRules(
     warn,
     {
       flags,
-      accepted: new Set(ruleIds),
+      accepted: taken,
       isTrusted,
       isRejected,
       mark: false,
@@ -260,7 +263,7 @@ export async function chooseRules(
         warn,
         {
           flags,
-          accepted: new Set(ruleIds),
+          accepted: taken,
           isTrusted,
           isRejected,
           mark: true,
@@ -288,7 +291,13 @@ export async function chooseRules(
         }),
         ops: again.ops,
         // a held rule decided by name stays decided
-        heldRules: again.held.filter((h) => !proposal.reviewed.rules.some((r) => r.id === h.id)),
+        heldRules: [
+          ...again.held,
+          // a held rule whose retirement still waits is out of the playbook rendered here, and held all the same
+          ...proposal.heldRules.filter(
+            (h) => !again.held.some((a) => a.id === h.id) && rest.some((o) => o.op === 'REMOVE' && o.id === h.id),
+          ),
+        ].filter((h) => !proposal.reviewed.rules.some((r) => r.id === h.id)),
         status: again.files.length === 0 ? 'accepted' : 'partial',
       };
     },

@@ -6,7 +6,7 @@ import type { UnverifiedLesson } from '../learn/reflectionSet';
 import { groundingGap } from './lessonGrounding';
 import { rulesFromApplied } from './proposalFiles';
 import type { Trace } from '../trace/model';
-import { holdBack, type Hold } from '../trust/hold';
+import { holdBack, type Hold, type HeldRule } from '../trust/hold';
 import { describeFlags, type RuleFlag } from '../trust/kinds';
 import { screenRule } from '../trust/screenRule';
 
@@ -73,12 +73,14 @@ export function screenProposal(input: {
       ([id, flags]) =>
         `proposed rule ${id} is flagged (${describeFlags(flags)}); it is in the playbook diff only, and is accepted only by name`,
     ),
-    ...hold.existing.map(
-      (held) =>
-        `rule ${held.id} in ${input.playbookPath} is flagged (${describeFlags(held.flags)}); it is kept out of AGENTS.md and the other files`,
-    ),
+    ...hold.existing.map((held) => heldWarning(held, input.playbookPath)),
   ];
   return { rules, hold, warnings };
+}
+
+/** The run's line about a rule of the playbook that is held back. */
+export function heldWarning(held: HeldRule, playbookPath: string): string {
+  return `rule ${held.id} in ${playbookPath} is flagged (${describeFlags(held.flags)}); it is kept out of AGENTS.md and the other files`;
 }
 
 /**

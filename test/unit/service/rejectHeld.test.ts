@@ -65,8 +65,12 @@ describe('Reject Rule on a held rule', () => {
     assert.match(rejected.stdout.join('\n'), /rejected rule too-00002 already in the playbook/);
     const after = (await proposals.load(workspace, id))!;
     assert.deepEqual(
-      after.reviewed.rules.filter((r) => r.id === 'too-00002').map((r) => [r.decision, r.held]),
-      [['rejected', true]],
+      after.reviewed.rules.filter((r) => r.id === 'too-00002').map((r) => [r.decision, r.held ?? r.op]),
+      [
+        ['rejected', 'REMOVE'],
+        ['rejected', true],
+      ],
+      'its retirement turned down with it',
     );
     assert.ok(!after.heldRules.some((h) => h.id === 'too-00002'), 'no longer waiting');
     assert.ok(
@@ -96,7 +100,7 @@ describe('Reject Rule on a held rule', () => {
     assert.ok(!back.reviewed.rules.some((r) => r.id === 'too-00002'));
   });
 
-  it('stays decided in the next run: kept out of the other files, no longer listed as held', async () => {
+  it('stays decided in the next run: kept out of the other files, neither held nor offered for retirement again', async () => {
     const { workspace, store, proposals, common, id } = await clonedWithHeldRules();
     const rejected = capture();
     assert.equal(await runCli(['reject', id, '--rule', 'too-00002', ...common], rejected), 0);
@@ -124,11 +128,10 @@ describe('Reject Rule on a held rule', () => {
     const json = JSON.parse(again.stdout.join('\n'));
     assert.ok(json.proposal && json.proposal.id !== id, JSON.stringify(Object.keys(json)));
     const rebuilt = (await proposals.load(workspace, json.proposal.id))!;
-    assert.deepEqual(
-      rebuilt.heldRules.map((h) => h.id),
-      ['too-00003', 'too-00004'],
-      'the rejected one is not asked about again; the others still are',
-    );
+    // the others were retired by the accept; the rejected one is neither held nor offered for retirement again
+    assert.deepEqual(rebuilt.heldRules, [], 'the rejected one is not asked about again');
+    assert.ok(!rebuilt.rules.some((r) => r.id === 'too-00002'), JSON.stringify(rebuilt.rules.map((r) => r.id)));
+    assert.match(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), /\[too-00002\]/, 'kept, as decided');
     for (const file of rebuilt.files.filter((f) => !f.path.endsWith('playbook.md')))
       assert.doesNotMatch(file.after ?? '', /acme-tools/, `${file.path} keeps the rejected held rule out`);
   });
