@@ -65,12 +65,13 @@ describe('Reject Rule on a held rule', () => {
     assert.match(rejected.stdout.join('\n'), /rejected rule too-00002 already in the playbook/);
     const after = (await proposals.load(workspace, id))!;
     assert.deepEqual(
-      after.reviewed.rules.filter((r) => r.id === 'too-00002').map((r) => [r.decision, r.held ?? r.op]),
-      [
-        ['rejected', 'REMOVE'],
-        ['rejected', true],
-      ],
-      'its retirement turned down with it',
+      after.reviewed.rules.filter((r) => r.id === 'too-00002').map((r) => [r.decision, r.held]),
+      [['rejected', true]],
+      'its retirement turned down with it, recorded once',
+    );
+    assert.ok(
+      !after.rules.some((r) => r.id === 'too-00002' && !after.reviewed.rules.some((d) => d.id === r.id)),
+      'its retirement no longer waits',
     );
     assert.ok(!after.heldRules.some((h) => h.id === 'too-00002'), 'no longer waiting');
     assert.ok(

@@ -5,6 +5,7 @@ import { runCli } from '../../../src/cli/main';
 import { idsInBlock } from '../../../src/core/assets/agentsMd';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
+import { pendingRuleItems } from '../../../src/core/service/review/pendingItems';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
@@ -64,6 +65,13 @@ describe("a flagged rule of the repository's playbook", () => {
       proposal.heldRules.map((h) => h.id),
       CLONED_POISONED,
       'held until the retirement lands',
+    );
+    // one row each to decide on (the quick pick of what waits): the retirement
+    assert.deepEqual(
+      pendingRuleItems([proposal])
+        .filter((i) => CLONED_POISONED.includes(i.ruleId))
+        .map((i) => i.label),
+      CLONED_POISONED.map((held) => `REMOVE ${held}`),
     );
 
     const accepted = capture();

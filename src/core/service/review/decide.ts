@@ -96,12 +96,14 @@ const retiring = (rules: readonly RuleChange[], id: string) => rules.some((r) =>
  */
 function withHeldRetirements(plan: ReviewPlan): ReviewPlan {
   const held = plan.proposal.heldRules;
-  const rejected = held.filter((h) => retiring(plan.rejecting, h.id) && !plan.rejectingHeld.includes(h));
+  const rejected = held.filter((h) => retiring(plan.rejecting, h.id));
   const gone = new Set([...held.filter((h) => retiring(plan.accepting, h.id)), ...rejected].map((h) => h.id));
   if (gone.size === 0) return plan;
   return {
     ...plan,
-    rejectingHeld: [...plan.rejectingHeld, ...rejected],
+    // recorded once, as the held rule turned down by name
+    rejecting: plan.rejecting.filter((r) => !(r.op === 'REMOVE' && rejected.some((h) => h.id === r.id))),
+    rejectingHeld: [...plan.rejectingHeld.filter((h) => !rejected.includes(h)), ...rejected],
     next: () => {
       const next = plan.next();
       return { ...next, heldRules: next.heldRules.filter((h) => !gone.has(h.id)) };
