@@ -30,8 +30,14 @@ async function cloned() {
   await store.saveTrace({ ...quiet.trace, steps: quiet.trace.steps.slice(0, 1) });
   const common = ['--store', storeDir, '--workspace', workspace];
   const out = capture();
-  assert.equal(await runCli(['learn', ...common, '--provider', 'offline', '--json'], out), 0, out.stderr.join('\n'));
-  const id: string = JSON.parse(out.stdout.join('\n')).proposal.id;
+  assert.equal(await runCli(['learn', ...common, '--provider', 'offline'], out), 0, out.stderr.join('\n'));
+  const said = out.stdout.join('\n');
+  assert.match(
+    said,
+    /offered for retirement \(accept to take out, reject --rule <id> to keep\): too-00002, too-00003, too-00004/,
+  );
+  const id = /Proposal (\S+) saved/.exec(said)?.[1] as string;
+  assert.ok(id, said);
   const proposals = new ProposalStore(new WorkspaceState(store.dir));
   const read = (rel: string) => readFileSync(join(workspace, rel), 'utf8');
   return { workspace, common, id, proposals, read };
