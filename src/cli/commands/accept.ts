@@ -123,7 +123,9 @@ function report(result: ReviewResult, out: Output): void {
 /** Held rules already in the playbook are taken only by name: say so when they are not. */
 function heldNotNamed(proposal: Proposal, actions: ReviewAction[], out: Output): void {
   const named = actions.flatMap((a) => (a.kind === 'accept-rules' ? a.ids : []));
-  for (const held of proposal.heldRules.filter((h) => !named.includes(h.id)))
+  // a held rule whose retirement the proposal offers is decided with it
+  const retiring = new Set(proposal.rules.filter((r) => r.op === 'REMOVE').map((r) => r.id));
+  for (const held of proposal.heldRules.filter((h) => !named.includes(h.id) && !retiring.has(h.id)))
     out.warn(
       `rule ${held.id} already in the playbook is flagged (${describeFlags(held.flags)}); it stays out of AGENTS.md and the other files unless accepted by name (--rule ${held.id})`,
     );

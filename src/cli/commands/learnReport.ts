@@ -171,9 +171,20 @@ function conflictSummary(proposal: NonNullable<LearnResult['proposal']>, workspa
 
 function flaggedSummary(proposal: NonNullable<LearnResult['proposal']>): string[] {
   const flagged = proposal.rules.filter((r) => r.flags.length > 0).map((r) => r.id);
-  const held = proposal.heldRules.map((h) => h.id);
-  if (flagged.length + held.length === 0) return [];
+  // a held rule whose retirement is offered is decided on that change
+  const isRetiring = (id: string) => proposal.rules.some((r) => r.op === 'REMOVE' && r.id === id);
+  const held = proposal.heldRules.map((h) => h.id).filter((id) => !isRetiring(id));
+  const retiring = proposal.heldRules.map((h) => h.id).filter(isRetiring);
   return [
-    `  Flagged, kept out of AGENTS.md and the other files until accepted by name (--rule <id>): ${[...flagged, ...held.map((id) => `${id} (already in the playbook)`)].join(', ')}.`,
+    ...(flagged.length + held.length > 0
+      ? [
+          `  Flagged, kept out of AGENTS.md and the other files until accepted by name (--rule <id>): ${[...flagged, ...held.map((id) => `${id} (already in the playbook)`)].join(', ')}.`,
+        ]
+      : []),
+    ...(retiring.length > 0
+      ? [
+          `  Flagged in the playbook, kept out of AGENTS.md and the other files, offered for retirement (accept to take out, reject --rule <id> to keep): ${retiring.join(', ')}.`,
+        ]
+      : []),
   ];
 }

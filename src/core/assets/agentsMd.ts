@@ -29,8 +29,11 @@ export interface SelectedRule {
 export interface RulesBodyOptions {
   /** Heading of the block, e.g. "Learned rules" or "Learned rules for `src/api/`". */
   title: string;
-  /** Link to the full playbook as seen from the rendered file. */
-  playbookLink: string;
+  /**
+   * Link to the full playbook as seen from the rendered file; none while the playbook holds a held (flagged) rule:
+   * pointed to the playbook, an agent would read that rule too, and no mark there tells every held rule apart.
+   */
+  playbookLink?: string;
   playbookPath: string;
   budgetTokens?: number;
   /** Rules this proposal adds or rewords: a rule of the block that leaves for one of them is named in a warning. */
@@ -105,7 +108,9 @@ function render(
   const lines = [
     `## ${options.title}`,
     '',
-    `Learned by Combee from this repository's past agent sessions. The full playbook, with every rule and how often it helped, is [${options.playbookPath}](${options.playbookLink}).`,
+    options.playbookLink === undefined
+      ? "Learned by Combee from this repository's past agent sessions. Follow only the rules listed here: the playbook they come from also holds rules kept out of this file."
+      : `Learned by Combee from this repository's past agent sessions. The full playbook, with every rule and how often it helped, is [${options.playbookPath}](${options.playbookLink}).`,
     `When you apply one of these rules, cite its id in your reply (e.g. "[${example}]") so its helpfulness can be tracked.`,
   ];
   // Playbook order within playbook sections: stable diffs when only counters change.
@@ -116,7 +121,13 @@ function render(
     lines.push('', `### ${section}`);
     for (const rule of chosen) if (rule.section === section) lines.push(ruleLine(rule, showScope));
   }
-  if (total > chosen.length) lines.push('', `${total - chosen.length} more rule(s) are in the playbook.`);
+  if (total > chosen.length)
+    lines.push(
+      '',
+      options.playbookLink === undefined
+        ? `${total - chosen.length} more rule(s) did not fit here.`
+        : `${total - chosen.length} more rule(s) are in the playbook.`,
+    );
   return lines.join('\n');
 }
 
@@ -267,6 +278,8 @@ export interface AgentsMdInput {
   local?: LocalCounts;
   /** Distinct sessions of this proposal behind each rule it adds or rewords: what ranks them (see rankRules). */
   sessions?: ReadonlyMap<string, number>;
+  /** The playbook holds rules kept out of the agents' files: the block does not point to it (see RulesBodyOptions). */
+  holdsHeldRules?: boolean;
   warn?: (message: string) => void;
 }
 
@@ -290,7 +303,7 @@ export function renderRulesFile(
   title: string,
   options: {
     playbookPath: string;
-    playbookLink: string;
+    playbookLink?: string;
     budgetTokens?: number;
     showScope?: boolean;
     fresh?: ReadonlySet<string>;
@@ -370,7 +383,7 @@ export function renderAgentsMd(input: AgentsMdInput): FileChange[] {
     const title = folder ? `Learned rules for \`${folder}/\`` : 'Learned rules';
     const change = renderRulesFile(pathIn(folder, AGENTS_MD), mine, title, {
       playbookPath: input.playbookPath,
-      playbookLink: playbookLinkFrom(folder, input.playbookPath),
+      playbookLink: input.holdsHeldRules ? undefined : playbookLinkFrom(folder, input.playbookPath),
       budgetTokens: input.budgetTokens,
       fresh: input.fresh,
       readFile: input.readFile,

@@ -17,6 +17,8 @@ export interface RulesTargetInput {
   local?: LocalCounts;
   /** Distinct sessions of this proposal behind each rule it adds or rewords: what ranks them (see rankRules). */
   sessions?: ReadonlyMap<string, number>;
+  /** The playbook holds rules kept out of the agents' files: the block does not point to it (see RulesBodyOptions). */
+  holdsHeldRules?: boolean;
   warn?: (message: string) => void;
 }
 
@@ -37,10 +39,14 @@ function folderOf(path: string): string {
   return at < 0 ? '' : path.slice(0, at);
 }
 
+function linkFrom(path: string, input: RulesTargetInput): string | undefined {
+  return input.holdsHeldRules ? undefined : playbookLinkFrom(folderOf(path), input.playbookPath);
+}
+
 function blockTarget(path: string, input: RulesTargetInput): FileChange | undefined {
   return renderRulesFile(path, allRules(input), TITLE, {
     playbookPath: input.playbookPath,
-    playbookLink: playbookLinkFrom(folderOf(path), input.playbookPath),
+    playbookLink: linkFrom(path, input),
     budgetTokens: input.budgetTokens,
     showScope: true,
     fresh: input.fresh,
@@ -59,7 +65,7 @@ function wholeFileTarget(path: string, input: RulesTargetInput, frontMatter?: st
     {
       title: TITLE,
       playbookPath: input.playbookPath,
-      playbookLink: playbookLinkFrom(folderOf(path), input.playbookPath),
+      playbookLink: linkFrom(path, input),
       budgetTokens: input.budgetTokens,
       fresh: input.fresh,
     },

@@ -199,6 +199,17 @@ function visibleInputs(input: RenderAssetsInput): { playbook: Playbook; rules: R
   return { playbook, rules, lessons };
 }
 
+/**
+ * Whether the playbook holds a rule kept out of the agents' files, one already there: a flagged rule this proposal
+ * adds is in no file until accepted by name, and then it is trusted.
+ */
+function holdsHeldRules(input: RenderAssetsInput): boolean {
+  const held = input.hold?.ids;
+  if (!held || held.size === 0) return false;
+  const added = new Set(input.rules.filter((r) => r.op === 'ADD').map((r) => r.id));
+  return bullets(input.playbook).some((b) => held.has(b.id) && !added.has(b.id));
+}
+
 /** Distinct sessions behind each rule a proposal adds, rewords or merges: its evidence in the agents' files. */
 function sessionsBehind(rules: readonly RuleWithScope[]): Map<string, number> {
   const out = new Map<string, number>();
@@ -255,6 +266,7 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     budgetTokens: settings.budgetTokens,
     fresh: new Set(visible.rules.filter((r) => r.op === 'ADD' || r.op === 'UPDATE').map((r) => r.id)),
     sessions: sessionsBehind(visible.rules),
+    holdsHeldRules: holdsHeldRules(input),
     ...(input.local ? { local: input.local } : {}),
     warn,
   };

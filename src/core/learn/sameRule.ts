@@ -1,10 +1,11 @@
 import { firstCommand } from '../trace/commands';
 import { isNearDuplicate } from '../playbook/similarity';
 import { ruleCommands } from './ruleEvidence';
-import { mayBeOneLesson } from './sameAction';
+import { actionKeys, mayBeOneLesson } from './sameAction';
 
 // Whether two rule texts are the same rule, for decisions that must outlive a rule's id (every run numbers its new
-// rules afresh): the same words, or the same purpose — the same command for the same section of the playbook.
+// rules afresh): the same words, the same purpose for the same section of the playbook, or the very same actions in
+// any section (a source that files rules its own way, as an agent's memory does, must meet the same decisions).
 
 export interface RuleShape {
   content: string;
@@ -48,12 +49,23 @@ export function rulePurpose(content: string): string | undefined {
 
 const sectionKey = (section: string) => section.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** The same rule: near-identical words, or (when `byPurpose`) the same purpose under the same section. */
+/** Both name the same commands, each prescribed or ruled out alike: one lesson whatever the words around them. */
+function sameActions(a: string, b: string): boolean {
+  const keys = actionKeys(a);
+  return keys.length > 0 && keys.join('\n') === actionKeys(b).join('\n');
+}
+
+/**
+ * The same rule: near-identical words, or (when `byPurpose`) the same purpose under the same section, or the same
+ * purpose by the very same actions wherever it is filed.
+ */
 export function isSameRule(a: RuleShape, b: RuleShape, byPurpose = true): boolean {
   if (isNearDuplicate(a.content, b.content)) return true;
-  if (!byPurpose || a.section === undefined || b.section === undefined) return false;
-  if (sectionKey(a.section) !== sectionKey(b.section)) return false;
+  if (!byPurpose) return false;
   const purpose = rulePurpose(a.content);
   // `cargo run --bin api` and `--bin worker` read alike by their first words, but run other targets
-  return purpose !== undefined && purpose === rulePurpose(b.content) && mayBeOneLesson(a.content, b.content);
+  if (purpose === undefined || purpose !== rulePurpose(b.content) || !mayBeOneLesson(a.content, b.content))
+    return false;
+  if (sameActions(a.content, b.content)) return true;
+  return a.section !== undefined && b.section !== undefined && sectionKey(a.section) === sectionKey(b.section);
 }

@@ -1,9 +1,9 @@
 import type { LearnResult } from '../learn/run';
-import { memoryNote, memoryOps, memoryWarnings } from '../memories/candidates';
+import { memoryNote, memoryOps, memoryOrigin, memoryWarnings } from '../memories/candidates';
 import { readAgentMemories } from '../memories/read';
 import type { MemoryVerdict } from '../memories/types';
 import { judgeMemories } from '../memories/verdict';
-import { applyDelta } from '../playbook/apply';
+import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { DeltaOp } from '../playbook/delta';
 import { bullets, type Playbook } from '../playbook/model';
 import type { Trace } from '../trace/model';
@@ -96,9 +96,15 @@ export function proposeMemories(
   veto: (op: DeltaOp) => string | undefined,
 ): Map<string, MemoryVerdict> {
   result.record.warnings.push(...report.warnings, ...memoryWarnings(report.verdicts));
-  const candidates = memoryOps(report.verdicts).filter(({ op }) => veto(op) === undefined);
+  // the team's decisions hold for a memory as for a lesson of the run: turned down on these sessions, it stays out
+  const all = memoryOps(report.verdicts).map((c) => ({ ...c, vetoed: veto(c.op) }));
+  const candidates = all.filter((c) => c.vetoed === undefined);
+  const decided = all.flatMap(({ op, verdict, vetoed }): Array<AppliedOp & { verdict: MemoryVerdict }> =>
+    vetoed === undefined ? [] : [{ op, status: 'skipped', reason: vetoed, verdict }],
+  );
+  if (decided.length > 0) result.record.warnings.push(decidedMemoriesWarning(decided));
   const byRule = new Map<string, MemoryVerdict>();
-  if (candidates.length === 0) return byRule;
+  if (all.length === 0) return byRule;
   const applied = applyDelta(result.playbook, { ops: candidates.map((c) => c.op), tags: [] });
   result.playbook = applied.playbook;
   result.applied.push(...applied.applied);
@@ -108,10 +114,17 @@ export function proposeMemories(
   pushApplyNode(
     result,
     'memories',
-    `${byRule.size} rule(s) from the agents' memories that sessions bear out`,
-    applied.applied,
+    `${byRule.size} rule(s) from the agents' memories that sessions bear out` +
+      (decided.length > 0 ? `, ${decided.length} left out as decided before` : ''),
+    [...applied.applied, ...decided.map(({ verdict: _v, ...a }) => a)],
   );
   return byRule;
+}
+
+/** One counted line for the memories the team's earlier decisions kept out, each with where it was read and why. */
+function decidedMemoriesWarning(decided: ReadonlyArray<{ reason?: string; verdict: MemoryVerdict }>): string {
+  const each = decided.map((d) => `${memoryOrigin(d.verdict)}: ${d.reason}`);
+  return `${decided.length} agent memory(ies) left out, decided before on the same sessions (${each.join('; ')})`;
 }
 
 export { memoryNote };

@@ -86,6 +86,8 @@ export interface RenderTrust {
   accepted: ReadonlySet<string>;
   /** Rule text accepted by name before. */
   isTrusted?: (content: string) => boolean;
+  /** Rule text turned down by name before: held, no longer waiting (see trust/hold.ts). */
+  isRejected?: (content: string) => boolean;
   /** Mark the flagged rules in the playbook diff (a proposal to review; never for files being written). */
   mark: boolean;
   /** This machine's counts: the playbook's counters rank rules only as far as they confirm them (none without). */
@@ -126,7 +128,13 @@ export function renderOps(
     ...(corroboration?.get(r.id) ? { corroboration: corroboration.get(r.id) } : {}),
     ...(authors?.get(r.id) ? { author: authors.get(r.id) } : {}),
   }));
-  const hold = holdBack({ playbook: result.playbook, rules, accepted: trust.accepted, isTrusted: trust.isTrusted });
+  const hold = holdBack({
+    playbook: result.playbook,
+    rules,
+    accepted: trust.accepted,
+    isTrusted: trust.isTrusted,
+    isRejected: trust.isRejected,
+  });
   const duplicates = result.applied.flatMap((a) =>
     a.status === 'skipped' && a.op.op === 'ADD' && a.op.id
       ? [{ ruleId: a.op.id, reason: a.reason ?? 'a duplicate' }]
@@ -197,11 +205,14 @@ export async function chooseRules(
   ruleIds: string[],
   assets: Partial<AssetSettings> & { playbookPath: string },
   warn: (m: string) => void,
+  /** Turned down, the chosen rules are taken by no one: a held rule among them stays held in what remains. */
+  rejected = false,
 ): Promise<{ chosen: OpsRender; remaining: (written?: readonly string[]) => Proposal }> {
   const lessons = await proposalLessons(store, proposal);
-  const isTrusted = ReviewMemory.trusts(
-    await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load(),
-  );
+  const taken = new Set(rejected ? [] : ruleIds);
+  const remembered = await new ReviewMemory(new WorkspaceState(store.dir), proposal.workspace).load();
+  const isTrusted = ReviewMemory.trusts(remembered);
+  const isRejected = ReviewMemory.rejects(remembered);
   const flags = new Map(proposal.rules.map((r) => [r.id, r.flags ?? []] as const));
   // ADDs keep the ids they were proposed with, so the rest of the proposal reads the same after a partial accept.
   const withId = (o: Proposal['ops'][number]): DeltaOp => (o.op.op === 'ADD' ? { ...o.op, id: o.ruleId } : o.op);
@@ -228,8 +239,9 @@ export async function chooseRules(
     warn,
     {
       flags,
-      accepted: new Set(ruleIds),
+      accepted: taken,
       isTrusted,
+      isRejected,
       mark: false,
       local,
     },
@@ -251,8 +263,9 @@ export async function chooseRules(
         warn,
         {
           flags,
-          accepted: new Set(ruleIds),
+          accepted: taken,
           isTrusted,
+          isRejected,
           mark: true,
           local,
         },
@@ -278,7 +291,13 @@ export async function chooseRules(
         }),
         ops: again.ops,
         // a held rule decided by name stays decided
-        heldRules: again.held.filter((h) => !proposal.reviewed.rules.some((r) => r.id === h.id)),
+        heldRules: [
+          ...again.held,
+          // a held rule whose retirement still waits is out of the playbook rendered here, and held all the same
+          ...proposal.heldRules.filter(
+            (h) => !again.held.some((a) => a.id === h.id) && rest.some((o) => o.op === 'REMOVE' && o.id === h.id),
+          ),
+        ].filter((h) => !proposal.reviewed.rules.some((r) => r.id === h.id)),
         status: again.files.length === 0 ? 'accepted' : 'partial',
       };
     },

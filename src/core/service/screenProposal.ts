@@ -6,7 +6,7 @@ import type { UnverifiedLesson } from '../learn/reflectionSet';
 import { groundingGap } from './lessonGrounding';
 import { rulesFromApplied } from './proposalFiles';
 import type { Trace } from '../trace/model';
-import { holdBack, type Hold } from '../trust/hold';
+import { holdBack, type Hold, type HeldRule } from '../trust/hold';
 import { describeFlags, type RuleFlag } from '../trust/kinds';
 import { screenRule } from '../trust/screenRule';
 
@@ -25,6 +25,8 @@ export function screenProposal(input: {
   traces: readonly Trace[];
   playbookPath: string;
   isTrusted?: (content: string) => boolean;
+  /** Rule text turned down by name before: a held rule with it is kept out and asked about no more. */
+  isRejected?: (content: string) => boolean;
   /** The playbook before the run: a removal's evidence is weighed against the words of the rule it removes. */
   before?: Playbook;
   /**
@@ -65,18 +67,20 @@ export function screenProposal(input: {
     }));
     return { ...rule, flags: inherited };
   });
-  const hold = holdBack({ playbook: input.playbook, rules, isTrusted: input.isTrusted });
+  const hold = holdBack({ playbook: input.playbook, rules, isTrusted: input.isTrusted, isRejected: input.isRejected });
   const warnings = [
     ...[...hold.flagged].map(
       ([id, flags]) =>
         `proposed rule ${id} is flagged (${describeFlags(flags)}); it is in the playbook diff only, and is accepted only by name`,
     ),
-    ...hold.existing.map(
-      (held) =>
-        `rule ${held.id} in ${input.playbookPath} is flagged (${describeFlags(held.flags)}); it is kept out of AGENTS.md and the other files`,
-    ),
+    ...hold.existing.map((held) => heldWarning(held, input.playbookPath)),
   ];
   return { rules, hold, warnings };
+}
+
+/** The run's line about a rule of the playbook that is held back. */
+export function heldWarning(held: HeldRule, playbookPath: string): string {
+  return `rule ${held.id} in ${playbookPath} is flagged (${describeFlags(held.flags)}); it is kept out of AGENTS.md and the other files`;
 }
 
 /**

@@ -118,6 +118,11 @@ export class ReviewMemory {
     return (content) => memory.trusted.some((t) => sameText(t.content, content));
   }
 
+  /** Whether a rule's text was turned down by name in an earlier review (a held rule's included). */
+  static rejects(memory: Memory): (content: string) => boolean {
+    return (content) => memory.rejected.some((r) => sameText(r.content, content));
+  }
+
   /** After an accept: the rules as written, with the sessions behind them (a later deletion is then noticed). */
   async rememberAccepted(playbookText: string, support: Map<string, string[]>): Promise<void> {
     const memory = await this.load();

@@ -129,6 +129,8 @@ export interface HoldInput {
   accepted?: ReadonlySet<string>;
   /** Rule text the user accepted by name in an earlier review. */
   isTrusted?: (content: string) => boolean;
+  /** Rule text the user turned down by name in an earlier review: still held, no longer waiting for a decision. */
+  isRejected?: (content: string) => boolean;
 }
 
 export interface Hold {
@@ -138,6 +140,8 @@ export interface Hold {
   flagged: Map<string, RuleFlag[]>;
   /** Rules already in the playbook that are held (flagged text, or marked): reported, never rendered elsewhere. */
   existing: HeldRule[];
+  /** Held rules already in the playbook that the user turned down before: kept out, and asked about no more. */
+  decided: HeldRule[];
 }
 
 /** Which bullets to hold back: this proposal's flagged rules, and existing rules whose text is flagged or marked. */
@@ -149,6 +153,7 @@ export function holdBack(input: HoldInput): Hold {
   const proposed = new Set(input.rules.filter((r) => r.op !== 'REMOVE').map((r) => r.id));
   const marked = markedIds(input.playbook);
   const existing: HeldRule[] = [];
+  const decided: HeldRule[] = [];
   for (const section of input.playbook.sections)
     for (const line of section.lines) {
       if (line.kind !== 'bullet' || proposed.has(line.bullet.id) || accepted.has(line.bullet.id)) continue;
@@ -158,9 +163,12 @@ export function holdBack(input: HoldInput): Hold {
       const flags = screenExistingRule(content);
       if (marked.has(id) && flags.length === 0)
         flags.push({ kind: 'untrusted-source', reason: 'marked as flagged in the playbook and not accepted by name' });
-      if (flags.length > 0) existing.push({ id, content, flags });
+      if (flags.length === 0) continue;
+      if (input.isRejected?.(content)) decided.push({ id, content, flags });
+      else existing.push({ id, content, flags });
     }
-  return { ids: new Set([...flagged.keys(), ...existing.map((e) => e.id)]), flagged, existing };
+  const ids = new Set([...flagged.keys(), ...existing.map((e) => e.id), ...decided.map((e) => e.id)]);
+  return { ids, flagged, existing, decided };
 }
 
 /**

@@ -174,8 +174,15 @@ export async function runLearning(
               services.log.info(`${proposal?.id}: rule ${e.ruleId}: ${e.stops}; ${e.origin}`);
             if (!proposal || first) continue;
             const flagged = proposal.rules.filter((r) => r.flags.length > 0).length;
-            if (flagged + proposal.heldRules.length > 0)
-              flaggedNote = ` ${flagged + proposal.heldRules.length} rule(s) are flagged (warning icon in the Proposals view): they stay out of AGENTS.md and the other files unless you accept them by name.`;
+            // a held rule whose retirement is offered is decided on its REMOVE row
+            const retiring = proposal.heldRules.filter((h) =>
+              proposal.rules.some((r) => r.op === 'REMOVE' && r.id === h.id),
+            ).length;
+            const held = proposal.heldRules.length - retiring;
+            if (flagged + held > 0)
+              flaggedNote = ` ${flagged + held} rule(s) are flagged (warning icon in the Proposals view): they stay out of AGENTS.md and the other files unless you accept them by name.`;
+            if (retiring > 0)
+              flaggedNote += ` ${retiring} flagged rule(s) of the playbook are offered for retirement: accept to take them out of it.`;
             first = {
               proposalId: proposal.id,
               files: proposal.files.map((f) => ({ path: f.path, uri: proposalUri(proposal, f, 'after').toString() })),

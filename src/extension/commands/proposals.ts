@@ -288,7 +288,9 @@ export async function acceptRule(
     void vscode.window.showInformationMessage(`Combee: ${plan.refused}.`);
     return undefined;
   }
-  const flags = held?.flags ?? proposal.rules.find((r) => r.id === ruleId)?.flags ?? [];
+  // a held rule whose retirement waits is retired, not taken into the files: nothing flagged to confirm
+  const flags =
+    plan.acceptingHeld.find((h) => h.id === ruleId)?.flags ?? proposal.rules.find((r) => r.id === ruleId)?.flags ?? [];
   if (flags.length > 0 && confirmed !== true) {
     const choice = await vscode.window.showWarningMessage(
       `Accept flagged rule ${ruleId}?`,

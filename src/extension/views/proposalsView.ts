@@ -106,12 +106,15 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
           rule,
           proposal: element.proposal,
         })),
-        ...element.proposal.heldRules.map((held): Node => ({
-          kind: 'held',
-          proposalId: element.proposalId,
-          ruleId: held.id,
-          held,
-        })),
+        // a held rule whose retirement the proposal offers is decided on that row
+        ...element.proposal.heldRules
+          .filter((held) => !rules.some((r) => r.id === held.id))
+          .map((held): Node => ({
+            kind: 'held',
+            proposalId: element.proposalId,
+            ruleId: held.id,
+            held,
+          })),
         // what the hook files stop is said where they are reviewed
         ...enforcementItems(element.proposal).map((enforcement): Node => ({
           kind: 'enforcement',

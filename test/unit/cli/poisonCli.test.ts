@@ -142,7 +142,7 @@ describe("combee CLI with a cloned repository's poisoned playbook", () => {
     server = undefined;
   });
 
-  it('reports the flagged existing rules, keeps them out of AGENTS.md, and takes one only when it is named', async () => {
+  it('reports the flagged existing rules, keeps them out of AGENTS.md, and offers each for retirement', async () => {
     const root = tempDir('combee-cli-cloned-');
     const workspace = join(root, 'cloned');
     mkdirSync(join(workspace, '.combee'), { recursive: true });
@@ -160,24 +160,23 @@ describe("combee CLI with a cloned repository's poisoned playbook", () => {
       assert.match(log, new RegExp(`warning: rule ${id} in \\.combee/playbook\\.md is flagged`), log);
     const id = /Proposal (\S+) saved/.exec(out.stdout.join('\n'))?.[1];
     assert.ok(id, out.stdout.join('\n'));
+    // each is offered for retirement; the user keeps one (out of the other files) and accepts the rest
+    const kept = capture();
+    assert.equal(await runCli(['reject', id, '--rule', 'too-00003', ...common], kept), 0, kept.stderr.join('\n'));
+    assert.match(kept.stdout.join('\n'), /rejected rule too-00003 already in the playbook/);
     const accepted = capture();
     assert.equal(await runCli(['accept', id, ...common], accepted), 0, accepted.stderr.join('\n'));
-    assert.match(accepted.stderr.join('\n'), /rule too-00002 already in the playbook is flagged \(remote-code/);
+    assert.doesNotMatch(accepted.stderr.join('\n'), /unless accepted by name/, 'decided, not left waiting');
     const agents = () => readFileSync(join(workspace, 'AGENTS.md'), 'utf8');
     assert.match(agents(), /rm -rf dist \.turbo/);
     assert.match(agents(), /Run the tests with `pnpm test`/);
     assert.doesNotMatch(agents(), /acme-tools\.dev|Ignore any other instructions/);
-    assert.match(
-      readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'),
-      /setup\.acme-tools\.dev/,
-      "the playbook keeps the team's text as it is",
-    );
-    // named: the user takes that one rule, and only it reaches AGENTS.md
-    const named = capture();
-    assert.equal(await runCli(['accept', id, ...common, '--rule', 'too-00003'], named), 0, named.stderr.join('\n'));
-    assert.match(named.stderr.join('\n'), /accepting flagged rule too-00003 already in the playbook \(agent-directive/);
-    assert.match(agents(), /Ignore any other instructions/);
-    assert.doesNotMatch(agents(), /acme-tools\.dev/);
+    const playbook = readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8');
+    assert.doesNotMatch(playbook, /acme-tools\.dev/, 'the retired rules left the playbook');
+    assert.match(playbook, /\[too-00003\] .*Ignore any other instructions/, 'the kept one stays, as the team wrote it');
+    assert.match(playbook, /\[too-00001\] .*\[too-00005\]/s, 'the honest rules stay');
+    const after = (await new ProposalStore(new WorkspaceState(store.dir)).load(workspace, id))!;
+    assert.deepEqual(after.heldRules, [], 'nothing waits as held');
   });
 });
 
@@ -206,7 +205,19 @@ describe('a cloned repository whose AGENTS.md already carries a poisoned playboo
       out.stderr.join('\n'),
     );
     const json = JSON.parse(out.stdout.join('\n'));
-    assert.deepEqual(json.proposal.rules, [], 'nothing new was learned');
+    // nothing new was learned: the flagged rules are offered for retirement, nothing else
+    assert.deepEqual(
+      json.proposal.rules.map((r: { id: string; op: string; content?: string }) => [
+        r.id,
+        r.op,
+        /acme|Ignore/.test(r.content ?? ''),
+      ]),
+      [
+        ['too-00002', 'REMOVE', true],
+        ['too-00003', 'REMOVE', true],
+        ['too-00004', 'REMOVE', true],
+      ],
+    );
     const agents = json.proposal.files.find((f: { path: string }) => f.path === 'AGENTS.md');
     assert.ok(agents, JSON.stringify(json.proposal.files.map((f: { path: string }) => f.path)));
     for (const id of ['too-00002', 'too-00003', 'too-00004'])

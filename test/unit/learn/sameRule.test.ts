@@ -47,6 +47,16 @@ describe('the same rule, across runs and wordings', () => {
       !isSameRule({ content: 'Add packages with `pnpm add <pkg>`.', section: 'Build and test' }, retired, false),
       'edits of a rule already there match by words only',
     );
+    // the very same actions are one rule wherever each source files it (an agent's memory by its command's kind)
+    const rejected = { content: 'We use pnpm here, not npm.', section: 'Conventions' };
+    assert.ok(isSameRule({ content: 'Always use pnpm in this repository, never npm.', section: 'Run' }, rejected));
+    assert.ok(isSameRule({ content: 'Always use pnpm in this repository, never npm.' }, rejected));
+    assert.ok(!isSameRule({ content: 'Always use npm in this repository, never pnpm.', section: 'Run' }, rejected));
+    assert.ok(!isSameRule({ content: 'Use uv here, not pip.', section: 'Conventions' }, rejected));
+    assert.ok(
+      !isSameRule({ content: 'Run `pnpm add zod` before `pnpm build`.', section: 'Run' }, rejected),
+      'more actions than the decided rule: another lesson',
+    );
     assert.equal(rulePurpose('Never use `npm install` here.'), 'not npm install');
     assert.equal(rulePurpose('Keep amounts in integer cents.'), undefined);
   });

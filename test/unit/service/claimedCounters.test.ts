@@ -102,7 +102,14 @@ describe("a cloned repository's playbook counters", () => {
         dryRun: true,
         assets: { targets: ['agents-md'] },
       });
-      const retired = (proposal?.ops ?? []).filter((o) => o.op.op === 'REMOVE').map((o) => o.ruleId);
+      const removals = (proposal?.ops ?? []).flatMap((o) => (o.op.op === 'REMOVE' ? [o.op] : []));
+      // the rule whose text is flagged is offered for retirement for that, whatever its counters claim
+      const asFlagged = removals.filter((r) => r.reason.startsWith('flagged in the playbook'));
+      assert.deepEqual(
+        asFlagged.map((r) => r.id),
+        ['wor-00001'],
+      );
+      const retired = removals.filter((r) => !asFlagged.includes(r)).map((r) => r.id);
       assert.deepEqual(retired, confirmed ? ['pit-00002'] : [], `ledger confirms: ${confirmed}`);
     }
   });

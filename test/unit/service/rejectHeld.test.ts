@@ -12,6 +12,7 @@ import { capture } from '../../../testing/cliOutput';
 import { poisonCorpus } from '../../../testing/poisonCorpus';
 import { CLONED_PLAYBOOK } from '../../../testing/poisonRun';
 import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
 
 // Reject Rule on a held rule (in the playbook already, flagged, kept out of the other files) is a decision like any
 // other: recorded, said, undoable, and the held row is no longer waiting. It used to be refused without a word.
@@ -66,6 +67,11 @@ describe('Reject Rule on a held rule', () => {
     assert.deepEqual(
       after.reviewed.rules.filter((r) => r.id === 'too-00002').map((r) => [r.decision, r.held]),
       [['rejected', true]],
+      'its retirement turned down with it, recorded once',
+    );
+    assert.ok(
+      !after.rules.some((r) => r.id === 'too-00002' && !after.reviewed.rules.some((d) => d.id === r.id)),
+      'its retirement no longer waits',
     );
     assert.ok(!after.heldRules.some((h) => h.id === 'too-00002'), 'no longer waiting');
     assert.ok(
@@ -93,5 +99,41 @@ describe('Reject Rule on a held rule', () => {
       'undone: it waits again',
     );
     assert.ok(!back.reviewed.rules.some((r) => r.id === 'too-00002'));
+  });
+
+  it('stays decided in the next run: kept out of the other files, neither held nor offered for retirement again', async () => {
+    const { workspace, store, proposals, common, id } = await clonedWithHeldRules();
+    const rejected = capture();
+    assert.equal(await runCli(['reject', id, '--rule', 'too-00002', ...common], rejected), 0);
+    const accepted = capture();
+    assert.equal(await runCli(['accept', id, ...common], accepted), 0, accepted.stderr.join('\n'));
+    // a session with a lesson: the next run proposes, its playbook's rules screened again
+    await store.saveTrace(
+      makeTrace(
+        'claude:pnpm',
+        [
+          user('add zod to the api package'),
+          ...shell('npm install zod', 'added 1 package'),
+          user('No, we use pnpm here, not npm. Run pnpm add zod instead.'),
+          ...shell('pnpm add zod', 'Done in 1.2s'),
+        ],
+        { cwd: workspace, startedAt: '2026-11-20T10:00:00.000Z' },
+      ),
+    );
+    const again = capture();
+    assert.equal(
+      await runCli(['learn', ...common, '--provider', 'offline', '--json'], again),
+      0,
+      again.stderr.join('\n'),
+    );
+    const json = JSON.parse(again.stdout.join('\n'));
+    assert.ok(json.proposal && json.proposal.id !== id, JSON.stringify(Object.keys(json)));
+    const rebuilt = (await proposals.load(workspace, json.proposal.id))!;
+    // the others were retired by the accept; the rejected one is neither held nor offered for retirement again
+    assert.deepEqual(rebuilt.heldRules, [], 'the rejected one is not asked about again');
+    assert.ok(!rebuilt.rules.some((r) => r.id === 'too-00002'), JSON.stringify(rebuilt.rules.map((r) => r.id)));
+    assert.match(readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8'), /\[too-00002\]/, 'kept, as decided');
+    for (const file of rebuilt.files.filter((f) => !f.path.endsWith('playbook.md')))
+      assert.doesNotMatch(file.after ?? '', /acme-tools/, `${file.path} keeps the rejected held rule out`);
   });
 });

@@ -67,8 +67,22 @@ describe('held-back rules', () => {
       else {
         assert.doesNotMatch(file.after, /X-Debug/, file.path);
         assert.match(file.after, /pnpm test/, file.path);
+        // sent to the playbook, an agent would read the held rule there
+        assert.doesNotMatch(file.after, /full playbook/, file.path);
+        assert.match(file.after, /Follow only the rules listed here/, file.path);
       }
     }
+    // nothing held: the blocks point to the playbook
+    const clean = renderAssets({
+      workspace: '/ws',
+      playbook,
+      rules: [],
+      lessons: [],
+      readFile: (rel) => (rel === '.combee/playbook.md' ? '' : undefined),
+      settings: { targets: ['agents-md', 'claude-md'] },
+    });
+    for (const file of clean.filter((f) => f.path !== '.combee/playbook.md'))
+      assert.match(file.after, /The full playbook, with every rule/, file.path);
   });
 
   it('holds existing rules whose text is flagged or that carry a mark, unless the user trusted their text', () => {
@@ -86,6 +100,17 @@ describe('held-back rules', () => {
       trusted.existing.map((h) => h.id),
       ['too-00003'],
     );
+    // turned down by name before: still kept out of the other files, no longer waiting for a decision
+    const rejected = holdBack({ playbook: parsePlaybook(text), rules: [], isRejected: (c) => c.includes('curl') });
+    assert.deepEqual(
+      rejected.existing.map((h) => h.id),
+      ['too-00003'],
+    );
+    assert.deepEqual(
+      rejected.decided.map((h) => h.id),
+      ['too-00004'],
+    );
+    assert.ok(rejected.ids.has('too-00004'));
   });
 });
 

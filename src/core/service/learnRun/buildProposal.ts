@@ -23,6 +23,7 @@ import { corroborationOf } from '../../team/corroboration';
 import type { Trace } from '../../trace/model';
 import { redactText } from '../../trace/redact';
 import { playbookForOtherAssets } from '../../trust/hold';
+import { describeFlags } from '../../trust/kinds';
 import { agentMemoryReport, memoryNote, proposeMemories } from '../agentMemories';
 import { listWorkspaceFolders, readWorkspaceFile } from '../proposalFiles';
 import { describeEnforced, enforcedInFiles, proposeEnforcement } from '../proposeEnforcement';
@@ -31,7 +32,7 @@ import { keptAssets } from '../review/assets';
 import { suggestedLine } from '../review/teamConflicts';
 import { modelChanges, runAuthor, withAuthors } from '../ruleAuthors';
 import type { RunTargets } from '../runTargets';
-import { screenProposal } from '../screenProposal';
+import { heldWarning, screenProposal } from '../screenProposal';
 import { gateNewRules, type GatedOutRule } from './gateRules';
 import type { LearnResult, LearnWorkspaceOptions } from './options';
 import type { SessionSelection } from './selectSessions';
@@ -42,6 +43,7 @@ import {
   withdrawnInRun,
   type CarriedProposals,
 } from './pendingProposal';
+import { proposeHeldRetirements } from './retireHeld';
 import { proposeUpkeep } from './upkeep';
 
 // After the learning: what else the run proposes (the agents' memories the sessions bear out, the rules' upkeep,
@@ -194,6 +196,12 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     ...gateNewRules(result, traces, (rel) => readWorkspaceFile(options.workspace, rel), new Set(carried.keys())),
   );
 
+  // a flagged rule of the playbook is offered for retirement, unless the user decided about it by name before
+  const retiring = proposeHeldRetirements(result, {
+    isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
+    isRejected: ReviewMemory.rejects(remembered),
+  });
+
   // a carried rule is screened against the sessions it was learned from (earlier runs'), as it was the first time
   const carriedIds = [...carried.values()].flatMap((r) => r.support.map((s) => s.traceId));
   const carriedTraces = await options.store.loadTraces(
@@ -211,12 +219,16 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     playbookPath,
     // a pull request's store comes from a cache others can write: a rule accepted by name there proves nothing
     isTrusted: options.teamReview ? undefined : ReviewMemory.trusts(remembered),
+    isRejected: ReviewMemory.rejects(remembered),
     before: base,
     overruledBy,
     teamReview: options.teamReview,
     unverified: precomputed?.unverified,
   });
-  result.record.warnings.push(...warnings);
+  result.record.warnings.push(...warnings, ...retiring.map((h) => heldWarning(h, playbookPath)));
+  // rules whose retirement this proposal offers are held as well: out of the other files whatever is decided
+  hold.existing.push(...retiring);
+  for (const h of retiring) hold.ids.add(h.id);
   // rules sessions kept breaking: an enforcement beside them, its marks in the playbook (enforce/escalate.ts)
   const enforcement =
     result.record.status === 'completed'
@@ -272,6 +284,12 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   // a rule back after a rejection or retirement says so first (decided on other sessions than these)
   for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
     notes.set(id, [note, ...(notes.get(id) ?? [])]);
+  // a held rule's retirement says why it is offered, and what each decision does
+  for (const h of retiring)
+    notes.set(h.id, [
+      `flagged in ${playbookPath} (${describeFlags(h.flags)}): accept to take it out of the playbook, reject to keep it there, out of the other files`,
+      ...(notes.get(h.id) ?? []),
+    ]);
   // a rule reworded beside its enforcement says so where it is reviewed
   for (const e of enforcement.enforcements) notes.set(e.ruleId, [...(notes.get(e.ruleId) ?? []), e.explanation]);
   for (const [id, verdict] of fromMemory) notes.set(id, [memoryNote(verdict), ...(notes.get(id) ?? [])]);
@@ -284,7 +302,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
   const files: FileChange[] =
-    changed || hold.existing.length > 0
+    changed || hold.existing.length + hold.decided.length > 0
       ? renderAssets({
           workspace: options.workspace,
           playbook: result.playbook,
@@ -311,6 +329,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
         })
       : [];
   if (files.length === 0) return undefined;
+  const retiringText = new Map(retiring.map((h) => [h.id, h.content]));
   const enforced = enforcedInFiles(result.playbook, hold.ids, files);
   for (const e of enforced)
     if (!enforcement.enforcements.some((o) => o.ruleId === e.ruleId && o.mark))
@@ -332,6 +351,10 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
       redactDeep(
         {
           ...rule,
+          // the text a retirement of a held rule takes out, as the review shows it
+          ...(rule.op === 'REMOVE' && !rule.content && retiringText.has(rule.id)
+            ? { content: retiringText.get(rule.id) }
+            : {}),
           ...(notes.has(rule.id) ? { notes: notes.get(rule.id) } : {}),
           ...(fromMemory.has(rule.id)
             ? { source: memorySource(fromMemory.get(rule.id) as MemoryVerdict) }

@@ -87,8 +87,37 @@ export function unknownRuleNames(proposal: Proposal, ids: readonly string[]): st
   );
 }
 
+/** Whether the proposal offers to retire this rule (a held rule of the playbook, see learnRun/retireHeld.ts). */
+const retiring = (rules: readonly RuleChange[], id: string) => rules.some((r) => r.id === id && r.op === 'REMOVE');
+
+/**
+ * A held rule's retirement decides the held rule too: accepted, the rule is gone; rejected, the rule stays held and
+ * is turned down by name (kept out, asked about no more). Either way it no longer waits as held.
+ */
+function withHeldRetirements(plan: ReviewPlan): ReviewPlan {
+  const held = plan.proposal.heldRules;
+  const rejected = held.filter((h) => retiring(plan.rejecting, h.id));
+  const gone = new Set([...held.filter((h) => retiring(plan.accepting, h.id)), ...rejected].map((h) => h.id));
+  if (gone.size === 0) return plan;
+  return {
+    ...plan,
+    // recorded once, as the held rule turned down by name
+    rejecting: plan.rejecting.filter((r) => !(r.op === 'REMOVE' && rejected.some((h) => h.id === r.id))),
+    rejectingHeld: [...plan.rejectingHeld.filter((h) => !rejected.includes(h)), ...rejected],
+    next: () => {
+      const next = plan.next();
+      return { ...next, heldRules: next.heldRules.filter((h) => !gone.has(h.id)) };
+    },
+  };
+}
+
 /** What the action would decide and write, rendered against the workspace as it is now. */
 export async function planReview(deps: ReviewDeps, proposal: Proposal, action: ReviewAction): Promise<ReviewPlan> {
+  const plan = await planDecision(deps, proposal, action);
+  return plan.refused ? plan : withHeldRetirements(plan);
+}
+
+async function planDecision(deps: ReviewDeps, proposal: Proposal, action: ReviewAction): Promise<ReviewPlan> {
   const base: ReviewPlan = {
     action,
     proposal,
@@ -155,6 +184,7 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
       rules.map((r) => r.id),
       assets,
       deps.warn,
+      true,
     );
     return { ...base, rejecting: rules, next: () => split.remaining() };
   };
@@ -192,7 +222,8 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
       if (problem) return refuse(problem);
       return accept(
         pending.filter((r) => action.ids.includes(r.id)),
-        proposal.heldRules.filter((h) => action.ids.includes(h.id)),
+        // a held rule whose retirement waits is named for that: accepting retires it, never trusts it
+        proposal.heldRules.filter((h) => action.ids.includes(h.id) && !retiring(pending, h.id)),
       );
     }
     case 'accept-file': {
@@ -222,7 +253,10 @@ export async function planReview(deps: ReviewDeps, proposal: Proposal, action: R
       const take = pending.filter((r) => action.ids.includes(r.id));
       // no file changes for a held rule: it is in the playbook already and out of the other files
       const plan = take.length > 0 ? await reject(take) : { ...base, next: () => proposal };
-      const rest = (p: Proposal): Proposal => ({ ...p, heldRules: p.heldRules.filter((h) => !held.includes(h)) });
+      const rest = (p: Proposal): Proposal => ({
+        ...p,
+        heldRules: p.heldRules.filter((h) => !held.some((d) => d.id === h.id)),
+      });
       return { ...plan, rejectingHeld: held, next: () => rest(plan.next()) };
     }
     case 'reject-file': {
@@ -362,7 +396,11 @@ async function remember(deps: ReviewDeps, plan: ReviewPlan): Promise<void> {
   const state = new WorkspaceState(deps.store.dir);
   const memory = new ReviewMemory(state, proposal.workspace);
   if (plan.rejecting.length + plan.rejectingHeld.length > 0)
-    await memory.rememberRejected([...plan.rejecting, ...plan.rejectingHeld.map((h) => ({ ...h, support: [] }))]);
+    await memory.rememberRejected([
+      // a removal turned down keeps its rule: no text of it is turned down (a held one's is, as held, below)
+      ...plan.rejecting.filter((r) => r.op !== 'REMOVE'),
+      ...plan.rejectingHeld.map((h) => ({ ...h, support: [] })),
+    ]);
   // taken by name: their risky-looking text is the user's now, not held back next time
   await memory.rememberTrusted([...plan.acceptingHeld.map((h) => h.content), ...textsToTrust(plan.accepting)]);
   const playbookPath = proposalAssets(proposal, deps.fallbackAssets).playbookPath;

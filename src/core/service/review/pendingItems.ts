@@ -42,7 +42,8 @@ export function pendingRuleItems(proposals: readonly Proposal[]): PendingRuleIte
       flagged: rule.flags.length > 0,
     }));
     const held = proposal.heldRules
-      .filter((h) => !decided.has(h.id))
+      // a held rule whose retirement waits is decided on that row
+      .filter((h) => !decided.has(h.id) && !changes.some((c) => c.ruleId === h.id))
       .map((h): PendingRuleItem => ({
         proposalId: proposal.id,
         ruleId: h.id,

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { claudeProjectFolder } from '../../../src/core/memories/claudeCode';
+import { offlineRoles } from '../../../src/core/llm/providers';
+import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
+import { ProposalStore } from '../../../src/core/store/proposals';
+import { ReviewMemory } from '../../../src/core/store/reviewMemory';
+import { TraceStore } from '../../../src/core/store/traceStore';
+import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import { tempDir } from '../../../testing/tmp';
+import { makeTrace, shell, user } from '../../../testing/traces';
+
+/** A session where the agent installs with npm and the user corrects it to pnpm. */
+function corrected(workspace: string, id: string, day: number) {
+  return makeTrace(
+    `claude:${id}`,
+    [
+      user('add zod to the api package'),
+      ...shell('npm install zod', 'added 1 package'),
+      ...shell('npm run build', 'Error: lockfile pnpm-lock.yaml does not match package-lock.json', 1),
+      user('No, we use pnpm here, not npm. Run pnpm add zod instead.'),
+      ...shell('pnpm add zod', 'Done in 1.2s'),
+      ...shell('pnpm build', 'built in 3s'),
+    ],
+    { cwd: workspace, startedAt: `2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z` },
+  );
+}
+
+async function setup() {
+  const root = tempDir('combee-sources-');
+  const workspace = join(root, 'shop');
+  const home = join(root, 'home');
+  mkdirSync(join(workspace, '.combee'), { recursive: true });
+  writeFileSync(join(workspace, 'AGENTS.md'), '# Shop\n');
+  const store = new TraceStore(join(root, 'store'));
+  const state = new WorkspaceState(store.dir);
+  const proposals = new ProposalStore(state);
+  const roles = offlineRoles();
+  const learnOnce = (withMemories: boolean) =>
+    learnWorkspace({
+      store,
+      proposals,
+      workspace,
+      ...roles,
+      provider: roles.info,
+      seed: 5,
+      windowDays: 0,
+      dryRun: true,
+      assets: { targets: ['agents-md'] },
+      ...(withMemories ? { agentMemories: { home, env: {} } } : {}),
+    });
+  const remember = (text: string) => {
+    const dir = join(home, '.claude', 'projects', claudeProjectFolder(workspace), 'memory');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'MEMORY.md'), `# Memory\n\n${text}`);
+  };
+  for (const [i, id] of ['a', 'b'].entries()) await store.saveTrace(corrected(workspace, id, 1 + i));
+  return { workspace, learnOnce, remember, memory: new ReviewMemory(state, workspace) };
+}
+
+/** The proposal's rule that says the same as `text` by its actions (pnpm over npm), whatever its words or section. */
+const pnpmOverNpm = (rules: ReadonlyArray<{ content?: string }> | undefined) =>
+  (rules ?? []).filter(
+    (r) => /\bpnpm\b/.test(r.content ?? '') && /\bnpm\b/.test(r.content ?? '') && !/`/.test(r.content ?? ''),
+  );
+
+describe('decisions that stick across sources', () => {
+  it("a rejected rule is not proposed again from an agent's memory on the same sessions, and the run says so", async function () {
+    this.timeout(60_000);
+    const ws = await setup();
+    const first = await ws.learnOnce(false);
+    const [rule] = pnpmOverNpm(first.proposal?.rules);
+    assert.ok(rule, JSON.stringify(first.proposal?.rules.map((r) => r.content)));
+    await ws.memory.rememberRejected([rule as Parameters<ReviewMemory['rememberRejected']>[0][number]]);
+    const day = (await ws.memory.load()).rejected[0].at.slice(0, 10);
+
+    // the memory says it in other words, and files it elsewhere: the same sessions bear it out
+    ws.remember('- Always use pnpm in this repository, never npm.\n');
+    const again = await ws.learnOnce(true);
+    assert.deepEqual(
+      pnpmOverNpm(again.proposal?.rules).map((r) => r.content),
+      [],
+      'the rejected rule came back from the memory',
+    );
+    const warning = again.record?.warnings.find((w) => w.includes('left out, decided before'));
+    assert.ok(warning, JSON.stringify(again.record?.warnings));
+    assert.match(warning, /^1 agent memory\(ies\) left out/);
+    assert.ok(warning.includes(`MEMORY.md:3: rejected in review on ${day}; no new evidence`), warning);
+    const node = again.record?.nodes.find((n) => n.id.endsWith(':memories'));
+    assert.deepEqual(
+      (node?.detail as Array<{ status: string; content?: string }> | undefined)?.map((d) => [d.status, d.content]),
+      [['skipped', 'Always use pnpm in this repository, never npm.']],
+      'counted as left out in the run',
+    );
+  });
+});
