@@ -24,7 +24,7 @@ export interface TreeHost {
   requestDetail(runId: string, nodeId: string): void;
   /** Asks the extension which nodes hold a text; the reply goes to `TreePanel.showMatches`. */
   search(runId: string, query: string): void;
-  openSession(traceId: string, step?: number): void;
+  openSession(traceId: string, steps: readonly number[]): void;
 }
 
 export interface TreePanel {

@@ -562,6 +562,7 @@ const tests = [
         type: 'openSession',
         traceId: lesson.evidence.traceId,
         step: lesson.evidence.steps[0],
+        steps: lesson.evidence.steps,
       });
       // its lineage is lit: the session it came from and the applied node it led to
       assert.equal(await page.locator(`.node.lit[data-id="${session.id}"]`).count(), 1);
