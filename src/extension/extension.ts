@@ -202,6 +202,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   const drafts = new EditDrafts();
   s.editDrafts = drafts;
   const backtests = new BacktestContentProvider((report) => backtestNames(s, report));
+  const backtestsFollow = s.onDidChange(() => backtests.refresh());
   const citedSteps = new CitedSteps();
   s.citedSteps = citedSteps;
   s.backtestDocuments = backtests;
@@ -210,6 +211,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
     citedSteps,
+    backtestsFollow,
     drafts,
     vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, drafts, { isCaseSensitive: true }),
     vscode.languages.registerCodeLensProvider(

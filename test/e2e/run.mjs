@@ -263,11 +263,30 @@ const tests = [
         .filter({ hasText: title.slice(0, 30) })
         .first()
         .waitFor({ state: 'visible', timeout: 30_000 });
-      await page
+      const citedLine = page
         .locator('.editor-instance .view-line')
         .filter({ hasText: new RegExp(`^#${cited}[\\s\\u00a0]`) })
-        .first()
-        .waitFor({ state: 'visible', timeout: 30_000 });
+        .first();
+      await citedLine.waitFor({ state: 'visible', timeout: 30_000 });
+      step(`step #${cited} is highlighted: a decoration drawn across its line`);
+      await page.waitForFunction(
+        (text) => {
+          const editor = [...document.querySelectorAll('.editor-instance')].find((e) =>
+            [...e.querySelectorAll('.view-line')].some((l) => l.textContent?.replace(/\u00a0/g, ' ').startsWith(text)),
+          );
+          const line = [...(editor?.querySelectorAll('.view-line') ?? [])].find((l) =>
+            l.textContent?.replace(/\u00a0/g, ' ').startsWith(text),
+          );
+          if (!editor || !line) return false;
+          const top = line.getBoundingClientRect().top;
+          // a whole-line decoration is a .cdr in the line's overlay, besides the cursor line's own highlight
+          return [...editor.querySelectorAll('.view-overlays .cdr')].some(
+            (d) => Math.abs(d.getBoundingClientRect().top - top) < 2 && d.getBoundingClientRect().width > 100,
+          );
+        },
+        `#${cited} `,
+        { timeout: 10_000, polling: 250 },
+      );
       await shot(page, '05-rule-to-transcript.png');
     },
   ],

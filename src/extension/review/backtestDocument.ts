@@ -29,6 +29,11 @@ export class BacktestContentProvider implements vscode.TextDocumentContentProvid
     return uri;
   }
 
+  /** The pages shown again: the proposals or the playbook they name rules by changed. */
+  refresh(): void {
+    for (const workspace of this.reports.keys()) this.emitter.fire(backtestUri(workspace));
+  }
+
   report(workspace: string): BacktestReport | undefined {
     return this.reports.get(workspace);
   }
