@@ -22,9 +22,14 @@ interface Context {
 }
 
 /** A session named by the evidence, as a link to its transcript at the cited steps. */
-function sessionLink(ctx: Context, text: string, traceId: string, steps: readonly number[]): HTMLElement {
+function sessionLink(ctx: Context, text: string, traceId: string, steps: readonly number[] = []): HTMLElement {
   const link = el('button', text, 'link');
-  link.title = steps.length > 1 ? 'Open the session at these steps' : 'Open the session at this step';
+  link.title =
+    steps.length > 1
+      ? 'Open the session at these steps'
+      : steps.length === 1
+        ? 'Open the session at this step'
+        : 'Open the session';
   link.addEventListener('click', () => ctx.open(traceId, steps));
   return link;
 }
