@@ -16,8 +16,8 @@ export { ZOOM_STEP };
 // The tree drawn as SVG: one transformed group for pan and zoom, edges under nodes. A node's width says its tokens
 // and its colour its status; hovering gives its summary; selecting it lights up the nodes it came from and what it
 // led to. Keyboard: arrows move along edges (← to what it came from, → to what it led to) and within a column
-// (↑ ↓), Enter opens the details, + − zoom about the selection, 0 fits the whole tree. The wheel zooms about the
-// pointer by a steady step a notch.
+// (↑ ↓), Enter opens the details, + − zoom about the selection, 0 fits the tree (down to a legible zoom). The wheel
+// zooms about the pointer by a steady step a notch.
 
 export interface GraphCallbacks {
   onSelect(node: RunNodeView | undefined): void;
@@ -89,7 +89,7 @@ export class GraphView {
     this.element.setAttribute('role', 'application');
     this.element.setAttribute(
       'aria-label',
-      'Aggregation tree. Arrow keys move along its edges, Enter shows details, plus and minus zoom about the selection, 0 fits the whole tree.',
+      'Aggregation tree. Arrow keys move along its edges, Enter shows details, plus and minus zoom about the selection, 0 fits the tree as far as it stays legible.',
     );
     this.canvas = el('div', undefined, 'canvas');
     this.stage = el('div', undefined, 'stage');

@@ -298,7 +298,7 @@ const tests = [
       await page.locator('.graph').focus();
       await page.keyboard.press('+');
       await page.keyboard.press('+');
-      await page.locator('button[aria-label="Fit the whole tree"]').click();
+      await page.locator('button[aria-label="Fit the tree (never below a legible size)"]').click();
       await check('after Fit');
       assert.deepEqual(errors, []);
       await page.close();
