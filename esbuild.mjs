@@ -77,6 +77,9 @@ const testTranspile = {
     'src/extension/views/ruleTooltip.ts',
     // the tree's key, wheel and drag map (no DOM)
     'src/webview/graphKeys.ts',
+    // the labels' lines and the views Fit and the opening make (no DOM)
+    'src/webview/labelMetrics.ts',
+    'src/webview/viewPlacement.ts',
     // the commands' and views' ids, checked against the manifest
     'src/extension/commandIds.ts',
     'src/extension/viewIds.ts',

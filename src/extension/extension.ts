@@ -31,6 +31,8 @@ import { ConflictComments, type ConflictThreadView } from './review/conflictComm
 import { EDIT_SCHEME, EditDraftLens, EditDrafts } from './review/editDrafts';
 import { EVIDENCE_SCHEME, EvidenceContentProvider } from './review/evidenceDocument';
 import { BACKTEST_SCHEME, BacktestContentProvider } from './review/backtestDocument';
+import { backtestNames } from './review/backtestNames';
+import { CitedSteps } from './review/citedSteps';
 import { parseProposalUri, PROPOSAL_SCHEME, ProposalContentProvider } from './review/proposalDocuments';
 import { Services, workspaceFolderPaths } from './services';
 import { readSettings, type SettingProblem, type Settings } from './settings';
@@ -87,6 +89,8 @@ export interface CombeeApi {
   checkIgnoredSettings(): Promise<string[]>;
   /** The review comments on the team's lines that pending proposals' rules contradict, once brought up to date. */
   conflictThreads(): Promise<ConflictThreadView[]>;
+  /** The lines (0-based, inclusive) highlighted as cited steps in the transcript of this URI. */
+  citedLines(uri: vscode.Uri): ReadonlyArray<{ start: number; end: number }>;
 }
 
 export function activate(context: vscode.ExtensionContext): CombeeApi {
@@ -128,11 +132,13 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     [COMMANDS.showTree]: () => void showPanel(s, 'tree'),
     [COMMANDS.showHelpfulness]: () => void showPanel(s, 'helpfulness'),
     // from the Sessions view the argument is the tree node; from the tree panel and tests, a session id
-    [COMMANDS.openSession]: (a, step) => {
+    // the steps: one step or a list of them (the cursor goes to the first, each is highlighted)
+    [COMMANDS.openSession]: (a, steps) => {
       const traceId = typeof a === 'string' ? a : sessionIdOf(a);
-      return traceId
-        ? openSession(s.store, traceId, typeof step === 'number' && Number.isInteger(step) ? step : undefined)
-        : false;
+      const cited = (Array.isArray(steps) ? steps : [steps]).filter(
+        (n): n is number => typeof n === 'number' && Number.isInteger(n),
+      );
+      return traceId ? openSession(s.store, traceId, cited, s.citedSteps) : false;
     },
     [COMMANDS.revealSessionSource]: (a) => {
       const traceId = typeof a === 'string' ? a : sessionIdOf(a);
@@ -195,12 +201,17 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
   s.proposalDocuments = content;
   const drafts = new EditDrafts();
   s.editDrafts = drafts;
-  const backtests = new BacktestContentProvider();
+  const backtests = new BacktestContentProvider((report) => backtestNames(s, report));
+  const backtestsFollow = s.onDidChange(() => backtests.refresh());
+  const citedSteps = new CitedSteps();
+  s.citedSteps = citedSteps;
   s.backtestDocuments = backtests;
   context.subscriptions.push(
     log,
     s,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, content),
+    citedSteps,
+    backtestsFollow,
     drafts,
     vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, drafts, { isCaseSensitive: true }),
     vscode.languages.registerCodeLensProvider(
@@ -272,6 +283,7 @@ export function activate(context: vscode.ExtensionContext): CombeeApi {
     lastLearnNotice: () => s.lastLearnNotice,
     runLearnAction: (action) => runLearnAction(s, action),
     onDidChangeLiveRun: (listener) => s.onDidChangeLiveRun(() => listener(s.liveRun?.nodes.length)),
+    citedLines: (uri) => citedSteps.highlighted(uri),
     loadProposal: async (id) => {
       for (const ws of workspaceFolderPaths()) {
         const found = await s.proposals.load(ws, id);

@@ -10,6 +10,7 @@ import { WorkspaceState } from '../core/store/workspaceState';
 import type { EditDrafts } from './review/editDrafts';
 import type { ProposalContentProvider } from './review/proposalDocuments';
 import type { BacktestContentProvider } from './review/backtestDocument';
+import type { CitedSteps } from './review/citedSteps';
 import { readSettings } from './settings';
 
 /** What every command and view shares; created once on activation, cheaply (the pool starts on first use). */
@@ -28,6 +29,8 @@ export class Services implements vscode.Disposable {
   editDrafts?: EditDrafts;
   /** The latest backtest of each folder: its page, and the figures in the Proposals view's rule tooltips. */
   backtestDocuments?: BacktestContentProvider;
+  /** The cited steps highlighted in the transcripts open (set on activation). */
+  citedSteps?: CitedSteps;
   /** What the last import (all its folders) saw and did not import: the Sessions view shows it. */
   lastImportSkipped?: Skipped;
   /** What the last Learn notice with actions said and offered (the extension's test API reads it). */

@@ -204,9 +204,13 @@ export type FromWebview =
   | { type: 'selectRun'; runId: string; requestId: number }
   | { type: 'nodeDetail'; runId: string; nodeId: string; requestId: number }
   | { type: 'search'; runId: string; query: string; requestId: number }
-  | { type: 'openSession'; traceId: string; step?: number }
+  /** `steps`: every step the evidence cites (highlighted; the cursor goes to the first); `step` alone: that one. */
+  | { type: 'openSession'; traceId: string; step?: number; steps?: number[] }
   /** The rule's line in the playbook; its provenance in the tree; a proposal to retire, pin or unpin it. */
   | { type: 'openRule' | 'ruleInTree' | 'retireRule' | 'pinRule' | 'unpinRule'; ruleId: string };
+
+/** More cited steps than this in one message is not evidence a pane shows. */
+const MAX_CITED_STEPS = 1000;
 
 export function isFromWebview(value: unknown): value is FromWebview {
   if (typeof value !== 'object' || value === null) return false;
@@ -222,11 +226,13 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'search':
       return request && typeof message.query === 'string' && message.query.length <= 200;
     case 'openSession': {
-      const { traceId, step } = value as { traceId?: unknown; step?: unknown };
+      const { traceId, step, steps } = value as { traceId?: unknown; step?: unknown; steps?: unknown };
+      const isStep = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
       return (
         typeof traceId === 'string' &&
         traceId.length <= 300 &&
-        (step === undefined || (Number.isInteger(step) && (step as number) >= 0))
+        (step === undefined || isStep(step)) &&
+        (steps === undefined || (Array.isArray(steps) && steps.length <= MAX_CITED_STEPS && steps.every(isStep)))
       );
     }
     case 'openRule':

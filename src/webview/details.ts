@@ -12,8 +12,8 @@ import { el } from './dom';
 /** Session titles by trace id (a trace node's label is its session's title), for evidence that names sessions. */
 export type SessionTitles = ReadonlyMap<string, string>;
 
-/** Opens a session's transcript at a step (the extension shows it as a read-only document). */
-export type OpenSession = (traceId: string, step?: number) => void;
+/** Opens a session's transcript at the cited steps (the extension shows it read-only, the steps highlighted). */
+export type OpenSession = (traceId: string, steps: readonly number[]) => void;
 
 /** What the pane needs to name sessions and open them. */
 interface Context {
@@ -21,11 +21,16 @@ interface Context {
   open: OpenSession;
 }
 
-/** A session named by the evidence, as a link to its transcript at the first cited step. */
-function sessionLink(ctx: Context, text: string, traceId: string, step?: number): HTMLElement {
+/** A session named by the evidence, as a link to its transcript at the cited steps. */
+function sessionLink(ctx: Context, text: string, traceId: string, steps: readonly number[] = []): HTMLElement {
   const link = el('button', text, 'link');
-  link.title = 'Open the session at this step';
-  link.addEventListener('click', () => ctx.open(traceId, step));
+  link.title =
+    steps.length > 1
+      ? 'Open the session at these steps'
+      : steps.length === 1
+        ? 'Open the session at this step'
+        : 'Open the session';
+  link.addEventListener('click', () => ctx.open(traceId, steps));
   return link;
 }
 
@@ -41,7 +46,7 @@ function supportList(support: EvidenceView[], ctx: Context): HTMLElement {
   const list = el('ul');
   for (const evidence of support) {
     const item = el('li');
-    item.append(sessionLink(ctx, evidenceText(evidence, ctx.titles), evidence.traceId, evidence.steps[0]));
+    item.append(sessionLink(ctx, evidenceText(evidence, ctx.titles), evidence.traceId, evidence.steps));
     list.append(item);
   }
   details.append(list);
@@ -106,12 +111,7 @@ function body(detail: NodeDetailView, ctx: Context): HTMLElement {
         item.append(el('div', lesson.content, 'lesson'));
         const meta = el('div', `${lesson.kind} · ${lesson.section} · `, 'meta');
         meta.append(
-          sessionLink(
-            ctx,
-            evidenceText(lesson.evidence, ctx.titles),
-            lesson.evidence.traceId,
-            lesson.evidence.steps[0],
-          ),
+          sessionLink(ctx, evidenceText(lesson.evidence, ctx.titles), lesson.evidence.traceId, lesson.evidence.steps),
         );
         item.append(meta);
         list.append(item);

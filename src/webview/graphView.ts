@@ -5,6 +5,8 @@ import { wireGraphInput } from './graphInput';
 import { ZOOM_STEP } from './graphKeys';
 import { FarDrawing, type FarState } from './farDrawing';
 import { LABEL_MIN_SCALE, LabelLayer } from './labels';
+import { TWO_LINE_SCALE } from './labelMetrics';
+import { placeExtent, type Placement } from './viewPlacement';
 import { Minimap } from './minimap';
 import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../core/learn/layout';
 
@@ -14,8 +16,8 @@ export { ZOOM_STEP };
 // The tree drawn as SVG: one transformed group for pan and zoom, edges under nodes. A node's width says its tokens
 // and its colour its status; hovering gives its summary; selecting it lights up the nodes it came from and what it
 // led to. Keyboard: arrows move along edges (← to what it came from, → to what it led to) and within a column
-// (↑ ↓), Enter opens the details, + − zoom about the selection, 0 fits the whole tree. The wheel zooms about the
-// pointer by a steady step a notch.
+// (↑ ↓), Enter opens the details, + − zoom about the selection, 0 fits the tree (down to a legible zoom). The wheel
+// zooms about the pointer by a steady step a notch.
 
 export interface GraphCallbacks {
   onSelect(node: RunNodeView | undefined): void;
@@ -31,8 +33,8 @@ const REST_MS = 120;
 
 const MIN_SCALE = 0.02;
 const MAX_SCALE = 3;
-/** The view a run opens on is never smaller than this: a bigger run is scrolled, not shrunk past legibility. */
-const READABLE_SCALE = 0.6;
+/** Fit and the opening view never go below this (two lines of each label): a bigger run is scrolled, not shrunk. */
+const READABLE_SCALE = TWO_LINE_SCALE;
 /** The opening view does not blow a small run up past this. */
 const OPEN_MAX_SCALE = 1.5;
 /** Room around what the opening view shows, in CSS pixels. */
@@ -87,7 +89,7 @@ export class GraphView {
     this.element.setAttribute('role', 'application');
     this.element.setAttribute(
       'aria-label',
-      'Aggregation tree. Arrow keys move along its edges, Enter shows details, plus and minus zoom about the selection, 0 fits the whole tree.',
+      'Aggregation tree. Arrow keys move along its edges, Enter shows details, plus and minus zoom about the selection, 0 fits the tree as far as it stays legible.',
     );
     this.canvas = el('div', undefined, 'canvas');
     this.stage = el('div', undefined, 'stage');
@@ -316,41 +318,42 @@ export class GraphView {
     return this.layout.nodes.filter((p) => ids.has(p.node.id)).map((p) => p.node.id);
   }
 
-  /** The whole run in view, centred; `atTop` puts it just under the headings (the opening view, nearer its headings). */
+  /**
+   * The whole run in view, centred, when it fits at a readable zoom; else at that zoom from its top and its newest
+   * column, to be scrolled. `atTop` puts it just under the headings (the opening view, nearer its headings).
+   */
   fit(atTop = false): void {
-    const box = this.canvas.getBoundingClientRect();
-    const width = Math.max(1, box.width);
-    // below the column headings' strip
-    const height = Math.max(1, box.height - HEADINGS_HEIGHT);
-    // a small tree is not blown up past 1.5×
-    this.scale = clamp(Math.min(OPEN_MAX_SCALE, width / (this.layout.width + 40), height / (this.layout.height + 40)));
-    this.tx = (width - this.layout.width * this.scale) / 2;
-    this.ty = HEADINGS_HEIGHT + (atTop ? MARGIN : (height - this.layout.height * this.scale) / 2);
-    this.apply();
+    const whole = { left: 0, top: 0, right: this.layout.width, bottom: this.layout.height };
+    this.place(
+      placeExtent(whole, ...this.room(), { minScale: READABLE_SCALE, maxScale: OPEN_MAX_SCALE, margin: 20 }, atTop),
+    );
   }
 
   /**
    * The view a run opens on: the whole run when it fits at a readable zoom; otherwise its first batch at the biggest
-   * readable zoom that shows it (a batch too big for that is shown from its top left, to be scrolled), the overview
-   * showing the rest.
+   * readable zoom that shows it (a batch too big for that is shown from its top and its newest column, to be
+   * scrolled), the overview showing the rest.
    */
   home(): void {
-    const width = Math.max(1, this.canvas.clientWidth - 2 * MARGIN);
-    const height = Math.max(1, this.canvas.clientHeight - HEADINGS_HEIGHT - 2 * MARGIN);
-    // as fit() would show it
-    const whole = Math.min(
-      (this.canvas.clientWidth || 1) / (this.layout.width + 40),
-      Math.max(1, this.canvas.clientHeight - HEADINGS_HEIGHT) / (this.layout.height + 40),
-    );
-    if (whole >= READABLE_SCALE) return this.fit(true);
+    const [width, height] = this.room();
+    const whole = Math.min(width / (this.layout.width + 40), height / (this.layout.height + 40));
     const first = this.layout.bands[0] ? this.bandExtents.get(this.layout.bands[0].batch) : undefined;
-    if (!first) return this.fit();
-    const bandWidth = first.right - first.left;
-    const bandHeight = first.bottom + NODE_HEIGHT - first.top;
-    this.scale = clamp(Math.max(READABLE_SCALE, Math.min(OPEN_MAX_SCALE, width / bandWidth, height / bandHeight)));
-    const spare = width - bandWidth * this.scale;
-    this.tx = MARGIN + Math.max(0, spare / 2) - first.left * this.scale;
-    this.ty = HEADINGS_HEIGHT + MARGIN - first.top * this.scale;
+    if (whole >= READABLE_SCALE || !first) return this.fit(true);
+    const band = { left: first.left, top: first.top, right: first.right, bottom: first.bottom + NODE_HEIGHT };
+    this.place(
+      placeExtent(band, width, height, { minScale: READABLE_SCALE, maxScale: OPEN_MAX_SCALE, margin: MARGIN }, true),
+    );
+  }
+
+  /** The area the drawing is shown in: the canvas below the column headings' strip. */
+  private room(): [number, number] {
+    return [Math.max(1, this.canvas.clientWidth), Math.max(1, this.canvas.clientHeight - HEADINGS_HEIGHT)];
+  }
+
+  private place(placement: Placement): void {
+    this.scale = clamp(placement.scale);
+    this.tx = placement.tx;
+    this.ty = HEADINGS_HEIGHT + placement.ty;
     this.apply();
   }
 

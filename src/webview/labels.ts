@@ -2,6 +2,7 @@ import type { GraphLayout, PlacedNode } from '../core/learn/layout';
 import { NODE_HEIGHT, NODE_WIDTH } from '../core/learn/layout';
 import type { RunNodeView } from '../shared/protocol';
 import { el } from './dom';
+import { LABEL_LINE_HEIGHT, labelFontSize, labelLines } from './labelMetrics';
 
 // The nodes' labels, kept off the tree's drawing: text is most of what a software rasterizer pays for, and a label
 // inside the zoomed drawing is rastered again at every zoom step for every tile it uncovers. Here only the labels of
@@ -10,10 +11,6 @@ import { el } from './dom';
 
 /** Below this zoom a node is under 15 px tall, too short for a label in the smallest legible font: not drawn. */
 export const LABEL_MIN_SCALE = 0.5;
-/** The labels' font in CSS pixels: it follows the zoom within these bounds, so zooming in shows more of the text. */
-export const LABEL_MIN_FONT = 11;
-const LABEL_MAX_FONT = 14;
-const LINE_HEIGHT = 1.25;
 /** More labels than this in view are too dense to read; none are drawn until the view narrows. */
 const MAX_LABELS = 600;
 
@@ -60,10 +57,10 @@ export class LabelLayer {
     if (view.scale < LABEL_MIN_SCALE) return;
     const visible = this.inView(view, width, height);
     if (visible.length > MAX_LABELS) return;
-    const fontSize = Math.min(LABEL_MAX_FONT, Math.max(LABEL_MIN_FONT, 12 * view.scale));
+    const fontSize = labelFontSize(view.scale);
     const boxHeight = NODE_HEIGHT * view.scale;
-    // as many lines as the node's height holds once it is tall enough: the rest of the text is cut with an ellipsis
-    const lines = Math.max(1, Math.floor((boxHeight - 4) / (fontSize * LINE_HEIGHT)));
+    // as many lines as the node's height holds (two from the zoom the tree opens at): the rest is cut with an ellipsis
+    const lines = labelLines(view.scale);
     for (const placed of visible) {
       const nodeWidth = this.widthOf(placed.node.id);
       const label = el('div', undefined, 'label');
@@ -77,7 +74,7 @@ export class LabelLayer {
       label.style.width = `${(nodeWidth - 8) * view.scale}px`;
       label.style.height = `${boxHeight}px`;
       label.style.fontSize = `${fontSize.toFixed(2)}px`;
-      label.style.lineHeight = String(LINE_HEIGHT);
+      label.style.lineHeight = String(LABEL_LINE_HEIGHT);
       this.element.append(label);
     }
     this.builtFor = { ...view };

@@ -64,8 +64,12 @@ const host = {
     newest.nodeDetail = ++requests;
     vscode.postMessage({ type: 'nodeDetail', runId, nodeId, requestId: newest.nodeDetail });
   },
-  openSession(traceId: string, step?: number) {
-    vscode.postMessage(step === undefined ? { type: 'openSession', traceId } : { type: 'openSession', traceId, step });
+  openSession(traceId: string, steps: readonly number[]) {
+    vscode.postMessage(
+      steps.length === 0
+        ? { type: 'openSession', traceId }
+        : { type: 'openSession', traceId, step: steps[0], steps: [...steps] },
+    );
   },
   search(runId: string, query: string) {
     newest.searchResult = ++requests;

@@ -24,7 +24,7 @@ export interface TreeHost {
   requestDetail(runId: string, nodeId: string): void;
   /** Asks the extension which nodes hold a text; the reply goes to `TreePanel.showMatches`. */
   search(runId: string, query: string): void;
-  openSession(traceId: string, step?: number): void;
+  openSession(traceId: string, steps: readonly number[]): void;
 }
 
 export interface TreePanel {
@@ -155,7 +155,7 @@ export function renderTree(
   toolbar.append(
     search,
     found,
-    button('screen-full', 'Fit the whole tree', () => graph.fit()),
+    button('screen-full', 'Fit the tree (never below a legible size)', () => graph.fit()),
     button('zoom-in', 'Zoom in', () => graph.zoomBy(ZOOM_STEP)),
     button('zoom-out', 'Zoom out', () => graph.zoomBy(1 / ZOOM_STEP)),
   );

@@ -1,7 +1,7 @@
 // UI end-to-end: the extension loaded as a development extension into code-server, driven through
 // chromium like a user would (command palette, diff editor, activity bar). One fresh server per test.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   clickDialogButton,
   launchBrowser,
@@ -40,6 +40,69 @@ async function waitForFile(path, text, timeout = 30_000) {
   );
 }
 
+/** A notification toast whose message matches. */
+const notification = (page, text) =>
+  page.locator('.notifications-toasts .notification-list-item-message').filter({ hasText: text }).first();
+
+/** The rules the status bar says wait for review, once it says a number other than `not`. */
+async function rulesToReview(page, not = -1) {
+  const item = page
+    .locator('.part.statusbar .statusbar-item')
+    .filter({ hasText: /Combee: \d+ rules? (and|to review)/ });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const text =
+      (await item
+        .first()
+        .innerText({ timeout: 30_000 })
+        .catch(() => '')) ?? '';
+    const count = Number(/Combee: (\d+) rules?/.exec(text)?.[1] ?? NaN);
+    if (Number.isInteger(count) && count !== not) return count;
+    if (Date.now() > deadline) throw new Error(`the status bar says "${text}"`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}
+
+/** Clears the toasts, so that a wait for a message finds the next one, not an older one. */
+async function clearNotifications(page) {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await page
+    .locator('.notifications-toasts .notification-toast')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** The session that arrives between two learns (one of the examples' Claude Code sessions). */
+const HELD_SESSION = '53fdbb4a-8379-4108-b6a2-15ef3156b593.jsonl';
+
+/** Moves a session out of the agent's folder before the server starts; `releaseHeldSessions()` puts it back. */
+function holdBack(fixture, name) {
+  const find = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        const found = find(path);
+        if (found) return found;
+      } else if (entry.name === name) return path;
+    }
+    return undefined;
+  };
+  const path = find(fixture.sessionsDir);
+  if (!path) throw new Error(`${name} is not among the fixture's sessions`);
+  const aside = join(dirname(fixture.sessionsDir), name);
+  renameSync(path, aside);
+  fixture.releaseHeldSessions = () => renameSync(aside, path);
+}
+
+/** Every AGENTS.md and CLAUDE.md of the workspace (nested ones too), Combee's own folder aside. */
+function agentFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === '.combee' ? [] : agentFiles(path);
+    return entry.name === 'AGENTS.md' || entry.name === 'CLAUDE.md' ? [path] : [];
+  });
+}
+
 /** Opens the Combee activity bar entry (its views in the side bar). */
 async function openCombeeViews(page) {
   const entry = page
@@ -51,7 +114,7 @@ async function openCombeeViews(page) {
   await entry.click();
 }
 
-/** @type {[string, (context: any) => Promise<void>, { restricted?: boolean }?][]} */
+/** @type {[string, (context: any) => Promise<void>, { restricted?: boolean, holdBack?: string }?][]} */
 const tests = [
   [
     'learn → diff → accept from the command palette',
@@ -219,11 +282,30 @@ const tests = [
         .filter({ hasText: title.slice(0, 30) })
         .first()
         .waitFor({ state: 'visible', timeout: 30_000 });
-      await page
+      const citedLine = page
         .locator('.editor-instance .view-line')
         .filter({ hasText: new RegExp(`^#${cited}[\\s\\u00a0]`) })
-        .first()
-        .waitFor({ state: 'visible', timeout: 30_000 });
+        .first();
+      await citedLine.waitFor({ state: 'visible', timeout: 30_000 });
+      step(`step #${cited} is highlighted: a decoration drawn across its line`);
+      await page.waitForFunction(
+        (text) => {
+          const editor = [...document.querySelectorAll('.editor-instance')].find((e) =>
+            [...e.querySelectorAll('.view-line')].some((l) => l.textContent?.replace(/\u00a0/g, ' ').startsWith(text)),
+          );
+          const line = [...(editor?.querySelectorAll('.view-line') ?? [])].find((l) =>
+            l.textContent?.replace(/\u00a0/g, ' ').startsWith(text),
+          );
+          if (!editor || !line) return false;
+          const top = line.getBoundingClientRect().top;
+          // a whole-line decoration is a .cdr in the line's overlay, besides the cursor line's own highlight
+          return [...editor.querySelectorAll('.view-overlays .cdr')].some(
+            (d) => Math.abs(d.getBoundingClientRect().top - top) < 2 && d.getBoundingClientRect().width > 100,
+          );
+        },
+        `#${cited} `,
+        { timeout: 10_000, polling: 250 },
+      );
       await shot(page, '05-rule-to-transcript.png');
     },
   ],
@@ -274,10 +356,77 @@ const tests = [
         throw new Error('the retire proposal wrote the playbook before any accept');
     },
   ],
+  [
+    'learn → learn → accept → accept: one Combee block per file and no rule twice in the playbook',
+    async ({ page, fixture, step }) => {
+      step('learn from the sessions there are so far');
+      await runCommand(page, 'Combee: Learn from Recent Sessions');
+      await waitForDiffShowing(page, 'pnpm db:generate');
+      await notification(page, /^Combee proposes \d+ file change/).waitFor({ timeout: 60_000 });
+      const firstCount = await rulesToReview(page);
+      await shot(page, '08-first-learn.png');
+      step('a later session arrives; learn again while the first proposal is still pending');
+      fixture.releaseHeldSessions();
+      await clearNotifications(page);
+      await runCommand(page, 'Combee: Learn from Recent Sessions');
+      const replaced = notification(
+        page,
+        /It replaces proposal \S+: its undecided rules are in it, under the same ids/,
+      );
+      await replaced.waitFor({ timeout: 120_000 });
+      const first = /** @type {RegExpExecArray} */ (/It replaces proposal (\S+):/.exec(await replaced.innerText()))[1];
+      // the rules still pending are counted once, with the later session's rule beside them
+      const secondCount = await rulesToReview(page, firstCount);
+      if (secondCount <= firstCount)
+        throw new Error(`${secondCount} rule(s) to review after the second learn, ${firstCount} after the first`);
+      await shot(page, '09-second-learn.png');
+      step('accept from the palette: the proposal now pending is written');
+      await clearNotifications(page);
+      await runCommand(page, 'Combee: Accept Proposal');
+      await clickDialogButton(page, /^Write \d+ Files$/);
+      const playbook = join(fixture.workspace, '.combee', 'playbook.md');
+      await waitForFile(playbook, 'pnpm db:generate');
+      await waitForFile(join(fixture.workspace, 'CLAUDE.md'), '<!-- combee:end -->');
+      await waitForFile(join(fixture.workspace, 'AGENTS.md'), '<!-- combee:end -->');
+      step(`accept again, from the first proposal's diff still open: ${first} is refused, nothing is written`);
+      const written = agentFiles(fixture.workspace).map((path) => [path, readFileSync(path, 'utf8')]);
+      await clearNotifications(page);
+      await runCommand(page, 'Combee: Accept Proposal');
+      await notification(page, new RegExp(`^Combee: proposal ${first} was superseded by \\S+`)).waitFor({
+        timeout: 30_000,
+      });
+      await shot(page, '10-accepted-twice.png');
+      for (const [path, text] of written)
+        if (readFileSync(path, 'utf8') !== text) throw new Error(`${path} changed on the refused accept`);
+      for (const [path] of written) {
+        const text = readFileSync(path, 'utf8');
+        const begins = text.match(/<!-- combee:begin\b/g) ?? [];
+        const ends = text.match(/<!-- combee:end\b/g) ?? [];
+        if (begins.length !== 1 || ends.length !== 1)
+          throw new Error(`${path}: ${begins.length} combee:begin and ${ends.length} combee:end markers\n${text}`);
+      }
+      const names = written.map(([path]) => path.slice(fixture.workspace.length + 1));
+      for (const file of ['AGENTS.md', 'CLAUDE.md'])
+        if (!names.includes(file)) throw new Error(`${file} was not written: ${names.join(', ')}`);
+      const rules = [...readFileSync(playbook, 'utf8').matchAll(/^(?:[-*] )?\[([a-z]+-\d+)\][^\n]*?:: ([^\n]*)$/gm)];
+      if (rules.length !== secondCount)
+        throw new Error(`the playbook holds ${rules.length} rule(s); ${secondCount} were to review`);
+      for (const [index, name] of [
+        [1, 'id'],
+        [2, 'text'],
+      ]) {
+        const seen = rules.map((r) => r[index].replace(/\s+/g, ' ').trim());
+        const twice = seen.filter((v, i) => seen.indexOf(v) !== i);
+        if (twice.length > 0) throw new Error(`the playbook holds a rule ${name} twice: ${twice.join('; ')}`);
+      }
+    },
+    { holdBack: HELD_SESSION },
+  ],
 ];
 
 async function runTest(_name, body, index, options = {}) {
   const fixture = makeFixtureWorkspace();
+  if (options.holdBack) holdBack(fixture, options.holdBack);
   const serverLog = [];
   let server,
     browser,

@@ -40,14 +40,20 @@ const icons = readFileSync(join(REPO_ROOT, 'dist', 'codicons', 'codicon.css'), '
   /url\("[^"]*codicon\.ttf[^"]*"\)/,
   `url("data:font/ttf;base64,${font}")`,
 );
+/** A window wide enough for the example run whole at a legible zoom (two lines to a label). */
+const WIDE = { width: 2000, height: 1000 };
+/** The window the review was tried in: the example run is wider than it at a legible zoom. */
+const LAPTOP = { width: 1440, height: 900 };
+
 /**
  * A page hosting the bundle as VS Code would; what it posts and saves is kept on `window`.
  * @param {any} browser
  * @param {string} [theme]
  * @param {Window['saved']} [saved] the state a previous panel kept
+ * @param {{ width: number, height: number }} [viewport]
  */
-async function openPanel(browser, theme = 'light', saved = undefined) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+async function openPanel(browser, theme = 'light', saved = undefined, viewport = WIDE) {
+  const page = await browser.newPage({ viewport });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setContent(
@@ -181,6 +187,28 @@ async function restingLabels(page) {
   );
 }
 
+/**
+ * Zoomed out with the − key until the whole run is in view, far out (Fit stops at a legible zoom, where a big run is
+ * scrolled).
+ */
+async function wholeRunFarOut(page) {
+  await page.locator('.graph').focus();
+  const whole = () =>
+    page.evaluate(() => {
+      const canvas = /** @type {Element} */ (document.querySelector('.canvas'));
+      const view = canvas.getBoundingClientRect();
+      return (
+        canvas.classList.contains('far') &&
+        [...document.querySelectorAll('.node .box')].every((node) => {
+          const r = node.getBoundingClientRect();
+          return r.left >= view.left && r.right <= view.right && r.top >= view.top && r.bottom <= view.bottom;
+        })
+      );
+    });
+  for (let i = 0; i < 40 && !(await whole()); i++) await page.keyboard.press('-');
+  assert.ok(await whole(), 'the whole run in view, far out');
+}
+
 /** `copies` copies of the example run, `perBatch` to a batch, recorded before layouts were kept. */
 function copiesOf(record, copies, perBatch = 1) {
   const big = structuredClone(record);
@@ -221,6 +249,57 @@ const tests = [
       assert.ok((await scaleOf(page)) >= 0.6, 'not shrunk past legibility');
       const headings = await page.locator('.column-heading').allTextContents();
       assert.deepEqual(headings, HEADINGS, 'a heading for each column, in order');
+      assert.deepEqual(errors, []);
+      await page.close();
+    },
+  ],
+  [
+    'in a 1440×900 window the run opens on its newest column, labels wrap to two lines before they are cut, Fit keeps them legible',
+    async (browser, record) => {
+      const { page, errors } = await openPanel(browser, 'light', undefined, LAPTOP);
+      await showRun(page, record);
+      const graph = await page.locator('.canvas').boundingBox();
+      const inView = async (id) => {
+        const box = await boxOf(page, id);
+        return box.left >= graph.x && box.right <= graph.x + graph.width;
+      };
+      const apply = record.nodes.filter((n) => n.kind === 'apply');
+      const sessions = record.nodes.filter((n) => n.kind === 'trace');
+      const check = async (when) => {
+        const labels = await restingLabels(page);
+        assert.ok((await scaleOf(page)) >= 0.9, `${when}: not shrunk past two lines a label`);
+        for (const node of apply) assert.ok(await inView(node.id), `${when}: ${node.id} (applied) is in view`);
+        assert.ok(
+          !(await inView(sessions[0].id)),
+          `${when}: the run is wider than the window: the rest is scrolled to`,
+        );
+        assert.ok((await page.locator('.column-heading').allTextContents()).includes('applied'), when);
+        const shapes = await page.locator('.labels .label-text').evaluateAll((texts) =>
+          texts.map((t) => ({
+            text: t.textContent,
+            lines: Math.round(t.clientHeight / parseFloat(getComputedStyle(t).lineHeight)),
+            cut: t.scrollHeight > t.clientHeight + 1,
+            fontSize: parseFloat(getComputedStyle(t).fontSize),
+          })),
+        );
+        assert.equal(shapes.length, labels.length);
+        assert.ok(
+          shapes.some((s) => s.lines === 2),
+          `${when}: a label longer than a line wraps: ${JSON.stringify(shapes)}`,
+        );
+        for (const shape of shapes) {
+          assert.ok(shape.fontSize >= MIN_LABEL_FONT_PX, `${when}: "${shape.text}" at ${shape.fontSize}px`);
+          if (shape.cut) assert.equal(shape.lines, 2, `${when}: "${shape.text}" is cut before its second line`);
+        }
+      };
+      await check('as it opens');
+      await page.screenshot({ path: join(ARTIFACTS, 'tree-open-1440x900.png') });
+      // zoomed in, then Fit: back to a legible zoom, not to blank boxes
+      await page.locator('.graph').focus();
+      await page.keyboard.press('+');
+      await page.keyboard.press('+');
+      await page.locator('button[aria-label="Fit the tree (never below a legible size)"]').click();
+      await check('after Fit');
       assert.deepEqual(errors, []);
       await page.close();
     },
@@ -483,6 +562,7 @@ const tests = [
         type: 'openSession',
         traceId: lesson.evidence.traceId,
         step: lesson.evidence.steps[0],
+        steps: lesson.evidence.steps,
       });
       // its lineage is lit: the session it came from and the applied node it led to
       assert.equal(await page.locator(`.node.lit[data-id="${session.id}"]`).count(), 1);
@@ -890,8 +970,7 @@ const tests = [
       for (const theme of ['light', 'dark', 'high-contrast']) {
         const { page, errors } = await openPanel(browser, theme);
         await showRun(page, theme === 'high-contrast' ? hostile : record);
-        await page.locator('.graph').focus();
-        await page.keyboard.press('0');
+        await wholeRunFarOut(page);
         const marked = (mark) => page.locator(`.node.mark-${mark}`).evaluateAll((n) => n.map((x) => x.dataset.id));
         assert.deepEqual(
           (await marked('dropped')).sort(),
@@ -988,10 +1067,8 @@ const tests = [
       ).flat();
       const { page, errors } = await openPanel(browser, 'dark');
       await showRun(page, big);
-      // it opens on its first batch, legible; 0 fits the whole run
-      await page.locator('.graph').focus();
-      await page.keyboard.press('0');
-      await page.locator('.canvas.far').waitFor({ timeout: 5000 });
+      // it opens on its first batch, legible; zoomed out, the whole run
+      await wholeRunFarOut(page);
       assert.ok(await page.locator('.far-drawing').isVisible(), 'the bitmap is shown');
       assert.equal(await page.locator('.drawing').evaluate((d) => getComputedStyle(d).visibility), 'hidden');
       assert.equal(await page.locator('.labels .label').count(), 0, 'no labels too small to read');
@@ -1074,11 +1151,14 @@ const tests = [
   ],
 ];
 
+/** `node test/webview/run.mjs <name part>…` runs only the tests whose name contains one of them. */
+const only = process.argv.slice(2);
 const record = await exampleRunRecord();
 const browser = await launchBrowser();
 let failed = 0;
 try {
   for (const [name, test] of tests) {
+    if (only.length && !only.some((o) => name.includes(o))) continue;
     try {
       await test(browser, record);
       console.log(`  ✔ ${name}`);

@@ -9,7 +9,43 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&"']/g, (c) => `\\${c}`).replace(/\s*\n\s*/g, ' ');
 }
 
+/**
+ * Text for a Markdown table cell with its `code spans` shown as code and everything else literally: a span's text is
+ * never markup, and a pipe in it is escaped so the cell does not end there.
+ */
+export function markdownWithCode(text: string): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ');
+  const parts: string[] = [];
+  let last = 0;
+  for (const span of flat.matchAll(/(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g)) {
+    parts.push(escapeMarkdown(flat.slice(last, span.index)), codeSpan(span[2]));
+    last = span.index + span[0].length;
+  }
+  parts.push(escapeMarkdown(flat.slice(last)));
+  return parts.join('');
+}
+
+/** A code span around `code`, fenced by more backticks than it holds (CommonMark), its pipes escaped for a table. */
+function codeSpan(code: string): string {
+  const cell = code.replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...[...cell.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^`|`$/.test(cell) || /^ .* $/.test(cell) ? ' ' : '';
+  return `${fence}${pad}${cell}${pad}${fence}`;
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** How the reader knows the backtest's rules and sessions; each falls back to the backtest's own when not given. */
+export interface BacktestNames {
+  /** The id a rule has where the reader reviews it (the proposal's or the playbook's); undefined when it has none. */
+  ruleId?: (rule: RuleReplay) => string | undefined;
+  /** A session's title; undefined when unknown. */
+  sessionTitle?: (sessionId: string) => string | undefined;
+}
+
+/** What the Rule column says of a rule the backtest learned but the reader's proposal and playbook do not hold. */
+export const NOT_PROPOSED = 'not proposed';
 
 function splitLine(report: BacktestReport): string {
   const cut =
@@ -37,7 +73,18 @@ export function ruleFigures(rule: RuleReplay): string {
   return `prevented ${rule.prevented.length} · misled ${rule.misled.length} · agreed ${rule.agreed.length} · untouched ${rule.untouched}`;
 }
 
-export function backtestMarkdown(report: BacktestReport): string {
+export function backtestMarkdown(report: BacktestReport, names: BacktestNames = {}): string {
+  // the backtest learned its own ids: the reader knows a rule by the id it is proposed under
+  const ruleName = (rule: RuleReplay) => {
+    if (!names.ruleId) return escapeMarkdown(rule.id);
+    const id = names.ruleId(rule);
+    return id === undefined ? `*${NOT_PROPOSED}*` : escapeMarkdown(id);
+  };
+  const byId = new Map(report.rules.map((r) => [r.id, ruleName(r)]));
+  const session = (id: string) => {
+    const title = names.sessionTitle?.(id);
+    return title ? markdownWithCode(title) : escapeMarkdown(id);
+  };
   const lines = [
     '# Combee backtest',
     '',
@@ -62,7 +109,7 @@ export function backtestMarkdown(report: BacktestReport): string {
     );
     for (const r of report.rules)
       lines.push(
-        `| ${escapeMarkdown(r.id)} | ${r.prevented.length} | ${r.misled.length} | ${r.agreed.length} | ${r.untouched} | ${escapeMarkdown(r.content)} |`,
+        `| ${ruleName(r)} | ${r.prevented.length} | ${r.misled.length} | ${r.agreed.length} | ${r.untouched} | ${markdownWithCode(r.content)} |`,
       );
     lines.push('');
   }
@@ -71,7 +118,7 @@ export function backtestMarkdown(report: BacktestReport): string {
     lines.push('| Session | Kind | Prevented by | Lesson |', '| --- | --- | --- | --- |');
     for (const m of report.mistakes)
       lines.push(
-        `| ${escapeMarkdown(m.sessionId)} | ${m.kind} | ${m.preventedBy.length > 0 ? escapeMarkdown(m.preventedBy.join(', ')) : '—'} | ${escapeMarkdown(m.lesson)} |`,
+        `| ${session(m.sessionId)} | ${m.kind} | ${m.preventedBy.length > 0 ? [...new Set(m.preventedBy.map((id) => byId.get(id) ?? escapeMarkdown(id)))].join(', ') : '—'} | ${markdownWithCode(m.lesson)} |`,
       );
     lines.push('');
   }

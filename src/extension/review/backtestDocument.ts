@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { BacktestReport } from '../../core/eval/backtest';
-import { backtestMarkdown } from '../../core/eval/render';
+import { backtestMarkdown, type BacktestNames } from '../../core/eval/render';
 
 export const BACKTEST_SCHEME = 'combee-backtest';
 
@@ -19,6 +19,9 @@ export class BacktestContentProvider implements vscode.TextDocumentContentProvid
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
 
+  /** @param names how the reader knows the rules and sessions (read anew each time the page is shown) */
+  constructor(private readonly names: (report: BacktestReport) => Promise<BacktestNames>) {}
+
   set(report: BacktestReport): vscode.Uri {
     this.reports.set(report.workspace, report);
     const uri = backtestUri(report.workspace);
@@ -26,14 +29,20 @@ export class BacktestContentProvider implements vscode.TextDocumentContentProvid
     return uri;
   }
 
+  /** The pages shown again: the proposals or the playbook they name rules by changed. */
+  refresh(): void {
+    for (const workspace of this.reports.keys()) this.emitter.fire(backtestUri(workspace));
+  }
+
   report(workspace: string): BacktestReport | undefined {
     return this.reports.get(workspace);
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const workspace = new URLSearchParams(uri.query).get('ws');
     const report = workspace ? this.reports.get(workspace) : undefined;
-    return report ? backtestMarkdown(report) : '# Combee backtest\n\nNo backtest has run for this folder yet.\n';
+    if (!report) return '# Combee backtest\n\nNo backtest has run for this folder yet.\n';
+    return backtestMarkdown(report, await this.names(report));
   }
 
   dispose(): void {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { TraceStore } from '../../core/store/traceStore';
 import { transcript } from '../../core/trace/transcript';
+import { stepRanges, type CitedSteps } from './citedSteps';
 
 export const SESSION_SCHEME = 'combee-session';
 
@@ -39,20 +40,30 @@ export class SessionContentProvider implements vscode.TextDocumentContentProvide
   }
 }
 
-/** Opens a stored session's transcript at a step; `false` when the store does not hold it. */
-export async function openSession(store: TraceStore, traceId: string, step?: number): Promise<boolean> {
+/**
+ * Opens a stored session's transcript at the first of the cited steps, each of them highlighted; `false` when the store
+ * does not hold it.
+ */
+export async function openSession(
+  store: TraceStore,
+  traceId: string,
+  steps: readonly number[] = [],
+  cited?: CitedSteps,
+): Promise<boolean> {
   const trace = await store.loadTrace(traceId);
   if (!trace) {
     void vscode.window.showInformationMessage(`Combee: session ${traceId} is not in the store (any more).`);
     return false;
   }
-  const line = step === undefined ? 0 : (transcript(trace).stepLines.get(step) ?? 0);
+  const { stepLines } = transcript(trace);
+  const line = steps.length === 0 ? 0 : (stepLines.get(steps[0]) ?? 0);
   const document = await vscode.workspace.openTextDocument(sessionUri(traceId, trace.title));
   const at = new vscode.Position(line, 0);
-  await vscode.window.showTextDocument(document, {
+  const editor = await vscode.window.showTextDocument(document, {
     preview: true,
     selection: new vscode.Range(at, at),
     viewColumn: vscode.ViewColumn.Beside,
   });
+  cited?.show(editor, stepRanges(stepLines, document.lineCount, steps));
   return true;
 }

@@ -157,7 +157,8 @@ function attachPanel(services: Services, kind: PanelKind, panel: vscode.WebviewP
           post({ type: 'nodeDetail', requestId: message.requestId, nodeId: message.nodeId, detail });
         } else if (message.type === 'openSession') {
           // only a session the store holds, as a read-only transcript: nothing else can be named from the webview
-          await openSession(services.store, message.traceId, message.step);
+          const steps = message.steps ?? (message.step === undefined ? [] : [message.step]);
+          await openSession(services.store, message.traceId, steps, services.citedSteps);
         } else if (message.type === 'openRule') {
           await vscode.commands.executeCommand(COMMANDS.openRuleInPlaybook, message.ruleId);
         } else if (message.type === 'ruleInTree') {

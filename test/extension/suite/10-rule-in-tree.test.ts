@@ -36,6 +36,32 @@ describe('following a rule into the aggregation tree', () => {
     const editor = vscode.window.activeTextEditor;
     assert.equal(editor?.document.uri.scheme, 'combee-session');
     assert.match(editor.document.lineAt(editor.selection.active.line).text, new RegExp(`^#${step} `));
+    // the cited step is highlighted, all of its lines and no more
+    const stepAt = (line: number) => /^#(\d+) /.exec(editor.document.lineAt(line).text)?.[1];
+    const highlighted = (lines: ReadonlyArray<{ start: number; end: number }>) =>
+      lines.map(({ start, end }) => {
+        assert.ok(end >= start);
+        for (let line = start + 1; line <= end; line++) assert.equal(stepAt(line), undefined, `line ${line}`);
+        const after = end + 1 < editor.document.lineCount ? editor.document.lineAt(end + 1).text : '';
+        assert.equal(after, '', 'the blank line after the step is left out');
+        if (end + 2 < editor.document.lineCount) assert.ok(stepAt(end + 2), 'the next step is not highlighted');
+        return Number(stepAt(start));
+      });
+    assert.deepEqual(highlighted(api().citedLines(editor.document.uri)), [step]);
+    // several cited steps: each highlighted, the cursor at the first; a new opening replaces what was highlighted
+    const other = [...editor.document.getText().matchAll(/^#(\d+) /gm)]
+      .map((m) => Number(m[1]))
+      .find((n) => n !== step);
+    assert.ok(other !== undefined, 'the session has another step');
+    const two = [other, step];
+    assert.equal(await run('combee.openSession', evidence.traceId, two), true);
+    const again = vscode.window.activeTextEditor;
+    assert.equal(again?.document.uri.toString(), editor.document.uri.toString());
+    assert.deepEqual(
+      highlighted(api().citedLines(editor.document.uri)),
+      [...new Set(two)].sort((a, b) => a - b),
+    );
+    assert.match(again.document.lineAt(again.selection.active.line).text, new RegExp(`^#${two[0]} `));
     assert.equal(await run('combee.openSession', 'claude-code:not-a-stored-session'), false);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

@@ -15,6 +15,13 @@ describe('the webview protocol', () => {
     assert.equal(isFromWebview({ type: 'search', runId: 'r1', query: 'x'.repeat(201), requestId: 5 }), false);
     assert.equal(isFromWebview({ type: 'openSession', traceId: 'claude-code:1', step: 3 }), true);
     assert.equal(isFromWebview({ type: 'openSession', traceId: 'claude-code:1', step: -1 }), false);
+    assert.equal(isFromWebview({ type: 'openSession', traceId: 'claude-code:1', step: 3, steps: [3, 7] }), true);
+    assert.equal(isFromWebview({ type: 'openSession', traceId: 'claude-code:1', steps: [3, -7] }), false);
+    assert.equal(isFromWebview({ type: 'openSession', traceId: 'claude-code:1', steps: '3' }), false);
+    assert.equal(
+      isFromWebview({ type: 'openSession', traceId: 'c:1', steps: Array.from({ length: 5000 }, () => 1) }),
+      false,
+    );
     assert.equal(isFromWebview({ type: 'openSession', traceId: '../../etc/passwd'.repeat(40) }), false);
     assert.equal(isFromWebview({ type: 'readFile', path: '/etc/passwd' }), false);
     assert.equal(isFromWebview(null), false);
