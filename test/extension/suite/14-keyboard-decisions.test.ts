@@ -69,10 +69,11 @@ describe('decisions by keyboard', () => {
     );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
-    // the palette, no row at hand: a quick pick of every rule that waits, the held one included
+    // the palette, no row at hand: a quick pick of every rule that waits, the held one included (offered for
+    // retirement: turning that down keeps it in the playbook, held, and decided)
     const rejecting = run('combee.rejectRule');
     const labels = await quickPickShown();
-    const at = labels.indexOf(`HELD ${HELD_ID}`);
+    const at = labels.findIndex((l) => l.endsWith(` ${HELD_ID}`));
     assert.ok(at >= 0, JSON.stringify(labels));
     await choose(at);
     assert.equal(await rejecting, true, 'the held rule is rejected, not silently refused');
