@@ -180,9 +180,10 @@ export async function runCommand(page, title, { timeout = 60_000 } = {}) {
   for (;;) {
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
     try {
+      // an editor the extension opens meanwhile (a proposal's diff) closes the palette: open it again
+      await input.fill(`>${title}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: 5_000 });
       await row.click();
       return;
