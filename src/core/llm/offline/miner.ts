@@ -1,4 +1,4 @@
-import { classifyCommand, isAutoFix, sectionOfCommandKind, type CommandKind } from '../../trace/commands';
+import { classifyCommand } from '../../trace/commands';
 import type { Step, ToolCallStep, Trace } from '../../trace/model';
 import { classifyTurns } from '../../trace/turns/classify';
 import { withoutHalt } from '../../trace/turns/cues';
@@ -13,14 +13,11 @@ import { failedResult } from '../../learn/sessionSignals';
 import { asSentence, statedConventions } from './statements';
 import { coChanges } from './coChanges';
 import { actionOf } from './actions';
-import { display, failureLessons, type Run } from './fixes';
-import { relativeCommand, relativeFolder } from './workspacePaths';
+import { failureLessons, type Run } from './fixes';
+import { checkLessons } from './checks';
 import { missingPathLessons } from './missingPaths';
-import { identityKey } from '../../trace/shell';
 import { toolFailureLessons } from './toolFailures';
 import { editedFiles } from '../../trace/edits';
-
-const CHECK_KINDS: CommandKind[] = ['test', 'build', 'lint', 'typecheck'];
 
 /**
  * The offline reflector: mines grounded lessons from one trace without any model. Every lesson cites the steps
@@ -28,7 +25,6 @@ const CHECK_KINDS: CommandKind[] = ['test', 'build', 'lint', 'typecheck'];
  */
 export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   const runs = commandRuns(trace.steps, trace.exportedBy !== undefined);
-  const shown = (run: Run) => display(run, trace.cwd);
   const lessons: Lesson[] = [];
   const seen = new Set<string>();
   const add = (lesson: Lesson) => {
@@ -78,64 +74,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
     }
   }
 
-  const failedForms = new Set(runs.filter((r) => r.failed).map(shown));
-  const explained = new Set(fixed.lessons.flatMap((l) => l.evidence.steps));
-  // 3. The check commands that worked in this repository (the shortest successful one of each kind), run at the root,
-  // where the session shows an agent getting that check wrong: another form of it failing. A check the agent ran
-  // right by itself is one it finds without a rule, and the rule would cost every session its tokens for nothing.
-  for (const kind of CHECK_KINDS) {
-    // a run of one test file shows that file passing, not the suite: only a run of the general form counts
-    const worked = runs
-      .filter((r) => r.kind === kind && r.passed && !isAutoFix(r.command) && r.action?.others.length === 0)
-      .flatMap((run) => {
-        const general = shown(run);
-        const asRun = relativeCommand(run.action?.text ?? '', trace.cwd);
-        const atRoot = relativeFolder(run.action?.cwd, trace.cwd) === '.';
-        return general !== undefined && atRoot && asRun !== undefined && general === normalizeSpaces(asRun)
-          ? [{ run, general }]
-          : [];
-      });
-    if (worked.length === 0) continue;
-    // a command that also failed here is a weaker word for "this works" than one that never did
-    const failedHere = (w: (typeof worked)[number]) => (failedForms.has(w.general) ? 1 : 0);
-    const best = [...worked].sort(
-      (a, b) =>
-        failedHere(a) - failedHere(b) || a.general.length - b.general.length || a.run.call.index - b.run.call.index,
-    )[0];
-    if (best.general.length > 80 || classifyCommand(best.general) !== kind) continue;
-    // another command for the job, alone on its line, failing where this one then passed with no edit between: the
-    // switch was the fix (the same command failing on the task's own bug, or one fixed by an edit, is no wrong way)
-    const bestIdentity = best.run.action && identityKey(best.run.action.identity);
-    const switchedFrom = (r: Run) =>
-      runs.some(
-        (b) =>
-          b.passed &&
-          b.call.index > r.call.index &&
-          b.action !== undefined &&
-          identityKey(b.action.identity) === bestIdentity &&
-          !edits.some((e) => e > r.call.index && e < b.call.index),
-      );
-    const wrongWay = runs.some(
-      (r) =>
-        // a failure a fix lesson already pairs says it with its contrast ("Run `x`, not `rtk x`")
-        !explained.has(r.call.index) &&
-        r.kind === kind &&
-        r.failed &&
-        !isAutoFix(r.command) &&
-        r.action?.others.length === 0 &&
-        identityKey(r.action.identity) !== bestIdentity &&
-        switchedFrom(r),
-    );
-    if (!wrongWay) continue;
-    add({
-      section: sectionOf(kind),
-      kind: 'rule',
-      // one way to run each check: sessions that ran others vote for theirs (see the offline aggregator)
-      key: `works:${kind}`,
-      content: `${verb(kind)} with \`${best.general}\`.`,
-      evidence: evidence(best.run.call.index, best.run.result.index),
-    });
-  }
+  // 3. The check command that works here, where a session shows an agent getting that check wrong (checks.ts).
+  for (const lesson of checkLessons(trace, runs, edits, fixed.lessons)) add(lesson);
 
   // 4. Files changed together in this session: a rule only once another session changes them together too.
   for (const lesson of coChanges(trace)) add(lesson);
@@ -163,9 +103,6 @@ function commandRuns(steps: Step[], exported: boolean): Run[] {
   return runs;
 }
 
-/** The section a rule goes to is what it is about; a kind of no check's section goes to Pitfalls. */
-const sectionOf = (kind: CommandKind): string => sectionOfCommandKind(kind) ?? 'Pitfalls';
-
 /** What a user said of how the team works, as a convention scoped to the folder it names. */
 function preference(statement: string, evidence: Lesson['evidence']): Lesson {
   const key = `pref:${statement
@@ -177,10 +114,6 @@ function preference(statement: string, evidence: Lesson['evidence']): Lesson {
 
 function firstLine(command: string): string {
   return command.split('\n')[0].trim();
-}
-
-function normalizeSpaces(command: string): string {
-  return command.trim().replace(/\s+/g, ' ');
 }
 
 /**
@@ -209,21 +142,6 @@ function isShortRequest(text: string): boolean {
 function pathScope(statement: string): string | undefined {
   const m = /(?:^|[\s`'"(])((?:[\w.-]+\/)+)(?=[\s`'",.)]|$)/.exec(statement);
   return m ? m[1] : undefined;
-}
-
-function verb(kind: CommandKind): string {
-  switch (kind) {
-    case 'test':
-      return 'Run the tests';
-    case 'build':
-      return 'Build';
-    case 'lint':
-      return 'Lint';
-    case 'typecheck':
-      return 'Typecheck';
-    default:
-      return 'Run';
-  }
 }
 
 /**
