@@ -3,11 +3,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeProjectFolder } from '../../../src/core/memories/claudeCode';
 import { offlineRoles } from '../../../src/core/llm/providers';
-import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
-import { ProposalStore } from '../../../src/core/store/proposals';
 import { ReviewMemory } from '../../../src/core/store/reviewMemory';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
+import { dryLearn } from '../../../testing/dryLearn';
 import { tempDir } from '../../../testing/tmp';
 import { makeTrace, shell, user } from '../../../testing/traces';
 
@@ -35,18 +34,11 @@ async function setup() {
   writeFileSync(join(workspace, 'AGENTS.md'), '# Shop\n');
   const store = new TraceStore(join(root, 'store'));
   const state = new WorkspaceState(store.dir);
-  const proposals = new ProposalStore(state);
   const roles = offlineRoles();
   const learnOnce = (withMemories: boolean) =>
-    learnWorkspace({
-      store,
-      proposals,
-      workspace,
-      ...roles,
-      provider: roles.info,
+    dryLearn(store, workspace, roles, {
       seed: 5,
       windowDays: 0,
-      dryRun: true,
       assets: { targets: ['agents-md'] },
       ...(withMemories ? { agentMemories: { home, env: {} } } : {}),
     });
