@@ -1,5 +1,6 @@
 import type { AgentId, Trace } from '../trace/model';
 import { editedFiles } from '../trace/edits';
+import { escapeRegExp } from '../util/regExp';
 
 // A rule is in play for a session when the session's agent loaded a file that held the rule when the session ran:
 // the rule can help (or hurt) without being cited. Which files an agent loads by itself is fixed by the agent; a
@@ -37,10 +38,6 @@ function versionAt(versions: readonly AssetVersion[], path: string, time: string
     if (v.path === path && at <= when && (!found || at >= Date.parse(found.at))) found = v;
   }
   return found;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A tool call's input naming this workspace file as a whole path (not `billing/AGENTS.md` for `AGENTS.md`). */

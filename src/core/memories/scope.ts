@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { escapeRegExp } from '../util/regExp';
 
 // Whose memory it is. A global memory file (one for every project) holds facts about other projects too: hosts,
 // clients, contracts. Of such a file only a memory that names this repository, in its text or in the heading it sits
@@ -26,8 +27,6 @@ function originName(workspace: string): string | undefined {
   return name || undefined;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The names this repository goes by: its folder's name, its origin's name, its path. A name of fewer than 3
  * characters names nothing in particular.
@@ -42,5 +41,5 @@ export function repositoryNames(workspace: string): string[] {
 /** Whether a memory (its text or its heading) names the repository as a whole word: `acme-shop`, not `acme-shops`. */
 export function namesRepository(memory: { text: string; heading?: string }, names: readonly string[]): boolean {
   const where = `${memory.heading ?? ''}\n${memory.text}`.toLowerCase();
-  return names.some((name) => new RegExp(`(?<![\\w.-])${escape(name)}(?![\\w-]|\\.\\w)`).test(where));
+  return names.some((name) => new RegExp(`(?<![\\w.-])${escapeRegExp(name)}(?![\\w-]|\\.\\w)`).test(where));
 }

@@ -3,6 +3,7 @@ import { isPlaceholder, namedFiles, ruleCommands } from '../learn/ruleText';
 import { commandIn } from '../llm/prompts';
 import type { Step, Trace } from '../trace/model';
 import { bearsOn, termsOf } from '../trust/provenance';
+import { escapeRegExp } from '../util/regExp';
 
 // A lesson read back from a file (a CI shard's reflections) is believed only as far as the session it cites shows it,
 // as this machine stored it: a real session's step numbers cost nothing to copy, what its steps say cannot be edited
@@ -48,7 +49,7 @@ function showsCommand(text: string, command: string): boolean {
     .map((word) => (isPlaceholder(word) ? '<any>' : word))
     .join(' ');
   if (!/\s/.test(wanted) && !wanted.includes('<'))
-    return new RegExp(`(?:^|[^\\w-])${wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text);
+    return new RegExp(`(?:^|[^\\w-])${escapeRegExp(wanted)}(?![\\w-])`).test(text);
   return commandIn(text, wanted);
 }
 

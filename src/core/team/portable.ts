@@ -4,6 +4,7 @@ import { redactDeep } from '../secrets/deep';
 import type { Trace } from '../trace/model';
 import { createRedactor, type Redactor } from '../trace/redact';
 import { redactSecretFileSteps } from '../trace/secretFileSteps';
+import { escapeRegExp } from '../util/regExp';
 
 /**
  * A session made portable for a team bundle and back: the exporter's workspace folder becomes a placeholder (it names
@@ -19,8 +20,6 @@ export function cleanName(text: string, max = 100): string {
   const chars = Array.from(text.replace(CONTROL, '').trim());
   return chars.slice(0, max).join('');
 }
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The spellings of a workspace folder a trace may hold: as given, through symlinks, home shown as `~`, JSON-escaped. */
 function rootSpellings(root: string): string[] {
@@ -42,7 +41,7 @@ function rootSpellings(root: string): string[] {
 
 /** Matches a spelling of the root, not a longer name that starts with it (`/repo` in `/repo-old` or `/repo.bak`). */
 function rootPattern(spellings: string[]): RegExp {
-  return new RegExp(`(?:${spellings.map(escape).join('|')})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, 'g');
+  return new RegExp(`(?:${spellings.map(escapeRegExp).join('|')})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, 'g');
 }
 
 const inside = (root: string, path: string) => {

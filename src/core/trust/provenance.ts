@@ -1,6 +1,7 @@
 import type { Evidence } from '../playbook/delta';
 import { tokens } from '../playbook/similarity';
 import type { Step, ToolCallStep, ToolResultStep, Trace } from '../trace/model';
+import { inputValues } from '../trace/toolInput';
 
 // Where a rule's evidence comes from. Text the agent read (tool output, fetched pages, files, text injected into
 // the session) is anyone's to write; what the user said and what the agent did that worked are not.
@@ -308,12 +309,5 @@ function readsANamedPath(call: string, content: string): boolean {
 function namesTheCall(call: ToolCallStep, content: string): boolean {
   const named = new Set([...content.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]));
   if (!named.has(call.tool)) return false;
-  let input: unknown;
-  try {
-    input = JSON.parse(call.input);
-  } catch {
-    return false;
-  }
-  const values = input && typeof input === 'object' ? Object.values(input as Record<string, unknown>) : [];
-  return values.some((v) => typeof v === 'string' && named.has(v));
+  return inputValues(call).some((v) => typeof v === 'string' && named.has(v));
 }

@@ -9,6 +9,7 @@ import { carriesOut, namedFixes } from './hints';
 import { isTypoFix } from './typos';
 import { errorKey, errorLine } from './errorLine';
 import { relativeCommand, relativeFolder } from './workspacePaths';
+import { escapeRegExp } from '../../util/regExp';
 
 // The fix is what changed. A failing run teaches something only when the same action passes soon after, before any
 // edit (an edit explains a pass by itself): whatever differs between the two — a command run in between, a variable, a
@@ -29,8 +30,6 @@ export interface Run {
   action?: Action;
 }
 
-const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** A user's correction: where it was said and its words. */
 export interface Said {
   index: number;
@@ -45,11 +44,9 @@ export function failureLessons(
   trace: Trace,
   runs: readonly Run[],
   corrections: readonly Said[] = [],
+  edits: readonly number[] = editSteps(trace),
 ): { lessons: Lesson[]; stated: Set<number> } {
   const stated = new Set<number>();
-  const edits = trace.steps
-    .filter((s) => s.kind === 'tool_call' && editedFiles(s, trace.cwd).length > 0)
-    .map((s) => s.index);
   const lessons: Lesson[] = [];
   const evidence = (...steps: number[]) => ({ traceId: trace.id, steps: [...new Set(steps)].sort((a, b) => a - b) });
   runs.forEach((failure, i) => {
@@ -157,7 +154,7 @@ export function failureLessons(
     const instead = retry.action?.words[0] ?? '';
     const missing =
       failure.result.exitCode === 127 ||
-      new RegExp(`\\b${escape(gone)}:? (?:command )?not found`).test(failure.result.output);
+      new RegExp(`\\b${escapeRegExp(gone)}:? (?:command )?not found`).test(failure.result.output);
     // the same input (a heredoc's script too): `node` running what `python` could not read is another job
     if (change === 'program' && failure.call.command?.replace(gone, instead).trim() !== retry.call.command?.trim())
       return;
@@ -202,6 +199,11 @@ function added(failing: Action, retry: Run): string {
     .filter((w) => !have.has(w))
     .join(' ')
     .toLowerCase();
+}
+
+/** The steps of a session that edited a file: an edit between a failure and a pass explains the pass by itself. */
+export function editSteps(trace: Trace): number[] {
+  return trace.steps.filter((s) => s.kind === 'tool_call' && editedFiles(s, trace.cwd).length > 0).map((s) => s.index);
 }
 
 /** A user's correction right after the failure, before the agent ran anything else. */

@@ -13,11 +13,10 @@ import { failedResult } from '../../learn/sessionSignals';
 import { asSentence, statedConventions } from './statements';
 import { coChanges } from './coChanges';
 import { actionOf } from './actions';
-import { failureLessons, type Run } from './fixes';
+import { editSteps, failureLessons, type Run } from './fixes';
 import { checkLessons } from './checks';
 import { missingPathLessons } from './missingPaths';
 import { toolFailureLessons } from './toolFailures';
-import { editedFiles } from '../../trace/edits';
 
 /**
  * The offline reflector: mines grounded lessons from one trace without any model. Every lesson cites the steps
@@ -37,11 +36,9 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   // 1. A failing command and what changed before the same action passed (fixes.ts).
   const turns = classifyTurns(trace.steps);
   const corrections = turns.filter((t) => t.kind === 'correction').map((t) => ({ index: t.index, text: t.text }));
-  const fixed = failureLessons(trace, runs, corrections);
+  const edits = editSteps(trace);
+  const fixed = failureLessons(trace, runs, corrections, edits);
   for (const lesson of fixed.lessons) add(lesson);
-  const edits = trace.steps
-    .filter((s) => s.kind === 'tool_call' && editedFiles(s, trace.cwd).length > 0)
-    .map((s) => s.index);
   for (const lesson of missingPathLessons(trace.id, trace.cwd, runs, edits)) add(lesson);
   for (const lesson of toolFailureLessons(trace.id, trace.steps)) add(lesson);
 

@@ -1,6 +1,8 @@
 import type { Lesson } from '../../learn/types';
 import type { Step, ToolCallStep } from '../../trace/model';
+import { inputValues } from '../../trace/toolInput';
 import { errorKey, errorLine } from './errorLine';
+import { escapeRegExp } from '../../util/regExp';
 
 // An agent tool (not a shell command) asked for one thing that is not there: `Skill` with `commit` failing with
 // "Unknown skill: commit". When the error names what was asked for, the thing is missing here, not the tool having a
@@ -13,14 +15,7 @@ const NAME = /^[\w@./:-]{1,60}$/;
 
 /** The one named thing a call asks for: its input's only field, when that is a short name. */
 function askedFor(call: ToolCallStep): string | undefined {
-  let input: unknown;
-  try {
-    input = JSON.parse(call.input);
-  } catch {
-    return undefined;
-  }
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return undefined;
-  const values = Object.values(input as Record<string, unknown>);
+  const values = inputValues(call);
   if (values.length !== 1 || typeof values[0] !== 'string') return undefined;
   return NAME.test(values[0]) ? values[0] : undefined;
 }
@@ -35,7 +30,7 @@ export function toolFailureLessons(traceId: string, steps: readonly Step[]): Les
     const asked = call && askedFor(call);
     const error = errorLine(step.output.replace(/<\/?[\w_]+>/g, ' '));
     if (!call || !asked || !error) continue;
-    const named = new RegExp(`(?:^|[^\\w.-])${asked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`, 'i');
+    const named = new RegExp(`(?:^|[^\\w.-])${escapeRegExp(asked)}(?:$|[^\\w-])`, 'i');
     if (!named.test(error)) continue;
     lessons.push({
       section: 'Pitfalls',
