@@ -8,23 +8,7 @@ import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { dryLearn } from '../../../testing/dryLearn';
 import { tempDir } from '../../../testing/tmp';
-import { makeTrace, shell, user } from '../../../testing/traces';
-
-/** A session where the agent installs with npm and the user corrects it to pnpm. */
-function corrected(workspace: string, id: string, day: number) {
-  return makeTrace(
-    `claude:${id}`,
-    [
-      user('add zod to the api package'),
-      ...shell('npm install zod', 'added 1 package'),
-      ...shell('npm run build', 'Error: lockfile pnpm-lock.yaml does not match package-lock.json', 1),
-      user('No, we use pnpm here, not npm. Run pnpm add zod instead.'),
-      ...shell('pnpm add zod', 'Done in 1.2s'),
-      ...shell('pnpm build', 'built in 3s'),
-    ],
-    { cwd: workspace, startedAt: `2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z` },
-  );
-}
+import { pnpmCorrection } from '../../support/pnpmCorrection';
 
 async function setup() {
   const root = tempDir('combee-sources-');
@@ -47,7 +31,7 @@ async function setup() {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'MEMORY.md'), `# Memory\n\n${text}`);
   };
-  for (const [i, id] of ['a', 'b'].entries()) await store.saveTrace(corrected(workspace, id, 1 + i));
+  for (const [i, id] of ['a', 'b'].entries()) await store.saveTrace(pnpmCorrection(workspace, id, 1 + i));
   return { workspace, learnOnce, remember, memory: new ReviewMemory(state, workspace) };
 }
 

@@ -14,28 +14,12 @@ import { ReviewMemory } from '../../../src/core/store/reviewMemory';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { tempDir } from '../../../testing/tmp';
-import { makeTrace, shell, user } from '../../../testing/traces';
+import { pnpmCorrection } from '../../support/pnpmCorrection';
 
 // A rule the team turned down, run after run: the sessions it was judged on never bring it back; new sessions may,
 // and the proposal then says what was decided and when. Offline learner, so every run is reproducible.
 
 const quiet: Output = { result: () => undefined, info: () => undefined, warn: () => undefined };
-
-/** A session where the agent installs with npm and the user corrects it to pnpm. */
-function corrected(workspace: string, id: string, day: number) {
-  return makeTrace(
-    `claude:${id}`,
-    [
-      user('add zod to the api package'),
-      ...shell('npm install zod', 'added 1 package'),
-      ...shell('npm run build', 'Error: lockfile pnpm-lock.yaml does not match package-lock.json', 1),
-      user('No, we use pnpm here, not npm. Run pnpm add zod instead.'),
-      ...shell('pnpm add zod', 'Done in 1.2s'),
-      ...shell('pnpm build', 'built in 3s'),
-    ],
-    { cwd: workspace, startedAt: `2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z` },
-  );
-}
 
 async function setup() {
   const root = tempDir('combee-decisions-');
@@ -60,7 +44,7 @@ async function setup() {
       assets: { targets: ['agents-md'] },
     });
   const add = async (ids: string[], firstDay: number) => {
-    for (const [i, id] of ids.entries()) await store.saveTrace(corrected(workspace, id, firstDay + i));
+    for (const [i, id] of ids.entries()) await store.saveTrace(pnpmCorrection(workspace, id, firstDay + i));
   };
   return { workspace, storeDir, state, proposals, learnOnce, add, memory: new ReviewMemory(state, workspace) };
 }

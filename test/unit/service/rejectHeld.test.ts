@@ -1,42 +1,29 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { planReview } from '../../../src/core/service/review/decide';
 import { fileWriter } from '../../../src/core/service/review/fileWriter';
-import { ProposalStore } from '../../../src/core/store/proposals';
 import { ReviewMemory } from '../../../src/core/store/reviewMemory';
-import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { capture } from '../../../testing/cliOutput';
-import { poisonCorpus } from '../../../testing/poisonCorpus';
-import { CLONED_PLAYBOOK } from '../../../testing/poisonRun';
-import { tempDir } from '../../../testing/tmp';
+import { clonedWithHeldRules } from '../../support/clonedHeldRules';
 import { makeTrace, shell, user } from '../../../testing/traces';
 
 // Reject Rule on a held rule (in the playbook already, flagged, kept out of the other files) is a decision like any
 // other: recorded, said, undoable, and the held row is no longer waiting. It used to be refused without a word.
 
-async function clonedWithHeldRules() {
-  const root = tempDir('combee-reject-held-');
-  const workspace = join(root, 'cloned');
-  mkdirSync(join(workspace, '.combee'), { recursive: true });
-  writeFileSync(join(workspace, '.combee', 'playbook.md'), CLONED_PLAYBOOK);
-  const storeDir = join(root, 'store');
-  const store = new TraceStore(storeDir);
-  const quiet = poisonCorpus(workspace).find((s) => s.benign?.id === 'B-01')!;
-  await store.saveTrace({ ...quiet.trace, steps: quiet.trace.steps.slice(0, 1) });
-  const common = ['--store', storeDir, '--workspace', workspace];
+async function learnedWithHeldRules() {
+  const { workspace, store, proposals, common } = await clonedWithHeldRules('combee-reject-held-');
   const out = capture();
   assert.equal(await runCli(['learn', ...common, '--provider', 'offline', '--json'], out), 0, out.stderr.join('\n'));
   const id: string = JSON.parse(out.stdout.join('\n')).proposal.id;
-  const proposals = new ProposalStore(new WorkspaceState(store.dir));
   return { workspace, store, proposals, common, id };
 }
 
 describe('Reject Rule on a held rule', () => {
   it('is planned as a decision, not refused', async () => {
-    const { workspace, store, proposals, id } = await clonedWithHeldRules();
+    const { workspace, store, proposals, id } = await learnedWithHeldRules();
     const proposal = (await proposals.load(workspace, id))!;
     assert.ok(
       proposal.heldRules.some((h) => h.id === 'too-00002'),
@@ -55,7 +42,7 @@ describe('Reject Rule on a held rule', () => {
   });
 
   it('records it rejected, drops it from what waits, keeps it decided through a later accept, and undo puts it back', async () => {
-    const { workspace, store, proposals, common, id } = await clonedWithHeldRules();
+    const { workspace, store, proposals, common, id } = await learnedWithHeldRules();
     const rejected = capture();
     assert.equal(
       await runCli(['reject', id, '--rule', 'too-00002', ...common], rejected),
@@ -102,7 +89,7 @@ describe('Reject Rule on a held rule', () => {
   });
 
   it('stays decided in the next run: kept out of the other files, neither held nor offered for retirement again', async () => {
-    const { workspace, store, proposals, common, id } = await clonedWithHeldRules();
+    const { workspace, store, proposals, common, id } = await learnedWithHeldRules();
     const rejected = capture();
     assert.equal(await runCli(['reject', id, '--rule', 'too-00002', ...common], rejected), 0);
     const accepted = capture();

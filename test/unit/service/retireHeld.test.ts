@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { idsInBlock } from '../../../src/core/assets/agentsMd';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
 import { pendingRuleItems } from '../../../src/core/service/review/pendingItems';
-import { ProposalStore } from '../../../src/core/store/proposals';
-import { TraceStore } from '../../../src/core/store/traceStore';
-import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { capture } from '../../../testing/cliOutput';
-import { poisonCorpus } from '../../../testing/poisonCorpus';
 import { CLONED_PLAYBOOK, CLONED_POISONED } from '../../../testing/poisonRun';
-import { tempDir } from '../../../testing/tmp';
+import { clonedWithHeldRules } from '../../support/clonedHeldRules';
 
 // A flagged rule in the repository's own playbook is kept out of AGENTS.md, but an agent sent to the playbook would
 // still read it: the proposal offers to retire it, and the block points to the playbook only while it holds none.
@@ -20,15 +16,7 @@ import { tempDir } from '../../../testing/tmp';
 const POINTER = /The full playbook, with every rule and how often it helped, is \[\.combee\/playbook\.md\]/;
 
 async function cloned() {
-  const root = tempDir('combee-retire-held-');
-  const workspace = join(root, 'cloned');
-  mkdirSync(join(workspace, '.combee'), { recursive: true });
-  writeFileSync(join(workspace, '.combee', 'playbook.md'), CLONED_PLAYBOOK);
-  const storeDir = join(root, 'store');
-  const store = new TraceStore(storeDir);
-  const quiet = poisonCorpus(workspace).find((s) => s.benign?.id === 'B-01')!;
-  await store.saveTrace({ ...quiet.trace, steps: quiet.trace.steps.slice(0, 1) });
-  const common = ['--store', storeDir, '--workspace', workspace];
+  const { workspace, proposals, common } = await clonedWithHeldRules('combee-retire-held-');
   const out = capture();
   assert.equal(await runCli(['learn', ...common, '--provider', 'offline'], out), 0, out.stderr.join('\n'));
   const said = out.stdout.join('\n');
@@ -38,7 +26,6 @@ async function cloned() {
   );
   const id = /Proposal (\S+) saved/.exec(said)?.[1] as string;
   assert.ok(id, said);
-  const proposals = new ProposalStore(new WorkspaceState(store.dir));
   const read = (rel: string) => readFileSync(join(workspace, rel), 'utf8');
   return { workspace, common, id, proposals, read };
 }
