@@ -1,7 +1,9 @@
 // Lint: typescript-eslint's recommended rules, plus the type-aware ones that catch what types alone do not (a
 // promise nobody awaits or catches, a promise where a callback's result is ignored). Scripts (.mjs: the build, the
 // benchmarks' and tests' runners) are checked JavaScript in tsconfig.scripts.json, linted by the same rules.
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { coreLayerZones } from './scripts/layerZones.mjs';
 
 export default tseslint.config(
   {
@@ -19,6 +21,16 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
+    // the core's layers (scripts/core-layers.json): an import across them is an error as it is typed
+    files: ['src/core/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: coreLayerZones() }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core never imports vscode' }] }],
     },
   },
   {

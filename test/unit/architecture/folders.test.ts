@@ -1,48 +1,17 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { ESLint } from 'eslint';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
 
 /**
  * Which folders of src/core each folder may import, bottom up: a folder sees only those below it, so there is no
- * loop between folders. Moving a file or adding an import that breaks this is a design change: change the table,
- * and docs/architecture.md's folder table with it.
+ * loop between folders. The table is scripts/core-layers.json, which lint reads too (scripts/layerZones.mjs); moving a
+ * file or adding an import that breaks it is a design change: change the table, and docs/architecture.md's with it.
  */
-const ALLOWED: Record<string, string[]> = {
-  secrets: [],
-  playbook: [],
-  util: ['secrets'],
-  trace: ['secrets', 'util'],
-  trust: ['playbook', 'trace'],
-  learn: ['playbook', 'secrets', 'trace', 'trust', 'util'],
-  assets: ['learn', 'playbook', 'trace', 'trust', 'util'],
-  // what Combee keeps: trace packs and their summaries, the import index and resume state, and per workspace the
-  // learned sessions, runs, proposals and review memory
-  store: ['assets', 'learn', 'playbook', 'trace', 'util'],
-  import: ['secrets', 'store', 'trace', 'util'],
-  llm: ['learn', 'playbook', 'secrets', 'trace', 'trust', 'util'],
-  // pooled sessions: team bundles, corroboration, the pull request's text
-  team: ['assets', 'playbook', 'secrets', 'store', 'trace', 'trust', 'util'],
-  // the backtest: learns from the earlier sessions and replays the rules over the later ones
-  eval: ['assets', 'learn', 'llm', 'playbook', 'store', 'trace', 'trust', 'util'],
-  // the agents' own memory files, read as candidate rules and judged by the rules' evidence reading
-  memories: ['learn', 'playbook', 'trace', 'trust', 'util'],
-  service: [
-    'assets',
-    'import',
-    'learn',
-    'llm',
-    'memories',
-    'playbook',
-    'secrets',
-    'store',
-    'team',
-    'trace',
-    'trust',
-    'util',
-  ],
-  pool: ['assets', 'eval', 'import', 'learn', 'llm', 'service', 'store', 'team', 'trace', 'util'],
-};
+const ALLOWED: Record<string, string[]> = JSON.parse(
+  readFileSync(join(REPO_ROOT, 'scripts', 'core-layers.json'), 'utf8'),
+);
 
 const CORE = join(REPO_ROOT, 'src', 'core');
 
@@ -112,5 +81,38 @@ describe('src/core folders import only the folders below them', () => {
       'src/core/learn/run.ts → ../../shared/settingsSchema (leaves src/core)',
       'src/core/learn/run.ts → ../service/learnWorkspace (learn may import playbook, secrets, trace, trust, util)',
     ]);
+  });
+
+  it('docs/architecture.md shows the same table', () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs', 'architecture.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('| folder | may import |'));
+    const shown: Record<string, string[]> = {};
+    for (const row of table.split('\n').slice(2)) {
+      if (!row.startsWith('|')) break;
+      const [folders, imports] = row
+        .split('|')
+        .slice(1, 3)
+        .map((cell) => cell.trim());
+      const list = imports === 'no other folder' ? [] : imports.split(', ');
+      for (const folder of folders.split(', ')) shown[folder.replace(/`/g, '')] = list;
+    }
+    assert.deepEqual(shown, ALLOWED);
+  });
+
+  it('lint fails an import across the layers as it is typed', async function () {
+    this.timeout(120_000);
+    const eslint = new ESLint({ cwd: REPO_ROOT });
+    const source = [
+      "import { learnWorkspace } from '../service/learnWorkspace';",
+      "import { bullets } from '../playbook/model';",
+      "import * as vscode from 'vscode';",
+      'export const used = [learnWorkspace, bullets, vscode];',
+      '',
+    ].join('\n');
+    const [result] = await eslint.lintText(source, { filePath: join(CORE, 'learn', 'run.ts') });
+    const layerErrors = result.messages
+      .filter((m) => m.ruleId === 'import-x/no-restricted-paths' || m.ruleId === 'no-restricted-imports')
+      .map((m) => `${m.line}: ${m.ruleId}`);
+    assert.deepEqual(layerErrors, ['1: import-x/no-restricted-paths', '3: no-restricted-imports']);
   });
 });
