@@ -1,4 +1,3 @@
-import type { Delta } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import { mapLimit } from '../util/concurrency';
 import type { BatchMode } from './batchMode';
@@ -10,16 +9,8 @@ import { mergeSameLessons } from './mergeOps';
 import { tallyItems, dropShare } from './callItems';
 import type { ModelKnowledge } from './capacityLearning';
 import { carriedOps, droppedInput, isOverloaded, MAX_REDO_DEPTH, redoTarget, splitToFit } from './overload';
-import type { AggregationInput, Aggregator, Strategy } from './types';
+import type { AggregationInput, Aggregator, NodeDelta, Strategy } from './types';
 import { learningStrategy } from './strategy';
-
-/** A delta and the node of the tree that holds it. */
-export interface NodeDelta {
-  delta: Delta;
-  nodeId: string;
-  /** The calls that sent again what that node's call dropped: their operations are in the delta too. */
-  redoNodes?: string[];
-}
 
 /** The nodes a delta's operations come from: the next call's parents. */
 export function sourceNodes(d: NodeDelta): string[] {

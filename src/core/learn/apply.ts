@@ -1,9 +1,9 @@
-import type { EmbedFn } from './types';
+import type { EmbedFn, NodeDelta } from './types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { Delta, DeltaOp } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import { isAbortError } from '../util/concurrency';
-import { sourceNodes, type NodeDelta } from './aggregate';
+import { sourceNodes } from './aggregate';
 import type { RunLedger } from './ledger';
 import { semanticDuplicates } from './semanticDedupe';
 

@@ -1,6 +1,7 @@
 import { emptyPlaybook } from '../playbook/markdown';
 import { isAbortError } from '../util/concurrency';
-import { AGGREGATION_MAX_OUTPUT_TOKENS, type AggregationCapacity } from './capacity';
+import { AGGREGATION_MAX_OUTPUT_TOKENS } from './capacity';
+import type { AggregationCapacity } from './types';
 import { learnedCapacity, type LoadObservation } from './capacityLearning';
 import { CalibrationItems } from './calibrationItems';
 import type { AggregationInput, Aggregator, ItemFate } from './types';

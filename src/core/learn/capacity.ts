@@ -1,20 +1,4 @@
-import type { Playbook } from '../playbook/model';
-import type { AggregationInput } from './types';
-
-/**
- * What an aggregator says about its model so that no call overloads it: how many tokens one call's prompt may hold
- * (an effective capacity, well below the context window: models lose items long before the window is full), and
- * how many a given input's real prompt takes (counted with the tokenizer).
- */
-export interface AggregationCapacity {
-  budgetTokens: number;
-  measure(input: AggregationInput, playbook: Playbook): number;
-  /**
-   * The most one answer may hold, and what an input's answer takes when none of its items merge: a call of more
-   * distinct items than its answer holds is cut off however large the model's context.
-   */
-  answer?: { limitTokens: number; estimate(input: AggregationInput): number };
-}
+import type { AggregationCapacity, AggregationInput } from './types';
 
 /** Whether a call of `input` (its prompt `tokens` long) fits `budget` and its answer fits the answer's limit. */
 export function fitsCall(

@@ -1,5 +1,12 @@
 import type { BatchMode } from './batchMode';
-import type { RunNode } from './record';
+
+/** What the mode's reading needs of a stored node (record.ts's RunNode has it; record.ts reads stored modes here). */
+interface StoredNode {
+  batch: number;
+  kind: string;
+  status: string;
+  detail?: unknown;
+}
 
 /** Modes that records written before batch modes were decided from what ran still hold. */
 export const LEGACY_BATCH_MODES = ['naive', 'sequential'] as const;
@@ -13,7 +20,7 @@ type StoredMode = BatchMode | (typeof LEGACY_BATCH_MODES)[number];
  */
 export function modeOfStoredBatch(
   batch: { index: number; mode: StoredMode; k: number },
-  nodes: readonly RunNode[],
+  nodes: readonly StoredNode[],
 ): BatchMode {
   if (batch.k === 0) return 'no_deltas';
   if (batch.mode === 'naive' || batch.mode === 'sequential') return 'single_call';
@@ -24,7 +31,7 @@ export function modeOfStoredBatch(
   return locals.length === 1 && operationCount(locals[0]) > 0 ? 'one_group' : 'no_deltas';
 }
 
-function operationCount(node: RunNode): number {
+function operationCount(node: StoredNode): number {
   const ops = (node.detail as { ops?: unknown } | undefined)?.ops;
   return Array.isArray(ops) ? ops.length : 0;
 }

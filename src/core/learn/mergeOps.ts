@@ -1,7 +1,7 @@
 import type { DeltaOp, Evidence } from '../playbook/delta';
 import { nearDuplicateWords, tokens } from '../playbook/similarity';
 import { unionSupport } from '../playbook/support';
-import type { NodeDelta } from './aggregate';
+import type { NodeDelta } from './types';
 
 /**
  * Operations closer than this (token-set Jaccard) are the same lesson, merged in code. Stricter than the playbook's

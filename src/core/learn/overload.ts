@@ -1,6 +1,6 @@
 import type { DeltaOp } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
-import type { AggregationCapacity } from './capacity';
+import type { AggregationCapacity } from './types';
 import { fitsCall, MIN_AGGREGATION_CAPACITY_TOKENS } from './capacity';
 import { dropShare } from './callItems';
 import type { CallItems } from './record';

@@ -7,7 +7,6 @@ import {
   scanMode,
   type AggregationSettings,
   type BatchAggregation,
-  type NodeDelta,
 } from './aggregate';
 import type { CapacityTracker } from './capacityLearning';
 import type { RunLedger } from './ledger';
@@ -15,7 +14,7 @@ import { reflectBatch, type MappedReflection, type MapResult } from './map';
 import { Planner } from './plan';
 import type { RunNode } from './record';
 import { planScan } from './scan';
-import type { Reflector } from './types';
+import type { NodeDelta, Reflector } from './types';
 
 /**
  * One Combee batch of 4 or more sessions, pipelined. The shuffle plan depends only on the batch and the seed, so the

@@ -1,12 +1,11 @@
 import type { Playbook } from '../playbook/model';
-import type { NodeDelta } from './aggregate';
-import { fitsCall, type AggregationCapacity } from './capacity';
+import type { AggregationCapacity, AggregationInput, NodeDelta } from './types';
+import { fitsCall } from './capacity';
 import type { ModelKnowledge } from './capacityLearning';
 import type { MappedReflection } from './map';
 import { mergeSameLessons } from './mergeOps';
 import type { BatchPlan } from './record';
 import { groupCount, sliceGroups } from './scan';
-import type { AggregationInput } from './types';
 
 export type PlanKind = 'sqrt' | 'capacity';
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { layoutRun, storeLayout, type StoredLayout } from './layout';
 import { liveSnapshots, type LiveRunSnapshot } from './liveRun';
-import type { EmbedFn } from './types';
+import type { Aggregator, EmbedFn, NodeDelta, ProviderInfo, Reflector, Strategy } from './types';
 import { learningStrategy } from './strategy';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { BulletTag, RuleCount } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import type { Trace } from '../trace/model';
 import { boilerplateWarning, markBoilerplate } from '../trace/turns/boilerplate';
-import { aggregateBatch, type BatchAggregation, type NodeDelta } from './aggregate';
+import { aggregateBatch, type BatchAggregation } from './aggregate';
 import { DeltaApplier, type Veto } from './apply';
 import { BatchSizer } from './batchSizer';
 import { CapacityTracker, type LoadObservation } from './capacityLearning';
@@ -21,7 +21,6 @@ import { RUN_RECORD_VERSION, type BatchRecord, type RunRecord } from './record';
 import { countBatch, type RuleCounting } from './ruleCounting';
 import { contentSeed } from './seed';
 import { inLearningOrder } from './order';
-import type { Aggregator, ProviderInfo, Reflector, Strategy } from './types';
 
 export type { Strategy } from './types';
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { BulletTag, Delta, Evidence, LessonKind } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
-import type { AggregationCapacity } from './capacity';
 import type { Trace } from '../trace/model';
 
 export const Lesson = z.object({
@@ -47,6 +46,29 @@ export interface AggregationInput {
   reflections: Reflection[];
   /** Deltas from the level below (global and higher levels). */
   deltas: Delta[];
+}
+
+/**
+ * What an aggregator says about its model so that no call overloads it: how many tokens one call's prompt may hold
+ * (an effective capacity, well below the context window: models lose items long before the window is full), and
+ * how many a given input's real prompt takes (counted with the tokenizer).
+ */
+export interface AggregationCapacity {
+  budgetTokens: number;
+  measure(input: AggregationInput, playbook: Playbook): number;
+  /**
+   * The most one answer may hold, and what an input's answer takes when none of its items merge: a call of more
+   * distinct items than its answer holds is cut off however large the model's context.
+   */
+  answer?: { limitTokens: number; estimate(input: AggregationInput): number };
+}
+
+/** A delta and the node of the tree that holds it. */
+export interface NodeDelta {
+  delta: Delta;
+  nodeId: string;
+  /** The calls that sent again what that node's call dropped: their operations are in the delta too. */
+  redoNodes?: string[];
 }
 
 /** Where an item of an aggregation call came from: lesson `lesson` of reflection `reflection`, or op `op` of delta `delta`. */

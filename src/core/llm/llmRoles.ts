@@ -3,12 +3,9 @@ import type { Playbook } from '../playbook/model';
 import { bullets } from '../playbook/model';
 import { condenseTrace, DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { Trace } from '../trace/model';
-import {
-  AGGREGATION_MAX_OUTPUT_TOKENS,
-  DEFAULT_AGGREGATION_CAPACITY_TOKENS,
-  type AggregationCapacity,
-} from '../learn/capacity';
+import { AGGREGATION_MAX_OUTPUT_TOKENS, DEFAULT_AGGREGATION_CAPACITY_TOKENS } from '../learn/capacity';
 import type {
+  AggregationCapacity,
   AggregationInput,
   AggregationResult,
   Aggregator,

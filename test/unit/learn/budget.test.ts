@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { budgetedTokens, budgetOps } from '../../../src/core/learn/budget';
 import { confirmCounters } from '../../../src/core/learn/confirmedCounters';
-import { ruleStandings } from '../../../src/core/learn/ruleStanding';
+import { ruleStandings } from '../../../src/core/learn/standings';
 import { bullets, type Playbook } from '../../../src/core/playbook/model';
 import { countedAsWritten, ledgerConfirming } from '../../support/countedRules';
 import { offlineRoles } from '../../../src/core/llm/providers';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AggregationCapacity } from '../../../src/core/learn/capacity';
+import type { AggregationCapacity } from '../../../src/core/learn/types';
 import {
   carriedOps,
   droppedInput,

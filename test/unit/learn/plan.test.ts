@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AggregationCapacity } from '../../../src/core/learn/capacity';
+import type { AggregationCapacity } from '../../../src/core/learn/types';
 import { mergeSameLessons } from '../../../src/core/learn/mergeOps';
 import { RunRecord } from '../../../src/core/learn/record';
 import { learn } from '../../../src/core/learn/run';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { confirmCounters, describeClaim, localCounts } from '../../../src/core/learn/confirmedCounters';
 import type { RunRecord } from '../../../src/core/learn/record';
-import { ruleStage, ruleStandings } from '../../../src/core/learn/ruleStanding';
+import { ruleStage } from '../../../src/core/learn/ruleStanding';
+import { ruleStandings } from '../../../src/core/learn/standings';
 
 type Tag = { id: string; tag: 'helpful' | 'harmful' | 'neutral' };
 const run = (id: string, startedAt: string, tags: Tag[], appliedIds: string[] = []) =>

@@ -1,7 +1,7 @@
 import { marksStart } from '../../playbook/marks';
 import type { Playbook, PlaybookLine } from '../../playbook/model';
 import { forbiddenMatchers, isSafeMatcher, type CommandMatcher } from './matcher';
-import { committedPaths } from './preCommit';
+import { committedPaths, isSafePath } from './preCommit';
 
 // The playbook's record of an enforcement, a mark above its rule like the others (marks.ts):
 // `<!-- combee:enforced [id] claude-code: `npm install`, `npm i`; pre-commit: `.env` (why) -->`. What the hooks stop
@@ -20,12 +20,6 @@ export interface EnforcementSpec {
   'claude-code'?: CommandMatcher[];
   /** Paths the pre-commit check refuses to commit. */
   'pre-commit'?: string[];
-}
-
-/** A path a pre-commit check may name: relative, no `..`, no character a shell or a glob gives meaning to. */
-const SAFE_PATH = /^[A-Za-z0-9_.-][A-Za-z0-9_./-]*$/;
-export function isSafePath(path: string): boolean {
-  return path.length <= 200 && SAFE_PATH.test(path) && !path.split('/').some((p) => p === '..' || p === '');
 }
 
 export function enforcedMarkLine(id: string, spec: EnforcementSpec, why: string): string {

@@ -1,6 +1,5 @@
 import { KIT } from '../../trace/shell';
 import { commandWords } from './matcher';
-import { isSafePath } from './mark';
 
 // A rule about what may be committed ("never commit `.env` files") checked by the repository's own git pre-commit
 // hook: only where one exists already (husky's `.husky/pre-commit`, or `.githooks/pre-commit` under core.hooksPath),
@@ -24,6 +23,12 @@ const NEGATION = /\b(?:never|not|don'?t|dont|no)\b/i;
 const DETERMINERS = new Set(['the', 'any', 'a', 'an', 'your', 'our', 'their', 'its']);
 /** Words that join the paths of one list, or name what they are: "`.env` or `secrets/` files". */
 const LIST_WORDS = new Set(['or', 'and', 'nor', 'file', 'files', 'folder', 'folders', 'directory', 'directories']);
+
+/** A path a pre-commit check may name: relative, no `..`, no character a shell or a glob gives meaning to. */
+const SAFE_PATH = /^[A-Za-z0-9_.-][A-Za-z0-9_./-]*$/;
+export function isSafePath(path: string): boolean {
+  return path.length <= 200 && SAFE_PATH.test(path) && !path.split('/').some((p) => p === '..' || p === '');
+}
 
 /**
  * The paths a rule says never to commit: the object of a negated "commit" ("never commit `.env` or `*.pem` files"),
