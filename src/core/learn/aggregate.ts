@@ -1,7 +1,7 @@
 import type { Playbook } from '../playbook/model';
 import { mapLimit } from '../util/concurrency';
 import type { BatchMode } from './batchMode';
-import { usageFields, type RunLedger } from './ledger';
+import { usageFields, type RunJournal } from './journal';
 import type { MappedReflection } from './map';
 import type { BatchRecord } from './record';
 import { Planner, type PlanKind } from './plan';
@@ -51,12 +51,12 @@ export async function aggregateBatch(
   b: number,
   frozen: Playbook,
   settings: AggregationSettings,
-  ledger: RunLedger,
+  journal: RunJournal,
   knowledge: ModelKnowledge = {},
 ): Promise<BatchAggregation> {
   if (reflections.length === 0) return { failed: false, shape: { mode: 'no_deltas', k: 0, levels: 0, groups: [] } };
   const strategy = learningStrategy(settings.strategy);
-  const levels = new Levels(b, frozen, settings.aggregator, ledger, strategy.redoesOverload);
+  const levels = new Levels(b, frozen, settings.aggregator, journal, strategy.redoesOverload);
   levels.knowledge = knowledge;
   // Reflections without lessons leave nothing to merge: the calls below only carry their tags through.
   const hasLessons = reflections.some((r) => r.reflection.lessons.length > 0);
@@ -88,7 +88,7 @@ export async function higherLevels(
   settings: AggregationSettings,
   planner: Planner,
 ): Promise<{ final?: NodeDelta; level: number; direct?: NodeDelta }> {
-  const { b, ledger } = levels;
+  const { b, journal } = levels;
   let level = 1;
   let deltas = locals;
   for (;;) {
@@ -115,7 +115,7 @@ export async function higherLevels(
           group.flatMap(sourceNodes),
           level,
         ),
-      ledger.signal,
+      journal.signal,
     );
     deltas = next.filter(isDefined);
   }
@@ -143,7 +143,7 @@ export class Levels {
     readonly b: number,
     private readonly frozen: Playbook,
     private readonly aggregator: Aggregator,
-    readonly ledger: RunLedger,
+    readonly journal: RunJournal,
     /** Combee's: an overloaded call's dropped items are sent again in smaller calls (see overload.ts). */
     private readonly redo = false,
   ) {}
@@ -162,15 +162,15 @@ export class Levels {
     /** A redo: the call it sends again what was dropped from, that call's drop share, and how many redos deep. */
     redoOf?: { id: string; share: number; depth: number },
   ): Promise<NodeDelta | undefined> {
-    const { ledger, b } = this;
+    const { journal, b } = this;
     if (input.level === 'global' && input.deltas.some((d) => d.ops.length > 0)) this.mergedOperations = true;
-    const result = await ledger.guarded(
-      () => this.aggregator.aggregate(input, this.frozen, ledger.signal),
+    const result = await journal.guarded(
+      () => this.aggregator.aggregate(input, this.frozen, journal.signal),
       `${input.level} aggregation ${id}`,
     );
     if (!result) {
       this.failed = true;
-      ledger.nodes.push({
+      journal.nodes.push({
         id,
         kind: input.level,
         batch: b,
@@ -181,8 +181,8 @@ export class Levels {
       });
       return undefined;
     }
-    ledger.account(result.usage);
-    ledger.warnings.push(...result.warnings);
+    journal.account(result.usage);
+    journal.warnings.push(...result.warnings);
     const outcomes = result.items;
     const load = outcomes && this.aggregator.capacity?.measure(input, this.frozen);
     const items = outcomes && tallyItems(outcomes, load);
@@ -199,7 +199,7 @@ export class Levels {
       : [];
     const carried = outcomes && !overloaded ? carriedOps(input, outcomes) : [];
     const delta = carried.length ? { ...result.value, ops: [...result.value.ops, ...carried] } : result.value;
-    ledger.nodes.push({
+    journal.nodes.push({
       id,
       kind: input.level,
       batch: b,
@@ -248,7 +248,7 @@ export class Levels {
     if (deltas.some((d) => d.delta.ops.length > 0)) this.mergedOperations = true;
     const id = `b${this.b}:global`;
     const delta = { ops: deltas.flatMap((d) => d.delta.ops), tags: deltas.flatMap((d) => d.delta.tags) };
-    this.ledger.nodes.push({
+    this.journal.nodes.push({
       id,
       kind: 'global',
       batch: this.b,

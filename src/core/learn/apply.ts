@@ -4,7 +4,7 @@ import type { Delta, DeltaOp } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import { isAbortError } from '../util/concurrency';
 import { sourceNodes } from './aggregate';
-import type { RunLedger } from './ledger';
+import type { RunJournal } from './journal';
 import { semanticDuplicates } from './semanticDedupe';
 
 /** Returns a reason to drop an operation before it is applied (rejected or deleted before), else undefined. */
@@ -27,7 +27,7 @@ export class DeltaApplier {
   private embeddingsFailed = false;
 
   constructor(
-    private readonly ledger: RunLedger,
+    private readonly journal: RunJournal,
     private readonly veto?: Veto,
     private readonly embed?: EmbedFn,
   ) {}
@@ -47,9 +47,9 @@ export class DeltaApplier {
     const result = applyDelta(playbook, { ...final.delta, ops });
     result.applied.push(...vetoed);
     const ok = result.applied.filter((a) => a.status === 'applied').length;
-    this.ledger.totals.applied += ok;
-    this.ledger.totals.skipped += result.applied.length - ok;
-    this.ledger.nodes.push({
+    this.journal.totals.applied += ok;
+    this.journal.totals.skipped += result.applied.length - ok;
+    this.journal.nodes.push({
       id: `b${b}:apply`,
       kind: 'apply',
       batch: b,
@@ -72,11 +72,11 @@ export class DeltaApplier {
   private async semanticCheck(ops: DeltaOp[], current: Playbook): Promise<Map<DeltaOp, string>> {
     if (!this.embed || this.embeddingsFailed) return new Map();
     try {
-      return await semanticDuplicates(ops, current, this.embed, this.vectors, this.ledger.signal);
+      return await semanticDuplicates(ops, current, this.embed, this.vectors, this.journal.signal);
     } catch (error) {
       if (isAbortError(error)) throw error;
       this.embeddingsFailed = true;
-      this.ledger.warnings.push(
+      this.journal.warnings.push(
         `embeddings unavailable (${(error as Error).message}); duplicates are detected lexically only`,
       );
       return new Map();

@@ -1,7 +1,7 @@
 import type { Playbook } from '../playbook/model';
 import type { Trace } from '../trace/model';
 import { mapLimit } from '../util/concurrency';
-import { usageFields, type RunLedger } from './ledger';
+import { usageFields, type RunJournal } from './journal';
 import type { Reflection, Reflector } from './types';
 
 /** A reflection and the node of the tree that holds it. */
@@ -34,12 +34,12 @@ export async function reflectBatch(
   frozen: Playbook,
   reflector: Reflector,
   concurrency: number,
-  ledger: RunLedger,
+  journal: RunJournal,
   schedule?: ReflectionSchedule,
 ): Promise<MapResult> {
   const reflections: MappedReflection[] = [];
   const failed = new Map<string, string>();
-  const { nodes, signal } = ledger;
+  const { nodes, signal } = journal;
   const order = schedule?.order ?? batch.map((_, i) => i);
   await mapLimit(
     order,
@@ -57,7 +57,7 @@ export async function reflectBatch(
         detail: { traceId: trace.id, agent: trace.agent, steps: trace.steps.length },
       });
       const nodeId = `b${b}:reflection:${trace.id}`;
-      const result = await ledger.guarded(() => reflector.reflect(trace, frozen, signal), `reflection on ${trace.id}`);
+      const result = await journal.guarded(() => reflector.reflect(trace, frozen, signal), `reflection on ${trace.id}`);
       if (!result) {
         failed.set(trace.id, 'its reflection failed');
         nodes.push({
@@ -71,8 +71,8 @@ export async function reflectBatch(
         schedule?.onDone(index, undefined);
         return;
       }
-      ledger.account(result.usage);
-      ledger.warnings.push(...result.warnings);
+      journal.account(result.usage);
+      journal.warnings.push(...result.warnings);
       nodes.push({
         id: nodeId,
         kind: 'reflection',
@@ -91,7 +91,7 @@ export async function reflectBatch(
   );
   const position = new Map(batch.map((t, i) => [t.id, i]));
   reflections.sort((x, y) => (position.get(x.reflection.traceId) ?? 0) - (position.get(y.reflection.traceId) ?? 0));
-  ledger.totals.reflections += reflections.length;
-  ledger.totals.lessons += reflections.reduce((sum, r) => sum + r.reflection.lessons.length, 0);
+  journal.totals.reflections += reflections.length;
+  journal.totals.lessons += reflections.reduce((sum, r) => sum + r.reflection.lessons.length, 0);
   return { reflections, failed };
 }

@@ -9,7 +9,7 @@ import {
   type BatchAggregation,
 } from './aggregate';
 import type { CapacityTracker } from './capacityLearning';
-import type { RunLedger } from './ledger';
+import type { RunJournal } from './journal';
 import { reflectBatch, type MappedReflection, type MapResult } from './map';
 import { Planner } from './plan';
 import type { RunNode } from './record';
@@ -28,7 +28,7 @@ export async function pipelinedScan(
   frozen: Playbook,
   reflector: Reflector,
   settings: AggregationSettings,
-  ledger: RunLedger,
+  journal: RunJournal,
   progress: (stage: string, within: number) => void = () => {},
   tracker?: CapacityTracker,
 ): Promise<{ mapped: MapResult; aggregation: BatchAggregation }> {
@@ -36,7 +36,7 @@ export async function pipelinedScan(
   const capacity = settings.plan === 'sqrt' ? undefined : settings.aggregator.capacity;
   const planner = new Planner(capacity, frozen, settings.maxFanIn);
   // the √n plan is Combee as published, the baseline: its calls are checked, not redone
-  const levels = new Levels(b, frozen, settings.aggregator, ledger, settings.plan !== 'sqrt');
+  const levels = new Levels(b, frozen, settings.aggregator, journal, settings.plan !== 'sqrt');
   // what earlier batches (and runs) showed of the model, fixed for the batch's local calls
   learnFrom(tracker, planner, levels);
   const settle: Array<(mapped: MappedReflection | undefined) => void> = [];
@@ -56,7 +56,7 @@ export async function pipelinedScan(
     const done = await Promise.all(
       parts.map(async (part, s) => {
         const suffix = parts.length === 1 ? `${g}` : `${g}.${s + 1}`;
-        const delta = await calls.run(() => localCall(part, suffix, b, levels, ledger));
+        const delta = await calls.run(() => localCall(part, suffix, b, levels, journal));
         return { part, delta };
       }),
     );
@@ -71,7 +71,7 @@ export async function pipelinedScan(
   );
   let mapped: MapResult;
   try {
-    mapped = await reflectBatch(batch, b, frozen, reflector, settings.concurrency, ledger, {
+    mapped = await reflectBatch(batch, b, frozen, reflector, settings.concurrency, journal, {
       order: startOrder(plan.groups),
       onDone: (i, reflection) => {
         settle[i](reflection);
@@ -90,12 +90,12 @@ export async function pipelinedScan(
   const index = new Map(batch.map((t, i) => [t.id, i]));
   const groups = done.map((c) => c.part.map((m) => index.get(m.reflection.traceId) ?? -1));
   if (mapped.reflections.length === 0) {
-    sortBatchNodes(ledger.nodes, b, index);
+    sortBatchNodes(journal.nodes, b, index);
     return { mapped, aggregation: { failed: false, shape: { mode: 'no_deltas', k: 0, levels: 0, groups: [] } } };
   }
   progress('aggregating the group deltas', 0.8);
   // every local call is in: what they showed of the model plans the higher levels
-  tracker?.observe(ledger.nodes.filter((n) => n.batch === b && n.kind === 'local'));
+  tracker?.observe(journal.nodes.filter((n) => n.batch === b && n.kind === 'local'));
   learnFrom(tracker, planner, levels);
   const { final, level, direct } = await higherLevels(
     done.map((c) => c.delta).filter(isDefined),
@@ -103,7 +103,7 @@ export async function pipelinedScan(
     settings,
     planner,
   );
-  sortBatchNodes(ledger.nodes, b, index);
+  sortBatchNodes(journal.nodes, b, index);
   const hasLessons = mapped.reflections.some((r) => r.reflection.lessons.length > 0);
   return {
     mapped,
@@ -141,10 +141,10 @@ function localCall(
   suffix: string,
   b: number,
   levels: Levels,
-  ledger: RunLedger,
+  journal: RunJournal,
 ): Promise<NodeDelta | undefined> {
   const groupNode = `b${b}:group:${suffix}`;
-  ledger.nodes.push({
+  journal.nodes.push({
     id: groupNode,
     kind: 'group',
     batch: b,

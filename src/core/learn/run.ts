@@ -13,7 +13,7 @@ import { DeltaApplier, type Veto } from './apply';
 import { BatchSizer } from './batchSizer';
 import { CapacityTracker, type LoadObservation } from './capacityLearning';
 import type { Measurement } from './controller';
-import { RunLedger, type RunLimits } from './ledger';
+import { RunJournal, type RunLimits } from './journal';
 import type { PlanKind } from './plan';
 import { reflectBatch, type MapResult } from './map';
 import { pipelinedScan } from './pipeline';
@@ -108,8 +108,8 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
   const maxFanIn = Math.max(2, options.maxFanIn ?? DEFAULTS.maxFanIn);
   const started = Date.now();
-  const ledger = new RunLedger(options.traces.length, options.signal, options.limits);
-  const applier = new DeltaApplier(ledger, options.veto, options.embed);
+  const journal = new RunJournal(options.traces.length, options.signal, options.limits);
+  const applier = new DeltaApplier(journal, options.veto, options.embed);
   const tracker = new CapacityTracker(options.aggregator.capacity?.budgetTokens, options.capacityObservations);
   const batches: BatchRecord[] = [];
   const applied: AppliedOp[] = [];
@@ -131,12 +131,12 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       duplication,
       traces: options.traces.length,
     },
-    ledger,
+    journal,
     options.onSnapshot,
   );
   // text repeated at the start of many sessions is context, never the user's lesson (trace/turns/boilerplate.ts)
   const marked = markBoilerplate(options.traces);
-  if (marked.marked > 0) ledger.warnings.push(boilerplateWarning(marked.marked));
+  if (marked.marked > 0) journal.warnings.push(boilerplateWarning(marked.marked));
   const traces = inLearningOrder(marked.traces);
   try {
     for (let b = 0, offset = 0; offset < traces.length; b++) {
@@ -170,21 +170,21 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
           frozen,
           options.reflector,
           settings,
-          ledger,
+          journal,
           progress,
           tracker,
         ));
       } else {
         progress(`reflecting on ${batch.length} session(s)`, 0);
-        mapped = await reflectBatch(batch, b, frozen, options.reflector, concurrency, ledger);
-        ledger.signal.throwIfAborted();
+        mapped = await reflectBatch(batch, b, frozen, options.reflector, concurrency, journal);
+        journal.signal.throwIfAborted();
         progress('aggregating', 0.5);
-        aggregation = await aggregateBatch(mapped.reflections, b, frozen, settings, ledger, tracker.knowledge());
+        aggregation = await aggregateBatch(mapped.reflections, b, frozen, settings, journal, tracker.knowledge());
       }
       // the batch's other calls (its local calls told the pipeline already) teach the next batch's plan
-      tracker.observe(ledger.nodes.filter((n) => n.batch === b && (n.kind === 'single' || n.kind === 'global')));
+      tracker.observe(journal.nodes.filter((n) => n.batch === b && (n.kind === 'single' || n.kind === 'global')));
       // A cancel or a limit reached during this batch: nothing of it is applied.
-      ledger.signal.throwIfAborted();
+      journal.signal.throwIfAborted();
       // per-session counting replaces the delta's tags (a lossy merge of the same sessions' words)
       const counted =
         options.counting &&
@@ -225,13 +225,13 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
       live.flush();
     }
   } catch (error) {
-    status = ledger.interrupted(error);
+    status = journal.interrupted(error);
   } finally {
     live.stop();
-    ledger.close();
+    journal.close();
   }
-  status ??= ledger.settled(failedTraces.length);
-  ledger.totals.wallMs = Date.now() - started;
+  status ??= journal.settled(failedTraces.length);
+  journal.totals.wallMs = Date.now() - started;
   const record: RunRecord = {
     version: RUN_RECORD_VERSION,
     id: runId(),
@@ -246,11 +246,11 @@ export async function learn(options: LearnOptions): Promise<LearnResult> {
     duplication,
     batchSize: sizes.largest,
     controller: sizes.decision,
-    totals: ledger.totals,
+    totals: journal.totals,
     batches,
-    nodes: ledger.nodes,
-    warnings: ledger.warnings,
-    layout: layoutOnce(ledger.nodes, ledger.warnings),
+    nodes: journal.nodes,
+    warnings: journal.warnings,
+    layout: layoutOnce(journal.nodes, journal.warnings),
   };
   return {
     playbook,

@@ -9,10 +9,10 @@ export interface RunLimits {
 }
 
 /**
- * The books of one learning run, shared by its steps: the signal every call listens on, the calls and tokens spent
+ * The journal of one learning run, shared by its steps: the signal every call listens on, the calls and tokens spent
  * against the limits, the tree's nodes and the warnings, in the order things happened.
  */
-export class RunLedger {
+export class RunJournal {
   readonly nodes: RunNode[] = [];
   readonly warnings: string[] = [];
   readonly totals: RunRecord['totals'];
