@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
-import type { FileChange } from '../../core/assets/proposal';
-import { rebaseChange } from '../../core/assets/rebase';
-import { missingFolders, removeEmptyFolders } from '../../core/service/review/createdFolders';
-import { restoreStep } from '../../core/service/review/restore';
-import type { RestoreOutcome, ReviewWriter } from '../../core/service/review/writer';
-import { OutsideWorkspaceError, resolveInWorkspace } from '../../core/trust/workspacePath';
+import { removeEmptyFolders } from '../../core/service/review/createdFolders';
+import { planRestore, planWrites } from '../../core/service/review/writePlan';
+import type { ReviewWriter } from '../../core/service/review/writer';
 
+/** An accept command's answer (tests read it): the review service's outcome, each write with its file's URI. */
 export interface AcceptOutcome {
   written: string[];
   /** Files whose path leaves the workspace (`..`, a symlink out): never written, with the reason. */
@@ -39,147 +37,85 @@ async function currentState(
   return { text, document, stale: document !== undefined && document.getText() !== text };
 }
 
-/** The file a path names; throws OutsideWorkspaceError when it leads outside the workspace. */
-function workspaceUri(workspace: string, path: string): vscode.Uri {
-  return vscode.Uri.file(resolveInWorkspace(workspace, path));
-}
-
-/**
- * Applies accepted files through one WorkspaceEdit (undoable) and saves them, all of them or none: with any conflict
- * or refusal nothing is applied. A file with unsaved edits, or changed on disk since it was rendered, is re-based
- * (the change's hunks patched onto it); where they no longer fit it is a conflict.
- */
-export async function acceptFiles(
-  workspace: string,
-  files: readonly FileChange[],
-  options: { save: boolean } = { save: true },
-): Promise<AcceptOutcome> {
-  const edit = new vscode.WorkspaceEdit();
-  const outcome: AcceptOutcome = {
-    written: [],
-    refused: [],
-    rebased: [],
-    conflicts: [],
-    conflictReasons: [],
-    alreadyApplied: [],
-    writes: [],
+/** Reads for the plan what the user has, and remembers it for applying (writePlan.ts). */
+function editorReader() {
+  const states = new Map<string, Awaited<ReturnType<typeof currentState>>>();
+  return {
+    read: async (target: string) => {
+      const state = await currentState(vscode.Uri.file(target));
+      states.set(target, state);
+      return state.text;
+    },
+    stateOf: (target: string) => states.get(target),
   };
-  const touched: vscode.Uri[] = [];
-  const direct: Array<{ uri: vscode.Uri; text: string }> = [];
-  for (const change of files) {
-    let uri: vscode.Uri;
-    try {
-      uri = workspaceUri(workspace, change.path);
-    } catch (error) {
-      if (!(error instanceof OutsideWorkspaceError)) throw error;
-      outcome.refused.push({ path: change.path, reason: error.message });
-      continue;
-    }
-    const { text: current, stale } = await currentState(uri);
-    const result = rebaseChange(change, current);
-    if (result.kind === 'already-applied') {
-      outcome.alreadyApplied.push(change.path);
-      continue;
-    }
-    if (result.kind === 'conflict') {
-      outcome.conflicts.push(change.path);
-      outcome.conflictReasons.push({ path: change.path, reason: result.reason });
-      continue;
-    }
-    if (current === undefined) {
-      edit.createFile(uri, { ignoreIfExists: false, contents: new TextEncoder().encode(result.change.after) });
-    } else if (stale) {
-      // The editor still shows an older version than the disk: write the file itself; VS Code reloads the editor.
-      direct.push({ uri, text: result.change.after });
-    } else {
-      const document = await vscode.workspace.openTextDocument(uri);
-      edit.replace(
-        uri,
-        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-        result.change.after,
-      );
-      touched.push(uri);
-    }
-    outcome.written.push(change.path);
-    const folders = current === undefined ? missingFolders(workspace, change.path) : [];
-    outcome.writes.push({
-      path: change.path,
-      uri,
-      before: current,
-      after: result.change.after,
-      ...(folders.length > 0 ? { folders } : {}),
-    });
-    if (result.kind === 'rebased') outcome.rebased.push(change.path);
-  }
-  if (outcome.conflicts.length > 0 || outcome.refused.length > 0)
-    return { ...outcome, written: [], rebased: [], writes: [] };
-  if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
-  for (const { uri, text } of direct) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-  if (options.save)
-    for (const uri of touched)
-      await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
-  return outcome;
+}
+
+/** The whole text of an open or openable document replaced by `text`. */
+async function replaceAll(edit: vscode.WorkspaceEdit, uri: vscode.Uri, text: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+}
+
+async function save(uris: readonly vscode.Uri[]): Promise<void> {
+  for (const uri of uris) await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
 }
 
 /**
- * Puts back what a decision wrote, through one WorkspaceEdit, all or nothing: a file edited since (saved or not) has
- * the decision's hunks taken out around the edits; where the edits touch what the decision wrote, nothing is put back.
+ * The review service's writer in VS Code: the plan (writePlan.ts) read from the editor's buffers — unsaved edits win,
+ * a file changed on disk since it was rendered is re-based — applied through one WorkspaceEdit (undoable) and saved.
  */
-export async function undoWrites(workspace: string, writes: AcceptOutcome['writes']): Promise<RestoreOutcome> {
-  const outcome: RestoreOutcome = { reverted: [], rebased: [], changedSince: [] };
-  const edit = new vscode.WorkspaceEdit();
-  const toSave: vscode.Uri[] = [];
-  for (const write of writes) {
-    const { text } = await currentState(write.uri);
-    const step = restoreStep(write, text);
-    if (step.kind === 'conflict') {
-      outcome.changedSince.push({ path: write.path, reason: step.reason });
-      continue;
-    }
-    if (step.kind === 'nothing') continue;
-    if (step.kind === 'delete') {
-      edit.deleteFile(write.uri, { ignoreIfNotExists: true });
-    } else {
-      const document = await vscode.workspace.openTextDocument(write.uri);
-      edit.replace(
-        write.uri,
-        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-        step.text,
-      );
-      toSave.push(write.uri);
-      if (step.rebased) outcome.rebased.push(write.path);
-    }
-    outcome.reverted.push(write.path);
-  }
-  if (outcome.changedSince.length > 0) return { ...outcome, reverted: [], rebased: [] };
-  if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
-  for (const uri of toSave)
-    await vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.save();
-  removeEmptyFolders(
-    workspace,
-    writes.flatMap((w) => w.folders ?? []),
-  );
-  return outcome;
-}
-
-/** The review service's writer in VS Code: the editor's buffers (unsaved edits re-based onto), undoable. */
 export function workspaceEditWriter(workspace: string): ReviewWriter {
   return {
     async write(changes) {
-      const outcome = await acceptFiles(workspace, changes);
-      return {
-        written: outcome.written,
-        alreadyApplied: outcome.alreadyApplied,
-        rebased: outcome.rebased,
-        conflicts: outcome.conflictReasons,
-        refused: outcome.refused,
-        writes: outcome.writes.map(({ path, before, after, folders }) => ({ path, before, after, folders })),
-      };
+      const reader = editorReader();
+      const { outcome, planned } = await planWrites(workspace, changes, reader.read);
+      const edit = new vscode.WorkspaceEdit();
+      const touched: vscode.Uri[] = [];
+      const direct: Array<{ uri: vscode.Uri; text: string }> = [];
+      for (const { target, write } of planned) {
+        const uri = vscode.Uri.file(target);
+        if (write.before === undefined)
+          edit.createFile(uri, { ignoreIfExists: false, contents: new TextEncoder().encode(write.after) });
+        else if (reader.stateOf(target)?.stale)
+          // the editor still shows an older version than the disk: write the file itself; VS Code reloads the editor
+          direct.push({ uri, text: write.after });
+        else {
+          await replaceAll(edit, uri, write.after);
+          touched.push(uri);
+        }
+      }
+      if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
+      for (const { uri, text } of direct) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      await save(touched);
+      for (const { write } of planned) {
+        outcome.written.push(write.path);
+        outcome.writes.push(write);
+      }
+      return outcome;
     },
-    restore: (writes) =>
-      undoWrites(
-        workspace,
-        writes.map((w) => ({ ...w, uri: workspaceUri(workspace, w.path) })),
-      ),
+
+    // a file edited since (saved or not) has the decision's hunks taken out around the edits; where the edits touch
+    // what the decision wrote, nothing is put back
+    async restore(writes) {
+      const { outcome, steps } = await planRestore(workspace, writes, editorReader().read);
+      const edit = new vscode.WorkspaceEdit();
+      const toSave: vscode.Uri[] = [];
+      for (const { target, step } of steps) {
+        const uri = vscode.Uri.file(target);
+        if (step.kind === 'delete') edit.deleteFile(uri, { ignoreIfNotExists: true });
+        else if (step.kind === 'write') {
+          await replaceAll(edit, uri, step.text);
+          toSave.push(uri);
+        }
+      }
+      if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
+      await save(toSave);
+      if (outcome.changedSince.length === 0)
+        removeEmptyFolders(
+          workspace,
+          writes.flatMap((w) => w.folders ?? []),
+        );
+      return outcome;
+    },
   };
 }
