@@ -48,7 +48,9 @@ export function identities(line: string, workdir?: string): LineIdentity[] {
  */
 export function folderOf(workdir: string | undefined, cd: string | undefined): string | undefined {
   if (workdir === undefined || cd === undefined) return cd ?? workdir;
-  return cd === '~' || cd.startsWith('~/') ? cd : posix.resolve(workdir, cd);
+  if (cd === '~' || cd.startsWith('~/') || cd.startsWith('/')) return cd;
+  // a relative workdir stays relative: resolving it would put it under this process's own folder
+  return posix.normalize(posix.join(workdir, cd));
 }
 
 /** The line's first command, past its `cd`s; undefined when it runs none the parser could read. */
