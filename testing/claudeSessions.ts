@@ -3,7 +3,8 @@ import { join } from 'node:path';
 
 interface Turn {
   user?: string;
-  bash?: { command: string; output: string; exitCode?: number };
+  /** `cwd`: the folder the shell was in when the call ran (an earlier call's `cd` moved it), as each entry records. */
+  bash?: { command: string; output: string; exitCode?: number; cwd?: string };
 }
 
 /** Claude Code 2.1.x envelopes of one session: each `next()` is the next record's uuid, parent link and time (1 s apart). */
@@ -54,8 +55,10 @@ export function writeClaudeSession(
     if (turn.user) lines.push({ ...env(), type: 'user', message: { role: 'user', content: turn.user } });
     if (turn.bash) {
       const id = `toolu_${sessionId.slice(0, 4)}${envelopes.count}`;
+      const at = turn.bash.cwd === undefined ? {} : { cwd: turn.bash.cwd };
       lines.push({
         ...env(),
+        ...at,
         type: 'assistant',
         message: {
           id: `msg_${envelopes.count}`,
@@ -68,6 +71,7 @@ export function writeClaudeSession(
       const content = failed ? `Exit code ${turn.bash.exitCode}\n${turn.bash.output}` : turn.bash.output;
       lines.push({
         ...env(),
+        ...at,
         type: 'user',
         message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: failed }] },
         toolUseResult: { stdout: turn.bash.output, stderr: '', interrupted: false, isImage: false },

@@ -5,6 +5,20 @@ import type { CorpusVerdicts } from '../types';
 export const verdicts: CorpusVerdicts = {
   corpus: 'entireio-cli',
   verdicts: {
+    "after editing, run `mise run lint` and `mise run test` and fix what they report before finishing: `mise run lint` failed on the agent's own edits and passed once they were fixed":
+      {
+        verdict: 'useful',
+        reason:
+          "lint failed on the agents' own Go edits (noctx, wrapcheck, gocritic) in three sessions and passed once fixed; omits mise run fmt",
+        label: 'entire-lint',
+      },
+    'a cd stays in effect for the rest of the command line and for the next shell calls: repository-relative paths then name nothing. run repository commands from the repository root, or cd back to it first (`.claude/skills/test-repo/test-harness.sh` was not found after a cd, and was from the root)':
+      {
+        verdict: 'useful',
+        reason:
+          'a cd persisted into later calls (a032db5a) or the rest of the line (f6833005) and broke repository-relative paths; from the root they worked',
+        label: 'entire-cwd',
+      },
     'remember: a `cd` in one shell call stays in effect for the next calls: after `cd cmd/entire/cli/integration_test` (or into /tmp/entire-test-repo), repository-relative paths in git and harness commands fail (doubled path, exit 128; harness not found, exit 127). run git and repository scripts from the repository root, or prefix the call with `cd` to the root':
       { verdict: 'useful', reason: 'the labelled lesson with a filler word in front', label: 'entire-cwd' },
     'a `cd` in one shell call stays in effect for the next calls: after `cd cmd/entire/cli/integration_test` (or into /tmp/entire-test-repo), repository-relative paths in git and harness commands fail (doubled path, exit 128; harness not found, exit 127). run git and repository scripts from the repository root, or prefix the call with `cd` to the root':

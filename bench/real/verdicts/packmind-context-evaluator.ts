@@ -5,6 +5,13 @@ import type { CorpusVerdicts } from '../types';
 export const verdicts: CorpusVerdicts = {
   corpus: 'packmind-context-evaluator',
   verdicts: {
+    "after editing, run `bun run lint`, `bun run typecheck` and `bun run test` and fix what they report before finishing: `bun run lint` failed on the agent's own edits and passed once they were fixed":
+      {
+        verdict: 'useful',
+        reason:
+          "biome lint (and the tests once) failed on the agents' own edits in five sessions and passed once fixed; the pre-commit hook runs the same checks",
+        label: 'pack-verify',
+      },
     "run `rtk test bun run test`, not `rtk bun run test`: the plain form fails with `error: unrecognized subcommand 'bun'`":
       {
         verdict: 'useful',

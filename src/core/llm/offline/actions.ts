@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { GRAMMARS } from '../../trace/shell/grammars';
-import { identityKey, KIT, parseLine, type Identity } from '../../trace/shell';
+import { identityKey, folderOf, KIT, parseLine, type Identity } from '../../trace/shell';
 
 // What a command line does, read by the shell parser: its main command (past `cd`s, with output filters such as
 // `| tail` left out), that command's identity and targets, and the folder it ran in. Two runs are the same action when
@@ -54,7 +54,7 @@ export function actionOf(line: string, workdir?: string): Action | undefined {
   const invocation = KIT.invocation(main.words);
   if (!invocation) return undefined;
   const others = rest.filter((c) => !FILTERS.has(posix.basename(c.words[0] ?? ''))).map((c) => c.words.join(' '));
-  const cwd = workdir === undefined ? main.cwd : main.cwd === undefined ? workdir : posix.resolve(workdir, main.cwd);
+  const cwd = folderOf(workdir, main.cwd);
   return {
     words: [...setup.flatMap((c) => c.words), ...main.words],
     text: [...setup.map((c) => c.text), main.text.replace(REDIRECT, '').trim()].join(' && '),

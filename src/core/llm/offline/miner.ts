@@ -17,6 +17,8 @@ import { editSteps, failureLessons, type Run } from './fixes';
 import { checkLessons } from './checks';
 import { missingPathLessons } from './missingPaths';
 import { toolFailureLessons } from './toolFailures';
+import { verifyLessons } from './verifyChecks';
+import { workingFolderLessons } from './workingFolder';
 
 /**
  * The offline reflector: mines grounded lessons from one trace without any model. Every lesson cites the steps
@@ -41,6 +43,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   for (const lesson of fixed.lessons) add(lesson);
   for (const lesson of missingPathLessons(trace.id, trace.cwd, runs, edits)) add(lesson);
   for (const lesson of toolFailureLessons(trace.id, trace.steps)) add(lesson);
+  for (const lesson of workingFolderLessons(trace, runs, edits)) add(lesson);
 
   // 2. The user correcting the agent or stating how the team works, each turn read by its place in the dialogue: a
   // reply to the agent's question or a task request teaches nothing unless it states a standing instruction
@@ -73,6 +76,9 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
 
   // 3. The check command that works here, where a session shows an agent getting that check wrong (checks.ts).
   for (const lesson of checkLessons(trace, runs, edits, fixed.lessons)) add(lesson);
+  // the check that caught the agent's own edits (verifyChecks.ts)
+  const explained = new Set(fixed.lessons.flatMap((l) => l.evidence.steps));
+  for (const lesson of verifyLessons(trace, runs, edits, explained)) add(lesson);
 
   // 4. Files changed together in this session: a rule only once another session changes them together too.
   for (const lesson of coChanges(trace)) add(lesson);

@@ -37,9 +37,20 @@ export function identities(line: string, workdir?: string): LineIdentity[] {
   return lineIdentities(line)
     .filter((id) => id.words[0] !== 'cd' && id.words[0] !== 'pushd')
     .map((id) => {
-      const cwd = workdir === undefined ? id.cwd : id.cwd === undefined ? workdir : posix.resolve(workdir, id.cwd);
+      const cwd = folderOf(workdir, id.cwd);
       return cwd === undefined ? id : { ...id, cwd };
     });
+}
+
+/**
+ * The folder a command ran in: the call's own folder moved by the line's `cd`. A `cd ~/x` is as absolute as `cd /x`:
+ * the home folder is not under the call's folder.
+ */
+export function folderOf(workdir: string | undefined, cd: string | undefined): string | undefined {
+  if (workdir === undefined || cd === undefined) return cd ?? workdir;
+  if (cd === '~' || cd.startsWith('~/') || cd.startsWith('/')) return cd;
+  // a relative workdir stays relative: resolving it would put it under this process's own folder
+  return posix.normalize(posix.join(workdir, cd));
 }
 
 /** The line's first command, past its `cd`s; undefined when it runs none the parser could read. */

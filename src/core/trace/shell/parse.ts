@@ -66,9 +66,13 @@ function simpleCommand(node: Node, ctx: Context, out: SimpleCommand[], line: str
   const name = isNode(node.name) ? wordValue(node.name) : '';
   if ((name === 'cd' || name === 'pushd') && words.length <= 2 + (words[1] === '--' ? 1 : 0)) {
     const target = words[words.length - 1];
-    // `cd` alone, `cd -` and `cd $DIR` go where this line does not say
-    if (words.length === 1 || target === '-' || /[$`~]/.test(target)) ctx.cwd = undefined;
-    else ctx.cwd = posix.normalize(ctx.cwd === undefined ? target : posix.join(ctx.cwd, target));
+    // `cd -` and `cd $DIR` go where this line does not say; `cd` alone and `cd ~/x` go to the home folder, a place
+    // as fixed as `/x`
+    const home = words.length === 1 ? '~' : /^~(?:\/|$)/.test(target) ? target : undefined;
+    if (home !== undefined) ctx.cwd = posix.normalize(home);
+    else if (target === '-' || /[$`~]/.test(target)) ctx.cwd = undefined;
+    else if (target.startsWith('/') || ctx.cwd === undefined) ctx.cwd = posix.normalize(target);
+    else ctx.cwd = posix.normalize(posix.join(ctx.cwd, target));
   }
 }
 

@@ -16,6 +16,7 @@ import { findHeadRecord, segments } from './sniffHead';
 import { persistedOutput, toolResultsFolder } from './claudePersisted';
 import { clippedInput } from './clipInput';
 import { applyQueueOperation, isQueuedDelivery, type QueuedMessage } from './claudeQueue';
+import { relativeWorkdir } from '../workdir';
 
 // Claude Code writes one JSON object per line; only the fields we use are validated (other keys are ignored).
 // Blocks are validated one by one, each by its own schema where it is used (an odd block is counted, not fatal).
@@ -122,8 +123,9 @@ const UUID_JSONL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 export const claudeCodeReader: SourceReader = {
   agent: 'claude-code',
-  // 2: queued messages, persisted tool outputs, inputs cut inside their JSON; 3: calls the client never ran
-  version: 3,
+  // 2: queued messages, persisted tool outputs, inputs cut inside their JSON; 3: calls the client never ran; 4: the
+  // folder a shell call ran in, when a `cd` in an earlier call moved it
+  version: 4,
 
   accepts(path) {
     return path.endsWith('.jsonl');
@@ -491,11 +493,17 @@ function applyAssistant(acc: SessionAccumulator, record: Envelope, push: Push, m
       }
       const input = (use.data.input ?? {}) as Record<string, unknown>;
       const command = typeof input.command === 'string' ? input.command : undefined;
+      // the shell keeps the folder a `cd` moved it to: each entry records the folder the call ran in
+      const workdir =
+        command !== undefined && record.cwd && acc.cwd && record.cwd !== acc.cwd
+          ? relativeWorkdir(record.cwd, acc.cwd)
+          : undefined;
       push({
         kind: 'tool_call',
         callId: use.data.id,
         tool: use.data.name,
         command,
+        ...(workdir === undefined ? {} : { workdir }),
         input: clippedInput(use.data.input, maxInputChars),
       });
     } else if (type !== 'thinking' && type !== 'redacted_thinking') {
