@@ -1,9 +1,18 @@
 import { makeFileChange, type FileChange } from '../proposal';
 import { CLAUDE_SETTINGS_PATH, storedChange } from '../storedText';
 import type { Playbook } from '../../playbook/model';
+import {
+  AGENT_HOOKS,
+  copilotHookFile,
+  SHARED_HOOK_DATA_PATH,
+  SHARED_HOOK_SCRIPT_PATH,
+  type AgentHookFacts,
+} from './agentHooks';
 import { hooksDisabled, settingsProblem, withEnforceHook } from './claudeSettings';
+import { hookConfigProblem, withHookEntry } from './hookConfig';
 import { HOOK_DATA_PATH, HOOK_SCRIPT, HOOK_SCRIPT_PATH } from './hookScript';
-import { enforcedRules } from './mark';
+import { enforcedRules, type EnforcementSpec } from './mark';
+import type { CommandMatcher } from './matcher';
 import {
   PRE_COMMIT_DATA_PATH,
   PRE_COMMIT_SCRIPT,
@@ -65,6 +74,8 @@ export function renderEnforcement(input: RenderEnforcementInput): FileChange[] {
     }
   }
 
+  renderAgentHooks(rules, input, push);
+
   const commits = rules.flatMap(([id, { content, spec }]) =>
     spec['pre-commit'] ? [{ id, text: shownText(content), paths: spec['pre-commit'] }] : [],
   );
@@ -78,4 +89,51 @@ export function renderEnforcement(input: RenderEnforcementInput): FileChange[] {
       'a pre-commit enforcement is marked, but the repository has no .husky/pre-commit or .githooks/pre-commit',
     );
   return files;
+}
+
+type MarkedRules = Array<[string, { content: string; spec: EnforcementSpec }]>;
+
+/**
+ * The other agents' hooks: one script and one rules file in `.combee/hooks/` for all of them (each agent runs a
+ * command from the repository, so one copy serves every agent, told apart by its argument), and each agent's entry
+ * in its own hooks file. An agent whose rules are all gone leaves its file; the last one out empties the rules file.
+ */
+function renderAgentHooks(
+  rules: MarkedRules,
+  input: RenderEnforcementInput,
+  push: (path: string, after: string) => void,
+): void {
+  const agents: Record<string, Array<{ id: string; text: string; commands: CommandMatcher[] }>> = {};
+  const configs: Array<{ facts: AgentHookFacts; on: boolean }> = [];
+  for (const facts of Object.values(AGENT_HOOKS)) {
+    const marked = rules.flatMap(([id, { content, spec }]) => {
+      const commands = spec[facts.agent];
+      return commands ? [{ id, text: shownText(content), commands }] : [];
+    });
+    const existing = input.readFile(facts.configPath);
+    if (marked.length === 0 && existing === undefined) continue;
+    const on = marked.length > 0;
+    if (facts.shape && hookConfigProblem(existing, facts.shape.event) !== undefined) {
+      if (on)
+        input.warn?.(
+          `${facts.configPath} ${hookConfigProblem(existing, facts.shape.event)}: the ${facts.label} enforcement of ${marked.map((r) => r.id).join(', ')} is left out`,
+        );
+      continue;
+    }
+    if (on) agents[facts.agent] = marked;
+    configs.push({ facts, on });
+  }
+  const any = Object.keys(agents).length > 0;
+  if (!any && input.readFile(SHARED_HOOK_DATA_PATH) === undefined) return;
+  push(SHARED_HOOK_DATA_PATH, `${JSON.stringify({ version: 1, agents }, null, 2)}\n`);
+  if (any) push(SHARED_HOOK_SCRIPT_PATH, HOOK_SCRIPT);
+  for (const { facts, on } of configs) {
+    const existing = input.readFile(facts.configPath);
+    if (!facts.shape) {
+      push(facts.configPath, copilotHookFile(on));
+      continue;
+    }
+    const after = withHookEntry(existing, on, facts.shape);
+    if (after !== undefined) push(facts.configPath, after);
+  }
 }
