@@ -43,12 +43,12 @@ function written(changes: readonly FileChange[]): string {
 }
 
 /** Runs a hook command as an agent does: through a shell, from a folder of the project, its JSON on stdin. */
-function run(root: string, command: string, stdin: unknown, env: Record<string, string> = {}) {
+function run(root: string, command: string, stdin: unknown) {
   return spawnSync('/bin/sh', ['-c', command], {
     cwd: join(root, 'app'),
     input: JSON.stringify(stdin),
     encoding: 'utf8',
-    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, ...env },
+    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
   });
 }
 
@@ -141,17 +141,16 @@ describe('agent hook formats', () => {
       tool_name: tool,
       tool_input: { command },
     });
-    const env = { GEMINI_PROJECT_DIR: root };
     for (const command of FORBIDDEN) {
-      const r = run(root, ours.hooks[0].command, call(command), env);
+      const r = run(root, ours.hooks[0].command, call(command));
       assert.equal(r.status, 2, command);
       assert.equal(r.stdout, '', 'nothing but JSON may go to stdout: nothing at all');
       assert.ok(r.stderr.includes(RULE) && r.stderr.includes('[setu-00001]'));
       for (const typed of TYPED) assert.ok(!r.stderr.includes(typed), r.stderr);
     }
     for (const command of ALLOWED)
-      assert.deepEqual(pick(run(root, ours.hooks[0].command, call(command), env)), [0, '', ''], command);
-    assert.deepEqual(pick(run(root, ours.hooks[0].command, call('npm install', 'read_file'), env)), [0, '', '']);
+      assert.deepEqual(pick(run(root, ours.hooks[0].command, call(command))), [0, '', ''], command);
+    assert.deepEqual(pick(run(root, ours.hooks[0].command, call('npm install', 'read_file'))), [0, '', '']);
   });
 
   it('Windsurf: an entry in .windsurf/hooks.json for pre_run_command, exit 2 with the reason on stderr', () => {

@@ -71,6 +71,13 @@ describe('escalating a broken prohibition', () => {
     assert.match(offered.mark, /claude-code: `npm install`; codex: `npm install` \(stops 4 of 4/);
     // Cursor's hook is available, but no Cursor session broke the rule: none for it
     assert.ok(!('cursor' in offered.spec));
+    // enforced for Claude Code already: offered again only for the agent that has no hook yet, Claude Code's kept
+    const marked = parsePlaybook(
+      `## Setup\n<!-- combee:enforced [setu-00001] claude-code: \`npm install\` (stops 3 of 3) -->\n[setu-00001] helpful=0 harmful=0 :: ${rule}\n`,
+    );
+    const [widened] = escalations(input(rule, [...sessions, ...followed], { hookAgents, playbook: marked }));
+    assert.deepEqual(widened.spec, { 'claude-code': [['npm', 'install']], codex: [['npm', 'install']] });
+    assert.deepEqual(escalations(input(rule, [...broke(3), ...followed], { hookAgents, playbook: marked })), []);
     // only Codex sessions broke it: the Codex hook alone, not Claude Code's
     const [codexOnly] = escalations(input(rule, [...broke(3, 'codex'), ...followed], { hookAgents }));
     assert.deepEqual(Object.keys(codexOnly.spec), ['codex']);

@@ -16,12 +16,11 @@ export const SHARED_HOOK_DATA_PATH = `${SHARED_HOOK_DIR}/combee-enforce.json`;
 
 /**
  * The command an agent's hooks file runs: the shared script from the repository's root, whatever folder the agent is
- * in. Gemini CLI names the project folder itself; the others run hooks through a shell in the project, where git finds
- * the root.
+ * in. Each of these agents runs a hook command through a shell in the project, where git finds the root (outside a
+ * repository node finds no script and fails, which none of them reads as a denial).
  */
 export function sharedHookCommand(agent: Exclude<HookAgent, 'claude-code'>): string {
-  const root = agent === 'gemini-cli' ? '"$GEMINI_PROJECT_DIR"' : '"$(git rev-parse --show-toplevel)"';
-  return `node ${root}/${SHARED_HOOK_SCRIPT_PATH} ${agent}`;
+  return `node "$(git rev-parse --show-toplevel)/${SHARED_HOOK_SCRIPT_PATH}" ${agent}`;
 }
 
 export interface AgentHookFacts {

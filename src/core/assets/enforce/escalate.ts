@@ -4,7 +4,7 @@ import type { AgentId, Trace } from '../../trace/model';
 import { screenText } from '../../trust/screen';
 import { teamOnlyReason } from '../../trust/screenRule';
 import { AGENT_HOOKS, HOOK_AGENTS, HOOK_LABELS, type HookAgent } from './agentHooks';
-import { enforcedMarkLine, enforcedRules, type EnforcementSpec } from './mark';
+import { ENFORCEMENT_KINDS, enforcedMarkLine, enforcedRules, type EnforcementSpec } from './mark';
 import { forbiddenMatchers, stops, type CommandMatcher } from './matcher';
 import { commitsPath, committedPaths } from './preCommit';
 
@@ -142,7 +142,9 @@ export function escalations(input: EscalationInput): Escalation[] {
   const enforced = enforcedRules(input.playbook);
   const found: Escalation[] = [];
   for (const rule of bullets(input.playbook)) {
-    if (enforced.has(rule.id) || input.held.has(rule.id) || screenText(rule.content).length > 0) continue;
+    if (input.held.has(rule.id) || screenText(rule.content).length > 0) continue;
+    // enforced already: offered again only to give a hook to an agent whose sessions broke it and that has none
+    const before = enforced.get(rule.id)?.spec;
     const said = input.words.get(rule.id) ?? [];
     // a session that judged the rule wrong: enforcing it would stop what someone asked for
     if (said.some((w) => w.tag === 'harmful')) continue;
@@ -184,6 +186,11 @@ export function escalations(input: EscalationInput): Escalation[] {
         commit.stopped.forEach((t) => stoppedBy.add(t));
         followedStopped = Math.max(followedStopped, commit.followedStopped);
       }
+    }
+    if (before) {
+      const added = ENFORCEMENT_KINDS.filter((kind) => spec[kind] && !before[kind]);
+      if (added.length === 0) continue;
+      spec = { ...before, ...Object.fromEntries(added.map((kind) => [kind, spec[kind]])) };
     }
     if (Object.keys(spec).length === 0) continue;
     const agents = [...new Set(broke.map((t) => t.agent))].sort();
