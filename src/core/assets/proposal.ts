@@ -119,9 +119,21 @@ export const Proposal = z.object({
         content: z.string(),
         agents: z.array(z.string()),
         claudeCode: z.array(z.array(z.string())).optional(),
+        /** The commands the other agents' hooks stop, by agent (`codex`, `cursor`, …: enforce/agentHooks.ts). */
+        hooks: z.record(z.string(), z.array(z.array(z.string()))).optional(),
         preCommit: z.array(z.string()).optional(),
         broke: z.object({ stopped: z.number().int(), of: z.number().int() }),
         followed: z.object({ stopped: z.number().int(), of: z.number().int() }),
+        /** Each agent's hook replayed on that agent's own sessions. */
+        replays: z
+          .array(
+            z.object({
+              agent: z.string(),
+              broke: z.object({ stopped: z.number().int(), of: z.number().int() }),
+              followed: z.object({ stopped: z.number().int(), of: z.number().int() }),
+            }),
+          )
+          .optional(),
         explanation: z.string(),
         /** The playbook mark that records it (re-applied when part of the proposal is rendered again). */
         mark: z.string().optional(),
@@ -140,6 +152,7 @@ export const Proposal = z.object({
         ruleId: z.string(),
         content: z.string(),
         claudeCode: z.array(z.array(z.string())).optional(),
+        hooks: z.record(z.string(), z.array(z.array(z.string()))).optional(),
         preCommit: z.array(z.string()).optional(),
       }),
     )

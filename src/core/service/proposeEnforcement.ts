@@ -1,6 +1,13 @@
 import type { Proposal } from '../assets/proposal';
-import { describeEscalation, escalations, VIOLATIONS_TO_ENFORCE, type Escalation } from '../assets/enforce/escalate';
-import { enforcedRules, withEnforcedMark } from '../assets/enforce/mark';
+import { hookAgentsAvailable, HOOK_AGENTS, SHARED_HOOK_DATA_PATH } from '../assets/enforce/agentHooks';
+import {
+  describeEscalation,
+  describeSpec,
+  escalations,
+  VIOLATIONS_TO_ENFORCE,
+  type Escalation,
+} from '../assets/enforce/escalate';
+import { enforcedRules, withEnforcedMark, type EnforcementSpec } from '../assets/enforce/mark';
 import { HOOK_DATA_PATH } from '../assets/enforce/hookScript';
 import { PRE_COMMIT_DATA_PATH } from '../assets/enforce/preCommit';
 import type { FileChange } from '../assets/proposal';
@@ -52,6 +59,7 @@ export async function proposeEnforcement(input: {
     traces,
     held: input.held,
     preCommit: preCommitHost(input.readFile) !== undefined,
+    hookAgents: hookAgentsAvailable(input.readFile),
     teamReview: input.teamReview,
   }).filter((e) => !offered.has(`${e.ruleId}\n${e.content}`));
   let playbook = input.playbook;
@@ -60,15 +68,36 @@ export async function proposeEnforcement(input: {
   return { playbook, enforcements: found.map(entry) };
 }
 
+/** The spec as the proposal stores it: Claude Code's commands, the other agents' by agent, the pre-commit paths. */
+function stored(spec: EnforcementSpec) {
+  const hooks: Record<string, string[][]> = {};
+  for (const agent of HOOK_AGENTS)
+    if (agent !== 'claude-code' && spec[agent]) hooks[agent] = spec[agent].map((m) => [...m]);
+  return {
+    ...(spec['claude-code'] ? { claudeCode: spec['claude-code'].map((m) => [...m]) } : {}),
+    ...(Object.keys(hooks).length > 0 ? { hooks } : {}),
+    ...(spec['pre-commit'] ? { preCommit: [...spec['pre-commit']] } : {}),
+  };
+}
+
+/** The stored enforcement read back as a spec (only the agents Combee knows). */
+function specOf(e: Pick<Enforced, 'claudeCode' | 'hooks' | 'preCommit'>): EnforcementSpec {
+  const spec: EnforcementSpec = {};
+  if (e.claudeCode) spec['claude-code'] = e.claudeCode;
+  for (const agent of HOOK_AGENTS) if (agent !== 'claude-code' && e.hooks?.[agent]) spec[agent] = e.hooks[agent];
+  if (e.preCommit) spec['pre-commit'] = e.preCommit;
+  return spec;
+}
+
 function entry(e: Escalation): NonNullable<Proposal['enforcements']>[number] {
   return {
     ruleId: e.ruleId,
     content: e.content,
     agents: e.agents,
-    ...(e.spec['claude-code'] ? { claudeCode: e.spec['claude-code'].map((m) => [...m]) } : {}),
-    ...(e.spec['pre-commit'] ? { preCommit: e.spec['pre-commit'] } : {}),
+    ...stored(e.spec),
     broke: e.broke,
     followed: e.followed,
+    ...(e.replays.length > 0 ? { replays: e.replays } : {}),
     explanation: e.teamOnly
       ? `${describeEscalation(e)}; held (team-only: ${e.teamOnly}), not marked or rendered until your own sessions break it too`
       : describeEscalation(e),
@@ -84,21 +113,13 @@ export function enforcedInFiles(
   held: ReadonlySet<string>,
   files: readonly FileChange[],
 ): Enforced[] {
-  if (!files.some((f) => f.path === HOOK_DATA_PATH || f.path === PRE_COMMIT_DATA_PATH)) return [];
+  if (!files.some((f) => [HOOK_DATA_PATH, SHARED_HOOK_DATA_PATH, PRE_COMMIT_DATA_PATH].includes(f.path))) return [];
   return [...enforcedRules(playbook)]
     .filter(([id]) => !held.has(id))
-    .map(([ruleId, { content, spec }]) => ({
-      ruleId,
-      content,
-      ...(spec['claude-code'] ? { claudeCode: spec['claude-code'].map((m) => [...m]) } : {}),
-      ...(spec['pre-commit'] ? { preCommit: [...spec['pre-commit']] } : {}),
-    }));
+    .map(([ruleId, { content, spec }]) => ({ ruleId, content, ...stored(spec) }));
 }
 
 /** What one enforcement stops, in one line. */
-export function describeEnforced(e: Enforced): string {
-  return [
-    ...(e.claudeCode ? [`a Claude Code hook stops ${e.claudeCode.map((m) => `\`${m.join(' ')}\``).join(', ')}`] : []),
-    ...(e.preCommit ? [`a pre-commit check refuses ${e.preCommit.map((p) => `\`${p}\``).join(', ')}`] : []),
-  ].join(' and ');
+export function describeEnforced(e: Pick<Enforced, 'claudeCode' | 'hooks' | 'preCommit'>): string {
+  return describeSpec(specOf(e), { hook: 'stops', commit: 'refuses' });
 }

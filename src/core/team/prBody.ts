@@ -1,3 +1,4 @@
+import { HOOK_LABELS, type HookAgent } from '../assets/enforce/agentHooks';
 import type { Proposal, RuleChange } from '../assets/proposal';
 import { describeFlags } from '../trust/kinds';
 import { describeCorroboration } from '../playbook/provenanceMark';
@@ -58,6 +59,10 @@ export function renderPrBody(input: PrBodyInput): string {
           ...(e.claudeCode
             ? [`Claude Code hook stops ${e.claudeCode.map((m) => codeSpan(m.join(' '))).join(', ')}`]
             : []),
+          ...Object.entries(e.hooks ?? {}).map(
+            ([agent, commands]) =>
+              `${HOOK_LABELS[agent as HookAgent] ?? agent} hook stops ${commands.map((m) => codeSpan(m.join(' '))).join(', ')}`,
+          ),
           ...(e.preCommit ? [`pre-commit check refuses ${e.preCommit.map((p) => codeSpan(p)).join(', ')}`] : []),
         ].join('; ');
         return `- ${codeSpan(e.ruleId)} ${codeSpan(e.content)} — ${what}

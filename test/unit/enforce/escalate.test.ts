@@ -40,16 +40,47 @@ describe('escalating a broken prohibition', () => {
     const [offered] = escalations(input(rule, [...mixed, ...followed]));
     assert.deepEqual(offered.spec, { 'claude-code': [['npm', 'install']] });
     assert.deepEqual(offered.agents, ['claude-code', 'codex']);
+    // the Claude Code hook stops Claude Code's sessions only: the Codex one is not stopped without a Codex hook
     assert.deepEqual(
       [offered.broke, offered.followed],
       [
-        { stopped: 3, of: 3 },
+        { stopped: 2, of: 3 },
         { stopped: 0, of: 1 },
       ],
     );
-    assert.match(offered.mark, /^<!-- combee:enforced \[setu-00001\] claude-code: `npm install` \(stops 3 of 3/);
-    // broken only in other agents' sessions: no Claude Code hook for them
+    assert.match(offered.mark, /^<!-- combee:enforced \[setu-00001\] claude-code: `npm install` \(stops 2 of 3/);
+    // broken only in other agents' sessions, whose hooks the repository can't take: no Claude Code hook for them
     assert.deepEqual(escalations(input(rule, [...broke(3, 'codex'), ...followed])), []);
+  });
+
+  it("offers each agent whose sessions broke the rule its own hook, replayed on that agent's sessions", () => {
+    const rule = 'Never run `npm install`: use `pnpm add`.';
+    const codexFollowed: Array<[Trace, Word['tag']]> = [[session('cf', 'codex', 'pnpm add zod'), 'neutral']];
+    const sessions = [
+      ...broke(2),
+      ...broke(2, 'codex').map(([t, w]) => [{ ...t, id: `codex-${t.id}` }, w] as [Trace, Word['tag']]),
+    ];
+    const hookAgents = new Set(['claude-code', 'codex', 'cursor'] as const);
+    const [offered] = escalations(input(rule, [...sessions, ...followed, ...codexFollowed], { hookAgents }));
+    assert.deepEqual(offered.spec, { 'claude-code': [['npm', 'install']], codex: [['npm', 'install']] });
+    assert.deepEqual(offered.broke, { stopped: 4, of: 4 });
+    assert.deepEqual(offered.replays, [
+      { agent: 'claude-code', broke: { stopped: 2, of: 2 }, followed: { stopped: 0, of: 1 } },
+      { agent: 'codex', broke: { stopped: 2, of: 2 }, followed: { stopped: 0, of: 1 } },
+    ]);
+    assert.match(offered.mark, /claude-code: `npm install`; codex: `npm install` \(stops 4 of 4/);
+    // Cursor's hook is available, but no Cursor session broke the rule: none for it
+    assert.ok(!('cursor' in offered.spec));
+    // enforced for Claude Code already: offered again only for the agent that has no hook yet, Claude Code's kept
+    const marked = parsePlaybook(
+      `## Setup\n<!-- combee:enforced [setu-00001] claude-code: \`npm install\` (stops 3 of 3) -->\n[setu-00001] helpful=0 harmful=0 :: ${rule}\n`,
+    );
+    const [widened] = escalations(input(rule, [...sessions, ...followed], { hookAgents, playbook: marked }));
+    assert.deepEqual(widened.spec, { 'claude-code': [['npm', 'install']], codex: [['npm', 'install']] });
+    assert.deepEqual(escalations(input(rule, [...broke(3), ...followed], { hookAgents, playbook: marked })), []);
+    // only Codex sessions broke it: the Codex hook alone, not Claude Code's
+    const [codexOnly] = escalations(input(rule, [...broke(3, 'codex'), ...followed], { hookAgents }));
+    assert.deepEqual(Object.keys(codexOnly.spec), ['codex']);
   });
 
   it('offers no matcher that would have stopped a session that followed the rule', () => {

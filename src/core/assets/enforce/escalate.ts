@@ -3,7 +3,8 @@ import { bullets, type Playbook } from '../../playbook/model';
 import type { AgentId, Trace } from '../../trace/model';
 import { screenText } from '../../trust/screen';
 import { teamOnlyReason } from '../../trust/screenRule';
-import { enforcedMarkLine, enforcedRules, type EnforcementSpec } from './mark';
+import { AGENT_HOOKS, HOOK_AGENTS, HOOK_LABELS, type HookAgent } from './agentHooks';
+import { ENFORCEMENT_KINDS, enforcedMarkLine, enforcedRules, type EnforcementSpec } from './mark';
 import { forbiddenMatchers, stops, type CommandMatcher } from './matcher';
 import { commitsPath, committedPaths } from './preCommit';
 
@@ -19,12 +20,21 @@ export interface Tally {
   of: number;
 }
 
+/** How one agent's hook did on that agent's own sessions. */
+export interface AgentReplay {
+  agent: HookAgent;
+  broke: Tally;
+  followed: Tally;
+}
+
 export interface Escalation {
   ruleId: string;
   content: string;
   spec: EnforcementSpec;
-  /** The agents whose sessions broke the rule (the Claude Code hook is offered when Claude Code is among them). */
+  /** The agents whose sessions broke the rule (each one's hook is offered when it stops that agent's sessions). */
   agents: AgentId[];
+  /** Each agent hook offered, replayed on that agent's sessions. */
+  replays: AgentReplay[];
   /** Sessions that broke the rule as worded now, and how many of them the enforcement would have stopped. */
   broke: Tally;
   /** Sessions that had the rule in play and did not break it, and how many it would have stopped (always 0). */
@@ -45,6 +55,8 @@ export interface EscalationInput {
   held: ReadonlySet<string>;
   /** Whether the repository has a pre-commit hook Combee can add its check to. */
   preCommit: boolean;
+  /** The agent hooks the repository can take (agentHooks.ts `hookAgentsAvailable`); Claude Code's when not given. */
+  hookAgents?: ReadonlySet<HookAgent>;
   /** Reviewed by the team as a pull request: bundles' sessions are what it reviews, so they hold nothing back. */
   teamReview?: boolean;
 }
@@ -84,12 +96,55 @@ function verified<T>(
   return { kept, stopped: [...stopped], followedStopped };
 }
 
+/** The agent whose sessions a hook stops, by the trace's agent. */
+function hookAgentOf(agent: AgentId): HookAgent | undefined {
+  if (agent === 'claude-code') return 'claude-code';
+  return Object.values(AGENT_HOOKS).find((facts) => facts.sessions === agent)?.agent;
+}
+
+/**
+ * Each agent's hook, replayed on that agent's sessions: of the matchers that stop no following session (of any agent:
+ * a command someone ran while following the rule is never stopped), the narrowest that stop the sessions of this agent
+ * that broke it. An agent whose hook would stop none of them gets none.
+ */
+function agentHooks(
+  candidates: readonly CommandMatcher[],
+  broke: readonly Trace[],
+  followed: readonly Trace[],
+  available: ReadonlySet<HookAgent>,
+): { spec: EnforcementSpec; replays: AgentReplay[]; stopped: Trace[] } {
+  const spec: EnforcementSpec = {};
+  const replays: AgentReplay[] = [];
+  const stopped: Trace[] = [];
+  const stopsSession = (m: CommandMatcher, commands: readonly string[]) => commands.some((c) => stops(c, m));
+  for (const agent of HOOK_AGENTS) {
+    if (!available.has(agent)) continue;
+    const own = (t: Trace) => hookAgentOf(t.agent) === agent;
+    const brokeHere = broke.filter(own);
+    if (brokeHere.length === 0) continue;
+    const hook = verified(candidates, (m) => m.length, brokeHere, followed, stopsSession);
+    if (hook.stopped.length === 0) continue;
+    const followedHere = followed.filter(own);
+    const followedStopped = followedHere.filter((t) => hook.kept.some((m) => stopsSession(m, commandsOf(t)))).length;
+    spec[agent] = hook.kept;
+    stopped.push(...hook.stopped);
+    replays.push({
+      agent,
+      broke: { stopped: hook.stopped.length, of: brokeHere.length },
+      followed: { stopped: followedStopped, of: followedHere.length },
+    });
+  }
+  return { spec, replays, stopped };
+}
+
 /** The enforcements the playbook's broken prohibitions earn, rule by rule in its order. */
 export function escalations(input: EscalationInput): Escalation[] {
   const enforced = enforcedRules(input.playbook);
   const found: Escalation[] = [];
   for (const rule of bullets(input.playbook)) {
-    if (enforced.has(rule.id) || input.held.has(rule.id) || screenText(rule.content).length > 0) continue;
+    if (input.held.has(rule.id) || screenText(rule.content).length > 0) continue;
+    // enforced already: offered again only to give a hook to an agent whose sessions broke it and that has none
+    const before = enforced.get(rule.id)?.spec;
     const said = input.words.get(rule.id) ?? [];
     // a session that judged the rule wrong: enforcing it would stop what someone asked for
     if (said.some((w) => w.tag === 'harmful')) continue;
@@ -98,20 +153,25 @@ export function escalations(input: EscalationInput): Escalation[] {
     if (broke.length < VIOLATIONS_TO_ENFORCE) continue;
     const followed = said.filter((w) => w.tag === 'helpful' || w.tag === 'neutral').flatMap((w) => traceOf(w) ?? []);
 
-    const spec: EnforcementSpec = {};
+    let spec: EnforcementSpec = {};
     let followedStopped = 0;
+    let replays: AgentReplay[] = [];
     const stoppedBy = new Set<Trace>();
-    const hook = verified<CommandMatcher>(
-      forbiddenMatchers(rule.content),
+    const candidates = forbiddenMatchers(rule.content);
+    // the rule's commands, tried on every session that broke it: enough of them, and each agent's hook is replayed
+    const any = verified<CommandMatcher>(
+      candidates,
       (m) => m.length,
       broke,
       followed,
       (m, commands) => commands.some((c) => stops(c, m)),
     );
-    if (hook.stopped.length >= VIOLATIONS_TO_ENFORCE && hook.stopped.some((t) => t.agent === 'claude-code')) {
-      spec['claude-code'] = hook.kept;
-      hook.stopped.forEach((t) => stoppedBy.add(t));
-      followedStopped = Math.max(followedStopped, hook.followedStopped);
+    if (any.stopped.length >= VIOLATIONS_TO_ENFORCE) {
+      const hooks = agentHooks(candidates, broke, followed, input.hookAgents ?? new Set(['claude-code']));
+      spec = hooks.spec;
+      replays = hooks.replays;
+      hooks.stopped.forEach((t) => stoppedBy.add(t));
+      followedStopped = Math.max(followedStopped, any.followedStopped);
     }
     if (input.preCommit) {
       const commit = verified(
@@ -127,7 +187,12 @@ export function escalations(input: EscalationInput): Escalation[] {
         followedStopped = Math.max(followedStopped, commit.followedStopped);
       }
     }
-    if (!spec['claude-code'] && !spec['pre-commit']) continue;
+    if (before) {
+      const added = ENFORCEMENT_KINDS.filter((kind) => spec[kind] && !before[kind]);
+      if (added.length === 0) continue;
+      spec = { ...before, ...Object.fromEntries(added.map((kind) => [kind, spec[kind]])) };
+    }
+    if (Object.keys(spec).length === 0) continue;
     const agents = [...new Set(broke.map((t) => t.agent))].sort();
     const tally = {
       broke: { stopped: stoppedBy.size, of: broke.length },
@@ -148,6 +213,7 @@ export function escalations(input: EscalationInput): Escalation[] {
       content: rule.content,
       spec,
       agents,
+      replays,
       ...tally,
       mark: enforcedMarkLine(rule.id, spec, why),
       ...(teamOnly ? { teamOnly } : {}),
@@ -156,15 +222,28 @@ export function escalations(input: EscalationInput): Escalation[] {
   return found;
 }
 
-/** One line of a proposal's explanation for an enforcement. */
-export function describeEscalation(e: Escalation): string {
-  const where = [
-    ...(e.spec['claude-code']
-      ? [`a Claude Code hook stopping ${e.spec['claude-code'].map((m) => `\`${m.join(' ')}\``).join(', ')}`]
-      : []),
-    ...(e.spec['pre-commit']
-      ? [`a pre-commit check refusing ${e.spec['pre-commit'].map((p) => `\`${p}\``).join(', ')}`]
+/** What the agents' hooks and the pre-commit check of a spec stop, as a phrase ("a Codex hook stopping `npm install`"). */
+export function describeSpec(spec: EnforcementSpec, verb: { hook: string; commit: string }): string {
+  return [
+    ...HOOK_AGENTS.flatMap((agent) => {
+      const commands = spec[agent];
+      return commands
+        ? [`a ${HOOK_LABELS[agent]} hook ${verb.hook} ${commands.map((m) => `\`${m.join(' ')}\``).join(', ')}`]
+        : [];
+    }),
+    ...(spec['pre-commit']
+      ? [`a pre-commit check ${verb.commit} ${spec['pre-commit'].map((p) => `\`${p}\``).join(', ')}`]
       : []),
   ].join(' and ');
-  return `rule ${e.ruleId} is enforced by ${where}: it stops ${e.broke.stopped} of the ${e.broke.of} sessions that broke it (as worded now) and ${e.followed.stopped} of the ${e.followed.of} that followed it`;
+}
+
+/** One line of a proposal's explanation for an enforcement, with how each agent's hook did on that agent's sessions. */
+export function describeEscalation(e: Escalation): string {
+  const where = describeSpec(e.spec, { hook: 'stopping', commit: 'refusing' });
+  const perAgent = (e.replays ?? []).map(
+    (r) =>
+      `${HOOK_LABELS[r.agent]}: ${r.broke.stopped} of ${r.broke.of} that broke it, ${r.followed.stopped} of ${r.followed.of} that followed it`,
+  );
+  const replayed = perAgent.length > 0 ? ` (each hook on its agent's sessions: ${perAgent.join('; ')})` : '';
+  return `rule ${e.ruleId} is enforced by ${where}: it stops ${e.broke.stopped} of the ${e.broke.of} sessions that broke it (as worded now) and ${e.followed.stopped} of the ${e.followed.of} that followed it${replayed}`;
 }

@@ -1,31 +1,33 @@
 import { marksStart } from '../../playbook/marks';
 import type { Playbook, PlaybookLine } from '../../playbook/model';
+import { HOOK_AGENTS, type HookAgent } from './agentHooks';
 import { forbiddenMatchers, isSafeMatcher, type CommandMatcher } from './matcher';
 import { committedPaths, isSafePath } from './preCommit';
 
 // The playbook's record of an enforcement, a mark above its rule like the others (marks.ts):
-// `<!-- combee:enforced [id] claude-code: `npm install`, `npm i`; pre-commit: `.env` (why) -->`. What the hooks stop
-// is rendered from these marks alone, so a rule retired takes its mark, and with it its enforcement, along.
+// `<!-- combee:enforced [id] claude-code: `npm install`, `npm i`; codex: `npm install`; pre-commit: `.env` (why) -->`.
+// What the hooks stop is rendered from these marks alone, so a rule retired takes its mark, and with it its
+// enforcement, along. A mark written before other agents had hooks (claude-code and pre-commit only) reads the same.
 
 const KIND = 'enforced';
 const PREFIX = `<!-- combee:${KIND} [`;
 const SUFFIX = ' -->';
 
-/** Where an enforcement runs: Claude Code's PreToolUse hook, or the repository's git pre-commit hook. */
-export const ENFORCEMENT_KINDS = ['claude-code', 'pre-commit'] as const;
+/** Where an enforcement runs: an agent's hook before a shell command (agentHooks.ts), or git's pre-commit hook. */
+export const ENFORCEMENT_KINDS = [...HOOK_AGENTS, 'pre-commit'] as const;
 export type EnforcementKind = (typeof ENFORCEMENT_KINDS)[number];
 
-export interface EnforcementSpec {
-  /** Commands the Claude Code hook stops. */
-  'claude-code'?: CommandMatcher[];
-  /** Paths the pre-commit check refuses to commit. */
-  'pre-commit'?: string[];
-}
+/** Per agent, the commands its hook stops; and the paths the pre-commit check refuses to commit. */
+export type EnforcementSpec = { [agent in HookAgent]?: CommandMatcher[] } & { 'pre-commit'?: string[] };
+
+const isHookAgent = (kind: string): kind is HookAgent => (HOOK_AGENTS as readonly string[]).includes(kind);
 
 export function enforcedMarkLine(id: string, spec: EnforcementSpec, why: string): string {
   const parts: string[] = [];
-  const commands = spec['claude-code'] ?? [];
-  if (commands.length > 0) parts.push(`claude-code: ${commands.map((m) => `\`${m.join(' ')}\``).join(', ')}`);
+  for (const agent of HOOK_AGENTS) {
+    const commands = spec[agent] ?? [];
+    if (commands.length > 0) parts.push(`${agent}: ${commands.map((m) => `\`${m.join(' ')}\``).join(', ')}`);
+  }
   const paths = spec['pre-commit'] ?? [];
   if (paths.length > 0) parts.push(`pre-commit: ${paths.map((p) => `\`${p}\``).join(', ')}`);
   // the why never holds a parenthesis of its own: the reader cuts at the first one
@@ -53,9 +55,9 @@ function parseMark(text: string): { id: string; spec: EnforcementSpec } | undefi
       .map((item) => item.trim())
       .filter((item) => /^`[^`]+`$/.test(item))
       .map((item) => item.slice(1, -1));
-    if (kind === 'claude-code') {
+    if (isHookAgent(kind)) {
       const matchers = items.map((item) => item.split(' ')).filter(isSafeMatcher);
-      if (matchers.length > 0) spec['claude-code'] = matchers;
+      if (matchers.length > 0) spec[kind] = matchers;
     } else if (kind === 'pre-commit') {
       const paths = items.filter(isSafePath);
       if (paths.length > 0) spec['pre-commit'] = paths;
@@ -72,13 +74,14 @@ function parseMark(text: string): { id: string; spec: EnforcementSpec } | undefi
 function foundedSpec(spec: EnforcementSpec, content: string): EnforcementSpec | undefined {
   const forbidden = new Set(forbiddenMatchers(content).map((m) => m.join(' ')));
   const paths = new Set(committedPaths(content));
-  const commands = (spec['claude-code'] ?? []).filter((m) => forbidden.has(m.join(' ')));
+  const founded: EnforcementSpec = {};
+  for (const agent of HOOK_AGENTS) {
+    const commands = (spec[agent] ?? []).filter((m) => forbidden.has(m.join(' ')));
+    if (commands.length > 0) founded[agent] = commands;
+  }
   const commits = (spec['pre-commit'] ?? []).filter((p) => paths.has(p));
-  if (commands.length === 0 && commits.length === 0) return undefined;
-  return {
-    ...(commands.length > 0 ? { 'claude-code': commands } : {}),
-    ...(commits.length > 0 ? { 'pre-commit': commits } : {}),
-  };
+  if (commits.length > 0) founded['pre-commit'] = commits;
+  return Object.keys(founded).length > 0 ? founded : undefined;
 }
 
 /** The enforcement marks that sit in the marks right above their own rule, by rule id, in the playbook's order. */

@@ -1,9 +1,19 @@
 import { makeFileChange, type FileChange } from '../proposal';
 import { CLAUDE_SETTINGS_PATH, storedChange } from '../storedText';
 import type { Playbook } from '../../playbook/model';
+import {
+  AGENT_HOOKS,
+  copilotHookFile,
+  SHARED_HOOK_DATA_PATH,
+  SHARED_HOOK_SCRIPT_PATH,
+  type AgentHookFacts,
+} from './agentHooks';
 import { hooksDisabled, settingsProblem, withEnforceHook } from './claudeSettings';
+import { CODEX_TOML_PATH, codexHooksInToml, tomlHookProblem, withTomlHookBlock } from './codexToml';
+import { hookConfigProblem, withHookEntry } from './hookConfig';
 import { HOOK_DATA_PATH, HOOK_SCRIPT, HOOK_SCRIPT_PATH } from './hookScript';
-import { enforcedRules } from './mark';
+import { enforcedRules, type EnforcementSpec } from './mark';
+import type { CommandMatcher } from './matcher';
 import {
   PRE_COMMIT_DATA_PATH,
   PRE_COMMIT_SCRIPT,
@@ -65,6 +75,8 @@ export function renderEnforcement(input: RenderEnforcementInput): FileChange[] {
     }
   }
 
+  renderAgentHooks(rules, input, push);
+
   const commits = rules.flatMap(([id, { content, spec }]) =>
     spec['pre-commit'] ? [{ id, text: shownText(content), paths: spec['pre-commit'] }] : [],
   );
@@ -78,4 +90,72 @@ export function renderEnforcement(input: RenderEnforcementInput): FileChange[] {
       'a pre-commit enforcement is marked, but the repository has no .husky/pre-commit or .githooks/pre-commit',
     );
   return files;
+}
+
+type MarkedRules = Array<[string, { content: string; spec: EnforcementSpec }]>;
+
+/**
+ * The other agents' hooks: one script and one rules file in `.combee/hooks/` for all of them (each agent runs a
+ * command from the repository, so one copy serves every agent, told apart by its argument), and each agent's entry
+ * in its own hooks file. An agent whose rules are all gone leaves its file; the last one out empties the rules file.
+ */
+function renderAgentHooks(
+  rules: MarkedRules,
+  input: RenderEnforcementInput,
+  push: (path: string, after: string) => void,
+): void {
+  const agents: Record<string, Array<{ id: string; text: string; commands: CommandMatcher[] }>> = {};
+  const configs: Array<{ path: string; after: string }> = [];
+  for (const facts of Object.values(AGENT_HOOKS)) {
+    const marked = rules.flatMap(([id, { content, spec }]) => {
+      const commands = spec[facts.agent];
+      return commands ? [{ id, text: shownText(content), commands }] : [];
+    });
+    const config = configEditor(facts, input.readFile);
+    const existing = input.readFile(config.path);
+    if (marked.length === 0 && existing === undefined) continue;
+    const on = marked.length > 0;
+    const leftOut = (why: string) =>
+      input.warn?.(`the ${facts.label} enforcement of ${marked.map((r) => r.id).join(', ')} is left out: ${why}`);
+    if (existing === undefined && !facts.creates) {
+      leftOut(`the repository has no ${config.path}, and Combee does not create it`);
+      continue;
+    }
+    const after = config.edit(existing, on);
+    if (after === undefined) {
+      if (on) leftOut(`${config.path} ${config.problem(existing) ?? 'cannot be read'}`);
+      continue;
+    }
+    if (on) agents[facts.agent] = marked;
+    configs.push({ path: config.path, after });
+  }
+  const any = Object.keys(agents).length > 0;
+  if (!any && input.readFile(SHARED_HOOK_DATA_PATH) === undefined) return;
+  push(SHARED_HOOK_DATA_PATH, `${JSON.stringify({ version: 1, agents }, null, 2)}\n`);
+  if (any) push(SHARED_HOOK_SCRIPT_PATH, HOOK_SCRIPT);
+  for (const { path, after } of configs) push(path, after);
+}
+
+interface ConfigEditor {
+  path: string;
+  /** The file with Combee's entry present or not; undefined when it can't be edited. */
+  edit: (text: string | undefined, on: boolean) => string | undefined;
+  problem: (text: string | undefined) => string | undefined;
+}
+
+/** How Combee's entry goes into the agent's hooks file: a JSON entry, Copilot's own file, or Codex's TOML block. */
+function configEditor(facts: AgentHookFacts, readFile: (rel: string) => string | undefined): ConfigEditor {
+  const { shape } = facts;
+  if (facts.agent === 'codex' && shape && codexHooksInToml(readFile))
+    return {
+      path: CODEX_TOML_PATH,
+      edit: (text, on) => withTomlHookBlock(text ?? '', on, shape.command),
+      problem: (text) => tomlHookProblem(text ?? ''),
+    };
+  if (!shape) return { path: facts.configPath, edit: (_text, on) => copilotHookFile(on), problem: () => undefined };
+  return {
+    path: facts.configPath,
+    edit: (text, on) => withHookEntry(text, on, shape),
+    problem: (text) => hookConfigProblem(text, shape.event),
+  };
 }

@@ -1,3 +1,4 @@
+import { SHARED_HOOK_DATA_PATH } from '../../assets/enforce/agentHooks';
 import { HOOK_DATA_PATH } from '../../assets/enforce/hookScript';
 import { PRE_COMMIT_DATA_PATH } from '../../assets/enforce/preCommit';
 import type { Proposal } from '../../assets/proposal';
@@ -31,7 +32,7 @@ export function enforcementItems(proposal: Pick<Proposal, 'enforced' | 'enforcem
       state: 'enforced',
       content: e.content,
       stops: describeEnforced(e),
-      file: e.claudeCode ? HOOK_DATA_PATH : PRE_COMMIT_DATA_PATH,
+      file: e.claudeCode ? HOOK_DATA_PATH : e.hooks ? SHARED_HOOK_DATA_PATH : PRE_COMMIT_DATA_PATH,
       origin: own
         ? `offered by this run: ${own.explanation}`
         : 'from a combee:enforced mark already in the playbook, not offered by this run (a mark is text anyone with the repository can write: check it is your team’s)',
