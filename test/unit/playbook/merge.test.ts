@@ -92,17 +92,19 @@ describe('playbook merge', () => {
     assert.deepEqual(merged['bat-03001'], [0, 0]);
   });
 
-  it('leaves a flag mark that no longer sits above its rule as a conflict', () => {
-    // a mark moved off its rule (by hand, or by an edit on one side) holds nothing back where it ended up
+  it('keeps a flag mark with its rule whatever the line merge does to the rules around it', () => {
+    // marks are keyed by rule id in the machine section: moving or editing other rules cannot detach one
     const flagged = `<!-- combee:flagged [bat-00002] agent-directive: x. Kept out of AGENTS.md and the other files until accepted by name. -->`;
-    const ours = BASE.replace('[pit-00003]', `${flagged}\n[pit-00003]`);
+    const ours = BASE.replace('[bat-00002]', `${flagged}\n[bat-00002]`);
     const theirs = BASE.replace('[pit-00003] helpful=1', '[pit-00003] helpful=2');
     const result = mergePlaybooks(BASE, ours, theirs);
-    assert.deepEqual(result.conflicts, ['bat-00002']);
-    assert.deepEqual(result.detachedMarks, ['bat-00002']);
-    // on its rule it is no conflict
-    const onIt = BASE.replace('[bat-00002]', `${flagged}\n[bat-00002]`);
-    assert.deepEqual(mergePlaybooks(BASE, onIt, theirs).conflicts, []);
+    assert.deepEqual(result.conflicts, []);
+    assert.deepEqual([...markedIds(parsePlaybook(result.text))], ['bat-00002']);
+    // an older mark a hand edit left off its rule held nothing, and still holds nothing
+    const moved = BASE.replace('[pit-00003]', `${flagged}\n[pit-00003]`);
+    const off = mergePlaybooks(BASE, moved, theirs);
+    assert.deepEqual(off.conflicts, []);
+    assert.deepEqual([...markedIds(parsePlaybook(off.text))], []);
   });
 
   it('carries no provenance mark one side forged: only a mark every version holds as it was stays', () => {

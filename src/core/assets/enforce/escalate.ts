@@ -149,7 +149,7 @@ export function escalations(input: EscalationInput): Escalation[] {
       spec,
       agents,
       ...tally,
-      mark: enforcedMarkLine(rule.id, spec, why),
+      mark: enforcedMarkLine(spec, why),
       ...(teamOnly ? { teamOnly } : {}),
     });
   }
