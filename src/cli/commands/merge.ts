@@ -41,9 +41,7 @@ export async function mergeCommand(argv: string[], out: Output): Promise<number>
       `the flag mark of ${result.restoredFlags.join(', ')} is kept: a merge never clears a flag (accept the rule by name to)`,
     );
   if (result.droppedModelMarks.length > 0)
-    out.info(
-      `both sides gave ${result.droppedModelMarks.join(', ')} a different model mark: ours is kept`,
-    );
+    out.info(`both sides gave ${result.droppedModelMarks.join(', ')} a different model mark: ours is kept`);
   if (result.conflicts.length > 0)
     out.warn(
       `${result.conflicts.length} rule(s) edited differently on both sides (${result.conflicts.join(', ')}): resolve the conflict markers`,

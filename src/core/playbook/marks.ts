@@ -4,7 +4,7 @@ import { bullets, idNumber, MARK_KINDS, type MarkKind, type Playbook, type RuleM
 // enforcement) live in one machine section at the end of the playbook, one line per mark, keyed by rule id:
 //
 //   <!-- combee:marks …
-//   [bui-00001] model: written by openai gpt-4o-mini (prompt 1)
+//   model [bui-00001] written by openai gpt-4o-mini (prompt 1)
 //   -->
 //
 // This file alone places, writes and reads them; the files of each kind say only what their mark says. Older playbooks
@@ -21,9 +21,10 @@ export { MARK_KINDS, type MarkKind, type RuleMark };
 const RULELESS: ReadonlySet<MarkKind> = new Set<MarkKind>(['removal']);
 
 const START = /^<!--\s*combee:marks\b/;
-const HEADER = '<!-- combee:marks (one line per mark: [rule id] kind: what it says; Combee rewrites this section)';
+const HEADER = '<!-- combee:marks (one line per mark: kind [rule id] what it says; Combee rewrites this section)';
 const END = '-->';
-const MARK = /^\[([^\]\s]+)\] ([a-z]+): ?(.*)$/;
+/** Kind first: a line of the section never reads as a rule (`[id] …`) to a tool or an agent reading the file raw. */
+const MARK = /^([a-z]+) \[([^\]\s]+)\](?: (.*))?$/;
 /** A mark as older playbooks wrote it, right above its rule. */
 const INLINE_MARK = /^<!-- combee:([a-z]+) \[([^\]\s]+)\](?: (.*?))? ?-->$/;
 const FENCE = /^\s*(```|~~~)/;
@@ -39,12 +40,17 @@ export function markText(text: string): string {
 }
 
 function markLine(mark: RuleMark): string {
-  return `[${mark.id}] ${mark.kind}: ${markText(mark.text)}`;
+  return `${mark.kind} [${mark.id}] ${markText(mark.text)}`;
 }
 
 function readMarkLine(line: string): RuleMark | undefined {
   const m = MARK.exec(line.trim());
-  return m && isKind(m[2]) ? { id: m[1], kind: m[2], text: markText(m[3]) } : undefined;
+  return m && isKind(m[1]) ? { id: m[2], kind: m[1], text: markText(m[3] ?? '') } : undefined;
+}
+
+/** Whether a line is one of Combee's marks (in the machine section, or above a rule as older versions wrote them). */
+export function isMarkLine(line: string): boolean {
+  return START.test(line.trim()) || readMarkLine(line) !== undefined || inlineMark(line) !== undefined;
 }
 
 /** An older mark line's kind, rule and text; undefined when the line is none. */
@@ -111,6 +117,35 @@ export function splitMarkSection(lines: readonly string[]): MarkSection {
     if (!closed) problems.push('the combee:marks section has no closing -->, read to the end of the file');
   }
   return { body, marks, problems };
+}
+
+/**
+ * A file's text split at its marks section: the text around it, and the section's lines with the blank lines before
+ * it (none when the file has no section). For laying a person's edits onto a file Combee renders again.
+ */
+export function splitMarkSectionText(text: string): { body: string; section: string[] } {
+  const lines = text.split('\n');
+  let inFence = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (FENCE.test(lines[i])) inFence = !inFence;
+    if (!START.test(lines[i].trim()) || (inFence && !closesFile(lines, i))) continue;
+    let end = lines[i].includes(END, lines[i].indexOf('combee:marks')) ? i : i + 1;
+    while (end < lines.length - 1 && !lines[end].includes(END)) end++;
+    let cut = i;
+    while (cut > 0 && lines[cut - 1].trim() === '') cut--;
+    return { body: [...lines.slice(0, cut), ...lines.slice(end + 1)].join('\n'), section: lines.slice(cut, end + 1) };
+  }
+  return { body: text, section: [] };
+}
+
+/** `splitMarkSectionText` undone: the section after the text's last non-blank line. */
+export function joinMarkSectionText(body: string, section: readonly string[]): string {
+  if (section.length === 0) return body;
+  const trailingNewline = body.endsWith('\n');
+  const lines = (trailingNewline ? body.slice(0, -1) : body).split('\n');
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  const text = [...lines, ...section].join('\n');
+  return trailingNewline ? `${text}\n` : text;
 }
 
 /**

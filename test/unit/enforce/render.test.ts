@@ -12,7 +12,11 @@ import { tempDir } from '../../../testing/tmp';
 
 const ENV_RULE = 'Never commit `.env` files: secrets live in the vault.';
 const marked = (mark: string) =>
-  withEnforcedMark(parsePlaybook(`## Conventions\n[conv-00004] helpful=0 harmful=0 :: ${ENV_RULE}\n`), 'conv-00004', mark);
+  withEnforcedMark(
+    parsePlaybook(`## Conventions\n[conv-00004] helpful=0 harmful=0 :: ${ENV_RULE}\n`),
+    'conv-00004',
+    mark,
+  );
 
 describe('enforcement files', () => {
   it("merge Combee's hook into a settings.json with hooks of its own, and take it out again, touching nothing else", () => {

@@ -16,7 +16,7 @@ import { stagesByModel } from '../../../src/shared/stagesByModel';
 const A: RuleAuthor = { provider: 'openai', model: 'gpt-4o-mini', promptVersion: '1' };
 const B: RuleAuthor = { provider: 'openai', model: 'meta-llama/llama-3.1-70b', promptVersion: '2' };
 
-const MARKS = '<!-- combee:marks (one line per mark: [rule id] kind: what it says; Combee rewrites this section)';
+const MARKS = '<!-- combee:marks (one line per mark: kind [rule id] what it says; Combee rewrites this section)';
 
 const BASE = `# Playbook
 
@@ -25,7 +25,7 @@ const BASE = `# Playbook
 [buil-00002] helpful=0 harmful=0 :: Build with \`pnpm build\`.
 
 ${MARKS}
-[buil-00001] model: ${authorText({ written: A })}
+model [buil-00001] ${authorText({ written: A })}
 -->
 `;
 
@@ -56,7 +56,7 @@ describe('the model mark of a rule', () => {
     const text = serializePlaybook(marked);
     assert.ok(
       text.includes(
-        '\n[buil-00001] model: written by openai gpt-4o-mini (prompt 1), last changed by openai meta-llama/llama-3.1-70b (prompt 2)\n',
+        '\nmodel [buil-00001] written by openai gpt-4o-mini (prompt 1), last changed by openai meta-llama/llama-3.1-70b (prompt 2)\n',
       ),
       text,
     );
@@ -76,11 +76,14 @@ describe('the model mark of a rule', () => {
 
   it('sits beside the rule’s other marks in the section: the flag mark is kept as it was', () => {
     const flag = flagMarkText([{ kind: 'remote-code', reason: 'x' }]);
-    const flagged = BASE.replace('-->\n', `[buil-00002] flagged: ${flag}\n-->\n`);
+    const flagged = BASE.replace('-->\n', `flagged [buil-00002] ${flag}\n-->\n`);
     const text = serializePlaybook(
       withAuthorMarks(parsePlaybook(flagged), new Map([['buil-00002', { op: 'ADD' as const, author: A }]])),
     );
-    assert.ok(text.includes(`\n[buil-00002] model: ${authorText({ written: A })}\n[buil-00002] flagged: ${flag}\n-->`), text);
+    assert.ok(
+      text.includes(`\nmodel [buil-00002] ${authorText({ written: A })}\nflagged [buil-00002] ${flag}\n-->`),
+      text,
+    );
   });
 
   it('cleans a hostile name: no comment terminator, markup, spaces or control characters, and a cap on length', () => {
@@ -93,18 +96,15 @@ describe('the model mark of a rule', () => {
     assert.equal(cleanName('anthropic/claude-3.5@2024-06'), 'anthropic/claude-3.5@2024-06', 'real names unchanged');
     const text = authorText({ written: { provider: 'openai', model: hostile, promptVersion: '1' } });
     assert.ok(!text.includes('-->'));
-    assert.deepEqual(
-      ruleAuthorships(parsePlaybook(withMarkLines(`[buil-00001] model: ${text}`))).get('buil-00001'),
-      {
-        written: { provider: 'openai', model: name, promptVersion: '1' },
-      },
-    );
+    assert.deepEqual(ruleAuthorships(parsePlaybook(withMarkLines(`model [buil-00001] ${text}`))).get('buil-00001'), {
+      written: { provider: 'openai', model: name, promptVersion: '1' },
+    });
   });
 
   it('a mark a repository wrote by hand is read cleaned, and one that does not read is unknown', () => {
     const text = withMarkLines(
-      '[buil-00001] model: written by evil<b> x"onclick (prompt 9)',
-      '[buil-00002] model: by whoever',
+      'model [buil-00001] written by evil<b> x"onclick (prompt 9)',
+      'model [buil-00002] by whoever',
     );
     const read = ruleAuthorships(parsePlaybook(text));
     assert.deepEqual(read.get('buil-00001'), {
@@ -143,7 +143,7 @@ describe('the model mark of a rule', () => {
         withAuthorMarks(added.playbook, new Map([[newId, { op: 'ADD' as const, author: { ...A, model } }]])),
       );
     const twice = mergePlaybooks(BASE, both('gpt-4o-mini'), both('other-model'));
-    const marks = twice.text.split('\n').filter((l) => l.startsWith(`[${newId}] model:`));
+    const marks = twice.text.split('\n').filter((l) => l.startsWith(`model [${newId}]`));
     assert.equal(marks.length, 1, twice.text);
     assert.deepEqual(twice.droppedModelMarks, [newId]);
     assert.deepEqual(ruleAuthorships(parsePlaybook(twice.text)).get(newId), { written: A });

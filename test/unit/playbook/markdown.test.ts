@@ -51,7 +51,11 @@ describe('playbook markdown', () => {
     for (let i = 0; i < 500; i++) {
       const doc = randomDocument(random);
       const once = serializePlaybook(parsePlaybook(doc));
-      assert.equal(serializePlaybook(parsePlaybook(once)), once, `document ${i} is not stable:\n${JSON.stringify(doc)}`);
+      assert.equal(
+        serializePlaybook(parsePlaybook(once)),
+        once,
+        `document ${i} is not stable:\n${JSON.stringify(doc)}`,
+      );
       if (doc.includes('combee:flagged')) {
         migrated++;
         assert.deepEqual(rules(once), rules(doc), `document ${i} lost a rule:\n${JSON.stringify(doc)}`);

@@ -6,7 +6,7 @@ import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/mar
 import { markOf, markWarning, pinnedIds, withMark, withPin } from '../../../src/core/playbook/marks';
 import { flagMarkText, markedIds } from '../../../src/core/trust/hold';
 
-const HEADER = '<!-- combee:marks (one line per mark: [rule id] kind: what it says; Combee rewrites this section)';
+const HEADER = '<!-- combee:marks (one line per mark: kind [rule id] what it says; Combee rewrites this section)';
 
 const RULES = `## Build and test
 [build-00001] helpful=4 harmful=0 :: Run \`pnpm db:generate\` before \`pnpm test\`.
@@ -41,11 +41,11 @@ const NEW = `# Playbook
 [test-00003] helpful=1 harmful=0 :: Run \`pnpm test\` from the root.
 
 ${HEADER}
-[build-00001] model: written by openai gpt-4o-mini (prompt 1)
-[build-00001] corroborated: 3 sessions from 2 people
-[build-00001] pinned: kept by the team: Combee proposes neither retiring nor replacing it
-[build-00002] enforced: claude-code: \`npm install\` (stops 2 of 2 sessions that broke it, 0 of 1 that followed it)
-[build-00002] flagged: ${FLAG}
+model [build-00001] written by openai gpt-4o-mini (prompt 1)
+corroborated [build-00001] 3 sessions from 2 people
+pinned [build-00001] kept by the team: Combee proposes neither retiring nor replacing it
+enforced [build-00002] claude-code: \`npm install\` (stops 2 of 2 sessions that broke it, 0 of 1 that followed it)
+flagged [build-00002] ${FLAG}
 -->
 `;
 
@@ -68,7 +68,7 @@ describe('marks on rules: one machine section at the end of the playbook', () =>
     playbook = withMark(playbook, 'flagged', 'build-00002', FLAG);
     assert.equal(
       serializePlaybook(playbook),
-      `${RULES}\n${HEADER}\n[build-00001] pinned: kept by the team: Combee proposes neither retiring nor replacing it\n[build-00002] flagged: ${FLAG}\n-->\n`,
+      `${RULES}\n${HEADER}\npinned [build-00001] kept by the team: Combee proposes neither retiring nor replacing it\nflagged [build-00002] ${FLAG}\n-->\n`,
     );
   });
 
@@ -105,26 +105,32 @@ describe('marks on rules: one machine section at the end of the playbook', () =>
     });
     const text = serializePlaybook(playbook);
     assert.ok(!text.includes('build-00002'), text);
-    assert.ok(text.includes('[build-00001] pinned:'));
+    assert.ok(text.includes('pinned [build-00001]'));
   });
 
   it('a mark whose rule is gone is dropped, with a counted warning', () => {
-    const text = NEW.replace('-->\n', '[gone-00009] pinned: kept by the team\n[gone-00010] flagged: x\n-->\n');
+    const text = NEW.replace('-->\n', 'pinned [gone-00009] kept by the team\nflagged [gone-00010] x\n-->\n');
     const playbook = parsePlaybook(text);
     assert.deepEqual([...pinnedIds(playbook)], ['build-00001']);
     assert.equal(serializePlaybook(playbook), NEW);
     const warning = markWarning(playbook, '.combee/playbook.md');
-    assert.match(warning ?? '', /^\.combee\/playbook\.md: 2 mark problems \(the pinned mark of gone-00009 names no rule/);
+    assert.match(
+      warning ?? '',
+      /^\.combee\/playbook\.md: 2 mark problems \(the pinned mark of gone-00009 names no rule/,
+    );
   });
 
   it('a hand-damaged section is read as far as it goes, warned about, and nothing in it is lost', () => {
-    const damaged = NEW.replace('[build-00001] corroborated', 'nonsense here\n[build-00001] shouted').replace(
+    const damaged = NEW.replace('corroborated [build-00001]', 'nonsense here\nshouted [build-00001]').replace(
       '-->\n',
-      '[build-00002] flagged: a different reason\n[test-00004] helpful=0 harmful=0 :: A rule typed into the section.\n',
+      'flagged [build-00002] a different reason\n[test-00004] helpful=0 harmful=0 :: A rule typed into the section.\n',
     );
     const playbook = parsePlaybook(damaged);
     const problems = playbook.markProblems ?? [];
-    assert.ok(problems.some((p) => p.includes('no closing -->')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.includes('no closing -->')),
+      problems.join('\n'),
+    );
     assert.ok(problems.some((p) => p.includes('nonsense here')));
     assert.ok(problems.some((p) => p.includes('second flagged mark of build-00002')));
     assert.deepEqual([...markedIds(playbook)], ['build-00002'], 'the first flag still holds');

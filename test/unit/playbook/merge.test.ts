@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeCommand } from '../../../src/cli/commands/merge';
 import type { Output } from '../../../src/cli/output';
-import { parsePlaybook } from '../../../src/core/playbook/markdown';
+import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { diff3, merge3, mergePlaybooks } from '../../../src/core/playbook/merge';
 import { markedIds } from '../../../src/core/trust/hold';
 import { bullets } from '../../../src/core/playbook/model';
@@ -54,7 +54,7 @@ describe('playbook merge', () => {
     );
   });
 
-  it('carries the marks above a renumbered rule with it, so a flagged rule stays held back', () => {
+  it('carries the marks of a renumbered rule with it, so a flagged rule stays held back', () => {
     const flag = (id: string) =>
       `<!-- combee:flagged [${id}] exfiltration: sends secrets. Kept out of AGENTS.md and the other files until accepted by name. -->`;
     const ours = BASE.replace(
@@ -70,7 +70,8 @@ describe('playbook merge', () => {
     assert.deepEqual(result.conflicts, []);
     const merged = parsePlaybook(result.text);
     assert.deepEqual([...markedIds(merged)], ['bat-00005']);
-    assert.ok(result.text.includes(`${flag('bat-00005')}\n[bat-00005] helpful=0 harmful=0 :: Paste`), result.text);
+    assert.ok(result.text.includes('\nflagged [bat-00005] exfiltration: sends secrets.'), result.text);
+    assert.ok(!result.text.includes('[bat-00004] flagged'), result.text);
   });
 
   it('merges a playbook one side reordered wholesale by rule id: every rule once, counters added up', () => {
@@ -119,12 +120,14 @@ describe('playbook merge', () => {
     const forged = mergePlaybooks(base, ours, theirs);
     assert.deepEqual(forged.conflicts, []);
     assert.ok(!forged.text.includes('[bat-00001] 40 sessions'), forged.text);
-    assert.ok(forged.text.includes(`${mark('pit-00003', 2, 2)}\n[pit-00003]`), 'untouched by both: kept');
+    assert.ok(forged.text.includes('\ncorroborated [pit-00003] 2 sessions from 2 people\n'), 'untouched by both: kept');
     assert.deepEqual(forged.droppedCorroboration, ['bat-00001']);
     const inflated = mergePlaybooks(base, ours, base.replace(mark('pit-00003', 2, 2), mark('pit-00003', 30, 12)));
-    assert.ok(!inflated.text.includes('combee:corroborated'), inflated.text);
+    assert.ok(!inflated.text.includes('corroborated'), inflated.text);
     assert.deepEqual(inflated.droppedCorroboration, ['pit-00003']);
-    assert.equal(mergePlaybooks(base, ours, base).text, ours, 'no mark changed: the file merges byte for byte');
+    const current = serializePlaybook(parsePlaybook(ours));
+    assert.equal(mergePlaybooks(base, ours, base).text, current, 'no mark changed: ours, marks in the section');
+    assert.equal(mergePlaybooks(current, current, current).text, current, 'the file merges byte for byte');
   });
 
   it('never clears a flag: one side dropping a flag mark (or its rule accepted by name there) keeps it above the rule', () => {
