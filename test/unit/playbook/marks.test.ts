@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { enforcedRules } from '../../../src/core/assets/enforce/mark';
+import { enforcedMarkLine, enforcedRules, withEnforcedMark } from '../../../src/core/assets/enforce/mark';
 import { applyDelta } from '../../../src/core/playbook/apply';
 import { ruleAuthorships } from '../../../src/core/playbook/authorMark';
 import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
@@ -163,5 +163,13 @@ describe('marks on rules: one machine section at the end of the playbook', () =>
     const parsed = parsePlaybook(fenced);
     assert.equal(serializePlaybook(parsed), fenced);
     assert.equal(parsed.markProblems, undefined);
+  });
+
+  it('an enforcement a proposal stored as a whole older mark line is written as the same mark', () => {
+    const said = enforcedMarkLine({ 'claude-code': [['npm', 'install']] }, 'stops 2 of 2');
+    const stored = `<!-- combee:enforced [build-00002] ${said} -->`;
+    const fresh = serializePlaybook(withEnforcedMark(parsePlaybook(RULES), 'build-00002', said));
+    assert.equal(serializePlaybook(withEnforcedMark(parsePlaybook(RULES), 'build-00002', stored)), fresh);
+    assert.match(fresh, /^enforced \[build-00002\] claude-code: `npm install` \(stops 2 of 2\)$/m);
   });
 });
