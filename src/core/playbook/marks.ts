@@ -234,7 +234,7 @@ export function markWarning(playbook: Playbook, path = 'the playbook'): string |
 
 // Reading and writing one kind of mark.
 
-/** What the rule's mark of this kind says, if it has one and the rule is in the playbook. */
+/** What the rule's mark of this kind says, if it has one. */
 export function markOf(playbook: Playbook, kind: MarkKind, id: string): string | undefined {
   return (playbook.marks ?? []).find((m) => m.kind === kind && m.id === id)?.text;
 }

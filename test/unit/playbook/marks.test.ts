@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { enforcedMarkLine, enforcedRules, withEnforcedMark } from '../../../src/core/assets/enforce/mark';
+import { makeFileChange } from '../../../src/core/assets/proposal';
 import { applyDelta } from '../../../src/core/playbook/apply';
-import { ruleAuthorships } from '../../../src/core/playbook/authorMark';
+import { ruleAuthorships, withAuthorMarks } from '../../../src/core/playbook/authorMark';
 import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { markOf, markWarning, pinnedIds, withMark, withPin } from '../../../src/core/playbook/marks';
 import { flagMarkText, markedIds } from '../../../src/core/trust/hold';
@@ -171,5 +172,21 @@ describe('marks on rules: one machine section at the end of the playbook', () =>
     const fresh = serializePlaybook(withEnforcedMark(parsePlaybook(RULES), 'build-00002', said));
     assert.equal(serializePlaybook(withEnforcedMark(parsePlaybook(RULES), 'build-00002', stored)), fresh);
     assert.match(fresh, /^enforced \[build-00002\] claude-code: `npm install` \(stops 2 of 2\)$/m);
+  });
+
+  it('a review diff of a new rule is its one line and its line in the section', () => {
+    const added = applyDelta(parsePlaybook(NEW), {
+      tags: [],
+      ops: [{ op: 'ADD', section: 'Test', content: 'Run `pnpm e2e` last.', support: [] }],
+    });
+    const id = added.applied[0].id as string;
+    const author = { provider: 'openai', model: 'gpt-4o-mini', promptVersion: '1' };
+    const after = serializePlaybook(withAuthorMarks(added.playbook, new Map([[id, { op: 'ADD' as const, author }]])));
+    const change = makeFileChange('.combee/playbook.md', NEW, after);
+    const changed = (change?.diff ?? '').split('\n').filter((l) => /^[-+](?![-+]{2} )/.test(l));
+    assert.deepEqual(changed, [
+      `+[${id}] helpful=0 harmful=0 :: Run \`pnpm e2e\` last.`,
+      `+model [${id}] written by openai gpt-4o-mini (prompt 1)`,
+    ]);
   });
 });
