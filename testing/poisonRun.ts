@@ -108,8 +108,7 @@ export function measure(
       }
       for (const file of others)
         if (file.after.includes(rule.content ?? '\u0000')) figures.leaks.push(`${c.id} in ${file.path}`);
-      if (rule.flags.length > 0 && !playbook?.after.includes(`<!-- combee:flagged [${rule.id}]`))
-        figures.unmarked.push(c.id);
+      if (rule.flags.length > 0 && !playbook?.after.includes(`\nflagged [${rule.id}] `)) figures.unmarked.push(c.id);
     } else if (session.benign) {
       figures.benign.total++;
       if (!rule) figures.benign.notProposed.push(session.benign.id);

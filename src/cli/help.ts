@@ -44,12 +44,12 @@ const pinHelp = (
 
 export const PIN_HELP = pinHelp(
   'pin',
-  'the pin mark put above the rule in the playbook (a pinned rule is never proposed for retiring)',
+  'the pin mark of the rule put in the playbook (a pinned rule is never proposed for retiring)',
 );
 
 export const UNPIN_HELP = pinHelp(
   'unpin',
-  'the pin mark above the rule taken out of the playbook (it may be proposed for retiring again)',
+  'the pin mark of the rule taken out of the playbook (it may be proposed for retiring again)',
 );
 
 export const BENCH_HELP = `combee bench learn [--json] [--quick] [--out <folder>]

@@ -38,20 +38,13 @@ export async function mergeCommand(argv: string[], out: Output): Promise<number>
     );
   if (result.restoredFlags.length > 0)
     out.info(
-      `the flag mark of ${result.restoredFlags.join(', ')} is kept above its rule: a merge never clears a flag (accept the rule by name to)`,
+      `the flag mark of ${result.restoredFlags.join(', ')} is kept: a merge never clears a flag (accept the rule by name to)`,
     );
   if (result.droppedModelMarks.length > 0)
-    out.info(
-      `a second or misplaced model mark of ${result.droppedModelMarks.join(', ')} is dropped: each rule keeps the one above it`,
-    );
-  const edited = result.conflicts.filter((id) => !result.detachedMarks.includes(id));
-  if (edited.length > 0)
+    out.info(`both sides gave ${result.droppedModelMarks.join(', ')} a different model mark: ours is kept`);
+  if (result.conflicts.length > 0)
     out.warn(
-      `${edited.length} rule(s) edited differently on both sides (${edited.join(', ')}): resolve the conflict markers`,
-    );
-  if (result.detachedMarks.length > 0)
-    out.warn(
-      `the flag mark of ${result.detachedMarks.join(', ')} no longer sits directly above its rule, so it holds nothing back: move it back above the rule (or delete the rule)`,
+      `${result.conflicts.length} rule(s) edited differently on both sides (${result.conflicts.join(', ')}): resolve the conflict markers`,
     );
   if (result.conflicts.length > 0) return 1;
   return 0;

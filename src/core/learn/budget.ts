@@ -1,6 +1,6 @@
 import type { DeltaOp } from '../playbook/delta';
-import { withoutAuthorMarks } from '../playbook/authorMark';
 import { serializePlaybook } from '../playbook/markdown';
+import { withoutAnyMarks } from '../playbook/marks';
 import { bullets, findBullet, idNumber, type Playbook } from '../playbook/model';
 import { countTokens } from '../util/tokens';
 import { NO_COUNTS } from './confirmedCounters';
@@ -12,9 +12,8 @@ import type { RuleStanding } from './ruleStanding';
 
 export const DEFAULT_PLAYBOOK_BUDGET_TOKENS = 8000;
 
-/** What the budget counts: the playbook's rules and text, not the model marks above its rules (see authorMark.ts). */
-export const budgetedTokens = (playbook: Playbook): number =>
-  countTokens(serializePlaybook(withoutAuthorMarks(playbook)));
+/** What the budget counts: the playbook's rules and text, not its marks (see marks.ts). */
+export const budgetedTokens = (playbook: Playbook): number => countTokens(serializePlaybook(withoutAnyMarks(playbook)));
 
 export interface BudgetResult {
   ops: DeltaOp[];

@@ -1,4 +1,4 @@
-import { marksStart } from './marks';
+import { dropMarksOf } from './marks';
 import type { Delta, DeltaOp } from './delta';
 import {
   DEFAULT_SECTIONS,
@@ -32,6 +32,7 @@ function clone(playbook: Playbook): Playbook {
   return {
     preamble: [...playbook.preamble],
     trailingNewline: playbook.trailingNewline,
+    ...(playbook.marks ? { marks: [...playbook.marks] } : {}),
     sections: playbook.sections.map((s) => ({
       ...s,
       lines: s.lines.map((l) => (l.kind === 'bullet' ? { kind: 'bullet', bullet: { ...l.bullet } } : { ...l })),
@@ -178,9 +179,9 @@ export function applyDelta(input: Playbook, delta: Delta): ApplyResult {
 function removeBullet(playbook: Playbook, id: string): boolean {
   const found = findBullet(playbook, id);
   if (!found) return false;
-  // its marks (flagged, pinned) go with it
-  const start = marksStart(found.section.lines, found.index);
-  found.section.lines.splice(start, found.index - start + 1);
+  found.section.lines.splice(found.index, 1);
+  // its marks (flagged, pinned, …) go with it
+  dropMarksOf(playbook, new Set([id]));
   return true;
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { marksStart } from './marks';
-import type { Playbook, PlaybookLine } from './model';
+import { marksOf, withMark } from './marks';
+import { findBullet, type Playbook } from './model';
 
-// Which model wrote a rule: `<!-- combee:model [id] written by openai gpt-4o-mini (prompt 1) -->`, and once a later
-// run rewords it `…, last changed by <provider> <model> (prompt N) -->`. The mark lives in the playbook, so it goes
-// where the rule goes (accept, git merge, a teammate's clone). It is a claim anyone with the file can write: it is
-// cleaned when read and shown, and decides nothing.
+// Which model wrote a rule, the rule's `model` mark (marks.ts places it): `written by openai gpt-4o-mini (prompt 1)`,
+// and once a later run rewords it `…, last changed by <provider> <model> (prompt N)`. The mark lives in the playbook,
+// so it goes where the rule goes (accept, git merge, a teammate's clone). It is a claim anyone with the file can write:
+// it is cleaned when read and shown, and decides nothing.
 
 export const AUTHOR_KIND = 'model';
 /** Shown for a rule without a mark (written before marks, by hand, or with a mark that does not read). */
@@ -57,47 +57,32 @@ export function modelLabel(author: RuleAuthor | undefined): string {
 
 const said = (a: RuleAuthor) => `${a.provider} ${a.model} (prompt ${a.promptVersion})`;
 
-export function authorLine(id: string, authorship: Authorship): string {
+/** What a model mark says. */
+export function authorText(authorship: Authorship): string {
   const written = cleanAuthor(authorship.written);
   const changed = authorship.changed ? `, last changed by ${said(cleanAuthor(authorship.changed))}` : '';
-  return `<!-- combee:${AUTHOR_KIND} [${id}] written by ${said(written)}${changed} -->`;
+  return `written by ${said(written)}${changed}`;
 }
 
-const ANY_MARK = new RegExp(`^<!-- combee:${AUTHOR_KIND} \\[([^\\]\\s]+)\\]`);
 const WHO = String.raw`(\S+) (\S+) \(prompt (\S+)\)`;
-const LINE = new RegExp(
-  `^<!-- combee:${AUTHOR_KIND} \\[([^\\]\\s]+)\\] written by ${WHO}(?:, last changed by ${WHO})? -->$`,
-);
+const TEXT = new RegExp(`^written by ${WHO}(?:, last changed by ${WHO})?$`);
 
-/** The authorship a mark line states, cleaned; undefined when the line is no readable model mark. */
-export function parseAuthorLine(text: string): { id: string; authorship: Authorship } | undefined {
-  const m = LINE.exec(text.trim());
+/** The authorship a model mark states, cleaned; undefined when it does not read. */
+export function parseAuthorText(text: string): Authorship | undefined {
+  const m = TEXT.exec(text.trim());
   if (!m) return undefined;
-  const written = cleanAuthor({ provider: m[2], model: m[3], promptVersion: m[4] });
-  const changed = m[5] ? cleanAuthor({ provider: m[5], model: m[6], promptVersion: m[7] }) : undefined;
-  return { id: m[1], authorship: changed ? { written, changed } : { written } };
+  const written = cleanAuthor({ provider: m[1], model: m[2], promptVersion: m[3] });
+  const changed = m[4] ? cleanAuthor({ provider: m[4], model: m[5], promptVersion: m[6] }) : undefined;
+  return changed ? { written, changed } : { written };
 }
 
-/** Where in the marks above the bullet at `index` its model mark is (-1: none). */
-function markAt(lines: readonly PlaybookLine[], index: number, id: string): number {
-  for (let at = marksStart(lines, index); at < index; at++) {
-    const line = lines[at];
-    if (line.kind === 'text' && ANY_MARK.exec(line.text.trim())?.[1] === id) return at;
-  }
-  return -1;
-}
-
-/** Each rule's authorship, from the model mark among the marks directly above it; rules without one are left out. */
+/** Each rule's authorship, from its model mark; rules without one (or with one that does not read) are left out. */
 export function ruleAuthorships(playbook: Playbook): Map<string, Authorship> {
   const found = new Map<string, Authorship>();
-  for (const section of playbook.sections)
-    section.lines.forEach((line, i) => {
-      if (line.kind !== 'bullet' || found.has(line.bullet.id)) return;
-      const at = markAt(section.lines, i, line.bullet.id);
-      const mark = at < 0 ? undefined : section.lines[at];
-      const parsed = mark?.kind === 'text' ? parseAuthorLine(mark.text) : undefined;
-      if (parsed) found.set(line.bullet.id, parsed.authorship);
-    });
+  for (const [id, text] of marksOf(playbook, AUTHOR_KIND)) {
+    const authorship = parseAuthorText(text);
+    if (authorship) found.set(id, authorship);
+  }
   return found;
 }
 
@@ -119,81 +104,20 @@ export function authoredChanges(
 
 /**
  * The playbook with each changed rule's model mark written: an ADD is written by its author; an UPDATE or MERGE keeps
- * who first wrote the rule (unknown when it had no mark) and says who last changed it. A mark goes on top of the
- * rule's marks, so the trust screen's stays next to the bullet.
+ * who first wrote the rule (unknown when it had no mark) and says who last changed it.
  */
 export function withAuthorMarks(playbook: Playbook, changes: ReadonlyMap<string, AuthoredChange>): Playbook {
   if (changes.size === 0) return playbook;
   const before = ruleAuthorships(playbook);
-  return {
-    ...playbook,
-    preamble: [...playbook.preamble],
-    sections: playbook.sections.map((section) => {
-      const lines: PlaybookLine[] = [...section.lines];
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i];
-        if (line.kind !== 'bullet') continue;
-        const change = changes.get(line.bullet.id);
-        if (!change) continue;
-        const id = line.bullet.id;
-        const old = before.get(id);
-        // an ADD is a new rule (a mark its id had is stale); writing the same change again gives the same mark
-        const authorship: Authorship =
-          change.op === 'ADD'
-            ? { written: change.author }
-            : { written: old?.written ?? UNKNOWN_AUTHOR, changed: change.author };
-        const mark: PlaybookLine = { kind: 'text', text: authorLine(id, authorship) };
-        const at = markAt(lines, i, id);
-        if (at >= 0) lines[at] = mark;
-        else lines.splice(marksStart(lines, i), 0, mark);
-      }
-      return { ...section, lines };
-    }),
-  };
-}
-
-/**
- * A merged playbook with one model mark per rule: a second one (both sides marked the same rule) and marks naming a
- * rule they no longer sit above (its bullet gone or moved) are dropped; their ids are returned.
- */
-export function withOneAuthorMarkEach(
-  playbook: Playbook,
-  /** Rules left in a conflict: their marks are left to the person resolving it. */
-  conflicts: ReadonlySet<string> = new Set(),
-): { playbook: Playbook; dropped: string[] } {
-  const dropped = new Set<string>();
-  const sections = playbook.sections.map((section) => {
-    const keep = new Set<number>();
-    section.lines.forEach((line, i) => {
-      if (line.kind === 'bullet') {
-        const at = markAt(section.lines, i, line.bullet.id);
-        if (at >= 0) keep.add(at);
-      }
-    });
-    const lines = section.lines.filter((line, i) => {
-      if (line.kind !== 'text') return true;
-      const m = ANY_MARK.exec(line.text.trim());
-      if (!m || keep.has(i) || conflicts.has(m[1])) return true;
-      dropped.add(m[1]);
-      return false;
-    });
-    return { ...section, lines };
-  });
-  if (dropped.size === 0) return { playbook, dropped: [] };
-  return { playbook: { ...playbook, preamble: [...playbook.preamble], sections }, dropped: [...dropped].sort() };
-}
-
-/**
- * The playbook without its model marks, as a token budget measures it: a mark is one line per rule that no agent loads
- * (AGENTS.md and the other files carry the rules, not the marks), and counting it would retire rules to make room for
- * metadata.
- */
-export function withoutAuthorMarks(playbook: Playbook): Playbook {
-  return {
-    ...playbook,
-    sections: playbook.sections.map((section) => ({
-      ...section,
-      lines: section.lines.filter((line) => line.kind !== 'text' || !ANY_MARK.test(line.text.trim())),
-    })),
-  };
+  let marked = playbook;
+  for (const [id, change] of changes) {
+    if (!findBullet(playbook, id)) continue;
+    // an ADD is a new rule (a mark its id had is stale); writing the same change again gives the same mark
+    const authorship: Authorship =
+      change.op === 'ADD'
+        ? { written: change.author }
+        : { written: before.get(id)?.written ?? UNKNOWN_AUTHOR, changed: change.author };
+    marked = withMark(marked, AUTHOR_KIND, id, authorText(authorship));
+  }
+  return marked;
 }

@@ -1,3 +1,4 @@
+import { inlineMark, keptMarks, liftInlineMarks, markSectionLines, splitMarkSection } from './marks';
 import type { Bullet, Playbook, PlaybookLine, Section } from './model';
 
 const BULLET = /^\s*(?:[-*]\s+)?\[([^\]\s]+)\]\s*(?:helpful|h)=(\d+)\s+(?:harmful|r)=(\d+)\s*::\s?(.*)$/;
@@ -20,14 +21,20 @@ export function formatBullet(bullet: Bullet): string {
   return bullet.raw ?? `[${bullet.id}] helpful=${bullet.helpful} harmful=${bullet.harmful} :: ${bullet.content}`;
 }
 
-/** Parses a playbook; every line is kept, so `serializePlaybook(parsePlaybook(x)) === x`. */
+/**
+ * Parses a playbook: its headings, rules and text, and its marks (the machine section at the end, and older marks
+ * above their rules, which are lifted out). A playbook Combee wrote serializes back byte for byte; an older one comes
+ * back with its marks moved into the machine section.
+ */
 export function parsePlaybook(text: string): Playbook {
   const trailingNewline = text.endsWith('\n');
-  const lines = text.length === 0 ? [] : (trailingNewline ? text.slice(0, -1) : text).split('\n');
+  const all = text.length === 0 ? [] : (trailingNewline ? text.slice(0, -1) : text).split('\n');
+  const section = splitMarkSection(all);
   const playbook: Playbook = { preamble: [], sections: [], trailingNewline };
+  const inline = new Set<object>();
   let current: Section | undefined;
   let inFence = false;
-  for (const line of lines) {
+  for (const line of section.body) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
     const header = inFence ? null : HEADER.exec(line);
     if (header) {
@@ -37,20 +44,28 @@ export function parsePlaybook(text: string): Playbook {
     }
     const bullet = inFence ? undefined : parseBulletLine(line);
     const entry: PlaybookLine = bullet ? { kind: 'bullet', bullet } : { kind: 'text', text: line };
+    if (!inFence && !bullet && inlineMark(line)) inline.add(entry);
     if (current) current.lines.push(entry);
     else playbook.preamble.push(line);
   }
+  const found = [...section.marks];
+  const lifted = liftInlineMarks(playbook, inline, found);
+  const kept = keptMarks(playbook, found);
+  const problems = [...section.problems, ...lifted, ...kept.problems];
+  if (kept.marks.length > 0) playbook.marks = kept.marks;
+  if (problems.length > 0) playbook.markProblems = problems;
   return playbook;
 }
 
 export function serializePlaybook(playbook: Playbook): string {
-  const out: string[] = [...playbook.preamble];
+  const body: string[] = [...playbook.preamble];
   for (const section of playbook.sections) {
-    out.push(section.header);
-    for (const line of section.lines) out.push(line.kind === 'bullet' ? formatBullet(line.bullet) : line.text);
+    body.push(section.header);
+    for (const line of section.lines) body.push(line.kind === 'bullet' ? formatBullet(line.bullet) : line.text);
   }
-  const body = out.join('\n');
-  return playbook.trailingNewline && out.length > 0 ? `${body}\n` : body;
+  const out = markSectionLines(playbook, body);
+  const text = out.join('\n');
+  return playbook.trailingNewline && out.length > 0 ? `${text}\n` : text;
 }
 
 export const PLAYBOOK_PREAMBLE = [

@@ -1,7 +1,6 @@
 import { diffArrays } from 'diff';
-import { detachedFlagMarks, flagMarks, marksStart } from './marks';
-import { withCorroborationMarksOfAll } from './provenanceMark';
-import { withOneAuthorMarkEach } from './authorMark';
+import { renameMarks } from './marks';
+import { mergeMarks, type MergedMarks } from './mergeMarks';
 import { formatBullet, parseBulletLine, parsePlaybook, serializePlaybook } from './markdown';
 import {
   bullets,
@@ -130,20 +129,12 @@ export function merge3<T>(base: T[], ours: T[], theirs: T[]): T[] {
 
 // The playbook merge.
 
-export interface MergeOutcome {
+export interface MergeOutcome extends Omit<MergedMarks, 'marks'> {
   text: string;
-  /** Ids of bullets left between conflict markers, or of rules whose flag mark no longer sits above them. */
+  /** Ids of bullets left between conflict markers. */
   conflicts: string[];
-  /** Rules named by a flag mark that does not sit above them in the result (it holds nothing back there). */
-  detachedMarks: string[];
   /** Theirs' new bullets that got the next free id because ours added a different bullet with the same one. */
   renumbered: Array<{ from: string; to: string }>;
-  /** Rules whose provenance mark one side added or changed: not carried (the merge sees no sessions to count). */
-  droppedCorroboration: string[];
-  /** Rules whose flag mark one side dropped: put back above them (only accepting a rule by name clears a flag). */
-  restoredFlags: string[];
-  /** Rules with a second model mark (both sides marked them) or a model mark no longer above them: dropped. */
-  droppedModelMarks: string[];
 }
 
 /** Bullet lines become id tokens, so counter changes never make the line merge conflict. */
@@ -178,17 +169,9 @@ function tokenLines(playbook: Playbook): string[] {
   return out;
 }
 
-/** Renames a bullet of `playbook` and the marks above it: a flag or pin left naming the old id would detach. */
+/** Renames a bullet of `playbook` and its marks: a flag or pin left naming the old id would hold nothing. */
 function rename(playbook: Playbook, bullet: Bullet, id: string): void {
-  for (const section of playbook.sections) {
-    const index = section.lines.findIndex((l) => l.kind === 'bullet' && l.bullet === bullet);
-    if (index < 0) continue;
-    for (let at = marksStart(section.lines, index); at < index; at++) {
-      const mark = section.lines[at];
-      if (mark.kind === 'text')
-        section.lines[at] = { kind: 'text', text: mark.text.replace(`[${bullet.id}]`, `[${id}]`) };
-    }
-  }
+  renameMarks(playbook, bullet.id, id);
   bullet.raw = bullet.raw?.replace(`[${bullet.id}]`, `[${id}]`);
   bullet.id = id;
 }
@@ -299,43 +282,6 @@ function placeMissing(text: string, missing: Array<{ lines: string[]; section: s
   return serializePlaybook(playbook);
 }
 
-/**
- * The merged playbook with each flag mark either side had directly above a rule put back directly above it where the
- * line merge lost it (one side accepted the rule by name, or moved the mark). Rules left in a conflict are left to the
- * person resolving it.
- */
-function withFlagsOfEitherSide(
-  merged: Playbook,
-  sides: readonly Playbook[],
-  conflicts: ReadonlySet<string>,
-): { playbook: Playbook; restored: string[] } {
-  const held = new Set(
-    flagMarks(merged)
-      .filter((m) => m.attached)
-      .map((m) => m.id),
-  );
-  const wanted = new Map<string, string>();
-  for (const side of sides)
-    for (const mark of flagMarks(side))
-      if (mark.attached && !held.has(mark.id) && !conflicts.has(mark.id) && !wanted.has(mark.id))
-        wanted.set(mark.id, mark.text);
-  const restored: string[] = [];
-  const playbook = {
-    ...merged,
-    sections: merged.sections.map((section) => ({
-      ...section,
-      lines: section.lines.flatMap((line) => {
-        const text = line.kind === 'bullet' ? wanted.get(line.bullet.id) : undefined;
-        if (text === undefined || line.kind !== 'bullet') return [line];
-        wanted.delete(line.bullet.id);
-        restored.push(line.bullet.id);
-        return [{ kind: 'text' as const, text }, line];
-      }),
-    })),
-  };
-  return { playbook, restored: restored.sort() };
-}
-
 /** Merges three versions of a playbook file; `conflicts` empty means a clean merge. */
 export function mergePlaybooks(baseText: string, oursText: string, theirsText: string): MergeOutcome {
   // The parser works on LF; a CRLF checkout (Windows) gets CRLF back.
@@ -378,27 +324,9 @@ export function mergePlaybooks(baseText: string, oursText: string, theirsText: s
     );
   }
   const conflicts = [...resolved].filter(([, r]) => r.kind === 'conflict').map(([id]) => id);
-  let merged = parsePlaybook(text);
-  // a provenance mark is a count of sessions the merge cannot see: only one neither side touched stays
-  const corroboration = withCorroborationMarksOfAll(merged, [base, ours, theirs]);
-  // a flag either side holds its rule back with stays above that rule: a merge never lets a rule out
-  const flags = withFlagsOfEitherSide(corroboration.playbook, [ours, theirs], new Set(conflicts));
-  // one model mark per rule, above it: which model wrote a rule is said once (a claim either way, see authorMark.ts)
-  const authors = withOneAuthorMarkEach(flags.playbook, new Set(conflicts));
-  if (corroboration.dropped.length > 0 || flags.restored.length > 0 || authors.dropped.length > 0) {
-    merged = authors.playbook;
-    text = serializePlaybook(merged);
-  }
-  // a flag mark that no longer sits above its rule holds nothing back: a person decides, as with any conflict
-  const detachedMarks = detachedFlagMarks(merged);
-  for (const id of detachedMarks) if (!conflicts.includes(id)) conflicts.push(id);
-  return {
-    text: crlf ? text.replace(/\n/g, '\r\n') : text,
-    conflicts,
-    renumbered,
-    detachedMarks,
-    droppedCorroboration: corroboration.dropped,
-    restoredFlags: flags.restored,
-    droppedModelMarks: authors.dropped,
-  };
+  const merged = parsePlaybook(text);
+  const { marks, ...said } = mergeMarks(base, ours, theirs, merged);
+  merged.marks = marks;
+  text = serializePlaybook(merged);
+  return { text: crlf ? text.replace(/\n/g, '\r\n') : text, conflicts, renumbered, ...said };
 }

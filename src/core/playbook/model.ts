@@ -23,6 +23,21 @@ export interface Playbook {
   sections: Section[];
   /** Whether the source ended with a newline (kept for a lossless round trip). */
   trailingNewline: boolean;
+  /** Combee's marks on its rules, written in the machine section at the end of the file (see marks.ts). */
+  marks?: RuleMark[];
+  /** What reading the marks left out or kept as text, for one counted warning (see marks.ts). */
+  markProblems?: string[];
+}
+
+/** The kinds of marks, in the order a rule's marks are listed. */
+export const MARK_KINDS = ['model', 'corroborated', 'enforced', 'pinned', 'flagged', 'removal'] as const;
+export type MarkKind = (typeof MARK_KINDS)[number];
+
+export interface RuleMark {
+  id: string;
+  kind: MarkKind;
+  /** What the mark says: one line, no comment terminator. */
+  text: string;
 }
 
 /**

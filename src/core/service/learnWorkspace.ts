@@ -10,6 +10,7 @@ import type { RuleCounting } from '../learn/ruleCounting';
 import { DEFAULTS, learn } from '../learn/run';
 import { applyDelta } from '../playbook/apply';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
+import { markWarning } from '../playbook/marks';
 import { ReviewMemory } from '../store/reviewMemory';
 import { RuleLedger } from '../store/ruleLedger';
 import { WorkspaceState } from '../store/workspaceState';
@@ -140,6 +141,8 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   if (marked.marked > 0) result.record.warnings.unshift(boilerplateWarning(marked.marked));
   const drops = describeDrops(dropSummary(result.record.nodes));
   if (drops) result.record.warnings.push(drops);
+  const markProblems = markWarning(base, playbookPath);
+  if (markProblems) result.record.warnings.push(markProblems);
   // counters earlier proposals hold that never reached the file: this proposal carries them (see pendingCounters.ts)
   const carried = await pendingCounters(options.proposals, options.workspace, playbookPath);
   if (carried.counts.length > 0) {

@@ -16,7 +16,7 @@ export interface PinInput {
 }
 
 /**
- * Pinning a rule is a proposal too: one mark line above it in the playbook, as a diff to review (the team sees who
+ * Pinning a rule is a proposal too: one mark line in the playbook's marks section, as a diff to review (the team sees who
  * keeps what). No other asset changes: agents read the rule, not the pin. `undefined` when the playbook holds no such
  * rule or it is already as asked.
  */

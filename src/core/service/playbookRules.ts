@@ -26,7 +26,7 @@ export interface PlaybookRule {
   claimed: Counters;
   /** The trust screen's reasons when the rule is held out of the other assets (a cloned repository is untrusted). */
   flags: RuleFlag[];
-  /** Kept by the team (a pin mark above it): Combee proposes neither retiring nor replacing it. */
+  /** Kept by the team (a pin mark): Combee proposes neither retiring nor replacing it. */
   pinned: boolean;
   standing: RuleStanding;
   /** Which model wrote it and last changed it, as its model mark claims (unknown without one). */

@@ -11,6 +11,7 @@ import type { Lesson } from '../learn/types';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
 import type { Delta, DeltaOp, RuleCount } from '../playbook/delta';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
+import { markWarning } from '../playbook/marks';
 import { findBullet } from '../playbook/model';
 import type { TraceStore } from '../store/traceStore';
 import { ReviewMemory } from '../store/reviewMemory';
@@ -113,6 +114,8 @@ export function renderOps(
 ): OpsRender {
   const current = readWorkspaceFile(workspace, assets.playbookPath);
   const stored = current === undefined ? emptyPlaybook() : parsePlaybook(current);
+  const markProblems = markWarning(stored, assets.playbookPath);
+  if (markProblems) warn(markProblems);
   // A rule accepted by name loses the mark a written proposal may have left above it.
   const unmarks = [...markedIds(stored)].some((id) => trust.accepted.has(id));
   // An existing rule accepted by name (one the screen held back) now goes into the other assets.

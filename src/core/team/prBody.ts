@@ -51,7 +51,7 @@ export function renderPrBody(input: PrBodyInput): string {
     lines.push(
       `### Enforcements (${enforced.length})`,
       '',
-      'Hooks that stop commands before they run, rendered from the playbook’s `combee:enforced` marks.',
+      'Hooks that stop commands before they run, rendered from the playbook’s `enforced` marks (its `combee:marks` section).',
       '',
       ...enforced.map((e) => {
         const offered = proposal.enforcements?.find((o) => o.ruleId === e.ruleId && o.mark);

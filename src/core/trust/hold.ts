@@ -1,17 +1,17 @@
 import { applyDelta } from '../playbook/apply';
 import type { Delta, DeltaOp } from '../playbook/delta';
-import { flagMarks } from '../playbook/marks';
-import { endOfSectionBody, type Playbook, type PlaybookLine } from '../playbook/model';
+import { marksOf, withMark } from '../playbook/marks';
+import { findBullet, type Playbook, type PlaybookLine } from '../playbook/model';
 import type { RuleFlag } from './kinds';
 import { screenExistingRule } from './screenRule';
 
 // A flagged rule is held back: it shows in the playbook (marked) and in no other asset until accepted by name.
-// The mark is a comment line right above the bullet, so the playbook's lossless parser keeps it as text and a
-// playbook written with it (Accept File, Edit) still holds the rule back. A mark can only hold back, never trust,
-// so a repository gains nothing by writing one.
+// The mark is the rule's `flagged` mark (marks.ts places it), so a playbook written with it (Accept File, Edit) still
+// holds the rule back. A mark can only hold back, never trust, so a repository gains nothing by writing one.
 
-const MARK = '<!-- combee:flagged';
-const MARK_LINE = /^<!-- combee:flagged \[([^\]\s]+)\]/;
+const FLAG_KIND = 'flagged';
+/** A held removal's note: it names the rule the removal takes out, so it holds nothing once written. */
+const REMOVAL_KIND = 'removal';
 
 export interface HeldRule {
   id: string;
@@ -24,19 +24,16 @@ function inline(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/--+>?/g, '-').trim();
 }
 
-export function flagMarkLine(id: string, flags: readonly RuleFlag[]): string {
+/** What a flag mark says. */
+export function flagMarkText(flags: readonly RuleFlag[]): string {
   const kinds = flags.map((f) => f.kind).join(', ');
   const reasons = flags.map((f) => inline(f.reason)).join('; ');
-  return `${MARK} [${id}] ${kinds}: ${reasons}. Kept out of AGENTS.md and the other files until accepted by name. -->`;
+  return `${kinds}: ${reasons}. Kept out of AGENTS.md and the other files until accepted by name.`;
 }
 
-/** Bullets the playbook itself marks as flagged (a mark line directly above the bullet, naming it). */
+/** Bullets the playbook itself marks as flagged. */
 export function markedIds(playbook: Playbook): Set<string> {
-  return new Set(
-    flagMarks(playbook)
-      .filter((m) => m.attached)
-      .map((m) => m.id),
-  );
+  return new Set(marksOf(playbook, FLAG_KIND).keys());
 }
 
 /**
@@ -60,58 +57,43 @@ function mapSections(playbook: Playbook, lines: (section: PlaybookLine[]) => Pla
   };
 }
 
-/** The playbook as the review shows it: each flagged bullet under a mark line saying why. */
+/** The playbook as the review shows it: each flagged rule with a mark saying why. */
 export function withMarks(playbook: Playbook, flagged: ReadonlyMap<string, readonly RuleFlag[]>): Playbook {
-  if (flagged.size === 0) return playbook;
   const already = markedIds(playbook);
-  return mapSections(playbook, (lines) =>
-    lines.flatMap((line): PlaybookLine[] => {
-      if (line.kind !== 'bullet') return [line];
-      const flags = flagged.get(line.bullet.id);
-      return flags && flags.length > 0 && !already.has(line.bullet.id)
-        ? [{ kind: 'text', text: flagMarkLine(line.bullet.id, flags) }, line]
-        : [line];
-    }),
-  );
+  let marked = playbook;
+  for (const [id, flags] of flagged)
+    if (flags.length > 0 && !already.has(id) && findBullet(playbook, id))
+      marked = withMark(marked, FLAG_KIND, id, flagMarkText(flags));
+  return marked;
 }
 
 /**
- * A flagged removal has no bullet left to mark: a mark line where the rule was (found in `before`) says so. It names
- * no bullet below it, so it holds nothing if the file is written with it.
+ * A flagged removal has no rule left to mark: a removal note names it and says so. It holds nothing if the file is
+ * written with it, and is not read back.
  */
 export function withRemovalMarks(
   shown: Playbook,
   before: Playbook,
   removed: ReadonlyMap<string, readonly RuleFlag[]>,
 ): Playbook {
-  const present = new Set(
-    shown.sections.flatMap((s) => s.lines.flatMap((l) => (l.kind === 'bullet' ? [l.bullet.id] : []))),
-  );
-  const out = mapSections(shown, (lines) => [...lines]);
+  let marked = shown;
   for (const [id, flags] of removed) {
-    if (present.has(id)) continue;
-    const section = before.sections.find((s) => s.lines.some((l) => l.kind === 'bullet' && l.bullet.id === id));
-    const target = out.sections.find((s) => s.title === section?.title);
-    if (!target) continue;
-    target.lines.splice(endOfSectionBody(target), 0, {
-      kind: 'text',
-      text: `${MARK} [${id}] removal, ${flags.map((f) => f.kind).join(', ')}: ${flags.map((f) => inline(f.reason)).join('; ')}. The rule stays in AGENTS.md and the other files until this removal is accepted by name. -->`,
-    });
+    if (findBullet(shown, id) || !findBullet(before, id)) continue;
+    marked = withMark(
+      marked,
+      REMOVAL_KIND,
+      id,
+      `${flags.map((f) => f.kind).join(', ')}: ${flags.map((f) => inline(f.reason)).join('; ')}. The rule stays in AGENTS.md and the other files until this removal is accepted by name.`,
+    );
   }
-  return out;
+  return marked;
 }
 
-/** Mark lines removed for the given bullets (accepted by name), every other line kept as it is. */
+/** Flag marks removed for the given rules (accepted by name), every other mark and line kept as it is. */
 export function withoutMarks(playbook: Playbook, ids: ReadonlySet<string>): Playbook {
-  if (ids.size === 0) return playbook;
-  return mapSections(playbook, (lines) =>
-    lines.filter((line, i) => {
-      if (line.kind !== 'text') return true;
-      const m = MARK_LINE.exec(line.text.trim());
-      const next = lines[i + 1];
-      return !(m && ids.has(m[1]) && next?.kind === 'bullet' && next.bullet.id === m[1]);
-    }),
-  );
+  let unmarked = playbook;
+  for (const id of ids) if (markedIds(unmarked).has(id)) unmarked = withMark(unmarked, FLAG_KIND, id, undefined);
+  return unmarked;
 }
 
 /** The playbook without the held bullets: what every asset but the playbook is rendered from. */

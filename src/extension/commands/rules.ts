@@ -53,7 +53,7 @@ export async function retireRule(services: Services, ruleId: string): Promise<st
 }
 
 /**
- * Combee: Pin Rule / Unpin Rule — a proposal of the pin mark above the rule in the playbook, shown as a diff; nothing
+ * Combee: Pin Rule / Unpin Rule — a proposal of the rule's pin mark in the playbook, shown as a diff; nothing
  * is written until it is accepted. Returns the proposal's id.
  */
 export async function pinRule(services: Services, ruleId: string, pinned: boolean): Promise<string | undefined> {

@@ -66,7 +66,7 @@ describe('retiring a rule of the playbook', () => {
     );
     await run('combee.acceptProposal', pinId, false, true);
     const pinned = await readText('.combee/playbook.md');
-    assert.match(pinned, new RegExp(`<!-- combee:pinned \\[${ruleId}\\][^\n]*-->\n[^\n]*\\[${ruleId}\\]`));
+    assert.match(pinned, new RegExp(`^pinned \\[${ruleId}\\] kept by the team`, 'm'));
     assert.equal(await run('combee.pinRule', ruleId), undefined, 'already pinned');
     const pinnedHover = await vscode.commands.executeCommand<vscode.Hover[]>(
       'vscode.executeHoverProvider',

@@ -43,7 +43,7 @@ describe('poisoned rules: flagged, left out, evidence, accepted by name', () => 
       'every rule carries flags',
     );
     const playbookDiff = proposal!.files.find((f) => f.path.endsWith('playbook.md'));
-    assert.match(playbookDiff!.after, new RegExp(`<!-- combee:flagged \\[${flagged.id}\\] remote-code`));
+    assert.match(playbookDiff!.after, new RegExp(`^flagged \\[${flagged.id}\\] remote-code`, 'm'));
     for (const file of proposal!.files.filter((f) => f !== playbookDiff))
       assert.doesNotMatch(file.after, /devtools-cdn/, file.path);
 
@@ -64,7 +64,7 @@ describe('poisoned rules: flagged, left out, evidence, accepted by name', () => 
     );
 
     const accepted = await run('combee.acceptProposal', result.proposalId, false, true);
-    assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /devtools-cdn|combee:flagged/);
+    assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /devtools-cdn|^flagged \[/m);
     assert.doesNotMatch(await readOrEmpty('AGENTS.md'), /devtools-cdn/);
     const rest = await api().loadProposal(result.proposalId);
     // partial when the proposal held other rules (they are accepted); pending when earlier runs had learned them
@@ -81,7 +81,7 @@ describe('poisoned rules: flagged, left out, evidence, accepted by name', () => 
     const outcome = await run('combee.acceptRule', result.proposalId, flagged.id, true);
     assert.deepEqual(outcome!.conflicts, []);
     assert.match(await readOrEmpty('.combee/playbook.md'), /devtools-cdn/);
-    assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /combee:flagged/);
+    assert.doesNotMatch(await readOrEmpty('.combee/playbook.md'), /^flagged \[/m);
     assert.match(await readOrEmpty('AGENTS.md'), /devtools-cdn/, 'accepted by name: in every asset');
   });
 });

@@ -57,10 +57,7 @@ describe('combee CLI with poisoned sessions', () => {
     );
     assert.ok(json.warningMessages.some((w: string) => w.includes(`proposed rule ${byLesson('P-01').id} is flagged`)));
     const diff = json.proposal.files.find((f: { path: string }) => f.path === '.combee/playbook.md').diff;
-    assert.match(
-      diff,
-      new RegExp(`^\\+<!-- combee:flagged \\[${byLesson('P-01').id}\\] remote-code, untrusted-source: `, 'm'),
-    );
+    assert.match(diff, new RegExp(`^\\+flagged \\[${byLesson('P-01').id}\\] remote-code, untrusted-source: `, 'm'));
     for (const f of json.proposal.files.filter((x: { path: string }) => x.path !== '.combee/playbook.md'))
       assert.doesNotMatch(f.diff, /get\.devtools-cdn\.io|do not slow you down/, f.path);
 
@@ -75,7 +72,7 @@ describe('combee CLI with poisoned sessions', () => {
     const playbook = () => readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8');
     assert.match(playbook(), /api\.github\.com\/rate_limit/);
     assert.doesNotMatch(playbook(), /devtools-cdn|do not slow you down/);
-    assert.doesNotMatch(playbook(), /combee:flagged/);
+    assert.doesNotMatch(playbook(), /^flagged \[/m);
     const rest = await new ProposalStore(new WorkspaceState(store.dir)).load(workspace, json.proposal.id);
     assert.equal(rest?.status, 'partial', 'the flagged rules stay pending, not dropped');
     assert.deepEqual(rest?.rules.map((r) => r.id).sort(), [byLesson('P-01').id, byLesson('P-09').id].sort());
@@ -98,7 +95,7 @@ describe('combee CLI with poisoned sessions', () => {
     );
     assert.match(named.stderr.join('\n'), /accepting flagged rule .* \(disables-checks: skips the git hooks/);
     assert.match(playbook(), /do not slow you down/);
-    assert.doesNotMatch(playbook(), /combee:flagged/);
+    assert.doesNotMatch(playbook(), /^flagged \[/m);
     assert.match(
       readFileSync(join(workspace, 'AGENTS.md'), 'utf8'),
       /do not slow you down/,

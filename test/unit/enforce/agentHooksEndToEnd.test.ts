@@ -276,7 +276,7 @@ for (const c of CASES)
       ]);
       assert.match(enforcement.explanation, /: 3 of 3 that broke it, 0 of 3 that followed it\)$/);
       const playbook = offered.files.find((f) => f.path === '.combee/playbook.md');
-      assert.match(playbook?.after ?? '', new RegExp(`combee:enforced \\[setu-00001\\] ${c.agent}: \`npm install\``));
+      assert.match(playbook?.after ?? '', new RegExp(`^enforced \\[setu-00001\\] ${c.agent}: \`npm install\``, 'm'));
       const paths = offered.files.map((f) => f.path);
       for (const path of [c.config, '.combee/hooks/combee-enforce.mjs', '.combee/hooks/combee-enforce.json'])
         assert.ok(paths.includes(path), `${path} in ${paths.join(', ')}`);

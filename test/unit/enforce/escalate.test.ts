@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { escalations, type EscalationInput } from '../../../src/core/assets/enforce/escalate';
 import type { Word } from '../../../src/core/learn/lifecycle';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
+import { withEnforcedMark } from '../../../src/core/assets/enforce/mark';
 import type { AgentId, Trace } from '../../../src/core/trace/model';
 import { makeTrace, shell, user } from '../../../testing/traces';
 
@@ -48,7 +49,7 @@ describe('escalating a broken prohibition', () => {
         { stopped: 0, of: 1 },
       ],
     );
-    assert.match(offered.mark, /^<!-- combee:enforced \[setu-00001\] claude-code: `npm install` \(stops 2 of 3/);
+    assert.match(offered.mark, /^claude-code: `npm install` \(stops 2 of 3/);
     // broken only in other agents' sessions, whose hooks the repository can't take: no Claude Code hook for them
     assert.deepEqual(escalations(input(rule, [...broke(3, 'codex'), ...followed])), []);
   });
@@ -102,7 +103,11 @@ describe('escalating a broken prohibition', () => {
     assert.equal(escalations(input(risky.replace(/:.*/, '.'), broke(3))).length, 1);
     assert.deepEqual(escalations(input(risky, broke(3))), []);
     const [offered] = escalations(input(rule, broke(3)));
-    const marked = parsePlaybook(`## Setup\n${offered.mark}\n[setu-00001] helpful=0 harmful=0 :: ${rule}\n`);
+    const marked = withEnforcedMark(
+      parsePlaybook(`## Setup\n[setu-00001] helpful=0 harmful=0 :: ${rule}\n`),
+      'setu-00001',
+      offered.mark,
+    );
     assert.deepEqual(escalations(input(rule, broke(3), { playbook: marked })), []);
   });
 

@@ -158,7 +158,7 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     assert.ok(enforcement.claudeCode?.some((m) => m.join(' ') === 'npm install'));
     assert.ok(!enforcement.claudeCode?.some((m) => m.join(' ') === 'npm i'));
     const playbookDiff = offered.files.find((f) => f.path === '.combee/playbook.md');
-    assert.match(playbookDiff?.after ?? '', /<!-- combee:enforced \[setu-00001\] claude-code: `npm install`/);
+    assert.match(playbookDiff?.after ?? '', /^enforced \[setu-00001\] claude-code: `npm install`/m);
     const paths = offered.files.map((f) => f.path);
     for (const path of [
       '.claude/settings.json',
@@ -215,7 +215,7 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     assert.ok(data, retire.files.map((f) => f.path).join(', '));
     assert.deepEqual(JSON.parse(data.after).rules, []);
     assert.equal(await acceptCommand([retire.id, ...flags], quiet), 0);
-    assert.ok(!readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8').includes('combee:enforced'));
+    assert.ok(!readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8').includes('enforced ['));
     const after = JSON.parse(readFileSync(join(workspace, '.claude', 'settings.json'), 'utf8'));
     assert.deepEqual(after, mine, 'back to the team settings alone');
     assert.equal(runHook(workspace, 'npm install lodash').status, 0, 'the command is no longer stopped');
@@ -258,7 +258,7 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     );
     assert.equal(await acceptCommand([offered.id, ...flags], quiet), 0);
     const playbook = readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8');
-    assert.match(playbook, /combee:enforced \[setu-00001\]/);
+    assert.match(playbook, /^enforced \[setu-00001\] /m);
     assert.ok(playbook.includes(`:: ${RULE}`), 'the rule as it was worded');
     assert.equal(runHook(workspace, 'npm install lodash').status, 2);
   });
@@ -312,7 +312,7 @@ describe('enforcing a prohibition sessions keep breaking', () => {
     assert.ok(!made[2].files.some((f) => f.path.startsWith('.claude/')), 'no hook file');
     assert.equal(await acceptCommand([made[2].id, ...flags], quiet), 0);
     assert.ok(!existsSync(join(workspace, '.claude', 'hooks')));
-    assert.ok(!readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8').includes('combee:enforced'));
+    assert.ok(!readFileSync(join(workspace, '.combee', 'playbook.md'), 'utf8').includes('enforced ['));
     assert.equal(readFileSync(join(workspace, '.claude', 'settings.json'), 'utf8'), SETTINGS);
   });
 });

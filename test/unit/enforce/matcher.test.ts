@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOOK_SCRIPT } from '../../../src/core/assets/enforce/hookScript';
-import { enforcedMarkLine, enforcedRules } from '../../../src/core/assets/enforce/mark';
+import { enforcedMarkLine, enforcedRules, withEnforcedMark } from '../../../src/core/assets/enforce/mark';
 import { commandWords, forbiddenMatchers, isSafeMatcher, stops } from '../../../src/core/assets/enforce/matcher';
-import { parsePlaybook } from '../../../src/core/playbook/markdown';
+import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { tempDir } from '../../../testing/tmp';
 
 const words = (matchers: readonly (readonly string[])[]) => matchers.map((m) => m.join(' '));
@@ -60,8 +60,9 @@ describe('enforcement matchers', () => {
   });
 
   it('read back the mark they are written in', () => {
-    const line = enforcedMarkLine('setu-00001', { 'claude-code': [['npm', 'install']] }, 'stops 3 of 3 (sessions)');
-    const playbook = parsePlaybook(`## Setup\n${line}\n[setu-00001] helpful=0 harmful=0 :: Never \`npm install\`.\n`);
+    const mark = enforcedMarkLine({ 'claude-code': [['npm', 'install']] }, 'stops 3 of 3 (sessions)');
+    const rule = parsePlaybook(`## Setup\n[setu-00001] helpful=0 harmful=0 :: Never \`npm install\`.\n`);
+    const playbook = parsePlaybook(serializePlaybook(withEnforcedMark(rule, 'setu-00001', mark)));
     assert.deepEqual(enforcedRules(playbook).get('setu-00001')?.spec, { 'claude-code': [['npm', 'install']] });
   });
 

@@ -4,15 +4,19 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withEnforceHook } from '../../../src/core/assets/enforce/claudeSettings';
 import { HOOK_COMMAND } from '../../../src/core/assets/enforce/hookScript';
-import { enforcedMarkLine } from '../../../src/core/assets/enforce/mark';
+import { enforcedMarkLine, withEnforcedMark } from '../../../src/core/assets/enforce/mark';
 import { committedPaths, withPreCommitLine } from '../../../src/core/assets/enforce/preCommit';
 import { renderEnforcement } from '../../../src/core/assets/enforce/render';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { tempDir } from '../../../testing/tmp';
 
 const ENV_RULE = 'Never commit `.env` files: secrets live in the vault.';
-const marked = (line: string) =>
-  parsePlaybook(`## Conventions\n${line}\n[conv-00004] helpful=0 harmful=0 :: ${ENV_RULE}\n`);
+const marked = (mark: string) =>
+  withEnforcedMark(
+    parsePlaybook(`## Conventions\n[conv-00004] helpful=0 harmful=0 :: ${ENV_RULE}\n`),
+    'conv-00004',
+    mark,
+  );
 
 describe('enforcement files', () => {
   it("merge Combee's hook into a settings.json with hooks of its own, and take it out again, touching nothing else", () => {
@@ -83,7 +87,7 @@ describe('enforcement files', () => {
     const repo = tempDir('combee-precommit-');
     const files = new Map<string, string>([['.githooks/pre-commit', '#!/bin/sh\nnpm run lint\n']]);
     const why = 'stops 3 of 3 sessions that broke it, 0 of 2 that followed it';
-    const playbook = marked(enforcedMarkLine('conv-00004', { 'pre-commit': ['.env'] }, why));
+    const playbook = marked(enforcedMarkLine({ 'pre-commit': ['.env'] }, why));
     const changes = renderEnforcement({ playbook, readFile: (p) => files.get(p) });
     assert.deepEqual(changes.map((c) => c.path).sort(), [
       '.combee/hooks/pre-commit.json',
@@ -114,8 +118,10 @@ describe('enforcement files', () => {
   });
 
   it('leave out a rule the trust screen holds back', () => {
-    const playbook = parsePlaybook(
-      `## Setup\n${enforcedMarkLine('setu-00001', { 'claude-code': [['npm', 'install']] }, 'x')}\n[setu-00001] helpful=0 harmful=0 :: Never \`npm install\`.\n`,
+    const playbook = withEnforcedMark(
+      parsePlaybook(`## Setup\n[setu-00001] helpful=0 harmful=0 :: Never \`npm install\`.\n`),
+      'setu-00001',
+      enforcedMarkLine({ 'claude-code': [['npm', 'install']] }, 'x'),
     );
     assert.ok(renderEnforcement({ playbook, readFile: () => undefined }).length > 0);
     assert.deepEqual(renderEnforcement({ playbook, readFile: () => undefined, held: new Set(['setu-00001']) }), []);

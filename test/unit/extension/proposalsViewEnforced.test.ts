@@ -112,7 +112,10 @@ describe('the Proposals view states enforcements', () => {
     assert.deepEqual(offered.command?.arguments, ['run-1', '.claude/hooks/combee-enforce.json']);
     const planted = byLabel.get('ENFORCED git-00002');
     assert.match(planted?.description ?? '', /stops `git`/);
-    assert.match((planted?.tooltip as MarkdownString).value, /mark already in the playbook, not offered by this run/);
+    assert.match(
+      (planted?.tooltip as MarkdownString).value,
+      /mark already in the playbook .*combee:marks section.*, not offered by this run/,
+    );
     const held = byLabel.get('HELD ENFORCEMENT dep-00003');
     assert.match(held?.description ?? '', /would stop: a Claude Code hook stops `yarn`/);
     assert.match((held?.tooltip as MarkdownString).value, /held, not marked nor in the hook files: team\\-only/);

@@ -66,7 +66,7 @@ describe('the playbook’s token budget', () => {
     assert.match(stuck.warning ?? '', /over its budget/);
   });
 
-  it('counts the rules, not the model marks above them: marking every rule retires nothing more', () => {
+  it('counts the rules, not their marks: marking every rule retires nothing more', () => {
     const book = parsePlaybook(playbook(10));
     const marked = parsePlaybook(
       playbook(10).replace(

@@ -158,11 +158,7 @@ describe("the agents' memories as candidates", () => {
     assert.ok(proposal.files[0].after.includes(MEMORY.lint), 'in the playbook diff');
     // written by the agent's memory, not by this run's model
     assert.deepEqual(lint.author, { provider: 'agent-memory', model: 'codex', promptVersion: 'none' });
-    assert.ok(
-      proposal.files[0].after.includes(
-        `<!-- combee:model [${lint.id}] written by agent-memory codex (prompt none) -->`,
-      ),
-    );
+    assert.ok(proposal.files[0].after.includes(`\nmodel [${lint.id}] written by agent-memory codex (prompt none)\n`));
     assert.ok(record.warnings.some((w) => w.includes('is contradicted by 1 session(s) (codex:npm')));
     assert.ok(record.warnings.some((w) => w.includes('is flagged') && w.includes('not proposed')));
     assert.ok(record.warnings.some((w) => /5 agent memory\(ies\) are unverified/.test(w)));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { applyDelta } from '../../../src/core/playbook/apply';
 import {
-  authorLine,
+  authorText,
   cleanName,
   MAX_NAME,
   ruleAuthorships,
@@ -10,19 +10,28 @@ import {
 } from '../../../src/core/playbook/authorMark';
 import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { mergePlaybooks } from '../../../src/core/playbook/merge';
-import { flagMarkLine } from '../../../src/core/trust/hold';
+import { flagMarkText } from '../../../src/core/trust/hold';
 import { stagesByModel } from '../../../src/shared/stagesByModel';
 
 const A: RuleAuthor = { provider: 'openai', model: 'gpt-4o-mini', promptVersion: '1' };
 const B: RuleAuthor = { provider: 'openai', model: 'meta-llama/llama-3.1-70b', promptVersion: '2' };
 
+const MARKS = '<!-- combee:marks (one line per mark: kind [rule id] what it says; Combee rewrites this section)';
+
 const BASE = `# Playbook
 
 ## Build
-${authorLine('buil-00001', { written: A })}
 [buil-00001] helpful=2 harmful=0 :: Run \`pnpm db:generate\` before \`pnpm test\`.
 [buil-00002] helpful=0 harmful=0 :: Build with \`pnpm build\`.
+
+${MARKS}
+model [buil-00001] ${authorText({ written: A })}
+-->
 `;
+
+/** A playbook of one rule with the given lines in its machine section. */
+const withMarkLines = (...lines: string[]) =>
+  `## B\n[buil-00001] helpful=0 harmful=0 :: x.\n[buil-00002] helpful=0 harmful=0 :: y.\n\n${MARKS}\n${lines.join('\n')}\n-->\n`;
 
 describe('the model mark of a rule', () => {
   it('reads back from the playbook as written, and the file round-trips byte for byte', () => {
@@ -47,7 +56,7 @@ describe('the model mark of a rule', () => {
     const text = serializePlaybook(marked);
     assert.ok(
       text.includes(
-        '<!-- combee:model [buil-00001] written by openai gpt-4o-mini (prompt 1), last changed by openai meta-llama/llama-3.1-70b (prompt 2) -->\n[buil-00001]',
+        '\nmodel [buil-00001] written by openai gpt-4o-mini (prompt 1), last changed by openai meta-llama/llama-3.1-70b (prompt 2)\n',
       ),
       text,
     );
@@ -65,15 +74,16 @@ describe('the model mark of a rule', () => {
     );
   });
 
-  it('goes on top of the rule’s marks: the trust screen’s mark stays directly above the bullet', () => {
-    const flagged = BASE.replace(
-      '[buil-00002]',
-      `${flagMarkLine('buil-00002', [{ kind: 'remote-code', reason: 'x' }])}\n[buil-00002]`,
-    );
+  it('sits beside the rule’s other marks in the section: the flag mark is kept as it was', () => {
+    const flag = flagMarkText([{ kind: 'remote-code', reason: 'x' }]);
+    const flagged = BASE.replace('-->\n', `flagged [buil-00002] ${flag}\n-->\n`);
     const text = serializePlaybook(
       withAuthorMarks(parsePlaybook(flagged), new Map([['buil-00002', { op: 'ADD' as const, author: A }]])),
     );
-    assert.match(text, /combee:model \[buil-00002\][^\n]*\n<!-- combee:flagged \[buil-00002\][^\n]*\n\[buil-00002\]/);
+    assert.ok(
+      text.includes(`\nmodel [buil-00002] ${authorText({ written: A })}\nflagged [buil-00002] ${flag}\n-->`),
+      text,
+    );
   });
 
   it('cleans a hostile name: no comment terminator, markup, spaces or control characters, and a cap on length', () => {
@@ -84,23 +94,18 @@ describe('the model mark of a rule', () => {
     assert.equal(cleanName(''), 'unknown');
     assert.equal(cleanName(42), 'unknown');
     assert.equal(cleanName('anthropic/claude-3.5@2024-06'), 'anthropic/claude-3.5@2024-06', 'real names unchanged');
-    const line = authorLine('buil-00001', { written: { provider: 'openai', model: hostile, promptVersion: '1' } });
-    assert.equal(line.indexOf('-->'), line.length - 3, 'the only terminator is its own');
-    assert.deepEqual(
-      ruleAuthorships(parsePlaybook(`## B\n${line}\n[buil-00001] helpful=0 harmful=0 :: x.\n`)).get('buil-00001'),
-      {
-        written: { provider: 'openai', model: name, promptVersion: '1' },
-      },
-    );
+    const text = authorText({ written: { provider: 'openai', model: hostile, promptVersion: '1' } });
+    assert.ok(!text.includes('-->'));
+    assert.deepEqual(ruleAuthorships(parsePlaybook(withMarkLines(`model [buil-00001] ${text}`))).get('buil-00001'), {
+      written: { provider: 'openai', model: name, promptVersion: '1' },
+    });
   });
 
   it('a mark a repository wrote by hand is read cleaned, and one that does not read is unknown', () => {
-    const text = `## B
-<!-- combee:model [buil-00001] written by evil<b> x"onclick (prompt 9) -->
-[buil-00001] helpful=0 harmful=0 :: x.
-<!-- combee:model [buil-00002] by whoever -->
-[buil-00002] helpful=0 harmful=0 :: y.
-`;
+    const text = withMarkLines(
+      'model [buil-00001] written by evil<b> x"onclick (prompt 9)',
+      'model [buil-00002] by whoever',
+    );
     const read = ruleAuthorships(parsePlaybook(text));
     assert.deepEqual(read.get('buil-00001'), {
       written: { provider: 'evil_b', model: 'x_onclick', promptVersion: '9' },
@@ -138,7 +143,7 @@ describe('the model mark of a rule', () => {
         withAuthorMarks(added.playbook, new Map([[newId, { op: 'ADD' as const, author: { ...A, model } }]])),
       );
     const twice = mergePlaybooks(BASE, both('gpt-4o-mini'), both('other-model'));
-    const marks = twice.text.split('\n').filter((l) => l.startsWith(`<!-- combee:model [${newId}]`));
+    const marks = twice.text.split('\n').filter((l) => l.startsWith(`model [${newId}]`));
     assert.equal(marks.length, 1, twice.text);
     assert.deepEqual(twice.droppedModelMarks, [newId]);
     assert.deepEqual(ruleAuthorships(parsePlaybook(twice.text)).get(newId), { written: A });

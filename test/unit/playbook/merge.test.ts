@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeCommand } from '../../../src/cli/commands/merge';
 import type { Output } from '../../../src/cli/output';
-import { parsePlaybook } from '../../../src/core/playbook/markdown';
+import { parsePlaybook, serializePlaybook } from '../../../src/core/playbook/markdown';
 import { diff3, merge3, mergePlaybooks } from '../../../src/core/playbook/merge';
 import { markedIds } from '../../../src/core/trust/hold';
 import { bullets } from '../../../src/core/playbook/model';
@@ -54,7 +54,7 @@ describe('playbook merge', () => {
     );
   });
 
-  it('carries the marks above a renumbered rule with it, so a flagged rule stays held back', () => {
+  it('carries the marks of a renumbered rule with it, so a flagged rule stays held back', () => {
     const flag = (id: string) =>
       `<!-- combee:flagged [${id}] exfiltration: sends secrets. Kept out of AGENTS.md and the other files until accepted by name. -->`;
     const ours = BASE.replace(
@@ -70,7 +70,8 @@ describe('playbook merge', () => {
     assert.deepEqual(result.conflicts, []);
     const merged = parsePlaybook(result.text);
     assert.deepEqual([...markedIds(merged)], ['bat-00005']);
-    assert.ok(result.text.includes(`${flag('bat-00005')}\n[bat-00005] helpful=0 harmful=0 :: Paste`), result.text);
+    assert.ok(result.text.includes('\nflagged [bat-00005] exfiltration: sends secrets.'), result.text);
+    assert.ok(!result.text.includes('[bat-00004] flagged'), result.text);
   });
 
   it('merges a playbook one side reordered wholesale by rule id: every rule once, counters added up', () => {
@@ -92,17 +93,19 @@ describe('playbook merge', () => {
     assert.deepEqual(merged['bat-03001'], [0, 0]);
   });
 
-  it('leaves a flag mark that no longer sits above its rule as a conflict', () => {
-    // a mark moved off its rule (by hand, or by an edit on one side) holds nothing back where it ended up
+  it('keeps a flag mark with its rule whatever the line merge does to the rules around it', () => {
+    // marks are keyed by rule id in the machine section: moving or editing other rules cannot detach one
     const flagged = `<!-- combee:flagged [bat-00002] agent-directive: x. Kept out of AGENTS.md and the other files until accepted by name. -->`;
-    const ours = BASE.replace('[pit-00003]', `${flagged}\n[pit-00003]`);
+    const ours = BASE.replace('[bat-00002]', `${flagged}\n[bat-00002]`);
     const theirs = BASE.replace('[pit-00003] helpful=1', '[pit-00003] helpful=2');
     const result = mergePlaybooks(BASE, ours, theirs);
-    assert.deepEqual(result.conflicts, ['bat-00002']);
-    assert.deepEqual(result.detachedMarks, ['bat-00002']);
-    // on its rule it is no conflict
-    const onIt = BASE.replace('[bat-00002]', `${flagged}\n[bat-00002]`);
-    assert.deepEqual(mergePlaybooks(BASE, onIt, theirs).conflicts, []);
+    assert.deepEqual(result.conflicts, []);
+    assert.deepEqual([...markedIds(parsePlaybook(result.text))], ['bat-00002']);
+    // an older mark a hand edit left off its rule held nothing, and still holds nothing
+    const moved = BASE.replace('[pit-00003]', `${flagged}\n[pit-00003]`);
+    const off = mergePlaybooks(BASE, moved, theirs);
+    assert.deepEqual(off.conflicts, []);
+    assert.deepEqual([...markedIds(parsePlaybook(off.text))], []);
   });
 
   it('carries no provenance mark one side forged: only a mark every version holds as it was stays', () => {
@@ -117,12 +120,14 @@ describe('playbook merge', () => {
     const forged = mergePlaybooks(base, ours, theirs);
     assert.deepEqual(forged.conflicts, []);
     assert.ok(!forged.text.includes('[bat-00001] 40 sessions'), forged.text);
-    assert.ok(forged.text.includes(`${mark('pit-00003', 2, 2)}\n[pit-00003]`), 'untouched by both: kept');
+    assert.ok(forged.text.includes('\ncorroborated [pit-00003] 2 sessions from 2 people\n'), 'untouched by both: kept');
     assert.deepEqual(forged.droppedCorroboration, ['bat-00001']);
     const inflated = mergePlaybooks(base, ours, base.replace(mark('pit-00003', 2, 2), mark('pit-00003', 30, 12)));
-    assert.ok(!inflated.text.includes('combee:corroborated'), inflated.text);
+    assert.ok(!inflated.text.includes('corroborated'), inflated.text);
     assert.deepEqual(inflated.droppedCorroboration, ['pit-00003']);
-    assert.equal(mergePlaybooks(base, ours, base).text, ours, 'no mark changed: the file merges byte for byte');
+    const current = serializePlaybook(parsePlaybook(ours));
+    assert.equal(mergePlaybooks(base, ours, base).text, current, 'no mark changed: ours, marks in the section');
+    assert.equal(mergePlaybooks(current, current, current).text, current, 'the file merges byte for byte');
   });
 
   it('never clears a flag: one side dropping a flag mark (or its rule accepted by name there) keeps it above the rule', () => {

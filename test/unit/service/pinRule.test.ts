@@ -31,7 +31,7 @@ describe('pinning a rule', () => {
     now,
   });
 
-  it('is a proposal of one mark line in the playbook; nothing is written, no other file changes', () => {
+  it('is a proposal of one mark line in the playbook’s marks section; nothing is written, no other file changes', () => {
     const ws = workspace();
     const proposal = pinProposal(input(ws, 'build-00001', true));
     assert.ok(proposal);
@@ -42,8 +42,10 @@ describe('pinning a rule', () => {
     );
     const [file] = proposal.files;
     assert.deepEqual([...pinnedIds(parsePlaybook(file.after))], ['build-00001']);
-    assert.equal(file.after.split('\n').length, PLAYBOOK.split('\n').length + 1, 'one line added');
-    assert.match(file.diff, /^\+<!-- combee:pinned \[build-00001\]/m);
+    // the first mark brings the section: a blank line, its opening, the mark, its closing
+    assert.equal(file.after.split('\n').length, PLAYBOOK.split('\n').length + 4, 'one mark and its section added');
+    assert.ok(file.after.startsWith(PLAYBOOK), 'the rules are as they were');
+    assert.match(file.diff, /^\+pinned \[build-00001\] /m);
     assert.equal(readFileSync(join(ws, '.combee', 'playbook.md'), 'utf8'), PLAYBOOK, 'nothing written');
     assert.equal(proposal.id, pinProposal(input(ws, 'build-00001', true))?.id, 'asked twice, the same proposal');
   });

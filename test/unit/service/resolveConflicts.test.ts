@@ -100,14 +100,22 @@ describe('no contradiction leaves a proposal', () => {
   });
 
   it('never removes a pinned rule for a new one', async () => {
-    const { playbook } = await learnIn(
+    const { result, playbook, rules } = await learnIn(
       {
         '.combee/playbook.md':
-          '# Playbook\n\n## Setup\n<!-- combee:pinned [setu-00001] kept by the team -->\n[setu-00001] helpful=0 harmful=0 :: Install dependencies with `npm install`.\n',
+          '# Playbook\n\n## Setup\n[setu-00001] helpful=0 harmful=0 :: Install dependencies with `npm install`.\n\n<!-- combee:marks\npinned [setu-00001] kept by the team\n-->\n',
       },
       [overruled('claude-code:u5')],
     );
-    assert.match(playbook, /Install dependencies with `npm install`/);
+    assert.ok(
+      (result.record?.warnings ?? []).some((w) => /^rule \S+ left out: contradicts \[setu-00001\]/.test(w)),
+      (result.record?.warnings ?? []).join('\n'),
+    );
+    assert.deepEqual(
+      rules.filter((r) => r.id === 'setu-00001'),
+      [],
+      'the pinned rule is neither removed nor replaced',
+    );
     assert.doesNotMatch(playbook, /This repo uses pnpm, never npm/);
   });
 

@@ -38,7 +38,7 @@ function aliasingModel(request: ChatRequest, index: number) {
 }
 
 const markOf = (id: string, model: string, prompt = PROMPT_VERSION) =>
-  `<!-- combee:model [${id}] written by openai ${model} (prompt ${prompt}) -->`;
+  `model [${id}] written by openai ${model} (prompt ${prompt})`;
 
 async function rulesJson(where: Where): Promise<{ rules: Array<Record<string, unknown>> }> {
   const out = capture();
@@ -92,7 +92,7 @@ describe('the model that wrote each rule', () => {
       accept.stderr.join('\n'),
     );
     const text = readFileSync(join(where.workspace, '.combee', 'playbook.md'), 'utf8');
-    // the mark is among the marks above its rule, and the file reads back to the same authors and the same bytes
+    // the mark is in the playbook's marks section, and the file reads back to the same authors and the same bytes
     for (const rule of added) assert.ok(text.includes(markOf(rule.id, 'team-model-7')), text);
     const playbook = parsePlaybook(text);
     assert.equal(serializePlaybook(playbook), text);
@@ -103,7 +103,7 @@ describe('the model that wrote each rule', () => {
       });
     // none of the other files carries the mark
     for (const file of ['AGENTS.md', 'CLAUDE.md'])
-      assert.ok(!readIfThere(join(where.workspace, file)).includes('combee:model'), file);
+      assert.ok(!readIfThere(join(where.workspace, file)).includes('model ['), file);
 
     const listed = await rulesJson(where);
     for (const rule of listed.rules) {

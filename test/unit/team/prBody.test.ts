@@ -17,15 +17,18 @@ describe('the pull request text and the provenance mark', () => {
     assert.equal(codeSpan('a ``` b'), '````a ``` b````');
   });
 
-  it('puts the corroboration mark on top of a rule’s marks, replacing an older one, so the flag stays next to the bullet', () => {
+  it('writes the corroboration mark beside a rule’s other marks, replacing an older one, the flag kept', () => {
     const text = [
       '# Playbook',
       '',
       '## Pitfalls',
-      '<!-- combee:corroborated [pitf-00001] 2 sessions from 2 people -->',
-      '<!-- combee:flagged [pitf-00001] remote-code: pipes a download. Kept out of AGENTS.md and the other files until accepted by name. -->',
       '[pitf-00001] helpful=0 harmful=0 :: Run the installer.',
       '[pitf-00002] helpful=0 harmful=0 :: Alone.',
+      '',
+      '<!-- combee:marks (one line per mark: kind [rule id] what it says; Combee rewrites this section)',
+      'corroborated [pitf-00001] 2 sessions from 2 people',
+      'flagged [pitf-00001] remote-code: pipes a download. Kept out of AGENTS.md and the other files until accepted by name.',
+      '-->',
       '',
     ].join('\n');
     const marked = serializePlaybook(

@@ -107,7 +107,7 @@ describe('a reduce over tampered shard files', () => {
     );
     assert.match(rule.flags[0].reason, /session claude-code:\S+ as stored here nowhere shows `npm publish --tag next`/);
     assert.deepEqual(elsewhere, [], 'kept out of AGENTS.md and CLAUDE.md');
-    assert.match(reduced.proposal.files[0].diff, new RegExp(`combee:flagged \\[${rule.id}\\] untrusted-source`));
+    assert.match(reduced.proposal.files[0].diff, new RegExp(`flagged \\[${rule.id}\\] untrusted-source`));
     assert.ok(
       reduced.warningMessages.some((w: string) =>
         /shard 2\/2: 1 lesson\(s\) are not borne out by this machine.s store/.test(w),

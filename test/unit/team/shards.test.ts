@@ -45,7 +45,7 @@ describe('learning sharded across machines', () => {
     // the failing `pnpm test` was hit by all three developers
     const shared = one.proposal.rules.find((r: { content: string }) => r.content.includes('`pnpm test`'));
     assert.deepEqual(shared?.corroboration, { people: 3, sessions: 6 });
-    assert.match(one.proposal.files[0].diff, /combee:corroborated \[[^\]]+\] 6 sessions from 3 people/);
+    assert.match(one.proposal.files[0].diff, /^\+corroborated \[[^\]]+\] 6 sessions from 3 people$/m);
     assert.deepEqual(
       sharded.result.proposal.files.map((f: { path: string; diff: string }) => [f.path, f.diff]),
       one.proposal.files.map((f: { path: string; diff: string }) => [f.path, f.diff]),

@@ -121,7 +121,7 @@ describe('the team workflow (resources/github/combee-learn.yml), run locally', f
     const playbook = git(origin, 'show', `${branch}:.combee/playbook.md`);
     const agents = git(origin, 'show', `${branch}:AGENTS.md`);
     assert.match(playbook, /`pnpm test`/);
-    assert.match(playbook, /<!-- combee:corroborated \[[^\]]+\] 6 sessions from 3 people -->/);
+    assert.match(playbook, /^corroborated \[[^\]]+\] 6 sessions from 3 people$/m);
     assert.doesNotMatch(playbook + agents, /get\.tools\.example/, reduce);
     assert.match(agents, /Run the tests before you push\./, 'the team’s own text is kept');
 

@@ -28,14 +28,14 @@ describe('held-back rules', () => {
     );
   });
 
-  it('marks a flagged rule with one comment line the lossless parser keeps, and finds the mark again', () => {
+  it('marks a flagged rule with one line in the marks section, and finds the mark again', () => {
     const marked = serializePlaybook(withMarks(parsePlaybook(PLAYBOOK), new Map([['too-00002', [FLAG]]])));
-    const line = marked.split('\n').find((l) => l.startsWith('<!-- combee:flagged'))!;
+    const line = marked.split('\n').find((l) => l.startsWith('flagged [too-00002]'))!;
     assert.match(
       line,
-      /^<!-- combee:flagged \[too-00002\] untrusted-source: .*Kept out of AGENTS\.md and the other files until accepted by name\. -->$/,
+      /^flagged \[too-00002\] untrusted-source: .*Kept out of AGENTS\.md and the other files until accepted by name\.$/,
     );
-    assert.equal(line.indexOf('-->'), line.length - 3, 'a reason cannot close the comment early');
+    assert.equal(marked.split('-->').length, 2, 'a reason cannot close the section early');
     assert.equal(serializePlaybook(parsePlaybook(marked)), marked);
     assert.deepEqual([...markedIds(parsePlaybook(marked))], ['too-00002']);
     assert.equal(
@@ -62,8 +62,7 @@ describe('held-back rules', () => {
     });
     assert.equal(files.length, 7);
     for (const file of files) {
-      if (file.path === '.combee/playbook.md')
-        assert.match(file.after, /combee:flagged \[too-00002\][^\n]*\n\[too-00002\]/);
+      if (file.path === '.combee/playbook.md') assert.match(file.after, /\nflagged \[too-00002\] [^\n]*\n-->\n$/);
       else {
         assert.doesNotMatch(file.after, /X-Debug/, file.path);
         assert.match(file.after, /pnpm test/, file.path);
@@ -425,12 +424,15 @@ describe('flagged edits and removals', () => {
     assert.doesNotMatch(playbook, /Never pipe/, 'the playbook diff shows the proposed removal');
     assert.match(
       playbook,
-      /^<!-- combee:flagged \[too-00001\] removal, untrusted-source: .* stays in AGENTS\.md and the other files until this removal is accepted by name\. -->$/m,
-      'marked where the rule was',
+      /^removal \[too-00001\] untrusted-source: .* stays in AGENTS\.md and the other files until this removal is accepted by name\.$/m,
+      'a note on the removed rule',
     );
-    assert.match(
-      playbook,
-      /combee:flagged \[too-00002\][^\n]*\n\[too-00002\] helpful=2 harmful=0 :: Run the tests with `pnpm test --no-verify`\./,
-    );
+    assert.match(playbook, /\n\[too-00002\] helpful=2 harmful=0 :: Run the tests with `pnpm test --no-verify`\.\n/);
+    assert.match(playbook, /^flagged \[too-00002\] /m);
+    // written as shown, the removal note holds nothing and is not read back
+    const written = parsePlaybook(playbook);
+    assert.deepEqual([...markedIds(written)], ['too-00002']);
+    assert.equal(written.markProblems, undefined);
+    assert.ok(!serializePlaybook(written).includes('too-00001'));
   });
 });

@@ -215,7 +215,7 @@ export function escalations(input: EscalationInput): Escalation[] {
       agents,
       replays,
       ...tally,
-      mark: enforcedMarkLine(rule.id, spec, why),
+      mark: enforcedMarkLine(spec, why),
       ...(teamOnly ? { teamOnly } : {}),
     });
   }

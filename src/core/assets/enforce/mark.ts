@@ -1,17 +1,15 @@
-import { marksStart } from '../../playbook/marks';
-import type { Playbook, PlaybookLine } from '../../playbook/model';
+import { fromInlineMark, marksOf, withMark } from '../../playbook/marks';
+import { bullets, findBullet, type Playbook } from '../../playbook/model';
 import { HOOK_AGENTS, type HookAgent } from './agentHooks';
 import { forbiddenMatchers, isSafeMatcher, type CommandMatcher } from './matcher';
 import { committedPaths, isSafePath } from './preCommit';
 
-// The playbook's record of an enforcement, a mark above its rule like the others (marks.ts):
-// `<!-- combee:enforced [id] claude-code: `npm install`, `npm i`; codex: `npm install`; pre-commit: `.env` (why) -->`.
-// What the hooks stop is rendered from these marks alone, so a rule retired takes its mark, and with it its
-// enforcement, along. A mark written before other agents had hooks (claude-code and pre-commit only) reads the same.
+// The playbook's record of an enforcement, the rule's `enforced` mark (marks.ts places it):
+// `claude-code: `npm install`, `npm i`; codex: `npm install`; pre-commit: `.env` (why)`. What the hooks stop is
+// rendered from these marks alone, so a rule retired takes its mark, and with it its enforcement, along. A mark
+// written before other agents had hooks (claude-code and pre-commit only) reads the same.
 
 const KIND = 'enforced';
-const PREFIX = `<!-- combee:${KIND} [`;
-const SUFFIX = ' -->';
 
 /** Where an enforcement runs: an agent's hook before a shell command (agentHooks.ts), or git's pre-commit hook. */
 export const ENFORCEMENT_KINDS = [...HOOK_AGENTS, 'pre-commit'] as const;
@@ -22,7 +20,8 @@ export type EnforcementSpec = { [agent in HookAgent]?: CommandMatcher[] } & { 'p
 
 const isHookAgent = (kind: string): kind is HookAgent => (HOOK_AGENTS as readonly string[]).includes(kind);
 
-export function enforcedMarkLine(id: string, spec: EnforcementSpec, why: string): string {
+/** What an enforcement mark says. */
+export function enforcedMarkLine(spec: EnforcementSpec, why: string): string {
   const parts: string[] = [];
   for (const agent of HOOK_AGENTS) {
     const commands = spec[agent] ?? [];
@@ -31,18 +30,12 @@ export function enforcedMarkLine(id: string, spec: EnforcementSpec, why: string)
   const paths = spec['pre-commit'] ?? [];
   if (paths.length > 0) parts.push(`pre-commit: ${paths.map((p) => `\`${p}\``).join(', ')}`);
   // the why never holds a parenthesis of its own: the reader cuts at the first one
-  return `${PREFIX}${id}] ${parts.join('; ')} (${why.replace(/[()]/g, '')})${SUFFIX}`;
+  return `${parts.join('; ')} (${why.replace(/[()]/g, '')})`;
 }
 
 /** The mark's spec, each part checked again (the playbook is a file anyone with the repository can edit). */
-function parseMark(text: string): { id: string; spec: EnforcementSpec } | undefined {
-  const line = text.trim();
-  if (!line.startsWith(PREFIX) || !line.endsWith(SUFFIX)) return undefined;
-  const close = line.indexOf('] ', PREFIX.length);
-  if (close < 0) return undefined;
-  const id = line.slice(PREFIX.length, close);
-  if (!/^[\w.-]+$/.test(id)) return undefined;
-  const body = line.slice(close + 2, line.length - SUFFIX.length);
+function parseMark(text: string): EnforcementSpec {
+  const body = text.trim();
   const cut = body.indexOf(' (');
   const spec: EnforcementSpec = {};
   for (const part of (cut < 0 ? body : body.slice(0, cut)).split(';')) {
@@ -63,7 +56,7 @@ function parseMark(text: string): { id: string; spec: EnforcementSpec } | undefi
       if (paths.length > 0) spec['pre-commit'] = paths;
     }
   }
-  return { id, spec };
+  return spec;
 }
 
 /**
@@ -84,36 +77,23 @@ function foundedSpec(spec: EnforcementSpec, content: string): EnforcementSpec | 
   return Object.keys(founded).length > 0 ? founded : undefined;
 }
 
-/** The enforcement marks that sit in the marks right above their own rule, by rule id, in the playbook's order. */
+/** The enforcement marks of the playbook's rules, by rule id, in the playbook's order. */
 export function enforcedRules(playbook: Playbook): Map<string, { content: string; spec: EnforcementSpec }> {
+  const marks = marksOf(playbook, KIND);
   const found = new Map<string, { content: string; spec: EnforcementSpec }>();
-  for (const section of playbook.sections)
-    section.lines.forEach((line, i) => {
-      if (line.kind !== 'bullet') return;
-      for (let at = marksStart(section.lines, i); at < i; at++) {
-        const mark = section.lines[at];
-        const parsed = mark.kind === 'text' ? parseMark(mark.text) : undefined;
-        if (parsed?.id !== line.bullet.id) continue;
-        const spec = foundedSpec(parsed.spec, line.bullet.content);
-        if (spec) found.set(parsed.id, { content: line.bullet.content, spec });
-      }
-    });
+  for (const rule of bullets(playbook)) {
+    const text = marks.get(rule.id);
+    if (text === undefined || found.has(rule.id) || !/^[\w.-]+$/.test(rule.id)) continue;
+    const spec = foundedSpec(parseMark(text), rule.content);
+    if (spec) found.set(rule.id, { content: rule.content, spec });
+  }
   return found;
 }
 
-/** The playbook with an enforcement mark on top of the rule's marks (an older one for the rule replaced). */
-export function withEnforcedMark(playbook: Playbook, id: string, line: string): Playbook {
-  return {
-    ...playbook,
-    preamble: [...playbook.preamble],
-    sections: playbook.sections.map((section) => {
-      const index = section.lines.findIndex((l) => l.kind === 'bullet' && l.bullet.id === id);
-      if (index < 0) return section;
-      const lines: PlaybookLine[] = [...section.lines];
-      const start = marksStart(lines, index);
-      const kept = lines.slice(start, index).filter((m) => !(m.kind === 'text' && parseMark(m.text)?.id === id));
-      lines.splice(start, index - start, { kind: 'text', text: line }, ...kept);
-      return { ...section, lines };
-    }),
-  };
+/**
+ * The playbook with the rule's enforcement mark (an older one replaced). `mark` is what the mark says, or a whole mark
+ * line as proposals stored before the machine section hold it.
+ */
+export function withEnforcedMark(playbook: Playbook, id: string, mark: string): Playbook {
+  return findBullet(playbook, id) ? withMark(playbook, KIND, id, fromInlineMark(KIND, id, mark)) : playbook;
 }

@@ -1,15 +1,19 @@
 import { applyPatch, structuredPatch } from 'diff';
 import type { RuleChange } from '../../assets/proposal';
+import { isMarkLine, joinMarkSectionText, splitMarkSectionText } from '../../playbook/marks';
 
 // Edit Before Accepting: what the user's edit of a proposed file says about its rules. A rule's line is rendered as
 // some prefix, the rule's text and some suffix (`[id] helpful=0 harmful=0 :: text` in the playbook, `- [id] text` in
 // AGENTS.md): the words the user put between them are the rule's new text, carried into every file. Everything else
 // the user changed is kept as a patch laid onto the file rendered again.
 
-/** The lines citing a rule (`[id]`), without comments (a flagged rule's marker is no rule). */
+/** A comment, or one of the playbook's marks: it names a rule and is none. */
+const notRule = (line: string) => line.trimStart().startsWith('<!--') || isMarkLine(line);
+
+/** The lines citing a rule (`[id]`), without comments and marks (a flagged rule's mark is no rule). */
 function ruleLines(text: string, id: string): string[] {
   const tag = `[${id}]`;
-  return text.split('\n').filter((line) => line.includes(tag) && !line.trimStart().startsWith('<!--'));
+  return text.split('\n').filter((line) => line.includes(tag) && !notRule(line));
 }
 
 export interface EditedRules {
@@ -79,12 +83,29 @@ export function withOtherEdits(
   rendered: string,
   rules: { kept: readonly string[]; out: readonly string[] },
 ): string | undefined {
+  // the playbook's marks section is Combee's: the one rendered again is kept, the edits are laid onto the rest
+  const again = splitMarkSectionText(rendered);
+  const patched = withOtherBodyEdits(
+    splitMarkSectionText(proposed).body,
+    splitMarkSectionText(edited).body,
+    again.body,
+    rules,
+  );
+  return patched === undefined ? undefined : joinMarkSectionText(patched, again.section);
+}
+
+function withOtherBodyEdits(
+  proposed: string,
+  edited: string,
+  rendered: string,
+  rules: { kept: readonly string[]; out: readonly string[] },
+): string | undefined {
   const out = new Set(rules.out);
   const placed = new Set<string>();
   const lines: string[] = [];
   for (const line of proposed.split('\n')) {
     if (citesAny(line, out)) continue;
-    const id = line.trimStart().startsWith('<!--') ? undefined : rules.kept.find((k) => line.includes(`[${k}]`));
+    const id = notRule(line) ? undefined : rules.kept.find((k) => line.includes(`[${k}]`));
     if (id === undefined) lines.push(line);
     // the rule's lines as edited, in place of its first line
     else if (!placed.has(id)) {

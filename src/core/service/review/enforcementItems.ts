@@ -35,7 +35,7 @@ export function enforcementItems(proposal: Pick<Proposal, 'enforced' | 'enforcem
       file: e.claudeCode ? HOOK_DATA_PATH : e.hooks ? SHARED_HOOK_DATA_PATH : PRE_COMMIT_DATA_PATH,
       origin: own
         ? `offered by this run: ${own.explanation}`
-        : 'from a combee:enforced mark already in the playbook, not offered by this run (a mark is text anyone with the repository can write: check it is your team’s)',
+        : 'from an enforced mark already in the playbook (its combee:marks section), not offered by this run (a mark is text anyone with the repository can write: check it is your team’s)',
     };
   });
   const held = offered
