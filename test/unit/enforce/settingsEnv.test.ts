@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
 import { withEnforceHook } from '../../../src/core/assets/enforce/claudeSettings';
-import { ENV_VALUE_TAG, maskSettingsEnv, unmaskSettingsEnv } from '../../../src/core/assets/enforce/settingsEnv';
+import { ENV_VALUE_TAG } from '../../../src/core/assets/masking/secretNames';
 import { makeFileChange } from '../../../src/core/assets/proposal';
 import { rebaseChange } from '../../../src/core/assets/rebase';
-import { CLAUDE_SETTINGS_PATH, storedChange } from '../../../src/core/assets/storedText';
+import { CLAUDE_SETTINGS_PATH, restoredText, storedChange, storedText } from '../../../src/core/assets/storedText';
 import { restoreStep } from '../../../src/core/service/review/restore';
 
 // A settings file's env values are stored tagged and put back from the disk when the file is written or restored.
+
+const maskSettingsEnv = (text: string) => storedText(CLAUDE_SETTINGS_PATH, text);
+const unmaskSettingsEnv = (stored: string, real: string) => {
+  const result = restoredText(CLAUDE_SETTINGS_PATH, stored, real);
+  return 'text' in result ? result.text : undefined;
+};
 
 const KEY = 'sk-proj-T3BlbkFJ9xQz2LmW7vRsYb8NcD1fHj6G';
 const SETTINGS = `{
