@@ -1,6 +1,6 @@
 import { applyPatch, structuredPatch } from 'diff';
 import { hashContent, makeFileChange, type FileChange } from './proposal';
-import { realText, storedChange, storedMasked, storedText } from './storedText';
+import { restoredText, storedChange, storedMasked, storedText } from './storedText';
 
 export type RebaseResult =
   | { kind: 'unchanged'; change: FileChange }
@@ -24,10 +24,10 @@ export function rebaseChange(change: FileChange, current: string | undefined): R
 function rebaseMasked(change: FileChange, current: string | undefined): RebaseResult {
   const result = rebasePlain(storedChange(change), storedText(change.path, current));
   if (result.kind === 'already-applied' || result.kind === 'conflict') return result;
-  const after = realText(change.path, result.change.after, current);
-  if (after === undefined || storedText(change.path, after) !== result.change.after)
-    return { kind: 'conflict', reason: `${change.path} changed where the proposal edits it (its env values)` };
-  const real = makeFileChange(change.path, current, after);
+  const after = restoredText(change.path, result.change.after, current);
+  if ('problem' in after)
+    return { kind: 'conflict', reason: `${change.path} changed since the proposal: ${after.problem}` };
+  const real = makeFileChange(change.path, current, after.text);
   return real ? { kind: result.kind, change: real } : { kind: 'already-applied' };
 }
 

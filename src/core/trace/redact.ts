@@ -1,4 +1,4 @@
-import { applyFinds, findSecrets, type ExtraFinder } from '../secrets/engine';
+import { applyFinds, findSecrets, type ExtraFinder, type Found } from '../secrets/engine';
 import { tag } from '../secrets/rule';
 import { SECRET_FILE_TAG, secretFileSpans, type SecretFileKind } from '../secrets/secretFiles';
 import { compileUserPatterns, findUserPatterns } from '../secrets/userPatterns';
@@ -97,4 +97,14 @@ const builtIn = createRedactor({ homePaths: false });
  */
 export function redactText(text: string): string {
   return builtIn.redact(text);
+}
+
+const builtInHoldsSecret =
+  (depth: number) =>
+  (decoded: string): boolean =>
+    findSecrets(decoded, undefined, depth < MAX_DEPTH ? builtInHoldsSecret(depth + 1) : undefined).finds.length > 0;
+
+/** Where `redactText` takes secrets out of `text`, and what it puts there: sorted, not overlapping. */
+export function builtInFinds(text: string): Found[] {
+  return text ? findSecrets(text, undefined, builtInHoldsSecret(1)).finds : [];
 }

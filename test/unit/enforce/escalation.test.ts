@@ -6,7 +6,7 @@ import { acceptCommand, rejectCommand } from '../../../src/cli/commands/accept';
 import { retireCommand } from '../../../src/cli/commands/ruleChange';
 import { undoCommand } from '../../../src/cli/commands/undo';
 import { withEnforceHook } from '../../../src/core/assets/enforce/claudeSettings';
-import { ENV_VALUE_TAG } from '../../../src/core/assets/enforce/settingsEnv';
+import { ENV_VALUE_TAG } from '../../../src/core/assets/masking/secretNames';
 import type { Output } from '../../../src/cli/output';
 import { Proposal } from '../../../src/core/assets/proposal';
 import { offlineRoles } from '../../../src/core/llm/providers';

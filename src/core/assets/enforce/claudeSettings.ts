@@ -3,6 +3,8 @@ import { hookConfigProblem, readHookConfig, withHookEntry, type HookConfigShape 
 
 // Combee's PreToolUse entry in `.claude/settings.json` (hookConfig.ts edits it in place).
 
+export const CLAUDE_SETTINGS_PATH = '.claude/settings.json';
+
 export { MAX_SETTINGS_DEPTH, nesting } from './hookConfig';
 
 export const CLAUDE_HOOK_SHAPE: HookConfigShape = {

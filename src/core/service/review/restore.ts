@@ -1,6 +1,6 @@
 import { makeFileChange } from '../../assets/proposal';
 import { rebasePlain } from '../../assets/rebase';
-import { realText, storedMasked, storedText } from '../../assets/storedText';
+import { restoredText, storedMasked, storedText } from '../../assets/storedText';
 import type { WrittenFile } from './writer';
 
 /** What undoing one written file takes, given the file as it is now. */
@@ -26,10 +26,10 @@ export function restoreStep(write: WrittenFile, current: string | undefined): Re
   };
   const step = restorePlain(masked, storedText(write.path, current));
   if (step.kind !== 'write') return step;
-  const text = realText(write.path, step.text, current);
-  if (text === undefined || storedText(write.path, text) !== step.text)
-    return { kind: 'conflict', reason: `${write.path} was edited since the decision where the decision changed it` };
-  return { ...step, text };
+  const real = restoredText(write.path, step.text, current);
+  if ('problem' in real)
+    return { kind: 'conflict', reason: `${write.path} was edited since the decision: ${real.problem}` };
+  return { ...step, text: real.text };
 }
 
 function restorePlain(write: WrittenFile, current: string | undefined): RestoreStep {
