@@ -231,5 +231,17 @@ export const verdicts: CorpusVerdicts = {
       reason: 'the help task is help.md; bmad-help.md failed in five sessions and help.md was read in two',
       label: 'tf-help-task',
     },
+    'in `_bmad/bmm/workflows/3-solutioning/`, look in `create-architecture/`, not `architecture/`: `architecture/steps/step-01-init.md` does not exist, `create-architecture/steps/step-01-init.md` does':
+      {
+        verdict: 'useful',
+        reason:
+          'the architecture workflow folder is create-architecture/ (architecture/ failed in four sessions, its ls too in two)',
+        label: 'tf-step-files',
+      },
+    'look in `_bmad/`, not `bmad/`: `bmad/bmm/agents/pm.md` does not exist, `_bmad/bmm/agents/pm.md` does': {
+      verdict: 'useful',
+      reason: 'bmad/ (019c0ad7) and @bmad/ (019c1110) were read for _bmad/, which held the same files',
+      label: 'tf-bmad-folder',
+    },
   },
 };
