@@ -16,6 +16,7 @@ import { actionOf } from './actions';
 import { editSteps, failureLessons, type Run } from './fixes';
 import { checkLessons } from './checks';
 import { missingPathLessons } from './missingPaths';
+import { removalLessons } from './removals';
 import { toolFailureLessons } from './toolFailures';
 import { verifyLessons } from './verifyChecks';
 import { workingFolderLessons } from './workingFolder';
@@ -44,6 +45,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   for (const lesson of missingPathLessons(trace.id, trace.cwd, runs, edits)) add(lesson);
   for (const lesson of toolFailureLessons(trace.id, trace.steps)) add(lesson);
   for (const lesson of workingFolderLessons(trace, runs, edits)) add(lesson);
+  for (const lesson of removalLessons(trace.id, trace.cwd, runs, edits)) add(lesson);
 
   // 2. The user correcting the agent or stating how the team works, each turn read by its place in the dialogue: a
   // reply to the agent's question or a task request teaches nothing unless it states a standing instruction
