@@ -243,5 +243,12 @@ export const verdicts: CorpusVerdicts = {
       reason: 'bmad/ (019c0ad7) and @bmad/ (019c1110) were read for _bmad/, which held the same files',
       label: 'tf-bmad-folder',
     },
+    '`gh auth status` fails here for want of a login (it failed so in every session that ran it): ask the user to authenticate instead of retrying':
+      {
+        verdict: 'useful',
+        reason:
+          'gh auth status failed in both sessions that ran it (019c1dbd not logged in, 019c1e77 token invalid); only the user could log in',
+        label: 'tf-gh-auth',
+      },
   },
 };

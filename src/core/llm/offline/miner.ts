@@ -17,6 +17,7 @@ import { editSteps, failureLessons, type Run } from './fixes';
 import { checkLessons } from './checks';
 import { missingPathLessons } from './missingPaths';
 import { removalLessons } from './removals';
+import { environmentLimitLessons } from './environmentLimits';
 import { toolFailureLessons } from './toolFailures';
 import { verifyLessons } from './verifyChecks';
 import { workingFolderLessons } from './workingFolder';
@@ -81,6 +82,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   // the check that caught the agent's own edits (verifyChecks.ts)
   const explained = new Set(fixed.lessons.flatMap((l) => l.evidence.steps));
   for (const lesson of verifyLessons(trace, runs, edits, explained)) add(lesson);
+  // what this environment cannot do, where the session fixed nothing (environmentLimits.ts)
+  for (const lesson of environmentLimitLessons(trace.id, runs, explained)) add(lesson);
 
   // 4. Files changed together in this session: a rule only once another session changes them together too.
   for (const lesson of coChanges(trace)) add(lesson);
