@@ -1,12 +1,14 @@
 import type { ToolCallStep, ToolResultStep, Trace } from '../../trace/model';
 import { identityKey, mainIdentity } from '../../trace/shell';
 import { failedResult } from '../sessionSignals';
+import { prescribedCommands } from './completeCommand';
 import type { Gate, GateContext, GatedRule } from './types';
 
-// A rule whose every cited run failed says those commands do not work here ("`gh auth status` fails here for want of
-// a login"). One session of the run where such a command passed refutes it: what fails in some sessions and works in
-// others is no standing fact of the environment. Rules that cite a pass (a fix, a check that caught an edit) are not
-// judged here.
+// A rule whose every cited run failed, naming a command that never worked in its session without telling the agent
+// to run it, says that command does not work here ("`gh auth status` fails here for want of a login"). One session of
+// the run where it passed refutes it: what fails in some sessions and works in others is no standing fact of the
+// environment. A rule that cites a pass (a fix), names a command that passed later in that session (a check that
+// caught an edit), or tells the agent to run it, is not judged here.
 
 type Run = { call: ToolCallStep; result: ToolResultStep };
 
@@ -38,14 +40,25 @@ function onlyFailing(rule: GatedRule, context: GateContext): Set<string> | undef
     const trace = context.traces.get(evidence.traceId);
     if (!trace) continue;
     const cited = new Set(evidence.steps);
-    for (const run of runsOf(trace)) {
+    const runs = runsOf(trace);
+    for (const run of runs) {
       if (!cited.has(run.call.index) || !cited.has(run.result.index)) continue;
       const key = keyOf(run);
       if (!failed(run) || !key) return undefined;
-      keys.add(key);
+      // a command that worked later in that session (a check that caught an edit) is not said to fail here
+      if (!runs.some((other) => keyOf(other) === key && passed(other, trace))) keys.add(key);
     }
   }
-  return keys.size > 0 ? keys : undefined;
+  if (keys.size === 0) return undefined;
+  // only what the rule names, and does not tell the agent to run
+  const identity = (span: string) => {
+    const id = mainIdentity(span);
+    return id && identityKey(id);
+  };
+  const named = new Set([...rule.content.matchAll(/`([^`\n]+)`/g)].map((m) => identity(m[1])));
+  const prescribed = new Set(prescribedCommands(rule.content).map(identity));
+  const judged = [...keys].filter((k) => named.has(k) && !prescribed.has(k));
+  return judged.length > 0 ? new Set(judged) : undefined;
 }
 
 /** A session of the run where a command the rule shows only failing passed; undefined when none did. */

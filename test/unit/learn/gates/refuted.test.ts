@@ -32,8 +32,14 @@ describe('the refuted gate', () => {
     assert.match(refutedGate.check(rule, context([failing, alsoFailing, working])) ?? '', /passed in session c/);
   });
 
-  it('leaves alone a rule that cites a pass as well (a fix, a check that caught an edit)', () => {
-    const rule = { content: 'Run `pnpm test` after logging in.', support: [cite(failing, [0, 1, 2, 3])] };
-    assert.equal(refutedGate.check(rule, context([failing, working])), undefined);
+  it('leaves alone a rule that cites a pass as well, or tells the agent to run the command that failed', () => {
+    const fix = { content: 'Run `pnpm test` after `hub auth status`.', support: [cite(failing, [0, 1, 2, 3])] };
+    assert.equal(refutedGate.check(fix, context([failing, working])), undefined);
+    const verify = { content: 'After editing, run `hub auth status` first.', support: [cite(failing, [0, 1])] };
+    assert.equal(refutedGate.check(verify, context([failing, working])), undefined);
+    // a check that failed on an edit and passed later in its session is not said to fail here
+    const caught = makeTrace('d', [...shell('pnpm lint', 'src/a.ts: 1 error', 1), ...shell('pnpm lint', 'ok')]);
+    const lint = { content: 'Fix what `pnpm lint` reports and `pnpm test`.', support: [cite(caught, [0, 1])] };
+    assert.equal(refutedGate.check(lint, context([caught, failing])), undefined);
   });
 });
