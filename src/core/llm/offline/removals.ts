@@ -60,7 +60,7 @@ export function removalLessons(
       .slice(i + 1)
       .filter((r) => r.call.index - failure.call.index <= WINDOW)
       .filter((r) => !edits.some((e) => e > failure.call.index && e < r.call.index));
-    const again = later.find((r) => r.passed && lastCommand(r) === command && r.command === failure.command);
+    const again = later.find((r) => r.passed && r.command === failure.command && lastCommand(r) === command);
     if (!again) return;
     // removals between whose every path the failure's output names
     const output = failure.result.output;
