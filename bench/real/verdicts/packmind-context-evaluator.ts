@@ -260,5 +260,12 @@ export const verdicts: CorpusVerdicts = {
       reason: 'biome formatting and import-order failures fixed by lint:fix, then lint passing, in several sessions',
       label: 'pack-lint-fix',
     },
+    'when `git commit` fails on files under `tmp/clones/`, remove what is there (`rm -rf tmp/clones/...`) and run it again: those files, not the change, made it fail':
+      {
+        verdict: 'useful',
+        reason:
+          "the hook's bun tests failed on leftover evaluation clones; removing them let the same commit pass with no edit (90499da5, 6b9a263d)",
+        label: 'pack-tmp-clones',
+      },
   },
 };

@@ -231,5 +231,24 @@ export const verdicts: CorpusVerdicts = {
       reason: 'the help task is help.md; bmad-help.md failed in five sessions and help.md was read in two',
       label: 'tf-help-task',
     },
+    'in `_bmad/bmm/workflows/3-solutioning/`, look in `create-architecture/`, not `architecture/`: `architecture/steps/step-01-init.md` does not exist, `create-architecture/steps/step-01-init.md` does':
+      {
+        verdict: 'useful',
+        reason:
+          'the architecture workflow folder is create-architecture/ (architecture/ failed in four sessions, its ls too in two)',
+        label: 'tf-step-files',
+      },
+    'look in `_bmad/`, not `bmad/`: `bmad/bmm/agents/pm.md` does not exist, `_bmad/bmm/agents/pm.md` does': {
+      verdict: 'useful',
+      reason: 'bmad/ (019c0ad7) and @bmad/ (019c1110) were read for _bmad/, which held the same files',
+      label: 'tf-bmad-folder',
+    },
+    '`gh auth status` fails here for want of a login (it failed so in every session that ran it): ask the user to authenticate instead of retrying':
+      {
+        verdict: 'useful',
+        reason:
+          'gh auth status failed in both sessions that ran it (019c1dbd not logged in, 019c1e77 token invalid); only the user could log in',
+        label: 'tf-gh-auth',
+      },
   },
 };

@@ -116,12 +116,39 @@ function readTerms(content: string, known: ReadonlySet<string>): Map<string, Ter
   return terms;
 }
 
+/** The files and folders a rule names as code on their own (`_bmad/`, `docs/setup.md`), extension and slash aside. */
+function placesOf(content: string): Set<string> {
+  const places = new Set<string>();
+  for (const m of content.matchAll(/`([^`\s]+)`/g)) {
+    const span = m[1];
+    if (!span.includes('/') || span.includes('://')) continue;
+    places.add(
+      span
+        .toLowerCase()
+        .replace(/^\.\//, '')
+        .replace(/\/+$/, '')
+        .replace(/\.[a-z0-9]+$/, ''),
+    );
+  }
+  return places;
+}
+
+/**
+ * Two rules that each name paths, none of them the same, are about different places: `_bmad/` and
+ * `_bmad/core/tasks/help.md` share a folder's name, not a lesson.
+ */
+export function differentPlaces(a: string, b: string): boolean {
+  const [x, y] = [placesOf(a), placesOf(b)];
+  return x.size > 0 && y.size > 0 && ![...x].some((p) => y.has(p));
+}
+
 /**
  * Whether two rules name mostly the same things the same way round: at least half the names of the one that names
  * fewer, one of them whole in at least one rule (two paths under `config/` are not one lesson), none ruled out by one
  * and asked for by the other; `atLeast` names shared at the least.
  */
 export function nameTheSame(a: string, b: string, atLeast = 1): boolean {
+  if (differentPlaces(a, b)) return false;
   const [first, second] = [codeTerms(a), codeTerms(b)];
   // only a name the other writes on its own (`thiserror`, `thiserror::Error`), never a word of a command line
   // (`audit` of `npm audit`) or a part of a path or URL (`github` of api.github.com)

@@ -112,4 +112,15 @@ describe('conflicts between rules', () => {
       undefined,
     );
   });
+
+  it('keeps apart rules about different paths that share a folder, and merges two wordings of one path', () => {
+    const folder = 'The files are under `_docs/`: `docs/` does not exist.';
+    const guide =
+      '`_docs/guides/setup-guide/intro.md` is the file to read: `_docs/guides/setup/intro.md` does not exist.';
+    const help = '`_docs/tasks/help.md` is the file to read: `_docs/tasks/shop-help.md` does not exist.';
+    assert.equal(samePurpose(folder, guide), undefined);
+    assert.equal(samePurpose(folder, help), undefined);
+    assert.equal(samePurpose(guide, help), undefined);
+    assert.ok(samePurpose(help, 'Read `_docs/tasks/help.md`: `_docs/tasks/shop-help.md` is not there.'));
+  });
 });

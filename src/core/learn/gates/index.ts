@@ -2,6 +2,7 @@ import { completeCommandGate } from './completeCommand';
 import { echoesTurnGate } from './echoesTurn';
 import { escapeCodesGate } from './escapeCodes';
 import { personalDataGate } from './personalData';
+import { refutedGate } from './refuted';
 import { restatesGate } from './restates';
 import { userWordsSupportGate } from './support';
 import { taskRequestGate } from './taskRequest';
@@ -18,6 +19,7 @@ export const GATES: readonly Gate[] = [
   taskRequestGate,
   echoesTurnGate,
   completeCommandGate,
+  refutedGate,
   restatesGate,
   userWordsSupportGate,
 ];

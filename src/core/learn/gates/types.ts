@@ -12,6 +12,7 @@ export type GateName =
   | 'task-request'
   | 'echoes-turn'
   | 'complete-command'
+  | 'refuted'
   | 'restates-repository';
 
 export interface GatedRule {

@@ -16,6 +16,8 @@ import { actionOf } from './actions';
 import { editSteps, failureLessons, type Run } from './fixes';
 import { checkLessons } from './checks';
 import { missingPathLessons } from './missingPaths';
+import { removalLessons } from './removals';
+import { environmentLimitLessons } from './environmentLimits';
 import { toolFailureLessons } from './toolFailures';
 import { verifyLessons } from './verifyChecks';
 import { workingFolderLessons } from './workingFolder';
@@ -44,6 +46,7 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   for (const lesson of missingPathLessons(trace.id, trace.cwd, runs, edits)) add(lesson);
   for (const lesson of toolFailureLessons(trace.id, trace.steps)) add(lesson);
   for (const lesson of workingFolderLessons(trace, runs, edits)) add(lesson);
+  for (const lesson of removalLessons(trace.id, trace.cwd, runs, edits)) add(lesson);
 
   // 2. The user correcting the agent or stating how the team works, each turn read by its place in the dialogue: a
   // reply to the agent's question or a task request teaches nothing unless it states a standing instruction
@@ -79,6 +82,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   // the check that caught the agent's own edits (verifyChecks.ts)
   const explained = new Set(fixed.lessons.flatMap((l) => l.evidence.steps));
   for (const lesson of verifyLessons(trace, runs, edits, explained)) add(lesson);
+  // what this environment cannot do, where the session fixed nothing (environmentLimits.ts)
+  for (const lesson of environmentLimitLessons(trace.id, runs, explained)) add(lesson);
 
   // 4. Files changed together in this session: a rule only once another session changes them together too.
   for (const lesson of coChanges(trace)) add(lesson);

@@ -6,7 +6,8 @@ import { relativeFolder, workspaceRelative } from './workspacePaths';
 // A file agents look for where it is not: a read fails on a missing path, and a read of a file of the same name in
 // another folder (or of the name without a prefix: `help.md` for `bmad-help.md`) works soon after, before any edit.
 // Once two sessions make the same wrong guess, the right path saves the next agent the search; one session's is a
-// slip, so the lesson asks for two.
+// slip, so the lesson asks for two. When only a folder differs (`bmad/x.md` for `_bmad/x.md`), the folder is the
+// lesson: every file under it is looked for the same wrong way, so two sessions' misses of different files count alike.
 
 /** Programs that print a file: their last path-like argument is the file read. */
 const READERS = new Set(['cat', 'sed', 'head', 'tail', 'less', 'more', 'bat', 'nl']);
@@ -51,17 +52,43 @@ export function missingPathLessons(
       .find((r) => r.passed && sameFile(missing, fileRead(r, workspace) ?? missing));
     const right = found && fileRead(found, workspace);
     if (!found || !right) return;
+    const steps = [failure.call.index, failure.result.index, found.call.index, found.result.index];
+    const folder = renamedFolder(missing, right);
     lessons.push({
       section: 'Pitfalls',
       kind: 'pitfall',
-      key: `path:${missing}=>${right}`,
-      content: `\`${right}\` is the file to read: \`${missing}\` does not exist.`,
+      key: folder ? `folder:${folder.key}` : `path:${missing}=>${right}`,
+      content: folder?.content ?? `\`${right}\` is the file to read: \`${missing}\` does not exist.`,
       minSupport: MIN_SESSIONS,
-      evidence: {
-        traceId,
-        steps: [failure.call.index, failure.result.index, found.call.index, found.result.index],
-      },
+      evidence: { traceId, steps },
     });
   });
   return lessons;
+}
+
+/**
+ * The folder a wrong path guessed: the two paths alike but for one stretch of folders, each side naming at least one
+ * (`bmad/bmm/pm.md` and `_bmad/bmm/pm.md`), with a folder below it alike too. A folder added or left out (`docs/x.md`, `docs/guide/x.md`) or another
+ * file name is not a folder guessed wrong.
+ */
+export function renamedFolder(missing: string, right: string): { key: string; content: string } | undefined {
+  const [a, b] = [missing.split('/'), right.split('/')];
+  let head = 0;
+  while (head < a.length - 1 && head < b.length - 1 && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const [wrong, meant] = [a.slice(head, a.length - tail), b.slice(head, b.length - tail)];
+  // the same file name alone (`index.ts`, `README.md`) is common to many folders: a folder below must match too
+  if (tail < 2 || wrong.length === 0 || meant.length === 0) return undefined;
+  const within = a.slice(0, head).join('/');
+  const base = within ? `${within}/` : '';
+  const rest = a.slice(a.length - tail).join('/');
+  const [from, to] = [`${wrong.join('/')}/`, `${meant.join('/')}/`];
+  const look = `look in \`${to}\`, not \`${from}\`: \`${from}${rest}\` does not exist, \`${to}${rest}\` does.`;
+  // `@x/…` is a prompt's way of mentioning `x/…`: one wrong guess with or without the mark
+  const unmarked = (folder: string) => folder.replace(/^@/, '');
+  return {
+    key: `${base}${unmarked(from)}=>${base}${to}`,
+    content: within ? `In \`${within}/\`, ${look}` : `${look[0].toUpperCase()}${look.slice(1)}`,
+  };
 }
