@@ -65,7 +65,8 @@ export const labels: CorpusLabels = {
       repeated: true,
       standing: false,
       repoStates: 'yes',
-      match: { all: [/mise run test\b(?!:)/], none: [/integration/i] },
+      // the lesson is the one-test form: a rule that only names `mise run test` among other checks does not state it
+      match: { all: [/mise run test\b(?!:)/, /-- -run\b|one test|single test/i], none: [/integration/i] },
       note: 'CLAUDE.md gives `mise run test`; the `-- -run` form is not shown there.',
     },
     {
