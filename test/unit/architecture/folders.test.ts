@@ -14,8 +14,10 @@ const ALLOWED: Record<string, string[]> = {
   util: ['secrets'],
   trace: ['secrets', 'util'],
   trust: ['playbook', 'trace'],
-  learn: ['playbook', 'secrets', 'trace', 'trust', 'util'],
-  assets: ['learn', 'playbook', 'trace', 'trust', 'util'],
+  // how each agent loads context by itself: files, imports, skills, hooks (docs/agents.md)
+  agents: ['trace'],
+  learn: ['agents', 'playbook', 'secrets', 'trace', 'trust', 'util'],
+  assets: ['agents', 'learn', 'playbook', 'trace', 'trust', 'util'],
   // what Combee keeps: trace packs and their summaries, the import index and resume state, and per workspace the
   // learned sessions, runs, proposals and review memory
   store: ['assets', 'learn', 'playbook', 'trace', 'util'],
@@ -28,6 +30,7 @@ const ALLOWED: Record<string, string[]> = {
   // the agents' own memory files, read as candidate rules and judged by the rules' evidence reading
   memories: ['learn', 'playbook', 'trace', 'trust', 'util'],
   service: [
+    'agents',
     'assets',
     'import',
     'learn',
@@ -110,7 +113,7 @@ describe('src/core folders import only the folders below them', () => {
     assert.deepEqual(offendingImports(file, source), [
       'src/core/learn/run.ts → ../../shared/layout (leaves src/core)',
       'src/core/learn/run.ts → ../../shared/settingsSchema (leaves src/core)',
-      'src/core/learn/run.ts → ../service/learnWorkspace (learn may import playbook, secrets, trace, trust, util)',
+      'src/core/learn/run.ts → ../service/learnWorkspace (learn may import agents, playbook, secrets, trace, trust, util)',
     ]);
   });
 });

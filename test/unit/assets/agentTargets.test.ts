@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { AGENT_TARGET, chooseTargets } from '../../../src/core/assets/agentTargets';
+import { loadsAtStart } from '../../../src/core/agents/loading';
+import { AGENT_TARGET, chooseTargets, targetServing } from '../../../src/core/assets/agentTargets';
 import { readManagedBlock } from '../../../src/core/assets/managedBlock';
 import { renderAssets, TARGETS } from '../../../src/core/assets/targets';
-import { AGENT_READS } from '../../../src/core/learn/inPlay';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { runTargets } from '../../../src/core/service/runTargets';
 import { AGENTS, type AgentId } from '../../../src/core/trace/model';
@@ -38,22 +38,34 @@ describe('targets that follow the workspace’s agents', () => {
         continue;
       }
       const file = TARGETS.find((t) => t.id === target)?.paths[0] ?? '';
-      assert.ok(AGENT_READS[agent].includes(file), `${agent} loads ${file}`);
-      assert.ok(chooseTargets(undefined, sessions({ [agent]: 1 })).targets.includes(target), agent);
+      assert.ok(loadsAtStart(agent, file), `${agent} loads ${file}`);
+      // from sessions alone, the file that serves it: AGENTS.md (on by default) where it loads that
+      const serving = targetServing(agent, true);
+      assert.ok(serving === target || (serving === 'agents-md' && loadsAtStart(agent, 'AGENTS.md')), agent);
+      assert.ok(chooseTargets(undefined, sessions({ [agent]: 1 })).targets.includes(serving ?? 'playbook'), agent);
     }
-    const many = chooseTargets(undefined, sessions({ copilot: 2, cursor: 1, cline: 1, 'roo-code': 4 }));
-    assert.deepEqual(many.targets, [
-      'playbook',
+    assert.equal(AGENT_TARGET.copilot, 'copilot-instructions', 'its own file, where it has one');
+    assert.equal(AGENT_TARGET.cursor, 'cursor-rules');
+    assert.equal(
+      AGENT_TARGET['roo-code'],
       'agents-md',
-      'skills',
-      'copilot-instructions',
-      'cursor-rules',
-      'clinerules',
-    ]);
-    assert.ok(
-      many.reasons.includes('.clinerules/combee.md: 1 Cline session, 4 Roo Code sessions'),
-      many.reasons.join('\n'),
+      'Roo Code does not load .clinerules/ (its rules are in .roo/rules)',
     );
+    assert.equal(AGENT_TARGET.aider, undefined, 'Aider loads only what .aider.conf.yml names');
+  });
+
+  it('an agent that loads AGENTS.md is served by it, not by a second copy in its own file', () => {
+    const many = chooseTargets(undefined, sessions({ copilot: 2, cursor: 1, cline: 1, 'roo-code': 4 }));
+    assert.deepEqual(many.targets, ['playbook', 'agents-md', 'skills']);
+    assert.deepEqual(many.reasons, [
+      'AGENTS.md: on by default, 1 Cline session, 2 Copilot sessions, 1 Cursor session, 4 Roo Code sessions',
+      'Skills: on by default',
+    ]);
+    // Claude Code and Gemini CLI do not load AGENTS.md: their own files stay (they import it, see renderAssets)
+    const mixed = chooseTargets(undefined, sessions({ 'claude-code': 1, copilot: 1 }));
+    assert.deepEqual(mixed.targets, ['playbook', 'agents-md', 'skills', 'claude-md']);
+    // chosen in the settings, the agents' own files are rendered all the same
+    assert.deepEqual(chooseTargets(['cursor-rules'], sessions({ cursor: 1 })).targets, ['playbook', 'cursor-rules']);
   });
 
   it('does not depend on the order of the sessions', () => {
