@@ -46,12 +46,13 @@ export function importsFile(text: string, fromPath: string, target: string): boo
   return importedPaths(text, fromPath).includes(target);
 }
 
-/** The import line that pulls `target` into the file at `fromPath`. */
-export function importLine(fromPath: string, target: string): string {
+/** The import line that pulls `target` into the file at `fromPath` (`@./x.md` with `dotSlash`, as Gemini CLI documents). */
+export function importLine(fromPath: string, target: string, dotSlash = false): string {
   const depth = fromPath.split('/').length - 1;
   const from = fromPath.split('/').slice(0, depth);
   const to = target.split('/');
   let shared = 0;
   while (shared < from.length && shared < to.length - 1 && from[shared] === to[shared]) shared++;
-  return `@${[...from.slice(shared).map(() => '..'), ...to.slice(shared)].join('/')}`;
+  const up = from.slice(shared).map(() => '..');
+  return `@${up.length === 0 && dotSlash ? './' : ''}${[...up, ...to.slice(shared)].join('/')}`;
 }

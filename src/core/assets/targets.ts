@@ -8,6 +8,7 @@ import type { RuleFlag } from '../trust/kinds';
 import { withMarks, withoutBullets, withRemovalMarks } from '../trust/hold';
 import { screenText } from '../trust/screen';
 import {
+  AGENTS_MD,
   DEFAULT_RULES_BUDGET_TOKENS,
   LESSON_MATCH,
   renderAgentsMd,
@@ -16,13 +17,17 @@ import {
 } from './agentsMd';
 import { jaccard, tokens } from '../playbook/similarity';
 import {
+  CLAUDE_MD,
+  GEMINI_MD,
   renderClaudeMd,
   renderClineRule,
   renderCopilotInstructions,
   renderCursorRule,
   renderGeminiMd,
+  renderImportOf,
   type RulesTargetInput,
 } from './otherTargets';
+import { findManagedBlocks } from './managedBlock';
 import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
 import { DEFAULT_SKILL_ROOT, renderSkills } from './skills';
@@ -132,10 +137,17 @@ export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_
     '.clinerules': 'clinerules',
     'GEMINI.md': 'gemini-md',
   };
+  // a folder's own CLAUDE.md or GEMINI.md imports its AGENTS.md
+  const inFolder: Array<[string, AssetTarget]> = [
+    [`/${CLAUDE_MD}`, 'claude-md'],
+    [`/${GEMINI_MD}`, 'gemini-md'],
+  ];
   for (const path of paths) {
     if (path === playbookPath) continue;
     if (single[path]) found.add(single[path]);
     else if (path === 'AGENTS.md' || path.endsWith('/AGENTS.md')) found.add('agents-md');
+    else if (inFolder.some(([end]) => path.endsWith(end)))
+      found.add(inFolder.find(([end]) => path.endsWith(end))?.[1] ?? 'playbook');
     else if (path.endsWith('/SKILL.md')) found.add('skills');
   }
   return [...found];
@@ -222,6 +234,29 @@ function sessionsBehind(rules: readonly RuleWithScope[]): Map<string, number> {
   return out;
 }
 
+/** The AGENTS.md files (root first) that hold Combee's rules once `files` are written: what an import can point to. */
+function agentsFilesHoldingRules(
+  files: readonly FileChange[],
+  readFile: (relPath: string) => string | undefined,
+  nestedFolders: readonly string[] = [],
+): string[] {
+  const holds = (text: string, path: string) => {
+    try {
+      return findManagedBlocks(text, path).length > 0;
+    } catch {
+      return false; // broken markers: the renderer reported them and left the file alone
+    }
+  };
+  const written = files.filter((f) => f.path === AGENTS_MD || f.path.endsWith(`/${AGENTS_MD}`));
+  const out = written.filter((f) => holds(f.after, f.path)).map((f) => f.path);
+  for (const path of [AGENTS_MD, ...nestedFolders.map((folder) => `${folder}/${AGENTS_MD}`)]) {
+    if (written.some((f) => f.path === path) || out.includes(path)) continue;
+    const text = readFile(path);
+    if (text !== undefined && holds(text, path)) out.push(path);
+  }
+  return out.sort((a, b) => (a === AGENTS_MD ? -1 : b === AGENTS_MD ? 1 : a.localeCompare(b)));
+}
+
 /**
  * Every enabled target, and every file already holding Combee's rules, rendered against the new playbook, as file
  * changes (unchanged files are left out).
@@ -286,14 +321,29 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     });
     for (const change of skills) push(change);
   }
-  const single: Array<[AssetTarget, (i: RulesTargetInput) => FileChange | undefined]> = [
-    ['claude-md', renderClaudeMd],
+  // Claude Code and Gemini CLI import: with AGENTS.md holding the rules, their files import it instead of a copy,
+  // a folder's own file its folder's AGENTS.md (both load a folder's file when they work there)
+  const withRules = on.has('agents-md')
+    ? agentsFilesHoldingRules(files, input.readFile, input.nestedAgentsFolders)
+    : [];
+  const single: Array<[AssetTarget, (i: RulesTargetInput) => FileChange | undefined, string?]> = [
+    ['claude-md', renderClaudeMd, CLAUDE_MD],
     ['copilot-instructions', renderCopilotInstructions],
     ['cursor-rules', renderCursorRule],
     ['clinerules', renderClineRule],
-    ['gemini-md', renderGeminiMd],
+    ['gemini-md', renderGeminiMd, GEMINI_MD],
   ];
-  for (const [target, render] of single) if (on.has(target)) push(render(common));
+  for (const [target, render, importer] of single) {
+    if (!on.has(target)) continue;
+    if (!importer || !withRules.includes(AGENTS_MD)) {
+      push(render(common));
+      continue;
+    }
+    for (const agentsFile of withRules) {
+      const path = `${agentsFile.slice(0, agentsFile.length - AGENTS_MD.length)}${importer}`;
+      push(renderImportOf(path, agentsFile, input.readFile, { dotSlash: target === 'gemini-md', warn }));
+    }
+  }
   // the hooks that enforce marked rules follow the playbook's marks, whatever the targets
   for (const change of renderEnforcement({
     playbook: input.playbook,
