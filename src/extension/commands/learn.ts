@@ -115,7 +115,8 @@ export async function runLearning(
                   // unset: the run takes the targets of the agents whose sessions the folder has
                   targets: isSetByUser('assetTargets', vscode.Uri.file(workspace)) ? settings.assetTargets : undefined,
                   budgetTokens: settings.rulesBudget,
-                  skillRoots: settings.skillRoots,
+                  // unset: skills go where the folder's agents look for them
+                  skillRoots: isSetByUser('skillRoots', vscode.Uri.file(workspace)) ? settings.skillRoots : undefined,
                   playbookBudgetTokens: settings.playbookBudget,
                   staleAfterRuns: settings.staleAfterRuns,
                 },

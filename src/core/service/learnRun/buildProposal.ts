@@ -313,7 +313,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
           ],
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
-          settings: { ...options.assets, targets: targets.targets, playbookPath },
+          settings: { ...options.assets, targets: targets.targets, skillRoots: targets.skillRoots, playbookPath },
           warn: (message) => result.record.warnings.push(message),
           local: counted,
           hold: {
@@ -376,7 +376,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     ...(enforcement.enforcements.length > 0 ? { enforcements: enforcement.enforcements } : {}),
     ...(enforced.length > 0 ? { enforced } : {}),
     targets: targets.targets,
-    assets: keptAssets({ ...options.assets, targets: targets.targets, playbookPath }),
+    assets: keptAssets({ ...options.assets, targets: targets.targets, skillRoots: targets.skillRoots, playbookPath }),
     targetReasons: targets.reasons,
     reviewed: { files: [], rules: [] },
     ...(input.carried && input.carried.from.length > 0 ? { supersedes: input.carried.from.map((p) => p.id) } : {}),
