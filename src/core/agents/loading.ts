@@ -201,3 +201,20 @@ export function skillRootsOf(agents: Iterable<AgentId>): string[] {
     for (const root of AGENT_LOADING[agent].skillRoots) if (!roots.includes(root)) roots.push(root);
   return roots;
 }
+
+/**
+ * The fewest skill roots that reach every agent that loads skills (a skill written once per agent): each time the root
+ * most of the agents not yet reached look in, the earlier agent's and root's first on a tie.
+ */
+export function skillRootsCovering(agents: readonly AgentId[]): string[] {
+  let open = agents.filter((agent) => AGENT_LOADING[agent].skillRoots.length > 0);
+  const chosen: string[] = [];
+  while (open.length > 0) {
+    const candidates = skillRootsOf(open);
+    const reach = (root: string) => open.filter((agent) => AGENT_LOADING[agent].skillRoots.includes(root)).length;
+    const best = candidates.reduce((a, b) => (reach(b) > reach(a) ? b : a));
+    chosen.push(best);
+    open = open.filter((agent) => !AGENT_LOADING[agent].skillRoots.includes(best));
+  }
+  return chosen;
+}

@@ -1,4 +1,4 @@
-import { skillRootsOf } from '../agents/loading';
+import { skillRootsCovering } from '../agents/loading';
 import { AGENT_LABELS, chooseTargets } from '../assets/agentTargets';
 import { DEFAULT_SKILL_ROOT } from '../assets/skills';
 import { renderedTargets, TARGETS, type AssetTarget } from '../assets/targets';
@@ -10,11 +10,21 @@ export interface RunTargets {
   reasons: string[];
   /** Where skills are written: the setting, else the folders the workspace's agents look in. */
   skillRoots: string[];
+  /** The agents of the sessions, most sessions first: whose context cost a proposal shows. */
+  agents: AgentId[];
+}
+
+/** The agents of the sessions, most sessions first (then by name). */
+function agentsOf(sessions: ReadonlyArray<{ agent: AgentId }>): AgentId[] {
+  const perAgent = new Map<AgentId, number>();
+  for (const s of sessions) perAgent.set(s.agent, (perAgent.get(s.agent) ?? 0) + 1);
+  return [...perAgent].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1)).map(([agent]) => agent);
 }
 
 /**
- * The skill roots of a run: the user's setting when there is one; else the folders the agents of the sessions look
- * in (most sessions first), none for agents without skills; the default root for a workspace without sessions.
+ * The skill roots of a run: the user's setting when there is one; else the fewest folders that reach every agent of
+ * the sessions (most sessions first), none for agents without skills; the default root for a workspace without
+ * sessions.
  */
 function chooseSkillRoots(
   configured: readonly string[] | undefined,
@@ -23,10 +33,8 @@ function chooseSkillRoots(
   if (configured !== undefined && configured.length > 0)
     return { roots: [...configured], reason: `Skills: in ${configured.join(', ')} (set in the settings)` };
   if (sessions.length === 0) return { roots: [DEFAULT_SKILL_ROOT], reason: `Skills: in ${DEFAULT_SKILL_ROOT}` };
-  const perAgent = new Map<AgentId, number>();
-  for (const s of sessions) perAgent.set(s.agent, (perAgent.get(s.agent) ?? 0) + 1);
-  const agents = [...perAgent].sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1)).map(([agent]) => agent);
-  const roots = skillRootsOf(agents);
+  const agents = agentsOf(sessions);
+  const roots = skillRootsCovering(agents);
   const who = agents.map((a) => AGENT_LABELS[a]).join(', ');
   return {
     roots,
@@ -58,5 +66,5 @@ export function runTargets(
   const reasons = choice.reasons.flatMap((r) =>
     r.startsWith('Skills:') ? (choice.targets.includes('skills') ? [`${r}; ${skills.reason.slice(8)}`] : []) : [r],
   );
-  return { targets, reasons: [...reasons, ...synced], skillRoots: skills.roots };
+  return { targets, reasons: [...reasons, ...synced], skillRoots: skills.roots, agents: agentsOf(sessions) };
 }

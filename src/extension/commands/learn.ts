@@ -1,3 +1,4 @@
+import { describeContextCost } from '../../core/assets/contextCost';
 import { homedir } from 'node:os';
 import { memoryEnv } from '../../core/service/agentMemories';
 import * as vscode from 'vscode';
@@ -171,6 +172,8 @@ export async function runLearning(
             }
             if (proposal?.targetReasons?.length)
               services.log.info(`${proposal.id} is rendered for ${proposal.targetReasons.join('; ')}`);
+            if (proposal?.contextCost?.length)
+              services.log.info(`${proposal.id}: ${describeContextCost(proposal.contextCost)}`);
             for (const e of proposal ? enforcementItems(proposal) : [])
               services.log.info(`${proposal?.id}: rule ${e.ruleId}: ${e.stops}; ${e.origin}`);
             if (!proposal || first) continue;

@@ -4,6 +4,7 @@ import {
   loadsAtStart,
   loadsInFolder,
   rootFilesOfAnyAgent,
+  skillRootsCovering,
   skillRootsOf,
 } from '../../../src/core/agents/loading';
 import { AGENTS } from '../../../src/core/trace/model';
@@ -50,6 +51,13 @@ describe('how each agent loads context', () => {
     assert.deepEqual(skillRootsOf(['codex']), ['.agents/skills']);
     assert.deepEqual(skillRootsOf(['claude-code', 'codex', 'claude-code']), ['.claude/skills', '.agents/skills']);
     assert.deepEqual(skillRootsOf(['aider']), []);
+  });
+
+  it('the fewest skill roots that reach every agent: one shared folder where there is one', () => {
+    assert.deepEqual(skillRootsCovering(['claude-code', 'codex']), ['.claude/skills', '.agents/skills']);
+    assert.deepEqual(skillRootsCovering(['claude-code', 'copilot', 'cursor']), ['.claude/skills']);
+    assert.deepEqual(skillRootsCovering(['codex', 'gemini-cli', 'copilot']), ['.agents/skills']);
+    assert.deepEqual(skillRootsCovering(['aider', 'continue']), []);
   });
 
   it('each agent that can block a shell command says where and on which event', () => {
