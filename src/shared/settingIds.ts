@@ -40,6 +40,7 @@ export const SETTINGS = {
   aggregationCapacity: { id: 'llm.aggregationCapacityTokens', who: 'user' },
   assetTargets: { id: 'assets.targets', who: 'workspace' },
   rulesBudget: { id: 'assets.rulesBudgetTokens', who: 'workspace' },
+  agentBudget: { id: 'assets.agentBudgetTokens', who: 'workspace' },
   skillRoots: { id: 'assets.skillRoots', who: 'workspace' },
   maxTokensPerRun: { id: 'llm.maxTokensPerRun', who: 'user' },
   maxCostPerRun: { id: 'llm.maxCostPerRun', who: 'user' },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_RULES_BUDGET_TOKENS } from '../core/assets/agentsMd';
 import { DEFAULT_PLAYBOOK_PATH } from '../core/assets/playbookAsset';
 import { DEFAULT_SKILL_ROOT } from '../core/assets/skills';
-import { ASSET_TARGETS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
+import { ASSET_TARGETS, DEFAULT_AGENT_BUDGET_TOKENS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
 import { DEFAULT_EMBEDDING_MODEL } from '../core/llm/openaiClient';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../core/llm/providers';
 import { DEFAULT_CONDENSE_BUDGET } from '../core/trace/condense';
@@ -49,6 +49,7 @@ export const Settings = z.object({
   aggregationCapacity: z.number().int().min(MIN_AGGREGATION_CAPACITY_TOKENS).catch(DEFAULT_AGGREGATION_CAPACITY_TOKENS),
   assetTargets: z.array(z.enum(ASSET_TARGETS)).catch([...DEFAULT_ASSET_SETTINGS.targets]),
   rulesBudget: z.number().int().min(100).catch(DEFAULT_RULES_BUDGET_TOKENS),
+  agentBudget: z.number().int().min(100).catch(DEFAULT_AGENT_BUDGET_TOKENS),
   skillRoots: z.array(z.string().min(1)).min(1).catch([DEFAULT_SKILL_ROOT]),
   maxTokensPerRun: z.number().int().min(0).catch(0),
   maxCostPerRun: z.number().min(0).catch(0),

@@ -4,7 +4,8 @@ import type { AgentId } from '../trace/model';
 import { countTokens } from '../util/tokens';
 import { findManagedBlocks } from './managedBlock';
 import type { FileChange } from './proposal';
-import { TARGETS } from './targets';
+import { AGENTS_MD } from './agentsMd';
+import { CLAUDE_MD, CLINE_RULE, COPILOT_INSTRUCTIONS, CURSOR_RULE, GEMINI_MD } from './otherTargets';
 
 // What Combee's text costs each agent: the tokens of it the agent loads into every session by itself, following the
 // imports it expands. Combee's text is its blocks, the files it writes whole, and its import lines; the team's own
@@ -37,7 +38,7 @@ function combeeText(text: string, path: string): string {
 /** The files an agent may load by itself at the root: its own, and Combee's files in its rule folders. */
 function candidates(agent: AgentId): string[] {
   const model = AGENT_LOADING[agent];
-  const combeeFiles = TARGETS.flatMap((t) => t.paths.filter((p) => !p.includes('<')));
+  const combeeFiles = [AGENTS_MD, CLAUDE_MD, COPILOT_INSTRUCTIONS, CURSOR_RULE, CLINE_RULE, GEMINI_MD];
   return [...new Set([...model.rootFiles, ...(model.fallback ? [model.fallback] : []), ...combeeFiles])].filter(
     (path) => loadsAtStart(agent, path, () => true) || path === model.fallback,
   );

@@ -104,6 +104,9 @@ export const Proposal = z.object({
       budgetTokens: z.number().optional(),
       skillRoots: z.array(z.string()).optional(),
       skillMinSessions: z.number().optional(),
+      /** The agents of the workspace's sessions, and the tokens of Combee's text each may load at session start. */
+      agents: z.array(AgentId).optional(),
+      agentBudgetTokens: z.number().optional(),
     })
     .optional(),
   /** Why each of those targets was rendered ("CLAUDE.md: 12 Claude Code sessions"). */

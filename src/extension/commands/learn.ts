@@ -116,6 +116,7 @@ export async function runLearning(
                   // unset: the run takes the targets of the agents whose sessions the folder has
                   targets: isSetByUser('assetTargets', vscode.Uri.file(workspace)) ? settings.assetTargets : undefined,
                   budgetTokens: settings.rulesBudget,
+                  agentBudgetTokens: settings.agentBudget,
                   // unset: skills go where the folder's agents look for them
                   skillRoots: isSetByUser('skillRoots', vscode.Uri.file(workspace)) ? settings.skillRoots : undefined,
                   playbookBudgetTokens: settings.playbookBudget,

@@ -314,7 +314,13 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
           ],
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
-          settings: { ...options.assets, targets: targets.targets, skillRoots: targets.skillRoots, playbookPath },
+          settings: {
+            ...options.assets,
+            targets: targets.targets,
+            skillRoots: targets.skillRoots,
+            agents: targets.agents,
+            playbookPath,
+          },
           warn: (message) => result.record.warnings.push(message),
           local: counted,
           hold: {
@@ -377,7 +383,13 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     ...(enforcement.enforcements.length > 0 ? { enforcements: enforcement.enforcements } : {}),
     ...(enforced.length > 0 ? { enforced } : {}),
     targets: targets.targets,
-    assets: keptAssets({ ...options.assets, targets: targets.targets, skillRoots: targets.skillRoots, playbookPath }),
+    assets: keptAssets({
+      ...options.assets,
+      targets: targets.targets,
+      skillRoots: targets.skillRoots,
+      agents: targets.agents,
+      playbookPath,
+    }),
     targetReasons: targets.reasons,
     // what Combee's text costs each agent of the workspace at session start, before and after
     ...(targets.agents.length > 0
