@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPORA, type CorpusName } from './corpus';
-import { LEARNERS, runQualityCorpus, type Learner, type QualityRun } from './run';
+import { AGENT_LOADING } from '../../src/core/agents/loading';
+import { CONTEXT_AGENTS, LEARNERS, runQualityCorpus, type Learner, type QualityRun } from './run';
 import type { RepoFigures, Totals } from './score';
 
 // `combee bench quality [--learner offline|careful|sloppy|all] [--corpus main|heldout] [--seed n] [--json] [--strict]
@@ -61,6 +62,16 @@ export function qualityTable(runs: readonly QualityRun[]): string {
       '|---|--:|--:|--:|--:|--:|--:|',
       ...run.repos.map((r) => row(r.repo, r)),
       row('**all**', run.totals),
+      '',
+    );
+    out.push(
+      "Tokens of Combee's text each agent loads at session start: the corpus as committed (AGENTS.md and CLAUDE.md each with a block of the team's rules) → as accepted:",
+      '',
+      `| repository | ${CONTEXT_AGENTS.map((a) => AGENT_LOADING[a].label).join(' | ')} |`,
+      `|---|${CONTEXT_AGENTS.map(() => '--:').join('|')}|`,
+      ...Object.entries(run.contextTokens).map(
+        ([repo, costs]) => `| ${repo} | ${costs.map((c) => `${c.before} → ${c.after}`).join(' | ')} |`,
+      ),
       '',
     );
     const missed = targetsMissed(run);

@@ -1,3 +1,6 @@
+import { contextCost, type AgentContextCost } from '../../src/core/assets/contextCost';
+import { makeFileChange } from '../../src/core/assets/proposal';
+import type { AgentId } from '../../src/core/trace/model';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { acceptCommand } from '../../src/cli/commands/accept';
@@ -23,6 +26,9 @@ import { AGENT_FILES, scoreRepo, totalsOf, type RepoFigures, type Totals } from 
 export type Learner = 'offline' | ModelStyle;
 export const LEARNERS: readonly Learner[] = ['offline', 'careful', 'sloppy'];
 
+/** The agents whose context cost is measured: the corpus's two, and Copilot, which loads both files. */
+export const CONTEXT_AGENTS: readonly AgentId[] = ['claude-code', 'codex', 'copilot'];
+
 /** The asset targets of a workspace whose sessions are Claude Code's and Codex's. */
 export const TARGETS = ['playbook', 'agents-md', 'claude-md'] as const;
 
@@ -37,6 +43,11 @@ export interface QualityRun {
   proposed: Record<string, Array<{ op: string; id: string; content?: string; flags: string[] }>>;
   /** What the run or the accept warned about, per repository. */
   warnings: Record<string, string[]>;
+  /**
+   * Per repository, the tokens of Combee's text each agent loads at session start: the corpus as committed (AGENTS.md
+   * and CLAUDE.md each holding a block) and the accepted files (assets/contextCost.ts).
+   */
+  contextTokens: Record<string, AgentContextCost[]>;
   /** The same learning through the map phase's file and a reduce (as CI shards learn), per repository. */
   reduce: Record<string, ReduceFigures>;
   corpus: { repos: number; sessions: number; byAgent: Record<string, number> };
@@ -87,11 +98,13 @@ export async function runQualityCorpus(options: QualityRunOptions): Promise<Qual
   const warnings: QualityRun['warnings'] = {};
   const proposed: QualityRun['proposed'] = {};
   const reduce: QualityRun['reduce'] = {};
+  const contextTokens: QualityRun['contextTokens'] = {};
   try {
     for (const repo of repoSpecs) {
       const workspace = corpus.workspaces[repo.name];
       const warn = (m: string) => (warnings[repo.name] ??= []).push(m);
       const learnOptions = { seed, assets: { targets: [...TARGETS] } };
+      const committed = filesOf(workspace);
       const result = await dryLearn(store, workspace, roles, learnOptions);
       reduce[repo.name] = await reduceFigures(store, workspace, roles, learnOptions, result.proposal);
       for (const w of result.record?.warnings ?? []) warn(w);
@@ -104,6 +117,10 @@ export async function runQualityCorpus(options: QualityRunOptions): Promise<Qual
       if (result.proposal) await accept(store, result.proposal, workspace, warn);
       const files = filesOf(workspace);
       accepted[repo.name] = files;
+      const written = Object.entries(files).flatMap(
+        ([path, text]) => makeFileChange(path, committed[path], text) ?? [],
+      );
+      contextTokens[repo.name] = contextCost(CONTEXT_AGENTS, (path) => committed[path], written);
       const evidence = (result.record?.batches ?? []).flatMap((b) => b.evidence ?? []);
       repos.push(scoreRepo({ repo, files, evidence }));
     }
@@ -121,6 +138,7 @@ export async function runQualityCorpus(options: QualityRunOptions): Promise<Qual
     proposed,
     warnings,
     reduce,
+    contextTokens,
     corpus: { repos: repoSpecs.length, sessions: imported.sessions, byAgent },
   };
 }

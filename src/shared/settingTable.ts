@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_RULES_BUDGET_TOKENS } from '../core/assets/agentsMd';
 import { DEFAULT_PLAYBOOK_PATH } from '../core/assets/playbookAsset';
 import { DEFAULT_SKILL_ROOT } from '../core/assets/skills';
-import { ASSET_TARGETS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
+import { ASSET_TARGETS, DEFAULT_AGENT_BUDGET_TOKENS, DEFAULT_ASSET_SETTINGS } from '../core/assets/targets';
 import { DEFAULT_EMBEDDING_MODEL } from '../core/llm/openaiClient';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../core/llm/providers';
 import { DEFAULT_CONDENSE_BUDGET } from '../core/trace/condense';
@@ -295,6 +295,16 @@ export const SETTING_TABLE = {
     description:
       "Token budget of the rules block in AGENTS.md and the other agents' files (the best-evidenced rules first).",
     summary: "Token budget of the rules block in `AGENTS.md` and the other agents' files (best-evidenced rules first)",
+  }),
+  agentBudget: setting({
+    id: 'assets.agentBudgetTokens',
+    scope: 'resource',
+    value: z.number().int().min(100),
+    default: DEFAULT_AGENT_BUDGET_TOKENS,
+    description:
+      "Tokens of Combee's text one agent may load at session start, all the files it loads together (imports followed): past it, the rules blocks hold fewer rules, the best-evidenced first. Each proposal says what every agent of the workspace loads.",
+    summary:
+      "Tokens of Combee's text one agent may load at session start, all its files together (best-evidenced rules first)",
   }),
   skillRoots: setting({
     id: 'assets.skillRoots',

@@ -12,13 +12,14 @@ import { WorkspaceState } from '../../src/core/store/workspaceState';
 import { tempDir } from '../../testing/tmp';
 import { makeTrace, shell, user } from '../../testing/traces';
 
-// A workspace with the team's own AGENTS.md and CLAUDE.md, and sessions whose users correct the agent (one lesson
+// A workspace with the team's own AGENTS.md and Copilot instructions (two files with a block each; CLAUDE.md would
+// import AGENTS.md), and sessions whose users correct the agent (one lesson
 // each kind), learned offline: what the tests of overlapping learning runs start from.
 
 export const PLAYBOOK = '.combee/playbook.md';
-export const AGENT_FILES = ['AGENTS.md', 'CLAUDE.md'];
+export const AGENT_FILES = ['AGENTS.md', '.github/copilot-instructions.md'];
 const TEAM_AGENTS = '# Team rules\n\nWrite tests first.\n';
-const TEAM_CLAUDE = '# Claude\n\nKeep answers short.\n';
+const TEAM_COPILOT = '# Copilot\n\nKeep answers short.\n';
 
 /**
  * A session where the user corrects the test command (`tests`), the install command (`install`) or the linter
@@ -64,7 +65,8 @@ export function overlappingFixture() {
   const storeDir = join(root, 'store');
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'AGENTS.md'), TEAM_AGENTS);
-  writeFileSync(join(workspace, 'CLAUDE.md'), TEAM_CLAUDE);
+  mkdirSync(join(workspace, '.github'), { recursive: true });
+  writeFileSync(join(workspace, '.github/copilot-instructions.md'), TEAM_COPILOT);
   const store = new TraceStore(storeDir);
   const proposals = new ProposalStore(new WorkspaceState(store.dir));
   const roles = offlineRoles();
@@ -76,7 +78,7 @@ export function overlappingFixture() {
       ...roles,
       provider: roles.info,
       seed: 3,
-      assets: { targets: ['agents-md', 'claude-md'] },
+      assets: { targets: ['agents-md', 'copilot-instructions'] },
     });
   const read = (path: string) =>
     existsSync(join(workspace, path)) ? readFileSync(join(workspace, path), 'utf8') : undefined;
@@ -119,7 +121,7 @@ export function fileProblems(fx: OverlappingFixture): string[] {
     const text = fx.read(path) ?? '';
     const blocks = findManagedBlocks(text, path).length;
     if (blocks > 1) problems.push(`${path} holds ${blocks} blocks`);
-    if (!text.includes(path === 'AGENTS.md' ? TEAM_AGENTS.trim() : TEAM_CLAUDE.trim()))
+    if (!text.includes(path === 'AGENTS.md' ? TEAM_AGENTS.trim() : TEAM_COPILOT.trim()))
       problems.push(`${path} lost the team's text`);
     for (const m of text.matchAll(/\[([a-z]+-\d{5})\]/g))
       if (!ids.includes(m[1])) problems.push(`${path} cites ${m[1]}, which the playbook does not hold`);

@@ -56,15 +56,16 @@ export interface ReviewFixture {
 
 /** A workspace with a playbook and an AGENTS.md, and the proposal saved in a fresh store. */
 export async function reviewFixture(
-  options: { playbookPath?: string; targets?: AssetTarget[]; agents?: string } = {},
+  options: { playbookPath?: string; targets?: AssetTarget[]; agents?: string; files?: Record<string, string> } = {},
 ): Promise<ReviewFixture> {
   const playbookPath = options.playbookPath ?? '.combee/playbook.md';
-  const targets = options.targets ?? ['playbook', 'agents-md', 'claude-md'];
+  const targets = options.targets ?? ['playbook', 'agents-md', 'copilot-instructions'];
   const root = tempDir('combee-review-fixture-');
   const workspace = join(root, 'shop');
   mkdirSync(join(workspace, playbookPath, '..'), { recursive: true });
   writeFileSync(join(workspace, playbookPath), PLAYBOOK_BEFORE);
   writeFileSync(join(workspace, 'AGENTS.md'), options.agents ?? '# Shop\n\nNotes for agents written by the team.\n');
+  for (const [path, text] of Object.entries(options.files ?? {})) writeFileSync(join(workspace, path), text);
   const assets = { playbookPath, targets };
   const flags = new Map([[FLAGGED_ID, [FLAG]]]);
   const render = renderOps(

@@ -1,3 +1,4 @@
+import { describeContextCost } from '../../core/assets/contextCost';
 import { describeEnforced } from '../../core/service/proposeEnforcement';
 import { readWorkspaceFile } from '../../core/service/proposalFiles';
 import { describeConflict, openConflicts } from '../../core/service/review/teamConflicts';
@@ -41,6 +42,7 @@ export function reportLearnJson(
               heldRules: result.proposal.heldRules,
               targets: result.proposal.targets,
               targetReasons: result.proposal.targetReasons,
+              ...(result.proposal.contextCost ? { contextCost: result.proposal.contextCost } : {}),
               teamConflicts: openConflicts(result.proposal, (rel) => readWorkspaceFile(request.workspace, rel)),
               ...(result.proposal.enforcements ? { enforcements: result.proposal.enforcements } : {}),
               ...(result.proposal.enforced ? { enforced: result.proposal.enforced } : {}),
@@ -112,6 +114,7 @@ export function reportLearnText(
       `  ${totals.reflections} reflections, ${totals.lessons} lessons, ${totals.calls} calls, ${totals.applied} rule change(s) proposed, ${totals.skipped} left out (already known, rejected before, not yet seen in enough sessions, or as a warning above says).`,
       ...(result.superseded?.length ? [`  ${supersededLine(proposal, result.superseded, request.dryRun)}`] : []),
       ...(proposal.targetReasons?.length ? [`  Rendered for ${proposal.targetReasons.join('; ')}.`] : []),
+      ...(proposal.contextCost?.length ? [`  Context cost: ${describeContextCost(proposal.contextCost)}.`] : []),
       ...(proposal.enforcements ?? []).map((e) => `  Enforcement: ${e.explanation}.`),
       ...(proposal.enforced ?? []).map(
         (e) => `  Enforced by the hook files: rule ${e.ruleId}: ${describeEnforced(e)}.`,

@@ -1,35 +1,33 @@
-import type { AgentId } from '../trace/model';
+import { AGENT_LOADING, loadsAtStart } from '../agents/loading';
+import { AGENTS, type AgentId } from '../trace/model';
 import { TARGETS, type AssetTarget } from './targets';
 
 // Without a setting, the targets follow the agents that work in the workspace: a rule is only worth something in a
-// file the agent loads by itself (see learn/inPlay.ts, AGENT_READS). Decided from the sessions' summaries alone.
+// file the agent loads by itself (agents/loading.ts), and written once per agent: an agent that loads AGENTS.md is
+// served by it when it is on, not by a second copy in its own file. Decided from the sessions' summaries alone.
 
-/** The asset target each agent loads by itself; none for agents without a project rules file of their own. */
-export const AGENT_TARGET: Readonly<Record<AgentId, AssetTarget | undefined>> = {
-  'claude-code': 'claude-md',
-  codex: 'agents-md',
-  opencode: 'agents-md',
-  copilot: 'copilot-instructions',
-  cursor: 'cursor-rules',
-  cline: 'clinerules',
-  'roo-code': 'clinerules',
-  'gemini-cli': 'gemini-md',
-  continue: undefined,
-  aider: undefined,
-};
+const fileOf = (target: AssetTarget) => TARGETS.find((t) => t.id === target)?.paths[0] ?? target;
 
-export const AGENT_LABELS: Readonly<Record<AgentId, string>> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  opencode: 'OpenCode',
-  copilot: 'Copilot',
-  cursor: 'Cursor',
-  cline: 'Cline',
-  'roo-code': 'Roo Code',
-  'gemini-cli': 'Gemini CLI',
-  continue: 'Continue',
-  aider: 'Aider',
-};
+function ownTarget(agent: AgentId): AssetTarget | undefined {
+  const own = AGENT_LOADING[agent].own;
+  const target = own && TARGETS.find((t) => !t.required && (t.paths[0] === own || t.paths[0].startsWith(`${own}/`)));
+  if (target && loadsAtStart(agent, target.paths[0])) return target.id;
+  return loadsAtStart(agent, fileOf('agents-md')) ? 'agents-md' : undefined;
+}
+
+/** The asset target each agent loads by itself, its own file first; none for agents without one Combee writes. */
+export const AGENT_TARGET: Readonly<Record<AgentId, AssetTarget | undefined>> = Object.fromEntries(
+  AGENTS.map((agent) => [agent, ownTarget(agent)]),
+) as Record<AgentId, AssetTarget | undefined>;
+
+export const AGENT_LABELS: Readonly<Record<AgentId, string>> = Object.fromEntries(
+  AGENTS.map((agent) => [agent, AGENT_LOADING[agent].label]),
+) as Record<AgentId, string>;
+
+/** The target that brings the rules to the agent: AGENTS.md when it is on and the agent loads it, else its own. */
+export function targetServing(agent: AgentId, agentsMdOn: boolean): AssetTarget | undefined {
+  return agentsMdOn && loadsAtStart(agent, fileOf('agents-md')) ? 'agents-md' : AGENT_TARGET[agent];
+}
 
 export interface TargetChoice {
   targets: AssetTarget[];
@@ -38,13 +36,12 @@ export interface TargetChoice {
   from: 'settings' | 'sessions';
 }
 
-const fileOf = (target: AssetTarget) => TARGETS.find((t) => t.id === target)?.paths[0] ?? target;
-
 const sessionsOf = (n: number, agent: AgentId) => `${n} ${AGENT_LABELS[agent]} ${n === 1 ? 'session' : 'sessions'}`;
 
 /**
- * The targets of a run: the user's setting when there is one, else those on by default plus each agent's own file
- * for the agents the sessions come from. In the order of TARGETS, whatever the order of the sessions.
+ * The targets of a run: the user's setting when there is one, else those on by default plus, for each agent the
+ * sessions come from, the file that brings it the rules (see targetServing). In the order of TARGETS, whatever the
+ * order of the sessions.
  */
 export function chooseTargets(
   configured: readonly AssetTarget[] | undefined,
@@ -62,11 +59,12 @@ export function chooseTargets(
   }
   const perAgent = new Map<AgentId, number>();
   for (const s of sessions) perAgent.set(s.agent, (perAgent.get(s.agent) ?? 0) + 1);
+  const agentsMdOn = TARGETS.some((t) => t.id === 'agents-md' && t.defaultEnabled);
   const reasons: string[] = [];
   const targets: AssetTarget[] = [];
   for (const target of TARGETS) {
     const agents = [...perAgent]
-      .filter(([agent]) => AGENT_TARGET[agent] === target.id)
+      .filter(([agent]) => targetServing(agent, agentsMdOn) === target.id)
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([agent, count]) => sessionsOf(count, agent));
     if (!target.defaultEnabled && agents.length === 0) continue;

@@ -125,6 +125,27 @@ export function upsertManagedBlock(
 }
 
 /**
+ * The file with its Combee blocks taken out: the first replaced by `line` (in place, so the team's text around it stays
+ * where it was), the others removed with the blank line Combee put before them; every block removed when `line` is
+ * undefined. Throws on unbalanced markers (see findManagedBlocks).
+ */
+export function replaceManagedBlocks(text: string, line: string | undefined, path?: string): string {
+  const blocks = findManagedBlocks(text, path);
+  let out = '';
+  let from = 0;
+  for (const [i, block] of blocks.entries()) {
+    if (i === 0 && line !== undefined) {
+      out += text.slice(from, block.start) + line;
+      from = block.end;
+    } else {
+      out += text.slice(from, lineStart(text, block.start));
+      from = afterBlockLine(text, block.end);
+    }
+  }
+  return out + text.slice(from);
+}
+
+/**
  * The text inside the block (LF line endings), or undefined when there is no block. Of several blocks, their texts
  * in order, one after the other: what the merged block holds before it is rendered again.
  */

@@ -2,6 +2,14 @@ import { stringify } from 'yaml';
 import type { LocalCounts } from '../learn/confirmedCounters';
 import type { Playbook } from '../playbook/model';
 import { playbookLinkFrom, playbookRules, renderRulesBody, renderRulesFile, type SelectedRule } from './agentsMd';
+import { importLine, importsFile } from '../agents/imports';
+import {
+  findManagedBlocks,
+  lineEnding,
+  ManagedBlockError,
+  outsideManagedBlocks,
+  replaceManagedBlocks,
+} from './managedBlock';
 import { makeFileChange, type FileChange } from './proposal';
 
 /** What every single-file target needs: all rules (scoped ones annotated with their folder). */
@@ -109,4 +117,38 @@ export function renderClineRule(input: RulesTargetInput): FileChange | undefined
     // a folder
   }
   return legacy === undefined ? wholeFileTarget(CLINE_RULE, input) : blockTarget('.clinerules', input);
+}
+
+/**
+ * An agent that imports (Claude Code, Gemini CLI) gets AGENTS.md's rules through one import line instead of a copy:
+ * a new file holds only the line; a hand-written one keeps its text and gains the line once (none when a line of it
+ * imports the file already); a file holding Combee's block from before has the block replaced by the line.
+ */
+export function renderImportOf(
+  path: string,
+  imported: string,
+  readFile: (relPath: string) => string | undefined,
+  options: { dotSlash?: boolean; warn?: (message: string) => void } = {},
+): FileChange | undefined {
+  const current = readFile(path);
+  const line = importLine(path, imported, options.dotSlash);
+  if (current === undefined) return makeFileChange(path, undefined, `${line}\n`);
+  try {
+    const teamImports = importsFile(outsideManagedBlocks(current, path), path, imported);
+    if (findManagedBlocks(current, path).length > 0)
+      return makeFileChange(path, current, replaceManagedBlocks(current, teamImports ? undefined : line, path));
+    if (teamImports) return undefined;
+    const eol = lineEnding(current);
+    const separator =
+      current.length === 0 || current.endsWith(`${eol}${eol}`) || current.endsWith('\n\n')
+        ? ''
+        : current.endsWith('\n')
+          ? eol
+          : `${eol}${eol}`;
+    return makeFileChange(path, current, `${current}${separator}${line}${eol}`);
+  } catch (error) {
+    if (!(error instanceof ManagedBlockError)) throw error;
+    options.warn?.(error.message);
+    return undefined;
+  }
 }

@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { RuleAuthor } from '../playbook/authorMark';
 import { BulletTag, DeltaOp, Evidence, RuleCount } from '../playbook/delta';
+import { AgentId } from '../trace/model';
 import { RuleFlag } from '../trust/kinds';
 import { sha256 } from '../util/hash';
 
@@ -103,10 +104,20 @@ export const Proposal = z.object({
       budgetTokens: z.number().optional(),
       skillRoots: z.array(z.string()).optional(),
       skillMinSessions: z.number().optional(),
+      /** The agents of the workspace's sessions, and the tokens of Combee's text each may load at session start. */
+      agents: z.array(AgentId).optional(),
+      agentBudgetTokens: z.number().optional(),
     })
     .optional(),
   /** Why each of those targets was rendered ("CLAUDE.md: 12 Claude Code sessions"). */
   targetReasons: z.array(z.string()).optional(),
+  /**
+   * Per agent of the workspace's sessions, the tokens of Combee's text it loads by itself at session start (imports
+   * followed), with the files as they were and once the proposal is written (assets/contextCost.ts).
+   */
+  contextCost: z
+    .array(z.object({ agent: AgentId, before: z.number().int().nonnegative(), after: z.number().int().nonnegative() }))
+    .optional(),
   /**
    * Enforcements offered for rules sessions kept breaking (src/core/enforce): their hook files are among `files`,
    * their marks in the playbook's diff, and how their matchers did on the sessions is said here.

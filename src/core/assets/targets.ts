@@ -8,6 +8,7 @@ import type { RuleFlag } from '../trust/kinds';
 import { withMarks, withoutBullets, withRemovalMarks } from '../trust/hold';
 import { screenText } from '../trust/screen';
 import {
+  AGENTS_MD,
   DEFAULT_RULES_BUDGET_TOKENS,
   LESSON_MATCH,
   renderAgentsMd,
@@ -16,18 +17,25 @@ import {
 } from './agentsMd';
 import { jaccard, tokens } from '../playbook/similarity';
 import {
+  CLAUDE_MD,
+  GEMINI_MD,
   renderClaudeMd,
   renderClineRule,
   renderCopilotInstructions,
   renderCursorRule,
   renderGeminiMd,
+  renderImportOf,
   type RulesTargetInput,
 } from './otherTargets';
+import { findManagedBlocks } from './managedBlock';
 import { DEFAULT_PLAYBOOK_PATH, renderPlaybookChange } from './playbookAsset';
 import type { FileChange } from './proposal';
 import { DEFAULT_SKILL_ROOT, renderSkills } from './skills';
 import { targetsHoldingRules } from './syncedTargets';
 import { renderEnforcement } from './enforce/render';
+import { contextCost } from './contextCost';
+import { AGENT_LOADING } from '../agents/loading';
+import type { AgentId } from '../trace/model';
 
 export const ASSET_TARGETS = [
   'playbook',
@@ -86,7 +94,16 @@ export interface AssetSettings {
   playbookBudgetTokens?: number;
   /** Runs without a session that had a rule in play before it is stale (proposed for retiring). */
   staleAfterRuns?: number;
+  /** The agents of the workspace's sessions: each loads at most `agentBudgetTokens` of Combee's text at session start. */
+  agents?: AgentId[];
+  /** Tokens of Combee's text one agent may load at session start, all its files together (see contextCost.ts). */
+  agentBudgetTokens?: number;
 }
+
+/** One agent loads one rules block's worth of Combee's text at most, however many of its files Combee writes. */
+export const DEFAULT_AGENT_BUDGET_TOKENS = DEFAULT_RULES_BUDGET_TOKENS;
+/** Below this a rules block holds hardly a rule: the per-agent budget lowers the blocks no further. */
+const MIN_BLOCK_BUDGET_TOKENS = 100;
 
 export const DEFAULT_ASSET_SETTINGS: AssetSettings = {
   targets: TARGETS.filter((t) => t.defaultEnabled).map((t) => t.id),
@@ -109,6 +126,11 @@ export function resolveAssetSettings(partial: Partial<AssetSettings> = {}): Asse
     skillRoots:
       partial.skillRoots && partial.skillRoots.length > 0 ? partial.skillRoots : DEFAULT_ASSET_SETTINGS.skillRoots,
     skillMinSessions: partial.skillMinSessions ?? DEFAULT_ASSET_SETTINGS.skillMinSessions,
+    ...(partial.agents && partial.agents.length > 0 ? { agents: partial.agents } : {}),
+    agentBudgetTokens:
+      partial.agentBudgetTokens && partial.agentBudgetTokens > 0
+        ? partial.agentBudgetTokens
+        : DEFAULT_AGENT_BUDGET_TOKENS,
   };
 }
 
@@ -132,10 +154,17 @@ export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_
     '.clinerules': 'clinerules',
     'GEMINI.md': 'gemini-md',
   };
+  // a folder's own CLAUDE.md or GEMINI.md imports its AGENTS.md
+  const inFolder: Array<[string, AssetTarget]> = [
+    [`/${CLAUDE_MD}`, 'claude-md'],
+    [`/${GEMINI_MD}`, 'gemini-md'],
+  ];
   for (const path of paths) {
     if (path === playbookPath) continue;
     if (single[path]) found.add(single[path]);
     else if (path === 'AGENTS.md' || path.endsWith('/AGENTS.md')) found.add('agents-md');
+    else if (inFolder.some(([end]) => path.endsWith(end)))
+      found.add(inFolder.find(([end]) => path.endsWith(end))?.[1] ?? 'playbook');
     else if (path.endsWith('/SKILL.md')) found.add('skills');
   }
   return [...found];
@@ -222,6 +251,114 @@ function sessionsBehind(rules: readonly RuleWithScope[]): Map<string, number> {
   return out;
 }
 
+/** The AGENTS.md files (root first) that hold Combee's rules once `files` are written: what an import can point to. */
+function agentsFilesHoldingRules(
+  files: readonly FileChange[],
+  readFile: (relPath: string) => string | undefined,
+  nestedFolders: readonly string[] = [],
+): string[] {
+  const holds = (text: string, path: string) => {
+    try {
+      return findManagedBlocks(text, path).length > 0;
+    } catch {
+      return false; // broken markers: the renderer reported them and left the file alone
+    }
+  };
+  const written = files.filter((f) => f.path === AGENTS_MD || f.path.endsWith(`/${AGENTS_MD}`));
+  const out = written.filter((f) => holds(f.after, f.path)).map((f) => f.path);
+  for (const path of [AGENTS_MD, ...nestedFolders.map((folder) => `${folder}/${AGENTS_MD}`)]) {
+    if (written.some((f) => f.path === path) || out.includes(path)) continue;
+    const text = readFile(path);
+    if (text !== undefined && holds(text, path)) out.push(path);
+  }
+  return out.sort((a, b) => (a === AGENTS_MD ? -1 : b === AGENTS_MD ? 1 : a.localeCompare(b)));
+}
+
+interface RulesFiles {
+  /** AGENTS.md, root and folders. */
+  agentsMd: FileChange[];
+  /** The other agents' files: imports of AGENTS.md, or their own blocks. */
+  others: FileChange[];
+}
+
+/** Every rules target that is on, rendered with one block budget. */
+function renderRulesTargets(
+  on: ReadonlySet<AssetTarget>,
+  common: RulesTargetInput,
+  input: RenderAssetsInput,
+  warn: ((message: string) => void) | undefined,
+): RulesFiles {
+  const quiet = { ...common, warn };
+  const agentsMd = on.has('agents-md') ? renderAgentsMd({ ...quiet, nestedFolders: input.nestedAgentsFolders }) : [];
+  // Claude Code and Gemini CLI import: with AGENTS.md holding the rules, their files import it instead of a copy,
+  // a folder's own file its folder's AGENTS.md (both load a folder's file when they work there)
+  const withRules = on.has('agents-md')
+    ? agentsFilesHoldingRules(agentsMd, input.readFile, input.nestedAgentsFolders)
+    : [];
+  const single: Array<[AssetTarget, (i: RulesTargetInput) => FileChange | undefined, string?]> = [
+    ['claude-md', renderClaudeMd, CLAUDE_MD],
+    ['copilot-instructions', renderCopilotInstructions],
+    ['cursor-rules', renderCursorRule],
+    ['clinerules', renderClineRule],
+    ['gemini-md', renderGeminiMd, GEMINI_MD],
+  ];
+  const others: FileChange[] = [];
+  for (const [target, render, importer] of single) {
+    if (!on.has(target)) continue;
+    if (!importer || !withRules.includes(AGENTS_MD)) {
+      const change = render(quiet);
+      if (change) others.push(change);
+      continue;
+    }
+    for (const agentsFile of withRules) {
+      const path = `${agentsFile.slice(0, agentsFile.length - AGENTS_MD.length)}${importer}`;
+      const change = renderImportOf(path, agentsFile, input.readFile, { dotSlash: target === 'gemini-md', warn });
+      if (change) others.push(change);
+    }
+  }
+  return { agentsMd, others };
+}
+
+/**
+ * The rules files with every agent of the workspace within its budget: while one would load more of Combee's text
+ * than `agentBudgetTokens` (an agent that loads several of Combee's files, Copilot with AGENTS.md and its own
+ * instructions), the blocks are rendered again with a smaller budget, the best-evidenced rules kept (rankRules).
+ */
+function rulesWithinAgentBudgets(
+  settings: AssetSettings,
+  readFile: (relPath: string) => string | undefined,
+  warn: (message: string) => void,
+  render: (blockBudget: number, quiet: boolean) => RulesFiles,
+): RulesFiles {
+  if (!settings.agents?.length) return render(settings.budgetTokens, false);
+  const limit = settings.agentBudgetTokens ?? DEFAULT_AGENT_BUDGET_TOKENS;
+  const over = (files: RulesFiles) =>
+    contextCost(settings.agents ?? [], readFile, [...files.agentsMd, ...files.others]).filter((c) => c.after > limit);
+  let budget = settings.budgetTokens;
+  let files = render(budget, true);
+  // tokens are not linear in a block's budget (headers, a rule's line whole or not at all): a few rounds
+  for (let tries = 0; tries < 8; tries++) {
+    const heavy = over(files);
+    if (heavy.length === 0) break;
+    const worst = Math.max(...heavy.map((c) => c.after));
+    const next = Math.max(MIN_BLOCK_BUDGET_TOKENS, Math.min(budget - 1, Math.floor((budget * limit) / worst)));
+    if (next >= budget) break;
+    budget = next;
+    files = render(budget, true);
+  }
+  // rendered once more with the warnings on: a rule the smaller blocks leave out is named
+  files = render(budget, false);
+  if (budget < settings.budgetTokens)
+    warn(
+      `the rules blocks hold ${budget} tokens (not ${settings.budgetTokens}) so that each agent loads at most ${limit} tokens of Combee's text at session start (combee.assets.agentBudgetTokens)`,
+    );
+  for (const c of over(files))
+    warn(
+      `${AGENT_LOADING[c.agent].label} loads ${c.after} tokens of Combee's text at session start, over its budget of ${limit} (combee.assets.agentBudgetTokens)`,
+    );
+  return files;
+}
+
 /**
  * Every enabled target, and every file already holding Combee's rules, rendered against the new playbook, as file
  * changes (unchanged files are left out).
@@ -258,20 +395,22 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     nestedFolders: input.nestedAgentsFolders,
     readFile: input.readFile,
   });
-  const common: RulesTargetInput = {
+  const common = (budgetTokens: number): RulesTargetInput => ({
     playbook: visible.playbook,
     playbookPath: settings.playbookPath,
     scopes,
     readFile: input.readFile,
-    budgetTokens: settings.budgetTokens,
+    budgetTokens,
     fresh: new Set(visible.rules.filter((r) => r.op === 'ADD' || r.op === 'UPDATE').map((r) => r.id)),
     sessions: sessionsBehind(visible.rules),
     holdsHeldRules: holdsHeldRules(input),
     ...(input.local ? { local: input.local } : {}),
     warn,
-  };
-  if (on.has('agents-md'))
-    for (const change of renderAgentsMd({ ...common, nestedFolders: input.nestedAgentsFolders })) push(change);
+  });
+  const rules = rulesWithinAgentBudgets(settings, input.readFile, warn, (budget, quiet) =>
+    renderRulesTargets(on, common(budget), input, quiet ? undefined : warn),
+  );
+  for (const change of rules.agentsMd) push(change);
   if (on.has('skills')) {
     const skills = renderSkills({
       playbook: visible.playbook,
@@ -286,14 +425,7 @@ export function renderAssets(input: RenderAssetsInput): FileChange[] {
     });
     for (const change of skills) push(change);
   }
-  const single: Array<[AssetTarget, (i: RulesTargetInput) => FileChange | undefined]> = [
-    ['claude-md', renderClaudeMd],
-    ['copilot-instructions', renderCopilotInstructions],
-    ['cursor-rules', renderCursorRule],
-    ['clinerules', renderClineRule],
-    ['gemini-md', renderGeminiMd],
-  ];
-  for (const [target, render] of single) if (on.has(target)) push(render(common));
+  for (const change of rules.others) push(change);
   // the hooks that enforce marked rules follow the playbook's marks, whatever the targets
   for (const change of renderEnforcement({
     playbook: input.playbook,

@@ -1,31 +1,24 @@
-import type { AgentId, Trace } from '../trace/model';
+import { AGENT_LOADING, loadsAtStart, loadsInFolder } from '../agents/loading';
+import type { Trace } from '../trace/model';
 import { editedFiles } from '../trace/edits';
 import { escapeRegExp } from '../util/regExp';
 
 // A rule is in play for a session when the session's agent loaded a file that held the rule when the session ran:
-// the rule can help (or hurt) without being cited. Which files an agent loads by itself is fixed by the agent; a
-// session that read one of Combee's asset files (a Read of AGENTS.md, say) had it loaded too. A folder's own
-// AGENTS.md (or CLAUDE.md) counts for a session that edited files in that folder.
+// the rule can help (or hurt) without being cited. Which files an agent loads by itself is fixed by the agent
+// (agents/loading.ts), with the files they import (`@AGENTS.md` in CLAUDE.md); a session that read one of Combee's asset
+// files (a Read of AGENTS.md, say) had it loaded too. A folder's own AGENTS.md (or CLAUDE.md) counts for a session
+// that edited files in that folder.
 
-/** The asset files each agent loads at the root of its workspace, by itself. */
-export const AGENT_READS: Readonly<Record<AgentId, readonly string[]>> = {
-  'claude-code': ['CLAUDE.md'],
-  codex: ['AGENTS.md'],
-  opencode: ['AGENTS.md'],
-  copilot: ['.github/copilot-instructions.md', 'AGENTS.md'],
-  cursor: ['.cursor/rules/combee.mdc', 'AGENTS.md'],
-  cline: ['.clinerules/combee.md'],
-  'roo-code': ['.clinerules/combee.md'],
-  'gemini-cli': ['GEMINI.md'],
-  continue: [],
-  aider: [],
-};
+/** Claude Code follows imports five hops deep. */
+const MAX_IMPORT_DEPTH = 5;
 
 /** One version of an asset file: the rule ids it held from `at` on (ISO time; a commit's or the file's own). */
 export interface AssetVersion {
   path: string;
   at: string;
   ruleIds: readonly string[];
+  /** Workspace-relative files it imported with `@path` lines (see agents/imports.ts). */
+  imports?: readonly string[];
 }
 
 /** What a session had loaded of one file: its latest version from before the session started. */
@@ -53,16 +46,14 @@ function folderOf(path: string): string | undefined {
 
 /** The asset files the session loaded: its agent's own, a folder's where it edited, any it read. */
 export function loadedAssets(trace: Trace, assetPaths: readonly string[]): Set<string> {
-  const own = new Set(AGENT_READS[trace.agent] ?? []);
-  const names = new Set([...own].map((p) => p.slice(p.lastIndexOf('/') + 1)));
   const edited = trace.steps.flatMap((s) => (s.kind === 'tool_call' ? editedFiles(s, trace.cwd) : []));
+  const exists = (path: string) => assetPaths.includes(path);
   const loaded = new Set<string>();
   for (const path of assetPaths) {
     const folder = folderOf(path);
-    const name = path.slice(path.lastIndexOf('/') + 1);
-    if (own.has(path)) loaded.add(path);
-    // a folder's AGENTS.md or CLAUDE.md, for an agent that reads that name at the root, where it edited
-    else if (folder && names.has(name) && !own.has(path) && edited.some((f) => f.startsWith(`${folder}/`)))
+    if (loadsAtStart(trace.agent, path, exists)) loaded.add(path);
+    // a folder's own file (AGENTS.md, CLAUDE.md), for an agent that reads that name there, where it edited
+    else if (folder && loadsInFolder(trace.agent, path) && edited.some((f) => f.startsWith(`${folder}/`)))
       loaded.add(path);
   }
   const mentions = assetPaths.map((path) => ({ path, named: fileMention(path, trace.cwd) }));
@@ -81,9 +72,18 @@ export function rulesInPlay(trace: Trace, versions: readonly AssetVersion[]): Se
   const ids = new Set<string>();
   if (!trace.startedAt) return ids;
   const paths = [...new Set(versions.map((v) => v.path))];
-  for (const path of loadedAssets(trace, paths)) {
-    const version = versionAt(versions, path, trace.startedAt);
+  const pending = [...loadedAssets(trace, paths)].map((path) => ({ path, depth: 0 }));
+  const seen = new Set(pending.map((p) => p.path));
+  const follows = AGENT_LOADING[trace.agent].atImports;
+  for (let next = pending.shift(); next; next = pending.shift()) {
+    const version = versionAt(versions, next.path, trace.startedAt);
     for (const id of version?.ruleIds ?? []) ids.add(id);
+    if (!follows || next.depth >= MAX_IMPORT_DEPTH) continue;
+    for (const path of version?.imports ?? [])
+      if (!seen.has(path)) {
+        seen.add(path);
+        pending.push({ path, depth: next.depth + 1 });
+      }
   }
   return ids;
 }

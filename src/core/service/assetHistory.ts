@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
+import { importedPaths } from '../agents/imports';
+import { rootFilesOfAnyAgent } from '../agents/loading';
+import { TARGETS } from '../assets/targets';
 import type { AssetVersion } from '../learn/inPlay';
-import { AGENT_READS } from '../learn/inPlay';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
 import { tryGit } from '../util/git';
 import { readTextIfExists } from '../util/io';
@@ -15,12 +17,25 @@ const RULE_ID = /\[([a-z][a-z0-9]{0,7}-\d{5})\]/g;
 const MAX_VERSIONS = 40;
 const LOG_LINE = /^([0-9a-f]{40,64}) (\S+)$/;
 
-/** The asset files an agent may load: every agent's root files, and the folders' own AGENTS.md and CLAUDE.md. */
-const ROOT_ASSETS = [...new Set(Object.values(AGENT_READS).flat())];
+/**
+ * The asset files an agent may load: every agent's root files, Combee's own files in the agents' rule folders, and the
+ * folders' own AGENTS.md and CLAUDE.md.
+ */
+const ROOT_ASSETS = [
+  ...new Set([
+    ...rootFilesOfAnyAgent(),
+    ...TARGETS.filter((t) => !t.required).flatMap((t) => t.paths.filter((p) => !p.includes('<'))),
+  ]),
+];
 const FOLDER_ASSET = /(^|\/)(AGENTS|CLAUDE)\.md$/;
 
 export function ruleIdsIn(text: string): string[] {
   return [...new Set([...text.matchAll(RULE_ID)].map((m) => m[1]))].sort();
+}
+
+function versionOf(path: string, at: string, text: string | undefined): AssetVersion {
+  const imports = text === undefined ? [] : importedPaths(text, path);
+  return { path, at, ruleIds: text === undefined ? [] : ruleIdsIn(text), ...(imports.length > 0 ? { imports } : {}) };
 }
 
 // no git, not a repository, or no commits yet: the working tree is all there is
@@ -53,12 +68,12 @@ export async function assetHistory(workspace: string): Promise<AssetVersion[]> {
     for (const [i, { sha, at }] of commits.entries()) {
       const text = await git(workspace, ['cat-file', 'blob', `${sha}:${path}`]);
       if (i === 0) committed = text; // the newest commit's version: the working tree differs from it or not
-      versions.push({ path, at: new Date(at).toISOString(), ruleIds: text === undefined ? [] : ruleIdsIn(text) });
+      versions.push(versionOf(path, new Date(at).toISOString(), text));
     }
     const current = await readTextIfExists(file);
     if (current === undefined || current === committed) continue;
     const changed = await stat(file).catch(() => undefined);
-    if (changed) versions.push({ path, at: changed.mtime.toISOString(), ruleIds: ruleIdsIn(current) });
+    if (changed) versions.push(versionOf(path, changed.mtime.toISOString(), current));
   }
   return versions.sort((a, b) => a.at.localeCompare(b.at) || a.path.localeCompare(b.path));
 }

@@ -85,8 +85,11 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
     return { traces: share, givenUp, outsideWindow, invalidStoredTraces, reflections };
   }
   // The open proposal for the same targets: this run learns on top of what it still asks, and takes its place
-  const targets = runTargets(options.assets?.targets, sessions.workspaceSessions, (rel) =>
-    readWorkspaceFile(options.workspace, rel),
+  const targets = runTargets(
+    options.assets?.targets,
+    sessions.workspaceSessions,
+    (rel) => readWorkspaceFile(options.workspace, rel),
+    options.assets?.skillRoots,
   );
   const pending = await pendingProposals(options.proposals, options.workspace, targets.targets, playbookPath);
   const onTop = carryOnto(base, pending);

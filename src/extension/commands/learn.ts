@@ -1,3 +1,4 @@
+import { describeContextCost } from '../../core/assets/contextCost';
 import { homedir } from 'node:os';
 import { memoryEnv } from '../../core/service/agentMemories';
 import * as vscode from 'vscode';
@@ -115,7 +116,9 @@ export async function runLearning(
                   // unset: the run takes the targets of the agents whose sessions the folder has
                   targets: isSetByUser('assetTargets', vscode.Uri.file(workspace)) ? settings.assetTargets : undefined,
                   budgetTokens: settings.rulesBudget,
-                  skillRoots: settings.skillRoots,
+                  agentBudgetTokens: settings.agentBudget,
+                  // unset: skills go where the folder's agents look for them
+                  skillRoots: isSetByUser('skillRoots', vscode.Uri.file(workspace)) ? settings.skillRoots : undefined,
                   playbookBudgetTokens: settings.playbookBudget,
                   staleAfterRuns: settings.staleAfterRuns,
                 },
@@ -170,6 +173,8 @@ export async function runLearning(
             }
             if (proposal?.targetReasons?.length)
               services.log.info(`${proposal.id} is rendered for ${proposal.targetReasons.join('; ')}`);
+            if (proposal?.contextCost?.length)
+              services.log.info(`${proposal.id}: ${describeContextCost(proposal.contextCost)}`);
             for (const e of proposal ? enforcementItems(proposal) : [])
               services.log.info(`${proposal?.id}: rule ${e.ruleId}: ${e.stops}; ${e.origin}`);
             if (!proposal || first) continue;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { sessionLabel } from '../../core/trace/transcript';
+import { describeContextCost } from '../../core/assets/contextCost';
 import type { Proposal } from '../../core/assets/proposal';
 import { decisionNoteHead } from '../../core/learn/priorDecisions';
 import { describeStatus, proposalStatus } from '../../core/service/review/status';
@@ -146,7 +147,10 @@ export class ProposalsView implements vscode.TreeDataProvider<Node> {
           vscode.TreeItemCollapsibleState.Expanded,
         );
         item.description = `${p.provider} · ${p.model}${p.costUsd ? ` · $${p.costUsd.toFixed(3)}` : ''} · ${pendingSummary(p)}`;
-        item.tooltip = `Run ${p.runId} in ${p.workspace}: ${pendingSummary(p)}`;
+        item.tooltip = [
+          `Run ${p.runId} in ${p.workspace}: ${pendingSummary(p)}`,
+          ...(p.contextCost?.length ? [`Context cost: ${describeContextCost(p.contextCost)}.`] : []),
+        ].join('\n');
         item.contextValue = 'combee.proposal';
         item.iconPath = new vscode.ThemeIcon('git-pull-request');
         return item;

@@ -51,7 +51,7 @@ describe('a rule in CLAUDE.md, in play for Claude Code', () => {
     }
   });
 
-  it('counts a Claude Code session that followed it as helpful, and keeps CLAUDE.md in sync', async () => {
+  it('counts a Claude Code session that followed it as helpful; CLAUDE.md then imports AGENTS.md, which holds it', async () => {
     mkdirSync(join(root(), '.combee'), { recursive: true });
     const playbook = saved.get('.combee/playbook.md') ?? '# Playbook\n';
     writeFileSync(fileUri('.combee/playbook.md').fsPath, `${playbook.trimEnd()}\n${SECTION}`);
@@ -92,6 +92,8 @@ describe('a rule in CLAUDE.md, in play for Claude Code', () => {
       claude.startsWith('# Claude notes\n\nAsk before touching the payment adapters.\n'),
       'the team text stays',
     );
-    assert.ok(claude.includes(`[${RULE_ID}] ${RULE}`), claude);
+    // the rule is written once, in AGENTS.md; CLAUDE.md's old block gave way to the line that imports it
+    assert.equal(claude, '# Claude notes\n\nAsk before touching the payment adapters.\n\n@AGENTS.md\n');
+    assert.ok((await readText('AGENTS.md')).includes(`[${RULE_ID}] ${RULE}`));
   });
 });

@@ -117,12 +117,22 @@ describe('honest views: what was accepted, what failed, what was left out', () =
         assert.equal(row(new RegExp(rule.id))?.contextValue, 'combee.proposalRule.accepted', rule.id);
       assert.equal(row(new RegExp(turnedDown.id))?.contextValue, 'combee.proposalRule.rejected');
     }
+    // CLAUDE.md holds no rule of its own (it imports AGENTS.md): when the proposal changes it, it is written with
+    // AGENTS.md and its row goes too
+    const along = saved!.reviewed.files.filter(
+      (f) => f.decision === 'accepted' && f.path !== 'AGENTS.md' && f.path !== '.combee/playbook.md',
+    );
+    assert.deepEqual(
+      along.map((f) => f.path),
+      proposal!.files.some((f) => f.path === 'CLAUDE.md') ? ['CLAUDE.md'] : [],
+    );
+    assert.match(await readText('CLAUDE.md'), /^@AGENTS\.md$/m);
     const after = await reviewCounts(result.proposalId).catch(() => undefined);
     if (after) {
       assert.equal(
         after.own,
-        afterReject.own - rest.length,
-        `the row drops by the rules taken: ${JSON.stringify(after)}`,
+        afterReject.own - rest.length - along.length,
+        `the row drops by the rules and files taken: ${JSON.stringify(after)}`,
       );
       assert.equal(after.bar, after.rows, `the status bar says what the rows say: ${JSON.stringify(after)}`);
     }

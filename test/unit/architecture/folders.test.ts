@@ -79,7 +79,7 @@ describe('src/core folders import only the folders below them', () => {
     assert.deepEqual(offendingImports(file, source), [
       'src/core/learn/run.ts → ../../shared/layout (leaves src/core)',
       'src/core/learn/run.ts → ../../shared/settingsSchema (leaves src/core)',
-      'src/core/learn/run.ts → ../service/learnWorkspace (learn may import playbook, secrets, trace, trust, util)',
+      'src/core/learn/run.ts → ../service/learnWorkspace (learn may import agents, playbook, secrets, trace, trust, util)',
     ]);
   });
 

@@ -66,8 +66,20 @@ describe("ranking the rules that reach the agents' files", () => {
       readFile: () => undefined,
       settings: { targets: ['agents-md', 'claude-md'], budgetTokens: 260 },
     });
-    for (const name of ['AGENTS.md', 'CLAUDE.md']) {
-      const text = files.find((f) => f.path === name)?.after ?? '';
+    // CLAUDE.md imports AGENTS.md; alone, it holds the budgeted rules itself
+    assert.equal(files.find((f) => f.path === 'CLAUDE.md')?.after, '@AGENTS.md\n');
+    const alone = renderAssets({
+      workspace: '/w',
+      playbook: book,
+      rules,
+      lessons: [],
+      readFile: () => undefined,
+      settings: { targets: ['claude-md'], budgetTokens: 260 },
+    });
+    for (const [name, text] of [
+      ['AGENTS.md', files.find((f) => f.path === 'AGENTS.md')?.after ?? ''],
+      ['CLAUDE.md', alone.find((f) => f.path === 'CLAUDE.md')?.after ?? ''],
+    ]) {
       const shown = [...text.matchAll(/\[(bat-\d+)\]/g)].map((m) => m[1]).filter((id, i, all) => all.indexOf(id) === i);
       assert.ok(shown.length > 0 && shown.length < 8, `${name}: the budget leaves some out (${shown.join(', ')})`);
       assert.ok(shown.includes('bat-00008'), `${name}: the best-supported rule is in`);

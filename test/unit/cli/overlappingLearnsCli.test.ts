@@ -13,11 +13,11 @@ import {
 } from '../../support/overlappingLearns';
 
 // `combee learn; combee learn; combee accept A; combee accept B` once left two Combee blocks in AGENTS.md and
-// CLAUDE.md and a rule twice in the playbook. Now the second learn supersedes A and says so, accepting A is refused
+// the Copilot instructions and a rule twice in the playbook. Now the second learn supersedes A and says so, accepting A is refused
 // with the id to decide on, and accepting B leaves one block per file.
 
 async function learn(fx: OverlappingFixture): Promise<{ id: string; stdout: string; json: Record<string, unknown> }> {
-  const common = ['--workspace', fx.workspace, '--store', fx.storeDir, '--targets', 'agents-md,claude-md'];
+  const common = ['--workspace', fx.workspace, '--store', fx.storeDir, '--targets', 'agents-md,copilot-instructions'];
   const text = capture();
   assert.equal(await runCli(['learn', ...common, '--dry-run'], text), 0, text.stderr.join('\n'));
   const out = capture();
@@ -67,7 +67,7 @@ describe('combee learn twice, then accept both', () => {
     await fx.store.saveTrace(correctedSession(fx.workspace, 'lint', 1));
     const out = capture();
     assert.equal(
-      await runCli(['learn', ...common, '--targets', 'agents-md,claude-md', '--json'], out),
+      await runCli(['learn', ...common, '--targets', 'agents-md,copilot-instructions', '--json'], out),
       0,
       out.stderr.join('\n'),
     );

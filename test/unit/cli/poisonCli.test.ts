@@ -35,7 +35,14 @@ describe('combee CLI with poisoned sessions', () => {
     const out = capture();
     assert.equal(
       await runCli(
-        [...learnAgainst(storeDir, workspace, server.url), '--json', '--seed', '1', '--targets', 'agents-md,claude-md'],
+        [
+          ...learnAgainst(storeDir, workspace, server.url),
+          '--json',
+          '--seed',
+          '1',
+          '--targets',
+          'agents-md,copilot-instructions',
+        ],
         out,
       ),
       0,
@@ -101,7 +108,7 @@ describe('combee CLI with poisoned sessions', () => {
       /do not slow you down/,
       'accepted by name: in every asset',
     );
-    assert.match(readFileSync(join(workspace, 'CLAUDE.md'), 'utf8'), /do not slow you down/);
+    assert.match(readFileSync(join(workspace, '.github/copilot-instructions.md'), 'utf8'), /do not slow you down/);
     assert.doesNotMatch(readFileSync(join(workspace, 'AGENTS.md'), 'utf8'), /devtools-cdn/);
 
     // the next run screens the playbook's existing rules: the one accepted by name is the user's now

@@ -16,13 +16,13 @@ import { FLAGGED_ID, RULE_OPS, reviewFixture } from '../../support/reviewProposa
 // what the panel does.
 
 const [first, second] = RULE_OPS.map((op) => (op.op === 'ADD' ? (op.id as string) : ''));
-const AGENT_FILES = ['AGENTS.md', 'CLAUDE.md', '.cursor/rules/combee.mdc', 'GEMINI.md'];
+const AGENT_FILES = ['AGENTS.md', '.github/copilot-instructions.md', '.cursor/rules/combee.mdc'];
 
 describe('combee accept and reject over the review service', () => {
   it('accept --rule, reject --rule, accept --file AGENTS.md: the file takes only its pending rule, every cited id is in the playbook', async () => {
     const fx = await reviewFixture({
       playbookPath: 'docs/agents/playbook.md',
-      targets: ['playbook', 'agents-md', 'claude-md', 'cursor-rules'],
+      targets: ['playbook', 'agents-md', 'copilot-instructions', 'cursor-rules'],
     });
     const common = ['--workspace', fx.workspace, '--store', fx.storeDir];
     const read = (path: string) =>
@@ -54,25 +54,36 @@ describe('combee accept and reject over the review service', () => {
     for (const path of AGENT_FILES)
       for (const m of read(path).matchAll(/\[([a-z]+-\d{5})\]/g))
         assert.ok(playbookIds.has(m[1]), `${path} cites ${m[1]}, which the playbook does not hold`);
-    for (const path of ['docs/agents/playbook.md', 'AGENTS.md', 'CLAUDE.md', '.cursor/rules/combee.mdc']) {
+    for (const path of [
+      'docs/agents/playbook.md',
+      'AGENTS.md',
+      '.github/copilot-instructions.md',
+      '.cursor/rules/combee.mdc',
+    ]) {
       assert.ok(read(path).includes(`[${second}]`), `${second} in ${path}`);
       assert.ok(!read(path).includes(`[${FLAGGED_ID}]`), `rejected ${FLAGGED_ID} is not in ${path}`);
     }
   });
 
   it('accept --file names the rules the file holds; reject --file turns down the rules of its file', async () => {
-    const fx = await reviewFixture({ targets: ['playbook', 'agents-md', 'gemini-md'] });
+    const fx = await reviewFixture({ targets: ['playbook', 'agents-md', 'copilot-instructions'] });
     const common = ['--workspace', fx.workspace, '--store', fx.storeDir];
     const rejected = capture();
-    assert.equal(await runCli(['reject', fx.proposal.id, '--file', 'GEMINI.md', ...common, '--json'], rejected), 0);
+    assert.equal(
+      await runCli(
+        ['reject', fx.proposal.id, '--file', '.github/copilot-instructions.md', ...common, '--json'],
+        rejected,
+      ),
+      0,
+    );
     const json = JSON.parse(rejected.stdout.join('\n'));
-    assert.deepEqual(json.rules.sort(), [first, second], 'GEMINI.md held the two clean rules');
+    assert.deepEqual(json.rules.sort(), [first, second], 'the Copilot instructions held the two clean rules');
     assert.deepEqual(json.pendingRules, [
       { id: FLAGGED_ID, flags: [{ kind: 'remote-code', reason: 'pipes a download into a shell' }] },
     ]);
-    // what is left: the flagged rule, and AGENTS.md and GEMINI.md bringing in the rule the playbook already held
+    // what is left: the flagged rule, and AGENTS.md and the Copilot instructions bringing in the rule the playbook already held
     assert.equal(json.toReview.text, '1 rule and 2 files to review');
-    assert.ok(!existsSync(join(fx.workspace, 'GEMINI.md')));
+    assert.ok(!existsSync(join(fx.workspace, '.github/copilot-instructions.md')));
     const accepted = capture();
     assert.equal(await runCli(['accept', fx.proposal.id, '--file', '.combee/playbook.md', ...common], accepted), 1);
     assert.match(accepted.stderr.join('\n'), /holds only flagged rules \(bui-00004\): accept them by name/);
@@ -91,11 +102,11 @@ describe('combee accept and reject over the review service', () => {
 
 describe('combee retire, pin and unpin', () => {
   it("propose the panel's diffs as proposals; combee accept writes them, and a retired rule leaves every file", async () => {
-    const fx = await reviewFixture({ targets: ['playbook', 'agents-md', 'claude-md'] });
+    const fx = await reviewFixture({ targets: ['playbook', 'agents-md', 'copilot-instructions'] });
     const common = ['--workspace', fx.workspace, '--store', fx.storeDir];
     const read = (path: string) => readFileSync(join(fx.workspace, path), 'utf8');
     assert.equal(await runCli(['accept', fx.proposal.id, '--rule', first, ...common], capture()), 0);
-    assert.ok(read('CLAUDE.md').includes(`[${first}]`));
+    assert.ok(read('.github/copilot-instructions.md').includes(`[${first}]`));
 
     const retired = capture();
     assert.equal(await runCli(['retire', first, ...common, '--json'], retired), 0, retired.stderr.join('\n'));
@@ -115,11 +126,11 @@ describe('combee retire, pin and unpin', () => {
     );
     assert.deepEqual(
       proposal.files.map((f) => f.path).sort(),
-      ['.combee/playbook.md', 'AGENTS.md', 'CLAUDE.md'],
-      'CLAUDE.md holds the rules already: it is rendered too',
+      ['.combee/playbook.md', '.github/copilot-instructions.md', 'AGENTS.md'],
+      'the Copilot instructions hold the rules already: they are rendered too',
     );
     assert.equal(await runCli(['accept', proposal.id, ...common], capture()), 0);
-    for (const path of ['.combee/playbook.md', 'AGENTS.md', 'CLAUDE.md'])
+    for (const path of ['.combee/playbook.md', 'AGENTS.md', '.github/copilot-instructions.md'])
       assert.ok(!read(path).includes(`[${first}]`), `${first} left ${path}`);
     const memory = await new ReviewMemory(new WorkspaceState(fx.storeDir), fx.workspace).load();
     assert.deepEqual(

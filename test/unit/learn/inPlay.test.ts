@@ -53,6 +53,22 @@ describe('rules in play', () => {
     assert.deepEqual(sorted(rulesInPlay(trace, HISTORY)), ['cla-00003']);
   });
 
+  it('a CLAUDE.md that imports AGENTS.md brings its rules to Claude Code, from the day it imports it', () => {
+    const history: AssetVersion[] = [
+      ...HISTORY,
+      // from Oct 25, CLAUDE.md holds only the import line: its own block went
+      { path: 'CLAUDE.md', at: '2026-10-25T09:00:00.000Z', ruleIds: [], imports: ['AGENTS.md'] },
+    ];
+    const after = session('claude-code:import', 'claude-code', '2026-11-01T10:00:00.000Z');
+    assert.deepEqual(sorted(rulesInPlay(after, history)), ['bld-00002', 'env-00001']);
+    const before = session('claude-code:block', 'claude-code', '2026-10-22T10:00:00.000Z');
+    assert.deepEqual(sorted(rulesInPlay(before, history)), ['cla-00003']);
+    // Copilot loads CLAUDE.md too, but does not follow its imports: AGENTS.md reaches it by itself, once
+    const copilot = session('copilot:vs', 'copilot', '2026-11-01T10:00:00.000Z');
+    assert.deepEqual(sorted(loadedAssets(copilot, PATHS)), ['AGENTS.md', 'CLAUDE.md']);
+    assert.deepEqual(sorted(rulesInPlay(copilot, history)), ['bld-00002', 'env-00001']);
+  });
+
   it("a folder's AGENTS.md is in play only for a session that edited a file under that folder", () => {
     const billing = session('codex:billing', 'codex', '2026-11-01T10:00:00.000Z', [
       edit('services/billing/invoice.ts'),

@@ -34,12 +34,14 @@ describe('a learning run as a worker task (over a message port)', () => {
     port2.close();
     assert.equal(result.sessions, 5);
     assert.equal(result.run?.status, 'completed');
-    // three of the sessions are Claude Code's: CLAUDE.md is a target without a setting
+    // three of the sessions are Claude Code's: CLAUDE.md is a target without a setting, and imports AGENTS.md (the
+    // folder's own CLAUDE.md its folder's AGENTS.md, which Claude Code loads when it works there)
     assert.deepEqual(result.proposal?.files, [
       '.combee/playbook.md',
       'AGENTS.md',
       'src/generated/AGENTS.md',
       'CLAUDE.md',
+      'src/generated/CLAUDE.md',
     ]);
     assert.ok(progress.some((p) => /reflecting on 5 session/.test(p)));
   });

@@ -66,7 +66,7 @@ describe('Edit Before Accepting through the review service', () => {
     );
     assert.ok(saved.reviewed.files.some((f) => f.path === fx.playbookPath && f.decision === 'accepted'));
     // every file Combee renders holds what the playbook holds: the accepted rule, not the ones taken out
-    for (const path of ['AGENTS.md', 'CLAUDE.md']) {
+    for (const path of ['AGENTS.md', '.github/copilot-instructions.md']) {
       const text = read(fx, path);
       assert.ok(text.includes(`[${kept}]`), path);
       assert.ok(!text.includes(`[${dropped}]`) && !text.includes(`[${FLAGGED_ID}]`), path);
@@ -91,7 +91,7 @@ describe('Edit Before Accepting through the review service', () => {
       proposed.replace(contentOf(kept), REWORDED),
     );
     assert.ok(result.decided);
-    for (const path of [fx.playbookPath, 'AGENTS.md', 'CLAUDE.md']) {
+    for (const path of [fx.playbookPath, 'AGENTS.md', '.github/copilot-instructions.md']) {
       const text = read(fx, path);
       assert.ok(text.includes(REWORDED), `${path}:\n${text}`);
       assert.ok(!text.includes(contentOf(kept)), `${path} no longer holds the old text`);
@@ -106,7 +106,7 @@ describe('Edit Before Accepting through the review service', () => {
     assert.equal(describeStatus(proposalStatus(saved)), '1 rule to review');
   });
 
-  it("a rule reworded inside AGENTS.md's block goes into the playbook and CLAUDE.md; the team's own edit stays", async () => {
+  it("a rule reworded inside AGENTS.md's block goes into the playbook and the Copilot instructions; the team's own edit stays", async () => {
     const fx = await reviewFixture();
     const { result } = await acceptEdited(fx, 'AGENTS.md', (proposed) =>
       proposed.replace(contentOf(kept), REWORDED).replace('# Shop', '# Shop (ours)'),
@@ -114,7 +114,7 @@ describe('Edit Before Accepting through the review service', () => {
     assert.ok(result.decided);
     const agents = read(fx, 'AGENTS.md');
     assert.ok(agents.startsWith('# Shop (ours)\n'), agents);
-    for (const path of [fx.playbookPath, 'AGENTS.md', 'CLAUDE.md']) {
+    for (const path of [fx.playbookPath, 'AGENTS.md', '.github/copilot-instructions.md']) {
       assert.ok(read(fx, path).includes(REWORDED), path);
       assert.ok(!read(fx, path).includes(contentOf(kept)), path);
     }
@@ -133,9 +133,12 @@ describe('Edit Before Accepting through the review service', () => {
 
   it('a file the proposal creates, edited, is created with the rule as reworded', async () => {
     const fx = await reviewFixture();
-    const { result } = await acceptEdited(fx, 'CLAUDE.md', (proposed) => proposed.replace(contentOf(kept), REWORDED));
+    const { result } = await acceptEdited(fx, '.github/copilot-instructions.md', (proposed) =>
+      proposed.replace(contentOf(kept), REWORDED),
+    );
     assert.ok(result.decided, JSON.stringify(result.outcome));
-    for (const path of [fx.playbookPath, 'AGENTS.md', 'CLAUDE.md']) assert.ok(read(fx, path).includes(REWORDED), path);
+    for (const path of [fx.playbookPath, 'AGENTS.md', '.github/copilot-instructions.md'])
+      assert.ok(read(fx, path).includes(REWORDED), path);
   });
 
   it("a file the team changed since the proposal: the draft is re-based, the team's edit is kept once", async () => {
@@ -190,7 +193,7 @@ describe('counters given up by an older proposal', () => {
       fx.store,
       fx.proposals,
       { counts: [], from: [fx.proposal] },
-      { playbookPath: '.combee/playbook.md', targets: ['playbook', 'agents-md', 'claude-md'] },
+      { playbookPath: '.combee/playbook.md', targets: ['playbook', 'agents-md', 'copilot-instructions'] },
       () => undefined,
     );
     const saved = (await fx.proposals.load(fx.workspace, fx.proposal.id))!;

@@ -62,7 +62,11 @@ describe('held-back rules', () => {
     });
     assert.equal(files.length, 7);
     for (const file of files) {
-      if (file.path === '.combee/playbook.md') assert.match(file.after, /\nflagged \[too-00002\] [^\n]*\n-->\n$/);
+      // CLAUDE.md and GEMINI.md import AGENTS.md (checked below): no rule of their own
+      if (file.path === 'CLAUDE.md' || file.path === 'GEMINI.md')
+        assert.match(file.after, /^@(\.\/)?AGENTS\.md\n$/, file.path);
+      else if (file.path === '.combee/playbook.md')
+        assert.match(file.after, /\nflagged \[too-00002\] [^\n]*\n-->\n$/);
       else {
         assert.doesNotMatch(file.after, /X-Debug/, file.path);
         assert.match(file.after, /pnpm test/, file.path);
@@ -78,7 +82,7 @@ describe('held-back rules', () => {
       rules: [],
       lessons: [],
       readFile: (rel) => (rel === '.combee/playbook.md' ? '' : undefined),
-      settings: { targets: ['agents-md', 'claude-md'] },
+      settings: { targets: ['agents-md', 'copilot-instructions'] },
     });
     for (const file of clean.filter((f) => f.path !== '.combee/playbook.md'))
       assert.match(file.after, /The full playbook, with every rule/, file.path);

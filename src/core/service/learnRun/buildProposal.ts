@@ -1,4 +1,5 @@
 import { lessonsFromRecord } from '../../assets/skills';
+import { contextCost } from '../../assets/contextCost';
 import { renderAssets } from '../../assets/targets';
 import { outsideManagedBlocks } from '../../assets/managedBlock';
 import { PROPOSAL_VERSION, type FileChange, type Proposal, type TeamConflict } from '../../assets/proposal';
@@ -313,7 +314,13 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
           ],
           readFile: (rel) => readWorkspaceFile(options.workspace, rel),
           listDir: (rel) => listWorkspaceFolders(options.workspace, rel),
-          settings: { ...options.assets, targets: targets.targets, playbookPath },
+          settings: {
+            ...options.assets,
+            targets: targets.targets,
+            skillRoots: targets.skillRoots,
+            agents: targets.agents,
+            playbookPath,
+          },
           warn: (message) => result.record.warnings.push(message),
           local: counted,
           hold: {
@@ -376,8 +383,18 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     ...(enforcement.enforcements.length > 0 ? { enforcements: enforcement.enforcements } : {}),
     ...(enforced.length > 0 ? { enforced } : {}),
     targets: targets.targets,
-    assets: keptAssets({ ...options.assets, targets: targets.targets, playbookPath }),
+    assets: keptAssets({
+      ...options.assets,
+      targets: targets.targets,
+      skillRoots: targets.skillRoots,
+      agents: targets.agents,
+      playbookPath,
+    }),
     targetReasons: targets.reasons,
+    // what Combee's text costs each agent of the workspace at session start, before and after
+    ...(targets.agents.length > 0
+      ? { contextCost: contextCost(targets.agents, (rel) => readWorkspaceFile(options.workspace, rel), files) }
+      : {}),
     reviewed: { files: [], rules: [] },
     ...(input.carried && input.carried.from.length > 0 ? { supersedes: input.carried.from.map((p) => p.id) } : {}),
     ...(lessonRuns.length > 0 ? { lessonsFrom: lessonRuns } : {}),

@@ -13,6 +13,8 @@ export function keptAssets(settings: Partial<AssetSettings> & { playbookPath: st
     budgetTokens: resolved.budgetTokens,
     skillRoots: resolved.skillRoots,
     skillMinSessions: resolved.skillMinSessions,
+    ...(resolved.agents ? { agents: resolved.agents } : {}),
+    agentBudgetTokens: resolved.agentBudgetTokens,
   };
 }
 
@@ -32,6 +34,8 @@ export function proposalAssets(
       budgetTokens: kept.budgetTokens,
       skillRoots: kept.skillRoots,
       skillMinSessions: kept.skillMinSessions,
+      agents: kept.agents,
+      agentBudgetTokens: kept.agentBudgetTokens,
     });
   const playbookPath =
     fallback.playbookPath ?? proposal.files.find((f) => f.path.endsWith('playbook.md'))?.path ?? DEFAULT_PLAYBOOK_PATH;
