@@ -65,8 +65,7 @@ describe('held-back rules', () => {
       // CLAUDE.md and GEMINI.md import AGENTS.md (checked below): no rule of their own
       if (file.path === 'CLAUDE.md' || file.path === 'GEMINI.md')
         assert.match(file.after, /^@(\.\/)?AGENTS\.md\n$/, file.path);
-      else if (file.path === '.combee/playbook.md')
-        assert.match(file.after, /\nflagged \[too-00002\] [^\n]*\n-->\n$/);
+      else if (file.path === '.combee/playbook.md') assert.match(file.after, /\nflagged \[too-00002\] [^\n]*\n-->\n$/);
       else {
         assert.doesNotMatch(file.after, /X-Debug/, file.path);
         assert.match(file.after, /pnpm test/, file.path);
