@@ -7,8 +7,6 @@ import { TraceStore } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { BatchRuns } from '../../core/store/batchRuns';
 import { renderPrBody } from '../../core/team/prBody';
-import { memoryEnv } from '../../core/service/agentMemories';
-import { homedir } from 'node:os';
 import { atomicWrite } from '../../core/util/io';
 import { UsageError } from '../args';
 import { progressOf, type Output } from '../output';
@@ -18,21 +16,27 @@ import { endpointFromFlags, resolveRoles } from './learnProvider';
 import { batchApiPhase, type BatchApiPhase } from './learnBatchApi';
 import { redactionPatterns } from './redactionFlags';
 import { replayedFlags } from './resumeFlags';
-import { parseLearnRequest, type LearnPlace, type ResumeLearnRequest, type RunLearnRequest } from './learnRequest';
+import {
+  learnRequestFromFlags,
+  parseLearnCommandLine,
+  type LearnPlace,
+  type ResumeLearnCommandLine,
+  type RunLearnCommandLine,
+} from './learnRequest';
 import { reportLearnJson, reportLearnText, type AppliedProposal, type LearnResult } from './learnReport';
 import { storeDirFor } from '../store';
 
 type CommonOptions = Omit<LearnWorkspaceOptions, 'mapOnly' | 'precomputed' | 'reflector'>;
 
 export async function learnCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
-  const request = parseLearnRequest(argv);
+  const request = parseLearnCommandLine(argv);
   if (request instanceof UsageError) throw request;
   return request.kind === 'resume' ? resumeBatchRun(request, argv, out, signal) : runLearn(request, argv, out, signal);
 }
 
 /** `--resume <batch>` alone: the flags the run was submitted with, then this command line's own on top. */
 async function resumeBatchRun(
-  request: ResumeLearnRequest,
+  request: ResumeLearnCommandLine,
   argv: string[],
   out: Output,
   signal?: AbortSignal,
@@ -46,7 +50,12 @@ async function resumeBatchRun(
   return learnCommand([...replayedFlags(run.argv, argv, run.batchId), ...argv, '--batch-api'], out, signal);
 }
 
-async function runLearn(request: RunLearnRequest, argv: string[], out: Output, signal?: AbortSignal): Promise<number> {
+async function runLearn(
+  request: RunLearnCommandLine,
+  argv: string[],
+  out: Output,
+  signal?: AbortSignal,
+): Promise<number> {
   const { mode } = request;
   const store = storeOf(request, out);
   const endpoint = endpointFromFlags(request.endpointFlags);
@@ -124,7 +133,7 @@ async function runLearn(request: RunLearnRequest, argv: string[], out: Output, s
 
 /** After a run that learns: apply and write the PR body when asked, then report. */
 async function finishLearn(
-  request: RunLearnRequest,
+  request: RunLearnCommandLine,
   result: LearnResult,
   roles: Roles,
   proposals: ProposalStore,
@@ -161,44 +170,21 @@ function storeOf(place: LearnPlace, out: Output): TraceStore {
 }
 
 function commonOptions(
-  request: RunLearnRequest,
+  request: RunLearnCommandLine,
   store: TraceStore,
   roles: Roles,
   signal: AbortSignal | undefined,
   progress: ReturnType<typeof progressOf> | undefined,
   extraRedactionPatterns: string[],
 ): CommonOptions {
-  const { targets, budgetTokens, maxTokens, maxCostUsd } = request;
   return {
-    since: request.since,
-    agents: request.agents,
+    ...learnRequestFromFlags(request, extraRedactionPatterns),
     store,
     proposals: new ProposalStore(new WorkspaceState(store.dir)),
     workspace: request.workspace,
     aggregator: roles.aggregator,
     embed: roles.embed,
     provider: roles.info,
-    playbookPath: request.playbookPath,
-    strategy: request.strategy,
-    batchSize: request.batchSize,
-    seed: request.seed,
-    windowDays: request.windowDays,
-    allWorkspaces: request.allWorkspaces,
-    teamReview: request.prBody !== undefined,
-    // the agents' own memories in this user's home; a pull request's runner has no user's home to read
-    agentMemories:
-      request.noMemories || request.prBody !== undefined
-        ? undefined
-        : { home: homedir(), env: memoryEnv(process.env), extraRedactionPatterns },
-    assets:
-      targets || budgetTokens !== undefined
-        ? {
-            ...(targets ? { targets } : {}),
-            ...(budgetTokens !== undefined ? { playbookBudgetTokens: budgetTokens } : {}),
-          }
-        : undefined,
-    limits: maxTokens || maxCostUsd ? { maxTokens, maxCostUsd } : undefined,
-    dryRun: request.dryRun,
     signal,
     onProgress: progress
       ? (message: string, fraction: number) => progress.update(Math.round(fraction * 100), 100, message)
@@ -223,7 +209,7 @@ function withoutResume(argv: string[]): string[] {
 /** `--apply`: the accept command itself, so flagged rules stay out and a changed file is re-based or refused alike. */
 async function applyProposal(
   id: string,
-  request: RunLearnRequest,
+  request: RunLearnCommandLine,
   proposals: ProposalStore,
   storeDir: string,
   out: Output,

@@ -8,7 +8,7 @@ import type { RunRecord } from '../../core/learn/record';
 import type { ProviderInfo } from '../../core/learn/types';
 import type { learnWorkspace } from '../../core/service/learnWorkspace';
 import { shellQuote, type Output } from '../output';
-import type { LearnPlace, RunLearnRequest } from './learnRequest';
+import type { LearnPlace, RunLearnCommandLine } from './learnRequest';
 
 export type LearnResult = Awaited<ReturnType<typeof learnWorkspace>>;
 export interface AppliedProposal {
@@ -18,7 +18,7 @@ export interface AppliedProposal {
 
 /** `--json`: one object with the proposal, the run and what was applied. */
 export function reportLearnJson(
-  request: RunLearnRequest,
+  request: RunLearnCommandLine,
   result: LearnResult,
   info: ProviderInfo,
   applied: AppliedProposal | undefined,
@@ -77,7 +77,7 @@ export function reportLearnJson(
 
 /** The terminal report: warnings, then the diffs and a summary, or why there is nothing to show. */
 export function reportLearnText(
-  request: RunLearnRequest,
+  request: RunLearnCommandLine,
   result: LearnResult,
   info: ProviderInfo,
   applied: AppliedProposal | undefined,

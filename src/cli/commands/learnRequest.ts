@@ -1,3 +1,5 @@
+import { memoriesOfThisUser } from '../../core/service/agentMemories';
+import type { LearnRequest } from '../../core/service/learnRun/options';
 import { resolve } from 'node:path';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
 import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../core/learn/capacity';
@@ -57,7 +59,7 @@ export interface LearnPlace {
 }
 
 /** `--resume <batch>` without `--batch-api`: the saved run's flags are replayed before anything else is read. */
-export interface ResumeLearnRequest extends LearnPlace {
+export interface ResumeLearnCommandLine extends LearnPlace {
   kind: 'resume';
   batchId: string;
 }
@@ -69,7 +71,7 @@ export type LearnMode =
   | { kind: 'reduce'; folders: string[] }
   | { kind: 'batch-api'; resume?: string; noWait: boolean; pollSeconds: number };
 
-export interface RunLearnRequest extends LearnPlace {
+export interface RunLearnCommandLine extends LearnPlace {
   kind: 'run';
   mode: LearnMode;
   provider: ProviderSetting;
@@ -102,19 +104,19 @@ export interface RunLearnRequest extends LearnPlace {
   prBody?: string;
 }
 
-export type LearnRequest = ResumeLearnRequest | RunLearnRequest;
+export type LearnCommandLine = ResumeLearnCommandLine | RunLearnCommandLine;
 
 /** The learn command line as one request, or the usage error it holds (checked in the order the flags are read). */
-export function parseLearnRequest(argv: string[], cwd = process.cwd()): LearnRequest | UsageError {
+export function parseLearnCommandLine(argv: string[], cwd = process.cwd()): LearnCommandLine | UsageError {
   try {
-    return readLearnRequest(argv, cwd);
+    return readLearnCommandLine(argv, cwd);
   } catch (error) {
     if (error instanceof UsageError) return error;
     throw error;
   }
 }
 
-function readLearnRequest(argv: string[], cwd: string): LearnRequest {
+function readLearnCommandLine(argv: string[], cwd: string): LearnCommandLine {
   const { values } = parse(argv, LEARN_FLAGS);
   const place = readPlace(values, cwd);
   if (values.resume !== undefined && !values['batch-api'])
@@ -231,4 +233,36 @@ function readBatchSize(value: string | boolean | undefined, mapsAcrossRuns: bool
         : integer('batch', value)!;
   if (batchSize === 0) throw new UsageError('--batch must be at least 1 (or auto, or all)');
   return batchSize;
+}
+
+/**
+ * The learn request the flags make: the same request the extension makes from its settings. A choice left to the
+ * sessions (targets) stays unset; the agents' memories are read unless `--no-memories`, or a pull request's run,
+ * whose runner has no user's home to read.
+ */
+export function learnRequestFromFlags(request: RunLearnCommandLine, extraRedactionPatterns: string[]): LearnRequest {
+  const { targets, budgetTokens, maxTokens, maxCostUsd } = request;
+  return {
+    since: request.since,
+    agents: request.agents,
+    playbookPath: request.playbookPath,
+    strategy: request.strategy,
+    batchSize: request.batchSize,
+    seed: request.seed,
+    windowDays: request.windowDays,
+    allWorkspaces: request.allWorkspaces,
+    teamReview: request.prBody !== undefined,
+    aggregationCapacityTokens: request.aggregationCapacityTokens,
+    agentMemories:
+      request.noMemories || request.prBody !== undefined ? undefined : memoriesOfThisUser(extraRedactionPatterns),
+    assets:
+      targets || budgetTokens !== undefined
+        ? {
+            ...(targets ? { targets } : {}),
+            ...(budgetTokens !== undefined ? { playbookBudgetTokens: budgetTokens } : {}),
+          }
+        : undefined,
+    limits: maxTokens || maxCostUsd ? { maxTokens, maxCostUsd } : undefined,
+    dryRun: request.dryRun,
+  };
 }

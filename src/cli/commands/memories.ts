@@ -1,10 +1,9 @@
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
 import { agentName } from '../../core/memories/candidates';
 import type { MemoryVerdict } from '../../core/memories/types';
 import { emptyPlaybook, parsePlaybook } from '../../core/playbook/markdown';
-import { agentMemoryReport, memoryEnv } from '../../core/service/agentMemories';
+import { agentMemoryReport, memoriesOfThisUser } from '../../core/service/agentMemories';
 import { TraceStore } from '../../core/store/traceStore';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
@@ -39,7 +38,7 @@ export async function memoriesCommand(argv: string[], out: Output): Promise<numb
   const report = await agentMemoryReport({
     store,
     workspace,
-    settings: { home: homedir(), env: memoryEnv(process.env), extraRedactionPatterns },
+    settings: memoriesOfThisUser(extraRedactionPatterns),
     playbook: text === undefined ? emptyPlaybook() : parsePlaybook(text),
     allWorkspaces: values['all-workspaces'] === true,
   });

@@ -1,9 +1,7 @@
-import type { AgentMemorySettings } from '../service/agentMemories';
+import type { LearnRequest } from '../service/learnRun/options';
 import type { MessagePort } from 'node:worker_threads';
-import type { AssetSettings } from '../assets/targets';
 import type { RunEstimate } from '../learn/estimate';
 import type { LiveRunSnapshot } from '../learn/liveRun';
-import type { Strategy } from '../learn/run';
 import type { ProviderInfo } from '../learn/types';
 import type { ChatApi } from '../llm/proxyMessages';
 
@@ -23,25 +21,8 @@ export type ProviderSpec =
     }
   | { kind: 'proxy'; info: ProviderInfo };
 
-export interface LearnTaskOptions {
-  playbookPath?: string;
-  strategy?: Strategy;
-  batchSize?: number | 'auto';
-  windowDays?: number;
-  budgetTokens?: number;
-  /** Effective capacity of one aggregation call (see learn/capacity.ts). */
-  aggregationCapacityTokens?: number;
-  assets?: Partial<AssetSettings>;
-  limits?: { maxTokens?: number; maxCostUsd?: number };
-  pricePerMTokInput?: number;
-  allWorkspaces?: boolean;
-  dryRun?: boolean;
-  seed?: number;
-  /** Ask the host before a large run (it shows the estimate). */
-  confirm?: boolean;
-  /** Read the agents' memories from this home (the user's setting combee.learn.agentMemories). */
-  agentMemories?: AgentMemorySettings;
-}
+/** The run's request (service/learnRun/options.ts), and whether to ask the host before a large run (it shows the estimate). */
+export type LearnTaskOptions = LearnRequest & { confirm?: boolean };
 
 export interface LearnTask {
   storeDir: string;

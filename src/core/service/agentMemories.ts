@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type { LearnResult } from '../learn/run';
 import { memoryNote, memoryOps, memoryOrigin, memoryWarnings } from '../memories/candidates';
 import { readAgentMemories } from '../memories/read';
@@ -33,6 +34,11 @@ export function memoryEnv(env: Record<string, string | undefined>): Record<strin
   const out: Record<string, string> = {};
   for (const name of MEMORY_ENV) if (env[name]) out[name] = env[name] as string;
   return out;
+}
+
+/** Where this process reads the agents' memories: this user's home and the variables that move their folders. */
+export function memoriesOfThisUser(extraRedactionPatterns: string[]): AgentMemorySettings {
+  return { home: homedir(), env: memoryEnv(process.env), extraRedactionPatterns };
 }
 
 /** The newest sessions a memory is judged against: enough to show a habit, bounded so a large store stays quick. */

@@ -1,11 +1,10 @@
 import { describeContextCost } from '../../core/assets/contextCost';
-import { homedir } from 'node:os';
-import { memoryEnv } from '../../core/service/agentMemories';
 import * as vscode from 'vscode';
 import type { RunEstimate } from '../../core/learn/estimate';
 import { isAbortError } from '../../core/util/concurrency';
 import { captureSessions } from '../capture';
 import { learnInWorker } from '../learnInWorker';
+import { learnRequestFromSettings } from '../learnRequest';
 import { chooseProvider, offlineChoice } from '../llm/providerChoice';
 import {
   failedRunNotice,
@@ -16,7 +15,7 @@ import {
 } from '../../core/service/learnNotices';
 import { openProposalDiff, proposalUri } from '../review/proposalDocuments';
 import { workspaceFolderPaths, type Services } from '../services';
-import { isSetByUser, readSettings, type SettingProblem } from '../settings';
+import { readSettings, type SettingProblem } from '../settings';
 import { allowedInThisWorkspace } from '../trust';
 import { enforcementItems } from '../../core/service/review/enforcementItems';
 
@@ -105,36 +104,7 @@ export async function runLearning(
               services,
               workspace,
               choice,
-              {
-                playbookPath: settings.playbookPath,
-                strategy: settings.strategy,
-                batchSize: settings.batchSize,
-                windowDays: mode.windowDays ?? settings.windowDays,
-                budgetTokens: settings.condenseBudget,
-                aggregationCapacityTokens: settings.aggregationCapacity,
-                assets: {
-                  // unset: the run takes the targets of the agents whose sessions the folder has
-                  targets: isSetByUser('assetTargets', vscode.Uri.file(workspace)) ? settings.assetTargets : undefined,
-                  budgetTokens: settings.rulesBudget,
-                  agentBudgetTokens: settings.agentBudget,
-                  // unset: skills go where the folder's agents look for them
-                  skillRoots: isSetByUser('skillRoots', vscode.Uri.file(workspace)) ? settings.skillRoots : undefined,
-                  playbookBudgetTokens: settings.playbookBudget,
-                  staleAfterRuns: settings.staleAfterRuns,
-                },
-                limits: {
-                  maxTokens: settings.maxTokensPerRun || undefined,
-                  maxCostUsd: settings.maxCostPerRun || undefined,
-                },
-                pricePerMTokInput: settings.prices[info.model]?.input,
-                agentMemories: settings.agentMemories
-                  ? {
-                      home: homedir(),
-                      env: memoryEnv(process.env),
-                      extraRedactionPatterns: settings.extraRedactionPatterns,
-                    }
-                  : undefined,
-              },
+              learnRequestFromSettings(settings, workspace, info.model, mode.windowDays ?? settings.windowDays),
               {
                 onProgress: (message) => progress.report({ message }),
                 onSnapshot: (snapshot) => services.setLiveRun(snapshot),

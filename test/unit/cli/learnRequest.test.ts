@@ -4,22 +4,26 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../../src/cli/args';
 import { runCli } from '../../../src/cli/main';
-import { parseLearnRequest, type RunLearnRequest } from '../../../src/cli/commands/learnRequest';
+import {
+  learnRequestFromFlags,
+  parseLearnCommandLine,
+  type RunLearnCommandLine,
+} from '../../../src/cli/commands/learnRequest';
 import { DEFAULT_WINDOW_DAYS } from '../../../src/core/learn/window';
 import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../../src/core/learn/capacity';
 import { capture } from '../../../testing/cliOutput';
 
 const cwd = resolve('/home/dev/project');
 
-function run(...argv: string[]): RunLearnRequest {
-  const request = parseLearnRequest(argv, cwd);
+function run(...argv: string[]): RunLearnCommandLine {
+  const request = parseLearnCommandLine(argv, cwd);
   if (request instanceof UsageError) throw request;
   assert.equal(request.kind, 'run');
-  return request as RunLearnRequest;
+  return request as RunLearnCommandLine;
 }
 
 function refused(argv: string[], message: RegExp): void {
-  const request = parseLearnRequest(argv, cwd);
+  const request = parseLearnCommandLine(argv, cwd);
   assert.ok(request instanceof UsageError, `${argv.join(' ')} should be bad usage`);
   assert.match(request.message, message);
 }
@@ -107,12 +111,15 @@ describe('the learn command line read into one request', () => {
   });
 
   it('--resume alone asks for the saved run and reads nothing else first (the replayed flags are read later)', () => {
-    assert.deepEqual(parseLearnRequest(['--resume', 'b7', '--seed', 'x', '--store', 's', '--workspace', 'w'], cwd), {
-      kind: 'resume',
-      batchId: 'b7',
-      workspace: resolve(cwd, 'w'),
-      storeDir: resolve(cwd, 's'),
-    });
+    assert.deepEqual(
+      parseLearnCommandLine(['--resume', 'b7', '--seed', 'x', '--store', 's', '--workspace', 'w'], cwd),
+      {
+        kind: 'resume',
+        batchId: 'b7',
+        workspace: resolve(cwd, 'w'),
+        storeDir: resolve(cwd, 's'),
+      },
+    );
   });
 
   it('refuses each bad combination of modes', () => {
@@ -169,5 +176,25 @@ describe('combee learn on a bad command line', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the learn request the flags make', () => {
+  it('is plain data that crosses a worker port unchanged, with what the flags chose', () => {
+    const flags = run('--targets', 'playbook,agents-md', '--budget', '3000', '--max-tokens', '5000', '--seed', '7');
+    const request = learnRequestFromFlags(flags, ['corp-[0-9]+']);
+    assert.deepEqual(structuredClone(request), request);
+    assert.deepEqual(request.assets, { targets: ['playbook', 'agents-md'], playbookBudgetTokens: 3000 });
+    assert.deepEqual(request.limits, { maxTokens: 5000, maxCostUsd: undefined });
+    assert.equal(request.seed, 7);
+    assert.deepEqual(request.agentMemories?.extraRedactionPatterns, ['corp-[0-9]+']);
+  });
+
+  it("reads no memories for a pull request's run or with --no-memories, and leaves the targets to the sessions", () => {
+    assert.equal(learnRequestFromFlags(run('--no-memories'), []).agentMemories, undefined);
+    const pr = learnRequestFromFlags(run('--pr-body', 'body.md'), []);
+    assert.equal(pr.agentMemories, undefined);
+    assert.equal(pr.teamReview, true);
+    assert.equal(learnRequestFromFlags(run(), []).assets, undefined);
   });
 });

@@ -14,15 +14,11 @@ import type { AgentMemorySettings } from '../agentMemories';
 
 // What a learning run of one workspace is asked for and what it hands back (see learnWorkspace.ts).
 
-export interface LearnWorkspaceOptions {
-  store: TraceStore;
-  proposals: ProposalStore;
-  workspace: string;
-  reflector: Reflector;
-  aggregator: Aggregator;
-  provider: ProviderInfo;
-  /** The provider's embeddings, when it has them (semantic duplicate detection). */
-  embed?: EmbedFn;
+/**
+ * What a learning run is asked to do, the same from both front ends (the CLI's flags, the extension's settings) and
+ * read as it is by the worker and the service: plain data that crosses a worker's port, no handles or callbacks.
+ */
+export interface LearnRequest {
   playbookPath?: string;
   strategy?: Strategy;
   /** `all`: one batch of every selected session (each reflected against the same playbook, as a map across machines needs). */
@@ -33,10 +29,40 @@ export interface LearnWorkspaceOptions {
    * Anchored to the sessions, not to the clock, so the same store gives the same selection on any day.
    */
   windowDays?: number;
+  /** Only sessions that ended at or after this time (ISO), on top of the window. */
+  since?: string;
+  /** Only sessions of these agents. */
+  agents?: readonly AgentId[];
   /** Learn from every stored session, not only those recorded in this workspace. */
   allWorkspaces?: boolean;
   /** Compute the proposal without saving it or marking sessions learned. */
   dryRun?: boolean;
+  /** Token budget of one condensed session (the model's view of it, and the estimate). */
+  budgetTokens?: number;
+  /** Effective capacity of one aggregation call (see learn/capacity.ts); the model's roles read it. */
+  aggregationCapacityTokens?: number;
+  /** Per-run token and money limits (a run that reaches one stops cleanly, keeping finished batches). */
+  limits?: { maxTokens?: number; maxCostUsd?: number };
+  /** USD per million input tokens, for the estimate shown before a large run. */
+  pricePerMTokInput?: number;
+  /** Which assets to render and how (targets, rules budgets, skill roots); unset fields follow the sessions. */
+  assets?: Partial<AssetSettings>;
+  /** Reviewed by the team as a pull request (`learn --pr-body`): see screenProposal's `teamReview`. */
+  teamReview?: boolean;
+  /** Read the agents' own memories as candidate rules, checked against the sessions (see service/agentMemories.ts). */
+  agentMemories?: AgentMemorySettings;
+}
+
+/** A request, and what running it here takes: the stores, the model's roles, the cancel and the callbacks. */
+export interface LearnWorkspaceOptions extends LearnRequest {
+  store: TraceStore;
+  proposals: ProposalStore;
+  workspace: string;
+  reflector: Reflector;
+  aggregator: Aggregator;
+  provider: ProviderInfo;
+  /** The provider's embeddings, when it has them (semantic duplicate detection). */
+  embed?: EmbedFn;
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction: number) => void;
@@ -44,27 +70,13 @@ export interface LearnWorkspaceOptions {
   onSnapshot?: (snapshot: LiveRunSnapshot) => void;
   /** Asked once the sessions are selected, before any model call; false cancels the run before it starts. */
   confirm?: (estimate: RunEstimate) => Promise<boolean>;
-  /** Per-run token and money limits (a run that reaches one stops cleanly, keeping finished batches). */
-  limits?: { maxTokens?: number; maxCostUsd?: number };
-  /** USD per million input tokens, for the estimate shown before a large run. */
-  pricePerMTokInput?: number;
-  /** Which assets to render and how (targets, rules budget, skill roots). */
-  assets?: Partial<AssetSettings>;
-  /** Token budget of one condensed session (for the estimate). */
-  budgetTokens?: number;
   /** Anchors the window here instead of at the newest session (tests, or "the last N days from today"). */
   now?: Date;
-  /** Only sessions that ended at or after this time (ISO), on top of the window. */
-  since?: string;
-  /** Only sessions of these agents. */
-  agents?: readonly AgentId[];
   /**
    * The map phase alone (a CI runner's shard): reflect on the selected sessions (a 1-based shard's share of them)
    * against the playbook as it is, and hand the reflections back. Nothing is saved or marked learned.
    */
   mapOnly?: { shard?: { index: number; count: number } };
-  /** Reviewed by the team as a pull request (`learn --pr-body`): see screenProposal's `teamReview`. */
-  teamReview?: boolean;
   /** Reflections made elsewhere (shards, the Batch API): used for the sessions and playbook they were made for. */
   precomputed?: readonly ReflectionSet[];
   /**
@@ -73,8 +85,6 @@ export interface LearnWorkspaceOptions {
    * flagged.
    */
   precomputedFromFiles?: boolean;
-  /** Read the agents' own memories as candidate rules, checked against the sessions (see service/agentMemories.ts). */
-  agentMemories?: AgentMemorySettings;
 }
 
 export interface LearnWorkspaceResult {
