@@ -7,9 +7,9 @@ export const verdicts: CorpusVerdicts = {
   verdicts: {
     "after editing, run `mise run lint` and `mise run test` and fix what they report before finishing: `mise run lint` failed on the agent's own edits and passed once they were fixed":
       {
-        verdict: 'useful',
+        verdict: 'trivial',
         reason:
-          "lint failed on the agents' own Go edits (noctx, wrapcheck, gocritic) in three sessions and passed once fixed; omits mise run fmt",
+          "true (lint failed on the agents' own Go edits in three sessions), but CLAUDE.md already says to run mise run fmt && mise run lint, as the careful model's rule was judged",
         label: 'entire-lint',
       },
     'a cd stays in effect for the rest of the command line and for the next shell calls: repository-relative paths then name nothing. run repository commands from the repository root, or cd back to it first (`.claude/skills/test-repo/test-harness.sh` was not found after a cd, and was from the root)':
