@@ -15,6 +15,7 @@ import { coChanges } from './coChanges';
 import { actionOf } from './actions';
 import { editSteps, failureLessons, type Run } from './fixes';
 import { checkLessons } from './checks';
+import { chosenFileLessons } from './chosenFiles';
 import { missingPathLessons } from './missingPaths';
 import { removalLessons } from './removals';
 import { environmentLimitLessons } from './environmentLimits';
@@ -76,6 +77,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
       add(short && !statesScopeOutright(statement) ? { ...lesson, minSupport: 2 } : lesson);
     }
   }
+  // a file the user chose among those the agent found alike (chosenFiles.ts)
+  for (const lesson of chosenFileLessons(trace.id, trace.steps, turns, trace.cwd)) add(lesson);
 
   // 3. The check command that works here, where a session shows an agent getting that check wrong (checks.ts).
   for (const lesson of checkLessons(trace, runs, edits, fixed.lessons)) add(lesson);
