@@ -8,7 +8,7 @@ import type { Lesson } from '../../learn/types';
 // asked; the user's answer names one of them, by path or by a name only that one ends with. Read by the paths alone,
 // so in any language. In one session that is the task's choice; when a second session chooses the same file, the
 // choice stands, for the next session will find the same candidates. Only files inside the repository: a path
-// elsewhere is someone's machine.
+// elsewhere is someone's machine. The choice is the repository's, wherever the file sits: no folder scope.
 
 const MIN_SESSIONS = 2;
 
@@ -101,7 +101,6 @@ export function chosenFileLessons(
       content:
         `Use \`${file}\`, not ${others.map((f) => `\`${f}\``).join(' or ')}: ` +
         'asked which of these files to use, the user chose it.',
-      scope: path.posix.dirname(file) === '.' ? undefined : `${path.posix.dirname(file)}/`,
       minSupport: MIN_SESSIONS,
       evidence: { traceId, steps: [turn.index] },
     });

@@ -16,6 +16,7 @@ import { actionOf } from './actions';
 import { editSteps, failureLessons, type Run } from './fixes';
 import { checkLessons } from './checks';
 import { chosenFileLessons } from './chosenFiles';
+import { folderBuildLessons } from './folderBuilds';
 import { missingPathLessons } from './missingPaths';
 import { removalLessons } from './removals';
 import { environmentLimitLessons } from './environmentLimits';
@@ -87,6 +88,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   for (const lesson of verifyLessons(trace, runs, edits, explained)) add(lesson);
   // what this environment cannot do, where the session fixed nothing (environmentLimits.ts)
   for (const lesson of environmentLimitLessons(trace.id, runs, explained)) add(lesson);
+  // a subfolder's own build, run there after editing under it (folderBuilds.ts)
+  for (const lesson of folderBuildLessons(trace, runs)) add(lesson);
 
   // 4. Files changed together in this session: a rule only once another session changes them together too.
   for (const lesson of coChanges(trace)) add(lesson);
