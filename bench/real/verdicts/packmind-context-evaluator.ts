@@ -267,5 +267,12 @@ export const verdicts: CorpusVerdicts = {
           "the hook's bun tests failed on leftover evaluation clones; removing them let the same commit pass with no edit (90499da5, 6b9a263d)",
         label: 'pack-tmp-clones',
       },
+    'after editing files under `frontend/`, run `bun run css:build` in `frontend/` (`cd frontend && bun run css:build`): sessions that changed files there rebuilt with it':
+      {
+        verdict: 'useful',
+        reason:
+          'after editing frontend/src styles and components, tailwind was rebuilt with css:build in frontend/ in three sessions (90499da5, e304c70b, ffc44f28); omits that frontend/dist is gitignored',
+        label: 'pack-css-build',
+      },
   },
 };

@@ -250,5 +250,12 @@ export const verdicts: CorpusVerdicts = {
           'gh auth status failed in both sessions that ran it (019c1dbd not logged in, 019c1e77 token invalid); only the user could log in',
         label: 'tf-gh-auth',
       },
+    'use `_bmad-output/planning-artifacts/prd.md`, not `_bmad-output/planning-artifacts/prd-validation.md`: asked which of these files to use, the user chose it':
+      {
+        verdict: 'useful',
+        reason:
+          'asked which PRD to use, the user named planning-artifacts/prd.md in three sessions (019c0f0c, 019c10a1, 019c1110) over the other PRD files found',
+        label: 'tf-prd-of-record',
+      },
   },
 };

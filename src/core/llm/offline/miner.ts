@@ -15,6 +15,8 @@ import { coChanges } from './coChanges';
 import { actionOf } from './actions';
 import { editSteps, failureLessons, type Run } from './fixes';
 import { checkLessons } from './checks';
+import { chosenFileLessons } from './chosenFiles';
+import { folderBuildLessons } from './folderBuilds';
 import { missingPathLessons } from './missingPaths';
 import { removalLessons } from './removals';
 import { environmentLimitLessons } from './environmentLimits';
@@ -76,6 +78,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
       add(short && !statesScopeOutright(statement) ? { ...lesson, minSupport: 2 } : lesson);
     }
   }
+  // a file the user chose among those the agent found alike (chosenFiles.ts)
+  for (const lesson of chosenFileLessons(trace.id, trace.steps, turns, trace.cwd)) add(lesson);
 
   // 3. The check command that works here, where a session shows an agent getting that check wrong (checks.ts).
   for (const lesson of checkLessons(trace, runs, edits, fixed.lessons)) add(lesson);
@@ -84,6 +88,8 @@ export function mineLessons(trace: Trace, playbook: Playbook): Reflection {
   for (const lesson of verifyLessons(trace, runs, edits, explained)) add(lesson);
   // what this environment cannot do, where the session fixed nothing (environmentLimits.ts)
   for (const lesson of environmentLimitLessons(trace.id, runs, explained)) add(lesson);
+  // a subfolder's own build, run there after editing under it (folderBuilds.ts)
+  for (const lesson of folderBuildLessons(trace, runs)) add(lesson);
 
   // 4. Files changed together in this session: a rule only once another session changes them together too.
   for (const lesson of coChanges(trace)) add(lesson);
