@@ -1,9 +1,11 @@
+import { AGENT_LOADING } from '../../agents/loading';
 import type { AgentId } from '../../trace/model';
 import type { HookConfigShape } from './hookConfig';
 
 // What each agent that can stop a shell command before it runs needs from Combee: the project file its hooks live in,
-// the event and entry that run Combee's script, and whether Combee may create that file. Each fact is checked against
-// the agent's documentation, cited in docs/enforcement.md. All of them run the same script (hookScript.ts) from
+// the event and entry that run Combee's script, and whether Combee may create that file. Where Combee reads the agent's
+// sessions, its hook file, event and shell matcher are the loading model's (agents/loading.ts, cited in
+// docs/agents.md); the rest is cited in docs/enforcement.md. All of them run the same script (hookScript.ts) from
 // `.combee/hooks/`, which reads the stdin of the agent named by its argument and answers in that agent's protocol.
 
 /** The agents whose hook Combee writes (Claude Code's lives in `.claude/hooks/`, the others share `.combee/hooks/`). */
@@ -42,15 +44,26 @@ export interface AgentHookFacts {
 
 const sharedEntry = (agent: Exclude<HookAgent, 'claude-code'>) => sharedHookCommand(agent);
 
+/** The loading model's hook of an agent whose sessions Combee reads: its file, event and shell matcher. */
+function modelHook(agent: AgentId): { config: string; event: string; matcher?: string } {
+  const hook = AGENT_LOADING[agent].shellHook;
+  if (!hook) throw new Error(`agents/loading.ts records no shell hook for ${agent}`);
+  return hook;
+}
+const CODEX = modelHook('codex');
+const CURSOR = modelHook('cursor');
+const COPILOT = modelHook('copilot');
+const GEMINI = modelHook('gemini-cli');
+
 export const AGENT_HOOKS: Record<Exclude<HookAgent, 'claude-code'>, AgentHookFacts> = {
   codex: {
     agent: 'codex',
-    label: 'Codex',
+    label: AGENT_LOADING.codex.label,
     sessions: 'codex',
-    configPath: '.codex/hooks.json',
+    configPath: CODEX.config,
     shape: {
-      event: 'PreToolUse',
-      entry: { matcher: 'Bash', hooks: [{ type: 'command', command: sharedEntry('codex') }] },
+      event: CODEX.event,
+      entry: { matcher: CODEX.matcher, hooks: [{ type: 'command', command: sharedEntry('codex') }] },
       command: sharedEntry('codex'),
       nested: true,
     },
@@ -58,11 +71,11 @@ export const AGENT_HOOKS: Record<Exclude<HookAgent, 'claude-code'>, AgentHookFac
   },
   cursor: {
     agent: 'cursor',
-    label: 'Cursor',
+    label: AGENT_LOADING.cursor.label,
     sessions: 'cursor',
-    configPath: '.cursor/hooks.json',
+    configPath: CURSOR.config,
     shape: {
-      event: 'beforeShellExecution',
+      event: CURSOR.event,
       entry: { command: sharedEntry('cursor') },
       command: sharedEntry('cursor'),
       nested: false,
@@ -74,18 +87,19 @@ export const AGENT_HOOKS: Record<Exclude<HookAgent, 'claude-code'>, AgentHookFac
     agent: 'copilot',
     label: 'GitHub Copilot',
     sessions: 'copilot',
-    configPath: '.github/hooks/combee-enforce.json',
+    // the folder's JSON files are all loaded (`<name>.json`): Combee's is a file of its own
+    configPath: COPILOT.config.replace('<name>', 'combee-enforce'),
     creates: true,
   },
   'gemini-cli': {
     agent: 'gemini-cli',
-    label: 'Gemini CLI',
+    label: AGENT_LOADING['gemini-cli'].label,
     sessions: 'gemini-cli',
-    configPath: '.gemini/settings.json',
+    configPath: GEMINI.config,
     shape: {
-      event: 'BeforeTool',
+      event: GEMINI.event,
       entry: {
-        matcher: 'run_shell_command',
+        matcher: GEMINI.matcher,
         hooks: [{ type: 'command', name: 'combee-enforce', command: sharedEntry('gemini-cli') }],
       },
       command: sharedEntry('gemini-cli'),
@@ -109,7 +123,9 @@ export const AGENT_HOOKS: Record<Exclude<HookAgent, 'claude-code'>, AgentHookFac
 
 /** Copilot's hooks file, all Combee's own: one `preToolUse` command, or none once the last rule is out. */
 export function copilotHookFile(on: boolean): string {
-  const hooks = on ? { preToolUse: [{ type: 'command', bash: sharedHookCommand('copilot'), timeoutSec: 10 }] } : {};
+  const hooks = on
+    ? { [COPILOT.event]: [{ type: 'command', bash: sharedHookCommand('copilot'), timeoutSec: 10 }] }
+    : {};
   return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
 }
 
