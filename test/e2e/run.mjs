@@ -357,7 +357,7 @@ const tests = [
     },
   ],
   [
-    'learn → learn → accept → accept: one Combee block per file and no rule twice in the playbook',
+    'learn → learn → accept → accept: one Combee block per file, CLAUDE.md imports it once, and no rule twice in the playbook',
     async ({ page, fixture, step }) => {
       step('learn from the sessions there are so far');
       await runCommand(page, 'Combee: Learn from Recent Sessions');
@@ -386,7 +386,8 @@ const tests = [
       await clickDialogButton(page, /^Write \d+ Files$/);
       const playbook = join(fixture.workspace, '.combee', 'playbook.md');
       await waitForFile(playbook, 'pnpm db:generate');
-      await waitForFile(join(fixture.workspace, 'CLAUDE.md'), '<!-- combee:end -->');
+      // Claude Code gets AGENTS.md's rules by the import line, not a copy
+      await waitForFile(join(fixture.workspace, 'CLAUDE.md'), '@AGENTS.md');
       await waitForFile(join(fixture.workspace, 'AGENTS.md'), '<!-- combee:end -->');
       step(`accept again, from the first proposal's diff still open: ${first} is refused, nothing is written`);
       const written = agentFiles(fixture.workspace).map((path) => [path, readFileSync(path, 'utf8')]);
@@ -400,6 +401,12 @@ const tests = [
         if (readFileSync(path, 'utf8') !== text) throw new Error(`${path} changed on the refused accept`);
       for (const [path] of written) {
         const text = readFileSync(path, 'utf8');
+        if (path.endsWith('CLAUDE.md')) {
+          const imports = text.match(/^@AGENTS\.md$/gm) ?? [];
+          if (imports.length !== 1 || text.includes('<!-- combee:'))
+            throw new Error(`${path}: ${imports.length} @AGENTS.md lines, or a Combee block beside them\n${text}`);
+          continue;
+        }
         const begins = text.match(/<!-- combee:begin\b/g) ?? [];
         const ends = text.match(/<!-- combee:end\b/g) ?? [];
         if (begins.length !== 1 || ends.length !== 1)
