@@ -1,5 +1,5 @@
-import type { Measurement } from '../../src/core/learn/controller';
-import type { ControllerRecord } from '../../src/core/learn/record';
+import type { Measurement } from '../../src/core/learn/capacity/controller';
+import type { ControllerRecord } from '../../src/core/learn/record/record';
 import { DEFAULTS } from '../../src/core/learn/run';
 import { serializePlaybook } from '../../src/core/playbook/markdown';
 import { learningCorpus, plantedLessons } from './corpus';

@@ -1,5 +1,5 @@
 import { learn } from '../../src/core/learn/run';
-import type { RunRecord } from '../../src/core/learn/record';
+import type { RunRecord } from '../../src/core/learn/record/record';
 import { openAiRoles } from '../../src/core/llm/providers';
 import { emptyPlaybook, serializePlaybook } from '../../src/core/playbook/markdown';
 import { startModelServer } from '../../testing/modelServer';

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from '../../src/core/learn/record';
+import type { RunRecord } from '../../src/core/learn/record/record';
 import type { Strategy } from '../../src/core/learn/run';
 import { serializePlaybook } from '../../src/core/playbook/markdown';
 import { startModelServer } from '../../testing/modelServer';

@@ -1,6 +1,6 @@
-import { dropSummary } from '../../src/core/learn/callItems';
-import type { LoadObservation } from '../../src/core/learn/capacityLearning';
-import type { RunRecord } from '../../src/core/learn/record';
+import { dropSummary } from '../../src/core/learn/record/callItems';
+import type { LoadObservation } from '../../src/core/learn/capacity/capacityLearning';
+import type { RunRecord } from '../../src/core/learn/record/record';
 import type { Strategy } from '../../src/core/learn/run';
 import { serializePlaybook } from '../../src/core/playbook/markdown';
 import { startModelServer } from '../../testing/modelServer';

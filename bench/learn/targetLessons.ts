@@ -1,5 +1,5 @@
 import type { Strategy } from '../../src/core/learn/run';
-import { NO_COUNTS } from '../../src/core/learn/confirmedCounters';
+import { NO_COUNTS } from '../../src/core/learn/rules/confirmedCounters';
 import { serializePlaybook } from '../../src/core/playbook/markdown';
 import { resolveConflicts } from '../../src/core/service/resolveConflicts';
 import { startModelServer } from '../../testing/modelServer';

@@ -1,4 +1,4 @@
-import { describeClaim } from '../core/learn/confirmedCounters';
+import { describeClaim } from '../core/learn/rules/confirmedCounters';
 import { relative } from 'node:path';
 import * as vscode from 'vscode';
 import { parseBulletLine } from '../core/playbook/markdown';

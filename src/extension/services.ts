@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LiveRunSnapshot } from '../core/learn/liveRun';
+import type { LiveRunSnapshot } from '../core/learn/record/liveRun';
 import { ProposalStore } from '../core/store/proposals';
 import { CallCache } from '../core/llm/cache';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from '../core/pool/pool';

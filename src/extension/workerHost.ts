@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { RunEstimate } from '../core/learn/estimate';
-import type { LiveRunSnapshot } from '../core/learn/liveRun';
+import type { LiveRunSnapshot } from '../core/learn/record/liveRun';
 import type { HostApi, WorkerApi } from '../core/pool/learnProtocol';
 import { PortRpc } from '../core/util/portRpc';
 import type { ProviderChoice } from './llm/providerChoice';

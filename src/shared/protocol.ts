@@ -1,7 +1,7 @@
-import type { StoredLayout } from '../core/learn/layout';
+import type { StoredLayout } from '../core/learn/record/layout';
 // The only way data reaches the webview: typed messages, shared by the extension and the webview bundle.
-import type { BatchMode } from '../core/learn/batchMode';
-import type { NodeKind, NodeStatus } from '../core/learn/nodeKinds';
+import type { BatchMode } from '../core/learn/record/batchMode';
+import type { NodeKind, NodeStatus } from '../core/learn/record/nodeKinds';
 
 export interface RunSummaryView {
   id: string;

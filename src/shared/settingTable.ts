@@ -6,10 +6,10 @@ import { ASSET_TARGETS, DEFAULT_AGENT_BUDGET_TOKENS, DEFAULT_ASSET_SETTINGS } fr
 import { DEFAULT_EMBEDDING_MODEL } from '../core/llm/openaiClient';
 import { DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL, PROVIDER_CHOICES } from '../core/llm/providers';
 import { DEFAULT_CONDENSE_BUDGET } from '../core/trace/condense';
-import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../core/learn/budget';
+import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../core/learn/rules/budget';
 import { DEFAULT_WINDOW_DAYS } from '../core/learn/window';
-import { STALE_AFTER_RUNS } from '../core/learn/ruleStanding';
-import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../core/learn/capacity';
+import { STALE_AFTER_RUNS } from '../core/learn/rules/ruleStanding';
+import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../core/learn/capacity/capacity';
 import { DEFAULT_READ_LIMITS } from '../core/import/limits';
 import { DEFAULT_TEAM_BUNDLE_SOURCES } from '../core/team/teamLimits';
 

@@ -1,5 +1,5 @@
-import type { GraphLayout } from '../core/learn/layout';
-import { NODE_HEIGHT } from '../core/learn/layout';
+import type { GraphLayout } from '../core/learn/record/layout';
+import { NODE_HEIGHT } from '../core/learn/record/layout';
 import type { RunNodeView } from '../shared/protocol';
 import { el } from './dom';
 

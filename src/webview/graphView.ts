@@ -8,7 +8,7 @@ import { LABEL_MIN_SCALE, LabelLayer } from './labels';
 import { TWO_LINE_SCALE } from './labelMetrics';
 import { placeExtent, type Placement } from './viewPlacement';
 import { Minimap } from './minimap';
-import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../core/learn/layout';
+import { NODE_HEIGHT, NODE_WIDTH, type GraphLayout, type PlacedNode } from '../core/learn/record/layout';
 
 /** The zoom buttons use the keys' step. */
 export { ZOOM_STEP };

@@ -1,4 +1,4 @@
-import { NODE_HEIGHT } from '../core/learn/layout';
+import { NODE_HEIGHT } from '../core/learn/record/layout';
 
 // How big a node's label is at a zoom, apart from the DOM (tested in Node). A label wraps to a second line before it
 // is cut: the font stays at the smallest legible size until the node is tall enough for two lines of it, and the

@@ -1,5 +1,5 @@
-import type { GraphLayout, PlacedNode } from '../core/learn/layout';
-import { NODE_HEIGHT, NODE_WIDTH } from '../core/learn/layout';
+import type { GraphLayout, PlacedNode } from '../core/learn/record/layout';
+import { NODE_HEIGHT, NODE_WIDTH } from '../core/learn/record/layout';
 import type { RunNodeView } from '../shared/protocol';
 import { el } from './dom';
 import { LABEL_LINE_HEIGHT, labelFontSize, labelLines } from './labelMetrics';

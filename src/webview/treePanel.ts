@@ -3,7 +3,7 @@ import { renderDetails } from './details';
 import { el, iconButton } from './dom';
 import { GraphView, ZOOM_STEP } from './graphView';
 import { splitter } from './splitter';
-import { BatchLayoutCache, layoutRun, loadLayout } from '../core/learn/layout';
+import { BatchLayoutCache, layoutRun, loadLayout } from '../core/learn/record/layout';
 
 /** The run in progress grows a batch at a time: its earlier batches' layouts are kept from update to update. */
 const liveLayouts = new BatchLayoutCache();

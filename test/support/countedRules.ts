@@ -1,4 +1,4 @@
-import type { Counters, LocalCounts } from '../../src/core/learn/confirmedCounters';
+import type { Counters, LocalCounts } from '../../src/core/learn/rules/confirmedCounters';
 import { bullets, type Playbook } from '../../src/core/playbook/model';
 import { RuleLedger } from '../../src/core/store/ruleLedger';
 import type { WorkspaceState } from '../../src/core/store/workspaceState';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importSessions } from '../../src/core/import/importer';
-import type { RunRecord } from '../../src/core/learn/record';
+import type { RunRecord } from '../../src/core/learn/record/record';
 import { offlineRoles } from '../../src/core/llm/providers';
 import {
   learnWorkspace,

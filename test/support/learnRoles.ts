@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../src/core/learn/record';
+import type { RunRecord } from '../../src/core/learn/record/record';
 import type { AggregationInput, Aggregator, Reflection, Reflector, RoleResult } from '../../src/core/learn/types';
 import { offlineRoles } from '../../src/core/llm/providers';
 import type { Delta } from '../../src/core/playbook/delta';

@@ -24,7 +24,7 @@ const TEAM_COPILOT = '# Copilot\n\nKeep answers short.\n';
 /**
  * A session where the user corrects the test command (`tests`), the install command (`install`) or the linter
  * (`lint`), each time as a standing instruction, so that one session makes a rule (a one-off correction needs two:
- * learn/gates/support.ts); `quiet`: a session with nothing to learn.
+ * learn/rules/gates/support.ts); `quiet`: a session with nothing to learn.
  */
 export function correctedSession(workspace: string, kind: 'tests' | 'install' | 'lint' | 'quiet', n: number) {
   const steps =

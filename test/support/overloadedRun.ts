@@ -1,6 +1,6 @@
 import { learningCorpus, plantedLessons } from '../../bench/learn/corpus';
 import { instantModel } from '../../bench/learn/simulation';
-import type { RunRecord } from '../../src/core/learn/record';
+import type { RunRecord } from '../../src/core/learn/record/record';
 import { learn } from '../../src/core/learn/run';
 import { LlmAggregator, LlmReflector } from '../../src/core/llm/llmRoles';
 import { OpenAiCompatibleClient } from '../../src/core/llm/openaiClient';

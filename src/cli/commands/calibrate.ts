@@ -1,5 +1,13 @@
-import { describeCalibration, describePlan, planCalibration, runCalibration } from '../../core/learn/calibrate';
-import { DEFAULT_AGGREGATION_CAPACITY_TOKENS, MIN_AGGREGATION_CAPACITY_TOKENS } from '../../core/learn/capacity';
+import {
+  describeCalibration,
+  describePlan,
+  planCalibration,
+  runCalibration,
+} from '../../core/learn/capacity/calibrate';
+import {
+  DEFAULT_AGGREGATION_CAPACITY_TOKENS,
+  MIN_AGGREGATION_CAPACITY_TOKENS,
+} from '../../core/learn/capacity/capacity';
 import { PROVIDER_CHOICES } from '../../core/llm/providers';
 import { saveCalibration } from '../../core/service/calibrateModel';
 import { decimal, integer, oneOf, parse, UsageError } from '../args';

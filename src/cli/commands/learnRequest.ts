@@ -2,7 +2,7 @@ import { memoriesOfThisUser } from '../../core/service/agentMemories';
 import type { LearnRequest } from '../../core/service/learnRun/options';
 import { resolve } from 'node:path';
 import { ASSET_TARGETS, type AssetTarget } from '../../core/assets/targets';
-import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../core/learn/capacity';
+import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../core/learn/capacity/capacity';
 import { DEFAULT_WINDOW_DAYS } from '../../core/learn/window';
 import { PROVIDER_CHOICES, type ProviderSetting } from '../../core/llm/providers';
 import type { Strategy } from '../../core/learn/types';

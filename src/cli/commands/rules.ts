@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_PLAYBOOK_PATH } from '../../core/assets/playbookAsset';
-import { describeClaim } from '../../core/learn/confirmedCounters';
+import { describeClaim } from '../../core/learn/rules/confirmedCounters';
 import { playbookRules, type PlaybookRule } from '../../core/service/playbookRules';
 import { TraceStore } from '../../core/store/traceStore';
 import { WorkspaceState } from '../../core/store/workspaceState';
 import { resolveInWorkspace } from '../../core/trust/workspacePath';
 import { readTextIfExists } from '../../core/util/io';
-import { STALE_AFTER_RUNS } from '../../core/learn/ruleStanding';
+import { STALE_AFTER_RUNS } from '../../core/learn/rules/ruleStanding';
 import { modelLabel } from '../../core/playbook/authorMark';
 import { STAGES, stagesByModel, type ModelStages } from '../../shared/stagesByModel';
 import { parse, UsageError, workspacePathFlag } from '../args';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { loadRunRecords } from '../../core/store/runs';
-import { renderRunTree } from '../../core/learn/treeText';
+import { renderRunTree } from '../../core/learn/record/treeText';
 import { TraceStore } from '../../core/store/traceStore';
 import { parse } from '../args';
 import type { Output } from '../output';

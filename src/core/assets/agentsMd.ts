@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { confirmCounters, NO_COUNTS, type Counters, type LocalCounts } from '../learn/confirmedCounters';
+import { confirmCounters, NO_COUNTS, type Counters, type LocalCounts } from '../learn/rules/confirmedCounters';
 import type { Lesson } from '../learn/types';
 import type { Bullet, Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { LocalCounts } from '../learn/confirmedCounters';
+import type { LocalCounts } from '../learn/rules/confirmedCounters';
 import type { Playbook } from '../playbook/model';
 import { playbookLinkFrom, playbookRules, renderRulesBody, renderRulesFile, type SelectedRule } from './agentsMd';
 import { importLine, importsFile } from '../agents/imports';

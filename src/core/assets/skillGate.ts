@@ -1,4 +1,4 @@
-import { actionKeys } from '../learn/sameAction';
+import { actionKeys } from '../learn/rules/sameAction';
 import type { Lesson } from '../learn/types';
 import { isNearDuplicate } from '../playbook/similarity';
 

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
-import type { RunRecord } from '../learn/record';
+import type { RunRecord } from '../learn/record/record';
 import { Reflection, type Lesson } from '../learn/types';
 import { bullets, findBullet, type Playbook } from '../playbook/model';
 import { jaccard, tokens } from '../playbook/similarity';

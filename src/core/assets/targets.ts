@@ -2,7 +2,7 @@ import { authoredChanges, withAuthorMarks } from '../playbook/authorMark';
 import { withCorroborationMarks } from '../playbook/provenanceMark';
 import { basename } from 'node:path';
 import type { Lesson } from '../learn/types';
-import type { LocalCounts } from '../learn/confirmedCounters';
+import type { LocalCounts } from '../learn/rules/confirmedCounters';
 import { bullets, type Playbook } from '../playbook/model';
 import type { RuleFlag } from '../trust/kinds';
 import { withMarks, withoutBullets, withRemovalMarks } from '../trust/hold';

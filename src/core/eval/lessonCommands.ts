@@ -1,4 +1,4 @@
-import { ruleCommands } from '../learn/ruleEvidence';
+import { ruleCommands } from '../learn/rules/ruleEvidence';
 import { firstCommand } from '../trace/commands';
 
 // What a rule or a lesson says to run, in a form two wordings of one lesson share: "When `a` fails, `b` resolves

@@ -1,4 +1,10 @@
-import { matchesCommand, ruleCommands, ruleEvidence, sessionSignals, type RuleEvidence } from '../learn/ruleEvidence';
+import {
+  matchesCommand,
+  ruleCommands,
+  ruleEvidence,
+  sessionSignals,
+  type RuleEvidence,
+} from '../learn/rules/ruleEvidence';
 import { mineLessons } from '../llm/offline/miner';
 import type { LessonKind } from '../playbook/delta';
 import { emptyPlaybook } from '../playbook/markdown';

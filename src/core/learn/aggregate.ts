@@ -1,13 +1,13 @@
 import type { Playbook } from '../playbook/model';
 import { mapLimit } from '../util/concurrency';
-import type { BatchMode } from './batchMode';
+import type { BatchMode } from './record/batchMode';
 import { usageFields, type RunJournal } from './journal';
 import type { MappedReflection } from './map';
-import type { BatchRecord } from './record';
+import type { BatchRecord } from './record/record';
 import { Planner, type PlanKind } from './plan';
 import { mergeSameLessons } from './mergeOps';
-import { tallyItems, dropShare } from './callItems';
-import type { ModelKnowledge } from './capacityLearning';
+import { tallyItems, dropShare } from './record/callItems';
+import type { ModelKnowledge } from './capacity/capacityLearning';
 import { carriedOps, droppedInput, isOverloaded, MAX_REDO_DEPTH, redoTarget, splitToFit } from './overload';
 import type { AggregationInput, Aggregator, NodeDelta, Strategy } from './types';
 import { learningStrategy } from './strategy';

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { isAbortError } from '../util/concurrency';
-import type { RunNode, RunRecord } from './record';
+import type { RunNode, RunRecord } from './record/record';
 import type { CallUsage, RoleResult } from './types';
 
 export interface RunLimits {

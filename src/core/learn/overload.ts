@@ -1,9 +1,9 @@
 import type { DeltaOp } from '../playbook/delta';
 import type { Playbook } from '../playbook/model';
 import type { AggregationCapacity } from './types';
-import { fitsCall, MIN_AGGREGATION_CAPACITY_TOKENS } from './capacity';
-import { dropShare } from './callItems';
-import type { CallItems } from './record';
+import { fitsCall, MIN_AGGREGATION_CAPACITY_TOKENS } from './capacity/capacity';
+import { dropShare } from './record/callItems';
+import type { CallItems } from './record/record';
 import type { AggregationInput, ItemOutcome, Reflection } from './types';
 
 /** A dropped item is sent again at most this many times (each time in a smaller call). */

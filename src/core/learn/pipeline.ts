@@ -8,11 +8,11 @@ import {
   type AggregationSettings,
   type BatchAggregation,
 } from './aggregate';
-import type { CapacityTracker } from './capacityLearning';
+import type { CapacityTracker } from './capacity/capacityLearning';
 import type { RunJournal } from './journal';
 import { reflectBatch, type MappedReflection, type MapResult } from './map';
 import { Planner } from './plan';
-import type { RunNode } from './record';
+import type { RunNode } from './record/record';
 import { planScan } from './scan';
 import type { NodeDelta, Reflector } from './types';
 

@@ -1,10 +1,10 @@
 import type { Playbook } from '../playbook/model';
 import type { AggregationCapacity, AggregationInput, NodeDelta } from './types';
-import { fitsCall } from './capacity';
-import type { ModelKnowledge } from './capacityLearning';
+import { fitsCall } from './capacity/capacity';
+import type { ModelKnowledge } from './capacity/capacityLearning';
 import type { MappedReflection } from './map';
 import { mergeSameLessons } from './mergeOps';
-import type { BatchPlan } from './record';
+import type { BatchPlan } from './record/record';
 import { groupCount, sliceGroups } from './scan';
 
 export type PlanKind = 'sqrt' | 'capacity';

@@ -2,7 +2,7 @@ import type { EmbedFn } from './types';
 import type { AddOp, DeltaOp } from '../playbook/delta';
 import { bullets, type Playbook } from '../playbook/model';
 import { heldFromModels } from '../trust/hold';
-import { mayBeOneLesson } from './sameAction';
+import { mayBeOneLesson } from './rules/sameAction';
 
 export const SEMANTIC_DUPLICATE = 0.9;
 

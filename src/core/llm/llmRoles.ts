@@ -3,7 +3,7 @@ import type { Playbook } from '../playbook/model';
 import { bullets } from '../playbook/model';
 import { condenseTrace, DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import type { Trace } from '../trace/model';
-import { AGGREGATION_MAX_OUTPUT_TOKENS, DEFAULT_AGGREGATION_CAPACITY_TOKENS } from '../learn/capacity';
+import { AGGREGATION_MAX_OUTPUT_TOKENS, DEFAULT_AGGREGATION_CAPACITY_TOKENS } from '../learn/capacity/capacity';
 import type {
   AggregationCapacity,
   AggregationInput,
@@ -16,7 +16,7 @@ import type {
   Reflector,
   RoleResult,
 } from '../learn/types';
-import { isTaskRequest } from '../learn/gates/taskRequest';
+import { isTaskRequest } from '../learn/rules/gates/taskRequest';
 import { unionSupport } from '../playbook/support';
 import { countTokens } from '../util/tokens';
 import type { ChatMessage, LlmClient } from './client';
@@ -48,7 +48,7 @@ export class LlmReflector implements Reflector {
         warnings.push(`${trace.id}: a lesson citing no real step was dropped`);
         continue;
       }
-      // the generality check: one piece of work asked for in this session is not a rule (learn/gates/taskRequest.ts)
+      // the generality check: one piece of work asked for in this session is not a rule (learn/rules/gates/taskRequest.ts)
       if (isTaskRequest(lesson.content)) {
         warnings.push(`${trace.id}: a lesson that is a task request, not a standing rule, was dropped`);
         continue;

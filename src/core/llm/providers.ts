@@ -38,7 +38,7 @@ export interface OpenAiSettings {
   timeoutMs?: number;
   prices?: { input: number; output: number };
   condenseBudgetTokens?: number;
-  /** Effective capacity of one aggregation call (see learn/capacity.ts). */
+  /** Effective capacity of one aggregation call (see learn/capacity/capacity.ts). */
   aggregationCapacityTokens?: number;
   embeddingModel?: string;
   /** Completed calls are cached here (content-addressed); omit to disable. */

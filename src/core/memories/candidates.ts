@@ -1,5 +1,5 @@
 import { classifyCommand, sectionOfCommandKind } from '../trace/commands';
-import { ruleCommands } from '../learn/ruleText';
+import { ruleCommands } from '../learn/rules/ruleText';
 import type { DeltaOp } from '../playbook/delta';
 import type { MemoryAgent, MemoryVerdict } from './types';
 

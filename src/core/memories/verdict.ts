@@ -1,9 +1,9 @@
-import { matchesCommand } from '../learn/commandMatch';
-import { ruleEvidence, sessionSignals, type RuleEvidence } from '../learn/ruleEvidence';
-import { ruleCommands } from '../learn/ruleText';
+import { matchesCommand } from '../learn/rules/commandMatch';
+import { ruleEvidence, sessionSignals, type RuleEvidence } from '../learn/rules/ruleEvidence';
+import { ruleCommands } from '../learn/rules/ruleText';
 import { commandRuns } from '../learn/sessionSignals';
 import { classifyCommand } from '../trace/commands';
-import { rulePurpose } from '../learn/sameRule';
+import { rulePurpose } from '../learn/rules/sameRule';
 import { isNearDuplicate } from '../playbook/similarity';
 import type { Bullet } from '../playbook/model';
 import type { Trace } from '../trace/model';

@@ -54,7 +54,7 @@ export const BulletTag = z.object({
 });
 export type BulletTag = z.infer<typeof BulletTag>;
 
-/** Counter increments of one rule: each session's evidence counted once (see learn/ruleCounting.ts). */
+/** Counter increments of one rule: each session's evidence counted once (see learn/rules/ruleCounting.ts). */
 export const RuleCount = z.object({
   id: z.string(),
   helpful: z.number().int().nonnegative(),

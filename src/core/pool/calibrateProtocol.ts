@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { CalibrationEstimate, CalibrationResult } from '../learn/calibrate';
+import type { CalibrationEstimate, CalibrationResult } from '../learn/capacity/calibrate';
 import type { ProviderSpec } from './learnProtocol';
 
 /**

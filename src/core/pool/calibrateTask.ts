@@ -1,5 +1,5 @@
 import { threadId } from 'node:worker_threads';
-import { describeCalibration, describePlan, planCalibration, runCalibration } from '../learn/calibrate';
+import { describeCalibration, describePlan, planCalibration, runCalibration } from '../learn/capacity/calibrate';
 import { saveCalibration } from '../service/calibrateModel';
 import { PortRpc } from '../util/portRpc';
 import type { CalibrateTask, CalibrateTaskResult } from './calibrateProtocol';

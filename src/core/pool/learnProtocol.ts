@@ -1,7 +1,7 @@
 import type { LearnRequest } from '../service/learnRun/options';
 import type { MessagePort } from 'node:worker_threads';
 import type { RunEstimate } from '../learn/estimate';
-import type { LiveRunSnapshot } from '../learn/liveRun';
+import type { LiveRunSnapshot } from '../learn/record/liveRun';
 import type { ProviderInfo } from '../learn/types';
 import type { ChatApi } from '../llm/proxyMessages';
 

@@ -1,5 +1,5 @@
 import { threadId } from 'node:worker_threads';
-import { describeDrops, dropSummary } from '../learn/callItems';
+import { describeDrops, dropSummary } from '../learn/record/callItems';
 import { ProposalStore } from '../store/proposals';
 import type { RunEstimate } from '../learn/estimate';
 import { CachingLlmClient, CallCache } from '../llm/cache';

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { importedPaths } from '../agents/imports';
 import { rootFilesOfAnyAgent } from '../agents/loading';
 import { TARGETS } from '../assets/targets';
-import type { AssetVersion } from '../learn/inPlay';
+import type { AssetVersion } from '../learn/rules/inPlay';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
 import { tryGit } from '../util/git';
 import { readTextIfExists } from '../util/io';

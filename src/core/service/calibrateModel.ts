@@ -1,6 +1,6 @@
-import type { CalibrationResult } from '../learn/calibrate';
-import { plannedCapacity } from '../learn/capacityLearning';
-import { CapacityProfiles } from '../learn/capacityProfiles';
+import type { CalibrationResult } from '../learn/capacity/calibrate';
+import { plannedCapacity } from '../learn/capacity/capacityLearning';
+import { CapacityProfiles } from '../learn/capacity/capacityProfiles';
 import type { ProviderInfo } from '../learn/types';
 
 /**

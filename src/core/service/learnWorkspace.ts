@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_PLAYBOOK_PATH } from '../assets/playbookAsset';
-import { describeDrops, dropSummary } from '../learn/callItems';
-import { CapacityProfiles } from '../learn/capacityProfiles';
+import { describeDrops, dropSummary } from '../learn/record/callItems';
+import { CapacityProfiles } from '../learn/capacity/capacityProfiles';
 import { estimateRun } from '../learn/estimate';
-import { rulesInPlay } from '../learn/inPlay';
-import { LatencyProfiles } from '../learn/latencyProfiles';
+import { rulesInPlay } from '../learn/rules/inPlay';
+import { LatencyProfiles } from '../learn/capacity/latencyProfiles';
 import { reflectAll, shardOf } from '../learn/reflectionSet';
-import type { RuleCounting } from '../learn/ruleCounting';
+import type { RuleCounting } from '../learn/rules/ruleCounting';
 import { DEFAULTS, learn } from '../learn/run';
 import { applyDelta } from '../playbook/apply';
 import { emptyPlaybook, parsePlaybook } from '../playbook/markdown';
@@ -106,7 +106,7 @@ export async function learnWorkspace(options: LearnWorkspaceOptions): Promise<Le
   const capacityObservations = options.aggregator.capacity
     ? await capacities.load(options.provider.provider, options.provider.model)
     : [];
-  // each session counted once per rule it had in play (see learn/ruleCounting.ts)
+  // each session counted once per rule it had in play (see learn/rules/ruleCounting.ts)
   const ruleLedger = await RuleLedger.load(state, options.workspace);
   const history = await assetHistory(options.workspace);
   const claimed = new Set<string>();

@@ -1,5 +1,5 @@
-import { codeTerms } from '../learn/codeTerms';
-import { isPlaceholder, namedFiles, ruleCommands } from '../learn/ruleText';
+import { codeTerms } from '../learn/rules/codeTerms';
+import { isPlaceholder, namedFiles, ruleCommands } from '../learn/rules/ruleText';
 import { commandIn } from '../llm/prompts';
 import type { Step, Trace } from '../trace/model';
 import { bearsOn, termsOf } from '../trust/provenance';

@@ -1,4 +1,4 @@
-import { localCounts, type LocalCounts } from '../learn/confirmedCounters';
+import { localCounts, type LocalCounts } from '../learn/rules/confirmedCounters';
 import { RuleLedger } from '../store/ruleLedger';
 import { loadRunRecords } from '../store/runs';
 import type { WorkspaceState } from '../store/workspaceState';

@@ -1,6 +1,6 @@
-import { confirmCounters, localCounts, type Counters } from '../learn/confirmedCounters';
-import { STALE_AFTER_RUNS, type RuleStanding } from '../learn/ruleStanding';
-import { ruleStandings } from '../learn/standings';
+import { confirmCounters, localCounts, type Counters } from '../learn/rules/confirmedCounters';
+import { STALE_AFTER_RUNS, type RuleStanding } from '../learn/rules/ruleStanding';
+import { ruleStandings } from '../learn/rules/standings';
 import { ruleAuthorships, UNKNOWN_AUTHOR, type Authorship } from '../playbook/authorMark';
 import { parsePlaybook } from '../playbook/markdown';
 import { pinnedIds } from '../playbook/marks';

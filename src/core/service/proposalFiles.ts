@@ -18,7 +18,7 @@ import { ReviewMemory } from '../store/reviewMemory';
 import type { RuleFlag } from '../trust/kinds';
 import { holdBack, markedIds, opsWithIds, playbookForOtherAssets, withoutMarks, type HeldRule } from '../trust/hold';
 import { WorkspaceState } from '../store/workspaceState';
-import type { LocalCounts } from '../learn/confirmedCounters';
+import type { LocalCounts } from '../learn/rules/confirmedCounters';
 import { localRuleCounts } from './localRuleCounts';
 import { withEnforcedMark } from '../assets/enforce/mark';
 

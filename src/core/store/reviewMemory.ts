@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { judgedBefore, vetoReason, type DecisionKind, type Judged, type PriorDecision } from '../learn/priorDecisions';
+import {
+  judgedBefore,
+  vetoReason,
+  type DecisionKind,
+  type Judged,
+  type PriorDecision,
+} from '../learn/rules/priorDecisions';
 import type { DeltaOp } from '../playbook/delta';
 import { parsePlaybook } from '../playbook/markdown';
 import type { WorkspaceState } from './workspaceState';
@@ -180,7 +186,7 @@ export class ReviewMemory {
     return [...of('rejected', memory.rejected), ...of('retired', memory.retired), ...of('deleted', memory.deleted)];
   }
 
-  /** What was decided before about the rule an op proposes (see learn/priorDecisions.ts). */
+  /** What was decided before about the rule an op proposes (see learn/rules/priorDecisions.ts). */
   static judge(memory: Memory): (op: DeltaOp) => Judged | undefined {
     const decisions = ReviewMemory.decisions(memory);
     return (op) => judgedBefore(decisions, op);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Counters } from '../learn/confirmedCounters';
-import type { EvidenceEntry } from '../learn/ruleCounting';
+import type { Counters } from '../learn/rules/confirmedCounters';
+import type { EvidenceEntry } from '../learn/rules/ruleCounting';
 import { atomicWrite, readJsonFile } from '../util/io';
 import type { WorkspaceState } from './workspaceState';
 

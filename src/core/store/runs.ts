@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkspaceState } from './workspaceState';
 import { atomicWrite, readJsonFile } from '../util/io';
-import { RunRecord } from '../learn/record';
+import { RunRecord } from '../learn/record/record';
 
 /** Run records of a workspace, newest first; records that do not validate are skipped. */
 export async function loadRunRecords(state: WorkspaceState, workspace: string): Promise<RunRecord[]> {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CalibrationResult } from '../../core/learn/calibrate';
+import type { CalibrationResult } from '../../core/learn/capacity/calibrate';
 import { isAbortError } from '../../core/util/concurrency';
 import { calibrateInWorker } from '../learnInWorker';
 import { chooseProvider } from '../llm/providerChoice';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { sessionLabel } from '../../core/trace/transcript';
 import { describeContextCost } from '../../core/assets/contextCost';
 import type { Proposal } from '../../core/assets/proposal';
-import { decisionNoteHead } from '../../core/learn/priorDecisions';
+import { decisionNoteHead } from '../../core/learn/rules/priorDecisions';
 import { describeStatus, proposalStatus } from '../../core/service/review/status';
 import { enforcementItems, type EnforcementItem } from '../../core/service/review/enforcementItems';
 import { isOpen, reviewItems, type ItemState, type ReviewedFile, type ReviewedRule } from '../../core/assets/review';

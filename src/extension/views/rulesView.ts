@@ -1,6 +1,6 @@
-import { describeClaim } from '../../core/learn/confirmedCounters';
+import { describeClaim } from '../../core/learn/rules/confirmedCounters';
 import * as vscode from 'vscode';
-import type { RuleStage } from '../../core/learn/ruleStanding';
+import type { RuleStage } from '../../core/learn/rules/ruleStanding';
 import { playbookRules, type PlaybookRule } from '../../core/service/playbookRules';
 import { workspaceFolderPaths, type Services } from '../services';
 import { readWorkspacePlaybook } from '../playbookFile';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { callItemFacts, dropFate, labelWithoutDrops } from '../../core/learn/callItemsText';
-import type { CallItems, RunNode } from '../../core/learn/record';
+import { callItemFacts, dropFate, labelWithoutDrops } from '../../core/learn/record/callItemsText';
+import type { CallItems, RunNode } from '../../core/learn/record/record';
 import { Reflection } from '../../core/learn/types';
 import { Delta, type DeltaOp } from '../../core/playbook/delta';
 import type { CallItemsView, NodeDetailView, OperationView } from '../../shared/protocol';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { playbookRules } from '../../core/service/playbookRules';
-import { describeClaim } from '../../core/learn/confirmedCounters';
+import { describeClaim } from '../../core/learn/rules/confirmedCounters';
 import { modelLabel } from '../../core/playbook/authorMark';
 import { loadRunRecords } from '../../core/store/runs';
-import type { RunRecord } from '../../core/learn/record';
+import type { RunRecord } from '../../core/learn/record/record';
 import {
   isFromWebview,
   type PanelKind,
@@ -25,7 +25,7 @@ import { firstLine } from '../../core/util/text';
 import { withReview, type RunReview } from './nodeDetail';
 import { reviewItems } from '../../core/assets/review';
 import { LIVE_RUN_ID, liveRunView, runMessageView, runSummaryView, runView } from './runView';
-import type { LiveRunSnapshot } from '../../core/learn/liveRun';
+import type { LiveRunSnapshot } from '../../core/learn/record/liveRun';
 import { readWorkspacePlaybook } from '../playbookFile';
 import { COMMANDS } from '../commandIds';
 

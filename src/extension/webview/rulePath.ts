@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../core/learn/record';
+import type { RunRecord } from '../../core/learn/record/record';
 
 export interface RulePath {
   /** The apply node of the batch that made the rule. */

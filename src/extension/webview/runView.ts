@@ -1,8 +1,8 @@
-import { describeBatchMode } from '../../core/learn/batchMode';
-import { describeDrops, dropSummary } from '../../core/learn/callItems';
-import { callName } from '../../core/learn/callItemsText';
-import type { LiveRunSnapshot } from '../../core/learn/liveRun';
-import type { RunNode, RunRecord } from '../../core/learn/record';
+import { describeBatchMode } from '../../core/learn/record/batchMode';
+import { describeDrops, dropSummary } from '../../core/learn/record/callItems';
+import { callName } from '../../core/learn/record/callItemsText';
+import type { LiveRunSnapshot } from '../../core/learn/record/liveRun';
+import type { RunNode, RunRecord } from '../../core/learn/record/record';
 import type { NodeDetailView, NodeMark, RunNodeView, RunSummaryView, RunView } from '../../shared/protocol';
 import { nodeDetailView, nodeSummary, type CallNames } from './nodeDetail';
 

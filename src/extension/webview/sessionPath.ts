@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../core/learn/record';
+import type { RunRecord } from '../../core/learn/record/record';
 
 export interface SessionPath {
   /** The session's node in the run. */

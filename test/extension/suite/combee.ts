@@ -6,7 +6,7 @@ import type { LearnCommandResult } from '../../../src/extension/commands/learn';
 import type { CombeeApi } from '../../../src/extension/extension';
 import type { AcceptOutcome } from '../../../src/extension/review/accept';
 import type { TeamImportSummary } from '../../../src/extension/teamBundles';
-import type { CalibrationResult } from '../../../src/core/learn/calibrate';
+import type { CalibrationResult } from '../../../src/core/learn/capacity/calibrate';
 import type { TreeSnapshot } from '../../../src/extension/views/treeSnapshot';
 
 // The extension as the tests drive it: its API (what activate() returns) and its commands, typed.

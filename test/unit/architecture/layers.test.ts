@@ -36,7 +36,7 @@ describe('architecture', () => {
       for (const spec of importsOf(readFileSync(file, 'utf8')))
         if (
           spec.startsWith('.') &&
-          !/\/shared\/(protocol|stagesByModel)$|\/core\/learn\/layout$/.test(spec) &&
+          !/\/shared\/(protocol|stagesByModel)$|\/core\/learn\/record\/layout$/.test(spec) &&
           !spec.startsWith('./')
         )
           offenders.push(`${relative(REPO_ROOT, file)} → ${spec}`);
@@ -45,7 +45,7 @@ describe('architecture', () => {
   });
 
   it('the layout both sides run (the learner and the webview) imports no layer and no Node or VS Code API', () => {
-    const specs = importsOf(readFileSync(join(REPO_ROOT, 'src', 'core', 'learn', 'layout.ts'), 'utf8'));
+    const specs = importsOf(readFileSync(join(REPO_ROOT, 'src', 'core', 'learn', 'record', 'layout.ts'), 'utf8'));
     assert.deepEqual(specs, ['d3-dag']);
   });
 

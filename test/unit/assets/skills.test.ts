@@ -4,7 +4,7 @@ import { readManagedBlock } from '../../../src/core/assets/managedBlock';
 import { splitFrontMatter, toSkillName, validateSkill } from '../../../src/core/assets/skillSpec';
 import { clusterProcedures, draftSkills, lessonsFromRecord, renderSkills } from '../../../src/core/assets/skills';
 import { renderAssets } from '../../../src/core/assets/targets';
-import type { RunRecord } from '../../../src/core/learn/record';
+import type { RunRecord } from '../../../src/core/learn/record/record';
 import type { Lesson } from '../../../src/core/learn/types';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 

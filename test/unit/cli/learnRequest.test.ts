@@ -10,7 +10,7 @@ import {
   type RunLearnCommandLine,
 } from '../../../src/cli/commands/learnRequest';
 import { DEFAULT_WINDOW_DAYS } from '../../../src/core/learn/window';
-import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../../src/core/learn/capacity';
+import { MIN_AGGREGATION_CAPACITY_TOKENS } from '../../../src/core/learn/capacity/capacity';
 import { capture } from '../../../testing/cliOutput';
 
 const cwd = resolve('/home/dev/project');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { escalations, type EscalationInput } from '../../../src/core/assets/enforce/escalate';
-import type { Word } from '../../../src/core/learn/lifecycle';
+import type { Word } from '../../../src/core/learn/rules/lifecycle';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { withEnforcedMark } from '../../../src/core/assets/enforce/mark';
 import type { AgentId, Trace } from '../../../src/core/trace/model';

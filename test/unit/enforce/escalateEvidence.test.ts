@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { escalations } from '../../../src/core/assets/enforce/escalate';
-import type { Word } from '../../../src/core/learn/lifecycle';
-import { ruleEvidence } from '../../../src/core/learn/ruleEvidence';
+import type { Word } from '../../../src/core/learn/rules/lifecycle';
+import { ruleEvidence } from '../../../src/core/learn/rules/ruleEvidence';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import type { Trace } from '../../../src/core/trace/model';
 import { makeTrace, shell, user } from '../../../testing/traces';

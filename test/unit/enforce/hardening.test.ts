@@ -5,7 +5,7 @@ import { HOOK_COMMAND, HOOK_DATA_PATH } from '../../../src/core/assets/enforce/h
 import { enforcedRules } from '../../../src/core/assets/enforce/mark';
 import { committedPaths } from '../../../src/core/assets/enforce/preCommit';
 import { CLAUDE_SETTINGS_PATH, renderEnforcement } from '../../../src/core/assets/enforce/render';
-import type { Word } from '../../../src/core/learn/lifecycle';
+import type { Word } from '../../../src/core/learn/rules/lifecycle';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { renderPrBody } from '../../../src/core/team/prBody';
 import type { Trace } from '../../../src/core/trace/model';

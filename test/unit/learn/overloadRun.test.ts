@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { learningCorpus, plantedLessons } from '../../../bench/learn/corpus';
 import { instantModel } from '../../../bench/learn/simulation';
-import { describeDrops, dropSummary } from '../../../src/core/learn/callItems';
-import type { LoadObservation } from '../../../src/core/learn/capacityLearning';
+import { describeDrops, dropSummary } from '../../../src/core/learn/record/callItems';
+import type { LoadObservation } from '../../../src/core/learn/capacity/capacityLearning';
 import { learn, type Strategy } from '../../../src/core/learn/run';
 import { LlmAggregator, LlmReflector } from '../../../src/core/llm/llmRoles';
 import { OpenAiCompatibleClient } from '../../../src/core/llm/openaiClient';

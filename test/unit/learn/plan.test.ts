@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { AggregationCapacity } from '../../../src/core/learn/types';
 import { mergeSameLessons } from '../../../src/core/learn/mergeOps';
-import { RunRecord } from '../../../src/core/learn/record';
+import { RunRecord } from '../../../src/core/learn/record/record';
 import { learn } from '../../../src/core/learn/run';
-import { renderRunTree } from '../../../src/core/learn/treeText';
+import { renderRunTree } from '../../../src/core/learn/record/treeText';
 import type { AggregationInput, Aggregator, RoleResult } from '../../../src/core/learn/types';
 import { LlmAggregator } from '../../../src/core/llm/llmRoles';
 import { localAggregationPrompt } from '../../../src/core/llm/prompts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { learningCorpus, plantedLessons } from '../../../bench/learn/corpus';
 import { instantModel } from '../../../bench/learn/simulation';
 import { runCli } from '../../../src/cli/main';
-import { CapacityProfiles } from '../../../src/core/learn/capacityProfiles';
+import { CapacityProfiles } from '../../../src/core/learn/capacity/capacityProfiles';
 import { openAiRoles } from '../../../src/core/llm/providers';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
 import { ProposalStore } from '../../../src/core/store/proposals';

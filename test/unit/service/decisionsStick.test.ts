@@ -5,7 +5,7 @@ import { acceptCommand } from '../../../src/cli/commands/accept';
 import type { Output } from '../../../src/cli/output';
 import { makeFileChange, PROPOSAL_VERSION, type Proposal, type RuleChange } from '../../../src/core/assets/proposal';
 import { offlineRoles } from '../../../src/core/llm/providers';
-import { isSameRule } from '../../../src/core/learn/sameRule';
+import { isSameRule } from '../../../src/core/learn/rules/sameRule';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
 import { retiredBy } from '../../../src/core/service/rememberRetired';
 import { retireProposal } from '../../../src/core/service/retireRule';

@@ -15,7 +15,7 @@ import { ProposalStore } from '../../../src/core/store/proposals';
 import { TraceStore } from '../../../src/core/store/traceStore';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { loadRunRecords } from '../../../src/core/store/runs';
-import { loadLayout } from '../../../src/core/learn/layout';
+import { loadLayout } from '../../../src/core/learn/record/layout';
 import { git as runGit } from '../../../testing/gitRepo';
 import { tempDir } from '../../../testing/tmp';
 import { makeTrace, shell, user } from '../../../testing/traces';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { NODE_HEIGHT } from '../../../src/core/learn/layout';
+import { NODE_HEIGHT } from '../../../src/core/learn/record/layout';
 import {
   LABEL_LINE_HEIGHT,
   LABEL_MAX_FONT,

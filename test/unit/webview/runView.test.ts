@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describeDrops, dropSummary } from '../../../src/core/learn/callItems';
-import type { CallItems, RunNode, RunRecord } from '../../../src/core/learn/record';
+import { describeDrops, dropSummary } from '../../../src/core/learn/record/callItems';
+import type { CallItems, RunNode, RunRecord } from '../../../src/core/learn/record/record';
 import { nodeDetailView, nodeSummary, withReview } from '../../../src/extension/webview/nodeDetail';
 import { liveRunView, runMessageView, runView } from '../../../src/extension/webview/runView';
 import type { RunNodeView } from '../../../src/shared/protocol';

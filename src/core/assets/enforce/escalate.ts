@@ -1,4 +1,4 @@
-import type { Word } from '../../learn/lifecycle';
+import type { Word } from '../../learn/rules/lifecycle';
 import { bullets, type Playbook } from '../../playbook/model';
 import type { AgentId, Trace } from '../../trace/model';
 import { screenText } from '../../trust/screen';

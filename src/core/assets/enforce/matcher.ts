@@ -1,5 +1,5 @@
-import { keyWords } from '../../learn/commandMatch';
-import { COUNTERPARTS, isPlaceholder, ruleCommands } from '../../learn/ruleText';
+import { keyWords } from '../../learn/rules/commandMatch';
+import { COUNTERPARTS, isPlaceholder, ruleCommands } from '../../learn/rules/ruleText';
 import { identities, KIT, parseLine } from '../../trace/shell';
 
 // What an enforcement stops: a command that does what a forbidden command names, by the tool's grammar — the same

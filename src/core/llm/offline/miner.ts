@@ -7,7 +7,7 @@ import { isReport, statesScopeOrChoice, statesScopeOutright } from '../../trace/
 import type { Playbook } from '../../playbook/model';
 import { bullets } from '../../playbook/model';
 import type { BulletTag } from '../../playbook/delta';
-import { ruleEvidence } from '../../learn/ruleEvidence';
+import { ruleEvidence } from '../../learn/rules/ruleEvidence';
 import type { Lesson, Reflection } from '../../learn/types';
 import { failedResult } from '../../learn/sessionSignals';
 import { asSentence, statedConventions } from './statements';
@@ -159,7 +159,7 @@ function pathScope(statement: string): string | undefined {
 }
 
 /**
- * The rules the agent cited by id, judged as the trace's evidence judges them (learn/ruleEvidence.ts): what came of
+ * The rules the agent cited by id, judged as the trace's evidence judges them (learn/rules/ruleEvidence.ts): what came of
  * following them, and whether the user corrected or overruled it right after. One judge, so the offline tag and the
  * trace's verdict never point opposite ways; a cited rule the session says nothing clear about gets no tag.
  */

@@ -1,6 +1,6 @@
-import { gateRule } from '../../learn/gates';
-import { repositoryText } from '../../learn/gates/repository';
-import type { GateName } from '../../learn/gates/types';
+import { gateRule } from '../../learn/rules/gates';
+import { repositoryText } from '../../learn/rules/gates/repository';
+import type { GateName } from '../../learn/rules/gates/types';
 import type { LearnResult } from '../../learn/run';
 import type { Trace } from '../../trace/model';
 import { withdrawNewRules } from '../resolveConflicts';

@@ -2,8 +2,8 @@ import type { GatedOutRule } from './gateRules';
 import type { AssetSettings } from '../../assets/targets';
 import type { Proposal } from '../../assets/proposal';
 import type { RunEstimate } from '../../learn/estimate';
-import type { LiveRunSnapshot } from '../../learn/liveRun';
-import type { RunRecord } from '../../learn/record';
+import type { LiveRunSnapshot } from '../../learn/record/liveRun';
+import type { RunRecord } from '../../learn/record/record';
 import type { ReflectionSet } from '../../learn/reflectionSet';
 import type { learn, Strategy } from '../../learn/run';
 import type { Aggregator, EmbedFn, ProviderInfo, Reflector } from '../../learn/types';
@@ -39,7 +39,7 @@ export interface LearnRequest {
   dryRun?: boolean;
   /** Token budget of one condensed session (the model's view of it, and the estimate). */
   budgetTokens?: number;
-  /** Effective capacity of one aggregation call (see learn/capacity.ts); the model's roles read it. */
+  /** Effective capacity of one aggregation call (see learn/capacity/capacity.ts); the model's roles read it. */
   aggregationCapacityTokens?: number;
   /** Per-run token and money limits (a run that reaches one stops cleanly, keeping finished batches). */
   limits?: { maxTokens?: number; maxCostUsd?: number };
@@ -66,7 +66,7 @@ export interface LearnWorkspaceOptions extends LearnRequest {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction: number) => void;
-  /** The run's tree while it grows (see learn/liveRun.ts). */
+  /** The run's tree while it grows (see learn/record/liveRun.ts). */
   onSnapshot?: (snapshot: LiveRunSnapshot) => void;
   /** Asked once the sessions are selected, before any model call; false cancels the run before it starts. */
   confirm?: (estimate: RunEstimate) => Promise<boolean>;

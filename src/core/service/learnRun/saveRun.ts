@@ -1,8 +1,8 @@
 import type { Proposal } from '../../assets/proposal';
 import type { AssetSettings } from '../../assets/targets';
-import type { CapacityProfiles } from '../../learn/capacityProfiles';
-import type { LatencyProfiles } from '../../learn/latencyProfiles';
-import { sessionKey } from '../../learn/ruleCounting';
+import type { CapacityProfiles } from '../../learn/capacity/capacityProfiles';
+import type { LatencyProfiles } from '../../learn/capacity/latencyProfiles';
+import { sessionKey } from '../../learn/rules/ruleCounting';
 import { redactDeep } from '../../secrets/deep';
 import type { RuleLedger } from '../../store/ruleLedger';
 import { saveRunRecord } from '../../store/runs';

@@ -1,9 +1,9 @@
-import { budgetOps } from '../../learn/budget';
-import { confirmCounters, type LocalCounts } from '../../learn/confirmedCounters';
-import { lifecycleOps, wordsByRule } from '../../learn/lifecycle';
-import type { RunRecord } from '../../learn/record';
-import type { RuleStanding } from '../../learn/ruleStanding';
-import { ruleStandings } from '../../learn/standings';
+import { budgetOps } from '../../learn/rules/budget';
+import { confirmCounters, type LocalCounts } from '../../learn/rules/confirmedCounters';
+import { lifecycleOps, wordsByRule } from '../../learn/rules/lifecycle';
+import type { RunRecord } from '../../learn/record/record';
+import type { RuleStanding } from '../../learn/rules/ruleStanding';
+import { ruleStandings } from '../../learn/rules/standings';
 import { applyDelta } from '../../playbook/apply';
 import type { DeltaOp } from '../../playbook/delta';
 import { pinnedIds } from '../../playbook/marks';
