@@ -51,7 +51,11 @@ describe('targets that follow the workspace’s agents', () => {
       'agents-md',
       'Roo Code does not load .clinerules/ (its rules are in .roo/rules)',
     );
-    assert.equal(AGENT_TARGET.aider, 'aider-conventions', 'Aider loads only what .aider.conf.yml names: its own target');
+    assert.equal(
+      AGENT_TARGET.aider,
+      'aider-conventions',
+      'Aider loads only what .aider.conf.yml names: its own target',
+    );
   });
 
   it('an agent that loads AGENTS.md is served by it, not by a second copy in its own file', () => {

@@ -24,7 +24,8 @@ async function playbookLearnedWith(files: Record<string, string>): Promise<strin
     ...shell('pnpm tests', 'ERR_PNPM_NO_SCRIPT  Missing script: tests', 1),
     ...shell('pnpm test', 'Tests 40 passed'),
   ];
-  for (const id of ['claude-code:y1', 'claude-code:y2']) await store.saveTrace({ ...makeTrace(id, steps), cwd: workspace });
+  for (const id of ['claude-code:y1', 'claude-code:y2'])
+    await store.saveTrace({ ...makeTrace(id, steps), cwd: workspace });
   const result = await dryLearn(store, workspace);
   return result.proposal?.files.find((f) => f.path.endsWith('playbook.md'))?.after ?? '';
 }
