@@ -49,7 +49,7 @@ describe("the new targets' files: rules the team's text states are not proposed 
   });
 
   it('a Windsurf rule loaded only on request, or a CONVENTIONS.md Aider is not configured to read, does not count', async () => {
-    for (const files of [
+    for (const files of <Array<Record<string, string>>>[
       { '.windsurf/rules/team.md': `---\ntrigger: manual\n---\n${TEAM_LINE}` },
       { 'CONVENTIONS.md': TEAM_LINE },
       { '.aider.conf.yml': 'read: ../CONVENTIONS.md\n', 'CONVENTIONS.md': TEAM_LINE },
