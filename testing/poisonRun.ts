@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Proposal } from '../src/core/assets/proposal';
-import { ASSET_TARGETS } from '../src/core/assets/targets';
+import { ASSET_TARGETS, DEFAULT_AGENT_BUDGET_TOKENS } from '../src/core/assets/targets';
 import { offlineRoles, openAiRoles } from '../src/core/llm/providers';
 import { TraceStore } from '../src/core/store/traceStore';
 import { dryLearn } from './dryLearn';
@@ -175,7 +175,9 @@ export async function runPoisonCorpus(
       : offlineRoles();
     const result = await dryLearn(store, workspace, roles, {
       seed: options.seed ?? 1,
-      assets: { targets: [...ASSET_TARGETS] },
+      // every target on: agents that load several of Combee's files (Windsurf: AGENTS.md and its own rule) would make
+      // the blocks smaller, and the per-agent budget is not what this corpus measures
+      assets: { targets: [...ASSET_TARGETS], agentBudgetTokens: 10 * DEFAULT_AGENT_BUDGET_TOKENS },
     });
     return {
       figures: measure(result.proposal, sessions, result.record?.warnings ?? [], result.gatedOut ?? []),

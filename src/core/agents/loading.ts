@@ -1,4 +1,5 @@
-import type { AgentId } from '../trace/model';
+import { z } from 'zod';
+import { AGENTS } from '../trace/model';
 
 // How each agent Combee reads sessions from loads context by itself: one table, every fact checked against the agent's
 // documentation (cited per agent in docs/agents.md). Rendering, target choice, the rules in play and the context cost
@@ -21,6 +22,11 @@ export interface ShellHook {
   blocks: string;
 }
 
+/** Agents Combee writes rules for without reading their sessions: their targets are chosen only in the settings. */
+export const AGENTS_WITHOUT_SESSIONS = ['windsurf', 'kiro', 'qwen-code'] as const;
+export const LoadingAgent = z.enum([...AGENTS, ...AGENTS_WITHOUT_SESSIONS]);
+export type LoadingAgent = z.infer<typeof LoadingAgent>;
+
 export interface AgentLoading {
   label: string;
   /** The rules file or folder named for it, where it has one (AGENTS.md for the agents that adopted it as theirs). */
@@ -41,11 +47,13 @@ export interface AgentLoading {
   /** Workspace-relative folders it looks in for skills (`<root>/<name>/SKILL.md`). */
   skillRoots: readonly string[];
   shellHook?: ShellHook;
+  /** A config file of the repository that names the files it loads (Aider's `read:`), see trust/aiderConfig.ts. */
+  configFile?: string;
   /** What the table cannot say in its fields (a setting that changes the files, a file loaded only when configured). */
   note?: string;
 }
 
-export const AGENT_LOADING: Readonly<Record<AgentId, AgentLoading>> = {
+export const AGENT_LOADING: Readonly<Record<LoadingAgent, AgentLoading>> = {
   'claude-code': {
     label: 'Claude Code',
     own: 'CLAUDE.md',
@@ -160,12 +168,44 @@ export const AGENT_LOADING: Readonly<Record<AgentId, AgentLoading>> = {
   },
   aider: {
     label: 'Aider',
+    own: 'CONVENTIONS.md',
+    configFile: '.aider.conf.yml',
     rootFiles: [],
     rootFolders: [],
     nestedFiles: [],
     atImports: false,
     skillRoots: [],
     note: 'Loads only the files named under `read:` in .aider.conf.yml (or --read), such as CONVENTIONS.md.',
+  },
+  windsurf: {
+    label: 'Windsurf',
+    own: '.windsurf/rules',
+    rootFiles: ['AGENTS.md'],
+    rootFolders: [{ folder: '.windsurf/rules', extension: '.md' }],
+    nestedFiles: ['AGENTS.md'],
+    atImports: false,
+    skillRoots: [],
+    note: 'Of .windsurf/rules, only rules with `trigger: always_on` load into every session; a folder AGENTS.md applies to its files.',
+  },
+  kiro: {
+    label: 'Kiro',
+    own: '.kiro/steering',
+    rootFiles: ['AGENTS.md'],
+    rootFolders: [{ folder: '.kiro/steering', extension: '.md' }],
+    nestedFiles: [],
+    atImports: false,
+    skillRoots: [],
+    note: 'Of .kiro/steering, files with `inclusion: always` (the default without front matter) load into every session.',
+  },
+  'qwen-code': {
+    label: 'Qwen Code',
+    own: 'QWEN.md',
+    rootFiles: ['QWEN.md', 'AGENTS.md'],
+    rootFolders: [],
+    nestedFiles: [],
+    atImports: true,
+    skillRoots: [],
+    note: 'A fork of Gemini CLI: `@path` imports in QWEN.md, relative to the file; .qwen/QWEN.local.md loads too (personal).',
   },
 };
 
@@ -176,14 +216,14 @@ const inFolder = (path: string, { folder, extension }: RulesFolder) =>
  * Whether the agent loads this workspace-relative file at the root by itself at session start. `exists` answers for
  * the fallback (OpenCode reads CLAUDE.md only without an AGENTS.md); without it the fallback never counts.
  */
-export function loadsAtStart(agent: AgentId, path: string, exists?: (path: string) => boolean): boolean {
+export function loadsAtStart(agent: LoadingAgent, path: string, exists?: (path: string) => boolean): boolean {
   const model = AGENT_LOADING[agent];
   if (model.rootFiles.includes(path) || model.rootFolders.some((f) => inFolder(path, f))) return true;
   return path === model.fallback && exists !== undefined && !exists(model.rootFiles[0] ?? '');
 }
 
 /** Whether the agent loads a folder's own file of this name (`billing/AGENTS.md`) when it works in that folder. */
-export function loadsInFolder(agent: AgentId, path: string): boolean {
+export function loadsInFolder(agent: LoadingAgent, path: string): boolean {
   const at = path.lastIndexOf('/');
   return at > 0 && AGENT_LOADING[agent].nestedFiles.includes(path.slice(at + 1));
 }
@@ -195,7 +235,7 @@ export function rootFilesOfAnyAgent(): string[] {
 }
 
 /** The skill roots the agents look in, each once, in the agents' order then the roots' own. */
-export function skillRootsOf(agents: Iterable<AgentId>): string[] {
+export function skillRootsOf(agents: Iterable<LoadingAgent>): string[] {
   const roots: string[] = [];
   for (const agent of agents)
     for (const root of AGENT_LOADING[agent].skillRoots) if (!roots.includes(root)) roots.push(root);
@@ -206,7 +246,7 @@ export function skillRootsOf(agents: Iterable<AgentId>): string[] {
  * The fewest skill roots that reach every agent that loads skills (a skill written once per agent): each time the root
  * most of the agents not yet reached look in, the earlier agent's and root's first on a tie.
  */
-export function skillRootsCovering(agents: readonly AgentId[]): string[] {
+export function skillRootsCovering(agents: readonly LoadingAgent[]): string[] {
   let open = agents.filter((agent) => AGENT_LOADING[agent].skillRoots.length > 0);
   const chosen: string[] = [];
   while (open.length > 0) {

@@ -1,4 +1,4 @@
-import { AGENT_LOADING, loadsAtStart } from '../agents/loading';
+import { AGENT_LOADING, AGENTS_WITHOUT_SESSIONS, loadsAtStart, type LoadingAgent } from '../agents/loading';
 import { AGENTS, type AgentId } from '../trace/model';
 import { TARGETS, type AssetTarget } from './targets';
 
@@ -8,10 +8,11 @@ import { TARGETS, type AssetTarget } from './targets';
 
 const fileOf = (target: AssetTarget) => TARGETS.find((t) => t.id === target)?.paths[0] ?? target;
 
-function ownTarget(agent: AgentId): AssetTarget | undefined {
+function ownTarget(agent: LoadingAgent): AssetTarget | undefined {
   const own = AGENT_LOADING[agent].own;
   const target = own && TARGETS.find((t) => !t.required && (t.paths[0] === own || t.paths[0].startsWith(`${own}/`)));
-  if (target && loadsAtStart(agent, target.paths[0])) return target.id;
+  // an agent that loads only what its config names (Aider) is served by its own target, which writes there
+  if (target && (loadsAtStart(agent, target.paths[0]) || AGENT_LOADING[agent].configFile)) return target.id;
   return loadsAtStart(agent, fileOf('agents-md')) ? 'agents-md' : undefined;
 }
 
@@ -23,6 +24,17 @@ export const AGENT_TARGET: Readonly<Record<AgentId, AssetTarget | undefined>> = 
 export const AGENT_LABELS: Readonly<Record<AgentId, string>> = Object.fromEntries(
   AGENTS.map((agent) => [agent, AGENT_LOADING[agent].label]),
 ) as Record<AgentId, string>;
+
+/**
+ * The agents Combee reads no sessions of whose own target is rendered (turned on in the settings, or its file holding
+ * Combee's rules): the only way to know one works in the workspace, so its context cost is shown too.
+ */
+export function agentsOfTargets(targets: readonly AssetTarget[]): LoadingAgent[] {
+  return AGENTS_WITHOUT_SESSIONS.filter((agent) => {
+    const own = ownTarget(agent);
+    return own !== undefined && own !== 'agents-md' && targets.includes(own);
+  });
+}
 
 /** The target that brings the rules to the agent: AGENTS.md when it is on and the agent loads it, else its own. */
 export function targetServing(agent: AgentId, agentsMdOn: boolean): AssetTarget | undefined {

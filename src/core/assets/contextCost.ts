@@ -1,18 +1,27 @@
 import { importedPaths } from '../agents/imports';
-import { AGENT_LOADING, loadsAtStart } from '../agents/loading';
-import type { AgentId } from '../trace/model';
+import { AGENT_LOADING, loadsAtStart, type LoadingAgent } from '../agents/loading';
 import { countTokens } from '../util/tokens';
 import { findManagedBlocks } from './managedBlock';
 import type { FileChange } from './proposal';
 import { AGENTS_MD } from './agentsMd';
-import { CLAUDE_MD, CLINE_RULE, COPILOT_INSTRUCTIONS, CURSOR_RULE, GEMINI_MD } from './otherTargets';
+import {
+  CLAUDE_MD,
+  CLINE_RULE,
+  COPILOT_INSTRUCTIONS,
+  CURSOR_RULE,
+  GEMINI_MD,
+  KIRO_STEERING,
+  QWEN_MD,
+  WINDSURF_RULE,
+} from './otherTargets';
+import { aiderReads } from '../trust/aiderConfig';
 
 // What Combee's text costs each agent: the tokens of it the agent loads into every session by itself, following the
 // imports it expands. Combee's text is its blocks, the files it writes whole, and its import lines; the team's own
 // text is not counted. Counted with the tokenizer of the rules budget (util/tokens.ts).
 
 export interface AgentContextCost {
-  agent: AgentId;
+  agent: LoadingAgent;
   /** Tokens of Combee's text loaded at session start with the workspace's files as they are. */
   before: number;
   /** The same once the proposal's files are written. */
@@ -35,16 +44,27 @@ function combeeText(text: string, path: string): string {
   }
 }
 
+const COMBEE_FILES = [
+  AGENTS_MD,
+  CLAUDE_MD,
+  COPILOT_INSTRUCTIONS,
+  CURSOR_RULE,
+  CLINE_RULE,
+  GEMINI_MD,
+  WINDSURF_RULE,
+  KIRO_STEERING,
+  QWEN_MD,
+];
+
 /** The files an agent may load by itself at the root: its own, and Combee's files in its rule folders. */
-function candidates(agent: AgentId): string[] {
+function candidates(agent: LoadingAgent): string[] {
   const model = AGENT_LOADING[agent];
-  const combeeFiles = [AGENTS_MD, CLAUDE_MD, COPILOT_INSTRUCTIONS, CURSOR_RULE, CLINE_RULE, GEMINI_MD];
-  return [...new Set([...model.rootFiles, ...(model.fallback ? [model.fallback] : []), ...combeeFiles])].filter(
+  return [...new Set([...model.rootFiles, ...(model.fallback ? [model.fallback] : []), ...COMBEE_FILES])].filter(
     (path) => loadsAtStart(agent, path, () => true) || path === model.fallback,
   );
 }
 
-function tokensLoaded(agent: AgentId, readFile: (path: string) => string | undefined): number {
+function tokensLoaded(agent: LoadingAgent, readFile: (path: string) => string | undefined): number {
   const read = (path: string) => {
     try {
       return readFile(path);
@@ -53,7 +73,9 @@ function tokensLoaded(agent: AgentId, readFile: (path: string) => string | undef
     }
   };
   const exists = (path: string) => read(path) !== undefined;
-  const roots = candidates(agent).filter((path) => loadsAtStart(agent, path, exists));
+  // an agent that loads what its config names (Aider) loads those files, as the config names them now
+  const configured = AGENT_LOADING[agent].configFile ? aiderReads(read, '.').files : [];
+  const roots = [...candidates(agent).filter((path) => loadsAtStart(agent, path, exists)), ...configured];
   const follows = AGENT_LOADING[agent].atImports;
   const seen = new Set<string>();
   let total = 0;
@@ -80,7 +102,7 @@ function tokensLoaded(agent: AgentId, readFile: (path: string) => string | undef
  * written over the workspace's files.
  */
 export function contextCost(
-  agents: readonly AgentId[],
+  agents: readonly LoadingAgent[],
   readFile: (relPath: string) => string | undefined,
   changes: readonly FileChange[],
 ): AgentContextCost[] {

@@ -35,6 +35,11 @@ export const COPILOT_INSTRUCTIONS = '.github/copilot-instructions.md';
 export const CURSOR_RULE = '.cursor/rules/combee.mdc';
 export const CLINE_RULE = '.clinerules/combee.md';
 export const GEMINI_MD = 'GEMINI.md';
+export const WINDSURF_RULE = '.windsurf/rules/combee.md';
+export const KIRO_STEERING = '.kiro/steering/combee.md';
+export const QWEN_MD = 'QWEN.md';
+/** Aider's file when its config names none Combee can use: what the custom calls it (see trust/aiderConfig.ts). */
+export const AIDER_CONVENTIONS = 'CONVENTIONS.md';
 
 const TITLE = 'Learned rules';
 
@@ -106,6 +111,26 @@ export function renderCursorRule(input: RulesTargetInput): FileChange | undefine
     { lineWidth: 0 },
   ).trimEnd();
   return wholeFileTarget(CURSOR_RULE, input, `---\n${description}\nglobs:\nalwaysApply: true\n---\n`);
+}
+
+/** Windsurf: a workspace rule of its own, always on. */
+export function renderWindsurfRule(input: RulesTargetInput): FileChange | undefined {
+  return wholeFileTarget(WINDSURF_RULE, input, '---\ntrigger: always_on\n---\n');
+}
+
+/** Kiro: a steering file of its own, included in every interaction. */
+export function renderKiroSteering(input: RulesTargetInput): FileChange | undefined {
+  return wholeFileTarget(KIRO_STEERING, input, '---\ninclusion: always\n---\n');
+}
+
+/** Qwen Code: QWEN.md at the root, managed block (it reads AGENTS.md too: chosen only in the settings). */
+export function renderQwenMd(input: RulesTargetInput): FileChange | undefined {
+  return blockTarget(QWEN_MD, input);
+}
+
+/** Aider: a managed block in the file its config has it read (`path`, confined by trust/aiderConfig.ts). */
+export function renderAiderConventions(input: RulesTargetInput, path: string): FileChange | undefined {
+  return blockTarget(path, input);
 }
 
 /** Cline: one file in the .clinerules folder; a repository whose .clinerules is a single file gets a block in it. */

@@ -2,7 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { RuleAuthor } from '../playbook/authorMark';
 import { BulletTag, DeltaOp, Evidence, RuleCount } from '../playbook/delta';
-import { AgentId } from '../trace/model';
+import { LoadingAgent } from '../agents/loading';
 import { RuleFlag } from '../trust/kinds';
 import { sha256 } from '../util/hash';
 
@@ -105,7 +105,7 @@ export const Proposal = z.object({
       skillRoots: z.array(z.string()).optional(),
       skillMinSessions: z.number().optional(),
       /** The agents of the workspace's sessions, and the tokens of Combee's text each may load at session start. */
-      agents: z.array(AgentId).optional(),
+      agents: z.array(LoadingAgent).optional(),
       agentBudgetTokens: z.number().optional(),
     })
     .optional(),
@@ -116,7 +116,9 @@ export const Proposal = z.object({
    * followed), with the files as they were and once the proposal is written (assets/contextCost.ts).
    */
   contextCost: z
-    .array(z.object({ agent: AgentId, before: z.number().int().nonnegative(), after: z.number().int().nonnegative() }))
+    .array(
+      z.object({ agent: LoadingAgent, before: z.number().int().nonnegative(), after: z.number().int().nonnegative() }),
+    )
     .optional(),
   /**
    * Enforcements offered for rules sessions kept breaking (src/core/enforce): their hook files are among `files`,

@@ -17,8 +17,16 @@ import {
 } from './agentsMd';
 import { jaccard, tokens } from '../playbook/similarity';
 import {
+  AIDER_CONVENTIONS,
   CLAUDE_MD,
   GEMINI_MD,
+  KIRO_STEERING,
+  QWEN_MD,
+  renderAiderConventions,
+  renderKiroSteering,
+  renderQwenMd,
+  renderWindsurfRule,
+  WINDSURF_RULE,
   renderClaudeMd,
   renderClineRule,
   renderCopilotInstructions,
@@ -34,8 +42,8 @@ import { DEFAULT_SKILL_ROOT, renderSkills } from './skills';
 import { targetsHoldingRules } from './syncedTargets';
 import { renderEnforcement } from './enforce/render';
 import { contextCost } from './contextCost';
-import { AGENT_LOADING } from '../agents/loading';
-import type { AgentId } from '../trace/model';
+import { AGENT_LOADING, type LoadingAgent } from '../agents/loading';
+import { AIDER_CONFIG, aiderReads, aiderRulesFile } from '../trust/aiderConfig';
 
 export const ASSET_TARGETS = [
   'playbook',
@@ -46,6 +54,10 @@ export const ASSET_TARGETS = [
   'cursor-rules',
   'clinerules',
   'gemini-md',
+  'aider-conventions',
+  'windsurf-rules',
+  'kiro-steering',
+  'qwen-md',
 ] as const;
 export type AssetTarget = (typeof ASSET_TARGETS)[number];
 
@@ -78,6 +90,15 @@ export const TARGETS: readonly TargetInfo[] = [
   { id: 'cursor-rules', label: 'Cursor project rule', paths: ['.cursor/rules/combee.mdc'], defaultEnabled: false },
   { id: 'clinerules', label: 'Cline rules', paths: ['.clinerules/combee.md'], defaultEnabled: false },
   { id: 'gemini-md', label: 'GEMINI.md (Gemini CLI)', paths: ['GEMINI.md'], defaultEnabled: false },
+  {
+    id: 'aider-conventions',
+    label: 'Aider conventions (the file `read:` names in .aider.conf.yml)',
+    paths: [AIDER_CONVENTIONS],
+    defaultEnabled: false,
+  },
+  { id: 'windsurf-rules', label: 'Windsurf workspace rule', paths: [WINDSURF_RULE], defaultEnabled: false },
+  { id: 'kiro-steering', label: 'Kiro steering file', paths: [KIRO_STEERING], defaultEnabled: false },
+  { id: 'qwen-md', label: 'QWEN.md (Qwen Code)', paths: [QWEN_MD], defaultEnabled: false },
 ];
 
 export interface AssetSettings {
@@ -95,7 +116,7 @@ export interface AssetSettings {
   /** Runs without a session that had a rule in play before it is stale (proposed for retiring). */
   staleAfterRuns?: number;
   /** The agents of the workspace's sessions: each loads at most `agentBudgetTokens` of Combee's text at session start. */
-  agents?: AgentId[];
+  agents?: LoadingAgent[];
   /** Tokens of Combee's text one agent may load at session start, all its files together (see contextCost.ts). */
   agentBudgetTokens?: number;
 }
@@ -143,8 +164,15 @@ export function renderedTargets(
   return ASSET_TARGETS.filter((t) => on.has(t));
 }
 
-/** The targets a proposal's files belong to (so re-rendering part of it writes the same kinds of files). */
-export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_PLAYBOOK_PATH): AssetTarget[] {
+/**
+ * The targets a proposal's files belong to (so re-rendering part of it writes the same kinds of files). `aiderFile`:
+ * the file the repository's Aider config names for Combee's rules (see aiderRulesFile), when it names one.
+ */
+export function targetsOfFiles(
+  paths: readonly string[],
+  playbookPath = DEFAULT_PLAYBOOK_PATH,
+  aiderFile?: string,
+): AssetTarget[] {
   const found = new Set<AssetTarget>(['playbook']);
   const single: Record<string, AssetTarget> = {
     'CLAUDE.md': 'claude-md',
@@ -153,6 +181,9 @@ export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_
     '.clinerules/combee.md': 'clinerules',
     '.clinerules': 'clinerules',
     'GEMINI.md': 'gemini-md',
+    [WINDSURF_RULE]: 'windsurf-rules',
+    [KIRO_STEERING]: 'kiro-steering',
+    [QWEN_MD]: 'qwen-md',
   };
   // a folder's own CLAUDE.md or GEMINI.md imports its AGENTS.md
   const inFolder: Array<[string, AssetTarget]> = [
@@ -161,7 +192,8 @@ export function targetsOfFiles(paths: readonly string[], playbookPath = DEFAULT_
   ];
   for (const path of paths) {
     if (path === playbookPath) continue;
-    if (single[path]) found.add(single[path]);
+    if (aiderFile !== undefined && path === aiderFile && path !== AGENTS_MD) found.add('aider-conventions');
+    else if (single[path]) found.add(single[path]);
     else if (path === 'AGENTS.md' || path.endsWith('/AGENTS.md')) found.add('agents-md');
     else if (inFolder.some(([end]) => path.endsWith(end)))
       found.add(inFolder.find(([end]) => path.endsWith(end))?.[1] ?? 'playbook');
@@ -301,6 +333,9 @@ function renderRulesTargets(
     ['cursor-rules', renderCursorRule],
     ['clinerules', renderClineRule],
     ['gemini-md', renderGeminiMd, GEMINI_MD],
+    ['windsurf-rules', renderWindsurfRule],
+    ['kiro-steering', renderKiroSteering],
+    ['qwen-md', renderQwenMd],
   ];
   const others: FileChange[] = [];
   for (const [target, render, importer] of single) {
@@ -316,7 +351,34 @@ function renderRulesTargets(
       if (change) others.push(change);
     }
   }
+  if (on.has('aider-conventions')) {
+    const change = renderAiderTarget(common, input, on.has('agents-md'), warn);
+    if (change) others.push(change);
+  }
   return { agentsMd, others };
+}
+
+/**
+ * Aider reads only what its config names: a block goes in that file (a CONVENTIONS file first), none without a config
+ * naming one, and none when the file it names is AGENTS.md holding the rules already.
+ */
+function renderAiderTarget(
+  common: RulesTargetInput,
+  input: RenderAssetsInput,
+  agentsMdOn: boolean,
+  warn: ((message: string) => void) | undefined,
+): FileChange | undefined {
+  const reads = aiderReads(input.readFile, input.workspace);
+  for (const refused of reads.refused) warn?.(refused);
+  const path = aiderRulesFile(reads.files);
+  if (path === undefined) {
+    warn?.(
+      `Aider's rules are not written: ${AIDER_CONFIG} names no rules file under \`read:\` (add \`read: ${AIDER_CONVENTIONS}\` for Aider to load one)`,
+    );
+    return undefined;
+  }
+  if (path === AGENTS_MD && agentsMdOn) return undefined;
+  return renderAiderConventions({ ...common, warn }, path);
 }
 
 /**

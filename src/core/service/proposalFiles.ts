@@ -52,6 +52,19 @@ export function listWorkspaceFolders(workspace: string, rel: string): string[] {
   }
 }
 
+/** The names of the files (not folders) in a workspace-relative folder; [] when absent or leaving the workspace. */
+export function listWorkspaceFiles(workspace: string, rel: string): string[] {
+  const path = tryResolveInWorkspace(workspace, rel);
+  if (path === undefined) return [];
+  try {
+    return readdirSync(path, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
 /** The rule changes a proposal lists: every applied op, by the id it produced, with scope and kind for the renderers. */
 export function rulesFromApplied(applied: AppliedOp[]): RuleWithScope[] {
   return applied

@@ -1,5 +1,5 @@
-import { skillRootsCovering } from '../agents/loading';
-import { AGENT_LABELS, chooseTargets } from '../assets/agentTargets';
+import { skillRootsCovering, type LoadingAgent } from '../agents/loading';
+import { AGENT_LABELS, agentsOfTargets, chooseTargets } from '../assets/agentTargets';
 import { DEFAULT_SKILL_ROOT } from '../assets/skills';
 import { renderedTargets, TARGETS, type AssetTarget } from '../assets/targets';
 import type { AgentId } from '../trace/model';
@@ -10,8 +10,11 @@ export interface RunTargets {
   reasons: string[];
   /** Where skills are written: the setting, else the folders the workspace's agents look in. */
   skillRoots: string[];
-  /** The agents of the sessions, most sessions first: whose context cost a proposal shows. */
-  agents: AgentId[];
+  /**
+   * The agents of the sessions, most sessions first, then those without sessions Combee reads whose own target is
+   * rendered (Windsurf, Kiro, Qwen Code): whose context cost a proposal shows.
+   */
+  agents: LoadingAgent[];
 }
 
 /** The agents of the sessions, most sessions first (then by name). */
@@ -66,5 +69,10 @@ export function runTargets(
   const reasons = choice.reasons.flatMap((r) =>
     r.startsWith('Skills:') ? (choice.targets.includes('skills') ? [`${r}; ${skills.reason.slice(8)}`] : []) : [r],
   );
-  return { targets, reasons: [...reasons, ...synced], skillRoots: skills.roots, agents: agentsOf(sessions) };
+  return {
+    targets,
+    reasons: [...reasons, ...synced],
+    skillRoots: skills.roots,
+    agents: [...agentsOf(sessions), ...agentsOfTargets(targets)],
+  };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {
   AGENT_LOADING,
   loadsAtStart,
+  AGENTS_WITHOUT_SESSIONS,
   loadsInFolder,
   rootFilesOfAnyAgent,
   skillRootsCovering,
@@ -10,8 +11,19 @@ import {
 import { AGENTS } from '../../../src/core/trace/model';
 
 describe('how each agent loads context', () => {
-  it('knows every agent Combee reads sessions from', () => {
-    assert.deepEqual(Object.keys(AGENT_LOADING).sort(), [...AGENTS].sort());
+  it('knows every agent Combee reads sessions from, and those it only writes for', () => {
+    assert.deepEqual(Object.keys(AGENT_LOADING).sort(), [...AGENTS, ...AGENTS_WITHOUT_SESSIONS].sort());
+    assert.ok(!AGENTS_WITHOUT_SESSIONS.some((agent) => (AGENTS as readonly string[]).includes(agent)));
+  });
+
+  it('Windsurf, Kiro and Qwen Code load AGENTS.md and their own files; Aider only what its config names', () => {
+    assert.ok(loadsAtStart('windsurf', '.windsurf/rules/combee.md') && loadsAtStart('windsurf', 'AGENTS.md'));
+    assert.ok(!loadsAtStart('windsurf', '.windsurf/rules/old/combee.md'));
+    assert.ok(loadsAtStart('kiro', '.kiro/steering/combee.md') && loadsAtStart('kiro', 'AGENTS.md'));
+    assert.ok(loadsAtStart('qwen-code', 'QWEN.md') && loadsAtStart('qwen-code', 'AGENTS.md'));
+    assert.ok(AGENT_LOADING['qwen-code'].atImports, 'a fork of Gemini CLI: @path imports');
+    assert.equal(AGENT_LOADING.aider.configFile, '.aider.conf.yml');
+    assert.ok(!loadsAtStart('aider', 'CONVENTIONS.md'), 'not by itself: through its config');
   });
 
   it('an agent loads its root files and the files of its rule folders, not those of a sub-folder', () => {

@@ -29,6 +29,10 @@ const TARGET_NAMES: Record<string, string> = {
   'cursor-rules': '.cursor/rules/combee.mdc',
   clinerules: '.clinerules/combee.md',
   'gemini-md': 'GEMINI.md',
+  'aider-conventions': '.aider.conf.yml',
+  'windsurf-rules': '.windsurf/rules/combee.md',
+  'kiro-steering': '.kiro/steering/combee.md',
+  'qwen-md': 'QWEN.md',
 };
 
 describe('the walkthrough tells what the defaults do', () => {

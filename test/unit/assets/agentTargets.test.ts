@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { loadsAtStart } from '../../../src/core/agents/loading';
+import { AGENT_LOADING, loadsAtStart } from '../../../src/core/agents/loading';
 import { AGENT_TARGET, chooseTargets, targetServing } from '../../../src/core/assets/agentTargets';
 import { readManagedBlock } from '../../../src/core/assets/managedBlock';
 import { renderAssets, TARGETS } from '../../../src/core/assets/targets';
@@ -38,7 +38,7 @@ describe('targets that follow the workspace’s agents', () => {
         continue;
       }
       const file = TARGETS.find((t) => t.id === target)?.paths[0] ?? '';
-      assert.ok(loadsAtStart(agent, file), `${agent} loads ${file}`);
+      assert.ok(loadsAtStart(agent, file) || AGENT_LOADING[agent].configFile, `${agent} loads ${file}`);
       // from sessions alone, the file that serves it: AGENTS.md (on by default) where it loads that
       const serving = targetServing(agent, true);
       assert.ok(serving === target || (serving === 'agents-md' && loadsAtStart(agent, 'AGENTS.md')), agent);
@@ -51,7 +51,11 @@ describe('targets that follow the workspace’s agents', () => {
       'agents-md',
       'Roo Code does not load .clinerules/ (its rules are in .roo/rules)',
     );
-    assert.equal(AGENT_TARGET.aider, undefined, 'Aider loads only what .aider.conf.yml names');
+    assert.equal(
+      AGENT_TARGET.aider,
+      'aider-conventions',
+      'Aider loads only what .aider.conf.yml names: its own target',
+    );
   });
 
   it('an agent that loads AGENTS.md is served by it, not by a second copy in its own file', () => {

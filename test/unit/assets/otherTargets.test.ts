@@ -110,7 +110,11 @@ describe("other agents' targets", () => {
         '.cursor/rules/combee.mdc',
         '.clinerules/combee.md',
         'GEMINI.md',
+        '.windsurf/rules/combee.md',
+        '.kiro/steering/combee.md',
+        'QWEN.md',
       ],
+      'Aider gets no file without a config naming one',
     );
   });
 });

@@ -26,7 +26,8 @@ import { redactText } from '../../trace/redact';
 import { playbookForOtherAssets } from '../../trust/hold';
 import { describeFlags } from '../../trust/kinds';
 import { agentMemoryReport, memoryNote, proposeMemories } from '../agentMemories';
-import { listWorkspaceFolders, readWorkspaceFile } from '../proposalFiles';
+import { listWorkspaceFiles, listWorkspaceFolders, readWorkspaceFile } from '../proposalFiles';
+import { teamRuleFiles } from '../../learn/teamFiles';
 import { describeEnforced, enforcedInFiles, proposeEnforcement } from '../proposeEnforcement';
 import { resolveConflicts } from '../resolveConflicts';
 import { keptAssets } from '../review/assets';
@@ -84,11 +85,12 @@ function memoryAuthor(verdict: MemoryVerdict): RuleAuthor {
   return cleanAuthor({ provider: 'agent-memory', model: verdict.item.agent, promptVersion: 'none' });
 }
 
-/** What the team wrote itself in the agents' root files: everything outside Combee's block. */
+/** What the team wrote itself in the files the agents load (agents/teamFiles.ts): everything outside Combee's block. */
 function teamTexts(workspace: string): Array<{ path: string; text: string }> {
+  const read = (rel: string) => readWorkspaceFile(workspace, rel);
   const out: Array<{ path: string; text: string }> = [];
-  for (const path of ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md']) {
-    const text = readWorkspaceFile(workspace, path);
+  for (const path of teamRuleFiles(read, (folder) => listWorkspaceFiles(workspace, folder))) {
+    const text = read(path);
     if (text === undefined) continue;
     try {
       out.push({ path, text: outsideManagedBlocks(text, path) });
@@ -194,7 +196,13 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   // carried rule passed them in the run that proposed it, on sessions this run may not hold. A run with failed
   // model calls still proposes what the others gave: it passes them too
   input.gatedOut.push(
-    ...gateNewRules(result, traces, (rel) => readWorkspaceFile(options.workspace, rel), new Set(carried.keys())),
+    ...gateNewRules(
+      result,
+      traces,
+      (rel) => readWorkspaceFile(options.workspace, rel),
+      new Set(carried.keys()),
+      (folder) => listWorkspaceFiles(options.workspace, folder),
+    ),
   );
 
   // a flagged rule of the playbook is offered for retirement, unless the user decided about it by name before

@@ -22,8 +22,12 @@ export function gateNewRules(
   traces: readonly Trace[],
   readFile: (rel: string) => string | undefined,
   gatedBefore: ReadonlySet<string> = new Set(),
+  listFiles: (relFolder: string) => string[] = () => [],
 ): GatedOutRule[] {
-  const context = { traces: new Map(traces.map((t) => [t.id, t] as const)), repository: repositoryText(readFile) };
+  const context = {
+    traces: new Map(traces.map((t) => [t.id, t] as const)),
+    repository: repositoryText(readFile, listFiles),
+  };
   const out: GatedOutRule[] = [];
   for (const applied of result.applied) {
     if (applied.status !== 'applied' || !applied.id || applied.op.op !== 'ADD' || gatedBefore.has(applied.id)) continue;

@@ -1,16 +1,11 @@
+import { teamRuleFiles } from '../teamFiles';
 import type { RepositoryText } from './types';
 
 // What a repository tells an agent by itself: the scripts of package.json run through its package manager, the
-// Makefile's and justfile's targets, and the documents an agent reads (README, CONTRIBUTING, the agents' own files).
+// Makefile's and justfile's targets, and the documents an agent reads (README, CONTRIBUTING, the files the agents load
+// with the team's rules: agents/teamFiles.ts).
 
-const DOCUMENTS = [
-  'README.md',
-  'CONTRIBUTING.md',
-  'AGENTS.md',
-  'CLAUDE.md',
-  'GEMINI.md',
-  '.github/copilot-instructions.md',
-];
+const DOCUMENTS = ['README.md', 'CONTRIBUTING.md'];
 
 function packageManager(manifest: { packageManager?: unknown }, readFile: (rel: string) => string | undefined): string {
   const named = typeof manifest.packageManager === 'string' ? /^(\w+)@/.exec(manifest.packageManager)?.[1] : undefined;
@@ -43,14 +38,18 @@ function targets(file: string, prefix: string, readFile: (rel: string) => string
   return [...text.matchAll(/^([A-Za-z0-9][\w.-]*)\s*:(?!=)/gm)].map((m) => `${prefix} ${m[1]}`);
 }
 
-export function repositoryText(readFile: (rel: string) => string | undefined): RepositoryText {
+export function repositoryText(
+  readFile: (rel: string) => string | undefined,
+  /** The files of a workspace folder (Windsurf's and Kiro's rule folders); none known without it. */
+  listFiles: (relFolder: string) => string[] = () => [],
+): RepositoryText {
   return {
     commands: new Set([
       ...scriptCommands(readFile),
       ...targets('Makefile', 'make', readFile),
       ...targets('justfile', 'just', readFile),
     ]),
-    documents: DOCUMENTS.flatMap((path) => {
+    documents: [...DOCUMENTS, ...teamRuleFiles(readFile, listFiles)].flatMap((path) => {
       const text = readFile(path);
       return text === undefined ? [] : [{ path, text }];
     }),
