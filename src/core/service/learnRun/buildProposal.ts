@@ -27,7 +27,7 @@ import { playbookForOtherAssets } from '../../trust/hold';
 import { describeFlags } from '../../trust/kinds';
 import { agentMemoryReport, memoryNote, proposeMemories } from '../agentMemories';
 import { listWorkspaceFiles, listWorkspaceFolders, readWorkspaceFile } from '../proposalFiles';
-import { teamRuleFiles } from '../../learn/teamFiles';
+import { teamRuleFiles } from '../../learn/rules/teamFiles';
 import { describeEnforced, enforcedInFiles, proposeEnforcement } from '../proposeEnforcement';
 import { resolveConflicts } from '../resolveConflicts';
 import { keptAssets } from '../review/assets';

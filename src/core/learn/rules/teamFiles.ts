@@ -1,4 +1,4 @@
-import { aiderReads } from '../trust/aiderConfig';
+import { aiderReads } from '../../trust/aiderConfig';
 
 // The files in which the team tells the agents rules by itself, each loaded into every session by an agent Combee
 // writes for: a rule one of them already states is not proposed again (service/resolveConflicts.ts reads their text
