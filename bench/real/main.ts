@@ -104,6 +104,18 @@ function table(learner: RealLearner, runs: readonly RealRun[]): string[] {
   return out;
 }
 
+/** What each corpus's workspace held: the instruction files its sessions read in full (the same for every learner). */
+function workspaceLines(runs: readonly RealRun[]): string[] {
+  const byCorpus = new Map(runs.map((r) => [r.corpus, r.workspaceFiles]));
+  if (byCorpus.size === 0) return [];
+  return [
+    'Workspace files (instruction files the sessions read in full):',
+    '',
+    ...[...byCorpus].map(([corpus, files]) => `- ${corpus}: ${files.join(', ') || 'none'}`),
+    '',
+  ];
+}
+
 function flag(argv: string[], name: string): string | undefined {
   const at = argv.indexOf(name);
   return at >= 0 ? argv[at + 1] : undefined;
@@ -152,7 +164,7 @@ export async function runRealBench(argv: string[]): Promise<number> {
   process.stdout.write(
     argv.includes('--json')
       ? `${JSON.stringify(summary, null, 2)}\n`
-      : `${[...byLearner].flatMap(([learner, rs]) => table(learner, rs)).join('\n')}\n`,
+      : `${[...workspaceLines(runs), ...[...byLearner].flatMap(([learner, rs]) => table(learner, rs))].join('\n')}\n`,
   );
   const unjudged = runs.reduce((n, r) => n + r.figures.unjudged.length, 0);
   if (unjudged > 0) {
