@@ -1,7 +1,7 @@
 import type { Strategy } from '../../src/core/learn/run';
 import { NO_COUNTS } from '../../src/core/learn/rules/confirmedCounters';
 import { serializePlaybook } from '../../src/core/playbook/markdown';
-import { resolveConflicts } from '../../src/core/service/resolveConflicts';
+import { resolveConflicts } from '../../src/core/service/learnRun/resolveConflicts';
 import { startModelServer } from '../../testing/modelServer';
 import { learningCorpus, type PlantedLesson } from './corpus';
 import { instantModel, OVERLOAD } from './simulation';

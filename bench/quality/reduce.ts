@@ -1,7 +1,7 @@
 import { indexReflectionSets, ReflectionSet } from '../../src/core/learn/reflectionSet';
 import type { Roles } from '../../src/core/llm/providers';
 import type { LearnWorkspaceOptions } from '../../src/core/service/learnWorkspace';
-import { groundingGap } from '../../src/core/service/lessonGrounding';
+import { groundingGap } from '../../src/core/service/learnRun/lessonGrounding';
 import type { TraceStore } from '../../src/core/store/traceStore';
 import { dryLearn } from '../../testing/dryLearn';
 

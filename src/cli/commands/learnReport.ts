@@ -1,5 +1,5 @@
 import { describeContextCost } from '../../core/assets/contextCost';
-import { describeEnforced } from '../../core/service/proposeEnforcement';
+import { describeEnforced } from '../../core/service/learnRun/proposeEnforcement';
 import { readWorkspaceFile } from '../../core/service/proposalFiles';
 import { describeConflict, openConflicts } from '../../core/service/review/teamConflicts';
 import { countBatchModes } from '../../core/learn/record/batchMode';

@@ -11,7 +11,7 @@ import type { Trace } from '../trace/model';
 import type { TraceSummary } from '../trace/summary';
 import type { TraceStore } from '../store/traceStore';
 import { createWorkspaceMatcher } from '../trace/workspaceMatch';
-import { pushApplyNode } from './applyNode';
+import { pushApplyNode } from './learnRun/applyNode';
 
 /** Where the agents' memories are read from: the user's own home and environment (settings, never a repository's). */
 export interface AgentMemorySettings {

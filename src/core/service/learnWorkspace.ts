@@ -18,7 +18,7 @@ import { DEFAULT_CONDENSE_BUDGET } from '../trace/condense';
 import { boilerplateWarning, markBoilerplate } from '../trace/turns/boilerplate';
 import { resolveInWorkspace, workspaceRelative } from '../trust/workspacePath';
 import { readTextIfExists } from '../util/io';
-import { assetHistory } from './assetHistory';
+import { assetHistory } from './learnRun/assetHistory';
 import { buildProposal } from './learnRun/buildProposal';
 import type { GatedOutRule } from './learnRun/gateRules';
 import type { LearnWorkspaceOptions, LearnWorkspaceResult } from './learnRun/options';
@@ -26,9 +26,9 @@ import { bringsNothingNew, carryOnto, pendingProposals } from './learnRun/pendin
 import { precomputedReflector } from './learnRun/precomputed';
 import { saveRun } from './learnRun/saveRun';
 import { selectSessions } from './learnRun/selectSessions';
-import { pendingCounters, sumCounts } from './pendingCounters';
+import { pendingCounters, sumCounts } from './learnRun/pendingCounters';
 import { readWorkspaceFile } from './proposalFiles';
-import { runTargets } from './runTargets';
+import { runTargets } from './learnRun/runTargets';
 
 export type { LearnWorkspaceOptions, LearnWorkspaceResult } from './learnRun/options';
 

@@ -4,7 +4,7 @@ import { AGENT_TARGET, chooseTargets, targetServing } from '../../../src/core/as
 import { readManagedBlock } from '../../../src/core/assets/managedBlock';
 import { renderAssets, TARGETS } from '../../../src/core/assets/targets';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
-import { runTargets } from '../../../src/core/service/runTargets';
+import { runTargets } from '../../../src/core/service/learnRun/runTargets';
 import { AGENTS, type AgentId } from '../../../src/core/trace/model';
 
 const sessions = (counts: Partial<Record<AgentId, number>>) =>

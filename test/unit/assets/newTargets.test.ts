@@ -7,7 +7,7 @@ import { splitFrontMatter } from '../../../src/core/assets/skillSpec';
 import { targetsHoldingRules } from '../../../src/core/assets/syncedTargets';
 import { renderAssets, targetsOfFiles, type AssetTarget } from '../../../src/core/assets/targets';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
-import { runTargets } from '../../../src/core/service/runTargets';
+import { runTargets } from '../../../src/core/service/learnRun/runTargets';
 import { aiderReads, aiderRulesFile } from '../../../src/core/trust/aiderConfig';
 import { countTokens } from '../../../src/core/util/tokens';
 

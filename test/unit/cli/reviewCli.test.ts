@@ -5,7 +5,7 @@ import { runCli } from '../../../src/cli/main';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
 import { bullets } from '../../../src/core/playbook/model';
 import type { Proposal } from '../../../src/core/assets/proposal';
-import { retireProposal } from '../../../src/core/service/retireRule';
+import { retireProposal } from '../../../src/core/service/ruleChanges/retireRule';
 import { ReviewMemory } from '../../../src/core/store/reviewMemory';
 import { WorkspaceState } from '../../../src/core/store/workspaceState';
 import { capture } from '../../../testing/cliOutput';

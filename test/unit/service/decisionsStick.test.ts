@@ -7,8 +7,8 @@ import { makeFileChange, PROPOSAL_VERSION, type Proposal, type RuleChange } from
 import { offlineRoles } from '../../../src/core/llm/providers';
 import { isSameRule } from '../../../src/core/learn/rules/sameRule';
 import { learnWorkspace } from '../../../src/core/service/learnWorkspace';
-import { retiredBy } from '../../../src/core/service/rememberRetired';
-import { retireProposal } from '../../../src/core/service/retireRule';
+import { retiredBy } from '../../../src/core/service/ruleChanges/rememberRetired';
+import { retireProposal } from '../../../src/core/service/ruleChanges/retireRule';
 import { ProposalStore } from '../../../src/core/store/proposals';
 import { ReviewMemory } from '../../../src/core/store/reviewMemory';
 import { TraceStore } from '../../../src/core/store/traceStore';

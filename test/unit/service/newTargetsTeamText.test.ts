@@ -7,7 +7,7 @@ import { dryLearn } from '../../../testing/dryLearn';
 import { tempDir } from '../../../testing/tmp';
 
 // The files of the new targets are checked for rules they already hold, the way AGENTS.md is: a rule the team's own
-// text there states is not proposed again (service/resolveConflicts.ts, fed by learn/rules/teamFiles.ts).
+// text there states is not proposed again (service/learnRun/resolveConflicts.ts, fed by learn/rules/teamFiles.ts).
 
 async function playbookLearnedWith(files: Record<string, string>): Promise<string> {
   const root = tempDir('combee-team-text-');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reviewItems } from '../../../src/core/assets/review';
-import { giveUpCounters } from '../../../src/core/service/pendingCounters';
+import { giveUpCounters } from '../../../src/core/service/learnRun/pendingCounters';
 import { rebaseChange } from '../../../src/core/assets/rebase';
 import { commitReview, planReview, type ReviewDeps } from '../../../src/core/service/review/decide';
 import { fileWriter } from '../../../src/core/service/review/fileWriter';

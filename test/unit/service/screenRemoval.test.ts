@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AppliedOp } from '../../../src/core/playbook/apply';
 import { parsePlaybook } from '../../../src/core/playbook/markdown';
-import { screenProposal } from '../../../src/core/service/screenProposal';
+import { screenProposal } from '../../../src/core/service/learnRun/screenProposal';
 import { makeTrace, shell, user } from '../../../testing/traces';
 
 describe('screening a removal', () => {

@@ -9,7 +9,7 @@ import { actionsWithin, actsOnNamesOf, differentActions } from './sameAction';
 // Two statements an agent cannot both follow: one prescribes a command the other rules out ("Install with
 // `npm install`" / "never npm, always pnpm"), or both name the one way to do a job and name different commands
 // ("Run the tests with `npm test`" / "… with `pnpm test`"); and two that tell an agent the same thing. Found here;
-// which side wins is `compareStanding`'s ranking, applied in service/resolveConflicts.ts.
+// which side wins is `compareStanding`'s ranking, applied in service/learnRun/resolveConflicts.ts.
 
 /** Jobs a repository has one way of doing: two rules naming different commands for one of them disagree. */
 const ONE_WAY_KINDS: ReadonlySet<CommandKind> = new Set(['test', 'build', 'lint', 'typecheck', 'install', 'format']);

@@ -1,7 +1,7 @@
 import { aiderReads } from '../../trust/aiderConfig';
 
 // The files in which the team tells the agents rules by itself, each loaded into every session by an agent Combee
-// writes for: a rule one of them already states is not proposed again (service/resolveConflicts.ts reads their text
+// writes for: a rule one of them already states is not proposed again (service/learnRun/resolveConflicts.ts reads their text
 // outside Combee's block; the restates-repository gate their commands). Combee's own whole files are not the team's.
 
 const ROOT_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', 'QWEN.md', '.github/copilot-instructions.md'];

@@ -3,7 +3,7 @@ import { repositoryText } from '../../learn/rules/gates/repository';
 import type { GateName } from '../../learn/rules/gates/types';
 import type { LearnResult } from '../../learn/run';
 import type { Trace } from '../../trace/model';
-import { withdrawNewRules } from '../resolveConflicts';
+import { withdrawNewRules } from './resolveConflicts';
 
 /** A new rule the gates left out: which gate, and why. */
 export interface GatedOutRule {

@@ -1,7 +1,7 @@
 import { indexReflectionSets, playbookSha, PrecomputedReflector } from '../../learn/reflectionSet';
 import type { Playbook } from '../../playbook/model';
 import type { Trace } from '../../trace/model';
-import { groundingGap } from '../lessonGrounding';
+import { groundingGap } from './lessonGrounding';
 import type { LearnWorkspaceOptions } from './options';
 
 /** The reflector that takes the map phase's reflections, after saying what they do not cover. */

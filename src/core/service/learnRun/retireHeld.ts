@@ -3,7 +3,7 @@ import type { DeltaOp } from '../../playbook/delta';
 import { holdBack, type HeldRule } from '../../trust/hold';
 import { describeFlags } from '../../trust/kinds';
 import { rulesFromApplied } from '../proposalFiles';
-import { pushApplyNode } from '../applyNode';
+import { pushApplyNode } from './applyNode';
 import type { LearnResult } from './options';
 
 // A flagged rule in the repository's own playbook (an injected one, say) is kept out of AGENTS.md and the other files,

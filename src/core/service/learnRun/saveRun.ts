@@ -9,7 +9,7 @@ import { saveRunRecord } from '../../store/runs';
 import type { WorkspaceState } from '../../store/workspaceState';
 import type { Trace } from '../../trace/model';
 import { redactText } from '../../trace/redact';
-import { giveUpCounters, type pendingCounters } from '../pendingCounters';
+import { giveUpCounters, type pendingCounters } from './pendingCounters';
 import type { LearnResult, LearnWorkspaceOptions } from './options';
 
 /** What a run keeps when it is not a dry run. */

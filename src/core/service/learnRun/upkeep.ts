@@ -8,7 +8,7 @@ import { applyDelta } from '../../playbook/apply';
 import type { DeltaOp } from '../../playbook/delta';
 import { pinnedIds } from '../../playbook/marks';
 import { bullets } from '../../playbook/model';
-import { pushApplyNode } from '../applyNode';
+import { pushApplyNode } from './applyNode';
 import type { LearnResult } from './options';
 
 /**

@@ -8,7 +8,7 @@ import type { TraceStore } from '../../store/traceStore';
 import { WorkspaceState } from '../../store/workspaceState';
 import { textsToTrust } from '../../trust/hold';
 import { chooseRules, readWorkspaceFile } from '../proposalFiles';
-import { rememberRetired } from '../rememberRetired';
+import { rememberRetired } from '../ruleChanges/rememberRetired';
 import { proposalAssets } from './assets';
 import { rewrittenSince } from './rewrittenSince';
 import { rebaseChange } from '../../assets/rebase';

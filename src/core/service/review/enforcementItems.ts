@@ -3,7 +3,7 @@ import { HOOK_DATA_PATH } from '../../assets/enforce/hookScript';
 import { PRE_COMMIT_DATA_PATH } from '../../assets/enforce/preCommit';
 import type { Proposal } from '../../assets/proposal';
 import { describeFlags } from '../../trust/kinds';
-import { describeEnforced } from '../proposeEnforcement';
+import { describeEnforced } from '../learnRun/proposeEnforcement';
 
 /** One enforcement as the review shows it: what it stops, for which rule, and where it came from. */
 export interface EnforcementItem {

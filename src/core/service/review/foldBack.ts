@@ -2,7 +2,7 @@ import type { Proposal } from '../../assets/proposal';
 import { pendingRules } from '../../assets/review';
 import type { ProposalStore } from '../../store/proposals';
 import type { TraceStore } from '../../store/traceStore';
-import { sumCounts } from '../pendingCounters';
+import { sumCounts } from '../learnRun/pendingCounters';
 import { chooseRules } from '../proposalFiles';
 import { proposalAssets } from './assets';
 

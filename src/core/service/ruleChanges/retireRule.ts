@@ -1,11 +1,11 @@
-import type { Proposal } from '../assets/proposal';
-import { resolveAssetSettings, type AssetSettings } from '../assets/targets';
-import { parsePlaybook } from '../playbook/markdown';
-import { findBullet } from '../playbook/model';
-import type { LocalCounts } from '../learn/rules/confirmedCounters';
-import { readWorkspaceFile, renderOps } from './proposalFiles';
+import type { Proposal } from '../../assets/proposal';
+import { resolveAssetSettings, type AssetSettings } from '../../assets/targets';
+import { parsePlaybook } from '../../playbook/markdown';
+import { findBullet } from '../../playbook/model';
+import type { LocalCounts } from '../../learn/rules/confirmedCounters';
+import { readWorkspaceFile, renderOps } from '../proposalFiles';
 import { userProposal } from './userProposal';
-import { keptAssets } from './review/assets';
+import { keptAssets } from '../review/assets';
 
 export interface RetireInput {
   workspace: string;

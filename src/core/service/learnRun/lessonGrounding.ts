@@ -1,9 +1,9 @@
-import { codeTerms } from '../learn/rules/codeTerms';
-import { isPlaceholder, namedFiles, ruleCommands } from '../learn/rules/ruleText';
-import { commandIn } from '../llm/prompts';
-import type { Step, Trace } from '../trace/model';
-import { bearsOn, termsOf } from '../trust/provenance';
-import { escapeRegExp } from '../util/regExp';
+import { codeTerms } from '../../learn/rules/codeTerms';
+import { isPlaceholder, namedFiles, ruleCommands } from '../../learn/rules/ruleText';
+import { commandIn } from '../../llm/prompts';
+import type { Step, Trace } from '../../trace/model';
+import { bearsOn, termsOf } from '../../trust/provenance';
+import { escapeRegExp } from '../../util/regExp';
 
 // A lesson read back from a file (a CI shard's reflections) is believed only as far as the session it cites shows it,
 // as this machine stored it: a real session's step numbers cost nothing to copy, what its steps say cannot be edited

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TraceStore } from '../../../src/core/store/traceStore';
-import type { Trace } from '../../../src/core/trace/model';
-import { assistant, makeTrace, shell, user } from '../../../testing/traces';
-import { dryLearn } from '../../../testing/dryLearn';
-import { tempDir } from '../../../testing/tmp';
+import { TraceStore } from '../../../../src/core/store/traceStore';
+import type { Trace } from '../../../../src/core/trace/model';
+import { assistant, makeTrace, shell, user } from '../../../../testing/traces';
+import { dryLearn } from '../../../../testing/dryLearn';
+import { tempDir } from '../../../../testing/tmp';
 
 async function learnIn(files: Record<string, string>, traces: Trace[]) {
   const root = tempDir('combee-conflicts-');

@@ -1,11 +1,11 @@
-import { isOpen } from '../assets/review';
-import type { Proposal } from '../assets/proposal';
-import type { AssetSettings } from '../assets/targets';
-import type { RuleCount } from '../playbook/delta';
-import type { ProposalStore } from '../store/proposals';
-import type { TraceStore } from '../store/traceStore';
-import { chooseRules } from './proposalFiles';
-import { proposalAssets } from './review/assets';
+import { isOpen } from '../../assets/review';
+import type { Proposal } from '../../assets/proposal';
+import type { AssetSettings } from '../../assets/targets';
+import type { RuleCount } from '../../playbook/delta';
+import type { ProposalStore } from '../../store/proposals';
+import type { TraceStore } from '../../store/traceStore';
+import { chooseRules } from '../proposalFiles';
+import { proposalAssets } from '../review/assets';
 
 // A run's counters reach the playbook file only with an accept, but the evidence ledger counts each (rule, session)
 // pair when the run is made: counters left in a proposal that waits (a newer one accepted instead) or was rejected

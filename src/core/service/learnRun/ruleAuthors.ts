@@ -4,10 +4,10 @@ import {
   UPKEEP_AUTHOR,
   type AuthoredChange,
   type RuleAuthor,
-} from '../playbook/authorMark';
-import type { AppliedOp } from '../playbook/apply';
-import type { ProviderInfo } from '../learn/types';
-import { PROMPT_VERSION } from '../llm/prompts';
+} from '../../playbook/authorMark';
+import type { AppliedOp } from '../../playbook/apply';
+import type { ProviderInfo } from '../../learn/types';
+import { PROMPT_VERSION } from '../../llm/prompts';
 
 /**
  * Who a run's rules are written by: the provider and model of the user's settings (what they chose and pay for, not

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runTargets } from '../../../src/core/service/runTargets';
-import { TraceStore } from '../../../src/core/store/traceStore';
-import type { AgentId, Trace } from '../../../src/core/trace/model';
-import { dryLearn } from '../../../testing/dryLearn';
-import { makeTrace, shell, user } from '../../../testing/traces';
-import { tempDir } from '../../../testing/tmp';
+import { runTargets } from '../../../../src/core/service/learnRun/runTargets';
+import { TraceStore } from '../../../../src/core/store/traceStore';
+import type { AgentId, Trace } from '../../../../src/core/trace/model';
+import { dryLearn } from '../../../../testing/dryLearn';
+import { makeTrace, shell, user } from '../../../../testing/traces';
+import { tempDir } from '../../../../testing/tmp';
 
 const sessions = (counts: Partial<Record<AgentId, number>>) =>
   Object.entries(counts).flatMap(([agent, n]) => Array.from({ length: n }, () => ({ agent: agent as AgentId })));

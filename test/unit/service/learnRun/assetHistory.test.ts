@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { assetHistory, ruleIdsIn } from '../../../src/core/service/assetHistory';
+import { assetHistory, ruleIdsIn } from '../../../../src/core/service/learnRun/assetHistory';
 import {
   git,
   gitInstalled,
@@ -10,8 +10,8 @@ import {
   ISOLATED,
   partialCloneWithHostileRemote,
   writeIn as write,
-} from '../../../testing/gitRepo';
-import { tempDir } from '../../../testing/tmp';
+} from '../../../../testing/gitRepo';
+import { tempDir } from '../../../../testing/tmp';
 
 // A real git repository per test: the versions come from `git log` and `git cat-file`, the working tree's file last.
 

@@ -1,9 +1,9 @@
-import { makeFileChange, type Proposal } from '../assets/proposal';
-import { withPin } from '../playbook/marks';
-import { parsePlaybook, serializePlaybook } from '../playbook/markdown';
-import { readWorkspaceFile } from './proposalFiles';
+import { makeFileChange, type Proposal } from '../../assets/proposal';
+import { withPin } from '../../playbook/marks';
+import { parsePlaybook, serializePlaybook } from '../../playbook/markdown';
+import { readWorkspaceFile } from '../proposalFiles';
 import { userProposal } from './userProposal';
-import { keptAssets } from './review/assets';
+import { keptAssets } from '../review/assets';
 
 export interface PinInput {
   workspace: string;

@@ -1,5 +1,5 @@
-import { PROPOSAL_VERSION, type Proposal } from '../assets/proposal';
-import { sha256 } from '../util/hash';
+import { PROPOSAL_VERSION, type Proposal } from '../../assets/proposal';
+import { sha256 } from '../../util/hash';
 
 /** What a change the user asked for (retire, pin, unpin a rule) holds; the rest is the same for all of them. */
 export type UserChange = Pick<Proposal, 'files' | 'rules' | 'ops' | 'heldRules' | 'targets' | 'assets'>;

@@ -1,6 +1,6 @@
-import type { LearnResult } from '../learn/run';
-import type { AppliedOp } from '../playbook/apply';
-import { layoutRun, storeLayout } from '../learn/record/layout';
+import type { LearnResult } from '../../learn/run';
+import type { AppliedOp } from '../../playbook/apply';
+import { layoutRun, storeLayout } from '../../learn/record/layout';
 
 /**
  * Changes made after the batches (upkeep, conflicts) as one more apply node of the run's tree, counted in its totals;

@@ -1,9 +1,9 @@
-import type { Proposal } from '../assets/proposal';
-import { parsePlaybook } from '../playbook/markdown';
-import { findBullet } from '../playbook/model';
-import { ReviewMemory, type RetiredRule } from '../store/reviewMemory';
-import { RuleLedger } from '../store/ruleLedger';
-import type { WorkspaceState } from '../store/workspaceState';
+import type { Proposal } from '../../assets/proposal';
+import { parsePlaybook } from '../../playbook/markdown';
+import { findBullet } from '../../playbook/model';
+import { ReviewMemory, type RetiredRule } from '../../store/reviewMemory';
+import { RuleLedger } from '../../store/ruleLedger';
+import type { WorkspaceState } from '../../store/workspaceState';
 
 /**
  * The rules an accept retired: its accepted removals whose rule is gone from the playbook now, each with the text and

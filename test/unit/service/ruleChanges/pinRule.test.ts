@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Proposal } from '../../../src/core/assets/proposal';
-import { parsePlaybook } from '../../../src/core/playbook/markdown';
-import { pinnedIds } from '../../../src/core/playbook/marks';
-import { pinProposal } from '../../../src/core/service/pinRule';
-import { tempDir } from '../../../testing/tmp';
+import { Proposal } from '../../../../src/core/assets/proposal';
+import { parsePlaybook } from '../../../../src/core/playbook/markdown';
+import { pinnedIds } from '../../../../src/core/playbook/marks';
+import { pinProposal } from '../../../../src/core/service/ruleChanges/pinRule';
+import { tempDir } from '../../../../testing/tmp';
 
 const PLAYBOOK = `# Playbook
 

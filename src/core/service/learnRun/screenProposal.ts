@@ -1,14 +1,14 @@
-import type { RuleWithScope } from '../assets/agentsMd';
-import type { AppliedOp } from '../playbook/apply';
-import type { Evidence } from '../playbook/delta';
-import { bullets, type Playbook } from '../playbook/model';
-import type { UnverifiedLesson } from '../learn/reflectionSet';
+import type { RuleWithScope } from '../../assets/agentsMd';
+import type { AppliedOp } from '../../playbook/apply';
+import type { Evidence } from '../../playbook/delta';
+import { bullets, type Playbook } from '../../playbook/model';
+import type { UnverifiedLesson } from '../../learn/reflectionSet';
 import { groundingGap } from './lessonGrounding';
-import { rulesFromApplied } from './proposalFiles';
-import type { Trace } from '../trace/model';
-import { holdBack, type Hold, type HeldRule } from '../trust/hold';
-import { describeFlags, type RuleFlag } from '../trust/kinds';
-import { screenRule } from '../trust/screenRule';
+import { rulesFromApplied } from '../proposalFiles';
+import type { Trace } from '../../trace/model';
+import { holdBack, type Hold, type HeldRule } from '../../trust/hold';
+import { describeFlags, type RuleFlag } from '../../trust/kinds';
+import { screenRule } from '../../trust/screenRule';
 
 export interface ScreenedProposal {
   /** The proposal's rule changes, each with its flags ([] when clean). */

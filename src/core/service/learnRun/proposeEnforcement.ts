@@ -1,22 +1,22 @@
-import type { Proposal } from '../assets/proposal';
-import { hookAgentsAvailable, HOOK_AGENTS, SHARED_HOOK_DATA_PATH } from '../assets/enforce/agentHooks';
+import type { Proposal } from '../../assets/proposal';
+import { hookAgentsAvailable, HOOK_AGENTS, SHARED_HOOK_DATA_PATH } from '../../assets/enforce/agentHooks';
 import {
   describeEscalation,
   describeSpec,
   escalations,
   VIOLATIONS_TO_ENFORCE,
   type Escalation,
-} from '../assets/enforce/escalate';
-import { enforcedRules, withEnforcedMark, type EnforcementSpec } from '../assets/enforce/mark';
-import { HOOK_DATA_PATH } from '../assets/enforce/hookScript';
-import { PRE_COMMIT_DATA_PATH } from '../assets/enforce/preCommit';
-import type { FileChange } from '../assets/proposal';
-import { preCommitHost } from '../assets/enforce/preCommit';
-import { wordsByRule } from '../learn/rules/lifecycle';
-import type { RunRecord } from '../learn/record/record';
-import type { Playbook } from '../playbook/model';
-import type { TraceStore } from '../store/traceStore';
-import type { Trace } from '../trace/model';
+} from '../../assets/enforce/escalate';
+import { enforcedRules, withEnforcedMark, type EnforcementSpec } from '../../assets/enforce/mark';
+import { HOOK_DATA_PATH } from '../../assets/enforce/hookScript';
+import { PRE_COMMIT_DATA_PATH } from '../../assets/enforce/preCommit';
+import type { FileChange } from '../../assets/proposal';
+import { preCommitHost } from '../../assets/enforce/preCommit';
+import { wordsByRule } from '../../learn/rules/lifecycle';
+import type { RunRecord } from '../../learn/record/record';
+import type { Playbook } from '../../playbook/model';
+import type { TraceStore } from '../../store/traceStore';
+import type { Trace } from '../../trace/model';
 
 /**
  * The run's playbook with an enforcement mark on each rule its sessions kept breaking (the hook files are rendered

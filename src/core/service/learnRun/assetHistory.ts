@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { importedPaths } from '../agents/imports';
-import { rootFilesOfAnyAgent } from '../agents/loading';
-import { TARGETS } from '../assets/targets';
-import type { AssetVersion } from '../learn/rules/inPlay';
-import { tryResolveInWorkspace } from '../trust/workspacePath';
-import { tryGit } from '../util/git';
-import { readTextIfExists } from '../util/io';
+import { importedPaths } from '../../agents/imports';
+import { rootFilesOfAnyAgent } from '../../agents/loading';
+import { TARGETS } from '../../assets/targets';
+import type { AssetVersion } from '../../learn/rules/inPlay';
+import { tryResolveInWorkspace } from '../../trust/workspacePath';
+import { tryGit } from '../../util/git';
+import { readTextIfExists } from '../../util/io';
 
 // Which rules each asset file held, and since when: from the repository's history where there is one (each commit
 // that changed the file), and the working tree's file from its last change (an accepted proposal not yet committed).

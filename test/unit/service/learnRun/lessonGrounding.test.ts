@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { groundingGap } from '../../../src/core/service/lessonGrounding';
-import { assistant, makeTrace, shell, user } from '../../../testing/traces';
+import { groundingGap } from '../../../../src/core/service/learnRun/lessonGrounding';
+import { assistant, makeTrace, shell, user } from '../../../../testing/traces';
 
 // What a reduce believes of a lesson read from a shard's file: what the session, as stored here, shows of it.
 

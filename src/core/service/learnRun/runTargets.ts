@@ -1,8 +1,8 @@
-import { skillRootsCovering, type LoadingAgent } from '../agents/loading';
-import { AGENT_LABELS, agentsOfTargets, chooseTargets } from '../assets/agentTargets';
-import { DEFAULT_SKILL_ROOT } from '../assets/skills';
-import { renderedTargets, TARGETS, type AssetTarget } from '../assets/targets';
-import type { AgentId } from '../trace/model';
+import { skillRootsCovering, type LoadingAgent } from '../../agents/loading';
+import { AGENT_LABELS, agentsOfTargets, chooseTargets } from '../../assets/agentTargets';
+import { DEFAULT_SKILL_ROOT } from '../../assets/skills';
+import { renderedTargets, TARGETS, type AssetTarget } from '../../assets/targets';
+import type { AgentId } from '../../trace/model';
 
 export interface RunTargets {
   targets: AssetTarget[];

@@ -5,15 +5,15 @@ import {
   refines,
   samePurpose,
   type Standing,
-} from '../learn/rules/conflicts';
-import { unionSupport } from '../playbook/support';
-import type { LearnResult } from '../learn/run';
-import { applyDelta, type AppliedOp } from '../playbook/apply';
-import type { DeltaOp, Evidence } from '../playbook/delta';
-import { pinnedIds } from '../playbook/marks';
-import { bullets, type Bullet } from '../playbook/model';
-import { confirmCounters, type LocalCounts } from '../learn/rules/confirmedCounters';
-import { ruleCommands } from '../learn/rules/ruleEvidence';
+} from '../../learn/rules/conflicts';
+import { unionSupport } from '../../playbook/support';
+import type { LearnResult } from '../../learn/run';
+import { applyDelta, type AppliedOp } from '../../playbook/apply';
+import type { DeltaOp, Evidence } from '../../playbook/delta';
+import { pinnedIds } from '../../playbook/marks';
+import { bullets, type Bullet } from '../../playbook/model';
+import { confirmCounters, type LocalCounts } from '../../learn/rules/confirmedCounters';
+import { ruleCommands } from '../../learn/rules/ruleEvidence';
 import { pushApplyNode } from './applyNode';
 
 // One rule per purpose, and no contradiction leaves a proposal. After a run (and its upkeep), every rule it adds is

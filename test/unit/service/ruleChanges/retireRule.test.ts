@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Proposal } from '../../../src/core/assets/proposal';
-import { retireProposal } from '../../../src/core/service/retireRule';
-import { tempDir } from '../../../testing/tmp';
+import { Proposal } from '../../../../src/core/assets/proposal';
+import { retireProposal } from '../../../../src/core/service/ruleChanges/retireRule';
+import { tempDir } from '../../../../testing/tmp';
 
 const PLAYBOOK = `# Playbook
 
