@@ -338,25 +338,10 @@ function lateEdit(rule: RuleInPlay, session: Session): { file: string; failed: R
   return undefined;
 }
 
-function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Verdict {
-  const { trace, runs, users, corrections, signals } = session;
-  const citation = `[${rule.id}]`;
-  for (const step of trace.steps) {
-    if (step.kind === 'assistant' && step.text.includes(citation)) follows.push({ at: step.index, shown: step.index });
-  }
-  follows.sort((a, b) => a.shown - b.shown);
-  const edited = lateEdit(rule, session);
-  if (edited)
-    return {
-      tag: 'violated',
-      reason: `the session edited \`${clip(edited.file)}\` only after \`${clip(edited.failed.parts[0] ?? '')}\` failed without it`,
-      steps: [edited.failed.call.index, edited.edit],
-    };
-  if (follows.length === 0)
-    return { tag: 'neutral', reason: 'in play, and nothing in the session bears on it', steps: [] };
-
-  // harmful, first what the user said (the evidence a reviewer trusts most): they overruled it, asking for another
-  // command for the job the agent did the rule's way
+/** What shows the rule did harm when followed, the user's word first (the evidence a reviewer trusts most). */
+function harmfulFollow(follows: Follow[], session: Session): Verdict | undefined {
+  const { users, corrections, signals } = session;
+  // the user overruled it, asking for another command for the job the agent did the rule's way
   for (const follow of follows) {
     const { part, prescribed } = follow;
     if (!part || !prescribed) continue;
@@ -417,18 +402,12 @@ function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Ve
     };
   }
 
-  // violated: the session came to the rule's command only when skipping it had failed, and it fixed that
-  // what the rule's command must come before: the other commands it prescribes, and a step it names in words
-  const before = [...ruleCommands(rule.content).prescribed, ...namedSteps(rule.content)];
-  const late = lateFollow(follows, runs, before);
-  if (late)
-    return {
-      tag: 'violated',
-      reason: `the session ran \`${clip(late.follow.part ?? '')}\` only after \`${clip(late.failed)}\` failed without it`,
-      steps: [late.at, late.follow.shown],
-    };
+  return undefined;
+}
 
-  // helpful: what followed went well — the command (or a check after it) passed and no correction came later
+/** What shows following the rule went well: the command (or a check after it) passed and no correction came later. */
+function helpfulFollow(follows: Follow[], session: Session): Verdict | undefined {
+  const { runs, signals } = session;
   const correctedAfter = (at: number) => signals.corrections.some((c) => c > at);
   const wentWell: Array<{ steps: number[]; reason: string }> = [];
   for (const follow of follows) {
@@ -453,6 +432,42 @@ function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Ve
   }
   if (wentWell.length > 0)
     return { tag: 'helpful', reason: wentWell[0].reason, steps: wentWell.flatMap((w) => w.steps) };
+  return undefined;
+}
+
+function judgeFollows(rule: RuleInPlay, follows: Follow[], session: Session): Verdict {
+  const { trace, runs } = session;
+  const citation = `[${rule.id}]`;
+  for (const step of trace.steps) {
+    if (step.kind === 'assistant' && step.text.includes(citation)) follows.push({ at: step.index, shown: step.index });
+  }
+  follows.sort((a, b) => a.shown - b.shown);
+  const edited = lateEdit(rule, session);
+  if (edited)
+    return {
+      tag: 'violated',
+      reason: `the session edited \`${clip(edited.file)}\` only after \`${clip(edited.failed.parts[0] ?? '')}\` failed without it`,
+      steps: [edited.failed.call.index, edited.edit],
+    };
+  if (follows.length === 0)
+    return { tag: 'neutral', reason: 'in play, and nothing in the session bears on it', steps: [] };
+
+  const harm = harmfulFollow(follows, session);
+  if (harm) return harm;
+
+  // violated: the session came to the rule's command only when skipping it had failed, and it fixed that
+  // what the rule's command must come before: the other commands it prescribes, and a step it names in words
+  const before = [...ruleCommands(rule.content).prescribed, ...namedSteps(rule.content)];
+  const late = lateFollow(follows, runs, before);
+  if (late)
+    return {
+      tag: 'violated',
+      reason: `the session ran \`${clip(late.follow.part ?? '')}\` only after \`${clip(late.failed)}\` failed without it`,
+      steps: [late.at, late.follow.shown],
+    };
+
+  const helped = helpfulFollow(follows, session);
+  if (helped) return helped;
   return {
     tag: 'neutral',
     reason: 'the agent followed the rule, but what came after does not show whether it helped',
