@@ -1,6 +1,6 @@
 import type { RuleAuthor } from '../playbook/authorMark';
 import type { Corroboration } from '../playbook/provenanceMark';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { tryResolveInWorkspace } from '../trust/workspacePath';
 import { lessonsBehind, type RuleWithScope } from '../assets/agentsMd';
 import type { FileChange, Proposal } from '../assets/proposal';
@@ -40,29 +40,26 @@ export function readWorkspaceFile(workspace: string, rel: string): string | unde
   }
 }
 
-export function listWorkspaceFolders(workspace: string, rel: string): string[] {
+/** The names in a workspace-relative folder that `keep` takes; [] when absent or leaving the workspace. */
+function workspaceEntries(workspace: string, rel: string, keep: (entry: Dirent) => boolean): string[] {
   const path = tryResolveInWorkspace(workspace, rel);
   if (path === undefined) return [];
   try {
     return readdirSync(path, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
+      .filter(keep)
       .map((e) => e.name);
   } catch {
     return [];
   }
 }
 
+export function listWorkspaceFolders(workspace: string, rel: string): string[] {
+  return workspaceEntries(workspace, rel, (e) => e.isDirectory());
+}
+
 /** The names of the files (not folders) in a workspace-relative folder; [] when absent or leaving the workspace. */
 export function listWorkspaceFiles(workspace: string, rel: string): string[] {
-  const path = tryResolveInWorkspace(workspace, rel);
-  if (path === undefined) return [];
-  try {
-    return readdirSync(path, { withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
+  return workspaceEntries(workspace, rel, (e) => e.isFile());
 }
 
 /** The rule changes a proposal lists: every applied op, by the id it produced, with scope and kind for the renderers. */
