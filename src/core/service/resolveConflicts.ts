@@ -4,6 +4,7 @@ import {
   namesOnlyTheWay,
   refines,
   samePurpose,
+  saysMoreThan,
   type Standing,
 } from '../learn/rules/conflicts';
 import { unionSupport } from '../playbook/support';
@@ -233,7 +234,8 @@ function mergeSamePurpose(
       if (drop === rule) break;
     }
     if (gone.has(rule.id)) continue;
-    const said = statements.find(({ line }) => samePurpose(rule.content, line));
+    // a line that says less (no one-test form, no flag, no condition the rule adds) does not say the rule already
+    const said = statements.find(({ line }) => samePurpose(rule.content, line) && !saysMoreThan(rule.content, line));
     if (said) {
       gone.add(rule.id);
       outcome.withdrawn.push({

@@ -158,6 +158,9 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
       (covers(x.forbidden, y.forbidden) || covers(y.forbidden, x.forbidden));
     const alike = jaccard(tokens(a), tokens(b)) >= CLOSE_WORDING || nameTheSame(a, b);
     if (!sameRuledOut && !plain(a, x) && !plain(b, y) && !alike) return undefined;
+  } else if (commandCount(x) + commandCount(y) > 0 && (commandCount(x) === 0 || commandCount(y) === 0)) {
+    // a rule naming no command and one naming some tell an agent different things, whatever path or branch both name
+    return undefined;
   } else if (!nameTheSame(a, b)) return undefined;
   if (conflictBetween(a, b)) return undefined;
   const more = (p: number, q: number) => (p === q ? undefined : p > q ? 'a-more' : 'b-more');
@@ -168,6 +171,22 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
     (Math.abs(a.length - b.length) > 20 ? more(a.length, b.length) : undefined) ??
     'same'
   );
+}
+
+function commandCount(p: Purpose): number {
+  return p.prescribed.size + p.forbidden.size;
+}
+
+/**
+ * Whether `rule` tells an agent something `line` does not: a command (or a form or flag of one) the line does not
+ * prescribe, one the line does not rule out, or a condition where the line names its way plainly. A line that says
+ * less does not restate the rule, however alike their purposes.
+ */
+export function saysMoreThan(rule: string, line: string): boolean {
+  const [x, y] = [purpose(rule), purpose(line)];
+  if ([...x.prescribed].some((c) => !y.prescribed.has(c))) return true;
+  if ([...x.forbidden].some((f) => ![...y.forbidden].some((g) => matchesCommand(f, g)))) return true;
+  return CONDITIONAL.test(rule) && !CONDITIONAL.test(line);
 }
 
 /** How well a side of a conflict is evidenced, best first: the user's word, then what worked later, then before. */
