@@ -2,11 +2,13 @@ import {
   compareStanding,
   conflictBetween,
   namesOnlyTheWay,
+  procedureStates,
   refines,
   samePurpose,
   saysMoreThan,
   type Standing,
 } from '../learn/rules/conflicts';
+import { isSkillFile } from '../learn/rules/teamFiles';
 import { unionSupport } from '../playbook/support';
 import type { LearnResult } from '../learn/run';
 import { applyDelta, type AppliedOp } from '../playbook/apply';
@@ -138,7 +140,8 @@ export function resolveConflicts(
   const gone = new Set<string>();
   const fresh = all.filter((s) => s.isNew);
   const statements = teamStatements(team);
-  mergeSamePurpose(result, all, fresh, statements, gone, outcome);
+  const procedures = team.filter(({ path }) => isSkillFile(path));
+  mergeSamePurpose(result, all, fresh, statements, procedures, gone, outcome);
   // first what the team wrote: a new rule it outweighs is withdrawn before it can outweigh any other
   for (const rule of fresh) {
     if (gone.has(rule.id)) continue;
@@ -196,6 +199,7 @@ function mergeSamePurpose(
   all: readonly Side[],
   fresh: readonly Side[],
   statements: ReadonlyArray<{ path: string; line: string }>,
+  procedures: ReadonlyArray<{ path: string; text: string }>,
   gone: Set<string>,
   outcome: ConflictOutcome,
 ): void {
@@ -242,6 +246,12 @@ function mergeSamePurpose(
         id: rule.id,
         reason: `the team's own text in ${said.path} says it already ("${said.line}")`,
       });
+      continue;
+    }
+    const skill = procedures.find(({ text }) => procedureStates(text, rule.content));
+    if (skill) {
+      gone.add(rule.id);
+      outcome.withdrawn.push({ id: rule.id, reason: `the skill ${skill.path} says it already (its steps)` });
     }
   }
 }

@@ -2,6 +2,7 @@ import { classifyCommand, commandKey, firstCommand, type CommandKind } from '../
 import { canonicalCommand } from '../../trace/canonicalCommand';
 import { jaccard, tokens } from '../../playbook/similarity';
 import { nameTheSame } from './codeTerms';
+import { procedureSteps } from './procedureSteps';
 import { purposeOf } from './ruleText';
 import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './ruleEvidence';
 import { actionsWithin, actsOnNamesOf, differentActions } from './sameAction';
@@ -187,6 +188,20 @@ export function saysMoreThan(rule: string, line: string): boolean {
   if ([...x.prescribed].some((c) => !y.prescribed.has(c))) return true;
   if ([...x.forbidden].some((f) => ![...y.forbidden].some((g) => matchesCommand(f, g)))) return true;
   return CONDITIONAL.test(rule) && !CONDITIONAL.test(line);
+}
+
+/**
+ * Whether a procedure (a skill's steps, read whole, its shell blocks too) already tells an agent what `rule` does: it names every command the
+ * rule prescribes (or a concrete form of one: `run.sh setup` for `run.sh <step>`) and rules out what the rule does.
+ */
+export function procedureStates(procedure: string, rule: string): boolean {
+  const [steps, x] = [purpose(procedureSteps(procedure)), purpose(rule)];
+  const said = (c: string, list: ReadonlySet<string>) => [...list].some((p) => p === c || matchesCommand(p, c));
+  return (
+    x.prescribed.size > 0 &&
+    [...x.prescribed].every((c) => said(c, steps.prescribed)) &&
+    [...x.forbidden].every((f) => said(f, steps.forbidden))
+  );
 }
 
 /** How well a side of a conflict is evidenced, best first: the user's word, then what worked later, then before. */
