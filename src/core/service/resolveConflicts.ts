@@ -203,6 +203,7 @@ function mergeSamePurpose(
   gone: Set<string>,
   outcome: ConflictOutcome,
 ): void {
+  const lines = statements.map(({ line }) => line);
   const appliedOf = (id: string) => result.applied.find((a) => a.status === 'applied' && a.id === id);
   for (const rule of fresh) {
     if (gone.has(rule.id)) continue;
@@ -239,7 +240,9 @@ function mergeSamePurpose(
     }
     if (gone.has(rule.id)) continue;
     // a line that says less (no one-test form, no flag, no condition the rule adds) does not say the rule already
-    const said = statements.find(({ line }) => samePurpose(rule.content, line) && !saysMoreThan(rule.content, line));
+    const said = statements.find(
+      ({ line }) => samePurpose(rule.content, line) && !saysMoreThan(rule.content, line, lines),
+    );
     if (said) {
       gone.add(rule.id);
       outcome.withdrawn.push({

@@ -178,16 +178,23 @@ function commandCount(p: Purpose): number {
   return p.prescribed.size + p.forbidden.size;
 }
 
-/**
- * Whether `rule` tells an agent something `line` does not: a command (or a form or flag of one) the line does not
- * prescribe, one the line does not rule out, or a condition where the line names its way plainly. A line that says
- * less does not restate the rule, however alike their purposes.
- */
-export function saysMoreThan(rule: string, line: string): boolean {
+/** Whether `rule` names a command (or a form or flag of one) `line` does not prescribe, or rules out one it does not. */
+function addsCommands(rule: string, line: string): boolean {
   const [x, y] = [purpose(rule), purpose(line)];
   if ([...x.prescribed].some((c) => !y.prescribed.has(c))) return true;
-  if ([...x.forbidden].some((f) => ![...y.forbidden].some((g) => matchesCommand(f, g)))) return true;
-  return CONDITIONAL.test(rule) && !CONDITIONAL.test(line);
+  return [...x.forbidden].some((f) => ![...y.forbidden].some((g) => matchesCommand(f, g)));
+}
+
+/**
+ * Whether `rule` tells an agent something `line` does not: a command, form, flag or ruled-out command it lacks, or a
+ * condition where the team names the rule's commands only plainly (neither `line` nor any of `others` stating them all
+ * says when). Conditions are weighed by being there, not word by word: "after editing" and "before committing" are
+ * both the team's say on when. A line that says less does not restate the rule, however alike their purposes.
+ */
+export function saysMoreThan(rule: string, line: string, others: readonly string[] = []): boolean {
+  if (addsCommands(rule, line)) return true;
+  if (!CONDITIONAL.test(rule)) return false;
+  return ![line, ...others].some((said) => CONDITIONAL.test(said) && !addsCommands(rule, said));
 }
 
 /**

@@ -149,6 +149,15 @@ describe('conflicts between rules', () => {
     assert.equal(saysMoreThan(oneTest, line), true);
     assert.equal(saysMoreThan('Never run `go test` directly: use `make check`.', line), true);
     assert.equal(saysMoreThan('Before pushing, run `make check`.', line), true);
+    // the team says when elsewhere, for the same command: the condition is the team's too
+    assert.equal(
+      saysMoreThan('Before pushing, run `make check`.', line, ['- always run `make check` before committing']),
+      false,
+    );
+    assert.equal(
+      saysMoreThan('Before pushing, run `make check`.', line, ['- before committing, run `make lint`']),
+      true,
+    );
     assert.equal(saysMoreThan('Run the tests with `make check`.', line), false);
     // both conditional: the line's condition is not weighed word by word against the rule's
     assert.equal(
