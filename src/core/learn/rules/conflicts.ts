@@ -124,7 +124,8 @@ function readPurpose(content: string): Purpose {
 /**
  * Whether two statements tell an agent the same thing: the same first command (in its general form), the commands of
  * one among the other's, and — unless one only names the way to do a job or the tool to use — the same names or nearly
- * the same words; statements without commands, the same names (`apiFetch`, `internal/logx`). `a-more` / `b-more`:
+ * the same words; statements without commands, the same names (`apiFetch`, `internal/logx`), and one without beside
+ * one with, the same names other than paths and branches. `a-more` / `b-more`:
  * which one says more (more commands, more ruled out, or why); `same` when neither does; undefined when they differ.
  */
 export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' | undefined {
@@ -142,6 +143,8 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
     // other commands, but the same two or more names, and one's commands among the other's or acting on what it names
     // (`.env.local`, `.env.example`): one lesson told from two ends
     const sameCommands = related && (within(restX, restY) || within(restY, restX));
+    // "use `--group docs` with uv" names a flag of the other's `uv run --group docs mkdocs build`: its lesson
+    if (namesFlagOf(a, x, y) || namesFlagOf(b, y, x)) return conflictBetween(a, b) ? undefined : more(x, y, a, b);
     if (!sameCommands && !((actionsWithin(a, b) || actsOnNamesOf(a, b)) && nameTheSame(a, b, 2))) return undefined;
     // a refinement is the same lesson only where both name what it adds (`RUST_MIN_STACK=8388608`); `pnpm test
     // --project unit` to skip the e2e tests is not "run the tests with `pnpm test`"
@@ -159,18 +162,40 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
       (covers(x.forbidden, y.forbidden) || covers(y.forbidden, x.forbidden));
     const alike = jaccard(tokens(a), tokens(b)) >= CLOSE_WORDING || nameTheSame(a, b);
     if (!sameRuledOut && !plain(a, x) && !plain(b, y) && !alike) return undefined;
-  } else if (commandCount(x) + commandCount(y) > 0 && (commandCount(x) === 0 || commandCount(y) === 0)) {
-    // a rule naming no command and one naming some tell an agent different things, whatever path or branch both name
-    return undefined;
-  } else if (!nameTheSame(a, b)) return undefined;
+  } else {
+    // a rule naming no command and a line running one on a path or branch (`git log release/v2`) are not one lesson
+    // because both name the place: only the other names they share count then
+    const oneRuns = (commandCount(x) === 0) !== (commandCount(y) === 0);
+    if (!nameTheSame(a, b, 1, !oneRuns)) return undefined;
+  }
   if (conflictBetween(a, b)) return undefined;
-  const more = (p: number, q: number) => (p === q ? undefined : p > q ? 'a-more' : 'b-more');
+  return more(x, y, a, b);
+}
+
+/** Which of two statements of one lesson says more: more commands, more ruled out, or (by far) more words. */
+function more(x: Purpose, y: Purpose, a: string, b: string): 'a-more' | 'b-more' | 'same' {
+  const by = (p: number, q: number) => (p === q ? undefined : p > q ? 'a-more' : 'b-more');
   return (
-    more(x.prescribed.size, y.prescribed.size) ??
-    more(x.forbidden.size, y.forbidden.size) ??
+    by(x.prescribed.size, y.prescribed.size) ??
+    by(x.forbidden.size, y.forbidden.size) ??
     // the same commands either way: the longer wording carries the reason ("…: the plain form fails with …")
-    (Math.abs(a.length - b.length) > 20 ? more(a.length, b.length) : undefined) ??
+    (Math.abs(a.length - b.length) > 20 ? by(a.length, b.length) : undefined) ??
     'same'
+  );
+}
+
+/**
+ * Whether `text`, prescribing only tools (`uv`), names flags (`--group docs`) that are all part of a command `other`
+ * prescribes with one of those tools: it tells that command's lesson without writing the command out.
+ */
+function namesFlagOf(text: string, own: Purpose, other: Purpose): boolean {
+  const flags = [...text.matchAll(/`(-[^`\n]+)`/g)].map((m) => m[1].trim());
+  const tools = [...own.prescribed];
+  if (flags.length === 0 || tools.length === 0 || tools.some((t) => t.includes(' '))) return false;
+  return flags.every((flag) =>
+    [...other.prescribed].some(
+      (c) => tools.some((t) => c.startsWith(`${t} `)) && c.split(/\s+/).join(' ').includes(flag),
+    ),
   );
 }
 
@@ -182,7 +207,9 @@ function commandCount(p: Purpose): number {
 function addsCommands(rule: string, line: string): boolean {
   const [x, y] = [purpose(rule), purpose(line)];
   if ([...x.prescribed].some((c) => !y.prescribed.has(c))) return true;
-  return [...x.forbidden].some((f) => ![...y.forbidden].some((g) => matchesCommand(f, g)));
+  // choosing `uv` rules out pip and poetry by itself: a rival of a tool the line prescribes adds nothing
+  const implied = (f: string) => [...y.prescribed].some((p) => rivals(p, f));
+  return [...x.forbidden].some((f) => ![...y.forbidden].some((g) => matchesCommand(f, g)) && !implied(f));
 }
 
 /**

@@ -135,6 +135,18 @@ describe('conflicts between rules', () => {
       'Release commits carry the trailer `Release-Id: <id>`; on the `archive/v2` branch the subject is `Release: <id>`.';
     assert.equal(samePurpose(trailer, '- Keeps `git log archive/v2` readable and searchable'), undefined);
     assert.equal(samePurpose('- Keeps `git log archive/v2` readable and searchable', trailer), undefined);
+    // a name other than a place still makes one lesson of a rule without a command and one with
+    assert.equal(
+      samePurpose(
+        'Reports need REPORT_DSN: load it with `source .env.reports` first.',
+        '`uv run python -m app.reports` fails with "REPORT_DSN is not set" unless `.env.reports` is sourced.',
+      ),
+      'a-more',
+    );
+    // a rule naming only the tool and a flag of the other's command tells that command's lesson
+    const gpu = 'Training needs the extra: `uv run --extra gpu python train.py`.';
+    assert.equal(samePurpose('Pass `--extra gpu` when training with uv.', gpu), 'a-more');
+    assert.equal(samePurpose('Pass `--frozen` when training with uv.', gpu), undefined);
     // two rules without commands that name the same things are still one lesson
     assert.ok(
       samePurpose(trailer, 'On `archive/v2` the subject is `Release: <id>`, with the `Release-Id: <id>` trailer.'),
