@@ -41,6 +41,8 @@ interface Term {
   negated: boolean;
   /** A name on its own: a one-word code span (`thiserror`) or the head of a qualified one (`thiserror::Error`). */
   named: boolean;
+  /** Only ever named as a path or a part of one (`entire/sessions`, its `sessions`): a place, a branch. */
+  place: boolean;
 }
 
 function usable(piece: string): boolean {
@@ -56,6 +58,7 @@ function addWord(terms: Map<string, Term>, word: string, negated: boolean, alone
     [clean, true, alone],
     ...parts.map((p, i): [string, boolean, boolean] => [p, p === clean, alone && i === 0 && /::/.test(clean)]),
   ];
+  const place = clean.includes('/');
   for (const [raw, whole, named] of entries) {
     const term = raw.toLowerCase();
     if (!usable(term)) continue;
@@ -64,6 +67,7 @@ function addWord(terms: Map<string, Term>, word: string, negated: boolean, alone
       whole: whole || (known?.whole ?? false),
       negated: negated || (known?.negated ?? false),
       named: named || (known?.named ?? false),
+      place: place && (known?.place ?? true),
     });
   }
 }
@@ -145,9 +149,9 @@ export function differentPlaces(a: string, b: string): boolean {
 /**
  * Whether two rules name mostly the same things the same way round: at least half the names of the one that names
  * fewer, one of them whole in at least one rule (two paths under `config/` are not one lesson), none ruled out by one
- * and asked for by the other; `atLeast` names shared at the least.
+ * and asked for by the other; `atLeast` names shared at the least; `places: false` leaves paths and their parts out.
  */
-export function nameTheSame(a: string, b: string, atLeast = 1): boolean {
+export function nameTheSame(a: string, b: string, atLeast = 1, places = true): boolean {
   if (differentPlaces(a, b)) return false;
   const [first, second] = [codeTerms(a), codeTerms(b)];
   // only a name the other writes on its own (`thiserror`, `thiserror::Error`), never a word of a command line
@@ -158,7 +162,10 @@ export function nameTheSame(a: string, b: string, atLeast = 1): boolean {
         .filter(([term, t]) => t.named && term.length >= 5 && /^[a-z][a-z0-9_-]*$/.test(term))
         .map(([term]) => term),
     );
-  const [x, y] = [codeTerms(a, wholeOf(second)), codeTerms(b, wholeOf(first))];
+  // without `places`, paths and branches are left out: two texts naming one place are not one lesson by it alone
+  const kept = (terms: ReadonlyMap<string, Readonly<Term>>) =>
+    places ? terms : new Map([...terms].filter(([, t]) => !t.place));
+  const [x, y] = [kept(codeTerms(a, wholeOf(second))), kept(codeTerms(b, wholeOf(first)))];
   const fewer = Math.min(x.size, y.size);
   if (fewer === 0) return false;
   let shared = 0;

@@ -2,6 +2,7 @@ import { classifyCommand, commandKey, firstCommand, type CommandKind } from '../
 import { canonicalCommand } from '../../trace/canonicalCommand';
 import { jaccard, tokens } from '../../playbook/similarity';
 import { nameTheSame } from './codeTerms';
+import { procedureSteps } from './procedureSteps';
 import { purposeOf } from './ruleText';
 import { COUNTERPARTS, isCounterpartOf, matchesCommand, ruleCommands } from './ruleEvidence';
 import { actionsWithin, actsOnNamesOf, differentActions } from './sameAction';
@@ -123,7 +124,8 @@ function readPurpose(content: string): Purpose {
 /**
  * Whether two statements tell an agent the same thing: the same first command (in its general form), the commands of
  * one among the other's, and — unless one only names the way to do a job or the tool to use — the same names or nearly
- * the same words; statements without commands, the same names (`apiFetch`, `internal/logx`). `a-more` / `b-more`:
+ * the same words; statements without commands, the same names (`apiFetch`, `internal/logx`), and one without beside
+ * one with, the same names other than paths and branches. `a-more` / `b-more`:
  * which one says more (more commands, more ruled out, or why); `same` when neither does; undefined when they differ.
  */
 export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' | undefined {
@@ -141,6 +143,8 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
     // other commands, but the same two or more names, and one's commands among the other's or acting on what it names
     // (`.env.local`, `.env.example`): one lesson told from two ends
     const sameCommands = related && (within(restX, restY) || within(restY, restX));
+    // "use `--group docs` with uv" names a flag of the other's `uv run --group docs mkdocs build`: its lesson
+    if (namesFlagOf(a, x, y) || namesFlagOf(b, y, x)) return conflictBetween(a, b) ? undefined : more(x, y, a, b);
     if (!sameCommands && !((actionsWithin(a, b) || actsOnNamesOf(a, b)) && nameTheSame(a, b, 2))) return undefined;
     // a refinement is the same lesson only where both name what it adds (`RUST_MIN_STACK=8388608`); `pnpm test
     // --project unit` to skip the e2e tests is not "run the tests with `pnpm test`"
@@ -158,15 +162,79 @@ export function samePurpose(a: string, b: string): 'a-more' | 'b-more' | 'same' 
       (covers(x.forbidden, y.forbidden) || covers(y.forbidden, x.forbidden));
     const alike = jaccard(tokens(a), tokens(b)) >= CLOSE_WORDING || nameTheSame(a, b);
     if (!sameRuledOut && !plain(a, x) && !plain(b, y) && !alike) return undefined;
-  } else if (!nameTheSame(a, b)) return undefined;
+  } else {
+    // a rule naming no command and a line running one on a path or branch (`git log release/v2`) are not one lesson
+    // because both name the place: only the other names they share count then
+    const oneRuns = (commandCount(x) === 0) !== (commandCount(y) === 0);
+    if (!nameTheSame(a, b, 1, !oneRuns)) return undefined;
+  }
   if (conflictBetween(a, b)) return undefined;
-  const more = (p: number, q: number) => (p === q ? undefined : p > q ? 'a-more' : 'b-more');
+  return more(x, y, a, b);
+}
+
+/** Which of two statements of one lesson says more: more commands, more ruled out, or (by far) more words. */
+function more(x: Purpose, y: Purpose, a: string, b: string): 'a-more' | 'b-more' | 'same' {
+  const by = (p: number, q: number) => (p === q ? undefined : p > q ? 'a-more' : 'b-more');
   return (
-    more(x.prescribed.size, y.prescribed.size) ??
-    more(x.forbidden.size, y.forbidden.size) ??
+    by(x.prescribed.size, y.prescribed.size) ??
+    by(x.forbidden.size, y.forbidden.size) ??
     // the same commands either way: the longer wording carries the reason ("…: the plain form fails with …")
-    (Math.abs(a.length - b.length) > 20 ? more(a.length, b.length) : undefined) ??
+    (Math.abs(a.length - b.length) > 20 ? by(a.length, b.length) : undefined) ??
     'same'
+  );
+}
+
+/**
+ * Whether `text`, prescribing only tools (`uv`), names flags (`--group docs`) that are all part of a command `other`
+ * prescribes with one of those tools: it tells that command's lesson without writing the command out.
+ */
+function namesFlagOf(text: string, own: Purpose, other: Purpose): boolean {
+  const flags = [...text.matchAll(/`(-[^`\n]+)`/g)].map((m) => m[1].trim());
+  const tools = [...own.prescribed];
+  if (flags.length === 0 || tools.length === 0 || tools.some((t) => t.includes(' '))) return false;
+  return flags.every((flag) =>
+    [...other.prescribed].some(
+      (c) => tools.some((t) => c.startsWith(`${t} `)) && c.split(/\s+/).join(' ').includes(flag),
+    ),
+  );
+}
+
+function commandCount(p: Purpose): number {
+  return p.prescribed.size + p.forbidden.size;
+}
+
+/** Whether `rule` names a command (or a form or flag of one) `line` does not prescribe, or rules out one it does not. */
+function addsCommands(rule: string, line: string): boolean {
+  const [x, y] = [purpose(rule), purpose(line)];
+  if ([...x.prescribed].some((c) => !y.prescribed.has(c))) return true;
+  // choosing `uv` rules out pip and poetry by itself: a rival of a tool the line prescribes adds nothing
+  const implied = (f: string) => [...y.prescribed].some((p) => rivals(p, f));
+  return [...x.forbidden].some((f) => ![...y.forbidden].some((g) => matchesCommand(f, g)) && !implied(f));
+}
+
+/**
+ * Whether `rule` tells an agent something `line` does not: a command, form, flag or ruled-out command it lacks, or a
+ * condition where the team names the rule's commands only plainly (neither `line` nor any of `others` stating them all
+ * says when). Conditions are weighed by being there, not word by word: "after editing" and "before committing" are
+ * both the team's say on when. A line that says less does not restate the rule, however alike their purposes.
+ */
+export function saysMoreThan(rule: string, line: string, others: readonly string[] = []): boolean {
+  if (addsCommands(rule, line)) return true;
+  if (!CONDITIONAL.test(rule)) return false;
+  return ![line, ...others].some((said) => CONDITIONAL.test(said) && !addsCommands(rule, said));
+}
+
+/**
+ * Whether a procedure (a skill's steps, read whole, its shell blocks too) already tells an agent what `rule` does: it names every command the
+ * rule prescribes (or a concrete form of one: `run.sh setup` for `run.sh <step>`) and rules out what the rule does.
+ */
+export function procedureStates(procedure: string, rule: string): boolean {
+  const [steps, x] = [purpose(procedureSteps(procedure)), purpose(rule)];
+  const said = (c: string, list: ReadonlySet<string>) => [...list].some((p) => p === c || matchesCommand(p, c));
+  return (
+    x.prescribed.size > 0 &&
+    [...x.prescribed].every((c) => said(c, steps.prescribed)) &&
+    [...x.forbidden].every((f) => said(f, steps.forbidden))
   );
 }
 

@@ -89,7 +89,12 @@ function memoryAuthor(verdict: MemoryVerdict): RuleAuthor {
 function teamTexts(workspace: string): Array<{ path: string; text: string }> {
   const read = (rel: string) => readWorkspaceFile(workspace, rel);
   const out: Array<{ path: string; text: string }> = [];
-  for (const path of teamRuleFiles(read, (folder) => listWorkspaceFiles(workspace, folder))) {
+  const files = teamRuleFiles(
+    read,
+    (folder) => listWorkspaceFiles(workspace, folder),
+    (folder) => listWorkspaceFolders(workspace, folder),
+  );
+  for (const path of files) {
     const text = read(path);
     if (text === undefined) continue;
     try {
@@ -202,6 +207,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
       (rel) => readWorkspaceFile(options.workspace, rel),
       new Set(carried.keys()),
       (folder) => listWorkspaceFiles(options.workspace, folder),
+      (folder) => listWorkspaceFolders(options.workspace, folder),
     ),
   );
 

@@ -23,10 +23,11 @@ export function gateNewRules(
   readFile: (rel: string) => string | undefined,
   gatedBefore: ReadonlySet<string> = new Set(),
   listFiles: (relFolder: string) => string[] = () => [],
+  listFolders: (relFolder: string) => string[] = () => [],
 ): GatedOutRule[] {
   const context = {
     traces: new Map(traces.map((t) => [t.id, t] as const)),
-    repository: repositoryText(readFile, listFiles),
+    repository: repositoryText(readFile, listFiles, listFolders),
   };
   const out: GatedOutRule[] = [];
   for (const applied of result.applied) {

@@ -2,10 +2,13 @@ import {
   compareStanding,
   conflictBetween,
   namesOnlyTheWay,
+  procedureStates,
   refines,
   samePurpose,
+  saysMoreThan,
   type Standing,
 } from '../../learn/rules/conflicts';
+import { isSkillFile } from '../../learn/rules/teamFiles';
 import { unionSupport } from '../../playbook/support';
 import type { LearnResult } from '../../learn/run';
 import { applyDelta, type AppliedOp } from '../../playbook/apply';
@@ -137,7 +140,8 @@ export function resolveConflicts(
   const gone = new Set<string>();
   const fresh = all.filter((s) => s.isNew);
   const statements = teamStatements(team);
-  mergeSamePurpose(result, all, fresh, statements, gone, outcome);
+  const procedures = team.filter(({ path }) => isSkillFile(path));
+  mergeSamePurpose(result, all, fresh, statements, procedures, gone, outcome);
   // first what the team wrote: a new rule it outweighs is withdrawn before it can outweigh any other
   for (const rule of fresh) {
     if (gone.has(rule.id)) continue;
@@ -195,9 +199,11 @@ function mergeSamePurpose(
   all: readonly Side[],
   fresh: readonly Side[],
   statements: ReadonlyArray<{ path: string; line: string }>,
+  procedures: ReadonlyArray<{ path: string; text: string }>,
   gone: Set<string>,
   outcome: ConflictOutcome,
 ): void {
+  const lines = statements.map(({ line }) => line);
   const appliedOf = (id: string) => result.applied.find((a) => a.status === 'applied' && a.id === id);
   for (const rule of fresh) {
     if (gone.has(rule.id)) continue;
@@ -233,13 +239,22 @@ function mergeSamePurpose(
       if (drop === rule) break;
     }
     if (gone.has(rule.id)) continue;
-    const said = statements.find(({ line }) => samePurpose(rule.content, line));
+    // a line that says less (no one-test form, no flag, no condition the rule adds) does not say the rule already
+    const said = statements.find(
+      ({ line }) => samePurpose(rule.content, line) && !saysMoreThan(rule.content, line, lines),
+    );
     if (said) {
       gone.add(rule.id);
       outcome.withdrawn.push({
         id: rule.id,
         reason: `the team's own text in ${said.path} says it already ("${said.line}")`,
       });
+      continue;
+    }
+    const skill = procedures.find(({ text }) => procedureStates(text, rule.content));
+    if (skill) {
+      gone.add(rule.id);
+      outcome.withdrawn.push({ id: rule.id, reason: `the skill ${skill.path} says it already (its steps)` });
     }
   }
 }

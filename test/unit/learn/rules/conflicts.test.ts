@@ -3,6 +3,7 @@ import {
   compareStanding,
   conflictBetween,
   samePurpose,
+  saysMoreThan,
   type Standing,
 } from '../../../../src/core/learn/rules/conflicts';
 
@@ -127,5 +128,56 @@ describe('conflicts between rules', () => {
     assert.equal(samePurpose(folder, help), undefined);
     assert.equal(samePurpose(guide, help), undefined);
     assert.ok(samePurpose(help, 'Read `_docs/tasks/help.md`: `_docs/tasks/shop-help.md` is not there.'));
+  });
+
+  it('does not match a rule naming no command to a line naming one because both name a branch or path', () => {
+    const trailer =
+      'Release commits carry the trailer `Release-Id: <id>`; on the `archive/v2` branch the subject is `Release: <id>`.';
+    assert.equal(samePurpose(trailer, '- Keeps `git log archive/v2` readable and searchable'), undefined);
+    assert.equal(samePurpose('- Keeps `git log archive/v2` readable and searchable', trailer), undefined);
+    // a name other than a place still makes one lesson of a rule without a command and one with
+    assert.equal(
+      samePurpose(
+        'Reports need REPORT_DSN: load it with `source .env.reports` first.',
+        '`uv run python -m app.reports` fails with "REPORT_DSN is not set" unless `.env.reports` is sourced.',
+      ),
+      'a-more',
+    );
+    // a rule naming only the tool and a flag of the other's command tells that command's lesson
+    const gpu = 'Training needs the extra: `uv run --extra gpu python train.py`.';
+    assert.equal(samePurpose('Pass `--extra gpu` when training with uv.', gpu), 'a-more');
+    assert.equal(samePurpose('Pass `--frozen` when training with uv.', gpu), undefined);
+    // two rules without commands that name the same things are still one lesson
+    assert.ok(
+      samePurpose(trailer, 'On `archive/v2` the subject is `Release: <id>`, with the `Release-Id: <id>` trailer.'),
+    );
+  });
+
+  it('says when a rule adds a form, a flag or a condition a shorter line lacks', () => {
+    const line = '- Test with `make check` - the unit tests live in `*_spec.go` files';
+    const oneTest =
+      'Run the unit tests with `make check`; for one test pass flags after `--`, as in `make check -- -run TestParser -v`.';
+    assert.ok(samePurpose(oneTest, line), 'the same job');
+    assert.equal(saysMoreThan(oneTest, line), true);
+    assert.equal(saysMoreThan('Never run `go test` directly: use `make check`.', line), true);
+    assert.equal(saysMoreThan('Before pushing, run `make check`.', line), true);
+    // the team says when elsewhere, for the same command: the condition is the team's too
+    assert.equal(
+      saysMoreThan('Before pushing, run `make check`.', line, ['- always run `make check` before committing']),
+      false,
+    );
+    assert.equal(
+      saysMoreThan('Before pushing, run `make check`.', line, ['- before committing, run `make lint`']),
+      true,
+    );
+    assert.equal(saysMoreThan('Run the tests with `make check`.', line), false);
+    // both conditional: the line's condition is not weighed word by word against the rule's
+    assert.equal(
+      saysMoreThan(
+        'After editing, run `make fmt && make lint`.',
+        '- always run `make fmt && make lint` before committing',
+      ),
+      false,
+    );
   });
 });

@@ -147,6 +147,24 @@ describe('no contradiction leaves a proposal', () => {
     assert.doesNotMatch(playbook, /pnpm typecheck/);
   });
 
+  it("leaves out a new rule a repository's skill already states, read from the agents' skill folders", async () => {
+    // a wrong way first, in two sessions, so the run learns the way that worked
+    const checked = () =>
+      ['claude-code:k1', 'codex:k2'].map((id) =>
+        makeTrace(id, [
+          user('check types'),
+          ...shell('pnpm tsc', 'ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL Command "tsc" not found', 1),
+          ...shell('pnpm typecheck', 'ok'),
+        ]),
+      );
+    const skill =
+      '---\nname: verify\ndescription: Checks a change.\n---\n1. Types:\n   ```bash\n   pnpm typecheck\n   ```\n';
+    const without = await learnIn({}, checked());
+    assert.match(without.playbook, /pnpm typecheck/);
+    const { playbook } = await learnIn({ '.claude/skills/verify/SKILL.md': skill }, checked());
+    assert.doesNotMatch(playbook, /pnpm typecheck/);
+  });
+
   it('prefers a refinement two sessions needed over the plain form, and not one that a single session needed', async () => {
     const tz = (id: string) =>
       makeTrace(id, [

@@ -3,7 +3,7 @@ import type { RepositoryText } from './types';
 
 // What a repository tells an agent by itself: the scripts of package.json run through its package manager, the
 // Makefile's and justfile's targets, and the documents an agent reads (README, CONTRIBUTING, the files the agents load
-// with the team's rules: agents/teamFiles.ts).
+// with the team's rules, and the repository's skills: rules/teamFiles.ts).
 
 const DOCUMENTS = ['README.md', 'CONTRIBUTING.md'];
 
@@ -42,6 +42,8 @@ export function repositoryText(
   readFile: (rel: string) => string | undefined,
   /** The files of a workspace folder (Windsurf's and Kiro's rule folders); none known without it. */
   listFiles: (relFolder: string) => string[] = () => [],
+  /** The sub-folders of a workspace folder (the skill roots); none known without it. */
+  listFolders: (relFolder: string) => string[] = () => [],
 ): RepositoryText {
   return {
     commands: new Set([
@@ -49,7 +51,7 @@ export function repositoryText(
       ...targets('Makefile', 'make', readFile),
       ...targets('justfile', 'just', readFile),
     ]),
-    documents: [...DOCUMENTS, ...teamRuleFiles(readFile, listFiles)].flatMap((path) => {
+    documents: [...DOCUMENTS, ...teamRuleFiles(readFile, listFiles, listFolders)].flatMap((path) => {
       const text = readFile(path);
       return text === undefined ? [] : [{ path, text }];
     }),
