@@ -11,8 +11,8 @@ const require = createRequire(import.meta.url);
 const out = (path) => require(join(REPO_ROOT, 'out', path));
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const { learningCorpus, plantedLessons } = out('bench/learn/corpus.js');
-const { countBatch } = out('src/core/learn/ruleCounting.js');
-const { rulesInPlay } = out('src/core/learn/inPlay.js');
+const { countBatch } = out('src/core/learn/rules/ruleCounting.js');
+const { rulesInPlay } = out('src/core/learn/rules/inPlay.js');
 const { parsePlaybook } = out('src/core/playbook/markdown.js');
 
 const traces = learningCorpus(1000, plantedLessons(500), 2, 5).map((t) => ({

@@ -44,7 +44,7 @@ function inFreshProcess(run, setup, timed) {
   try {
     const nodes = join(dir, 'nodes.json');
     writeFileSync(nodes, JSON.stringify(run.nodes));
-    const script = `const { layoutRun, storeLayout, BatchLayoutCache } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/core/learn/layout.js'))});
+    const script = `const { layoutRun, storeLayout, BatchLayoutCache } = require(${JSON.stringify(join(REPO_ROOT, 'out/src/core/learn/record/layout.js'))});
 const nodes = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(nodes)}, 'utf8'));
 ${setup}
 const t = performance.now(); ${timed}; console.log(performance.now() - t);`;

@@ -30,7 +30,7 @@ const { searchNodes } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeS
 const { withReview } = require(join(REPO_ROOT, 'out/src/extension/webview/nodeDetail.js'));
 const { rulePath } = require(join(REPO_ROOT, 'out/src/extension/webview/rulePath.js'));
 const { sessionPath } = require(join(REPO_ROOT, 'out/src/extension/webview/sessionPath.js'));
-const { ruleStandings } = require(join(REPO_ROOT, 'out/src/core/learn/ruleStanding.js'));
+const { ruleStandings } = require(join(REPO_ROOT, 'out/src/core/learn/rules/standings.js'));
 
 const bundle = readFileSync(join(REPO_ROOT, 'dist', 'webview.js'), 'utf8');
 const css = readFileSync(join(REPO_ROOT, 'media', 'webview.css'), 'utf8');
