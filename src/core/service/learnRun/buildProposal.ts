@@ -1,20 +1,16 @@
 import { lessonsFromRecord } from '../../assets/skills';
 import { contextCost } from '../../assets/contextCost';
 import { renderAssets } from '../../assets/targets';
-import { outsideManagedBlocks } from '../../assets/managedBlock';
-import { PROPOSAL_VERSION, type FileChange, type Proposal, type TeamConflict } from '../../assets/proposal';
+import { PROPOSAL_VERSION, type FileChange, type Proposal } from '../../assets/proposal';
 import { DEFAULT_PLAYBOOK_BUDGET_TOKENS } from '../../learn/rules/budget';
 import { localCounts } from '../../learn/rules/confirmedCounters';
-import { decisionNotes } from '../../learn/rules/priorDecisions';
 import type { PrecomputedReflector } from '../../learn/reflectionSet';
-import { lintRules } from '../../learn/rules/ruleLint';
 import { STALE_AFTER_RUNS } from '../../learn/rules/ruleStanding';
 import type { MemoryVerdict } from '../../memories/types';
-import { agentName } from '../../memories/candidates';
-import { cleanAuthor, withAuthorMarks, type RuleAuthor } from '../../playbook/authorMark';
+import { withAuthorMarks } from '../../playbook/authorMark';
 import type { DeltaOp } from '../../playbook/delta';
 import { serializePlaybook } from '../../playbook/markdown';
-import { bullets, type Playbook } from '../../playbook/model';
+import type { Playbook } from '../../playbook/model';
 import { redactDeep } from '../../secrets/deep';
 import { ReviewMemory } from '../../store/reviewMemory';
 import type { RuleLedger } from '../../store/ruleLedger';
@@ -24,14 +20,9 @@ import { corroborationOf } from '../../team/corroboration';
 import type { Trace } from '../../trace/model';
 import { redactText } from '../../trace/redact';
 import { playbookForOtherAssets } from '../../trust/hold';
-import { describeFlags } from '../../trust/kinds';
-import { agentMemoryReport, memoryNote, proposeMemories } from '../agentMemories';
 import { listWorkspaceFiles, listWorkspaceFolders, readWorkspaceFile } from '../proposalFiles';
-import { teamRuleFiles } from '../../learn/rules/teamFiles';
 import { describeEnforced, enforcedInFiles, proposeEnforcement } from './proposeEnforcement';
-import { resolveConflicts } from './resolveConflicts';
 import { keptAssets } from '../review/assets';
-import { suggestedLine } from '../review/teamConflicts';
 import { modelChanges, runAuthor, withAuthors } from './ruleAuthors';
 import type { RunTargets } from './runTargets';
 import { heldWarning, screenProposal } from './screenProposal';
@@ -47,6 +38,9 @@ import {
 } from './pendingProposal';
 import { proposeHeldRetirements } from './retireHeld';
 import { proposeUpkeep } from './upkeep';
+import { ruleNotes } from './ruleNotes';
+import { memoryAuthor, memoryRules, memorySource } from './memoryRules';
+import { openTeamConflicts, settleTeamConflicts, teamTexts } from './teamText';
 
 // After the learning: what else the run proposes (the agents' memories the sessions bear out, the rules' upkeep,
 // enforcements), what is screened, resolved and noted, and the files rendered from the new playbook: the proposal.
@@ -74,60 +68,6 @@ export interface ProposalInput {
   gatedOut: GatedOutRule[];
 }
 
-/** A rule's origin when an agent's memory proposed it. */
-function memorySource(verdict: MemoryVerdict): NonNullable<Proposal['rules'][number]['source']> {
-  const { agent, file, line } = verdict.item;
-  return { kind: 'agent-memory', agent: agentName(agent), file, line };
-}
-
-/** Who wrote a rule an agent's memory proposed: that agent's memory (no model of this run, no prompt). */
-function memoryAuthor(verdict: MemoryVerdict): RuleAuthor {
-  return cleanAuthor({ provider: 'agent-memory', model: verdict.item.agent, promptVersion: 'none' });
-}
-
-/** What the team wrote itself in the files the agents load (agents/teamFiles.ts): everything outside Combee's block. */
-function teamTexts(workspace: string): Array<{ path: string; text: string }> {
-  const read = (rel: string) => readWorkspaceFile(workspace, rel);
-  const out: Array<{ path: string; text: string }> = [];
-  const files = teamRuleFiles(
-    read,
-    (folder) => listWorkspaceFiles(workspace, folder),
-    (folder) => listWorkspaceFolders(workspace, folder),
-  );
-  for (const path of files) {
-    const text = read(path);
-    if (text === undefined) continue;
-    try {
-      out.push({ path, text: outsideManagedBlocks(text, path) });
-    } catch {
-      out.push({ path, text }); // damaged markers: the renderer reports them; all of it is the team's here
-    }
-  }
-  return out;
-}
-
-function teamConflict(
-  ruleId: string,
-  content: string,
-  at: { path: string; line: string; reason: string },
-  outcome: TeamConflict['outcome'],
-): TeamConflict {
-  return redactDeep(
-    {
-      ruleId,
-      content,
-      path: at.path,
-      line: at.line,
-      reason: at.reason,
-      outcome,
-      suggestion: suggestedLine(at.line, content),
-    },
-    redactText,
-  );
-}
-
-const openTeamConflicts = (conflicts: TeamConflict[]) => (conflicts.length > 0 ? { teamConflicts: conflicts } : {});
-
 /** The run's proposal (undefined when it changes no file); `result`'s playbook and record take what it adds. */
 export async function buildProposal(input: ProposalInput): Promise<Proposal | undefined> {
   const { options, result, base, traces, sessions, playbookPath, state, ruleLedger, remembered, veto, precomputed } =
@@ -136,19 +76,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
   // the runs the carried rules were learned in: their lessons render with this run's (Skills, nested scopes)
   const lessonRuns = [...new Set((input.carried?.from ?? []).flatMap((p) => [p.runId, ...(p.lessonsFrom ?? [])]))];
   // The agents' memories that this workspace's sessions bear out, as rules of this proposal; the rest reported
-  let fromMemory = new Map<string, MemoryVerdict>();
-  let memoryTraces: Trace[] = [];
-  if (options.agentMemories && result.record.status === 'completed') {
-    const report = await agentMemoryReport({
-      store: options.store,
-      workspace: options.workspace,
-      settings: options.agentMemories,
-      playbook: result.playbook,
-      allWorkspaces: options.allWorkspaces,
-    });
-    memoryTraces = report.traces;
-    fromMemory = proposeMemories(result, report, veto);
-  }
+  const { fromMemory, memoryTraces } = await memoryRules(options, result, veto);
 
   // What the rules' standing asks for after this run (retire the harmful and the stale, reword the broken ones)
   // this machine's own counting, this run's with it: what confirms the counters the playbook lines claim
@@ -182,20 +110,7 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
 
   // No contradiction leaves the proposal: the better-evidenced side of each wins (see resolveConflicts.ts)
   const team = teamTexts(options.workspace);
-  const overruledBy = new Map<string, string>();
-  // each a review comment on the team's line, with what the line would say instead
-  const teamConflicts: TeamConflict[] = [];
-  if (result.record.status === 'completed') {
-    const conflicts = resolveConflicts(result, team, counted);
-    for (const w of conflicts.withdrawn) result.record.warnings.push(`rule ${w.id} left out: ${w.reason}`);
-    for (const r of conflicts.removed) overruledBy.set(r.id, r.by);
-    const contentOf = (id: string) => bullets(result.playbook).find((b) => b.id === id)?.content;
-    for (const c of conflicts.overrulingTeam) {
-      const content = contentOf(c.id);
-      if (content) teamConflicts.push(teamConflict(c.id, content, c, 'overrules'));
-    }
-    for (const c of conflicts.overruledByTeam) teamConflicts.push(teamConflict(c.id, c.content, c, 'left-out'));
-  }
+  const { overruledBy, teamConflicts } = settleTeamConflicts(result, team, counted);
   if (input.carried) carryRemovals(result, input.carried);
   // Every new rule passes the precision gates, its support the union of the rules merged into it (learn/gates); a
   // carried rule passed them in the run that proposed it, on sessions this run may not hold. A run with failed
@@ -286,33 +201,23 @@ export async function buildProposal(input: ProposalInput): Promise<Proposal | un
     }));
   // without a setting, the targets follow the agents whose sessions the workspace has
   const { targets } = input;
-  const notes = lintRules(
-    rules,
-    result.playbook,
-    options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
-    team,
-  );
   const appliedOps = result.applied
     .filter((a) => a.status === 'applied' && a.id)
     .map((a) => ({ ruleId: a.id as string, op: a.op }))
     .filter((o) => !withdrawn.has(o.ruleId));
-  // a rule back after a rejection or retirement says so first (decided on other sessions than these)
-  for (const [id, note] of decisionNotes(appliedOps, ReviewMemory.judge(remembered)))
-    notes.set(id, [note, ...(notes.get(id) ?? [])]);
-  // a held rule's retirement says why it is offered, and what each decision does
-  for (const h of retiring)
-    notes.set(h.id, [
-      `flagged in ${playbookPath} (${describeFlags(h.flags)}): accept to take it out of the playbook, reject to keep it there, out of the other files`,
-      ...(notes.get(h.id) ?? []),
-    ]);
-  // a rule reworded beside its enforcement says so where it is reviewed
-  for (const e of enforcement.enforcements) notes.set(e.ruleId, [...(notes.get(e.ruleId) ?? []), e.explanation]);
-  for (const [id, verdict] of fromMemory) notes.set(id, [memoryNote(verdict), ...(notes.get(id) ?? [])]);
-  // what the review was told of a carried rule is told again (new notes first)
-  for (const [id, rule] of carried) {
-    const all = [...(notes.get(id) ?? []), ...(rule.notes ?? [])];
-    if (all.length > 0) notes.set(id, [...new Set(all)]);
-  }
+  const notes = ruleNotes({
+    rules,
+    playbook: result.playbook,
+    budgetTokens: options.assets?.playbookBudgetTokens ?? DEFAULT_PLAYBOOK_BUDGET_TOKENS,
+    team,
+    appliedOps,
+    judge: ReviewMemory.judge(remembered),
+    retiring,
+    playbookPath,
+    enforcements: enforcement.enforcements,
+    fromMemory,
+    carried,
+  });
   // A run that changed nothing proposes nothing (not even a new, empty playbook file).
   const changed = serializePlaybook(result.playbook) !== serializePlaybook(base);
   // Held existing rules are rendered out of the other assets even by a run that learned nothing new.
